@@ -1,0 +1,118 @@
+"""Unit -> LangChain ``Document``: the conversion the loader and the retriever share.
+
+``Document.id`` = ``unit.unit_id``; ``page_content`` = ``unit.embedding_text()`` (``context``, a
+newline, then the unit text: what structaware embeds, paper section 2.4, so a LangChain vector
+store fed by the loader embeds the same string).
+
+``metadata`` is flat (no nested dicts) and **every key in** :data:`METADATA_KEYS` **is always
+present** (``None`` when it does not apply), so a ``document_prompt`` naming any of them never
+raises:
+
+==================  ======================================================================
+key                 value
+==================  ======================================================================
+``source``          the path the document was read from
+``doc_id``          16 hex characters of the SHA-256 of the input file
+``doc_name``        the file stem
+``unit_id``         same as ``Document.id``
+``unit_type``       ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure``
+``page``            first page, **1-based** ``int`` (LangChain's ``PyPDFLoader`` is 0-based)
+``pages``           every page the unit covers, 1-based, sorted
+``page_label``      ``"3"`` or ``"3-4"``: the pages as one string for citations
+``citation``        ``"<doc_name>, p. 3"`` / ``"<doc_name>, pp. 3-4"``
+``context``         the structural context string (``Section: A > B`` ...)
+``section_path``    heading texts from the top of the document down to the unit
+``section``         ``section_path`` joined with ``" > "``
+``element_ids``     source element ids ``p{page}-e{j}`` in reading order
+``element_pages``   the 1-based page of each element
+``bboxes``          one ``[x0, y0, x1, y1]`` (0..1 of the page, origin top-left) or ``None``
+                    per element
+``grade``           evidence grade label (``"A"``, ``"2A"``; what ``SearchFilter.grades`` matches)
+                    or ``None``
+``grade_system``, ``grade_strength``, ``grade_certainty``: the rest of the parsed grade, or ``None``
+``table_id``, ``row_index``: table-row units (``row_index`` 0-based among body rows), else ``None``
+``flowchart_id``    flow-path units, else ``None``
+``ordinal``         0-based position of the unit in its document
+``score``, ``rank`` retriever results: fused score and 1-based rank; ``None`` from the loader
+==================  ======================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.documents import Document
+
+#: Keys present in every ``Document.metadata`` this package produces.
+METADATA_KEYS: tuple[str, ...] = (
+    "source",
+    "doc_id",
+    "doc_name",
+    "unit_id",
+    "unit_type",
+    "page",
+    "pages",
+    "page_label",
+    "citation",
+    "context",
+    "section_path",
+    "section",
+    "element_ids",
+    "element_pages",
+    "bboxes",
+    "grade",
+    "grade_system",
+    "grade_strength",
+    "grade_certainty",
+    "table_id",
+    "row_index",
+    "flowchart_id",
+    "ordinal",
+    "score",
+    "rank",
+)
+
+
+def page_label(pages: list[int]) -> str:
+    """``[3]`` -> ``"3"``; ``[3, 4]`` -> ``"3-4"``; ``[2, 5]`` -> ``"2,5"``; ``[]`` -> ``""``."""
+    if not pages:
+        return ""
+    if len(pages) == 1:
+        return str(pages[0])
+    if pages == list(range(pages[0], pages[-1] + 1)):
+        return f"{pages[0]}-{pages[-1]}"
+    return ",".join(map(str, pages))
+
+
+def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None = None) -> Document:
+    """Convert a :class:`~structaware_readers.models.Unit` (and optionally its search score/rank)."""
+    label = page_label(list(unit.pages))
+    grade = unit.grade
+    metadata: dict[str, Any] = {
+        "source": unit.source,
+        "doc_id": unit.doc_id,
+        "doc_name": unit.doc_name,
+        "unit_id": unit.unit_id,
+        "unit_type": unit.unit_type.value,
+        "page": unit.pages[0] if unit.pages else None,
+        "pages": list(unit.pages),
+        "page_label": label,
+        "citation": f"{unit.doc_name}, {'pp.' if len(unit.pages) > 1 else 'p.'} {label}",
+        "context": unit.context,
+        "section_path": list(unit.section_path),
+        "section": " > ".join(unit.section_path),
+        "element_ids": list(unit.element_ids),
+        "element_pages": list(unit.element_pages),
+        "bboxes": [list(b) if b is not None else None for b in unit.bboxes],
+        "grade": (grade.grade or None) if grade else None,
+        "grade_system": grade.system if grade else None,
+        "grade_strength": (grade.strength or None) if grade else None,
+        "grade_certainty": (grade.certainty or None) if grade else None,
+        "table_id": unit.table.table_id if unit.table else None,
+        "row_index": unit.table.row_index if unit.table else None,
+        "flowchart_id": unit.flow.flowchart_id if unit.flow else None,
+        "ordinal": unit.ordinal,
+        "score": score,
+        "rank": rank,
+    }
+    return Document(id=unit.unit_id, page_content=unit.embedding_text(), metadata=metadata)

@@ -1,0 +1,172 @@
+"""``StructureAwareRetriever``: a LangChain ``BaseRetriever`` over a structaware ``StructureIndex``.
+
+Search runs inside Qdrant (dense + BM25 sparse prefetches fused by RRF ``k = 60`` or DBSF with the
+Query API, through ``StructureIndex.query``/``aquery``); each hit becomes a ``Document`` built by
+:func:`langchain_structaware.documents.unit_to_document` with ``score`` and ``rank`` filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.prompts import BasePromptTemplate, PromptTemplate
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.tools import BaseTool
+from pydantic import Field
+
+from langchain_structaware.documents import unit_to_document
+
+#: The retriever tool's default rendering of one result: a citation, then context and text.
+DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
+
+DEFAULT_TOOL_DESCRIPTION = (
+    "Search the indexed documents for evidence: guideline sections, single table rows (with their "
+    "column headers), flowchart steps and graded recommendations. Input: a question or keywords. "
+    "Each result starts with [document, page] - cite it when you use the result."
+)
+
+
+def to_search_filter(value: Any, *, field: str = "filter") -> Any:
+    """``None``, a ``SearchFilter`` or a dict of ``SearchFilter`` fields -> ``SearchFilter`` or ``None``.
+
+    Dict keys are ``SearchFilter``'s fields: ``doc_ids``, ``doc_names``, ``page_from``,
+    ``page_to`` (1-based, inclusive), ``unit_types``, ``grades``.
+
+    Raises:
+        MalformedInputError: an unknown key or an invalid value, naming it.
+    """
+    if value is None:
+        return None
+    from structaware_readers.errors import MalformedInputError
+    from structaware_retrievers.filters import SearchFilter
+
+    if isinstance(value, SearchFilter):
+        return value
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - set(SearchFilter.model_fields))
+        if unknown:
+            raise MalformedInputError(
+                f"unknown key(s) {unknown}; use {', '.join(SearchFilter.model_fields)}", field=field
+            )
+        return SearchFilter(**dict(value))
+    raise MalformedInputError(
+        f"expected a SearchFilter or a dict of its fields, not {type(value).__name__}", field=field
+    )
+
+
+class StructureAwareRetriever(BaseRetriever):
+    """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
+
+    ``k`` and ``filter`` can be set in the constructor and overridden per call:
+    ``retriever.invoke("query", k=3, filter={"unit_types": ["table_row"]})``.
+
+    Attributes:
+        index: an open ``structaware_retrievers.index.StructureIndex`` (see :meth:`from_path`).
+        k: number of units to return.
+        mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
+        fusion: ``"rrf"`` or ``"dbsf"``.
+        rrf_k: the RRF constant ``k``.
+        prefetch_limit: candidates fetched per vector before fusion (independent of ``k``).
+        filter: a ``SearchFilter`` or a dict of its fields (documents, 1-based page range, unit
+            types, grades); see :func:`to_search_filter`.
+
+    Raises:
+        MalformedInputError: an invalid filter (at construction or per call), naming the field.
+        IndexNotFoundError, StoreError: from the index at query time.
+    """
+
+    index: Any
+    k: int = Field(default=4, ge=1)
+    mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
+    fusion: Literal["rrf", "dbsf"] = "rrf"
+    rrf_k: int = Field(default=60, ge=1)
+    prefetch_limit: int = Field(default=50, ge=1)
+    filter: Any = None
+
+    def __init__(self, **kwargs: Any) -> None:
+        # converted before pydantic validation, so a bad filter raises MalformedInputError itself
+        if kwargs.get("filter") is not None:
+            kwargs["filter"] = to_search_filter(kwargs["filter"])
+        super().__init__(**kwargs)
+
+    @classmethod
+    def from_path(cls, path: str | Path, *, collection: str = "structaware", **kwargs: Any) -> StructureAwareRetriever:
+        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it."""
+        from structaware_retrievers.index import StructureIndex
+
+        return cls(index=StructureIndex(path, collection=collection), **kwargs)
+
+    def _query_kwargs(self, k: int | None, filter: Any) -> dict[str, Any]:
+        if k is not None and k < 1:
+            from structaware_readers.errors import MalformedInputError
+
+            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        return {
+            "k": k if k is not None else self.k,
+            "mode": self.mode,
+            "fusion": self.fusion,
+            "rrf_k": self.rrf_k,
+            "prefetch_limit": self.prefetch_limit,
+            "filter": to_search_filter(filter) if filter is not None else self.filter,
+        }
+
+    def _get_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        k: int | None = None,
+        filter: Any = None,
+    ) -> list[Document]:
+        hits = self.index.query(query, **self._query_kwargs(k, filter))
+        return [unit_to_document(h.unit, score=float(h.score), rank=h.rank) for h in hits]
+
+    async def _aget_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: AsyncCallbackManagerForRetrieverRun,
+        k: int | None = None,
+        filter: Any = None,
+    ) -> list[Document]:
+        hits = await self.index.aquery(query, **self._query_kwargs(k, filter))
+        return [unit_to_document(h.unit, score=float(h.score), rank=h.rank) for h in hits]
+
+    def as_retriever_tool(
+        self,
+        name: str = "search_evidence",
+        description: str = DEFAULT_TOOL_DESCRIPTION,
+        *,
+        document_prompt: BasePromptTemplate | str | None = None,
+        document_separator: str = "\n\n",
+    ) -> BaseTool:
+        """A tool for agents: ``create_retriever_tool(..., response_format="content_and_artifact")``.
+
+        The tool's content (what the model reads) renders each unit as
+        ``[<doc_name>, p. <page>] <context>\\n<text>`` by default, so an answer can cite pages;
+        its artifact (kept on the ``ToolMessage``, not sent to the model) is the list of
+        ``Document``\\ s with the full provenance (unit id, pages, element ids, bboxes).
+
+        Args:
+            name, description: what the model sees of the tool.
+            document_prompt: a template over ``page_content`` and any key of
+                ``documents.METADATA_KEYS`` (all are always present, so it never raises).
+            document_separator: between rendered units.
+        """
+        from langchain_core.tools import create_retriever_tool
+
+        prompt = document_prompt or DEFAULT_DOCUMENT_PROMPT
+        if isinstance(prompt, str):
+            prompt = PromptTemplate.from_template(prompt)
+        return create_retriever_tool(
+            self,
+            name,
+            description,
+            document_prompt=prompt,
+            document_separator=document_separator,
+            response_format="content_and_artifact",
+        )

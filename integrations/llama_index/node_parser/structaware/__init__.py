@@ -1,0 +1,22 @@
+"""LlamaIndex node parser for structaware: one ``TextNode`` per structure-aware evidence unit.
+
+``from llama_index.node_parser.structaware import StructureAwareNodeParser``
+"""
+
+from llama_index.node_parser.structaware.base import StructureAwareNodeParser
+from llama_index.node_parser.structaware.nodes import (
+    EMBED_VISIBLE_KEYS,
+    LLM_VISIBLE_KEYS,
+    element_boxes,
+    unit_metadata,
+    unit_to_node,
+)
+
+__all__ = [
+    "EMBED_VISIBLE_KEYS",
+    "LLM_VISIBLE_KEYS",
+    "StructureAwareNodeParser",
+    "element_boxes",
+    "unit_metadata",
+    "unit_to_node",
+]

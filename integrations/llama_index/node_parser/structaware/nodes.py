@@ -1,0 +1,132 @@
+"""Unit -> LlamaIndex ``TextNode``: the one conversion the node parser and the retriever share.
+
+A node is one structure-aware evidence unit (paper section 2.3):
+
+* ``node.id_`` = ``unit.unit_id`` (a UUIDv5, so Qdrant-backed stores accept it);
+* ``node.text`` = ``unit.text``;
+* ``metadata`` is flat (``str``/``int``/``float`` values only, so every vector store accepts it):
+
+  ========================  ======  =====  ====================================================
+  key                       embed   LLM    value
+  ========================  ======  =====  ====================================================
+  ``context``               yes     yes    the unit's structural context (``Section: A > B``,
+                                           ``Table: <caption> | Columns: ...``); paper 2.4
+  ``page_label``            no      yes    first page, 1-based, as a string (PDFReader style)
+  ``file_name``             no      yes    the source file's name
+  ``grade``                 no      yes    evidence grade label, e.g. ``"A"`` (only when the unit
+                                           has one; the ``grade`` filter matches it)
+  ``page``                  no      no     first page, 1-based ``int``
+  ``pages``                 no      no     every page, 1-based, comma-joined (``"3,4"``)
+  ``unit_type``             no      no     ``section``, ``table_row``, ``flow_path``, ...
+  ``doc_id``/``doc_name``   no      no     the document's id and name
+  ``section``               no      no     heading path joined with ``" > "``
+  ``element_ids``           no      no     source element ids ``p{page}-e{j}``, comma-joined
+  ``element_pages``         no      no     1-based page of each element, comma-joined
+  ``bboxes``                no      no     JSON list, one ``[x0, y0, x1, y1]`` (0..1 of the page,
+                                           origin top-left) or ``null`` per element
+  ``ordinal``               no      no     0-based position of the unit in its document
+  ``table_id``/``row_index``  no    no     table-row units (``row_index`` 0-based body row)
+  ``flowchart_id``          no      no     flow-path units
+  ``grade_system`` ...      no      no     ``grade_system``/``grade_strength``/``grade_certainty``
+  ========================  ======  =====  ====================================================
+
+So ``node.get_content(MetadataMode.EMBED)`` is ``"context: <context>\\n\\n<text>"`` and the LLM also
+sees the page label and file name it needs to cite.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from llama_index.core.schema import NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
+
+#: Metadata keys visible in the embedding text.
+EMBED_VISIBLE_KEYS = ("context",)
+#: Metadata keys visible in the LLM text (``RetrieverTool``, response synthesis).
+LLM_VISIBLE_KEYS = ("context", "page_label", "file_name", "grade")
+
+
+def _join(values: list[Any]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def unit_metadata(unit: Any) -> dict[str, Any]:
+    """Flat node metadata of a :class:`~structaware_readers.models.Unit` (see the module table)."""
+    source = unit.source or ""
+    meta: dict[str, Any] = {
+        "context": unit.context,
+        "page_label": str(unit.pages[0]) if unit.pages else "",
+        "file_name": Path(source).name if source else unit.doc_name,
+        "page": unit.pages[0] if unit.pages else None,
+        "pages": _join(unit.pages),
+        "unit_type": unit.unit_type.value,
+        "doc_id": unit.doc_id,
+        "doc_name": unit.doc_name,
+        "section": " > ".join(unit.section_path),
+        "element_ids": _join(unit.element_ids),
+        "element_pages": _join(unit.element_pages),
+        "bboxes": json.dumps([list(b) if b is not None else None for b in unit.bboxes]),
+        "ordinal": unit.ordinal,
+    }
+    if unit.grade is not None:
+        if unit.grade.grade:
+            meta["grade"] = unit.grade.grade
+        meta["grade_system"] = unit.grade.system
+        meta["grade_strength"] = unit.grade.strength
+        meta["grade_certainty"] = unit.grade.certainty
+    if unit.table is not None:
+        meta["table_id"] = unit.table.table_id
+        meta["row_index"] = unit.table.row_index
+    if unit.flow is not None:
+        meta["flowchart_id"] = unit.flow.flowchart_id
+    return meta
+
+
+def excluded_keys(metadata: dict[str, Any], visible: tuple[str, ...]) -> list[str]:
+    """Every key of ``metadata`` that is not in ``visible``."""
+    return [k for k in metadata if k not in visible]
+
+
+def document_link(unit: Any, metadata: dict[str, Any] | None = None) -> RelatedNodeInfo:
+    """The ``SOURCE`` relationship of a unit's node: its document (id = ``doc_id``)."""
+    return RelatedNodeInfo(
+        node_id=unit.doc_id,
+        node_type=ObjectType.DOCUMENT,
+        metadata=metadata if metadata is not None else {"file_name": Path(unit.source).name if unit.source else unit.doc_name},
+    )
+
+
+def unit_to_node(unit: Any, *, source: RelatedNodeInfo | None = None) -> TextNode:
+    """Convert a unit into a ``TextNode`` (id = unit id, flat metadata, ``SOURCE`` = its document).
+
+    Args:
+        unit: a :class:`~structaware_readers.models.Unit`.
+        source: the ``SOURCE`` relationship to set; by default a link to ``unit.doc_id``.
+    """
+    meta = unit_metadata(unit)
+    return TextNode(
+        id_=unit.unit_id,
+        text=unit.text,
+        metadata=meta,
+        excluded_embed_metadata_keys=excluded_keys(meta, EMBED_VISIBLE_KEYS),
+        excluded_llm_metadata_keys=excluded_keys(meta, LLM_VISIBLE_KEYS),
+        relationships={NodeRelationship.SOURCE: source or document_link(unit)},
+    )
+
+
+def element_boxes(node: Any) -> list[dict[str, Any]]:
+    """Provenance of a unit node: ``[{"element_id", "page", "bbox"}]`` read back from its metadata.
+
+    ``page`` is 1-based; ``bbox`` is ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left, or
+    ``None`` when the parser gave no box.
+    """
+    meta = node.metadata
+    ids = [e for e in str(meta.get("element_ids", "")).split(",") if e]
+    pages = [int(p) for p in str(meta.get("element_pages", "")).split(",") if p]
+    boxes = json.loads(meta.get("bboxes") or "[]")
+    return [
+        {"element_id": e, "page": p, "bbox": tuple(b) if b is not None else None}
+        for e, p, b in zip(ids, pages, boxes)
+    ]

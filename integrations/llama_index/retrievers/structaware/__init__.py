@@ -1,0 +1,9 @@
+"""LlamaIndex retriever for structaware: Qdrant-native hybrid search over evidence units.
+
+``from llama_index.retrievers.structaware import StructureAwareRetriever``
+"""
+
+from llama_index.retrievers.structaware.base import StructureAwareRetriever, hits_to_nodes
+from llama_index.retrievers.structaware.filters import SUPPORTED_KEYS, to_search_filter
+
+__all__ = ["SUPPORTED_KEYS", "StructureAwareRetriever", "hits_to_nodes", "to_search_filter"]

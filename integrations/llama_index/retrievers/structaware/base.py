@@ -1,0 +1,123 @@
+"""``StructureAwareRetriever``: a LlamaIndex ``BaseRetriever`` over a structaware ``StructureIndex``.
+
+Search runs inside Qdrant: dense + sparse (BM25 with the IDF modifier) prefetches fused by RRF
+(``k = 60``) or DBSF with the Query API (``StructureIndex.query``), not on the client. Each hit
+becomes a ``NodeWithScore`` whose node is the unit converted by
+:func:`llama_index.node_parser.structaware.unit_to_node`: id = unit id, ``context`` visible to
+the LLM together with ``page_label`` (1-based) and ``file_name``, and the element provenance
+(``element_ids``, ``element_pages``, ``bboxes`` in 0..1 of the page, origin top-left) kept out of
+prompts. The score is the fused score Qdrant returns (RRF: ``sum 1/(k + rank)``).
+
+Usable wherever LlamaIndex takes a retriever: ``RetrieverQueryEngine(retriever=...)``,
+``RetrieverTool.from_defaults(retriever=...)``, ``QueryFusionRetriever`` and so on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.callbacks import CallbackManager
+from llama_index.core.constants import DEFAULT_SIMILARITY_TOP_K
+from llama_index.core.schema import NodeWithScore, QueryBundle
+from llama_index.core.vector_stores.types import MetadataFilters
+
+from llama_index.node_parser.structaware.nodes import unit_to_node
+from llama_index.retrievers.structaware.filters import to_search_filter
+
+SearchMode = Literal["hybrid", "dense", "sparse"]
+Fusion = Literal["rrf", "dbsf"]
+
+
+def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
+    """``SearchHit(unit, score, rank)`` list -> ``NodeWithScore`` list (same order)."""
+    return [NodeWithScore(node=unit_to_node(hit.unit), score=float(hit.score)) for hit in hits]
+
+
+class StructureAwareRetriever(BaseRetriever):
+    """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
+
+    Args:
+        index: an open ``structaware_retrievers.index.StructureIndex`` (folder, server or
+            in-process client); see also :meth:`from_path`.
+        similarity_top_k: number of units to return (LlamaIndex's default, 2, when omitted).
+        mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
+        fusion: ``"rrf"`` (reciprocal rank fusion) or ``"dbsf"`` (distribution-based score fusion).
+        rrf_k: the RRF constant ``k`` (60 as in the RRF paper).
+        prefetch_limit: candidates fetched per vector before fusion (independent of the top k).
+        filters: LlamaIndex ``MetadataFilters`` on ``doc_id``, ``doc_name``, ``page``,
+            ``unit_type`` and ``grade`` (see ``llama_index.retrievers.structaware.filters``).
+        callback_manager, verbose: as for every LlamaIndex retriever.
+
+    Raises:
+        MalformedInputError: at construction, for filters that cannot be evaluated in Qdrant
+            (unsupported key, operator or condition), naming the filter entry.
+        IndexNotFoundError, StoreError: from the index at query time.
+    """
+
+    def __init__(
+        self,
+        index: Any,
+        *,
+        similarity_top_k: int = DEFAULT_SIMILARITY_TOP_K,
+        mode: SearchMode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        filters: MetadataFilters | None = None,
+        callback_manager: CallbackManager | None = None,
+        verbose: bool = False,
+    ) -> None:
+        if similarity_top_k < 1:
+            raise ValueError(f"similarity_top_k must be >= 1, not {similarity_top_k}")
+        if mode not in ("hybrid", "dense", "sparse"):
+            raise ValueError(f"mode must be 'hybrid', 'dense' or 'sparse', not {mode!r}")
+        if fusion not in ("rrf", "dbsf"):
+            raise ValueError(f"fusion must be 'rrf' or 'dbsf', not {fusion!r}")
+        self._index = index
+        self.similarity_top_k = similarity_top_k
+        self.mode = mode
+        self.fusion = fusion
+        self.rrf_k = rrf_k
+        self.prefetch_limit = prefetch_limit
+        self.filters = filters
+        super().__init__(callback_manager=callback_manager, verbose=verbose)
+
+    @classmethod
+    def from_path(cls, path: str | Path, *, collection: str = "structaware", **kwargs: Any) -> StructureAwareRetriever:
+        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it."""
+        from structaware_retrievers.index import StructureIndex
+
+        return cls(StructureIndex(path, collection=collection), **kwargs)
+
+    @property
+    def filters(self) -> MetadataFilters | None:
+        """The LlamaIndex filters; setting them re-validates and re-translates them."""
+        return self._filters
+
+    @filters.setter
+    def filters(self, value: MetadataFilters | None) -> None:
+        self._search_filter = to_search_filter(value)
+        self._filters = value
+
+    @property
+    def index(self) -> Any:
+        """The ``StructureIndex`` searched."""
+        return self._index
+
+    def _query_kwargs(self) -> dict[str, Any]:
+        return {
+            "k": self.similarity_top_k,
+            "mode": self.mode,
+            "fusion": self.fusion,
+            "rrf_k": self.rrf_k,
+            "prefetch_limit": self.prefetch_limit,
+            "filter": self._search_filter,
+        }
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return hits_to_nodes(self._index.query(query_bundle.query_str, **self._query_kwargs()))
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return hits_to_nodes(await self._index.aquery(query_bundle.query_str, **self._query_kwargs()))

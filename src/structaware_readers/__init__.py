@@ -1,0 +1,39 @@
+"""structaware_readers: parser output (MinerU, Unstructured) -> blocks -> structure-aware evidence units."""
+
+from structaware_readers.errors import (
+    EmptyDocumentError,
+    InputNotFoundError,
+    MalformedInputError,
+    ParserUnavailableError,
+    StructawareError,
+    UnknownFormatError,
+)
+from structaware_readers.models import (
+    Block,
+    BlockKind,
+    FlowEdgeInfo,
+    Grade,
+    ParsedDocument,
+    TableGrid,
+    TableRowInfo,
+    Unit,
+    UnitType,
+)
+
+__all__ = [
+    "Block",
+    "BlockKind",
+    "EmptyDocumentError",
+    "FlowEdgeInfo",
+    "Grade",
+    "InputNotFoundError",
+    "MalformedInputError",
+    "ParsedDocument",
+    "ParserUnavailableError",
+    "StructawareError",
+    "TableGrid",
+    "TableRowInfo",
+    "Unit",
+    "UnitType",
+    "UnknownFormatError",
+]

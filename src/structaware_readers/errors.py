@@ -1,0 +1,51 @@
+"""Typed errors raised by structaware readers, unit builders and retrievers.
+
+Every error names the file (when there is one) and the field or step that failed,
+so that a CLI can print one clear line: ``<file>: <field>: <what is wrong>``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StructawareError(Exception):
+    """Base class for every error this package raises on purpose."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None, field: str | None = None):
+        self.path = str(path) if path is not None else None
+        self.field = field
+        self.message = message
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.path, self.field) if p]
+        return ": ".join([*parts, self.message])
+
+
+class InputNotFoundError(StructawareError, FileNotFoundError):
+    """The input path does not exist or holds nothing this package can read."""
+
+
+class UnknownFormatError(StructawareError, ValueError):
+    """The input exists but its content matches no supported parser output format."""
+
+
+class MalformedInputError(StructawareError, ValueError):
+    """The input claims a known format but a required field is missing or has the wrong type."""
+
+
+class EmptyDocumentError(StructawareError, ValueError):
+    """Parsing succeeded but produced no body text: nothing could be indexed."""
+
+
+class ParserUnavailableError(StructawareError, RuntimeError):
+    """A parser (MinerU, Unstructured) is needed but not installed or failed to run."""
+
+
+class IndexNotFoundError(StructawareError, LookupError):
+    """A query named an index (folder, URL or collection) that does not exist or is empty."""
+
+
+class StoreError(StructawareError, RuntimeError):
+    """The vector store refused an operation or its configuration does not match."""

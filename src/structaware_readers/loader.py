@@ -1,0 +1,113 @@
+"""One entry point for every input: detect what a path holds by its content and read it.
+
+Accepted inputs:
+
+* a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`);
+* any MinerU output: a JSON file of any format era, an output folder, a ``mineru-kit`` zip;
+* Unstructured output: an elements JSON file (``elements_to_json`` / hosted API form);
+* other raw files (``.docx``, ``.html``, ``.md``, ...): partitioned by Unstructured when it works offline.
+
+Reading order (``reading_order``):
+
+* ``"parser"``: keep the order the parser emitted;
+* ``"layout"``: always restore it from the bboxes (:mod:`structaware_readers.reading_order`);
+* ``"auto"`` (default): keep MinerU's order (MinerU computes a layout reading order itself) and restore
+  it for Unstructured output of page-image formats (PDF, images), whose element order follows the PDF
+  text stream and breaks on multi-column pages.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from structaware_readers.errors import InputNotFoundError, UnknownFormatError
+from structaware_readers.models import ParsedDocument
+
+ReadingOrder = Literal["auto", "parser", "layout"]
+
+_UNSTRUCTURED_RAW = {".docx", ".doc", ".html", ".htm", ".md", ".markdown", ".pptx", ".txt", ".rtf", ".odt", ".epub"}
+_PAGE_IMAGE_FILETYPES = ("application/pdf", "image/")
+
+
+def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "raw"]:
+    """Classify an input path by content (magic bytes or JSON shape), not by its name alone.
+
+    Raises:
+        InputNotFoundError: ``path`` does not exist.
+        UnknownFormatError: a file whose content matches no supported input.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputNotFoundError("no such file or folder", path=p)
+    if p.is_dir() or p.suffix.lower() == ".zip":
+        return "mineru"
+    with open(p, "rb") as fh:
+        head = fh.read(2048)
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    stripped = head.lstrip()
+    if stripped[:1] in (b"[", b"{"):
+        return "unstructured" if _looks_like_unstructured_json(p) else "mineru"
+    if p.suffix.lower() in _UNSTRUCTURED_RAW:
+        return "raw"
+    if p.suffix.lower() == ".pdf":
+        raise UnknownFormatError("file is named .pdf but does not start with %PDF", path=p, field="content")
+    raise UnknownFormatError(
+        "not a PDF, a MinerU output, an Unstructured elements JSON or a document Unstructured can partition",
+        path=p,
+        field="content",
+    )
+
+
+def _looks_like_unstructured_json(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    if isinstance(data, dict) and isinstance(data.get("elements"), list):
+        data = data["elements"]
+    if not isinstance(data, list) or not data:
+        return False
+    first = data[0]
+    return isinstance(first, dict) and "element_id" in first and "metadata" in first
+
+
+def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+    """Read any supported input into a :class:`ParsedDocument` with blocks in reading order.
+
+    Args:
+        path: PDF, MinerU output (file, folder or zip), Unstructured elements JSON, or a raw file.
+        reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see the module docstring).
+
+    Raises:
+        InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
+        ParserUnavailableError: from detection and the readers; each names the file and the field.
+    """
+    if reading_order not in ("auto", "parser", "layout"):
+        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+    kind = detect_input(path)
+    if kind in ("pdf", "mineru"):
+        from structaware_readers.mineru import read_mineru
+
+        doc = read_mineru(path)
+        restore = reading_order == "layout"
+    else:
+        from structaware_readers.unstructured_reader import read_unstructured
+
+        doc = read_unstructured(path)
+        restore = reading_order == "layout" or (
+            reading_order == "auto" and _unstructured_order_untrusted(doc)
+        )
+    if restore:
+        from structaware_readers.reading_order import restore_reading_order
+
+        doc = doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
+    return doc
+
+
+def _unstructured_order_untrusted(doc: ParsedDocument) -> bool:
+    """Unstructured's order is the text-stream order for page-image formats: restore it there."""
+    has_boxes = any(b.bbox is not None for b in doc.blocks)
+    return has_boxes and doc.input_format.startswith(_PAGE_IMAGE_FILETYPES)

@@ -1,0 +1,227 @@
+"""Drafts -> :class:`ParsedDocument`: cross-page table merges, empty leftovers, headings, ids.
+
+Steps, in order (all formats):
+
+0. Strings of Markdown-rendered formats (content lists, structured_content) become plain text
+   (:func:`~structaware_readers.mineru.drafts.markdown_inline_to_plain`: links, escapes, entities).
+1. **Ghost tables** (MinerU <= 3.x already merged a continued table into the previous one and
+   left an empty ``table`` item / a ``table_body`` with ``lines_deleted``): dropped; their page
+   and bbox are appended to the previous kept table's ``extra_pages``/``extra_bboxes``. MinerU
+   already moved the rows, so which row came from which page is unknown: ``body_row_pages``
+   stays empty for such a table.
+2. **Continued tables** are merged into the previous kept table: a 4.x table with
+   ``continues_prev: true`` always; with ``merge_by_position`` (on for every format: 4.x
+   content lists lose the flag and MinerU <= 3.x misses some continuations) also a table
+   that is the first body element of page N+1, has the same column count as a table that is
+   the last body element of page N, and has no caption or a continuation caption
+   (``continued``, ``cont'd``, ``续``): a new caption means a new table. The continuation's
+   rows are appended as body rows, a repeated header (rows equal to the first table's header
+   rows) is removed, ``TableGrid.body_row_pages`` records each body row's page, and the continuation's
+   page/bbox go to ``extra_pages``/``extra_bboxes``.
+3. **Empty text** elements (the leftovers of MinerU's cross-page text merges, empty aux
+   items) are dropped; figures, tables, equations and flowcharts are kept even without text.
+4. **Headings** get ``level = numbering_depth(text)`` when the text is numbered, else the
+   parser's level (``text_level``/``level``; 1 when absent).
+5. The title is the parser's document-title element, else the first unnumbered heading on the
+   first page, else the PDF metadata title.
+6. Blocks are built with ``block_id = p{page}-e{j}``; ``page_count`` = the format's own count or
+   the highest page seen; ``page_sizes`` padded with ``None`` to ``page_count``.
+
+Raises :class:`EmptyDocumentError` when no body block carries any text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.headings import numbering_depth
+from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
+from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.tables import grid_to_text
+
+_CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
+_KEEP_EMPTY = {BlockKind.TABLE, BlockKind.FIGURE, BlockKind.FLOWCHART, BlockKind.EQUATION}
+
+
+def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: str | None = None) -> ParsedDocument:
+    """Build the document from a format module's output (see the module docstring).
+
+    ``error_path`` names the file actually read in errors (a zip member, a folder's JSON);
+    it defaults to ``source``.
+
+    Raises:
+        EmptyDocumentError: no body (non-furniture) block has text, caption, items or table cells.
+    """
+    if ex.markdown_text:
+        for d in ex.drafts:
+            _to_plain(d)
+    drafts = merge_tables(ex.drafts, merge_by_position=ex.merge_by_position)
+    drafts = [d for d in drafts if _has_content(d)]
+    blocks = [_to_block(d) for d in drafts]
+    if not any(_body_text(b) for b in blocks if not b.is_furniture):
+        raise EmptyDocumentError(
+            f"no body text in {len(ex.drafts)} {ex.input_format} elements",
+            path=error_path or source,
+            field=ex.input_format,
+        )
+    max_page = max(
+        [b.page for b in blocks] + [p for b in blocks for p in b.extra_pages] + [ex.page_count or 0, len(ex.page_sizes)]
+    )
+    sizes = (
+        list(ex.page_sizes[:max_page]) + [None] * (max_page - len(ex.page_sizes))
+        if ex.page_sizes
+        else [None] * max_page
+    )
+    title = ex.title or _guess_title(blocks) or ex.metadata_title
+    return ParsedDocument(
+        doc_id=doc_id,
+        source=source,
+        name=name,
+        parser="mineru",
+        parser_version=ex.parser_version,
+        input_format=ex.input_format,
+        page_count=max_page,
+        page_sizes=sizes,
+        title=title,
+        blocks=blocks,
+    )
+
+
+# ---------------------------------------------------------------- table merges
+
+
+def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]:
+    """Apply steps 1–2 of the module docstring; returns the kept drafts in order."""
+    last_body: dict[int, int] = {}  # page -> index (in `drafts`) of its last body draft
+    first_body: dict[int, int] = {}
+    for i, d in enumerate(drafts):
+        if not d.is_furniture and d.kind is not BlockKind.FOOTNOTE:
+            last_body[d.page] = i
+            first_body.setdefault(d.page, i)
+
+    out: list[Draft] = []
+    last_table: Draft | None = None
+    last_table_src: int = -1  # index in `drafts` of the last kept table
+    for i, d in enumerate(drafts):
+        if d.kind is not BlockKind.TABLE:
+            out.append(d)
+            continue
+        if d.ghost:
+            if last_table is not None:
+                _add_extra(last_table, d)
+            continue
+        by_flag = d.continues_prev
+        by_position = (
+            merge_by_position
+            and first_body.get(d.page) == i
+            and last_body.get(d.page - 1) == last_table_src
+            and last_table is not None
+            and (not d.caption or _CONTINUED.search(d.caption) is not None)
+            and d.table is not None
+            and last_table.table is not None
+            and d.table.n_cols == last_table.table.n_cols
+        )
+        if last_table is not None and last_table.table is not None and d.table is not None and (by_flag or by_position):
+            _append_rows(last_table, d)
+            _add_extra(last_table, d)
+            if d.footnote:
+                last_table.footnote = " ".join(x for x in (last_table.footnote, d.footnote) if x)
+            last_table_src = i  # a third page may continue it again
+            continue
+        out.append(d)
+        last_table, last_table_src = d, i
+    return out
+
+
+def _add_extra(target: Draft, cont: Draft) -> None:
+    target.extra_pages.append(cont.page)
+    target.extra_bboxes.append(cont.bbox)
+    target.extra_pages.extend(cont.extra_pages)
+    target.extra_bboxes.extend(cont.extra_bboxes)
+
+
+def _append_rows(target: Draft, cont: Draft) -> None:
+    first, second = target.table, cont.table
+    assert first is not None and second is not None
+    rows = [*second.header_rows, *second.body_rows]
+    k = len(first.header_rows)
+    if k and [_norm_row(r) for r in rows[:k]] == [_norm_row(r) for r in first.header_rows]:
+        rows = rows[k:]  # repeated header row(s)
+    pages = list(first.body_row_pages) or [target.page] * len(first.body_rows)
+    pages += [cont.page] * len(rows)
+    n_cols = max(first.n_cols, second.n_cols)
+    pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]  # noqa: E731
+    target.table = TableGrid(
+        header_rows=pad(first.header_rows), body_rows=pad([*first.body_rows, *rows]), body_row_pages=pages
+    )
+
+
+def _norm_row(row: list[str]) -> list[str]:
+    return [" ".join(c.split()).casefold() for c in row]
+
+
+# ---------------------------------------------------------------------- blocks
+
+
+def _to_plain(d: Draft) -> None:
+    """Markdown-rendered strings -> plain text (code, equations and Mermaid are left verbatim)."""
+    if d.kind not in (BlockKind.CODE, BlockKind.EQUATION, BlockKind.FLOWCHART):
+        d.text = markdown_inline_to_plain(d.text)
+    d.caption = markdown_inline_to_plain(d.caption)
+    d.footnote = markdown_inline_to_plain(d.footnote)
+    d.items = [markdown_inline_to_plain(i) for i in d.items]
+    if d.table is not None:
+        d.table = TableGrid(
+            header_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.header_rows],
+            body_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.body_rows],
+        )
+
+
+def _has_content(d: Draft) -> bool:
+    if d.kind in _KEEP_EMPTY:
+        return True
+    return bool(d.text.strip() or d.items or d.caption.strip())
+
+
+def _to_block(d: Draft) -> Block:
+    text = d.text
+    if d.kind is BlockKind.TABLE and d.table is not None:
+        text = grid_to_text(d.table)
+    level = None
+    if d.kind is BlockKind.HEADING:
+        level = numbering_depth(d.text) or d.level or 1
+    return Block(
+        block_id=d.block_id,
+        kind=d.kind,
+        text=text,
+        page=d.page,
+        bbox=d.bbox,
+        level=level,
+        table=d.table,
+        caption=d.caption,
+        footnote=d.footnote,
+        items=d.items,
+        mermaid=d.mermaid,
+        source_type=d.source_type,
+        continues_prev=d.continues_prev,
+        extra_pages=d.extra_pages,
+        extra_bboxes=d.extra_bboxes,
+    )
+
+
+def _body_text(b: Block) -> bool:
+    if b.text.strip() or b.caption.strip() or any(i.strip() for i in b.items):
+        return True
+    return b.table is not None and any(c.strip() for r in [*b.table.header_rows, *b.table.body_rows] for c in r)
+
+
+def _guess_title(blocks: list[Block]) -> str:
+    """First unnumbered heading on the first page that has a heading, else ``""``."""
+    for b in blocks:
+        if b.kind is BlockKind.HEADING and b.page == blocks[0].page:
+            return b.text if numbering_depth(b.text) is None else ""
+    return ""
+
+
+__all__ = ["assemble", "merge_tables"]

@@ -1,0 +1,197 @@
+"""Find the MinerU JSON to read inside a file, an output folder or a zip, by content.
+
+Inputs:
+
+* a JSON file of any era (detected by :func:`~structaware_readers.mineru.detect.detect_format`);
+* an output folder: ``<name>/<method>/`` of mineru <= 3.x (``*_middle.json``,
+  ``*_content_list.json``, ``*_content_list_v2.json``), an extracted 3.x cloud zip
+  (``layout.json``, ``{uuid}_content_list.json``...) or 4.x zip (``middle_json.json``,
+  ``structured_content.json``), searched up to :data:`MAX_DEPTH` folders deep (``images/``
+  skipped);
+* a zip with the same members (``mineru-kit parse -f zip``, the 3.x cloud API zip).
+
+Every ``*.json`` candidate is parsed and detected by content; model outputs (``_model.json``,
+``model_output.json``) are recognised from their first bytes and skipped without a full parse.
+The chosen candidate is the one whose format comes first in
+:data:`~structaware_readers.mineru.detect.FORMAT_PREFERENCE`; when several candidates share
+that format they must be MinerU method folders of one run (``auto``, ``vlm``, ``ocr``,
+``txt``, ``hybrid_*``, ``office``...), and the first in path order wins (``auto`` before
+``vlm``); candidates from different documents raise :class:`UnknownFormatError` rather than
+reading one of them at random. Each file is read once: the chosen candidate's parsed value and
+bytes (for the document id) are returned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from structaware_readers.errors import (
+    InputNotFoundError,
+    MalformedInputError,
+    UnknownFormatError,
+)
+from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
+
+#: How many folder levels below the given folder are searched for MinerU JSON files.
+MAX_DEPTH = 3
+_PEEK = 65536
+_MODEL_MARK = re.compile(rb'"schema"\s*:\s*"docvortex\.model"|"layout_dets"\s*:')
+_METHOD_DIR = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
+
+
+@dataclass
+class Candidate:
+    """One readable MinerU JSON: its parsed value, detected format, bytes and where it was found.
+
+    ``label`` names the file in messages (``folder/auto/x_middle.json`` or ``out.zip!middle_json.json``);
+    ``parent`` is its folder (relative to the container) and ``depth`` the folder depth.
+    """
+
+    data: Any
+    format: str
+    raw: bytes
+    label: str
+    parent: str
+    depth: int
+
+
+def parse_json_bytes(raw: bytes, *, label: str) -> Any:
+    """Decode UTF-8 (BOM allowed) JSON bytes.
+
+    Raises:
+        MalformedInputError: bytes that start like JSON (``{``/``[``) but do not parse.
+        UnknownFormatError: bytes that are not JSON at all.
+    """
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnknownFormatError(
+            f"not UTF-8 JSON ({exc.reason} at byte {exc.start})", path=label, field="content"
+        ) from exc
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        raise UnknownFormatError("not JSON, not a PDF, not a zip", path=label, field="content")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedInputError(
+            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", path=label, field="json"
+        ) from exc
+
+
+def load_json_file(path: Path) -> Candidate:
+    """Read one JSON file and detect its format (errors name the file)."""
+    raw = path.read_bytes()
+    data = parse_json_bytes(raw, label=str(path))
+    fmt = detect_format(data, path=str(path))
+    return Candidate(data=data, format=fmt, raw=raw, label=str(path), parent="", depth=0)
+
+
+def scan_folder(folder: Path) -> Candidate:
+    """Pick the MinerU JSON to read in an output folder (see the module docstring).
+
+    Raises:
+        InputNotFoundError: no readable MinerU JSON in the folder (the message lists what was
+            skipped and why).
+        UnknownFormatError: candidates from several documents.
+    """
+    found: list[Candidate] = []
+    skipped: list[str] = []
+    base = len(folder.parts)
+    for root, dirs, files in os.walk(folder):
+        rp = Path(root)
+        depth = len(rp.parts) - base
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d.lower() != "images" and depth < MAX_DEPTH)
+        for fn in sorted(files):
+            if not fn.lower().endswith(".json"):
+                continue
+            fp = rp / fn
+            with open(fp, "rb") as fh:
+                head = fh.read(_PEEK)
+                if _MODEL_MARK.search(head):
+                    skipped.append(f"{fp.relative_to(folder)} (model output)")
+                    continue
+                raw = head + fh.read()
+            cand = _try_candidate(raw, label=str(fp), parent=str(rp.relative_to(folder)), depth=depth, skipped=skipped)
+            if cand is not None:
+                found.append(cand)
+    return _choose(found, container=str(folder), skipped=skipped)
+
+
+def scan_zip(path: Path) -> Candidate:
+    """Pick the MinerU JSON to read inside a zip (same rules as :func:`scan_folder`).
+
+    Raises:
+        MalformedInputError: the zip is corrupt.
+        InputNotFoundError: no readable MinerU JSON member.
+        UnknownFormatError: members from several documents.
+    """
+    found: list[Candidate] = []
+    skipped: list[str] = []
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for info in sorted(zf.infolist(), key=lambda i: i.filename):
+                name = info.filename
+                pp = PurePosixPath(name)
+                if info.is_dir() or not name.lower().endswith(".json"):
+                    continue
+                if any(part.lower() == "images" or part.startswith(".") for part in pp.parts[:-1]):
+                    continue
+                if len(pp.parts) - 1 > MAX_DEPTH:
+                    continue
+                label = f"{path}!{name}"
+                with zf.open(info) as fh:
+                    head = fh.read(_PEEK)
+                    if _MODEL_MARK.search(head):
+                        skipped.append(f"{name} (model output)")
+                        continue
+                    raw = head + fh.read()
+                cand = _try_candidate(raw, label=label, parent=str(pp.parent), depth=len(pp.parts) - 1, skipped=skipped)
+                if cand is not None:
+                    found.append(cand)
+    except zipfile.BadZipFile as exc:
+        raise MalformedInputError(f"corrupt zip: {exc}", path=path, field="zip") from exc
+    return _choose(found, container=str(path), skipped=skipped)
+
+
+def _try_candidate(raw: bytes, *, label: str, parent: str, depth: int, skipped: list[str]) -> Candidate | None:
+    try:
+        data = parse_json_bytes(raw, label=label)
+        fmt = detect_format(data, path=label)
+    except (UnknownFormatError, MalformedInputError) as exc:
+        skipped.append(f"{label}: {exc.message}")
+        return None
+    return Candidate(data=data, format=fmt, raw=raw, label=label, parent=parent, depth=depth)
+
+
+def _choose(found: list[Candidate], *, container: str, skipped: list[str]) -> Candidate:
+    if not found:
+        detail = "; ".join(skipped[:5]) if skipped else "no .json files"
+        raise InputNotFoundError(f"no readable MinerU JSON found ({detail})", path=container)
+    rank = {f: i for i, f in enumerate(FORMAT_PREFERENCE)}
+    best_rank = min(rank[c.format] for c in found)
+    best = sorted((c for c in found if rank[c.format] == best_rank), key=lambda c: (c.depth, c.parent, c.label))
+    parents = sorted({c.parent for c in best})
+    if len(best) > 1:
+        same_run = (
+            len(parents) == len(best)
+            and len({str(Path(p).parent) for p in parents}) == 1
+            and all(_METHOD_DIR.match(Path(p).name) for p in parents)
+        )
+        if not same_run:
+            names = ", ".join(c.label for c in best[:4])
+            raise UnknownFormatError(
+                f"holds {len(best)} MinerU {best[0].format} files of different documents ({names}); pass one of them",
+                path=container,
+                field="content",
+            )
+    return best[0]
+
+
+__all__ = ["MAX_DEPTH", "Candidate", "load_json_file", "parse_json_bytes", "scan_folder", "scan_zip"]

@@ -1,0 +1,370 @@
+"""Shared building blocks of the MinerU format readers: the draft element and its helpers.
+
+Every format module (one per MinerU output era) turns its JSON into a list of :class:`Draft`
+elements in the parser's own order; :mod:`structaware_readers.mineru.assemble` then merges
+tables continued across pages, drops empty leftovers and builds the :class:`ParsedDocument`.
+Keeping one mutable draft type lets the cross-page merge work before the frozen-ish pydantic
+:class:`~structaware_readers.models.Block` objects are created.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.models import BBox, BlockKind, TableGrid
+from structaware_readers.tables import parse_html_table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Draft:
+    """One parser element before it becomes a :class:`Block`.
+
+    ``page`` is 1-based; ``j`` is the 0-based position of the element among *all* the
+    elements of its page in the parser's order (furniture, empty and merged-away items
+    included), so that ``block_id = f"p{page}-e{j}"`` is stable. ``bbox`` is already
+    normalised (0..1, top-left origin). ``level`` is the parser's own heading level (the final
+    level also looks at the heading's numbering). ``ghost`` marks a table continuation that
+    MinerU <= 3.x already merged into the previous table (no body left).
+    """
+
+    page: int
+    j: int
+    kind: BlockKind
+    source_type: str
+    text: str = ""
+    bbox: BBox | None = None
+    level: int | None = None
+    table: TableGrid | None = None
+    caption: str = ""
+    footnote: str = ""
+    items: list[str] = field(default_factory=list)
+    mermaid: str | None = None
+    continues_prev: bool = False
+    ghost: bool = False
+    extra_pages: list[int] = field(default_factory=list)
+    extra_bboxes: list[BBox | None] = field(default_factory=list)
+
+    @property
+    def block_id(self) -> str:
+        return f"p{self.page}-e{self.j}"
+
+    @property
+    def is_furniture(self) -> bool:
+        return self.kind.is_furniture
+
+
+@dataclass
+class Extracted:
+    """What a format module hands to the assembler.
+
+    ``page_count`` is ``None`` when the format does not state it (then the highest page seen
+    is used); ``page_sizes`` holds ``(width, height)`` in PDF points per page when known.
+    ``title`` is the parser's document-title element (4.x ``doc_title``); ``metadata_title`` the
+    PDF metadata title (often a file name, so only a last resort). ``markdown_text`` marks
+    formats whose strings may be Markdown-rendered (content lists, structured_content): the
+    assembler applies :func:`markdown_inline_to_plain` to their texts.
+    ``merge_by_position`` lets the assembler join a table split by a page break when the parser
+    did not flag or merge it (see :mod:`structaware_readers.mineru.assemble`); it is on for every
+    format, so that all renderings of one run give the same tables (MinerU 2.7 left real
+    ``续表`` continuations unmerged; 4.x content lists drop ``continues_prev``).
+    """
+
+    drafts: list[Draft]
+    input_format: str
+    parser_version: str = ""
+    page_count: int | None = None
+    page_sizes: list[tuple[float, float] | None] = field(default_factory=list)
+    title: str = ""
+    metadata_title: str = ""
+    merge_by_position: bool = True
+    markdown_text: bool = False
+
+
+# ------------------------------------------------------------------ type mapping
+
+#: MinerU page-furniture type names (content_list aux types, v2 ``page_*``, middle types).
+FURNITURE_TYPES: dict[str, BlockKind] = {
+    "header": BlockKind.HEADER,
+    "page_header": BlockKind.HEADER,
+    "footer": BlockKind.FOOTER,
+    "page_footer": BlockKind.FOOTER,
+    "page_number": BlockKind.PAGE_NUMBER,
+    "aside_text": BlockKind.ASIDE,
+    "page_aside_text": BlockKind.ASIDE,
+}
+
+_PAGE_NUMBER_RE = re.compile(
+    r"^[-–—·.\s]*(?:page\s*|p\.\s*|第\s*)?(\d{1,4}|[ivxlcdm]{1,7})\s*页?\s*"
+    r"(?:(?:/|of|共)\s*(\d{1,4}|[ivxlcdm]{1,7})\s*页?)?[-–—·.\s]*$",
+    re.IGNORECASE,
+)
+
+
+def classify_discarded(text: str, bbox: BBox | None) -> BlockKind:
+    """Furniture kind for a MinerU ``discarded`` element (pipeline 2.6–2.7 and ``discarded_blocks``).
+
+    A text that reads as a page number (``12``, ``- 3 -``, ``Page 3 of 20``, ``第 1 页 共 20 页``,
+    ``xii``) -> PAGE_NUMBER; else a box whose vertical centre is in the top 12 % of the page ->
+    HEADER, in the bottom 12 % -> FOOTER; else ASIDE.
+    """
+    t = unicodedata.normalize("NFKC", text or "").strip()
+    if t and _PAGE_NUMBER_RE.match(t):
+        return BlockKind.PAGE_NUMBER
+    if bbox is not None:
+        cy = (bbox[1] + bbox[3]) / 2
+        if cy < 0.12:
+            return BlockKind.HEADER
+        if cy > 0.88:
+            return BlockKind.FOOTER
+    return BlockKind.ASIDE
+
+
+# --------------------------------------------------------------------- geometry
+
+
+def norm_bbox(raw: Any, sx: float, sy: float, *, path: str | None, fld: str) -> BBox | None:
+    """Normalise a raw ``[x0, y0, x1, y1]`` box by dividing by ``(sx, sy)``; clamp to 0..1.
+
+    ``None`` / missing -> ``None``. A box that is not 4 finite numbers raises
+    :class:`MalformedInputError` (``fld`` names it). A box far outside the page (more than
+    5 % beyond an edge after scaling) or with ``x1 < x0`` / ``y1 < y0`` is dropped (``None``)
+    rather than invented.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, (list, tuple)) or len(raw) != 4:
+        raise MalformedInputError(f"bbox must be a list of 4 numbers, got {raw!r}"[:200], path=path, field=fld)
+    vals: list[float] = []
+    for v in raw:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise MalformedInputError(f"bbox must be a list of 4 numbers, got {raw!r}"[:200], path=path, field=fld)
+        vals.append(float(v))
+    if sx <= 0 or sy <= 0:
+        return None
+    x0, y0, x1, y1 = vals[0] / sx, vals[1] / sy, vals[2] / sx, vals[3] / sy
+    if min(x0, y0, x1, y1) < -0.05 or max(x0, y0, x1, y1) > 1.05 or x1 < x0 or y1 < y0:
+        return None
+    c = lambda v: min(1.0, max(0.0, v))  # noqa: E731
+    return (c(x0), c(y0), c(x1), c(y1))
+
+
+# ------------------------------------------------------------------------- text
+
+
+def as_text(value: Any, *, path: str | None, fld: str) -> str:
+    """A text field that must be a string when present (``None`` -> ``""``)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    raise MalformedInputError(f"expected a string, got {type(value).__name__}", path=path, field=fld)
+
+
+def join_texts(value: Any, *, path: str | None, fld: str, sep: str = " ") -> str:
+    """Caption/footnote fields: a string (magic-pdf < 0.9) or a list of strings (later)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list):
+        parts = []
+        for i, v in enumerate(value):
+            if isinstance(v, str):
+                parts.append(v.strip())
+            elif isinstance(v, dict):  # v2/structured-content captions: spans or {bbox, content}
+                parts.append(spans_text(v.get("content"), path=path, fld=f"{fld}[{i}].content"))
+            elif v is not None:
+                raise MalformedInputError(f"expected strings, got {type(v).__name__}", path=path, field=f"{fld}[{i}]")
+        return sep.join(p for p in parts if p)
+    raise MalformedInputError(f"expected a string or a list, got {type(value).__name__}", path=path, field=fld)
+
+
+def spans_text(spans: Any, *, path: str | None, fld: str) -> str:
+    """Text of a list of inline spans (content_list_v2 / docvortex middle), joined as MinerU renders them.
+
+    ``text`` spans are concatenated (``superscript``/``subscript`` styles become ``<sup>``/``<sub>``
+    as in MinerU's own content_list), ``equation_inline`` -> ``$latex$`` with a space on each side
+    unless whitespace is already there, ``code_inline`` ->
+    `` `code` ``, ``hyperlink`` -> the text of its children. A plain string is returned as is.
+    """
+    if spans is None:
+        return ""
+    if isinstance(spans, str):
+        return spans.strip()
+    if not isinstance(spans, list):
+        raise MalformedInputError(f"expected a list of spans, got {type(spans).__name__}", path=path, field=fld)
+    return _spans(spans, path, fld).strip()
+
+
+def _spans(spans: list, path: str | None, fld: str) -> str:
+    pieces: list[tuple[str, bool]] = []  # (text, is an inline equation)
+    for i, sp in enumerate(spans):
+        if isinstance(sp, str):
+            pieces.append((sp, False))
+            continue
+        if not isinstance(sp, dict):
+            raise MalformedInputError(
+                f"span must be an object, got {type(sp).__name__}", path=path, field=f"{fld}[{i}]"
+            )
+        t = sp.get("type", "text")
+        content = sp.get("content")
+        if isinstance(content, list):  # hyperlink: the text of its children
+            pieces.append((_spans(content, path, f"{fld}[{i}].content"), False))
+            continue
+        if content is None:
+            continue
+        if not isinstance(content, str):
+            raise MalformedInputError("span content must be a string", path=path, field=f"{fld}[{i}].content")
+        if t in ("equation_inline", "inline_equation"):
+            pieces.append((f"${content.strip()}$", True))
+        elif t == "code_inline":
+            pieces.append((f"`{content}`", False))
+        else:
+            styles = sp.get("styles") or ()
+            if "superscript" in styles:
+                content = f"<sup>{content}</sup>"
+            elif "subscript" in styles:
+                content = f"<sub>{content}</sub>"
+            pieces.append((content, False))
+    out = ""
+    prev_eq = False
+    for text, is_eq in pieces:
+        if not text:
+            continue
+        # inline equations get a space on each side, as MinerU's content_list writes them
+        if out and (is_eq or prev_eq) and not out[-1].isspace() and not text[0].isspace():
+            out += " "
+        out += text
+        prev_eq = is_eq
+    return out
+
+
+_MATH_SPLIT = re.compile(r"(\$\$.*?\$\$|(?<!\\)\$[^$\n]+?(?<!\\)\$)", re.DOTALL)
+_MD_LINK = re.compile(r"\[([^\]\n]*)\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~$<>&])")
+
+
+def markdown_inline_to_plain(text: str) -> str:
+    """Undo the Markdown inline escaping of MinerU 4.x renderings (content_list, content_list_v2,
+    structured_content are rendered from the middle JSON as Markdown), outside ``$..$`` math.
+
+    ``[label](url)`` -> ``label``, backslash escapes (``\\_`` -> ``_``), HTML entities
+    (``&lt;`` -> ``<``). Bold/italic markers are left alone: MinerU <= 3.x text holds literal
+    asterisks (significance stars such as ``0.304***``) that must survive. Text without any of
+    these marks is returned unchanged, so 3.x content lists are not altered.
+    """
+    if not text or not any(ch in text for ch in "[\\&"):
+        return text
+    parts = _MATH_SPLIT.split(text)
+    for i in range(0, len(parts), 2):  # even indexes are outside math
+        seg = _MD_LINK.sub(lambda m: m.group(1) or m.group(2), parts[i])
+        seg = _MD_ESCAPE.sub(r"\1", seg)
+        parts[i] = html.unescape(seg) if "&" in seg else seg
+    return "".join(parts)
+
+
+def equation_text(latex: str) -> str:
+    """Display equation as ``$$latex$$`` (MinerU content_list style); ``""`` stays ``""``."""
+    s = latex.strip()
+    if not s:
+        return ""
+    if s.startswith("$$") and s.endswith("$$") and len(s) >= 4:
+        return s
+    return f"$$\n{s}\n$$"
+
+
+# ------------------------------------------------------------------- flowcharts
+
+_MERMAID_FENCE = re.compile(r"```[ \t]*mermaid[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_MERMAID_START = re.compile(r"^\s*(flowchart|graph)\s+(TD|TB|BT|LR|RL)\b", re.IGNORECASE)
+
+
+def find_mermaid(content: str) -> str | None:
+    """Mermaid source in an image/chart ``content`` or code body: a ```` ```mermaid ```` fence,
+    or a bare ``flowchart TD``/``graph LR`` text. ``None`` when there is none."""
+    if not content:
+        return None
+    m = _MERMAID_FENCE.search(content)
+    if m:
+        return m.group(1).strip() or None
+    if _MERMAID_START.match(content):
+        return content.strip()
+    return None
+
+
+def code_mermaid(body: str, guess_lang: Any) -> str | None:
+    """Mermaid source of a code block: a ```` ```mermaid ```` fence, ``guess_lang == "mermaid"``
+    (MinerU 4.x code blocks), or a bare ``flowchart``/``graph`` header; else ``None``."""
+    found = find_mermaid(body)
+    if found is not None:
+        return found
+    if isinstance(guess_lang, str) and guess_lang.strip().lower() == "mermaid" and body.strip():
+        return body.strip().strip("`").strip()
+    return None
+
+
+def visual_kind(sub_type: Any, content: str) -> tuple[BlockKind, str | None]:
+    """FIGURE, or FLOWCHART when ``sub_type == "flowchart"`` or the content holds Mermaid."""
+    mermaid = find_mermaid(content)
+    if mermaid is not None or (isinstance(sub_type, str) and sub_type.lower() == "flowchart"):
+        return BlockKind.FLOWCHART, mermaid
+    return BlockKind.FIGURE, None
+
+
+# ------------------------------------------------------------------------ tables
+
+
+def table_from_body(body: str, *, path: str | None, fld: str) -> tuple[TableGrid | None, str]:
+    """Parse a table body; returns ``(grid, fallback_text)``.
+
+    A body that :func:`parse_html_table` cannot read (neither HTML nor a Markdown/LaTeX table)
+    does not abort the document: the block keeps ``table=None`` and the body's visible text as
+    its ``text`` (a warning is logged), so no content is lost. A body of the wrong JSON type
+    is a :class:`MalformedInputError` raised by the caller's field checks.
+    """
+    if not body.strip():
+        return None, ""
+    try:
+        return parse_html_table(body, path=path, field=fld), ""
+    except MalformedInputError as exc:
+        log.debug("%s: kept as text", exc)
+        return None, re.sub(r"<[^>]+>", " ", body).strip()
+
+
+def int_level(value: Any) -> int | None:
+    """A parser heading level as a positive int, else ``None`` (0 / missing = body text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)) and value >= 1:
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
+        return int(value)
+    return None
+
+
+__all__ = [
+    "Draft",
+    "Extracted",
+    "FURNITURE_TYPES",
+    "as_text",
+    "classify_discarded",
+    "code_mermaid",
+    "equation_text",
+    "find_mermaid",
+    "int_level",
+    "join_texts",
+    "markdown_inline_to_plain",
+    "norm_bbox",
+    "spans_text",
+    "table_from_body",
+    "visual_kind",
+]

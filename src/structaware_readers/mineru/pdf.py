@@ -1,0 +1,472 @@
+"""Run MinerU on a PDF (locally, or on a ``mineru-api`` server) and read the result, with a cache.
+
+Local route: ``mineru-kit parse x.pdf -o out.json -f middle_json --tier flash`` (MinerU 4.x) in a
+subprocess with a time-out. The ``flash`` tier uses no models and runs offline for PDFs that have
+a text layer (measured here: ~4 s for a 1-page PDF, ~5 s for 4 pages, ~27 s for 91 pages on 2 CPU
+cores). MinerU's Python API (``mineru.parse``) is public, but it starts ``spawn`` worker processes
+(so a caller's script needs a ``__main__`` guard), cannot be interrupted after a time-out and
+reconfigures global logging; the subprocess keeps all of that out of the caller's process.
+
+Model downloads are switched off by default (``MINERU_MODEL_SOURCE=local`` for the child), so a
+scanned PDF under ``flash`` (which needs OCR models) fails in about two seconds with MinerU's own
+"model not ready" message instead of probing remote model hubs for half a minute; MinerU would
+also persist the hub it picked into ``~/.mineru/config.yaml``.
+
+Remote route: ``api_url`` (or env ``STRUCTAWARE_MINERU_API``) sends the PDF to a ``mineru-api``
+server (see :mod:`structaware_readers.mineru.api_client`).
+
+Results are cached as MinerU's middle JSON under ``<cache>/mineru/<doc_id>/<tier>-<version>.json``,
+keyed by the PDF's content hash, the tier and the MinerU version, so a second ingest of the same
+PDF does not run MinerU again. ``<cache>`` is ``cache_dir``, else env ``STRUCTAWARE_CACHE_DIR``,
+else the user cache folder (``~/.cache/structaware`` on Linux).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import zipfile
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from ..errors import (
+    EmptyDocumentError,
+    InputNotFoundError,
+    ParserUnavailableError,
+    UnknownFormatError,
+)
+from ..ids import doc_id_from_file
+from ..models import ParsedDocument
+from .api_client import MinerUApiClient, mineru_failure, parse_pdf_via_api
+
+#: Seconds one MinerU run (local or remote) may take before it is stopped.
+DEFAULT_TIMEOUT = 900.0
+#: Env var naming a ``mineru-api`` server to use instead of a local MinerU.
+API_URL_ENV = "STRUCTAWARE_MINERU_API"
+#: Env var with the Bearer key for that server.
+API_KEY_ENV = "STRUCTAWARE_MINERU_API_KEY"
+#: Env var naming the cache folder.
+CACHE_DIR_ENV = "STRUCTAWARE_CACHE_DIR"
+#: The PyPI distribution (and import package) that provides MinerU.
+MINERU_PACKAGE = "mineru"
+_KIT_SCRIPT = "mineru-kit"
+_PDF_MAGIC = b"%PDF-"
+_MAGIC_WINDOW = 1024  # the PDF header may follow a little junk (PDF 1.7, 7.5.2 implementation note)
+_CACHE_FORMAT = 1
+_LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+
+
+# ---------------------------------------------------------------------------- public entry point
+def parse_pdf(
+    path: str | Path,
+    *,
+    tier: str = "flash",
+    cache_dir: str | Path | None = None,
+    api_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    keep_output: str | Path | None = None,
+    use_cache: bool = True,
+    allow_model_download: bool = False,
+) -> ParsedDocument:
+    """Parse a PDF with MinerU and return it as a :class:`ParsedDocument`.
+
+    Args:
+        path: the PDF file (recognised by its ``%PDF-`` header, not by its name).
+        tier: MinerU tier. ``"flash"`` (default) needs no models and works offline for PDFs with
+            a text layer; ``"basic"``, ``"standard"`` and ``"advanced"`` need MinerU's models
+            (and a VLM for ``standard``): the value is passed through, and MinerU's own error
+            surfaces as :class:`ParserUnavailableError` naming the tier.
+        cache_dir: cache folder; default env ``STRUCTAWARE_CACHE_DIR``, else the user cache dir.
+        api_url: base URL of a ``mineru-api`` server; default env ``STRUCTAWARE_MINERU_API``.
+            When set, the PDF is parsed remotely and MinerU need not be installed here.
+        api_key: Bearer key for that server; default env ``STRUCTAWARE_MINERU_API_KEY``.
+        timeout: seconds the MinerU run (or the remote parse) may take; the local process tree
+            is killed when it runs out.
+        keep_output: also save MinerU's full output package (zip: ``markdown.md``,
+            ``middle_json.json``, ``structured_content.json``, ``images/``) at this path; an
+            existing directory receives ``<stem>.mineru.zip``. The package is cached as well.
+        use_cache: read and write the cache (``False`` always runs MinerU and stores nothing).
+        allow_model_download: let a local MinerU download models it lacks (from its configured
+            model hub). Off by default: a run that needs missing models fails fast instead.
+
+    Returns:
+        The document, with ``doc_id`` = first 16 hex chars of the PDF's SHA-256, ``source`` =
+        ``str(path)``, ``name`` = the PDF's stem, ``parser_version`` = the MinerU version that
+        produced the result; pages 1-based and bboxes in 0..1 with a top-left origin, as
+        converted by :func:`structaware_readers.mineru.parse_mineru_json` from MinerU 4.x's
+        ``docvortex.middle`` JSON.
+
+    Raises:
+        InputNotFoundError: ``path`` does not exist or is not a file.
+        UnknownFormatError: the file does not start with a PDF header.
+        ParserUnavailableError: MinerU is not installed (and no API URL was given), the server is
+            unreachable, the tier needs models that are missing (e.g. a scanned PDF under
+            ``flash``, which needs OCR), or the run timed out. The message carries MinerU's own.
+        MalformedInputError: MinerU could not load the PDF (corrupt, encrypted).
+        EmptyDocumentError: MinerU ran but found no text at all.
+    """
+    pdf = check_pdf(path)
+    doc_id = doc_id_from_file(pdf)
+    url = api_url or os.environ.get(API_URL_ENV) or None
+    key = api_key or os.environ.get(API_KEY_ENV) or None
+    cache = ParseCache(cache_dir) if use_cache else None
+    zip_target = _zip_target(keep_output, pdf) if keep_output is not None else None
+
+    client: MinerUApiClient | None = None
+    try:
+        if url:
+            client = MinerUApiClient(url, api_key=key, timeout=timeout, tier=tier)
+            version = client.version  # one /v1/health call: the cache key needs the server's version
+        else:
+            version = mineru_version()
+        middle = cache.load(doc_id, tier, version) if cache else None
+        if middle is not None and zip_target is not None:
+            assert cache is not None
+            if not cache.copy_zip(doc_id, tier, version, zip_target):
+                middle = None  # the package is wanted but was not kept last time: run again
+        if middle is None:
+            package: bytes | None
+            if client is not None:
+                middle, doc_version, package = parse_pdf_via_api(
+                    pdf, base_url=client.base_url, tier=tier, timeout=timeout,
+                    want_zip=zip_target is not None, client=client,
+                )  # fmt: skip
+            else:
+                middle, package = run_local(
+                    pdf, tier=tier, timeout=timeout, want_zip=zip_target is not None,
+                    allow_model_download=allow_model_download,
+                )  # fmt: skip
+                doc_version = version
+            if cache:
+                cache.store(doc_id, tier, version, middle, package=package, pdf=pdf, route="api" if url else "local")
+            if zip_target is not None and package is not None:
+                _write_atomic(zip_target, package)
+            version = doc_version
+    finally:
+        if client is not None:
+            client.close()
+
+    return _to_document(middle, pdf=pdf, source=str(path), doc_id=doc_id, version=version, tier=tier)
+
+
+# ---------------------------------------------------------------------------- checks and versions
+def check_pdf(path: str | Path) -> Path:
+    """Return ``path`` as a :class:`Path` after checking it is an existing PDF file.
+
+    Raises:
+        InputNotFoundError: missing, or a directory.
+        UnknownFormatError: the first 1024 bytes hold no ``%PDF-`` header.
+    """
+    pdf = Path(path)
+    if not pdf.is_file():
+        what = "is a directory, not a PDF file" if pdf.is_dir() else "no such file"
+        raise InputNotFoundError(what, path=path)
+    with pdf.open("rb") as fh:
+        head = fh.read(_MAGIC_WINDOW)
+    if _PDF_MAGIC not in head:
+        raise UnknownFormatError(
+            f"not a PDF: no '%PDF-' header in the first {_MAGIC_WINDOW} bytes (starts with {head[:16]!r})",
+            path=path,
+            field="magic bytes",
+        )
+    return pdf
+
+
+def mineru_version() -> str:
+    """Version of the locally installed MinerU distribution (e.g. ``"4.0.12"``).
+
+    Raises:
+        ParserUnavailableError: the ``mineru`` package is not installed in this environment.
+    """
+    try:
+        return metadata.version(MINERU_PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise ParserUnavailableError(
+            f"the '{MINERU_PACKAGE}' package is not installed: `pip install {MINERU_PACKAGE}` "
+            f"(4.x), or pass api_url= / set {API_URL_ENV} to use a mineru-api server",
+            field=MINERU_PACKAGE,
+        ) from None
+
+
+def mineru_kit_command() -> list[str]:
+    """Command prefix that runs MinerU's ``mineru-kit`` CLI with this interpreter.
+
+    The entry point is read from the installed distribution's metadata, so it follows MinerU if
+    it moves the CLI module. Raises :class:`ParserUnavailableError` when MinerU is missing.
+    """
+    mineru_version()
+    eps = metadata.entry_points(group="console_scripts", name=_KIT_SCRIPT)
+    ep = next(iter(eps), None)
+    if ep is None or ":" not in ep.value:
+        raise ParserUnavailableError(
+            f"the installed '{MINERU_PACKAGE}' has no '{_KIT_SCRIPT}' command (MinerU 4.x is needed)",
+            field=MINERU_PACKAGE,
+        )
+    module, _, attr = ep.value.partition(":")
+    code = f"import sys; from {module} import {attr.strip()} as main; sys.exit(main())"
+    return [sys.executable, "-c", code]
+
+
+# ---------------------------------------------------------------------------- local run
+def run_local(
+    pdf: Path,
+    *,
+    tier: str = "flash",
+    timeout: float = DEFAULT_TIMEOUT,
+    want_zip: bool = False,
+    allow_model_download: bool = False,
+) -> tuple[dict[str, Any], bytes | None]:
+    """Run MinerU locally on ``pdf``; return ``(middle_json, zip_bytes_or_None)``.
+
+    With ``want_zip`` MinerU writes its full package and the middle JSON is read from it.
+    Errors as in :func:`parse_pdf`.
+    """
+    with tempfile.TemporaryDirectory(prefix="structaware-mineru-") as tmp:
+        work = Path(tmp)
+        source = pdf
+        if pdf.suffix.lower() != ".pdf":  # MinerU routes by file extension
+            source = work / "input.pdf"
+            shutil.copyfile(pdf, source)
+        out = work / ("output.zip" if want_zip else "output.json")
+        run_mineru_kit(
+            source, out, tier=tier, output_format="zip" if want_zip else "middle_json",
+            timeout=timeout, allow_model_download=allow_model_download, display_path=pdf,
+        )  # fmt: skip
+        if not out.is_file():
+            raise ParserUnavailableError(
+                "MinerU exited without error but wrote no output", path=pdf, field=f"mineru tier={tier}"
+            )
+        if want_zip:
+            package = out.read_bytes()
+            try:
+                with zipfile.ZipFile(out) as zf:
+                    raw = zf.read("middle_json.json")
+            except (zipfile.BadZipFile, KeyError) as exc:
+                raise ParserUnavailableError(
+                    f"MinerU's zip package has no middle_json.json: {exc}", path=pdf, field="middle_json.json"
+                ) from exc
+        else:
+            package, raw = None, out.read_bytes()
+    try:
+        middle = json.loads(raw)
+    except ValueError as exc:
+        raise ParserUnavailableError(f"MinerU wrote invalid JSON: {exc}", path=pdf, field="middle_json") from exc
+    if not isinstance(middle, dict):
+        raise ParserUnavailableError("MinerU's middle JSON is not an object", path=pdf, field="middle_json")
+    return middle, package
+
+
+def run_mineru_kit(
+    pdf: Path,
+    output: Path,
+    *,
+    tier: str,
+    output_format: str = "middle_json",
+    timeout: float = DEFAULT_TIMEOUT,
+    allow_model_download: bool = False,
+    display_path: Path | None = None,
+) -> None:
+    """``mineru-kit parse <pdf> -o <output> -f <output_format> --tier <tier>`` in a subprocess.
+
+    The child runs in its own process group, which is killed when ``timeout`` seconds pass (MinerU
+    starts worker processes of its own). stderr goes to a temporary file; on failure the error is
+    MinerU's own ``Error: ...`` line (see :func:`mineru_failure` for the mapping).
+    """
+    name = display_path or pdf
+    cmd = [*mineru_kit_command(), "parse", str(pdf), "-o", str(output), "-f", output_format, "--tier", tier]
+    env = dict(os.environ)
+    env.update({"COLUMNS": "1000", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"})  # one error line, plain
+    if not allow_model_download:
+        env["MINERU_MODEL_SOURCE"] = "local"
+    popen_kw: dict[str, Any] = {"start_new_session": True}  # own process group: killed as a whole
+    if os.name != "posix":
+        popen_kw = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env, **popen_kw
+        )
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_tree(proc)
+            raise ParserUnavailableError(
+                f"MinerU did not finish within {timeout:g} s and was stopped (raise timeout= for long PDFs)",
+                path=name,
+                field=f"mineru tier={tier}",
+            ) from None
+        except BaseException:
+            _kill_tree(proc)
+            raise
+        if rc == 0:
+            return
+        err.seek(0)
+        stderr = err.read().decode("utf-8", errors="replace")
+    raise mineru_failure(_first_error_line(stderr, pdf) or f"mineru-kit exited with code {rc}", path=name, tier=tier)
+
+
+def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
+
+
+def _first_error_line(stderr: str, pdf: Path) -> str:
+    """MinerU's message from ``mineru-kit`` stderr: the ``Error:`` line, else the last non-log line."""
+    lines = [ln.rstrip() for ln in stderr.splitlines()]
+    for i, line in enumerate(lines):
+        if line.startswith("Error:"):
+            parts = [line[len("Error:") :].strip()]
+            for nxt in lines[i + 1 :]:  # a narrow terminal may still wrap it
+                if not nxt.strip() or _LOG_LINE.match(nxt) or nxt.startswith("Error:"):
+                    break
+                parts.append(nxt.strip())
+            message = " ".join(parts)
+            prefix = f"Failed to parse {pdf}:"
+            return message[len(prefix) :].strip() if message.startswith(prefix) else message
+    rest = [ln.strip() for ln in lines if ln.strip() and not _LOG_LINE.match(ln)]
+    return rest[-1] if rest else ""
+
+
+# ---------------------------------------------------------------------------- cache
+def default_cache_dir() -> Path:
+    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``."""
+    env = os.environ.get(CACHE_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # pragma: no cover - platformdirs ships with most environments
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(base) / "structaware"
+    return Path(user_cache_dir("structaware", appauthor=False))
+
+
+class ParseCache:
+    """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``).
+
+    Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
+    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. Writes are atomic (temporary
+    file + rename), so concurrent ingests of the same PDF never read a half-written entry; an
+    unreadable entry counts as a miss.
+    """
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = Path(root).expanduser() if root is not None else default_cache_dir()
+
+    def entry(self, doc_id: str, tier: str, version: str) -> Path:
+        """Path of the JSON entry for this key (it may not exist)."""
+        safe = re.sub(r"[^A-Za-z0-9._+-]", "_", f"{tier}-{version}")
+        return self.root / "mineru" / doc_id / f"{safe}.json"
+
+    def load(self, doc_id: str, tier: str, version: str) -> dict[str, Any] | None:
+        """The cached middle JSON, or ``None`` on a miss."""
+        entry = self.entry(doc_id, tier, version)
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        ok = isinstance(data, dict) and data.get("format") == _CACHE_FORMAT and data.get("doc_id") == doc_id
+        middle = data.get("middle_json") if ok else None
+        return middle if isinstance(middle, dict) else None
+
+    def store(
+        self,
+        doc_id: str,
+        tier: str,
+        version: str,
+        middle_json: dict[str, Any],
+        *,
+        package: bytes | None = None,
+        pdf: Path | None = None,
+        route: str = "local",
+    ) -> Path:
+        """Write one entry (and the zip package when given); return the JSON entry's path."""
+        entry = self.entry(doc_id, tier, version)
+        record = {
+            "format": _CACHE_FORMAT,
+            "doc_id": doc_id,
+            "tier": tier,
+            "mineru_version": version,
+            "route": route,
+            "pdf_name": pdf.name if pdf else "",
+            "middle_json": middle_json,
+        }
+        if package is not None:
+            _write_atomic(entry.with_suffix(".zip"), package)
+        _write_atomic(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+        return entry
+
+    def copy_zip(self, doc_id: str, tier: str, version: str, target: Path) -> bool:
+        """Copy the cached zip package to ``target``; ``False`` when none was kept."""
+        package = self.entry(doc_id, tier, version).with_suffix(".zip")
+        if not package.is_file():
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package, target)
+        return True
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _zip_target(keep_output: str | Path, pdf: Path) -> Path:
+    target = Path(keep_output).expanduser()
+    return target / f"{pdf.stem}.mineru.zip" if target.is_dir() else target
+
+
+# ---------------------------------------------------------------------------- conversion
+def _to_document(
+    middle: dict[str, Any], *, pdf: Path, source: str, doc_id: str, version: str, tier: str
+) -> ParsedDocument:
+    from . import parse_mineru_json  # the package's reader; imported here: it imports this module lazily
+
+    hint = f"MinerU (tier {tier}) found no text in this PDF; a scanned PDF needs an OCR tier and its models"
+    try:
+        doc = parse_mineru_json(middle, source=source, doc_id=doc_id, name=pdf.stem)
+    except EmptyDocumentError as exc:
+        raise EmptyDocumentError(f"{exc.message}: {hint}", path=pdf, field=exc.field or "blocks") from exc
+    if doc.parser_version != version:
+        doc = doc.model_copy(update={"parser_version": version})
+    if not any(b.text.strip() or b.table is not None for b in doc.body_blocks()):
+        raise EmptyDocumentError(hint, path=pdf, field="blocks")
+    return doc
+
+
+__all__ = [
+    "API_KEY_ENV",
+    "API_URL_ENV",
+    "CACHE_DIR_ENV",
+    "DEFAULT_TIMEOUT",
+    "ParseCache",
+    "check_pdf",
+    "default_cache_dir",
+    "mineru_kit_command",
+    "mineru_version",
+    "parse_pdf",
+    "run_local",
+    "run_mineru_kit",
+]

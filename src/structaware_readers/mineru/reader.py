@@ -1,0 +1,172 @@
+"""The MinerU reader: any MinerU output (or a PDF) -> :class:`ParsedDocument`."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+from structaware_readers.errors import (
+    InputNotFoundError,
+    ParserUnavailableError,
+    UnknownFormatError,
+)
+from structaware_readers.ids import doc_id_from_bytes
+from structaware_readers.mineru.assemble import assemble
+from structaware_readers.mineru.containers import (
+    Candidate,
+    load_json_file,
+    scan_folder,
+    scan_zip,
+)
+from structaware_readers.mineru.content_list import parse_content_list
+from structaware_readers.mineru.content_list_v2 import parse_content_list_v2
+from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
+from structaware_readers.mineru.drafts import Extracted
+from structaware_readers.mineru.middle_docvortex import parse_docvortex_middle
+from structaware_readers.mineru.middle_pdf_info import parse_pdf_info
+from structaware_readers.mineru.structured_content import parse_structured_content
+from structaware_readers.models import ParsedDocument
+
+_PARSERS = {
+    "docvortex_middle": parse_docvortex_middle,
+    "middle_pdf_info": parse_pdf_info,
+    "structured_content": parse_structured_content,
+    "content_list_v2": parse_content_list_v2,
+    "content_list": parse_content_list,
+}
+
+#: A PDF header may follow a little junk (PDF 1.7 §7.5.2 implementation note), as in ``mineru.pdf``.
+_MAGIC_WINDOW = 1024
+_NAME_SUFFIX = re.compile(r"(_content_list_v2|_content_list|_middle|_model|_layout|_span|_origin)$", re.IGNORECASE)
+_GENERIC_STEMS = {
+    "middle_json",
+    "middle",
+    "structured_content",
+    "content_list",
+    "content_list_v2",
+    "layout",
+    "model_output",
+    "model",
+    "markdown",
+    "full",
+    "result",
+}
+_METHOD_DIR = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+
+
+def parse_mineru_json(
+    data: Any, *, source: str, doc_id: str, name: str, input_format: str | None = None
+) -> ParsedDocument:
+    """Build a :class:`ParsedDocument` from an in-memory MinerU JSON value of any era.
+
+    Args:
+        data: the parsed JSON (content_list v1/v2, structured_content, pdf_info or docvortex middle).
+        source: where it came from (a path or URL); used as ``ParsedDocument.source`` and in errors.
+        doc_id: the document id to use (callers hash the file bytes with
+            :func:`structaware_readers.ids.doc_id_from_bytes`).
+        name: display name / benchmark ``doc`` key.
+        input_format: one of :data:`~structaware_readers.mineru.detect.FORMAT_PREFERENCE` to skip
+            detection; ``None`` detects it from the content.
+
+    Returns:
+        Blocks in MinerU's reading order with 1-based pages, 0..1 top-left bboxes, ids
+        ``p{page}-e{j}``, continued tables merged (see :mod:`structaware_readers.mineru.assemble`).
+
+    Raises:
+        UnknownFormatError: the value is no readable MinerU format (or ``input_format`` is unknown).
+        MalformedInputError: a required field is missing or has the wrong type (names the field).
+        EmptyDocumentError: no body text at all.
+    """
+    if input_format is None:
+        input_format = detect_format(data, path=source)
+    elif input_format not in _PARSERS:
+        raise UnknownFormatError(
+            f"unknown input_format {input_format!r}; expected one of {', '.join(FORMAT_PREFERENCE)}",
+            path=source,
+            field="input_format",
+        )
+    extracted: Extracted = _PARSERS[input_format](data, path=source)
+    return assemble(extracted, doc_id=doc_id, source=source, name=name)
+
+
+def read_mineru(path: str | Path, *, name: str | None = None) -> ParsedDocument:
+    """Read a MinerU output (any era) or run MinerU on a PDF.
+
+    Args:
+        path: a MinerU JSON file (content_list, content_list_v2, structured_content, middle.json
+            / layout.json with ``pdf_info``, 4.x ``middle_json.json``), an output folder, a zip
+            (``mineru-kit`` or the 3.x cloud API), or a PDF (``%PDF-`` in its first 1 KiB), which is
+            handed to :func:`structaware_readers.mineru.pdf.parse_pdf`. The kind is decided by
+            content, not by the file extension; a folder/zip holding several renderings is read
+            through its richest file (:mod:`structaware_readers.mineru.containers`).
+        name: display name; default: the file stem without MinerU suffixes (``x_content_list.json``
+            -> ``x``), or the folder / zip name (a method folder such as ``auto`` is skipped).
+
+    Returns:
+        The document; ``doc_id`` hashes the bytes of the JSON file actually read, ``source`` is
+        ``str(path)``.
+
+    Raises:
+        InputNotFoundError: ``path`` does not exist, or a folder/zip holds no MinerU JSON.
+        UnknownFormatError: content that is no MinerU output (errors name the file).
+        MalformedInputError: invalid JSON or a missing/mistyped required field (names file and field).
+        EmptyDocumentError: the output holds no body text.
+        ParserUnavailableError: a PDF was given but the MinerU PDF route cannot be imported.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputNotFoundError("no such file or folder", path=p)
+    if p.is_dir():
+        cand = scan_folder(p)
+    else:
+        with open(p, "rb") as fh:
+            head = fh.read(_MAGIC_WINDOW)
+        if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+            cand = scan_zip(p)
+        elif not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"{", b"[")) and b"%PDF-" in head:
+            return _read_pdf(p, name=name)
+        else:
+            cand = load_json_file(p)
+    doc_name = name or default_name(p)
+    extracted = _PARSERS[cand.format](cand.data, path=cand.label)
+    return assemble(
+        extracted, doc_id=doc_id_from_bytes(cand.raw), source=str(path), name=doc_name, error_path=cand.label
+    )
+
+
+def _read_pdf(path: Path, *, name: str | None) -> ParsedDocument:
+    try:
+        pdf_module = importlib.import_module("structaware_readers.mineru.pdf")
+    except ImportError as exc:
+        raise ParserUnavailableError(f"the MinerU PDF route cannot be imported: {exc}", path=path, field="pdf") from exc
+    doc = pdf_module.parse_pdf(path)
+    if name:
+        doc = doc.model_copy(update={"name": name})
+    return doc
+
+
+def default_name(path: Path) -> str:
+    """Display name for a MinerU input path (see :func:`read_mineru`)."""
+    if path.is_dir():
+        return _folder_name(path)
+    stem = path.stem  # the extension says nothing about the content, but it is not part of the name
+    if stem.lower().endswith(".rendered"):
+        stem = stem[: -len(".rendered")]
+    if path.suffix.lower() == ".zip":
+        return stem
+    stripped = _NAME_SUFFIX.sub("", stem)
+    if not stripped or stripped.lower() in _GENERIC_STEMS or _UUID.match(stripped) or stem.lower() in _GENERIC_STEMS:
+        return _folder_name(path.resolve().parent)
+    return stripped
+
+
+def _folder_name(folder: Path) -> str:
+    if _METHOD_DIR.match(folder.name) and folder.parent.name:
+        return folder.parent.name
+    return folder.name
+
+
+__all__ = ["Candidate", "default_name", "parse_mineru_json", "read_mineru"]

@@ -1,0 +1,313 @@
+"""The one data model of structaware: parsed document -> blocks -> evidence units.
+
+Conventions used everywhere in the package:
+
+* **Pages** are 1-based integers (MinerU's ``page_idx`` is 0-based and is converted on read;
+  Unstructured's ``page_number`` is already 1-based).
+* **Bounding boxes** are ``(x0, y0, x1, y1)`` floats normalised to ``0..1`` of the page width
+  and height, with the origin at the **top-left** corner of the page (y grows downwards).
+  MinerU ``content_list`` boxes (integers 0..1000), ``middle.json`` boxes (PDF points) and
+  Unstructured coordinates (pixel or point space) are all converted to this system on read.
+* **Element ids** are stable within a document: ``p{page}-e{j}`` where ``j`` is the 0-based
+  position of the element among that page's elements *as the parser emitted them*, so that
+  restoring reading order never renames an element.
+* **Lengths** (``max_chars`` and the like) are counted in characters, not tokens.
+
+The model is framework-free (pydantic v2 only); the LlamaIndex and LangChain faces in
+``integrations/`` convert it at their edge.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: Schema version written into every stored point; bump it when a unit field changes meaning.
+SCHEMA_VERSION = "1"
+
+BBox = tuple[float, float, float, float]
+"""``(x0, y0, x1, y1)`` in 0..1 page fractions, origin top-left."""
+
+
+class BlockKind(str, Enum):
+    """Typed element kinds, the vocabulary of paper section 2.2 plus page furniture."""
+
+    HEADING = "heading"
+    PARAGRAPH = "paragraph"
+    LIST = "list"
+    TABLE = "table"
+    FIGURE = "figure"
+    CAPTION = "caption"
+    EQUATION = "equation"
+    CODE = "code"
+    FLOWCHART = "flowchart"
+    FOOTNOTE = "footnote"
+    REFERENCE = "reference"
+    # page furniture: kept as blocks (provenance, reading order) but never unit text
+    HEADER = "header"
+    FOOTER = "footer"
+    PAGE_NUMBER = "page_number"
+    ASIDE = "aside"
+
+    @property
+    def is_furniture(self) -> bool:
+        return self in _FURNITURE
+
+
+_FURNITURE = {BlockKind.HEADER, BlockKind.FOOTER, BlockKind.PAGE_NUMBER, BlockKind.ASIDE}
+
+
+class TableGrid(BaseModel):
+    """A table as a rectangular grid, with row and column spans already expanded.
+
+    ``header_rows`` and ``body_rows`` are lists of rows; every row has exactly ``n_cols`` cells
+    (a cell covered by a ``rowspan``/``colspan`` repeats the spanning cell's text).
+    """
+
+    model_config = ConfigDict(frozen=False)
+
+    header_rows: list[list[str]] = Field(default_factory=list)
+    body_rows: list[list[str]] = Field(default_factory=list)
+    body_row_pages: list[int] = Field(
+        default_factory=list,
+        description="1-based page of each body row when a table was merged across pages; empty = the block's page",
+    )
+
+    @property
+    def n_cols(self) -> int:
+        rows = self.header_rows + self.body_rows
+        return max((len(r) for r in rows), default=0)
+
+    def column_headers(self, sep: str = " / ") -> list[str]:
+        """One header string per column; multi-row headers are joined top-down with ``sep``.
+
+        Repeated text from an expanded colspan is collapsed so that a header spanning three
+        columns over three sub-headers gives ``"Dose / Adults"``, not ``"Dose / Dose / Adults"``.
+        A column with no header text gets ``"Column {i}"`` (1-based).
+        """
+        headers: list[str] = []
+        for c in range(self.n_cols):
+            parts: list[str] = []
+            for row in self.header_rows:
+                cell = row[c].strip() if c < len(row) else ""
+                if cell and (not parts or parts[-1] != cell):
+                    parts.append(cell)
+            headers.append(sep.join(parts) if parts else f"Column {c + 1}")
+        return headers
+
+
+class Block(BaseModel):
+    """One typed layout element of a parsed document (paper section 2.2: element ``e_ij``).
+
+    Attributes:
+        block_id: stable id ``p{page}-e{j}`` (see module docstring).
+        kind: the element type.
+        text: plain text of the element (Markdown inline math kept as ``$...$``). For a table,
+            a plain-text rendering of its grid; for a list, the items joined by newlines.
+        page: 1-based page number.
+        bbox: normalised box (0..1, top-left origin) or ``None`` when the parser gave none.
+        level: heading depth (1 = top) for headings, derived from numbering where present.
+        table: parsed grid for tables.
+        caption: caption text for tables, figures, flowcharts and code blocks.
+        footnote: footnote text attached to a table or figure.
+        items: list items for lists.
+        mermaid: Mermaid source for flowcharts.
+        source_type: the parser's own type name for this element (e.g. ``"image"``, ``"Title"``).
+        continues_prev: the parser says this element continues the previous one across a page
+            break (MinerU 4.x ``continues_prev``); readers merge such tables before unit building.
+        extra_pages: further 1-based pages covered by this block after a cross-page merge,
+            with ``extra_bboxes`` aligned to them.
+    """
+
+    model_config = ConfigDict(use_enum_values=False)
+
+    block_id: str
+    kind: BlockKind
+    text: str = ""
+    page: int = Field(ge=1)
+    bbox: BBox | None = None
+    level: int | None = None
+    table: TableGrid | None = None
+    caption: str = ""
+    footnote: str = ""
+    items: list[str] = Field(default_factory=list)
+    mermaid: str | None = None
+    source_type: str = ""
+    continues_prev: bool = False
+    extra_pages: list[int] = Field(default_factory=list)
+    extra_bboxes: list[BBox | None] = Field(default_factory=list)
+
+    @field_validator("bbox")
+    @classmethod
+    def _check_bbox(cls, v: BBox | None) -> BBox | None:
+        if v is None:
+            return None
+        x0, y0, x1, y1 = (float(c) for c in v)
+        if not all(-0.01 <= c <= 1.01 for c in (x0, y0, x1, y1)):
+            raise ValueError(f"bbox {v} is not normalised to 0..1")
+        clamp = lambda c: min(1.0, max(0.0, c))  # noqa: E731
+        return (clamp(x0), clamp(y0), clamp(x1), clamp(y1))
+
+    @property
+    def is_furniture(self) -> bool:
+        return self.kind.is_furniture
+
+
+class ParsedDocument(BaseModel):
+    """A parsed document: its identity and its blocks in reading order.
+
+    Attributes:
+        doc_id: 16 hex characters of the SHA-256 of the input file's bytes (for a parser output
+            folder or zip: of its primary JSON file), so the same file always gets the same id.
+        source: the path the document was read from, as given.
+        name: the file stem used for display and to match benchmark questions (``doc`` field).
+        parser: ``"mineru"`` or ``"unstructured"``.
+        parser_version: version string the parser wrote into its output, or ``""``.
+        input_format: detected input format (e.g. ``"content_list"``, ``"docvortex_middle"``).
+        page_count: number of pages (>= 1).
+        page_sizes: ``(width, height)`` per page in PDF points when known, else ``None`` entries.
+        title: document title if the parser found one.
+        blocks: all blocks, in reading order, page furniture included.
+    """
+
+    doc_id: str
+    source: str
+    name: str
+    parser: str
+    parser_version: str = ""
+    input_format: str = ""
+    page_count: int = Field(ge=1)
+    page_sizes: list[tuple[float, float] | None] = Field(default_factory=list)
+    title: str = ""
+    blocks: list[Block] = Field(default_factory=list)
+
+    def body_blocks(self) -> list[Block]:
+        """Blocks that may become unit text (page furniture removed), in reading order."""
+        return [b for b in self.blocks if not b.is_furniture]
+
+    def block(self, block_id: str) -> Block:
+        for b in self.blocks:
+            if b.block_id == block_id:
+                return b
+        raise KeyError(block_id)
+
+
+class UnitType(str, Enum):
+    """Evidence unit types: the paper's four (section 2.3) plus figure units.
+
+    ``chunk``, ``page`` and ``element`` are the evaluation baselines of paper section 3.3
+    (flat / heading-aware chunks, page-level units, per-element units); the structure-aware
+    unit builder never emits them.
+    """
+
+    SECTION = "section"
+    TABLE_ROW = "table_row"
+    FLOW_PATH = "flow_path"
+    RECOMMENDATION = "recommendation"
+    FIGURE = "figure"
+    # evaluation baselines (paper 3.3)
+    CHUNK = "chunk"
+    PAGE = "page"
+    ELEMENT = "element"
+
+
+class Grade(BaseModel):
+    """An evidence grade parsed from recommendation text.
+
+    Attributes:
+        system: grading system, e.g. ``"NCCN"``, ``"GRADE"``, ``"ACC/AHA"``, ``"Oxford"``,
+            ``"SIGN"``, ``"CSCO"``, ``"letter"``, ``"zh"`` (Chinese 推荐等级/证据等级 wording).
+        grade: the grade label as normalised text, e.g. ``"2A"``, ``"A"``, ``"I"``, ``"IIa"``.
+        strength: recommendation strength when stated: ``"strong"``, ``"conditional"``,
+            ``"weak"`` (English) — Chinese 强/弱 are mapped to the same words.
+        certainty: certainty/quality of evidence when stated: ``"high"``, ``"moderate"``,
+            ``"low"``, ``"very low"``, or a level such as ``"B"``.
+        raw: the matched text span(s), as found.
+    """
+
+    system: str
+    grade: str = ""
+    strength: str = ""
+    certainty: str = ""
+    raw: str = ""
+
+
+class TableRowInfo(BaseModel):
+    """Type-specific metadata of a ``table_row`` unit."""
+
+    table_id: str
+    row_index: int = Field(ge=0, description="0-based index among the table's body rows")
+    headers: list[str]
+    cells: list[str]
+    caption: str = ""
+
+
+class FlowEdgeInfo(BaseModel):
+    """Type-specific metadata of a ``flow_path`` unit: one directed edge."""
+
+    flowchart_id: str
+    source: str
+    target: str
+    label: str = ""
+    title: str = ""
+
+
+class Unit(BaseModel):
+    """A structure-aware evidence unit (paper section 2.3), the thing that is indexed and retrieved.
+
+    ``text`` is the unit's content and ``context`` its structural context string; encoders embed
+    ``context + "\\n" + text`` (paper section 2.4, see :meth:`embedding_text`).
+
+    Attributes:
+        unit_id: deterministic UUID (string form): same document bytes -> same ids.
+        unit_type: one of :class:`UnitType`.
+        text: content text.
+        context: ``"Section: A > B"`` for sections and recommendations; caption + headers +
+            section for table rows; figure title for flow paths.
+        doc_id, doc_name, source: the document's id, name and source path.
+        pages: sorted 1-based pages the unit covers.
+        element_ids: ids of the source blocks, in reading order.
+        bboxes: one normalised bbox (or ``None``) per entry of ``element_ids``.
+        element_pages: the 1-based page of each entry of ``element_ids``.
+        section_path: heading texts from the top of the document down to the unit.
+        grade: parsed evidence grade (recommendation units, and rows/sections that carry one).
+        table: row metadata (``table_row`` units).
+        flow: edge metadata (``flow_path`` units).
+        ordinal: 0-based position of the unit in the document's unit sequence.
+    """
+
+    unit_id: str
+    unit_type: UnitType
+    text: str
+    context: str = ""
+    doc_id: str
+    doc_name: str = ""
+    source: str = ""
+    pages: list[int]
+    element_ids: list[str]
+    bboxes: list[BBox | None]
+    element_pages: list[int]
+    section_path: list[str] = Field(default_factory=list)
+    grade: Grade | None = None
+    table: TableRowInfo | None = None
+    flow: FlowEdgeInfo | None = None
+    ordinal: int = 0
+
+    def embedding_text(self) -> str:
+        """The text both encoders embed: ``context``, a newline, then ``text`` (paper 2.4)."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
+
+    def to_payload(self) -> dict[str, Any]:
+        """JSON-safe flat dict of every field, as stored in a Qdrant point payload."""
+        data = self.model_dump(mode="json")
+        data["page"] = self.pages[0] if self.pages else None
+        data["grade_label"] = self.grade.grade if self.grade else None
+        data["schema_version"] = SCHEMA_VERSION
+        return data
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Unit:
+        data = {k: v for k, v in payload.items() if k in cls.model_fields}
+        return cls.model_validate(data)

@@ -1,0 +1,1 @@
+"""structaware_retrievers: encoders, Qdrant stores, native hybrid search and evaluation."""

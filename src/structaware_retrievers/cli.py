@@ -1,0 +1,293 @@
+"""The ``structaware`` command line: units, ingest, query, documents, delete, eval.
+
+Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
+is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from structaware_readers.errors import StructawareError
+
+app = typer.Typer(
+    name="structaware",
+    help="Structure-aware evidence units from MinerU/Unstructured output, hybrid search in Qdrant.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DEFAULT_INDEX_HELP = "index folder (default: $STRUCTAWARE_INDEX or ./.structaware/index)"
+
+IndexOpt = Annotated[Optional[Path], typer.Option("--index", help=DEFAULT_INDEX_HELP)]
+UrlOpt = Annotated[Optional[str], typer.Option("--url", help="Qdrant server or cluster URL instead of a folder")]
+ApiKeyOpt = Annotated[
+    Optional[str], typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
+]
+CollectionOpt = Annotated[str, typer.Option("--collection", help="collection name")]
+ReadingOrderOpt = Annotated[
+    str,
+    typer.Option(
+        "--reading-order",
+        help="auto: trust MinerU, restore Unstructured PDF order; parser: keep; layout: always restore from bboxes",
+    ),
+]
+
+
+def _fail(exc: Exception) -> None:
+    typer.echo(f"error: {exc}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _open_index(index: Path | None, url: str | None, api_key: str | None, collection: str, *, create: bool):
+    from structaware_retrievers.index import StructureIndex
+
+    if index is not None and url is not None:
+        raise typer.BadParameter("give either --index or --url, not both")
+    if url is not None:
+        return StructureIndex(url=url, api_key=api_key, collection=collection, create=create)
+    return StructureIndex(index, collection=collection, create=create)
+
+
+@app.command()
+def units(
+    path: Annotated[Path, typer.Argument(help="PDF, MinerU output (file, folder, zip) or Unstructured JSON")],
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per unit per line")] = False,
+    reading_order: ReadingOrderOpt = "auto",
+) -> None:
+    """Parse PATH and print its structure-aware evidence units."""
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    try:
+        doc = load_document(path, reading_order=reading_order)  # type: ignore[arg-type]
+        built = build_units(doc)
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        out = sys.stdout
+        for unit in built:
+            out.write(json.dumps(unit.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        return
+    counts = Counter(u.unit_type.value for u in built)
+    typer.echo(
+        f"{doc.name}: doc_id {doc.doc_id}, {doc.page_count} pages, {len(doc.blocks)} blocks "
+        f"({doc.parser} {doc.parser_version}, {doc.input_format}) -> {len(built)} units: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    )
+    for unit in built:
+        pages = ",".join(map(str, unit.pages))
+        text = unit.text.replace("\n", " ")
+        typer.echo(f"[{unit.unit_type.value}] p.{pages} {'+'.join(unit.element_ids)}")
+        if unit.context:
+            typer.echo(f"    context: {unit.context}")
+        typer.echo(f"    text:    {text[:160]}{'...' if len(text) > 160 else ''}")
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="PDFs, MinerU outputs, Unstructured JSON, or folders of them")],
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+    reading_order: ReadingOrderOpt = "auto",
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar")] = True,
+) -> None:
+    """Put the units of documents into the index (idempotent; atomic per document)."""
+    try:
+        idx = _open_index(index, url, api_key, collection, create=True)
+        summary = idx.ingest(paths, reading_order=reading_order, progress=progress)  # type: ignore[arg-type]
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    typer.echo(summary.describe())
+    if summary.failures:
+        for failure in summary.failures:
+            typer.echo(f"error: {failure}", err=True)
+        raise typer.Exit(code=1)
+
+
+def _parse_filters(items: list[str]):
+    from structaware_retrievers.filters import SearchFilter
+
+    fields: dict[str, list[str]] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not value:
+            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE (doc, doc_id, page, type, grade)")
+        fields.setdefault(key.strip(), []).extend(v.strip() for v in value.split(","))
+    kwargs: dict = {}
+    for key, values in fields.items():
+        if key == "doc":
+            kwargs["doc_names"] = values
+        elif key == "doc_id":
+            kwargs["doc_ids"] = values
+        elif key in ("type", "unit_type"):
+            kwargs["unit_types"] = values
+        elif key == "grade":
+            kwargs["grades"] = values
+        elif key == "page":
+            lo, _, hi = values[0].partition("-")
+            try:
+                kwargs["page_from"] = int(lo)
+                kwargs["page_to"] = int(hi or lo)
+            except ValueError:
+                raise typer.BadParameter(f"--filter page={values[0]}: expected N or N-M (1-based pages)") from None
+        else:
+            raise typer.BadParameter(f"--filter {key}: unknown key; use doc, doc_id, page, type or grade")
+    return SearchFilter(**kwargs) if kwargs else None
+
+
+@app.command()
+def query(
+    text: Annotated[str, typer.Argument(help="the question")],
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="number of results")] = 5,
+    mode: Annotated[str, typer.Option("--mode", help="hybrid | dense | sparse")] = "hybrid",
+    fusion: Annotated[str, typer.Option("--fusion", help="rrf | dbsf (hybrid mode)")] = "rrf",
+    rrf_k: Annotated[int, typer.Option("--rrf-k", help="RRF constant k")] = 60,
+    prefetch: Annotated[int, typer.Option("--prefetch", help="candidates per vector before fusion")] = 50,
+    filters: Annotated[
+        Optional[list[str]],
+        typer.Option("--filter", help="KEY=VALUE, repeatable: doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A"),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
+) -> None:
+    """Answer a question with the evidence units that hold the answer."""
+    if mode not in ("hybrid", "dense", "sparse"):
+        raise typer.BadParameter("--mode must be hybrid, dense or sparse")
+    if fusion not in ("rrf", "dbsf"):
+        raise typer.BadParameter("--fusion must be rrf or dbsf")
+    flt = _parse_filters(filters or [])
+    try:
+        idx = _open_index(index, url, api_key, collection, create=False)
+        hits = idx.query(text, k=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt)  # type: ignore[arg-type]
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    if not hits:
+        typer.echo("no results (the filter matched no unit)", err=True)
+    for hit in hits:
+        u = hit.unit
+        if as_json:
+            record = {
+                "rank": hit.rank,
+                "score": hit.score,
+                "unit_type": u.unit_type.value,
+                "unit_id": u.unit_id,
+                "doc": u.doc_name,
+                "doc_id": u.doc_id,
+                "pages": u.pages,
+                "element_ids": u.element_ids,
+                "bboxes": u.bboxes,
+                "context": u.context,
+                "text": u.text,
+                "grade": u.grade.model_dump() if u.grade else None,
+            }
+            typer.echo(json.dumps(record, ensure_ascii=False))
+        else:
+            typer.echo(
+                f"{hit.rank}. [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} "
+                f"{'+'.join(u.element_ids)}  score={hit.score:.4f}"
+            )
+            if u.context:
+                typer.echo(f"   {u.context}")
+            typer.echo(f"   {u.text.replace(chr(10), ' ')[:300]}")
+
+
+@app.command()
+def documents(
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+) -> None:
+    """List the documents in the index."""
+    try:
+        idx = _open_index(index, url, api_key, collection, create=False)
+        docs = idx.documents()
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    for d in docs:
+        typer.echo(f"{d['doc_id']}  {d['units']:>6} units  {d['doc_name']}  ({d['source']})")
+
+
+@app.command()
+def delete(
+    doc_id: Annotated[str, typer.Argument(help="document id (see `structaware documents`)")],
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+) -> None:
+    """Delete a document's units from the index."""
+    try:
+        idx = _open_index(index, url, api_key, collection, create=False)
+        n = idx.delete_document(doc_id)
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    if n == 0:
+        typer.echo(f"error: no document with doc_id {doc_id} in the index", err=True)
+        raise typer.Exit(code=1)
+    typer.echo(f"deleted {n} units of {doc_id}")
+
+
+@app.command("eval")
+def eval_(
+    questions: Annotated[Path, typer.Option("--questions", help="questions JSONL (qid, question, doc, gold_pages, ...)")],
+    docs: Annotated[Path, typer.Option("--docs", help="folder of PDFs or parser outputs")],
+    parsed: Annotated[Optional[Path], typer.Option("--parsed", help="folder of pre-parsed MinerU outputs")] = None,
+    methods: Annotated[
+        str, typer.Option("--methods", help="comma list: flat,heading,page,element,struct,struct_noctx")
+    ] = "flat,heading,page,element,struct,struct_noctx",
+    retrievers: Annotated[str, typer.Option("--retrievers", help="comma list: bm25,dense,hybrid")] = "bm25,dense,hybrid",
+    ks: Annotated[str, typer.Option("--k", help="comma list of k")] = "1,5,10",
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="write per-query ranks and tables here")] = None,
+    index_dir: Annotated[Optional[Path], typer.Option("--index-dir", help="where eval indexes and caches live")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", help="first N questions only")] = None,
+    peers: Annotated[bool, typer.Option("--peers/--no-peers", help="also run LlamaIndex/LangChain defaults")] = False,
+) -> None:
+    """Evaluate unit construction methods x retrievers (paper sections 3.3, 4.2, 4.4)."""
+    from structaware_retrievers.evaluation.harness import run_eval
+
+    try:
+        result = run_eval(
+            questions,
+            docs,
+            parsed=parsed,
+            methods=[m.strip() for m in methods.split(",") if m.strip()],
+            retrievers=[r.strip() for r in retrievers.split(",") if r.strip()],
+            ks=tuple(int(x) for x in ks.split(",")),
+            json_out=json_out,
+            index_dir=index_dir,
+            limit=limit,
+            peers=peers,
+        )
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    typer.echo(result.render())
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

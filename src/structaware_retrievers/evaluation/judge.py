@@ -1,0 +1,143 @@
+"""Judging retrieved units against a question's gold annotation (page, element, evidence text).
+
+Kept apart from :mod:`.metrics` (pure numbers) because it needs the parsed documents: an element
+hit is decided on the text of a unit's *source elements* (the blocks behind ``Unit.element_ids``),
+not on the unit's own text. See :mod:`.metrics` for the definitions and the normalisation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from structaware_readers.models import ParsedDocument, Unit
+
+from .baselines import block_pages, block_text
+from .metrics import DEFAULT_BUDGETS, QueryOutcome, covers, outcome_from_flags, token_counts
+from .questions import Question
+
+
+def result_chars(unit: Unit) -> int:
+    """Characters a result hands to the LLM: ``len(context + "\\n" + text)`` (``len(text)`` without context)."""
+    return len(unit.embedding_text())
+
+
+class Judge:
+    """Decides page / element / evidence hits of retrieved units for benchmark questions.
+
+    Args:
+        docs: the parsed documents, by ``doc_id``.
+
+    Token multisets of blocks, units and gold texts are cached, so judging the same unit for many
+    queries costs one tokenisation.
+    """
+
+    def __init__(self, docs: Mapping[str, ParsedDocument]):
+        self._blocks = {doc_id: {b.block_id: b for b in d.blocks} for doc_id, d in docs.items()}
+        self._block_tokens: dict[tuple[str, str], Counter[str]] = {}
+        self._unit_tokens: dict[tuple[str, str, str], Counter[str]] = {}
+        self._gold: dict[str, list[Counter[str]]] = {}
+
+    def gold_tokens(self, q: Question) -> list[Counter[str]]:
+        """Token multisets of the question's gold texts (empty ones dropped)."""
+        got = self._gold.get(q.qid)
+        if got is None:
+            got = [c for c in (token_counts(t) for t in q.gold_texts) if c]
+            self._gold[q.qid] = got
+        return got
+
+    def _block_counts(self, doc_id: str, block_id: str) -> Counter[str] | None:
+        key = (doc_id, block_id)
+        got = self._block_tokens.get(key)
+        if got is None:
+            block = self._blocks.get(doc_id, {}).get(block_id)
+            if block is None:
+                return None
+            got = token_counts(block_text(block))
+            self._block_tokens[key] = got
+        return got
+
+    def source_element_tokens(self, unit: Unit, pages: Iterable[int]) -> Counter[str]:
+        """Tokens of the unit's source blocks that lie on any of ``pages`` (1-based)."""
+        wanted = set(pages)
+        blocks = self._blocks.get(unit.doc_id, {})
+        total: Counter[str] = Counter()
+        for bid in unit.element_ids:
+            b = blocks.get(bid)
+            if b is None or not wanted.intersection(block_pages(b)):
+                continue
+            c = self._block_counts(unit.doc_id, bid)
+            if c:
+                total.update(c)
+        return total
+
+    def _text_tokens(self, unit: Unit) -> Counter[str]:
+        key = (unit.unit_id, unit.context, unit.text)
+        got = self._unit_tokens.get(key)
+        if got is None:
+            got = token_counts(unit.embedding_text())
+            if len(self._unit_tokens) > 200_000:
+                self._unit_tokens.clear()
+            self._unit_tokens[key] = got
+        return got
+
+    def judge(
+        self,
+        q: Question,
+        gold_doc_id: str,
+        results: Sequence[Unit],
+        *,
+        element_addressable: bool,
+        budgets: Iterable[int] = DEFAULT_BUDGETS,
+    ) -> QueryOutcome:
+        """Judge ranked ``results`` (best first) for question ``q`` whose document is ``gold_doc_id``.
+
+        * page hit: ``unit.doc_id == gold_doc_id`` and ``unit.pages`` meets ``q.gold_pages``;
+        * element hit (only when ``element_addressable`` and the question has gold text): a page
+          hit whose source blocks on a gold page cover a gold text (>= 0.8 of its tokens);
+        * evidence hit (whenever the question has gold text): a page hit whose
+          ``context + text`` covers a gold text.
+        """
+        gold_pages = set(q.gold_pages)
+        golds = self.gold_tokens(q)
+        page_flags = [u.doc_id == gold_doc_id and bool(gold_pages.intersection(u.pages)) for u in results]
+        if golds:
+            evidence_flags = [p and covers(golds, self._text_tokens(u)) for p, u in zip(page_flags, results)]
+            element_flags: list[bool] | None = None
+            if element_addressable:
+                element_flags = [
+                    p and covers(golds, self.source_element_tokens(u, gold_pages))
+                    for p, u in zip(page_flags, results)
+                ]
+            else:
+                element_flags = [False] * len(results)
+        else:
+            evidence_flags = None
+            element_flags = None
+        return outcome_from_flags(
+            q.qid,
+            q.evidence_type,
+            page_flags,
+            element_flags,
+            evidence_flags,
+            [result_chars(u) for u in results],
+            budgets=budgets,
+        )
+
+    def gold_in_any_block(self, q: Question, doc_id: str, kinds: Iterable[str] | None = None) -> bool:
+        """Whether some single block of the gold pages (optionally only of the given kinds, e.g.
+        ``{"table"}``) covers a gold text: can the parse address the evidence at all?"""
+        golds = self.gold_tokens(q)
+        if not golds:
+            return False
+        wanted = set(q.gold_pages)
+        kinds = set(kinds) if kinds is not None else None
+        for bid, b in self._blocks.get(doc_id, {}).items():
+            if b.is_furniture or not wanted.intersection(block_pages(b)):
+                continue
+            if kinds is not None and b.kind.value not in kinds:
+                continue
+            c = self._block_counts(doc_id, bid)
+            if c and covers(golds, c):
+                return True
+        return False

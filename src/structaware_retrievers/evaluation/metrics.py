@@ -1,0 +1,305 @@
+"""Retrieval metrics of paper section 3.3 / 4.4, as pure functions over ranked results.
+
+Definitions (all ranks are 1-based; a query's results are its top ``depth`` hits, default 100):
+
+* **Page Hit@k (PH@k)**: some result among the top ``k`` comes from the question's document and
+  one of its ``pages`` is a gold page.
+* **Element Hit@k (EH@k)**: some result among the top ``k`` points to the gold element: the text of
+  its *source elements* (the blocks behind ``Unit.element_ids``) that lie on a gold page covers the
+  gold evidence text (see :func:`covers`). Only methods whose units address elements get EH
+  (structure-aware, per-element, no-context ablation); chunk and page baselines get N/A, as in the
+  paper's Table 2.
+* **Evidence Hit@k (EvH@k)**: some result among the top ``k`` on a gold page whose own retrieved
+  text (``context + "\\n" + text``, what an LLM is handed) covers the gold evidence text. Defined
+  for every method, so chunk and page baselines can be compared with element-addressable ones on
+  the same footing (our addition; not in the paper).
+* **MRR_p / MRR_e / MRR_ev**: mean over queries of ``1 / rank`` of the first page / element /
+  evidence hit; 0 when there is none within the retrieved depth.
+* **Context cost (Ctx)**: characters handed to the LLM for the top 5 results, i.e. the sum over
+  the top 5 of ``len(context + "\\n" + text)`` (just ``len(text)`` when the context is empty),
+  averaged over queries (paper: "mean characters in top-5").
+* **Budget page hit (Table 5)**: results are taken in rank order while the running character
+  total (same length as above) fits in the budget (1,000 / 2,000 / 4,000 characters); policy
+  ``"stop"`` (the default, reported): the first result that does not fit ends the list;
+  policy ``"skip"``: it is skipped and later, shorter results may still be taken. A query hits
+  when a taken result is a page hit. No result is ever truncated.
+
+Gold-text coverage: both texts are normalised by :func:`normalize_text` and split by
+:func:`tokens`; coverage is the fraction of gold tokens (as a multiset) also found in the
+candidate text; a candidate *covers* the gold text when coverage >= 0.8
+(:data:`COVERAGE_THRESHOLD`). With several gold spans (FinanceBench), covering any one counts.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+#: Default number of results retrieved per query; MRR counts a first hit only within this depth.
+DEFAULT_DEPTH = 100
+#: Fraction of gold tokens that must be found in the candidate text.
+COVERAGE_THRESHOLD = 0.8
+#: Context budgets of the paper's Table 5, in characters.
+DEFAULT_BUDGETS = (1000, 2000, 4000)
+#: Number of top results whose characters make up the context cost.
+CONTEXT_TOP = 5
+BUDGET_POLICIES = ("stop", "skip")
+
+_LATEX_ESCAPES = re.compile(r"\\([$%&_#{}])")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?")
+_LATEX_SPACING = re.compile(r"\\[,;:! ]")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK}]|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+")
+
+
+def normalize_text(text: str) -> str:
+    """Normalise text for gold-evidence matching.
+
+    Steps, in order: HTML entities unescaped (``&amp;`` -> ``&``); Unicode NFKC; LaTeX remnants
+    removed (escapes ``\\$ \\% \\&`` -> the bare character, spacing commands ``\\,`` -> space,
+    command names such as ``\\mathrm`` dropped, ``$ ^ _ { }`` -> space); lowercase; thousands
+    separators inside numbers dropped (``2,489`` -> ``2489``). Punctuation, ``&`` cell separators,
+    ``%`` and ``$`` are then discarded by :func:`tokens`. Example: ``"Nonaccrual $^{(\\mathrm{a})}$
+    & \\$ & 2,489 & $22 \\%$"`` -> tokens ``["nonaccrual", "a", "2489", "22"]``.
+    """
+    t = html.unescape(text)
+    t = unicodedata.normalize("NFKC", t)
+    t = _LATEX_SPACING.sub(" ", t)
+    t = _LATEX_ESCAPES.sub(r"\1", t)
+    t = _LATEX_COMMAND.sub(" ", t)
+    t = re.sub(r"[$^_{}~]", " ", t)
+    t = t.lower()
+    t = _THOUSANDS.sub("", t)
+    return t
+
+
+def tokens(text: str) -> list[str]:
+    """Tokens of :func:`normalize_text` output: letter runs, numbers (``12``, ``1.5``) and single
+    CJK characters; everything else is a separator."""
+    return _TOKEN.findall(normalize_text(text))
+
+
+def token_counts(text: str) -> Counter[str]:
+    """Multiset of :func:`tokens`."""
+    return Counter(tokens(text))
+
+
+def coverage(gold: Counter[str], candidate: Counter[str]) -> float:
+    """Fraction (0..1) of the gold token multiset found in the candidate multiset; 0 for empty gold."""
+    total = sum(gold.values())
+    if total == 0:
+        return 0.0
+    found = sum(min(n, candidate.get(tok, 0)) for tok, n in gold.items())
+    return found / total
+
+
+def covers(
+    golds: Sequence[Counter[str]], candidate: Counter[str], threshold: float = COVERAGE_THRESHOLD
+) -> bool:
+    """True when ``candidate`` covers any of the gold token multisets at ``>= threshold``."""
+    return any(sum(g.values()) and coverage(g, candidate) >= threshold for g in golds)
+
+
+# ----------------------------------------------------------------------------- rank-level metrics
+
+
+def first_hit_rank(flags: Sequence[bool]) -> int | None:
+    """1-based rank of the first ``True`` in ``flags`` (results in rank order), or ``None``."""
+    for i, f in enumerate(flags, start=1):
+        if f:
+            return i
+    return None
+
+
+def hit_at_k(rank: int | None, k: int) -> float:
+    """1.0 when the first hit is within the top ``k``, else 0.0."""
+    return 1.0 if rank is not None and rank <= k else 0.0
+
+
+def reciprocal_rank(rank: int | None, depth: int = DEFAULT_DEPTH) -> float:
+    """``1 / rank`` of the first hit, 0.0 when there is none within ``depth``."""
+    return 1.0 / rank if rank is not None and rank <= depth else 0.0
+
+
+def context_cost(lengths: Sequence[int], top: int = CONTEXT_TOP) -> int:
+    """Characters of the top ``top`` results (sum of their lengths)."""
+    return int(sum(lengths[:top]))
+
+
+def budget_hit(flags: Sequence[bool], lengths: Sequence[int], budget: int, policy: str = "stop") -> bool:
+    """Whether a page hit is among the results taken in rank order within ``budget`` characters.
+
+    Args:
+        flags: per result (rank order), whether it is a hit.
+        lengths: per result, its length in characters.
+        budget: the character budget (Table 5: 1,000 / 2,000 / 4,000).
+        policy: ``"stop"``: the first result that does not fit ends the list; ``"skip"``: it is
+            skipped and later results may still be taken.
+
+    Raises:
+        ValueError: unknown policy or ``flags``/``lengths`` of different lengths.
+    """
+    if policy not in BUDGET_POLICIES:
+        raise ValueError(f"unknown budget policy {policy!r}; expected one of {BUDGET_POLICIES}")
+    if len(flags) != len(lengths):
+        raise ValueError("flags and lengths must have the same length")
+    used = 0
+    for hit, n in zip(flags, lengths):
+        if used + n > budget:
+            if policy == "stop":
+                return False
+            continue
+        used += n
+        if hit:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- per-query outcome
+
+
+@dataclass
+class QueryOutcome:
+    """Everything the metrics need about one query under one method / retriever / scope.
+
+    Attributes:
+        qid, evidence_type: from the question.
+        page_rank: rank of the first page hit (``None``: none within the depth).
+        element_rank: rank of the first element hit (``None``: none, or not judged).
+        evidence_rank: rank of the first evidence-text hit (``None``: none, or not judged).
+        has_gold_text: whether the question has gold text (element/evidence hits are judged
+            only then; questions without it are left out of EH / EvH / MRR_e means).
+        ctx_chars: context cost, characters of the top 5 results.
+        budget_hits: ``{policy: {budget: hit}}``.
+        n_results: how many results the retriever returned.
+    """
+
+    qid: str
+    evidence_type: str
+    page_rank: int | None
+    element_rank: int | None
+    evidence_rank: int | None
+    has_gold_text: bool
+    ctx_chars: int
+    budget_hits: dict[str, dict[int, bool]] = field(default_factory=dict)
+    n_results: int = 0
+
+
+def outcome_from_flags(
+    qid: str,
+    evidence_type: str,
+    page_flags: Sequence[bool],
+    element_flags: Sequence[bool] | None,
+    evidence_flags: Sequence[bool] | None,
+    lengths: Sequence[int],
+    *,
+    budgets: Iterable[int] = DEFAULT_BUDGETS,
+) -> QueryOutcome:
+    """Build a :class:`QueryOutcome` from per-result flags (rank order) and result lengths.
+
+    ``element_flags``/``evidence_flags`` are ``None`` when the question has no gold text.
+    """
+    budgets = tuple(budgets)
+    return QueryOutcome(
+        qid=qid,
+        evidence_type=evidence_type,
+        page_rank=first_hit_rank(page_flags),
+        element_rank=first_hit_rank(element_flags) if element_flags is not None else None,
+        evidence_rank=first_hit_rank(evidence_flags) if evidence_flags is not None else None,
+        has_gold_text=element_flags is not None or evidence_flags is not None,
+        ctx_chars=context_cost(lengths),
+        budget_hits={
+            pol: {b: budget_hit(page_flags, lengths, b, pol) for b in budgets} for pol in BUDGET_POLICIES
+        },
+        n_results=len(page_flags),
+    )
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return float(sum(values) / len(values)) if values else None
+
+
+def summarize(
+    outcomes: Sequence[QueryOutcome],
+    *,
+    ks: Sequence[int] = (1, 5, 10),
+    element_addressable: bool = True,
+    depth: int = DEFAULT_DEPTH,
+) -> dict[str, float | int | None]:
+    """Mean metrics over ``outcomes``.
+
+    Returns a flat dict: ``n`` (queries), ``n_gold_text``, ``PH@k``, ``EH@k``, ``EvH@k`` for each k,
+    ``MRR_p``, ``MRR_e``, ``MRR_ev``, ``Ctx`` (mean characters of the top 5), and
+    ``budget_{policy}@{B}`` page hit rates. ``EH@k``/``MRR_e`` are ``None`` (N/A) when
+    ``element_addressable`` is false; element and evidence means are taken over questions with
+    gold text only (``None`` when there are none).
+    """
+    n = len(outcomes)
+    gold = [o for o in outcomes if o.has_gold_text]
+    out: dict[str, float | int | None] = {"n": n, "n_gold_text": len(gold)}
+    for k in ks:
+        out[f"PH@{k}"] = _mean([hit_at_k(o.page_rank, k) for o in outcomes])
+        out[f"EH@{k}"] = _mean([hit_at_k(o.element_rank, k) for o in gold]) if element_addressable else None
+        out[f"EvH@{k}"] = _mean([hit_at_k(o.evidence_rank, k) for o in gold])
+    out["MRR_p"] = _mean([reciprocal_rank(o.page_rank, depth) for o in outcomes])
+    out["MRR_e"] = _mean([reciprocal_rank(o.element_rank, depth) for o in gold]) if element_addressable else None
+    out["MRR_ev"] = _mean([reciprocal_rank(o.evidence_rank, depth) for o in gold])
+    out["Ctx"] = _mean([o.ctx_chars for o in outcomes])
+    policies: dict[tuple[str, int], list[float]] = {}
+    for o in outcomes:
+        for pol, per_budget in o.budget_hits.items():
+            for b, hit in per_budget.items():
+                policies.setdefault((pol, int(b)), []).append(1.0 if hit else 0.0)
+    for (pol, b), vals in sorted(policies.items()):
+        out[f"budget_{pol}@{b}"] = _mean(vals)
+    return out
+
+
+def summarize_by_type(
+    outcomes: Sequence[QueryOutcome], **kwargs: object
+) -> dict[str, dict[str, float | int | None]]:
+    """:func:`summarize` over all queries (key ``"all"``) and per evidence type (sorted keys)."""
+    groups: dict[str, list[QueryOutcome]] = {"all": list(outcomes)}
+    for o in outcomes:
+        groups.setdefault(o.evidence_type, []).append(o)
+    return {name: summarize(group, **kwargs) for name, group in groups.items()}  # type: ignore[arg-type]
+
+
+def metric_vector(outcomes: Sequence[QueryOutcome], metric: str, depth: int = DEFAULT_DEPTH) -> list[float]:
+    """Per-query values of one metric (``"PH@5"``, ``"EH@1"``, ``"EvH@5"``, ``"MRR_p"``, ``"MRR_e"``,
+    ``"MRR_ev"``, ``"Ctx"``), in the order of ``outcomes``: the input of the paired tests.
+
+    Element/evidence metrics use every outcome (questions without gold text count as misses), so
+    callers comparing methods should pass the same question list to both sides.
+
+    Raises:
+        ValueError: unknown metric name.
+    """
+    name, _, k = metric.partition("@")
+    rank_of = {
+        "PH": lambda o: o.page_rank,
+        "EH": lambda o: o.element_rank,
+        "EvH": lambda o: o.evidence_rank,
+        "MRR_p": lambda o: o.page_rank,
+        "MRR_e": lambda o: o.element_rank,
+        "MRR_ev": lambda o: o.evidence_rank,
+    }
+    if metric == "Ctx":
+        return [float(o.ctx_chars) for o in outcomes]
+    if name not in rank_of or (name.startswith("MRR") == bool(k)):
+        raise ValueError(f"unknown metric {metric!r}")
+    get = rank_of[name]
+    if name.startswith("MRR"):
+        return [reciprocal_rank(get(o), depth) for o in outcomes]
+    kk = int(k)
+    return [hit_at_k(get(o), kk) for o in outcomes]
+
+
+def rank_table(outcomes: Iterable[QueryOutcome]) -> Mapping[str, dict[str, int | None]]:
+    """``{qid: {"page": rank, "element": rank, "evidence": rank}}`` for the JSON output."""
+    return {o.qid: {"page": o.page_rank, "element": o.element_rank, "evidence": o.evidence_rank} for o in outcomes}

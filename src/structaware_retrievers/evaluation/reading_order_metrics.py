@@ -1,0 +1,79 @@
+"""Reading-order metrics: ROA (reading-order accuracy over adjacent gold pairs) and Kendall tau.
+
+ROA follows the project's layout-parsing note (seed ``001``): with the gold reading order
+``b_1 .. b_N`` of a page,
+
+    ROA = |{(i, i+1) : pred_order(b_i) < pred_order(b_{i+1})}| / (N - 1)
+
+i.e. the share of adjacent gold pairs whose predicted order keeps ``b_i`` before ``b_{i+1}``.
+It is local: one block moved to the wrong place costs at most two pairs. Kendall's tau
+(:func:`scipy.stats.kendalltau`) is the global counterpart: it compares every pair of blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from scipy.stats import kendalltau
+
+__all__ = ["kendall_tau", "roa"]
+
+
+def _positions(ids: Sequence[Hashable], name: str) -> dict[Hashable, int]:
+    pos: dict[Hashable, int] = {}
+    for i, x in enumerate(ids):
+        if x in pos:
+            raise ValueError(f"{name}: duplicate id {x!r} at positions {pos[x]} and {i}")
+        pos[x] = i
+    return pos
+
+
+def roa(gold_ids: Sequence[Hashable], pred_ids: Sequence[Hashable]) -> float:
+    """Reading-order accuracy: share of adjacent gold pairs kept in order by the prediction.
+
+    Args:
+        gold_ids: block ids in the gold (human) reading order, ``N >= 2``, no duplicates.
+        pred_ids: block ids in the predicted order, no duplicates. Ids absent from the gold are
+            ignored; a gold id absent from the prediction makes both pairs it belongs to count
+            as wrong (a dropped block is a reading-order error).
+
+    Returns:
+        A float in ``[0, 1]``: ``kept_pairs / (N - 1)``.
+
+    Raises:
+        ValueError: fewer than two gold ids (no adjacent pair: ROA is undefined), or a duplicate
+            id in either list.
+    """
+    if len(gold_ids) < 2:
+        raise ValueError(f"gold_ids: ROA needs at least two blocks, got {len(gold_ids)}")
+    _positions(gold_ids, "gold_ids")
+    pred = _positions(pred_ids, "pred_ids")
+    kept = 0
+    for a, b in zip(gold_ids, gold_ids[1:]):
+        if a in pred and b in pred and pred[a] < pred[b]:
+            kept += 1
+    return kept / (len(gold_ids) - 1)
+
+
+def kendall_tau(gold_ids: Sequence[Hashable], pred_ids: Sequence[Hashable]) -> float:
+    """Kendall's tau between the gold and the predicted rank of every block present in both.
+
+    Args:
+        gold_ids: block ids in gold order, no duplicates.
+        pred_ids: block ids in predicted order, no duplicates; ids missing from either list are
+            left out (tau is a rank correlation over the shared blocks).
+
+    Returns:
+        tau in ``[-1, 1]`` (``scipy.stats.kendalltau``; no ties are possible, so tau-b = tau-a):
+        1 for the same order, -1 for the reversed order.
+
+    Raises:
+        ValueError: fewer than two ids shared by both lists, or a duplicate id in either list.
+    """
+    gold = _positions(gold_ids, "gold_ids")
+    pred = _positions(pred_ids, "pred_ids")
+    common = [x for x in gold_ids if x in pred]
+    if len(common) < 2:
+        raise ValueError(f"kendall_tau needs at least two shared ids, got {len(common)}")
+    result = kendalltau([gold[x] for x in common], [pred[x] for x in common])
+    return float(result.statistic)

@@ -1,0 +1,227 @@
+"""Printing an :class:`~.harness.EvalResult` as paper-style tables, and writing it as JSON.
+
+Tables (plain text, tab-free, fixed-width columns):
+
+* Table 2 layout per scope: retriever x method -> PH@1, PH@5, EH@1, EH@5, MRR_p, MRR_e, EvH@5, Ctx
+  (EH is ``N/A`` for methods without element addressability);
+* per evidence type (Table 3 layout, extended): PH@5 / EH@5 / EvH@5 / MRR_p for every retriever;
+* Table 5 layout: page hit rate under 1,000 / 2,000 / 4,000-character budgets (hybrid);
+* significance of struct-aware against each baseline (paired bootstrap and exact McNemar);
+* peers (LlamaIndex / LangChain default pipelines) beside our structure-aware rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .baselines import METHODS, REFERENCE_METHOD
+from .significance import format_p
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .harness import EvalResult
+
+_LABELS = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid", "llamaindex": "LlamaIndex", "langchain": "LangChain"}
+
+
+def fmt(value: Any, *, chars: bool = False) -> str:
+    """A table cell: ``N/A`` for ``None``, thousands separators for characters, else 3 decimals."""
+    if value is None:
+        return "N/A"
+    if chars:
+        return f"{value:,.0f}"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.3f}"
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Left-aligned first two columns, right-aligned others, two spaces between columns."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for j, row in enumerate([header, *rows]):
+        cells = [
+            str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _label(method: str) -> str:
+    m = METHODS.get(method)
+    return m.label if m else method
+
+
+def _main_table(summ: dict[str, Any], scope: str, subset: str = "all") -> str:
+    header = ["Retr.", "Method", "PH@1", "PH@5", "EH@1", "EH@5", "MRR_p", "MRR_e", "EvH@5", "Ctx", "n"]
+    rows = []
+    for retriever, by_method in summ.get(scope, {}).items():
+        if retriever in ("llamaindex", "langchain"):
+            continue
+        for method, by_subset in by_method.items():
+            s = by_subset.get(subset)
+            if s is None:
+                continue
+            rows.append(
+                [_LABELS.get(retriever, retriever), _label(method)]
+                + [fmt(s.get(k)) for k in ("PH@1", "PH@5", "EH@1", "EH@5", "MRR_p", "MRR_e", "EvH@5")]
+                + [fmt(s.get("Ctx"), chars=True), str(s.get("n"))]
+            )
+    return format_table(header, rows)
+
+
+def _type_table(summ: dict[str, Any], scope: str) -> str:
+    header = ["Retr.", "Method", "Type", "n", "PH@5", "EH@5", "EvH@5", "MRR_p", "MRR_e"]
+    rows = []
+    for retriever, by_method in summ.get(scope, {}).items():
+        for method, by_subset in by_method.items():
+            for subset, s in by_subset.items():
+                if subset == "all":
+                    continue
+                rows.append(
+                    [_LABELS.get(retriever, retriever), _label(method), subset, str(s["n"])]
+                    + [fmt(s.get(k)) for k in ("PH@5", "EH@5", "EvH@5", "MRR_p", "MRR_e")]
+                )
+    return format_table(header, rows)
+
+
+def _budget_retriever(summ: dict[str, Any], scope: str) -> str | None:
+    """Hybrid as in the paper's Table 5, else the first of our retrievers that ran."""
+    ours = [r for r in summ.get(scope, {}) if r in ("bm25", "dense", "hybrid")]
+    return "hybrid" if "hybrid" in ours else (ours[0] if ours else None)
+
+
+def _budget_table(summ: dict[str, Any], scope: str, budgets: Sequence[int], retriever: str) -> str:
+    by_method = summ.get(scope, {}).get(retriever)
+    if not by_method:
+        return ""
+    header = ["Method", "Policy"] + [f"{b:,}" for b in budgets]
+    rows = []
+    for method, by_subset in by_method.items():
+        s = by_subset["all"]
+        for policy in ("stop", "skip"):
+            rows.append([_label(method), policy] + [fmt(s.get(f"budget_{policy}@{b}")) for b in budgets])
+    return format_table(header, rows)
+
+
+def _sig_table(sig: dict[str, Any], scope: str, subset: str = "all") -> str:
+    header = ["Retr.", "Baseline", "Metric", "Delta", "95% CI", "p boot", "McNemar b/c", "p McN"]
+    rows = []
+    for retriever, by_base in sig.get(scope, {}).items():
+        for base, by_subset in by_base.items():
+            res = by_subset.get(subset)
+            if not res:
+                continue
+            for metric, entry in res.items():
+                if metric == "n":
+                    continue
+                bs = entry["bootstrap"]
+                mc = entry.get("mcnemar")
+                rows.append(
+                    [
+                        _LABELS.get(retriever, retriever),
+                        _label(base),
+                        metric,
+                        f"{bs['delta']:+.3f}",
+                        f"[{bs['ci_low']:+.3f}, {bs['ci_high']:+.3f}]",
+                        format_p(bs["p_value"], bs["resamples"]),
+                        f"{mc['b']}/{mc['c']}" if mc else "",
+                        format_p(mc["p_value"]) if mc else "",
+                    ]
+                )
+    return format_table(header, rows)
+
+
+def _peer_table(result: EvalResult, summ: dict[str, Any], scope: str) -> str:
+    header = ["Pipeline", "Retriever", "PH@1", "PH@5", "MRR_p", "EvH@5", "Ctx", "units", "mean chars"]
+    rows = []
+    for retriever in ("dense", "hybrid"):
+        s = summ.get(scope, {}).get(retriever, {}).get(REFERENCE_METHOD, {}).get("all")
+        if s:
+            st = result.unit_stats.get(REFERENCE_METHOD, {})
+            rows.append(
+                ["structaware (struct)", _LABELS[retriever]]
+                + [fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")]
+                + [fmt(s.get("Ctx"), chars=True), fmt(st.get("units")), fmt(st.get("mean_chars"), chars=True)]
+            )
+    for peer in ("llamaindex", "langchain"):
+        s = summ.get(scope, {}).get(peer, {}).get(peer, {}).get("all")
+        if s:
+            st = result.unit_stats.get(peer, {})
+            rows.append(
+                [_LABELS[peer] + " default", str(st.get("retrieval", ""))]
+                + [fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")]
+                + [fmt(s.get("Ctx"), chars=True), fmt(st.get("units")), fmt(st.get("mean_chars"), chars=True)]
+            )
+    return format_table(header, rows) if rows else ""
+
+
+def render_result(result: EvalResult) -> str:
+    """All tables of a run as one printable string."""
+    summ = result.summaries()
+    cfg = result.config
+    out = [
+        f"questions: {cfg['questions']}  ({cfg['n_questions']} questions, {cfg['n_documents']} documents)",
+        f"depth {cfg['depth']}; Ctx = mean characters (context + text) of the top 5; "
+        "EH = element hit via source-element text coverage (>= 0.8 of gold tokens); "
+        "EvH = retrieved text covers the gold evidence; N/A = no element addressability",
+    ]
+    if result.gold_coverage:
+        parts = [
+            f"{k}: {v['any_block_rate']:.3f} in one block, {v['table_block_rate']:.3f} in one table block (n={v['n']})"
+            for k, v in sorted(result.gold_coverage.items())
+        ]
+        out.append("gold evidence addressable in the parse -- " + "; ".join(parts))
+    stats = ", ".join(
+        f"{_label(m)} {int(s['units']):,} units / {s['mean_chars']:,.0f} chars" for m, s in result.unit_stats.items()
+    )
+    out.append(f"units (count / mean characters of context + text): {stats}")
+    ceil = [(m, s["ceiling"]) for m, s in result.unit_stats.items() if s.get("ceiling")]
+    if ceil:
+        subsets = sorted({k for _, c in ceil for k in c}, key=lambda k: (k != "all", k))
+        rows = [[_label(m), "", *[fmt(c.get(k)) for k in subsets]] for m, c in ceil]
+        out += [
+            "",
+            "== Evidence ceiling: share of questions whose gold text some unit on a gold page covers ==",
+            format_table(["Method", "", *subsets], rows),
+        ]
+    for scope in cfg["scopes"]:
+        if scope not in summ:
+            continue
+        out += ["", f"== Main results, scope={scope} (Table 2 layout) ==", _main_table(summ, scope)]
+        out += ["", f"== By evidence type, scope={scope} ==", _type_table(summ, scope)]
+        br = _budget_retriever(summ, scope)
+        bt = _budget_table(summ, scope, cfg["budgets"], br) if br else ""
+        if bt:
+            out += [
+                "",
+                f"== Page hit rate under a context budget (characters), {_LABELS[br]}, scope={scope} "
+                "(Table 5 layout; stop: a result that does not fit ends the list, skip: it is skipped) ==",
+                bt,
+            ]
+        if result.significance.get(scope):
+            out += [
+                "",
+                f"== Struct-aware vs baselines, scope={scope}, all questions "
+                f"(paired bootstrap {cfg['resamples']:,} resamples; exact McNemar) ==",
+                _sig_table(result.significance, scope),
+            ]
+            types = sorted({t for _, t in result.questions})
+            for t in types:
+                table = _sig_table(result.significance, scope, t)
+                if table.count("\n") > 1:
+                    out += ["", f"== Struct-aware vs baselines, scope={scope}, evidence_type={t} ==", table]
+        pt = _peer_table(result, summ, scope)
+        if pt:
+            out += ["", f"== Peers (default pipelines, same parsed text and encoders), scope={scope} ==", pt]
+    return "\n".join(out)
+
+
+def write_json(result: EvalResult, path: Path) -> None:
+    """Write :meth:`EvalResult.to_json` to ``path`` (UTF-8, indented), creating parent folders."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result.to_json(), indent=1, ensure_ascii=False), encoding="utf-8")

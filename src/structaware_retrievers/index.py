@@ -1,0 +1,683 @@
+"""``StructureIndex``: the front class. Ingest documents as evidence units, query them, delete them.
+
+One index = one Qdrant collection (see :mod:`structaware_retrievers.store.base` for its layout)
+plus an embedding cache. Backends, chosen once in the constructor:
+
+* default: an embedded Qdrant Edge shard in a folder (``path``; else ``$STRUCTAWARE_INDEX``; else
+  ``./.structaware/index``). Folder layout::
+
+      <path>/<collection>/shard/            Qdrant Edge data
+      <path>/<collection>/collection.json   the index config (encoders, dims, schema version)
+      <path>/embeddings.sqlite              dense + sparse vectors by content hash
+
+  One process at a time may open a folder (Qdrant Edge locks it; see ``store/edge.py``).
+* ``url=`` (+ ``api_key=``): a Qdrant server or cluster through qdrant-client; the config is kept
+  in the collection's metadata; the embedding cache lives in ``path`` if given, else in the user
+  cache folder.
+* ``client=``: an existing ``QdrantClient`` (e.g. ``QdrantClient(":memory:")`` for tests).
+
+Writes are idempotent and atomic per document (:meth:`StructureIndex.add_document`): unit ids are
+deterministic (UUIDv5 of the document hash and the unit's place), everything is embedded before
+anything is written, and a failed write is rolled back for that document.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from structaware_readers.errors import (
+    EmptyDocumentError,
+    IndexNotFoundError,
+    MalformedInputError,
+    StoreError,
+    StructawareError,
+)
+from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.filters import Match, PointFilter, SearchFilter
+from structaware_retrievers.model_assets import cache_dir
+from structaware_retrievers.store.base import PointRecord, ScoredRecord, VectorStore
+
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
+__all__ = [
+    "DEFAULT_INDEX_PATH",
+    "IngestError",
+    "IngestFailure",
+    "IngestReport",
+    "IngestSummary",
+    "SearchHit",
+    "StructureIndex",
+    "expand_inputs",
+]
+
+#: Default index folder (relative to the working directory).
+DEFAULT_INDEX_PATH = Path(".structaware") / "index"
+#: Environment variable overriding the default index folder.
+ENV_INDEX = "STRUCTAWARE_INDEX"
+#: Version of the index layout/config written by this module.
+INDEX_FORMAT = "1"
+
+Mode = Literal["hybrid", "dense", "sparse"]
+FusionName = Literal["rrf", "dbsf"]
+
+
+class SearchHit(BaseModel):
+    """One search result: the full unit, its score and its 1-based rank.
+
+    ``score`` is, higher being better: for hybrid RRF, the sum over the prefetches of
+    ``1 / (rrf_k + r)`` with ``r`` the 0-based position in that prefetch (Qdrant's definition: a unit
+    first in both lists scores ``2 / rrf_k``; the textbook formula with 1-based ranks and k = rrf_k - 1);
+    for hybrid DBSF, the sum of each prefetch's scores normalised by mean +- 3 standard deviations;
+    for dense search, the cosine similarity; for sparse search, the BM25 score (TF weight x IDF).
+    """
+
+    unit: Unit
+    score: float
+    rank: int = Field(ge=1)
+
+
+class IngestReport(BaseModel):
+    """What :meth:`StructureIndex.add_document` did for one document.
+
+    Attributes:
+        doc_id, doc_name, source: the document.
+        units: number of units given.
+        skipped: the index already held exactly these units for this document: nothing written.
+        written: points upserted.
+        removed_stale: points of this ``doc_id`` that are not in the new unit set.
+        removed_old_versions: points of the same ``source`` path under another ``doc_id``
+            (an older version of the file).
+        embedded: texts the dense encoder actually ran (cache misses).
+        seconds: wall time of the call; embed_seconds: of which embedding (dense + sparse).
+    """
+
+    doc_id: str
+    doc_name: str = ""
+    source: str = ""
+    units: int
+    skipped: bool = False
+    written: int = 0
+    removed_stale: int = 0
+    removed_old_versions: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+
+class IngestFailure(BaseModel):
+    """One input that could not be ingested: its path, the error class name and message."""
+
+    path: str
+    error_type: str
+    message: str
+
+
+class IngestError(StructawareError, RuntimeError):
+    """Raised by :meth:`IngestSummary.raise_for_errors` when some inputs failed."""
+
+    def __init__(self, failures: list[IngestFailure]):
+        self.failures = failures
+        lines = "; ".join(f"{f.path}: {f.error_type}: {f.message}" for f in failures[:5])
+        more = f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""
+        super().__init__(f"{len(failures)} input(s) failed: {lines}{more}", field="ingest")
+
+
+class IngestSummary(BaseModel):
+    """Result of :meth:`StructureIndex.ingest`.
+
+    Attributes:
+        documents: documents written (new or changed).
+        units: units written.
+        skipped_unchanged: documents already indexed with identical units.
+        failed: inputs that failed (the others were still ingested).
+        seconds: total wall time; embedding_seconds: of which embedding.
+        reports: one :class:`IngestReport` per document that was read.
+    """
+
+    documents: int = 0
+    units: int = 0
+    skipped_unchanged: int = 0
+    failed: list[IngestFailure] = Field(default_factory=list)
+    seconds: float = 0.0
+    embedding_seconds: float = 0.0
+    reports: list[IngestReport] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def raise_for_errors(self) -> None:
+        """Raise :class:`IngestError` listing the failed inputs, if any."""
+        if self.failed:
+            raise IngestError(self.failed)
+
+
+# --------------------------------------------------------------------------------------------
+# input expansion
+# --------------------------------------------------------------------------------------------
+
+_PARSER_OUTPUT_FILE = re.compile(r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.I)
+_DOC_SUFFIXES = {".pdf", ".json", ".zip"}
+
+
+def _is_parser_output_dir(folder: Path) -> bool:
+    """A MinerU output folder: it directly holds a content_list / middle / layout JSON."""
+    try:
+        return any(p.is_file() and _PARSER_OUTPUT_FILE.search(p.name) for p in folder.iterdir())
+    except OSError:
+        return False
+
+
+def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
+    """Turn the paths given to ``ingest`` into one path per document, in a stable order.
+
+    * A file is one document (the loader decides what it is by content).
+    * A MinerU output folder (it directly holds a ``*content_list*.json``, ``*middle*.json``,
+      ``layout.json``, ``structured_content.json`` or ``model_output.json``) is one document.
+    * Any other folder is searched recursively (sorted, hidden entries skipped) for ``.pdf``,
+      ``.json`` and ``.zip`` files and MinerU output folders. A PDF ``x.pdf`` is skipped when a
+      MinerU output for it was found under a sibling folder ``x/`` (MinerU's own layout
+      ``x/auto/...``), so a document is not indexed twice.
+    * A path that does not exist is passed through; reading it fails with ``InputNotFoundError``
+      and is reported as a failure of that input.
+    """
+    out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(p: Path) -> None:
+        key = p.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+
+    def walk(folder: Path) -> None:
+        if _is_parser_output_dir(folder):
+            add(folder)
+            return
+        children = sorted(c for c in folder.iterdir() if not c.name.startswith("."))
+        found_dirs: list[Path] = []
+        for c in children:
+            if c.is_dir():
+                before = len(out)
+                walk(c)
+                if len(out) > before:
+                    found_dirs.append(c)
+        for c in children:
+            if c.is_file() and c.suffix.lower() in _DOC_SUFFIXES:
+                if c.suffix.lower() == ".pdf" and any(d.name == c.stem for d in found_dirs):
+                    continue
+                add(c)
+
+    for raw in paths:
+        p = Path(raw).expanduser()
+        if p.is_dir():
+            walk(p)
+        else:
+            add(p)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the index
+# --------------------------------------------------------------------------------------------
+
+
+def _default_path() -> Path:
+    env = os.environ.get(ENV_INDEX)
+    return Path(env).expanduser() if env else DEFAULT_INDEX_PATH
+
+
+class StructureIndex:
+    """A searchable index of structure-aware evidence units (paper sections 2.3-2.4).
+
+    Args:
+        path: index folder for the embedded backend (default ``$STRUCTAWARE_INDEX`` or
+            ``./.structaware/index``); with ``url``/``client`` it only holds the embedding cache.
+        url, api_key: a Qdrant server or cluster (qdrant-client).
+        client: an existing ``QdrantClient`` (e.g. ``QdrantClient(":memory:")``); not closed by
+            :meth:`close`.
+        collection: collection name (a sub-folder name for the embedded backend).
+        dense, sparse: encoders (default :class:`DenseEncoder` / :class:`SparseEncoder`). An
+            encoder without a cache gets the index's persistent one.
+        store: a ready :class:`VectorStore` (overrides path/url/client for the vectors).
+
+    Opening never creates anything: the collection is created by the first write. Opening an
+    existing index whose config names other encoders raises :class:`StoreError` with the fix.
+
+    Raises:
+        StoreError: both ``url`` and ``client`` given; encoder/config mismatch; folder in use by
+            another process.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        url: str | None = None,
+        api_key: str | None = None,
+        client: QdrantClient | None = None,
+        collection: str = "structaware",
+        dense: DenseEncoder | None = None,
+        sparse: SparseEncoder | None = None,
+        store: VectorStore | None = None,
+    ) -> None:
+        if url is not None and client is not None:
+            raise StoreError("give url= or client=, not both", field="StructureIndex")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", collection):
+            raise MalformedInputError("use letters, digits, '_', '-', '.' only", field="collection")
+        self.collection = collection
+        self.path: Path | None
+        if store is not None:
+            self.store = store
+            self.path = Path(path) if path is not None else None
+        elif url is not None or client is not None:
+            from structaware_retrievers.store.client import ClientStore
+
+            self.store = ClientStore(collection, client=client, url=url, api_key=api_key)
+            self.path = Path(path) if path is not None else None
+        else:
+            from structaware_retrievers.store.edge import EdgeStore
+
+            self.path = Path(path) if path is not None else _default_path()
+            self.store = EdgeStore(self.path / collection)
+        self.dense = dense if dense is not None else DenseEncoder()
+        self.sparse = sparse if sparse is not None else SparseEncoder()
+        self._cache: EmbeddingCache | None = None
+        self._write_lock = threading.RLock()
+        if self.store.exists():
+            self._check_config()
+
+    # -- config ----------------------------------------------------------------------------
+    def config(self) -> dict[str, Any]:
+        """The config this index writes into a new collection (and checks on open)."""
+        return {
+            "format": INDEX_FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "collection": self.collection,
+            "dense": {"model_name": self.dense.model_name, "model_id": self.dense.model_id, "dim": self.dense.dim},
+            "sparse": {"model_name": self.sparse.model_name, "model_id": self.sparse.model_id},
+        }
+
+    def _check_config(self) -> None:
+        where = self.store.location
+        meta = self.store.metadata()
+        if not meta or "dense" not in meta:
+            raise StoreError(
+                "this collection was not created by structaware (no index config); use another collection name",
+                path=where,
+                field="metadata",
+            )
+        stored_dense, stored_sparse = meta.get("dense", {}), meta.get("sparse", {})
+        if stored_dense.get("model_id") != self.dense.model_id:
+            raise StoreError(
+                f"the index was built with dense model {stored_dense.get('model_name')!r}"
+                f" (id {stored_dense.get('model_id')}), not {self.dense.model_id}. Fix: open it with"
+                f" DenseEncoder(model_name={stored_dense.get('model_name')!r}) (or the same model_path=), or set"
+                f" STRUCTAWARE_DENSE_MODEL to it; or ingest into a new index folder/collection",
+                path=where,
+                field="dense.model_id",
+            )
+        if int(stored_dense.get("dim", -1)) != self.store.dense_dim():
+            raise StoreError("index config and collection disagree on the dense dimension", path=where, field="dense.dim")
+        if stored_sparse.get("model_id") != self.sparse.model_id:
+            raise StoreError(
+                f"the index was built with sparse encoder {stored_sparse.get('model_id')!r}, not"
+                f" {self.sparse.model_id!r}. Fix: open it with a SparseEncoder of the same k1/b/avg_len,"
+                " or ingest into a new index folder/collection",
+                path=where,
+                field="sparse.model_id",
+            )
+        if str(meta.get("schema_version")) != SCHEMA_VERSION:
+            raise StoreError(
+                f"the index holds unit schema version {meta.get('schema_version')}, this package writes"
+                f" {SCHEMA_VERSION}. Fix: re-ingest the documents into a new index folder/collection",
+                path=where,
+                field="schema_version",
+            )
+
+    def _ensure_collection(self) -> None:
+        if not self.store.exists():
+            self.store.create(self.dense.dim, self.config())
+        elif self.store.dense_dim() != self.dense.dim:
+            raise StoreError(
+                f"collection has {self.store.dense_dim()}-d dense vectors, the encoder gives {self.dense.dim}",
+                path=self.store.location,
+                field="dense.dim",
+            )
+
+    def _ensure_cache(self) -> None:
+        if self._cache is None:
+            base = self.path if self.path is not None else cache_dir()
+            self._cache = EmbeddingCache(base / "embeddings.sqlite")
+        for enc in (self.dense, self.sparse):
+            if enc.cache is None:
+                enc.cache = self._cache
+
+    # -- writes ----------------------------------------------------------------------------
+    @staticmethod
+    def _validate(doc: ParsedDocument, units: Sequence[Unit]) -> None:
+        if not units:
+            raise EmptyDocumentError("no units to index", path=doc.source or doc.name, field="units")
+        seen: set[str] = set()
+        for u in units:
+            if u.doc_id != doc.doc_id:
+                raise MalformedInputError(
+                    f"unit {u.unit_id} has doc_id {u.doc_id!r}, the document {doc.doc_id!r}",
+                    path=doc.source or doc.name,
+                    field="doc_id",
+                )
+            if u.unit_id in seen:
+                raise MalformedInputError(f"duplicate unit id {u.unit_id}", path=doc.source or doc.name, field="unit_id")
+            seen.add(u.unit_id)
+
+    def add_document(self, doc: ParsedDocument, units: Sequence[Unit]) -> IngestReport:
+        """Index one document's units, replacing whatever the index held for it.
+
+        Idempotent and atomic per document:
+
+        1. Units are checked (same ``doc_id`` as ``doc``, unique ids). If the index already holds
+           exactly these units (same ids, same payloads) and no older version, nothing is done
+           (``skipped=True``).
+        2. All units are embedded (dense + sparse, through the caches) **before** any write; an
+           embedding failure leaves the index untouched.
+        3. Points are upserted under their deterministic ids; then removed: points of this
+           ``doc_id`` not in the new set (``removed_stale``) and points of the same ``source`` path
+           under another ``doc_id`` (``removed_old_versions``: a changed file replaces its old units).
+        4. If a write fails, the new points are deleted and every point the call changed or removed
+           is restored (vectors and payload), so the index is as it was for this document; other
+           documents are never touched. The error is re-raised as :class:`StoreError`.
+
+        Returns:
+            an :class:`IngestReport`.
+
+        Raises:
+            EmptyDocumentError: ``units`` is empty.
+            MalformedInputError: a unit belongs to another document, or ids repeat.
+            StoreError: the write failed (after rollback), or the collection does not fit the encoders.
+            ModelUnavailableError: the dense model cannot be loaded (nothing written).
+        """
+        t0 = time.perf_counter()
+        self._validate(doc, units)
+        src = doc.source or doc.name
+        report = IngestReport(doc_id=doc.doc_id, doc_name=doc.name, source=doc.source, units=len(units))
+        ids = [u.unit_id for u in units]
+        payloads = [u.to_payload() for u in units]
+        with self._write_lock:
+            existing: dict[str, dict[str, Any]] = {}
+            old_versions: list[str] = []
+            if self.store.exists():
+                self._check_config()
+                existing = {r.id: r.payload for r in self.store.scroll(PointFilter.match("doc_id", doc.doc_id))}
+                if doc.source:
+                    older = PointFilter(must=(Match("source", (doc.source,)),), must_not=(Match("doc_id", (doc.doc_id,)),))
+                    old_versions = [r.id for r in self.store.scroll(older, fields=["doc_id"])]
+                if not old_versions and len(existing) == len(ids) and all(existing.get(i) == p for i, p in zip(ids, payloads)):
+                    report.skipped = True
+                    report.seconds = time.perf_counter() - t0
+                    return report
+
+            # 1) embed everything first: nothing is written if this fails
+            self._ensure_cache()
+            te = time.perf_counter()
+            texts = [u.embedding_text() for u in units]
+            before = self.dense.computed
+            dense = self.dense.embed_array(texts)
+            sparse = self.sparse.embed_documents(texts)
+            report.embedded = self.dense.computed - before
+            report.embed_seconds = time.perf_counter() - te
+
+            # 2) write, with a backup of every point this call may change
+            self._ensure_collection()
+            new_ids = set(ids)
+            stale = [i for i in existing if i not in new_ids]
+            backup = self.store.retrieve([*existing, *old_versions], with_vectors=True)
+            points = [
+                PointRecord(id=i, payload=p, dense=d.tolist(), sparse=s) for i, p, d, s in zip(ids, payloads, dense, sparse)
+            ]
+            try:
+                self.store.upsert(points)
+                self.store.delete_ids([*stale, *old_versions])
+                self.store.flush()
+            except Exception as exc:
+                self._rollback(ids, backup, src, exc)
+                raise StoreError(f"writing the document failed and was rolled back: {exc}", path=src, field="upsert") from exc
+            report.written = len(points)
+            report.removed_stale = len(stale)
+            report.removed_old_versions = len(old_versions)
+            report.seconds = time.perf_counter() - t0
+            return report
+
+    def _rollback(self, ids: list[str], backup: list[PointRecord], src: str, cause: Exception) -> None:
+        kept = {p.id for p in backup}
+        try:
+            self.store.delete_ids([i for i in ids if i not in kept])
+            if backup:
+                self.store.upsert(backup)
+            self.store.flush()
+        except Exception as exc:
+            raise StoreError(
+                f"writing the document failed ({cause}) and so did the rollback ({exc}); the index may hold"
+                " a partial version of this document: re-run the ingest or delete_document() it",
+                path=src,
+                field="rollback",
+            ) from exc
+
+    def ingest(
+        self,
+        paths: Iterable[str | Path],
+        *,
+        reading_order: Literal["auto", "parser", "layout"] = "auto",
+        progress: bool = False,
+        unit_options: Any = None,
+        optimize: bool = True,
+    ) -> IngestSummary:
+        """Read, unit-build and index every document under ``paths``.
+
+        ``paths`` are expanded with :func:`expand_inputs` (folders of PDFs, MinerU outputs and
+        Unstructured JSON). Each input goes through ``structaware_readers.loader.load_document``
+        (with ``reading_order``), ``structaware_readers.units.build_units`` (with ``unit_options``)
+        and :meth:`add_document`. A failing input does not stop the others: its error is recorded
+        in ``summary.failed`` and the summary is returned; call ``summary.raise_for_errors()`` to
+        turn failures into an :class:`IngestError`. ``progress=True`` shows a tqdm bar.
+
+        With the embedded backend the shard is optimised at the end (HNSW build, vacuum) when
+        anything was written and ``optimize`` is true.
+
+        Returns:
+            an :class:`IngestSummary` (documents, units, skipped_unchanged, failed, seconds, embedding_seconds).
+        """
+        from tqdm.auto import tqdm
+
+        from structaware_readers.loader import load_document
+        from structaware_readers.units import build_units
+
+        t0 = time.perf_counter()
+        summary = IngestSummary()
+        inputs = expand_inputs(paths)
+        for path in tqdm(inputs, desc="ingest", unit="doc", disable=not progress):
+            try:
+                doc = load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
+                units = build_units(doc, unit_options)
+                rep = self.add_document(doc, units)
+            except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; recorded below
+                summary.failed.append(IngestFailure(path=str(path), error_type=type(exc).__name__, message=str(exc)))
+                continue
+            summary.reports.append(rep)
+            summary.embedding_seconds += rep.embed_seconds
+            if rep.skipped:
+                summary.skipped_unchanged += 1
+            else:
+                summary.documents += 1
+                summary.units += rep.written
+        if optimize and summary.documents:
+            self.store.optimize()
+        summary.seconds = time.perf_counter() - t0
+        return summary
+
+    def delete_document(self, doc_id: str) -> int:
+        """Delete every unit of ``doc_id``; return how many were deleted (0 if none or no index)."""
+        with self._write_lock:
+            if not self.store.exists():
+                return 0
+            n = self.store.delete(PointFilter.match("doc_id", doc_id))
+            self.store.flush()
+            return n
+
+    # -- reads -----------------------------------------------------------------------------
+    def _require_index(self) -> None:
+        if not self.store.exists() or self.store.count() == 0:
+            raise IndexNotFoundError(
+                "the index is missing or empty: ingest documents first (StructureIndex.ingest(paths) or"
+                " `structaware ingest <files>`), or point to the right index (path=, $STRUCTAWARE_INDEX, url=,"
+                f" collection={self.collection!r})",
+                path=self.store.location,
+            )
+
+    def _prepare(
+        self, text: str, k: int, mode: str, fusion: str, rrf_k: int, prefetch_limit: int
+    ) -> tuple[list[float] | None, Any]:
+        if not isinstance(text, str) or not text.strip():
+            raise MalformedInputError("query text is empty", field="text")
+        if k < 1:
+            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        if mode not in ("hybrid", "dense", "sparse"):
+            raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', got {mode!r}", field="mode")
+        if fusion not in ("rrf", "dbsf"):
+            raise MalformedInputError(f"must be 'rrf' or 'dbsf', got {fusion!r}", field="fusion")
+        if rrf_k < 1:
+            raise MalformedInputError(f"must be >= 1, got {rrf_k}", field="rrf_k")
+        if prefetch_limit < 1:
+            raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
+        self._require_index()
+        dense = self.dense.embed_query(text) if mode in ("hybrid", "dense") else None
+        sparse = self.sparse.embed_query(text) if mode in ("hybrid", "sparse") else None
+        if mode == "sparse" and not sparse.indices:  # type: ignore[union-attr]
+            raise MalformedInputError(
+                "the query has no searchable terms after tokenisation (only stop words or punctuation);"
+                " use mode='dense' or 'hybrid'",
+                field="text",
+            )
+        return dense, sparse
+
+    @staticmethod
+    def _hits(records: list[ScoredRecord]) -> list[SearchHit]:
+        return [SearchHit(unit=Unit.from_payload(r.payload), score=r.score, rank=i) for i, r in enumerate(records, 1)]
+
+    def query(
+        self,
+        text: str,
+        *,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        fusion: FusionName = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        filter: SearchFilter | None = None,  # noqa: A002 - the contract's name
+    ) -> list[SearchHit]:
+        """Search the index; best first.
+
+        Args:
+            text: the question (any length; the dense model reads its first 256 word pieces).
+            k: number of hits to return.
+            mode: ``"hybrid"`` (dense + BM25 fused inside Qdrant), ``"dense"`` or ``"sparse"`` (BM25).
+            fusion: ``"rrf"`` (reciprocal rank fusion, paper 2.4) or ``"dbsf"`` (distribution-based).
+            rrf_k: the RRF constant (60 as in the paper).
+            prefetch_limit: candidates fetched per vector before fusion (at least ``k`` are used).
+            filter: payload filter applied inside each prefetch and to the fused result.
+
+        Returns:
+            up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
+            fewer units; in hybrid mode a query with no BM25 terms searches the dense vector only.
+
+        Raises:
+            IndexNotFoundError: the index does not exist or is empty.
+            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``,
+                or a sparse query with no searchable terms.
+        """
+        dense, sparse = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit)
+        flt = filter.to_point_filter() if filter is not None else None
+        records = self.store.query(
+            dense=dense, sparse=sparse, limit=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt
+        )
+        return self._hits(records)
+
+    async def aquery(
+        self,
+        text: str,
+        *,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        fusion: FusionName = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        filter: SearchFilter | None = None,  # noqa: A002
+    ) -> list[SearchHit]:
+        """Async :meth:`query`: query embedding in a worker thread; the search through
+        ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
+        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit)
+        dense, sparse = await asyncio.to_thread(prep)
+        flt = filter.to_point_filter() if filter is not None else None
+        records = await self.store.aquery(
+            dense=dense, sparse=sparse, limit=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt
+        )
+        return self._hits(records)
+
+    def count(self, filter: SearchFilter | None = None) -> int:  # noqa: A002
+        """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
+        if not self.store.exists():
+            return 0
+        return self.store.count(filter.to_point_filter() if filter is not None else None)
+
+    def documents(self) -> list[dict[str, Any]]:
+        """One dict per indexed document: ``doc_id``, ``doc_name``, ``source``, ``units`` (count),
+        sorted by name then id. ``[]`` when there is no index."""
+        if not self.store.exists():
+            return []
+        docs: dict[str, dict[str, Any]] = {}
+        for r in self.store.scroll(fields=["doc_id", "doc_name", "source"]):
+            d = docs.get(r.payload.get("doc_id", ""))
+            if d is None:
+                d = docs[r.payload.get("doc_id", "")] = {
+                    "doc_id": r.payload.get("doc_id", ""),
+                    "doc_name": r.payload.get("doc_name", ""),
+                    "source": r.payload.get("source", ""),
+                    "units": 0,
+                }
+            d["units"] += 1
+        return sorted(docs.values(), key=lambda d: (d["doc_name"], d["doc_id"]))
+
+    def optimize(self) -> None:
+        """Optimise the store (embedded backend: build HNSW indexes, vacuum deleted points)."""
+        if self.store.exists():
+            self.store.optimize()
+
+    def close(self) -> None:
+        """Flush and release the store and the embedding cache."""
+        self.store.close()
+        if self._cache is not None:
+            for enc in (self.dense, self.sparse):
+                if enc.cache is self._cache:
+                    enc.cache = None
+            self._cache.close()
+            self._cache = None
+
+    def __enter__(self) -> StructureIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"StructureIndex({self.store!r}, dense={self.dense!r}, sparse={self.sparse!r})"

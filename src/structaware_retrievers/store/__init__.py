@@ -1,0 +1,49 @@
+"""Qdrant storage backends behind one interface (:class:`VectorStore`).
+
+* :class:`EdgeStore`: the embedded default, a ``qdrant-edge-py`` shard persisted in a folder.
+* :class:`ClientStore`: ``qdrant-client`` for a server/cluster (``url`` + ``api_key``) or the
+  in-process ``:memory:`` mode used in tests.
+
+Both backends are imported on first use, so using one does not pay for importing the other
+(qdrant-client alone takes seconds to import on a busy machine).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from structaware_retrievers.store.base import (
+    DENSE,
+    PAYLOAD_INDEXES,
+    SPARSE,
+    PointRecord,
+    ScoredRecord,
+    VectorStore,
+)
+
+if TYPE_CHECKING:
+    from structaware_retrievers.store.client import ClientStore
+    from structaware_retrievers.store.edge import EdgeStore
+
+__all__ = [
+    "DENSE",
+    "PAYLOAD_INDEXES",
+    "SPARSE",
+    "ClientStore",
+    "EdgeStore",
+    "PointRecord",
+    "ScoredRecord",
+    "VectorStore",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EdgeStore":
+        from structaware_retrievers.store.edge import EdgeStore
+
+        return EdgeStore
+    if name == "ClientStore":
+        from structaware_retrievers.store.client import ClientStore
+
+        return ClientStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,194 @@
+"""The ``VectorStore`` interface every Qdrant backend implements.
+
+One store = one Qdrant collection (or one edge shard) holding one point per evidence unit:
+
+* point id: the unit id (a UUID string, ``ids.unit_id``), so upserts are idempotent;
+* named vectors: ``dense`` (cosine, the dense encoder's dimension) and ``sparse``
+  (BM25 term weights, ``Modifier.IDF`` so Qdrant applies IDF over the live collection);
+* payload: ``Unit.to_payload()``, with payload indexes on :data:`PAYLOAD_INDEXES`.
+
+Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector (each with the
+payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
+applies the filter again. Qdrant's RRF scores a point ``sum(1 / (k + r))`` over the prefetches,
+``r`` being its 0-based position in each (k = 60 by default; the paper's RRF, section 2.4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from structaware_retrievers.encoders import SparseVector
+from structaware_retrievers.filters import PointFilter
+
+__all__ = [
+    "DENSE",
+    "PAYLOAD_INDEXES",
+    "SPARSE",
+    "Fusion",
+    "Mode",
+    "PointRecord",
+    "ScoredRecord",
+    "VectorStore",
+]
+
+DENSE = "dense"
+SPARSE = "sparse"
+
+Mode = Literal["hybrid", "dense", "sparse"]
+Fusion = Literal["rrf", "dbsf"]
+
+#: Payload fields indexed in every collection, with their Qdrant index type.
+PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
+    "doc_id": "keyword",
+    "doc_name": "keyword",
+    "source": "keyword",
+    "page": "integer",
+    "pages": "integer",
+    "unit_type": "keyword",
+    "grade_label": "keyword",
+}
+
+
+@dataclass
+class PointRecord:
+    """One stored point: id, vectors and payload (vectors may be ``None`` when not requested)."""
+
+    id: str
+    payload: dict[str, Any]
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
+
+
+@dataclass
+class ScoredRecord:
+    """A search result: point id, fused (or single-vector) score, payload."""
+
+    id: str
+    score: float
+    payload: dict[str, Any]
+
+
+class VectorStore(ABC):
+    """A Qdrant collection of evidence units (see the module docstring for its layout).
+
+    Implementations: :class:`~structaware_retrievers.store.edge.EdgeStore` (embedded, a folder)
+    and :class:`~structaware_retrievers.store.client.ClientStore` (qdrant-client: server, cluster
+    or in-process ``:memory:``). Every method raises
+    :class:`~structaware_readers.errors.StoreError` (naming the collection or folder) when the
+    engine refuses an operation.
+    """
+
+    #: where the data lives, for messages (folder path, URL or ``:memory:``) + collection name
+    location: str
+
+    # -- collection ------------------------------------------------------------------------
+    @abstractmethod
+    def exists(self) -> bool:
+        """Whether the collection exists (it may be empty)."""
+
+    @abstractmethod
+    def create(self, dim: int, metadata: dict[str, Any]) -> None:
+        """Create the collection (``dense`` of ``dim`` dims, cosine; ``sparse`` with IDF), its payload
+        indexes, and store ``metadata`` (the index config) with it. Fails if it already exists."""
+
+    @abstractmethod
+    def dense_dim(self) -> int:
+        """Dimension of the ``dense`` vector of the existing collection."""
+
+    @abstractmethod
+    def metadata(self) -> dict[str, Any]:
+        """The metadata stored by :meth:`create` (``{}`` when none)."""
+
+    # -- writes ----------------------------------------------------------------------------
+    @abstractmethod
+    def upsert(self, points: Sequence[PointRecord]) -> None:
+        """Insert or replace points (both vectors required). Raises StoreError on a dimension mismatch."""
+
+    @abstractmethod
+    def delete_ids(self, ids: Sequence[str]) -> None:
+        """Delete points by id (missing ids are ignored)."""
+
+    @abstractmethod
+    def delete(self, flt: PointFilter) -> int:
+        """Delete the points matching ``flt`` (which must not be empty); return how many there were."""
+
+    def flush(self) -> None:  # noqa: B027 - optional hook
+        """Make written data durable (no-op where the engine does it itself)."""
+
+    def optimize(self) -> None:  # noqa: B027 - optional hook
+        """Run index optimisation (HNSW build, vacuum of deleted points) where the backend needs it."""
+
+    # -- reads -----------------------------------------------------------------------------
+    @abstractmethod
+    def count(self, flt: PointFilter | None = None) -> int:
+        """Exact number of points matching ``flt`` (all points when ``None``)."""
+
+    @abstractmethod
+    def scroll(
+        self,
+        flt: PointFilter | None = None,
+        *,
+        fields: Sequence[str] | None = None,
+        with_vectors: bool = False,
+        batch: int = 1000,
+    ) -> Iterator[PointRecord]:
+        """Iterate the matching points (payload limited to ``fields`` when given), in id order."""
+
+    @abstractmethod
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
+        """Points by id (missing ids are skipped)."""
+
+    @abstractmethod
+    def query(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        """Search, best first.
+
+        ``mode="hybrid"`` prefetches ``prefetch_limit`` candidates per vector (skipping a vector
+        whose query is ``None`` or an empty sparse vector) and fuses them with RRF(``rrf_k``) or DBSF
+        inside Qdrant; ``"dense"``/``"sparse"`` search one vector. ``flt`` applies inside every
+        prefetch and at the top level. An empty collection gives ``[]``.
+        """
+
+    async def aquery(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        """Async :meth:`query`; the default runs it in a worker thread (``asyncio.to_thread``)."""
+        return await asyncio.to_thread(
+            functools.partial(
+                self.query, dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion,
+                rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt,
+            )
+        )  # fmt: skip
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the engine (files, locks, connections)."""
+
+    def __enter__(self) -> VectorStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,344 @@
+"""``ClientStore``: a collection reached through ``qdrant-client``.
+
+Use it for a Qdrant server or cluster (``url`` + ``api_key``), or in-process for tests with
+``QdrantClient(":memory:")`` / ``location=":memory:"``. The collection layout, queries and
+filters are the same as :class:`~structaware_retrievers.store.edge.EdgeStore`'s (one contract
+test suite runs against both). The index config is kept in the collection's ``metadata``.
+
+Notes on qdrant-client's local mode (``:memory:`` or ``path=``): it is a pure-Python
+re-implementation meant for tests. Payload indexes are accepted but have no effect there (the
+warning it prints is silenced), and it gets slow beyond a few thousand points (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from qdrant_client import AsyncQdrantClient, QdrantClient
+from qdrant_client import models as m
+
+from structaware_readers.errors import StoreError
+from structaware_retrievers.encoders import SparseVector
+from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.store.base import (
+    DENSE,
+    PAYLOAD_INDEXES,
+    SPARSE,
+    Fusion,
+    Mode,
+    PointRecord,
+    ScoredRecord,
+    VectorStore,
+)
+
+__all__ = ["ClientStore", "to_client_filter"]
+
+_UPSERT_BATCH = 256
+
+
+def _condition(c: Match | Range | HasId) -> Any:
+    if isinstance(c, Match):
+        if len(c.values) == 1:
+            return m.FieldCondition(key=c.key, match=m.MatchValue(value=c.values[0]))
+        return m.FieldCondition(key=c.key, match=m.MatchAny(any=list(c.values)))
+    if isinstance(c, Range):
+        return m.FieldCondition(key=c.key, range=m.Range(gte=c.gte, lte=c.lte))
+    return m.HasIdCondition(has_id=list(c.ids))
+
+
+def to_client_filter(flt: PointFilter | None) -> m.Filter | None:
+    """Translate a :class:`PointFilter` to ``qdrant_client.models.Filter`` (``None`` for no filter)."""
+    if flt is None or flt.is_empty:
+        return None
+    return m.Filter(
+        must=[_condition(c) for c in flt.must] or None,
+        must_not=[_condition(c) for c in flt.must_not] or None,
+    )
+
+
+def _sparse(v: SparseVector) -> m.SparseVector:
+    return m.SparseVector(indices=list(v.indices), values=list(v.values))
+
+
+class ClientStore(VectorStore):
+    """One Qdrant collection through ``qdrant-client``.
+
+    Give exactly one of ``client`` (an existing ``QdrantClient``), ``url`` (server or cluster,
+    with ``api_key``) or ``location`` (``":memory:"``, or anything ``QdrantClient(location=...)``
+    accepts).
+
+    Args:
+        collection: collection name.
+        client: an existing client (not closed by :meth:`close`).
+        url, api_key: server address and key; also used to open an ``AsyncQdrantClient`` for
+            :meth:`aquery`.
+        location: ``QdrantClient(location=...)``.
+        timeout: request timeout in seconds for a server.
+
+    Raises:
+        StoreError: none or several of client/url/location given; the server refuses an operation.
+    """
+
+    def __init__(
+        self,
+        collection: str,
+        *,
+        client: QdrantClient | None = None,
+        url: str | None = None,
+        api_key: str | None = None,
+        location: str | None = None,
+        timeout: int | None = None,
+    ):
+        given = [x is not None for x in (client, url, location)]
+        if sum(given) != 1:
+            raise StoreError("give exactly one of client=, url= or location=", field="ClientStore")
+        self.collection = collection
+        self._url, self._api_key, self._timeout = url, api_key, timeout
+        self._owns_client = client is None
+        if client is not None:
+            self.client = client
+        elif url is not None:
+            self.client = QdrantClient(url=url, api_key=api_key, timeout=timeout)
+        else:
+            self.client = QdrantClient(location=location)
+        self._aclient: AsyncQdrantClient | None = None
+        where = url or location or getattr(getattr(client, "_client", None), "location", None) or "client"
+        self.location = f"{where}#{collection}"
+        self._dim: int | None = None
+
+    @property
+    def _is_local(self) -> bool:
+        return type(getattr(self.client, "_client", None)).__name__ == "QdrantLocal"
+
+    def _run(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as exc:  # qdrant-client raises ValueError (local), UnexpectedResponse, grpc errors
+            raise StoreError(f"{what} failed: {exc}", path=self.location) from exc
+
+    # -- collection ----------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return bool(self._run("collection_exists", self.client.collection_exists, self.collection))
+
+    def create(self, dim: int, metadata: dict[str, Any]) -> None:
+        if dim < 1:
+            raise StoreError(f"dense dimension must be >= 1, got {dim}", path=self.location, field="dim")
+        if self.exists():
+            raise StoreError("the collection already exists", path=self.location)
+        self._run(
+            "create_collection",
+            self.client.create_collection,
+            self.collection,
+            vectors_config={DENSE: m.VectorParams(size=dim, distance=m.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
+            metadata=metadata,
+        )
+        with warnings.catch_warnings():
+            if self._is_local:
+                warnings.filterwarnings("ignore", message="Payload indexes have no effect")
+            for name, kind in PAYLOAD_INDEXES.items():
+                schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
+                self._run("create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True)
+        self._dim = dim
+
+    def _info(self) -> Any:
+        if not self.exists():
+            raise StoreError("the collection does not exist (nothing was ingested)", path=self.location)
+        return self._run("get_collection", self.client.get_collection, self.collection)
+
+    def dense_dim(self) -> int:
+        if self._dim is None:
+            vectors = self._info().config.params.vectors
+            if not isinstance(vectors, dict) or DENSE not in vectors:
+                raise StoreError(
+                    f"the collection has no named vector {DENSE!r}; it was not created by structaware",
+                    path=self.location,
+                    field=DENSE,
+                )
+            self._dim = int(vectors[DENSE].size)
+        return self._dim
+
+    def metadata(self) -> dict[str, Any]:
+        return dict(getattr(self._info().config, "metadata", None) or {})
+
+    # -- writes --------------------------------------------------------------------------------
+    def upsert(self, points: Sequence[PointRecord]) -> None:
+        dim = self.dense_dim()
+        for p in points:
+            if p.dense is None or p.sparse is None:
+                raise StoreError(f"point {p.id} lacks a vector", path=self.location, field="vector")
+            if len(p.dense) != dim:
+                raise StoreError(
+                    f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
+                    path=self.location,
+                    field=DENSE,
+                )
+        for i in range(0, len(points), _UPSERT_BATCH):
+            batch = [
+                m.PointStruct(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
+                for p in points[i : i + _UPSERT_BATCH]
+            ]
+            self._run("upsert", self.client.upsert, self.collection, batch, wait=True)
+
+    def delete_ids(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._run(
+                "delete", self.client.delete, self.collection, points_selector=m.PointIdsList(points=list(ids)), wait=True
+            )
+
+    def delete(self, flt: PointFilter) -> int:
+        if flt.is_empty:
+            raise StoreError("refusing to delete with an empty filter", path=self.location, field="filter")
+        n = self.count(flt)
+        if n:
+            selector = m.FilterSelector(filter=to_client_filter(flt))
+            self._run("delete", self.client.delete, self.collection, points_selector=selector, wait=True)
+        return n
+
+    # -- reads ---------------------------------------------------------------------------------
+    def count(self, flt: PointFilter | None = None) -> int:
+        res = self._run("count", self.client.count, self.collection, count_filter=to_client_filter(flt), exact=True)
+        return int(res.count)
+
+    @staticmethod
+    def _record(r: Any, with_vectors: bool) -> PointRecord:
+        rec = PointRecord(id=str(r.id), payload=dict(r.payload or {}))
+        if with_vectors and r.vector:
+            d = r.vector.get(DENSE)
+            sp = r.vector.get(SPARSE)
+            rec.dense = list(d) if d is not None else None
+            rec.sparse = SparseVector(list(sp.indices), list(sp.values)) if sp is not None else None
+        return rec
+
+    def scroll(
+        self,
+        flt: PointFilter | None = None,
+        *,
+        fields: Sequence[str] | None = None,
+        with_vectors: bool = False,
+        batch: int = 1000,
+    ) -> Iterator[PointRecord]:
+        payload: Any = list(fields) if fields is not None else True
+        offset = None
+        while True:
+            records, offset = self._run(
+                "scroll",
+                self.client.scroll,
+                self.collection,
+                scroll_filter=to_client_filter(flt),
+                limit=batch,
+                offset=offset,
+                with_payload=payload,
+                with_vectors=with_vectors,
+            )
+            for r in records:
+                yield self._record(r, with_vectors)
+            if offset is None or not records:
+                return
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
+        if not ids:
+            return []
+        recs = self._run(
+            "retrieve", self.client.retrieve, self.collection, list(ids), with_payload=True, with_vectors=with_vectors
+        )
+        return [self._record(r, with_vectors) for r in recs]
+
+    def _query_kwargs(
+        self,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode,
+        fusion: Fusion,
+        rrf_k: int,
+        prefetch_limit: int,
+        flt: PointFilter | None,
+    ) -> dict[str, Any] | None:
+        qf = to_client_filter(flt)
+        sparse_ok = sparse is not None and bool(sparse.indices)
+        base: dict[str, Any] = {"collection_name": self.collection, "limit": limit, "query_filter": qf, "with_payload": True}
+        if mode == "dense":
+            if dense is None:
+                raise StoreError("dense mode needs a dense query vector", path=self.location, field="dense")
+            return {**base, "query": list(dense), "using": DENSE}
+        if mode == "sparse":
+            if not sparse_ok:
+                return None
+            return {**base, "query": _sparse(sparse), "using": SPARSE}  # type: ignore[arg-type]
+        depth = max(prefetch_limit, limit)
+        prefetch = []
+        if dense is not None:
+            prefetch.append(m.Prefetch(query=list(dense), using=DENSE, limit=depth, filter=qf))
+        if sparse_ok:
+            prefetch.append(m.Prefetch(query=_sparse(sparse), using=SPARSE, limit=depth, filter=qf))  # type: ignore[arg-type]
+        if not prefetch:
+            raise StoreError("hybrid mode needs at least one query vector", path=self.location, field="query")
+        fused: Any = m.RrfQuery(rrf=m.Rrf(k=rrf_k)) if fusion == "rrf" else m.FusionQuery(fusion=m.Fusion.DBSF)
+        return {**base, "prefetch": prefetch, "query": fused}
+
+    @staticmethod
+    def _hits(res: Any) -> list[ScoredRecord]:
+        return [ScoredRecord(id=str(p.id), score=float(p.score), payload=dict(p.payload or {})) for p in res.points]
+
+    def query(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        kwargs = self._query_kwargs(dense, sparse, limit, mode, fusion, rrf_k, prefetch_limit, flt)
+        if kwargs is None:
+            return []
+        return self._hits(self._run("query_points", self.client.query_points, **kwargs))
+
+    async def aquery(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        """:meth:`query` over ``AsyncQdrantClient`` for a server (``url=``); otherwise in a worker thread."""
+        if self._url is None:
+            return await super().aquery(
+                dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
+                prefetch_limit=prefetch_limit, flt=flt,
+            )  # fmt: skip
+        kwargs = self._query_kwargs(dense, sparse, limit, mode, fusion, rrf_k, prefetch_limit, flt)
+        if kwargs is None:
+            return []
+        if self._aclient is None:
+            self._aclient = AsyncQdrantClient(url=self._url, api_key=self._api_key, timeout=self._timeout)
+        try:
+            res = await self._aclient.query_points(**kwargs)
+        except Exception as exc:
+            raise StoreError(f"query_points failed: {exc}", path=self.location) from exc
+        return self._hits(res)
+
+    def close(self) -> None:
+        """Close the client if this store opened it (an injected client is left open)."""
+        if self._owns_client:
+            try:
+                self.client.close()
+            except Exception:  # noqa: BLE001 - closing twice or a dead connection is not an error here
+                pass
+        self._aclient = None  # an AsyncQdrantClient closes with its event loop
+
+    def __repr__(self) -> str:
+        return f"ClientStore({self.location!r})"

@@ -1,0 +1,343 @@
+"""``EdgeStore``: the embedded default backend, a ``qdrant-edge-py`` shard persisted in a folder.
+
+qdrant-edge runs Qdrant's own engine (segments, HNSW, sparse index with IDF, payload indexes)
+in-process, with no server. Folder layout::
+
+    <folder>/shard/            the edge shard (segments/, wal/, edge_config.json)
+    <folder>/collection.json   the metadata given to create() (the index config)
+
+Durability and concurrency (measured with qdrant-edge-py 0.9.0):
+
+* Every update is appended to the shard's write-ahead log before ``update()`` returns, so data
+  survives a reopen even when the process exits without ``flush()``/``close()`` (the WAL is
+  replayed on load). ``flush()`` writes segments to disk so the next load replays less.
+* The shard holds an exclusive OS lock on its WAL while open. A second open of the same folder,
+  from another process **or the same one**, fails (``Can't init WAL: WouldBlock``). This class
+  therefore shares one open shard per folder within a process (reference counted, released by
+  the last ``close()``), and turns the cross-process failure into a :class:`StoreError` that says
+  another process holds the index. One process at a time may use an index folder; queries from
+  several threads of that process are safe.
+* Qdrant Edge runs no background optimiser. Points land in appendable segments that are searched
+  exactly; ``optimize()`` builds HNSW indexes and vacuums deleted points. It is worth running
+  after a large ingest (``StructureIndex.ingest`` does), not after every document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as E
+
+from structaware_readers.errors import StoreError
+from structaware_retrievers.encoders import SparseVector
+from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.store.base import (
+    DENSE,
+    PAYLOAD_INDEXES,
+    SPARSE,
+    Fusion,
+    Mode,
+    PointRecord,
+    ScoredRecord,
+    VectorStore,
+)
+
+__all__ = ["EdgeStore"]
+
+_UPSERT_BATCH = 256
+_META_FILE = "collection.json"
+_SHARD_DIR = "shard"
+
+_registry_lock = threading.Lock()
+_open_shards: dict[str, list[Any]] = {}  # resolved folder -> [EdgeShard, refcount]
+
+
+def _edge_condition(c: Match | Range | HasId) -> Any:
+    if isinstance(c, Match):
+        if len(c.values) == 1:
+            return E.FieldCondition(key=c.key, match=E.MatchValue(c.values[0]))
+        return E.FieldCondition(key=c.key, match=E.MatchAny(list(c.values)))
+    if isinstance(c, Range):
+        return E.FieldCondition(key=c.key, range=E.RangeFloat(gte=c.gte, lte=c.lte))
+    return E.HasIdCondition({str(i) for i in c.ids})
+
+
+def to_edge_filter(flt: PointFilter | None) -> Any:
+    """Translate a :class:`PointFilter` to ``qdrant_edge.Filter`` (``None`` for no filter)."""
+    if flt is None or flt.is_empty:
+        return None
+    return E.Filter(
+        must=[_edge_condition(c) for c in flt.must] or None,
+        must_not=[_edge_condition(c) for c in flt.must_not] or None,
+    )
+
+
+def _sparse(v: SparseVector) -> Any:
+    return E.SparseVector(indices=list(v.indices), values=list(v.values))
+
+
+class EdgeStore(VectorStore):
+    """A Qdrant Edge shard in ``folder`` (see the module docstring for layout and locking).
+
+    Opening does not create anything: :meth:`exists` is false until :meth:`create` runs.
+
+    Args:
+        folder: the store folder (created on :meth:`create`).
+
+    Raises:
+        StoreError: the folder is in use by another process, or the engine refuses an operation.
+    """
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self.location = str(self.folder)
+        self._shard: Any = None
+        self._key = str(self.folder.resolve())
+        self._dim: int | None = None
+        if self.exists():
+            self._acquire()
+
+    # -- shard lifecycle ---------------------------------------------------------------------
+    @property
+    def _shard_dir(self) -> Path:
+        return self.folder / _SHARD_DIR
+
+    def _acquire(self, config: Any = None) -> None:
+        with _registry_lock:
+            entry = _open_shards.get(self._key)
+            if entry is not None:
+                entry[1] += 1
+                self._shard = entry[0]
+                return
+            try:
+                if config is not None:
+                    shard = E.EdgeShard.create(str(self._shard_dir), config)
+                else:
+                    shard = E.EdgeShard.load(str(self._shard_dir))
+            except Exception as exc:
+                if "WouldBlock" in str(exc):
+                    raise StoreError(
+                        "the index folder is open in another process (Qdrant Edge locks its write-ahead log);"
+                        " close that process or use another folder",
+                        path=self.folder,
+                        field="shard",
+                    ) from exc
+                raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=self.folder, field="shard") from exc
+            _open_shards[self._key] = [shard, 1]
+            self._shard = shard
+
+    def close(self) -> None:
+        """Flush and release this handle; the shard closes when the process's last handle does."""
+        if self._shard is None:
+            return
+        with _registry_lock:
+            entry = _open_shards.get(self._key)
+            self._shard = None
+            if entry is None:
+                return
+            entry[1] -= 1
+            if entry[1] <= 0:
+                del _open_shards[self._key]
+                try:
+                    entry[0].flush()
+                finally:
+                    entry[0].close()
+
+    def __del__(self) -> None:  # a handle dropped without close() still releases the shard
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown)
+            pass
+
+    def _require(self) -> Any:
+        if self._shard is None:
+            if not self.exists():
+                raise StoreError("no collection here yet (nothing was ingested)", path=self.folder)
+            self._acquire()
+        return self._shard
+
+    def _run(self, what: str, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except StoreError:
+            raise
+        except Exception as exc:  # the engine raises plain Exception with a message
+            raise StoreError(f"{what} failed: {exc}", path=self.folder) from exc
+
+    # -- collection ----------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return (self.folder / _META_FILE).is_file() and (self._shard_dir / "edge_config.json").is_file()
+
+    def create(self, dim: int, metadata: dict[str, Any]) -> None:
+        if dim < 1:
+            raise StoreError(f"dense dimension must be >= 1, got {dim}", path=self.folder, field="dim")
+        if self.exists():
+            raise StoreError("a collection already exists here", path=self.folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self._shard_dir.exists():  # a crash between shard creation and metadata: start over
+            shutil.rmtree(self._shard_dir)
+        config = E.EdgeConfig(
+            vectors={DENSE: E.EdgeVectorParams(size=dim, distance=E.Distance.Cosine)},
+            sparse_vectors={SPARSE: E.EdgeSparseVectorParams(modifier=E.Modifier.Idf)},
+        )
+        self._acquire(config)
+        for name, kind in PAYLOAD_INDEXES.items():
+            schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
+            self._run(f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema))
+        self._shard.flush()
+        meta = {"dense_dim": dim, "metadata": metadata}
+        tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"
+        tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self.folder / _META_FILE)
+        self._dim = dim
+
+    def _meta(self) -> dict[str, Any]:
+        path = self.folder / _META_FILE
+        try:
+            return dict(json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError as exc:
+            raise StoreError("no collection here yet (nothing was ingested)", path=self.folder) from exc
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"unreadable collection metadata: {exc}", path=path) from exc
+
+    def dense_dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self._meta()["dense_dim"])
+        return self._dim
+
+    def metadata(self) -> dict[str, Any]:
+        return dict(self._meta().get("metadata") or {})
+
+    # -- writes --------------------------------------------------------------------------------
+    def upsert(self, points: Sequence[PointRecord]) -> None:
+        shard = self._require()
+        dim = self.dense_dim()
+        for p in points:
+            if p.dense is None or p.sparse is None:
+                raise StoreError(f"point {p.id} lacks a vector", path=self.folder, field="vector")
+            if len(p.dense) != dim:
+                raise StoreError(
+                    f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
+                    path=self.folder,
+                    field=DENSE,
+                )
+        for i in range(0, len(points), _UPSERT_BATCH):
+            batch = [
+                E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
+                for p in points[i : i + _UPSERT_BATCH]
+            ]
+            self._run("upsert", shard.update, E.UpdateOperation.upsert_points(batch))
+
+    def delete_ids(self, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        shard = self._require()
+        for i in range(0, len(ids), 1000):
+            self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
+
+    def delete(self, flt: PointFilter) -> int:
+        if flt.is_empty:
+            raise StoreError("refusing to delete with an empty filter", path=self.folder, field="filter")
+        shard = self._require()
+        n = self.count(flt)
+        if n:
+            self._run("delete by filter", shard.update, E.UpdateOperation.delete_points_by_filter(to_edge_filter(flt)))
+        return n
+
+    def flush(self) -> None:
+        if self._shard is not None:
+            self._run("flush", self._shard.flush)
+
+    def optimize(self) -> None:
+        if self._shard is not None:
+            self._run("optimize", self._shard.optimize)
+
+    # -- reads ---------------------------------------------------------------------------------
+    def count(self, flt: PointFilter | None = None) -> int:
+        shard = self._require()
+        return int(self._run("count", shard.count, E.CountRequest(exact=True, filter=to_edge_filter(flt))))
+
+    @staticmethod
+    def _record(r: Any, with_vectors: bool) -> PointRecord:
+        rec = PointRecord(id=str(r.id), payload=dict(r.payload or {}))
+        if with_vectors and r.vector:
+            vec = r.vector
+            rec.dense = list(vec.get(DENSE)) if vec.get(DENSE) is not None else None
+            sp = vec.get(SPARSE)
+            rec.sparse = SparseVector(list(sp.indices), list(sp.values)) if sp is not None else None
+        return rec
+
+    def scroll(
+        self,
+        flt: PointFilter | None = None,
+        *,
+        fields: Sequence[str] | None = None,
+        with_vectors: bool = False,
+        batch: int = 1000,
+    ) -> Iterator[PointRecord]:
+        shard = self._require()
+        payload: Any = E.PayloadSelector.Include(list(fields)) if fields is not None else True
+        offset = None
+        while True:
+            req = E.ScrollRequest(
+                offset=offset, limit=batch, filter=to_edge_filter(flt), with_payload=payload, with_vector=with_vectors
+            )
+            records, offset = self._run("scroll", shard.scroll, req)
+            for r in records:
+                yield self._record(r, with_vectors)
+            if offset is None or not records:
+                return
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
+        if not ids:
+            return []
+        shard = self._require()
+        out: list[PointRecord] = []
+        for i in range(0, len(ids), 1000):
+            recs = self._run("retrieve", shard.retrieve, [str(x) for x in ids[i : i + 1000]], True, with_vectors)
+            out.extend(self._record(r, with_vectors) for r in recs)
+        return out
+
+    def query(
+        self,
+        *,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        limit: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        shard = self._require()
+        ef = to_edge_filter(flt)
+        dense_q = E.Query.Nearest(list(dense), using=DENSE) if dense is not None else None
+        sparse_q = E.Query.Nearest(_sparse(sparse), using=SPARSE) if sparse is not None and sparse.indices else None
+        if mode == "dense":
+            if dense_q is None:
+                raise StoreError("dense mode needs a dense query vector", path=self.folder, field="dense")
+            req = E.QueryRequest(limit=limit, query=dense_q, filter=ef, with_payload=True)
+        elif mode == "sparse":
+            if sparse_q is None:
+                return []
+            req = E.QueryRequest(limit=limit, query=sparse_q, filter=ef, with_payload=True)
+        else:
+            depth = max(prefetch_limit, limit)
+            prefetches = [E.Prefetch(limit=depth, query=q, filter=ef) for q in (dense_q, sparse_q) if q is not None]
+            if not prefetches:
+                raise StoreError("hybrid mode needs at least one query vector", path=self.folder, field="query")
+            fused = E.Fusion.Rrf(k=rrf_k) if fusion == "rrf" else E.Fusion.Dbsf()
+            req = E.QueryRequest(limit=limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
+        hits = self._run("query", shard.query, req)
+        return [ScoredRecord(id=str(h.id), score=float(h.score), payload=dict(h.payload or {})) for h in hits]
+
+    def __repr__(self) -> str:
+        return f"EdgeStore({self.location!r})"

@@ -1,0 +1,399 @@
+"""StructureIndex end to end with the real default encoders and the embedded Qdrant engine.
+
+Units come from the real MinerU 4.0.12 output of the synthetic English guideline (read with the
+package's own loader and unit builder); a subset keeps the dense model's work small.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.errors import (
+    EmptyDocumentError,
+    IndexNotFoundError,
+    MalformedInputError,
+    StoreError,
+)
+from structaware_readers.models import ParsedDocument, Unit, UnitType
+from structaware_retrievers import model_assets
+from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
+from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.index import (
+    IngestError,
+    SearchHit,
+    StructureIndex,
+    expand_inputs,
+)
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+MINERU = SHARED / "fixtures" / "mineru"
+EN = MINERU / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+TINY = MINERU / "mineru-4.0.12_flash-tier_tiny_heading_table"
+
+pytestmark = pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {MINERU}")
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+    monkeypatch.delenv("STRUCTAWARE_INDEX", raising=False)
+
+
+@pytest.fixture(scope="module")
+def en_doc() -> tuple[ParsedDocument, list[Unit]]:
+    """The English guideline: every non-section unit, table rows for ages 45-68 only, one section."""
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc = load_document(EN)
+    units = build_units(doc)
+    keep_rows = ("45-47", "48-50", "51-53", "54-56", "57-59", "60-62", "63-65", "66-68")
+    subset = [
+        u
+        for u in units
+        if (u.unit_type == UnitType.TABLE_ROW and any(f"Adults {r} y" in u.text for r in keep_rows))
+        or u.unit_type in (UnitType.RECOMMENDATION, UnitType.FIGURE)
+    ]
+    subset += [u for u in units if u.unit_type == UnitType.SECTION][:1]
+    assert 12 <= len(subset) <= 20, len(subset)
+    return doc, subset
+
+
+@pytest.fixture(scope="module")
+def encoders() -> tuple[DenseEncoder, SparseEncoder]:
+    return DenseEncoder(), SparseEncoder()
+
+
+@pytest.fixture
+def index(tmp_path: Path, encoders: tuple[DenseEncoder, SparseEncoder]) -> Iterator[StructureIndex]:
+    ix = StructureIndex(tmp_path / "ix", dense=encoders[0], sparse=encoders[1])
+    yield ix
+    ix.close()
+
+
+@pytest.fixture
+def filled(index: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]]) -> StructureIndex:
+    index.add_document(*en_doc)
+    return index
+
+
+def _text(hit: SearchHit) -> str:
+    return hit.unit.text
+
+
+def _variant(doc: ParsedDocument, units: list[Unit], *, doc_id: str | None = None) -> tuple[ParsedDocument, list[Unit]]:
+    """The same document under another doc_id (a changed file at the same path)."""
+    from structaware_readers.ids import unit_id
+
+    new_id = doc_id or "f" * 16
+    new_units = [
+        u.model_copy(update={"doc_id": new_id, "unit_id": unit_id(new_id, u.unit_type.value, u.ordinal, u.element_ids)})
+        for u in units
+    ]
+    return doc.model_copy(update={"doc_id": new_id}), new_units
+
+
+# ---------------------------------------------------------------------------------------------
+# retrieval quality on real fixture units
+# ---------------------------------------------------------------------------------------------
+
+
+def test_table_value_question_returns_that_row_first(filled: StructureIndex) -> None:
+    hits = filled.query("Which grade and clinic target apply to adults aged 57-59 years?", k=5)
+    assert hits[0].unit.unit_type == UnitType.TABLE_ROW
+    assert "Adults 57-59 y" in _text(hits[0])
+    assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
+    assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+    # the hit carries the full unit with provenance
+    row = hits[0].unit
+    assert row.table is not None and row.table.headers[:2] == ["Population", "Clinic target"]
+    assert row.pages and row.element_ids and row.grade is not None and row.grade.grade == "B"
+
+
+def test_recommendation_question_and_filters(filled: StructureIndex) -> None:
+    q = "Should ambulatory blood pressure monitoring be offered to confirm the diagnosis?"
+    top = filled.query(q, k=3)
+    assert "Recommendation 2.1" in _text(top[0])
+    dense_top = filled.query(q, k=3, mode="dense")
+    sparse_top = filled.query(q, k=3, mode="sparse")
+    assert "Recommendation 2.1" in _text(dense_top[0]) and "Recommendation 2.1" in _text(sparse_top[0])
+    dbsf = filled.query(q, k=3, fusion="dbsf")
+    assert "Recommendation 2.1" in _text(dbsf[0])
+
+    rows_only = filled.query(q, k=20, filter=SearchFilter(unit_types=["table_row"]))
+    assert rows_only and all(h.unit.unit_type == UnitType.TABLE_ROW for h in rows_only)
+    graded_c = filled.query("blood pressure target", k=20, filter=SearchFilter(grades=["C"]))
+    assert graded_c and all(h.unit.grade and h.unit.grade.grade == "C" for h in graded_c)
+    page2 = filled.query(q, k=20, filter=SearchFilter(page_from=2, page_to=2))
+    assert page2 and all(2 in h.unit.pages for h in page2)
+    assert filled.query(q, filter=SearchFilter(doc_ids=["0" * 16])) == []
+    assert filled.count(SearchFilter(unit_types=["table_row"])) == 8
+
+
+async def test_aquery_matches_query(filled: StructureIndex) -> None:
+    q = "target below 130/80 mmHg for adults under 65"
+    sync = filled.query(q, k=4)
+    asynced = await filled.aquery(q, k=4)
+    assert [h.unit.unit_id for h in asynced] == [h.unit.unit_id for h in sync]
+    assert "Recommendation 3.1" in _text(sync[0])
+
+
+def test_query_argument_errors(filled: StructureIndex) -> None:
+    for kwargs, field in (
+        (dict(k=0), "k"),
+        (dict(mode="bm25"), "mode"),
+        (dict(fusion="max"), "fusion"),
+        (dict(rrf_k=0), "rrf_k"),
+        (dict(prefetch_limit=0), "prefetch_limit"),
+    ):
+        with pytest.raises(MalformedInputError, match=field):
+            filled.query("blood pressure", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(MalformedInputError, match="empty"):
+        filled.query("   ")
+    with pytest.raises(MalformedInputError, match="no searchable terms"):
+        filled.query("the and of", mode="sparse")
+    assert filled.query("the and of", k=2)  # hybrid falls back to the dense prefetch
+
+
+# ---------------------------------------------------------------------------------------------
+# idempotent, cached, atomic writes
+# ---------------------------------------------------------------------------------------------
+
+
+def test_reingesting_an_unchanged_document_embeds_nothing(tmp_path: Path, en_doc: tuple[ParsedDocument, list[Unit]]) -> None:
+    doc, units = en_doc
+    dense = DenseEncoder()
+    ix = StructureIndex(tmp_path / "ix", dense=dense)
+    first = ix.add_document(doc, units)
+    assert first.written == len(units) and first.embedded == len(units) and not first.skipped
+    computed = dense.computed
+
+    again = ix.add_document(doc, units)
+    assert again.skipped and again.written == 0 and dense.computed == computed
+    assert ix.count() == len(units)
+
+    assert ix.delete_document(doc.doc_id) == len(units)
+    back = ix.add_document(doc, units)  # not skipped (the points were gone) but served by the cache
+    assert back.written == len(units) and back.embedded == 0 and dense.computed == computed
+    ix.close()
+
+    dense2 = DenseEncoder()  # a new process would start like this: the cache is on disk
+    ix2 = StructureIndex(tmp_path / "ix", dense=dense2)
+    ix2.delete_document(doc.doc_id)
+    assert ix2.add_document(doc, units).embedded == 0 and dense2.computed == 0
+    assert (tmp_path / "ix" / "embeddings.sqlite").is_file()
+    ix2.close()
+
+
+def test_changed_units_replace_stale_points(filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]]) -> None:
+    doc, units = en_doc
+    before = filled.dense.computed
+    changed = [u.model_copy(update={"text": u.text + " (amended)"}) if i == 0 else u for i, u in enumerate(units[:-2])]
+    rep = filled.add_document(doc, changed)
+    assert rep.removed_stale == 2 and rep.written == len(units) - 2
+    assert rep.embedded == 1 and filled.dense.computed == before + 1  # only the amended text
+    assert filled.count() == len(units) - 2
+    assert {d["units"] for d in filled.documents()} == {len(units) - 2}
+
+
+def test_new_version_of_a_source_file_replaces_its_old_units(
+    filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]]
+) -> None:
+    doc, units = en_doc
+    other = doc.model_copy(update={"doc_id": "1" * 16, "source": "/elsewhere/other.pdf", "name": "other"})
+    _, other_units = _variant(doc, units[:3], doc_id="1" * 16)
+    other_units = [u.model_copy(update={"source": other.source, "doc_name": "other"}) for u in other_units]
+    filled.add_document(other, other_units)
+
+    v2, v2_units = _variant(doc, units)
+    rep = filled.add_document(v2, v2_units)
+    assert rep.removed_old_versions == len(units) and rep.removed_stale == 0
+    docs = {d["doc_id"]: d for d in filled.documents()}
+    assert set(docs) == {v2.doc_id, other.doc_id}  # the old version is gone, the other file untouched
+    assert docs[v2.doc_id]["units"] == len(units) and docs[other.doc_id]["units"] == 3
+    assert docs[v2.doc_id]["source"] == doc.source
+
+
+def test_embedding_failure_writes_nothing(
+    index: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc, units = en_doc
+
+    def boom(texts: list[str]) -> list:
+        raise RuntimeError("encoder crashed")
+
+    sparse = SparseEncoder()
+    monkeypatch.setattr(sparse, "_compute", boom)
+    ix = StructureIndex(index.path, dense=index.dense, sparse=sparse)
+    with pytest.raises(RuntimeError, match="encoder crashed"):
+        ix.add_document(doc, units)
+    assert not ix.store.exists() and ix.count() == 0
+    ix.close()
+
+
+def test_write_failure_rolls_back_this_document_only(
+    filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc, units = en_doc
+    other = doc.model_copy(update={"doc_id": "2" * 16, "source": "/elsewhere/b.pdf", "name": "b"})
+    _, other_units = _variant(doc, units[:2], doc_id="2" * 16)
+    other_units = [u.model_copy(update={"source": other.source}) for u in other_units]
+    filled.add_document(other, other_units)
+
+    def snapshot() -> dict[str, dict]:
+        return {r.id: r.payload for r in filled.store.scroll()}
+
+    before = snapshot()
+    store = filled.store
+    real_flush = store.flush
+    calls = {"n": 0}
+
+    def flaky_flush() -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("disk full")
+        real_flush()
+
+    monkeypatch.setattr(store, "flush", flaky_flush)
+    changed = [u.model_copy(update={"text": "CHANGED " + u.text}) for u in units[3:]]  # 3 stale, all changed
+    with pytest.raises(StoreError, match="rolled back"):
+        filled.add_document(doc, changed)
+    assert snapshot() == before  # every point of this document restored, the other document untouched
+    hits = filled.query("adults aged 57-59 years grade", k=1)
+    assert "CHANGED" not in _text(hits[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# missing / empty / mismatched indexes, validation
+# ---------------------------------------------------------------------------------------------
+
+
+def test_missing_and_empty_index_raise_index_not_found(
+    tmp_path: Path, encoders: tuple[DenseEncoder, SparseEncoder], en_doc: tuple[ParsedDocument, list[Unit]]
+) -> None:
+    ix = StructureIndex(tmp_path / "nothing-here", dense=encoders[0], sparse=encoders[1])
+    with pytest.raises(IndexNotFoundError, match="ingest"):
+        ix.query("blood pressure")
+    assert not (tmp_path / "nothing-here").exists()  # opening and querying create nothing
+    assert ix.count() == 0 and ix.documents() == [] and ix.delete_document("x") == 0
+
+    doc, units = en_doc
+    ix.add_document(doc, units[:2])
+    ix.delete_document(doc.doc_id)
+    with pytest.raises(IndexNotFoundError, match="empty"):
+        ix.query("blood pressure")
+    ix.close()
+
+
+def test_default_path_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("STRUCTAWARE_INDEX", str(tmp_path / "env-index"))
+    ix = StructureIndex()
+    assert ix.path == tmp_path / "env-index"
+    monkeypatch.delenv("STRUCTAWARE_INDEX")
+    assert StructureIndex().path == Path(".structaware") / "index"
+
+
+def test_index_config_is_written_and_mismatched_encoders_are_refused(
+    filled: StructureIndex, tmp_path: Path
+) -> None:
+    cfg = json.loads((tmp_path / "ix" / "structaware" / "collection.json").read_text())["metadata"]
+    assert cfg["dense"] == {"model_name": "all-MiniLM-L6-v2-int8", "model_id": filled.dense.model_id, "dim": 384}
+    assert cfg["sparse"]["model_id"] == filled.sparse.model_id and cfg["schema_version"] == "1"
+    filled.close()
+
+    with pytest.raises(StoreError, match="Fix: open it with a SparseEncoder"):
+        StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=SparseEncoder(k1=2.0))
+    local = DenseEncoder(model_path=model_assets.default_model_dir())
+    with pytest.raises(StoreError, match="dense model 'all-MiniLM-L6-v2-int8'") as err:
+        StructureIndex(tmp_path / "ix", dense=local, sparse=filled.sparse)
+    assert err.value.field == "dense.model_id"
+    again = StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=filled.sparse)
+    assert again.count() > 0
+    again.close()
+
+
+def test_add_document_validates_units(index: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]]) -> None:
+    doc, units = en_doc
+    with pytest.raises(EmptyDocumentError, match="no units"):
+        index.add_document(doc, [])
+    foreign = units[0].model_copy(update={"doc_id": "0" * 16})
+    with pytest.raises(MalformedInputError, match="doc_id"):
+        index.add_document(doc, [foreign])
+    with pytest.raises(MalformedInputError, match="duplicate"):
+        index.add_document(doc, [units[0], units[0]])
+    assert not index.store.exists()
+
+
+def test_index_reopens_with_the_same_results(filled: StructureIndex, tmp_path: Path) -> None:
+    q = "grade for adults 63-65 y"
+    before = [(h.unit.unit_id, round(h.score, 6)) for h in filled.query(q, k=5)]
+    filled.close()
+    again = StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=filled.sparse)
+    assert [(h.unit.unit_id, round(h.score, 6)) for h in again.query(q, k=5)] == before
+    again.close()
+
+
+def test_qdrant_client_backend_in_memory(
+    encoders: tuple[DenseEncoder, SparseEncoder], en_doc: tuple[ParsedDocument, list[Unit]], tmp_path: Path
+) -> None:
+    from qdrant_client import QdrantClient
+
+    client = QdrantClient(":memory:")
+    ix = StructureIndex(tmp_path / "cache-only", client=client, dense=encoders[0], sparse=encoders[1])
+    ix.add_document(*en_doc)
+    hits = ix.query("Which grade applies to adults aged 57-59 years?", k=3)
+    assert "Adults 57-59 y" in _text(hits[0])
+    assert client.get_collection("structaware").config.metadata["dense"]["dim"] == 384
+    ix.close()
+    with pytest.raises(StoreError, match="sparse"):
+        StructureIndex(client=client, dense=encoders[0], sparse=SparseEncoder(b=0.5))
+    with pytest.raises(StoreError, match="not both"):
+        StructureIndex(url="http://localhost:6333", client=client)
+
+
+# ---------------------------------------------------------------------------------------------
+# ingest from paths
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ingest_reads_builds_and_reports_failures(tmp_path: Path, encoders: tuple[DenseEncoder, SparseEncoder]) -> None:
+    ix = StructureIndex(tmp_path / "ix", dense=encoders[0], sparse=encoders[1])
+    missing = tmp_path / "missing.pdf"
+    summary = ix.ingest([TINY, missing], progress=True)
+    assert summary.documents == 1 and summary.units == ix.count() > 0 and summary.skipped_unchanged == 0
+    assert [f.path for f in summary.failed] == [str(missing)]
+    assert summary.failed[0].error_type == "InputNotFoundError"
+    assert summary.seconds >= summary.embedding_seconds > 0
+    with pytest.raises(IngestError, match="missing.pdf"):
+        summary.raise_for_errors()
+    (doc,) = ix.documents()
+    assert doc["doc_name"] == TINY.name and doc["source"] == str(TINY.resolve()) and doc["units"] == summary.units
+
+    again = ix.ingest([TINY])
+    assert again.ok and again.documents == 0 and again.skipped_unchanged == 1 and again.embedding_seconds == 0
+    hit = ix.query("clinic blood pressure target for people aged 80 or older", k=1)[0]
+    assert hit.unit.unit_type == UnitType.TABLE_ROW and "150/90" in hit.unit.text
+    ix.close()
+
+
+def test_expand_inputs(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    (root / "a" / "auto").mkdir(parents=True)
+    (root / "a" / "auto" / "a_content_list.json").write_text("[]")
+    (root / "a" / "auto" / "a_middle.json").write_text("{}")
+    (root / "a.pdf").write_bytes(b"%PDF-1.7")  # its MinerU output is under a/: not indexed twice
+    (root / "b.pdf").write_bytes(b"%PDF-1.7")
+    (root / "sub").mkdir()
+    (root / "sub" / "elements.json").write_text("[]")
+    (root / "sub" / "notes.txt").write_text("x")
+    (root / ".structaware").mkdir()
+    (root / ".structaware" / "x.json").write_text("{}")
+    got = expand_inputs([root, root / "b.pdf", tmp_path / "nope.pdf"])
+    assert got == [root / "a" / "auto", root / "b.pdf", root / "sub" / "elements.json", tmp_path / "nope.pdf"]
+    assert expand_inputs([EN]) == [EN]  # a MinerU output folder is one document

@@ -1,0 +1,201 @@
+"""StructureAwareRetriever over a real StructureIndex (tmp folder, default offline encoders) built
+from a real MinerU fixture: nodes with provenance, top-k, filters, async, query engine and tool."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("llama_index.core")
+
+from llama_index.core.llms.mock import MockLLM  # noqa: E402
+from llama_index.core.query_engine import RetrieverQueryEngine  # noqa: E402
+from llama_index.core.schema import NodeWithScore, QueryBundle  # noqa: E402
+from llama_index.core.tools import RetrieverTool  # noqa: E402
+from llama_index.core.vector_stores.types import (  # noqa: E402
+    FilterCondition,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
+QUESTION = "What is the blood pressure target for adults 57-59 y?"
+
+
+def fixture_path(rel: str, shared_rel: str | None = None) -> Path:
+    """``tests/fixtures/<rel>`` (CC0 copies in the repo), else ``<repo>/../shared/fixtures/<shared_rel or rel>``."""
+    for path in (REPO / "tests" / "fixtures" / rel, REPO.parent / "shared" / "fixtures" / (shared_rel or rel)):
+        if path.exists():
+            return path
+    pytest.skip(f"fixture {rel} is in neither tests/fixtures nor ../shared/fixtures")
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    from structaware_readers.mineru import read_mineru
+
+    return read_mineru(fixture_path(MINERU_EN))
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
+    from structaware_readers.units import build_units
+    from structaware_retrievers.index import StructureIndex
+
+    idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
+    idx.add_document(parsed, build_units(parsed))
+    yield idx
+    idx.close()
+
+
+def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:  # noqa: N802
+    return MetadataFilter(key=key, value=value, operator=op)
+
+
+def test_nodes_carry_unit_and_provenance(index) -> None:
+    from llama_index.core.base.base_retriever import BaseRetriever
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    retriever = StructureAwareRetriever(index, similarity_top_k=5)
+    assert isinstance(retriever, BaseRetriever)
+    results = retriever.retrieve(QUESTION)
+    assert len(results) == 5 and all(isinstance(r, NodeWithScore) for r in results)
+    hits = index.query(QUESTION, k=5)
+    assert [r.node.node_id for r in results] == [h.unit.unit_id for h in hits]
+    assert [r.score for r in results] == pytest.approx([h.score for h in hits])
+    top, unit = results[0].node, hits[0].unit
+    assert top.metadata["unit_type"] == "table_row" and "57-59" in top.text
+    assert top.metadata["page_label"] == str(unit.pages[0])
+    assert top.metadata["element_ids"].split(",") == unit.element_ids
+    assert json.loads(top.metadata["bboxes"])[0] == list(unit.bboxes[0])
+    assert top.ref_doc_id == unit.doc_id
+
+
+def test_similarity_top_k_and_modes(index) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    assert len(StructureAwareRetriever(index).retrieve(QUESTION)) == 2  # LlamaIndex's default
+    for mode in ("dense", "sparse"):
+        got = StructureAwareRetriever(index, similarity_top_k=3, mode=mode).retrieve(QUESTION)
+        expected = index.query(QUESTION, k=3, mode=mode)
+        assert [r.node.node_id for r in got] == [h.unit.unit_id for h in expected]
+    dbsf = StructureAwareRetriever(index, similarity_top_k=3, fusion="dbsf").retrieve(QUESTION)
+    assert len(dbsf) == 3
+
+
+def test_metadata_filters_map_to_search_filter(index, parsed) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    rows = StructureAwareRetriever(
+        index, similarity_top_k=5, filters=MetadataFilters(filters=[F("unit_type", "table_row")])
+    ).retrieve("hypertension diagnosis")
+    assert len(rows) == 5 and {r.node.metadata["unit_type"] for r in rows} == {"table_row"}
+
+    page_filter = MetadataFilters(filters=[F("page", 2, FilterOperator.GTE), F("page", 3, FilterOperator.LTE)])
+    paged = StructureAwareRetriever(index, similarity_top_k=10, filters=page_filter).retrieve("blood pressure")
+    assert paged
+    for r in paged:
+        pages = [int(p) for p in r.node.metadata["pages"].split(",")]
+        assert any(2 <= p <= 3 for p in pages)
+
+    either = MetadataFilters(
+        filters=[F("unit_type", "recommendation"), F("unit_type", "section")], condition=FilterCondition.OR
+    )
+    mixed = StructureAwareRetriever(index, similarity_top_k=8, filters=either).retrieve("blood pressure")
+    assert {r.node.metadata["unit_type"] for r in mixed} <= {"recommendation", "section"}
+
+    other_doc = MetadataFilters(filters=[F("doc_id", ["0000000000000000"], FilterOperator.IN)])
+    assert StructureAwareRetriever(index, filters=other_doc).retrieve(QUESTION) == []
+    same_doc = MetadataFilters(filters=[F("doc_id", parsed.doc_id)])
+    assert len(StructureAwareRetriever(index, filters=same_doc).retrieve(QUESTION)) == 2
+
+
+def test_to_search_filter_translation() -> None:
+    from llama_index.retrievers.structaware import to_search_filter
+
+    got = to_search_filter(
+        MetadataFilters(
+            filters=[
+                F("doc_id", ["a", "b"], FilterOperator.IN),
+                MetadataFilters(filters=[F("doc_id", "b"), F("grade", "A")]),
+                F("page_label", "3", FilterOperator.GT),
+                F("page", 9, FilterOperator.LT),
+            ]
+        )
+    )
+    assert got.doc_ids == ["b"] and got.grades == ["A"]
+    assert (got.page_from, got.page_to) == (4, 8)
+    assert to_search_filter(None) is None and to_search_filter(MetadataFilters(filters=[])) is None
+
+
+@pytest.mark.parametrize(
+    ("filters", "field", "words"),
+    [
+        (MetadataFilters(filters=[F("author", "x")]), "filters.filters[0]", "unsupported filter key 'author'"),
+        (MetadataFilters(filters=[F("unit_type", "section", FilterOperator.NE)]), "filters.filters[0]", "'!='"),
+        (MetadataFilters(filters=[F("page", "three")]), "filters.filters[0]", "1-based page"),
+        (MetadataFilters(filters=[F("page", 2, FilterOperator.IN)]), "filters.filters[0]", "page filters support"),
+        (
+            MetadataFilters(filters=[F("unit_type", "section"), F("page", 2)], condition=FilterCondition.OR),
+            "filters",
+            "condition 'or'",
+        ),
+        (MetadataFilters(filters=[F("grade", "A"), F("grade", "B")]), "filters", "exclude each other"),
+    ],
+)
+def test_unsupported_filters_raise_clear_errors(index, filters, field, words) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    from structaware_readers.errors import MalformedInputError
+
+    with pytest.raises(MalformedInputError) as err:
+        StructureAwareRetriever(index, filters=filters)
+    assert err.value.field == field and words in str(err.value)
+
+
+async def test_async_matches_sync(index) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    retriever = StructureAwareRetriever(index, similarity_top_k=4)
+    got = await retriever.aretrieve(QueryBundle(QUESTION))
+    assert [r.node.node_id for r in got] == [r.node.node_id for r in retriever.retrieve(QUESTION)]
+
+
+def test_retriever_query_engine_and_tool(index) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    retriever = StructureAwareRetriever(index, similarity_top_k=3)
+    engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
+    response = engine.query(QUESTION)
+    assert [n.node.node_id for n in response.source_nodes] == [r.node.node_id for r in retriever.retrieve(QUESTION)]
+
+    tool = RetrieverTool.from_defaults(retriever=retriever, name="guideline_search", description="Search the guideline")
+    output = tool.call(QUESTION)
+    top = response.source_nodes[0].node
+    assert f"page_label: {top.metadata['page_label']}" in output.content
+    assert "57-59" in output.content and "context: Table" in output.content
+    assert "bboxes" not in output.content and "element_ids" not in output.content
+    assert [n.node.node_id for n in output.raw_output] == [n.node.node_id for n in response.source_nodes]
+
+
+def test_from_path_opens_a_stored_index(tmp_path: Path, parsed) -> None:
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    from structaware_readers.units import build_units
+    from structaware_retrievers.index import StructureIndex
+
+    folder = tmp_path / "idx"
+    built = StructureIndex(folder)
+    built.add_document(parsed, build_units(parsed))
+    built.close()
+    retriever = StructureAwareRetriever.from_path(folder, similarity_top_k=1)
+    try:
+        (hit,) = retriever.retrieve(QUESTION)
+        assert "57-59" in hit.node.text
+    finally:
+        retriever.index.close()

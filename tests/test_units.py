@@ -1,0 +1,167 @@
+"""The unit builder on real MinerU outputs of the synthetic guidelines (CC0, tests/fixtures/mineru)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.mineru import read_mineru
+from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
+from structaware_readers.units import UnitOptions, build_units
+
+FIX = Path(__file__).parent / "fixtures" / "mineru"
+EN = FIX / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+ZH = FIX / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
+
+
+@pytest.fixture(scope="module")
+def en_units():
+    return build_units(read_mineru(EN / "middle_json.json"))
+
+
+@pytest.fixture(scope="module")
+def zh_units():
+    return build_units(read_mineru(ZH / "middle_json.json"))
+
+
+def test_table_rows_carry_their_headers_and_span_the_continued_table(en_units):
+    rows = [u for u in en_units if u.unit_type is UnitType.TABLE_ROW]
+    # Table 1 runs over pages 3 and 4: 37 + 23 body rows, one table, no repeated header row
+    assert len(rows) == 60
+    assert len({u.table.table_id for u in rows}) == 1
+    assert [u.table.row_index for u in rows] == list(range(60))
+    first = rows[0]
+    assert first.text == "Population: Adults 18-20 y, Clinic target: <140/90 mmHg, ABPM target: <135/85 mmHg, Grade: A"
+    assert first.context.startswith("Table: Table 1. Blood pressure targets by population")
+    assert "Columns: Population; Clinic target; ABPM target; Grade" in first.context
+    assert first.table.headers == ["Population", "Clinic target", "ABPM target", "Grade"]
+    assert first.pages == [3]
+    row_131 = next(u for u in rows if "Adults 129-131 y" in u.text)
+    assert row_131.pages == [4]
+    assert not any(u.text.startswith("Population: Population") for u in rows)
+    # a row's grade column is parsed as a grade
+    assert first.grade is not None and first.grade.grade == "A"
+
+
+def test_recommendations_are_units_with_parsed_grades(en_units):
+    recs = [u for u in en_units if u.unit_type is UnitType.RECOMMENDATION]
+    by_id = {re.match(r"Recommendation (\d\.\d)", u.text).group(1): u for u in recs}
+    assert set(by_id) == {"1.1", "2.1", "3.1"}
+    assert by_id["2.1"].grade.strength == "strong"
+    assert by_id["2.1"].grade.certainty == "high"
+    assert by_id["2.1"].grade.grade == "A"
+    assert by_id["3.1"].grade.strength == "conditional"
+    assert by_id["3.1"].grade.grade == "C"
+    assert by_id["1.1"].grade.certainty == "moderate"
+    assert by_id["2.1"].context == "Section: 2 Diagnosis > 2.1 Blood pressure measurement > 2.1.1 Confirming the diagnosis"
+    # a recommendation is not repeated inside its section unit
+    sections = [u for u in en_units if u.unit_type is UnitType.SECTION]
+    assert not any("Recommendation 2.1" in u.text for u in sections)
+
+
+def test_section_units_have_heading_paths_and_provenance(en_units):
+    sections = [u for u in en_units if u.unit_type is UnitType.SECTION]
+    contexts = {u.context for u in sections}
+    assert "Section: 1 Introduction" in contexts
+    assert "Section: 2 Diagnosis > 2.1 Blood pressure measurement" in contexts
+    for u in en_units:
+        assert u.pages and all(p >= 1 for p in u.pages)
+        assert len(u.element_ids) == len(u.bboxes) == len(u.element_pages)
+        for box in u.bboxes:
+            assert box is None or all(0.0 <= c <= 1.0 for c in box)
+        # furniture never becomes unit text
+        assert "Synthetic Guideline on Hypertension v1.0" not in u.text
+
+
+def test_figure_unit_keeps_caption_and_figure_text(en_units):
+    figures = [u for u in en_units if u.unit_type is UnitType.FIGURE]
+    assert len(figures) == 1
+    assert figures[0].context.startswith("Figure: Figure 1. Diagnostic flowchart")
+    assert "ABPM average >= 135/85 mmHg?" in figures[0].text
+    assert figures[0].pages == [2]
+
+
+def test_chinese_recommendations_and_table(zh_units):
+    recs = [u for u in zh_units if u.unit_type is UnitType.RECOMMENDATION]
+    texts = {u.text[:8]: u for u in recs}
+    assert {"推荐意见1.1", "推荐意见2.1", "推荐意见3.1"} <= {t[:7] for t in texts}
+    rec21 = next(u for u in recs if u.text.startswith("推荐意见2.1"))
+    assert rec21.grade.strength == "strong" and rec21.grade.certainty == "high" and rec21.grade.grade == "A"
+    rec31 = next(u for u in recs if u.text.startswith("推荐意见3.1"))
+    assert rec31.grade.strength == "weak" and rec31.grade.grade == "C"
+    assert rec21.context == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法"
+    rows = [u for u in zh_units if u.unit_type is UnitType.TABLE_ROW]
+    assert len(rows) == 60
+    assert rows[0].text.startswith("人群: 18-20岁成人, 诊室血压目标: <140/90 mmHg")
+
+
+def test_ids_are_deterministic_and_unique(en_units):
+    again = build_units(read_mineru(EN / "middle_json.json"))
+    assert [u.unit_id for u in again] == [u.unit_id for u in en_units]
+    assert len({u.unit_id for u in en_units}) == len(en_units)
+    assert [u.ordinal for u in en_units] == list(range(len(en_units)))
+
+
+def test_every_rendering_gives_the_same_units():
+    texts = []
+    for name in ("middle_json.json", "content_list.rendered.json", "structured_content.json"):
+        units = build_units(read_mineru(EN / name))
+        texts.append([(u.unit_type.value, u.text, u.context) for u in units])
+    assert texts[0] == texts[1] == texts[2]
+
+
+def test_long_sections_split_at_paragraph_boundaries():
+    para = "Blood pressure should be measured twice. " * 10  # 410 characters
+    blocks = [Block(block_id="p1-e0", kind=BlockKind.HEADING, text="1 Methods", page=1, level=1)]
+    blocks += [Block(block_id=f"p1-e{i}", kind=BlockKind.PARAGRAPH, text=para.strip(), page=1) for i in range(1, 6)]
+    doc = ParsedDocument(doc_id="0" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks)
+    units = build_units(doc, UnitOptions(max_section_chars=900))
+    assert [len(u.element_ids) for u in units] == [3, 2, 1]  # heading + 2 paragraphs, then 2, then 1
+    assert units[0].element_ids[0] == "p1-e0"
+    assert all(len(u.text) <= 900 for u in units)
+    assert all(u.context == "Section: 1 Methods" for u in units)
+
+
+def test_group_rows_label_the_rows_below_them():
+    grid = TableGrid(
+        header_rows=[["Drug", "Dose"]],
+        body_rows=[["Adults", "Adults"], ["Amlodipine", "5 mg"], ["Children", "Children"], ["Amlodipine", "2.5 mg"]],
+    )
+    blocks = [Block(block_id="p1-e0", kind=BlockKind.TABLE, text="", page=1, table=grid, caption="Table 2. Doses")]
+    doc = ParsedDocument(doc_id="1" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks)
+    rows = build_units(doc)
+    assert [u.text for u in rows] == ["Drug: Amlodipine, Dose: 5 mg", "Drug: Amlodipine, Dose: 2.5 mg"]
+    assert rows[0].context.endswith("Group: Adults") and rows[1].context.endswith("Group: Children")
+
+
+def test_flowchart_blocks_become_one_unit_per_edge():
+    src = "flowchart TD\n  A[Clinic BP >= 140/90] --> B{ABPM >= 135/85?}\n  B -->|yes| C[Diagnose hypertension]\n  B -->|no| D[Re-check in 5 years]"
+    blocks = [
+        Block(block_id="p2-e3", kind=BlockKind.FLOWCHART, text="", page=2, mermaid=src, caption="Figure 1. Diagnosis")
+    ]
+    doc = ParsedDocument(doc_id="2" * 16, source="x", name="x", parser="test", page_count=2, blocks=blocks)
+    units = build_units(doc)
+    assert [u.text for u in units] == [
+        "Clinic BP >= 140/90 -> ABPM >= 135/85?",
+        "ABPM >= 135/85? -(yes)-> Diagnose hypertension",
+        "ABPM >= 135/85? -(no)-> Re-check in 5 years",
+    ]
+    assert all(u.unit_type is UnitType.FLOW_PATH and u.context == "Flowchart: Figure 1. Diagnosis" for u in units)
+    assert units[1].flow.label == "yes" and units[1].flow.target == "Diagnose hypertension"
+
+
+def test_context_ablation_empties_contexts(en_units):
+    doc = read_mineru(EN / "middle_json.json")
+    plain = build_units(doc, UnitOptions(include_context=False))
+    assert all(u.context == "" for u in plain)
+    assert [u.text for u in plain] == [u.text for u in en_units]
+
+
+def test_document_without_body_text_is_an_error():
+    blocks = [Block(block_id="p1-e0", kind=BlockKind.PAGE_NUMBER, text="1", page=1)]
+    doc = ParsedDocument(doc_id="3" * 16, source="empty.json", name="empty", parser="test", page_count=1, blocks=blocks)
+    with pytest.raises(EmptyDocumentError, match="empty.json"):
+        build_units(doc)
