@@ -154,7 +154,7 @@ def test_dense_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(InputNotFoundError, match="model_path"):
         DenseEncoder(model_path=tmp_path / "missing")
     (tmp_path / "tokenizer.json").write_text("{}")
-    with pytest.raises(InputNotFoundError, match="tokenizer_config.json"):
+    with pytest.raises(InputNotFoundError, match=r"tokenizer_config\.json"):
         DenseEncoder(model_path=tmp_path)
     (tmp_path / "tokenizer_config.json").write_text("{}")
     with pytest.raises(InputNotFoundError, match="onnx"):
@@ -266,9 +266,7 @@ def test_chinese_query_matches_segmented_document_in_qdrant(tmp_path: Path) -> N
     store.create(2, {})
     vecs = enc.embed_documents(list(docs.values()))
     ids = {name: f"00000000-0000-0000-0000-00000000000{i}" for i, name in enumerate(docs)}
-    store.upsert(
-        [PointRecord(id=ids[n], payload={"name": n}, dense=[1.0, 0.0], sparse=v) for n, v in zip(docs, vecs)]
-    )
+    store.upsert([PointRecord(id=ids[n], payload={"name": n}, dense=[1.0, 0.0], sparse=v) for n, v in zip(docs, vecs)])
     hits = store.query(dense=None, sparse=enc.embed_query("机器学习"), limit=5, mode="sparse")
     assert [h.payload["name"] for h in hits] == ["target"]
     mixed = store.query(dense=None, sparse=enc.embed_query("mmHg 动态血压"), limit=5, mode="sparse")

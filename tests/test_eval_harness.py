@@ -206,6 +206,7 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
 
 
 @pytest.mark.shared
+@pytest.mark.slow
 def test_run_eval_dense_hybrid_and_peers(question_file: Path, tmp_path: Path):
     _need_fixture()
     result = run_eval(

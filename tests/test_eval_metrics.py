@@ -35,6 +35,18 @@ def test_tokens_nfkc_entities_decimals_and_cjk():
     assert tokens("Total\\,net revenue") == ["total", "net", "revenue"]
 
 
+def test_tokens_latex_tables_from_ohr_bench():
+    # a JSON writer left "\\begin" as backspace + "egin"; column specs and \hline carry no evidence
+    gold = "\x08egin{tabular}{|c|c|c|} \\hline Foreign exchange & \\$ & (88) & 3,520 \\\\ \\hline \\end{tabular}"
+    assert tokens(gold) == ["foreign", "exchange", "88", "3520"]
+    # OCR'd bold numbers come out digit by digit inside \mathbf
+    assert tokens("Net Capital & $\\mathbf{2 4 , 5 7 8}$ & $\\mathbf{1 6 . 9}$") == ["net", "capital", "24578", "16.9"]
+    # \multicolumn keeps only its content; an unknown command keeps its word
+    assert tokens("\\multicolumn{3}{|c|}{$0.02 \\%$} \\June 30") == ["0.02", "june", "30"]
+    # inline HTML from the parser: tags dropped, comparison signs kept out of the way
+    assert tokens("Carrying value(<sup>a</sup>) <140/90 mmHg") == ["carrying", "value", "a", "140", "90", "mmhg"]
+
+
 def test_coverage_is_multiset_fraction_of_gold():
     gold = token_counts("842 689 842 nonaccrual")  # 4 tokens, 842 twice
     assert coverage(gold, token_counts("nonaccrual 842 689")) == pytest.approx(3 / 4)

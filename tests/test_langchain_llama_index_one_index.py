@@ -19,7 +19,7 @@ MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
 # question -> text the top unit must hold
 QUESTIONS = {
     "What is the blood pressure target for adults 57-59 y?": "Adults 57-59 y",
-    "When should ambulatory blood pressure monitoring be offered?": "ambulatory blood pressure monitoring",
+    "diagnostic flowchart for suspected hypertension": "Figure 1. Diagnostic flowchart",
 }
 
 

@@ -43,6 +43,7 @@ def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
 
     idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
     idx.add_document(parsed, build_units(parsed))
+    idx.optimize()  # settle the shard now: results must not move under a background optimiser between calls
     yield idx
     idx.close()
 

@@ -162,3 +162,31 @@ def test_bad_inputs_raise_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(MalformedInputError) as plain:
         parsed_from_document(Document(text="plain", metadata={"file_path": "/x/plain.txt"}))
     assert plain.value.path == "/x/plain.txt" and "structaware_document" in (plain.value.field or "")
+
+
+@pytest.mark.parametrize("reading_order", ["auto", "parser", "layout"])
+def test_reading_order_matches_the_loader(mineru_dir: Path, reading_order: str) -> None:
+    """Both readers order blocks exactly as ``structaware_readers.loader.load_document`` does."""
+    from llama_index.readers.structaware import MinerUReader, UnstructuredReader, parsed_from_document
+
+    from structaware_readers.loader import load_document
+
+    for reader, path in ((MinerUReader, mineru_dir), (UnstructuredReader, fixture_path(*UNSTRUCTURED_EN))):
+        (doc,) = reader(reading_order=reading_order).load_data(path)
+        expected = load_document(path, reading_order=reading_order)
+        assert [b.block_id for b in parsed_from_document(doc).blocks] == [b.block_id for b in expected.blocks]
+
+
+def test_pdf_through_simple_directory_reader_runs_mineru(tmp_path: Path) -> None:
+    from llama_index.readers.structaware import MinerUReader, parsed_from_document
+
+    pdf = fixture_path("pdf/tiny_heading_table.pdf")
+    shutil.copy(pdf, tmp_path / pdf.name)
+    (doc,) = SimpleDirectoryReader(
+        str(tmp_path), file_extractor={".pdf": MinerUReader()}, raise_on_error=True
+    ).load_data()
+    parsed = parsed_from_document(doc)
+    assert parsed.parser == "mineru" and parsed.page_count == 1
+    assert doc.metadata["file_name"] == pdf.name
+    assert "Recommendation 1" in doc.text
+    assert any(b.kind.value == "table" for b in parsed.blocks)

@@ -79,8 +79,16 @@ def _unit(name: str, doc: str, pages: list[int], utype: UnitType, grade: str | N
 CORPUS = {
     "a": (_unit("a", "doc1", [1], UnitType.SECTION), _unit_vec((0, 1.0)), SparseVector([1, 2], [1.0, 0.5])),
     "b": (_unit("b", "doc1", [2, 3], UnitType.TABLE_ROW, "A"), _unit_vec((0, 1.0), (1, 0.3)), SparseVector([2], [0.7])),
-    "c": (_unit("c", "doc1", [4], UnitType.RECOMMENDATION, "B"), _unit_vec((0, 1.0), (2, 0.8)), SparseVector([7], [0.3])),
-    "d": (_unit("d", "doc2", [1], UnitType.TABLE_ROW, "A"), _unit_vec((0, 1.0), (3, 1.5)), SparseVector([7, 9], [0.9, 0.2])),
+    "c": (
+        _unit("c", "doc1", [4], UnitType.RECOMMENDATION, "B"),
+        _unit_vec((0, 1.0), (2, 0.8)),
+        SparseVector([7], [0.3]),
+    ),
+    "d": (
+        _unit("d", "doc2", [1], UnitType.TABLE_ROW, "A"),
+        _unit_vec((0, 1.0), (3, 1.5)),
+        SparseVector([7, 9], [0.9, 0.2]),
+    ),
     "e": (_unit("e", "doc2", [5, 6], UnitType.FLOW_PATH), _unit_vec((0, 0.2), (4, 1.0)), SparseVector([7], [1.6])),
 }
 NAME = {_uid(n): n for n in CORPUS}
@@ -89,7 +97,9 @@ Q_SPARSE = SparseVector([7], [1.0])
 
 
 def points(names: str = "abcde") -> list[PointRecord]:
-    return [PointRecord(id=u.unit_id, payload=u.to_payload(), dense=d, sparse=s) for u, d, s in (CORPUS[n] for n in names)]
+    return [
+        PointRecord(id=u.unit_id, payload=u.to_payload(), dense=d, sparse=s) for u, d, s in (CORPUS[n] for n in names)
+    ]
 
 
 def filled(store: VectorStore) -> VectorStore:

@@ -41,6 +41,9 @@ def test_table_rows_carry_their_headers_and_span_the_continued_table(en_units):
     assert first.pages == [3]
     row_131 = next(u for u in rows if "Adults 129-131 y" in u.text)
     assert row_131.pages == [4]
+    # a row of the continuation points at the continuation element on page 4, not at page 3's
+    assert row_131.element_ids == ["p4-e1"] and row_131.element_pages == [4]
+    assert row_131.bboxes[0] != first.bboxes[0]
     assert not any(u.text.startswith("Population: Population") for u in rows)
     # a row's grade column is parsed as a grade
     assert first.grade is not None and first.grade.grade == "A"

@@ -45,7 +45,7 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
         return "mineru"
     with open(p, "rb") as fh:
         head = fh.read(2048)
-    if head.startswith(b"%PDF"):
+    if b"%PDF-" in head[:1024]:  # the PDF spec allows junk before the header
         return "pdf"
     stripped = head.lstrip()
     if stripped[:1] in (b"[", b"{"):
@@ -53,7 +53,7 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
     if p.suffix.lower() in _UNSTRUCTURED_RAW:
         return "raw"
     if p.suffix.lower() == ".pdf":
-        raise UnknownFormatError("file is named .pdf but does not start with %PDF", path=p, field="content")
+        raise UnknownFormatError("file is named .pdf but has no %PDF- header", path=p, field="content")
     raise UnknownFormatError(
         "not a PDF, a MinerU output, an Unstructured elements JSON or a document Unstructured can partition",
         path=p,

@@ -115,10 +115,13 @@ class Block(BaseModel):
         items: list items for lists.
         mermaid: Mermaid source for flowcharts.
         source_type: the parser's own type name for this element (e.g. ``"image"``, ``"Title"``).
+        parser_ids: the parser's own element ids behind this block (Unstructured ``element_id``;
+            several when the reader merged elements, e.g. list items or table chunks).
         continues_prev: the parser says this element continues the previous one across a page
             break (MinerU 4.x ``continues_prev``); readers merge such tables before unit building.
         extra_pages: further 1-based pages covered by this block after a cross-page merge,
-            with ``extra_bboxes`` aligned to them.
+            with ``extra_bboxes`` and ``extra_ids`` (the merged continuation elements' own ids,
+            ``p{page}-e{j}``; may be empty when the parser merged them itself) aligned to them.
     """
 
     model_config = ConfigDict(use_enum_values=False)
@@ -135,9 +138,11 @@ class Block(BaseModel):
     items: list[str] = Field(default_factory=list)
     mermaid: str | None = None
     source_type: str = ""
+    parser_ids: list[str] = Field(default_factory=list)
     continues_prev: bool = False
     extra_pages: list[int] = Field(default_factory=list)
     extra_bboxes: list[BBox | None] = Field(default_factory=list)
+    extra_ids: list[str] = Field(default_factory=list)
 
     @field_validator("bbox")
     @classmethod

@@ -51,6 +51,25 @@ from structaware_readers.models import (
 )
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;。！？；])\s*")
+_TITLE_MAX_CHARS = 160
+
+
+def _title(caption: str) -> str:
+    """A caption shortened for a context string: its first sentence, at most 160 characters.
+
+    Parsers sometimes glue a following paragraph onto a caption; the context must stay a title.
+    """
+    caption = " ".join(caption.split())
+    if len(caption) <= _TITLE_MAX_CHARS:
+        return caption
+    first = ""
+    for piece in _SENTENCE_END.split(caption):  # "Figure 1." alone is a label, not a title
+        first = f"{first} {piece}".strip()
+        if len(first) >= 24:
+            break
+    if len(first) > _TITLE_MAX_CHARS:
+        first = caption[:_TITLE_MAX_CHARS].rsplit(" ", 1)[0]
+    return first.rstrip()
 
 
 class UnitOptions(BaseModel):
@@ -78,6 +97,12 @@ class _Builder:
     path: list[tuple[int, Block]] = field(default_factory=list)  # heading stack (level, block)
     pending: list[_Part] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
+    extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
+    keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
+    position: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.position = {b.block_id: i for i, b in enumerate(self.doc.blocks)}
 
     # -- helpers ---------------------------------------------------------------------------
     @property
@@ -100,28 +125,29 @@ class _Builder:
         table: TableRowInfo | None = None,
         flow: FlowEdgeInfo | None = None,
         extra: str = "",
+        refs: list[tuple[str, BBox | None, int]] | None = None,
     ) -> None:
+        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks``."""
         text = text.strip()
         if not text:
             return
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
-        for b in blocks:
-            if b.block_id in element_ids:
+        for eid, box, page in refs or [(b.block_id, b.bbox, b.page) for b in blocks]:
+            if eid in element_ids:
                 continue
-            element_ids.append(b.block_id)
-            bboxes.append(b.bbox)
-            element_pages.append(b.page)
+            element_ids.append(eid)
+            bboxes.append(box)
+            element_pages.append(page)
         if pages is None:
             page_set = {b.page for b in blocks}
             for b in blocks:
                 page_set.update(b.extra_pages)
             pages = sorted(page_set)
-        ordinal = len(self.units)
         self.units.append(
             Unit(
-                unit_id=ids.unit_id(self.doc.doc_id, unit_type.value, ordinal, element_ids, extra),
+                unit_id="",  # assigned by finalize() once units are in reading order
                 unit_type=unit_type,
                 text=text,
                 context=context if self.options.include_context else "",
@@ -136,9 +162,27 @@ class _Builder:
                 grade=grade,
                 table=table,
                 flow=flow,
-                ordinal=ordinal,
             )
         )
+        self.extras.append(extra)
+        self.keys.append(min(self.position[b.block_id] for b in blocks))
+
+    def finalize(self) -> list[Unit]:
+        """Order units by their first element's reading-order position, then assign ordinals and ids.
+
+        A recommendation is emitted as soon as it is met while its section waits for the next
+        heading; sorting (stable) restores document order, so PREVIOUS/NEXT links follow the page.
+        """
+        order = sorted(range(len(self.units)), key=lambda i: self.keys[i])
+        final: list[Unit] = []
+        for ordinal, i in enumerate(order):
+            unit = self.units[i]
+            unit.ordinal = ordinal
+            unit.unit_id = ids.unit_id(
+                self.doc.doc_id, unit.unit_type.value, ordinal, unit.element_ids, self.extras[i]
+            )
+            final.append(unit)
+        return final
 
     # -- sections --------------------------------------------------------------------------
     def flush_section(self) -> None:
@@ -216,7 +260,7 @@ class _Builder:
         headers = grid.column_headers()
         rows = grid.body_rows or grid.header_rows
         caption = block.caption.strip()
-        head = f"Table: {caption}" if caption else "Table"
+        head = f"Table: {_title(caption)}" if caption else "Table"
         base_context = " | ".join(
             s for s in (head, f"Columns: {'; '.join(headers)}", self._section_context()) if s
         )
@@ -239,6 +283,7 @@ class _Builder:
                 context,
                 [block],
                 pages=[page] if page else None,
+                refs=[_row_element(block, page)] if page else None,
                 grade=grades.detect_grade(text),
                 table=TableRowInfo(
                     table_id=block.block_id, row_index=i, headers=headers, cells=cells, caption=caption
@@ -249,7 +294,7 @@ class _Builder:
     def on_flowchart(self, block: Block) -> None:
         from structaware_readers.mermaid import parse_mermaid
 
-        title = block.caption.strip() or block.text.strip().split("\n", 1)[0][:200]
+        title = _title(block.caption.strip() or block.text.strip().split("\n", 1)[0])
         try:
             # lenient: one bad line from a vision model must not lose the whole chart
             chart = parse_mermaid(block.mermaid or "", path=self.doc.source, strict=False)
@@ -289,9 +334,18 @@ class _Builder:
         if not caption and not body:
             return
         self.flush_section()
-        head = f"Figure: {caption}" if caption else "Figure"
+        head = f"Figure: {_title(caption)}" if caption else "Figure"
         context = " | ".join(s for s in (head, self._section_context()) if s)
         self._emit(UnitType.FIGURE, "\n".join(t for t in (caption, body) if t), context, [block])
+
+
+def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:
+    """The element a table row sits in: the table itself, or the continuation part on ``page``."""
+    if page != block.page and page in block.extra_pages:
+        k = block.extra_pages.index(page)
+        eid = block.extra_ids[k] if k < len(block.extra_ids) else block.block_id
+        return eid, block.extra_bboxes[k] if k < len(block.extra_bboxes) else None, page
+    return block.block_id, block.bbox, block.page
 
 
 def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list[Unit]:
@@ -334,4 +388,4 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
                 builder._emit(UnitType.SECTION, block.text, "", [block])
     if not builder.units:
         raise EmptyDocumentError("no body text to build units from", path=doc.source, field="blocks")
-    return builder.units
+    return builder.finalize()

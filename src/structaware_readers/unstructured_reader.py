@@ -14,9 +14,13 @@ text and downloads it on first use; offline, ``partition_html``/``_md``/``_docx`
 package on the Python package index (``pip download en_core_web_sm==3.8.0`` finds nothing), so
 the raw-file route works only where the model is installed (its wheel from spaCy's model
 releases); without it :class:`ParserUnavailableError` is raised before partitioning, never an
-empty result. ``DO_NOT_TRACK=1`` is set (unless already set) before ``unstructured`` is imported,
-to stop its telemetry. The documented offline route is: partition where the model exists, save
-with ``elements_to_json``, and read the JSON here.
+empty result (the check is the one ``spacy.load`` makes: an installed distribution named
+``en_core_web_sm``). Formats also need their ``unstructured`` extras: HTML and DOCX work with the
+base install plus ``python-docx``; Markdown needs ``unstructured[md]`` and PDF ``unstructured[pdf]``
+(a missing extra is reported as :class:`ParserUnavailableError` too). ``DO_NOT_TRACK=1`` and
+``UNSTRUCTURED_DISABLE_NOTICE=1`` are set (unless already set) before ``unstructured`` is imported,
+to stop its telemetry and its stdout notice. The documented offline route is: partition where the
+model exists, save with ``elements_to_json``, and read the JSON here.
 
 Mapping (element ``type`` = Unstructured category; ``source_type`` keeps it):
 

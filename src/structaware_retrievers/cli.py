@@ -47,14 +47,15 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code=2)
 
 
-def _open_index(index: Path | None, url: str | None, api_key: str | None, collection: str, *, create: bool):
+def _open_index(index: Path | None, url: str | None, api_key: str | None, collection: str):
+    """Open (never create) an index; the first write creates its collection."""
     from structaware_retrievers.index import StructureIndex
 
     if index is not None and url is not None:
         raise typer.BadParameter("give either --index or --url, not both")
     if url is not None:
-        return StructureIndex(url=url, api_key=api_key, collection=collection, create=create)
-    return StructureIndex(index, collection=collection, create=create)
+        return StructureIndex(url=url, api_key=api_key, collection=collection)
+    return StructureIndex(index, collection=collection)
 
 
 @app.command()
@@ -105,15 +106,19 @@ def ingest(
 ) -> None:
     """Put the units of documents into the index (idempotent; atomic per document)."""
     try:
-        idx = _open_index(index, url, api_key, collection, create=True)
+        idx = _open_index(index, url, api_key, collection)
         summary = idx.ingest(paths, reading_order=reading_order, progress=progress)  # type: ignore[arg-type]
     except StructawareError as exc:
         _fail(exc)
         return
-    typer.echo(summary.describe())
-    if summary.failures:
-        for failure in summary.failures:
-            typer.echo(f"error: {failure}", err=True)
+    skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""
+    typer.echo(
+        f"ingested {summary.documents} documents, {summary.units} units{skipped} into {idx!r} "
+        f"in {summary.seconds:.1f} s (embedding {summary.embedding_seconds:.1f} s)"
+    )
+    for failure in summary.failed:
+        typer.echo(f"error: {failure.path}: {failure.error_type}: {failure.message}", err=True)
+    if summary.failed:
         raise typer.Exit(code=1)
 
 
@@ -173,7 +178,7 @@ def query(
         raise typer.BadParameter("--fusion must be rrf or dbsf")
     flt = _parse_filters(filters or [])
     try:
-        idx = _open_index(index, url, api_key, collection, create=False)
+        idx = _open_index(index, url, api_key, collection)
         hits = idx.query(text, k=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt)  # type: ignore[arg-type]
     except StructawareError as exc:
         _fail(exc)
@@ -217,7 +222,7 @@ def documents(
 ) -> None:
     """List the documents in the index."""
     try:
-        idx = _open_index(index, url, api_key, collection, create=False)
+        idx = _open_index(index, url, api_key, collection)
         docs = idx.documents()
     except StructawareError as exc:
         _fail(exc)
@@ -236,7 +241,7 @@ def delete(
 ) -> None:
     """Delete a document's units from the index."""
     try:
-        idx = _open_index(index, url, api_key, collection, create=False)
+        idx = _open_index(index, url, api_key, collection)
         n = idx.delete_document(doc_id)
     except StructawareError as exc:
         _fail(exc)

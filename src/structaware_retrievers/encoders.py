@@ -23,7 +23,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -163,12 +163,12 @@ class _CachedEncoder:
         if self.cache is not None:
             out = {h: self._decode(b) for h, b in self.cache.get(self.model_id, hashes).items()}
         todo: dict[str, str] = {}
-        for h, t in zip(hashes, texts):
+        for h, t in zip(hashes, texts, strict=True):
             if h not in out and h not in todo:
                 todo[h] = t
         if todo:
             vectors = self._compute(list(todo.values()))
-            new = dict(zip(todo.keys(), vectors))
+            new = dict(zip(todo.keys(), vectors, strict=True))
             with self._count_lock:
                 self.computed += len(new)
             if self.cache is not None:
@@ -182,18 +182,22 @@ class _CachedEncoder:
 # --------------------------------------------------------------------------------------------
 
 
+_env_lock = threading.Lock()
+
+
 @contextmanager
 def _hf_offline() -> Iterator[None]:
     """Set ``HF_HUB_OFFLINE=1`` while a local model folder is loaded (restored afterwards)."""
-    old = os.environ.get("HF_HUB_OFFLINE")
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("HF_HUB_OFFLINE", None)
-        else:
-            os.environ["HF_HUB_OFFLINE"] = old
+    with _env_lock:
+        old = os.environ.get("HF_HUB_OFFLINE")
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop("HF_HUB_OFFLINE", None)
+            else:
+                os.environ["HF_HUB_OFFLINE"] = old
 
 
 def _fastembed_catalogue() -> dict[str, int]:
@@ -349,13 +353,18 @@ class DenseEncoder(_CachedEncoder):
                 folder = model_assets.default_model_dir()
                 with _hf_offline():
                     return TextEmbedding(
-                        model_assets.FASTEMBED_BASE_MODEL, specific_model_path=str(folder), local_files_only=True, **kwargs
+                        model_assets.FASTEMBED_BASE_MODEL,
+                        specific_model_path=str(folder),
+                        local_files_only=True,
+                        **kwargs,
                     )
             if self._source == "folder":
                 if self._custom is not None:
                     self._register_custom(name, self._custom["model_file"])
                 with _hf_offline():
-                    return TextEmbedding(name, specific_model_path=str(self.model_path), local_files_only=True, **kwargs)
+                    return TextEmbedding(
+                        name, specific_model_path=str(self.model_path), local_files_only=True, **kwargs
+                    )
             offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
             return TextEmbedding(
                 name,
@@ -393,7 +402,7 @@ class DenseEncoder(_CachedEncoder):
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         done = self.model.embed([texts[i] for i in order], batch_size=self.batch_size)
         vecs: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
-        for i, v in zip(order, done):
+        for i, v in zip(order, done, strict=True):
             vecs[i] = np.asarray(v, dtype=np.float32)
         if vecs and vecs[0].shape[-1] != self.dim:
             raise ModelUnavailableError(
@@ -442,7 +451,7 @@ _TOKEN_RE = re.compile(
 _MAX_TOKEN_CHARS = 40
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stopwords(lang: str) -> frozenset[str]:
     path = model_assets.ASSETS_DIR / "stopwords" / f"{lang}.txt"
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -498,7 +507,8 @@ class SparseEncoder(_CachedEncoder):
         avg_len: assumed average document length in tokens (the corpus average is not tracked).
         cache: persistent :class:`EmbeddingCache` (``None``: no caching).
 
-    ``model_id`` encodes every setting that changes document vectors.
+    ``model_id`` encodes every setting that changes document vectors (version, k1, b, avg_len and
+    a hash of the stop word lists), so an index refuses an encoder that would write other vectors.
     """
 
     VERSION = "1"
@@ -519,12 +529,16 @@ class SparseEncoder(_CachedEncoder):
         if avg_len <= 0:
             raise MalformedInputError(f"must be > 0, got {avg_len}", field="avg_len")
         self.k1, self.b, self.avg_len = float(k1), float(b), float(avg_len)
-        self.model_name = "structaware-bm25"
-        self.model_id = f"structaware-bm25/v{self.VERSION}:en=snowball,zh=jieba-search:k1={k1:g},b={b:g},avg_len={avg_len:g}"
         from py_rust_stemmers import SnowballStemmer
 
         self._stemmer = SnowballStemmer("english")
         self._stop = _stopwords("en") | _stopwords("zh")
+        stop_key = content_hash("\n".join(sorted(self._stop)))[:8]
+        self.model_name = "structaware-bm25"
+        self.model_id = (
+            f"structaware-bm25/v{self.VERSION}:en=snowball,zh=jieba-search,stop={stop_key}"
+            f":k1={k1:g},b={b:g},avg_len={avg_len:g}"
+        )
 
     def tokenize(self, text: str) -> list[str]:
         """Text -> normalised tokens (with repeats, in order), as described in the class docstring."""

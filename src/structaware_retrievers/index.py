@@ -202,28 +202,23 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
             seen.add(key)
             out.append(p)
 
-    def walk(folder: Path) -> None:
+    def walk(folder: Path) -> list[Path]:
         if _is_parser_output_dir(folder):
-            add(folder)
-            return
+            return [folder]
         children = sorted(c for c in folder.iterdir() if not c.name.startswith("."))
-        found_dirs: list[Path] = []
-        for c in children:
-            if c.is_dir():
-                before = len(out)
-                walk(c)
-                if len(out) > before:
-                    found_dirs.append(c)
+        found: dict[Path, list[Path]] = {c: walk(c) for c in children if c.is_dir()}
         for c in children:
             if c.is_file() and c.suffix.lower() in _DOC_SUFFIXES:
-                if c.suffix.lower() == ".pdf" and any(d.name == c.stem for d in found_dirs):
-                    continue
-                add(c)
+                if c.suffix.lower() == ".pdf" and found.get(c.with_suffix("")):
+                    continue  # its parser output was found in the sibling folder
+                found[c] = [c]
+        return [p for c in children for p in found.get(c, [])]
 
     for raw in paths:
         p = Path(raw).expanduser()
         if p.is_dir():
-            walk(p)
+            for q in walk(p):
+                add(q)
         else:
             add(p)
     return out
@@ -232,6 +227,16 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
 # --------------------------------------------------------------------------------------------
 # the index
 # --------------------------------------------------------------------------------------------
+
+
+_write_locks: dict[str, threading.RLock] = {}
+_write_locks_guard = threading.Lock()
+
+
+def _write_lock(location: str) -> threading.RLock:
+    """One writer lock per store location, shared by every index object of the process."""
+    with _write_locks_guard:
+        return _write_locks.setdefault(location, threading.RLock())
 
 
 def _default_path() -> Path:
@@ -295,7 +300,7 @@ class StructureIndex:
         self.dense = dense if dense is not None else DenseEncoder()
         self.sparse = sparse if sparse is not None else SparseEncoder()
         self._cache: EmbeddingCache | None = None
-        self._write_lock = threading.RLock()
+        self._write_lock = _write_lock(self.store.location)
         if self.store.exists():
             self._check_config()
 
@@ -330,7 +335,9 @@ class StructureIndex:
                 field="dense.model_id",
             )
         if int(stored_dense.get("dim", -1)) != self.store.dense_dim():
-            raise StoreError("index config and collection disagree on the dense dimension", path=where, field="dense.dim")
+            raise StoreError(
+                "index config and collection disagree on the dense dimension", path=where, field="dense.dim"
+            )
         if stored_sparse.get("model_id") != self.sparse.model_id:
             raise StoreError(
                 f"the index was built with sparse encoder {stored_sparse.get('model_id')!r}, not"
@@ -379,7 +386,9 @@ class StructureIndex:
                     field="doc_id",
                 )
             if u.unit_id in seen:
-                raise MalformedInputError(f"duplicate unit id {u.unit_id}", path=doc.source or doc.name, field="unit_id")
+                raise MalformedInputError(
+                    f"duplicate unit id {u.unit_id}", path=doc.source or doc.name, field="unit_id"
+                )
             seen.add(u.unit_id)
 
     def add_document(self, doc: ParsedDocument, units: Sequence[Unit]) -> IngestReport:
@@ -421,9 +430,15 @@ class StructureIndex:
                 self._check_config()
                 existing = {r.id: r.payload for r in self.store.scroll(PointFilter.match("doc_id", doc.doc_id))}
                 if doc.source:
-                    older = PointFilter(must=(Match("source", (doc.source,)),), must_not=(Match("doc_id", (doc.doc_id,)),))
+                    older = PointFilter(
+                        must=(Match("source", (doc.source,)),), must_not=(Match("doc_id", (doc.doc_id,)),)
+                    )
                     old_versions = [r.id for r in self.store.scroll(older, fields=["doc_id"])]
-                if not old_versions and len(existing) == len(ids) and all(existing.get(i) == p for i, p in zip(ids, payloads)):
+                if (
+                    not old_versions
+                    and len(existing) == len(ids)
+                    and all(existing.get(i) == p for i, p in zip(ids, payloads, strict=True))
+                ):
                     report.skipped = True
                     report.seconds = time.perf_counter() - t0
                     return report
@@ -444,7 +459,8 @@ class StructureIndex:
             stale = [i for i in existing if i not in new_ids]
             backup = self.store.retrieve([*existing, *old_versions], with_vectors=True)
             points = [
-                PointRecord(id=i, payload=p, dense=d.tolist(), sparse=s) for i, p, d, s in zip(ids, payloads, dense, sparse)
+                PointRecord(id=i, payload=p, dense=d.tolist(), sparse=s)
+                for i, p, d, s in zip(ids, payloads, dense, sparse, strict=True)
             ]
             try:
                 self.store.upsert(points)
@@ -452,7 +468,9 @@ class StructureIndex:
                 self.store.flush()
             except Exception as exc:
                 self._rollback(ids, backup, src, exc)
-                raise StoreError(f"writing the document failed and was rolled back: {exc}", path=src, field="upsert") from exc
+                raise StoreError(
+                    f"writing the document failed and was rolled back: {exc}", path=src, field="upsert"
+                ) from exc
             report.written = len(points)
             report.removed_stale = len(stale)
             report.removed_old_versions = len(old_versions)
@@ -609,7 +627,14 @@ class StructureIndex:
         dense, sparse = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit)
         flt = filter.to_point_filter() if filter is not None else None
         records = self.store.query(
-            dense=dense, sparse=sparse, limit=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt
+            dense=dense,
+            sparse=sparse,
+            limit=k,
+            mode=mode,
+            fusion=fusion,
+            rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit,
+            flt=flt,
         )
         return self._hits(records)
 
@@ -630,7 +655,14 @@ class StructureIndex:
         dense, sparse = await asyncio.to_thread(prep)
         flt = filter.to_point_filter() if filter is not None else None
         records = await self.store.aquery(
-            dense=dense, sparse=sparse, limit=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt
+            dense=dense,
+            sparse=sparse,
+            limit=k,
+            mode=mode,
+            fusion=fusion,
+            rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit,
+            flt=flt,
         )
         return self._hits(records)
 

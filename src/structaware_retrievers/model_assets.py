@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 import threading
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from structaware_readers.errors import StructawareError
@@ -64,7 +64,7 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _verified_onnx() -> tuple[Path, str]:
     """Path and sha256 of the installed int8 ONNX file, checked once per process."""
     try:

@@ -137,8 +137,10 @@ def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]
 def _add_extra(target: Draft, cont: Draft) -> None:
     target.extra_pages.append(cont.page)
     target.extra_bboxes.append(cont.bbox)
+    target.extra_ids.append(cont.block_id)
     target.extra_pages.extend(cont.extra_pages)
     target.extra_bboxes.extend(cont.extra_bboxes)
+    target.extra_ids.extend(cont.extra_ids)
 
 
 def _append_rows(target: Draft, cont: Draft) -> None:
@@ -175,6 +177,7 @@ def _to_plain(d: Draft) -> None:
         d.table = TableGrid(
             header_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.header_rows],
             body_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.body_rows],
+            body_row_pages=d.table.body_row_pages,
         )
 
 
@@ -207,6 +210,7 @@ def _to_block(d: Draft) -> Block:
         continues_prev=d.continues_prev,
         extra_pages=d.extra_pages,
         extra_bboxes=d.extra_bboxes,
+        extra_ids=d.extra_ids if len(d.extra_ids) == len(d.extra_pages) else [],
     )
 
 

@@ -42,7 +42,10 @@ from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
 MAX_DEPTH = 3
 _PEEK = 65536
 _MODEL_MARK = re.compile(rb'"schema"\s*:\s*"docvortex\.model"|"layout_dets"\s*:')
-_METHOD_DIR = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
+#: Largest zip member read (uncompressed bytes); larger members are skipped (zip-bomb guard).
+MAX_MEMBER_BYTES = 1 << 30
+#: Names of the per-method folders MinerU writes under ``<out>/<name>/``.
+METHOD_DIR_RE = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
 
 
 @dataclass
@@ -146,6 +149,9 @@ def scan_zip(path: Path) -> Candidate:
                 if len(pp.parts) - 1 > MAX_DEPTH:
                     continue
                 label = f"{path}!{name}"
+                if info.file_size > MAX_MEMBER_BYTES:
+                    skipped.append(f"{name} (larger than {MAX_MEMBER_BYTES} bytes)")
+                    continue
                 with zf.open(info) as fh:
                     head = fh.read(_PEEK)
                     if _MODEL_MARK.search(head):
@@ -182,7 +188,7 @@ def _choose(found: list[Candidate], *, container: str, skipped: list[str]) -> Ca
         same_run = (
             len(parents) == len(best)
             and len({str(Path(p).parent) for p in parents}) == 1
-            and all(_METHOD_DIR.match(Path(p).name) for p in parents)
+            and all(METHOD_DIR_RE.match(Path(p).name) for p in parents)
         )
         if not same_run:
             names = ", ".join(c.label for c in best[:4])
@@ -194,4 +200,13 @@ def _choose(found: list[Candidate], *, container: str, skipped: list[str]) -> Ca
     return best[0]
 
 
-__all__ = ["MAX_DEPTH", "Candidate", "load_json_file", "parse_json_bytes", "scan_folder", "scan_zip"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_MEMBER_BYTES",
+    "METHOD_DIR_RE",
+    "Candidate",
+    "load_json_file",
+    "parse_json_bytes",
+    "scan_folder",
+    "scan_zip",
+]

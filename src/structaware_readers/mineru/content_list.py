@@ -4,8 +4,12 @@ Source: MinerU ``docs/en/reference/output_files.md`` and the 4.x ``ContentItem``
 notes in ``research/formats-mineru-unstructured.md`` §1.2. Per item:
 
 * ``type`` (required): ``text`` (a heading when ``text_level >= 1``), ``equation``, ``image``,
-  ``chart``, ``table``, ``list``, ``code``, ``ref_text``, aux ``header``/``footer``/
-  ``page_number``/``aside_text``/``page_footnote``, pipeline 2.6.3–2.7 ``discarded``;
+  ``chart``, ``table``, ``list``, ``index`` (4.x table of contents), ``code``, ``ref_text``,
+  aux ``header``/``footer``/``page_number``/``aside_text``/``page_footnote``, pipeline
+  2.6.3–2.7 ``discarded``. Mapping to :class:`BlockKind`: a list with
+  ``sub_type == "ref_text"`` is a REFERENCE block (with ``items``), ``page_footnote`` a body
+  FOOTNOTE, ``discarded`` furniture classified by text and position; unknown types with text
+  become paragraphs;
 * ``page_idx``: 0-based page (missing in magic-pdf 0.6: then the previous item's page, or 1);
 * ``bbox``: integers 0..1000 of the page (from 2.2.0; optional) -> divided by 1000;
 * captions ``image_caption``/``img_caption`` (renamed in 2.1.0), ``table_caption``,
@@ -18,6 +22,7 @@ notes in ``research/formats-mineru-unstructured.md`` §1.2. Per item:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -84,8 +89,8 @@ def _item_draft(item: dict[str, Any], t: str, page: int, j: int, bbox, *, path: 
     )
     base = dict(page=page, j=j, source_type=t, bbox=bbox)
 
-    if t == "text":
-        level = int_level(item.get("text_level"))
+    if t in ("text", "title"):
+        level = int_level(item.get("text_level")) or (1 if t == "title" else None)
         kind = BlockKind.HEADING if level else BlockKind.PARAGRAPH
         return Draft(kind=kind, text=text("text"), level=level, **base)
     if t in ("equation", "interline_equation"):
@@ -114,13 +119,15 @@ def _item_draft(item: dict[str, Any], t: str, page: int, j: int, bbox, *, path: 
             ghost=ghost,
             **base,
         )
-    if t == "list":
+    if t in ("list", "index"):  # index = a table of contents (4.x)
         items_raw = item.get("list_items")
         if items_raw is None:
             items_raw = []
         if not isinstance(items_raw, list):
             raise MalformedInputError("list_items must be a list", path=path, field=f"{fld}.list_items")
         items = [as_text(x, path=path, fld=f"{fld}.list_items[{k}]") for k, x in enumerate(items_raw)]
+        if t == "index":  # 4.x renders TOC entries as indented "- label" lines
+            items = [re.sub(r"^[-*+]\s+", "", x) for x in items]
         items = [x for x in items if x]
         kind = BlockKind.REFERENCE if item.get("sub_type") == "ref_text" else BlockKind.LIST
         return Draft(kind=kind, text="\n".join(items), items=items, **base)

@@ -52,6 +52,7 @@ class Draft:
     ghost: bool = False
     extra_pages: list[int] = field(default_factory=list)
     extra_bboxes: list[BBox | None] = field(default_factory=list)
+    extra_ids: list[str] = field(default_factory=list)
 
     @property
     def block_id(self) -> str:

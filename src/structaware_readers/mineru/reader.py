@@ -15,6 +15,7 @@ from structaware_readers.errors import (
 from structaware_readers.ids import doc_id_from_bytes
 from structaware_readers.mineru.assemble import assemble
 from structaware_readers.mineru.containers import (
+    METHOD_DIR_RE,
     Candidate,
     load_json_file,
     scan_folder,
@@ -53,7 +54,6 @@ _GENERIC_STEMS = {
     "full",
     "result",
 }
-_METHOD_DIR = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
 
 
@@ -164,7 +164,7 @@ def default_name(path: Path) -> str:
 
 
 def _folder_name(folder: Path) -> str:
-    if _METHOD_DIR.match(folder.name) and folder.parent.name:
+    if METHOD_DIR_RE.match(folder.name) and folder.parent.name:
         return folder.parent.name
     return folder.name
 

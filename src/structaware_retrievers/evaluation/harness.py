@@ -379,8 +379,9 @@ def run_eval(
         if dense is None or sparse is None:
             need_dense = peers or any(r != "bm25" for r in retrievers)
             d_default, s_default = _default_encoders(root / "cache", need_dense=need_dense)
-            dense = dense or d_default
-            sparse = sparse or s_default
+            stack.callback(d_default.cache.close)  # runs after every index is closed
+            dense = dense if dense is not None else d_default
+            sparse = sparse if sparse is not None else s_default
         for m in methods:
             t1 = time.perf_counter()
             method = METHODS[m]
@@ -416,6 +417,10 @@ def run_eval(
                 searcher = factory(list(docs_by_stem.values()), dense=dense, sparse=sparse)
                 addressable[name] = False
                 unit_stats[name] = searcher.stats()
+                peer_units = list(searcher.units.values())
+                unit_stats[name]["ceiling"] = _ceiling(
+                    qs, judge, gold_doc, [(d, [u for u in peer_units if u.doc_id == d.doc_id]) for d in docs_by_stem.values()]
+                )
                 _search_all(
                     searcher, name, qs, gold_doc, judge, outcomes, scopes, [(name, mode)],
                     depth=depth, budgets=budgets, element_addressable=False, progress=progress,

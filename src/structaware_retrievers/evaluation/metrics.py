@@ -49,9 +49,31 @@ DEFAULT_BUDGETS = (1000, 2000, 4000)
 CONTEXT_TOP = 5
 BUDGET_POLICIES = ("stop", "skip")
 
+# control characters left where a JSON writer did not escape a LaTeX backslash (``"\begin"`` read
+# as backspace + ``egin``): restored before LaTeX is stripped
+_JSON_EATEN = (
+    (re.compile("\x08(?=egin)"), r"\\b"),
+    (re.compile("\x0c(?=rac)"), r"\\f"),
+    (re.compile("\t(?=ext|imes)"), r"\\t"),
+    (re.compile("\r(?=ight)"), r"\\r"),
+)
+_LATEX_ENV = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?")
+_LATEX_SPAN = re.compile(r"\\(?:multicolumn|multirow)\{[^{}]*\}\{[^{}]*\}")
+_LATEX_FONT = re.compile(r"\\(?:mathbf|mathrm|mathit|mathsf|textbf|textit|text|boldsymbol|bf)\s*\{([^{}]*)\}")
+_SPACED_DIGITS = re.compile(r"(?<=[\d.,]) (?=[\d.,])")
+_HTML_TAG = re.compile(r"</?(?:sup|sub|b|i|u|em|strong|br|span|p|div)\b[^<>]*>", re.IGNORECASE)
 _LATEX_ESCAPES = re.compile(r"\\([$%&_#{}])")
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?")
-_LATEX_SPACING = re.compile(r"\\[,;:! ]")
+#: LaTeX commands dropped with their name; any other ``\word`` keeps its word (``\June`` -> ``June``).
+_LATEX_NAMES = (
+    "hline cline toprule midrule bottomrule multicolumn multirow begin end tabular array left right "
+    "frac dfrac times cdot cdots ldots dots quad qquad mathrm mathbf mathit mathsf mathcal mathbb "
+    "text textbf textit textrm textsuperscript textsubscript emph underline overline boldsymbol "
+    "operatorname bf it rm tiny small footnotesize scriptsize large hspace vspace noindent newline "
+    "hfill centering sim approx leq geq le ge pm mp circ prime percent"
+)
+_LATEX_COMMAND = re.compile(rf"\\(?:{'|'.join(_LATEX_NAMES.split())})(?![A-Za-z])\*?")
+_LATEX_BACKSLASH = re.compile(r"\\(?=[A-Za-z])")
+_LATEX_SPACING = re.compile(r"\\[,;:! ()\[\]]")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+")
@@ -60,18 +82,32 @@ _TOKEN = re.compile(rf"[{_CJK}]|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+")
 def normalize_text(text: str) -> str:
     """Normalise text for gold-evidence matching.
 
-    Steps, in order: HTML entities unescaped (``&amp;`` -> ``&``); Unicode NFKC; LaTeX remnants
-    removed (escapes ``\\$ \\% \\&`` -> the bare character, spacing commands ``\\,`` -> space,
-    command names such as ``\\mathrm`` dropped, ``$ ^ _ { }`` -> space); lowercase; thousands
+    Steps, in order: HTML entities unescaped (``&amp;`` -> ``&``) and inline tags (``<sup>``,
+    ``<b>``, ...) dropped; backslashes a JSON writer
+    turned into control characters restored (backspace + ``egin`` -> ``\\begin``); Unicode NFKC;
+    LaTeX remnants removed (``\\begin{tabular}{|c|c|}``/``\\end{..}`` and the ``\\multicolumn{3}{|c|}``
+    prefix dropped; ``\\mathbf{2 4 , 5 7 8}`` -> ``24,578``: OCR'd spaced digits inside font commands
+    joined; escapes ``\\$ \\% \\&`` -> the bare character; ``\\\\``, ``\\(``, ``\\)`` and spacing
+    commands ``\\,`` -> space; known command names (``\\hline``, ``\\mathrm``, ...: ``_LATEX_NAMES``)
+    dropped, any other backslash before a word removed (``\\June`` -> ``June``); ``$ ^ _ { }`` ->
+    space); lowercase; thousands
     separators inside numbers dropped (``2,489`` -> ``2489``). Punctuation, ``&`` cell separators,
     ``%`` and ``$`` are then discarded by :func:`tokens`. Example: ``"Nonaccrual $^{(\\mathrm{a})}$
     & \\$ & 2,489 & $22 \\%$"`` -> tokens ``["nonaccrual", "a", "2489", "22"]``.
     """
     t = html.unescape(text)
+    t = _HTML_TAG.sub(" ", t)
+    for pattern, repl in _JSON_EATEN:
+        t = pattern.sub(repl, t)
     t = unicodedata.normalize("NFKC", t)
+    t = _LATEX_ENV.sub(" ", t)
+    t = _LATEX_SPAN.sub(" ", t)
+    t = _LATEX_FONT.sub(lambda m: " " + _SPACED_DIGITS.sub("", m.group(1)) + " ", t)
+    t = t.replace("\\\\", " ")
     t = _LATEX_SPACING.sub(" ", t)
     t = _LATEX_ESCAPES.sub(r"\1", t)
     t = _LATEX_COMMAND.sub(" ", t)
+    t = _LATEX_BACKSLASH.sub("", t)
     t = re.sub(r"[$^_{}~]", " ", t)
     t = t.lower()
     t = _THOUSANDS.sub("", t)

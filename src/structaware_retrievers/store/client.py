@@ -12,6 +12,7 @@ warning it prints is silenced), and it gets slow beyond a few thousand points (B
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -142,7 +143,9 @@ class ClientStore(VectorStore):
                 warnings.filterwarnings("ignore", message="Payload indexes have no effect")
             for name, kind in PAYLOAD_INDEXES.items():
                 schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
-                self._run("create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True)
+                self._run(
+                    "create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True
+                )
         self._dim = dim
 
     def _info(self) -> Any:
@@ -187,7 +190,11 @@ class ClientStore(VectorStore):
     def delete_ids(self, ids: Sequence[str]) -> None:
         if ids:
             self._run(
-                "delete", self.client.delete, self.collection, points_selector=m.PointIdsList(points=list(ids)), wait=True
+                "delete",
+                self.client.delete,
+                self.collection,
+                points_selector=m.PointIdsList(points=list(ids)),
+                wait=True,
             )
 
     def delete(self, flt: PointFilter) -> int:
@@ -261,7 +268,12 @@ class ClientStore(VectorStore):
     ) -> dict[str, Any] | None:
         qf = to_client_filter(flt)
         sparse_ok = sparse is not None and bool(sparse.indices)
-        base: dict[str, Any] = {"collection_name": self.collection, "limit": limit, "query_filter": qf, "with_payload": True}
+        base: dict[str, Any] = {
+            "collection_name": self.collection,
+            "limit": limit,
+            "query_filter": qf,
+            "with_payload": True,
+        }
         if mode == "dense":
             if dense is None:
                 raise StoreError("dense mode needs a dense query vector", path=self.location, field="dense")
@@ -334,10 +346,8 @@ class ClientStore(VectorStore):
     def close(self) -> None:
         """Close the client if this store opened it (an injected client is left open)."""
         if self._owns_client:
-            try:
+            with contextlib.suppress(Exception):  # closing twice or a dead connection is not an error here
                 self.client.close()
-            except Exception:  # noqa: BLE001 - closing twice or a dead connection is not an error here
-                pass
         self._aclient = None  # an AsyncQdrantClient closes with its event loop
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ Durability and concurrency (measured with qdrant-edge-py 0.9.0):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -151,10 +152,8 @@ class EdgeStore(VectorStore):
                     entry[0].close()
 
     def __del__(self) -> None:  # a handle dropped without close() still releases the shard
-        try:
+        with contextlib.suppress(Exception):  # never raise from a finaliser (interpreter shutdown)
             self.close()
-        except Exception:  # noqa: BLE001 - never raise from a finaliser (interpreter shutdown)
-            pass
 
     def _require(self) -> Any:
         if self._shard is None:
@@ -190,7 +189,9 @@ class EdgeStore(VectorStore):
         self._acquire(config)
         for name, kind in PAYLOAD_INDEXES.items():
             schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
-            self._run(f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema))
+            self._run(
+                f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema)
+            )
         self._shard.flush()
         meta = {"dense_dim": dim, "metadata": metadata}
         tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"

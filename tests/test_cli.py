@@ -1,0 +1,71 @@
+"""The `structaware` command line, run as a user runs it (a subprocess of the installed console script)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.models import Unit
+
+REPO = Path(__file__).resolve().parents[1]
+FIX = REPO / "tests" / "fixtures"
+EN_PDF = FIX / "pdf" / "synthetic_guideline_en.pdf"
+EN_OUT = FIX / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+ZH_OUT = FIX / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
+UNIT_FIELDS = {"unit_id", "unit_type", "text", "context", "doc_id", "pages", "element_ids", "bboxes", "section_path"}
+
+
+def run(*args: str, env_extra: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", **(env_extra or {})}
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+
+
+def test_units_json_lines_have_every_unit_field():
+    res = run("units", str(EN_OUT), "--json")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert len(records) == 67
+    for rec in records:
+        assert UNIT_FIELDS <= rec.keys()
+        Unit.model_validate(rec)  # round-trips into the model
+    types = {r["unit_type"] for r in records}
+    assert {"section", "table_row", "recommendation", "figure"} <= types
+    row = next(r for r in records if r["unit_type"] == "table_row")
+    assert row["table"]["headers"] == ["Population", "Clinic target", "ABPM target", "Grade"]
+    assert row["pages"] == [3] and row["element_ids"] == ["p3-e1"]
+
+
+def test_units_human_readable_summary():
+    res = run("units", str(ZH_OUT / "content_list.rendered.json"))
+    assert res.returncode == 0, res.stderr
+    first = res.stdout.splitlines()[0]
+    assert "table_row 60" in first and "recommendation 3" in first
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        (None, "missing.json", "no such file"),
+        ("{not json", "broken.json", "broken.json"),
+        ('{"hello": "world"}', "unknown.json", "unknown.json"),
+        ("[]", "empty.json", "empty.json"),
+    ],
+)
+def test_units_errors_are_one_clear_line(tmp_path, content, name, expected):
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    res = run("units", str(path))
+    assert res.returncode != 0
+    err_lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(err_lines) == 1, res.stderr
+    assert err_lines[0].startswith("error: ") and expected in err_lines[0]
+    assert "Traceback" not in res.stderr
