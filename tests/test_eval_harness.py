@@ -196,6 +196,12 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["per_query"]["document"]["bm25"]["struct"]["t1"] == {"page": 1, "element": 1, "evidence": 1, "ctx": by["t1"].ctx_chars}
     assert data["config"]["n_questions"] == 5
+    from structaware_retrievers.evaluation.report import render_markdown
+
+    md = render_markdown(data)
+    row = next(line for line in md.splitlines() if line.startswith("| BM25 | Struct-aware |"))
+    assert row.split(" | ")[2] == f"{summ['struct']['all']['PH@1']:.3f}"
+    assert "| BM25 | Flat chunk |" in md and "N/A" in md and "ceiling table" in md
     text = result.render()
     assert "PH@1" in text and "MRR_e" in text and "N/A" in text and "1,000" in text
     # the index folder is reused: a second run skips re-embedding and gives the same ranks
@@ -243,3 +249,19 @@ def test_run_eval_missing_document(tmp_path: Path):
     q = _write(tmp_path / "q.jsonl", [{"qid": "a", "question": "q", "doc": "pdfs/NOPE.pdf", "gold_pages": [1]}])
     with pytest.raises(InputNotFoundError, match="NOPE"):
         run_eval(q, tmp_path, retrievers=["bm25"])
+
+
+@pytest.mark.shared
+def test_stale_eval_index_is_rebuilt(question_file: Path, tmp_path: Path):
+    _need_fixture()
+    from structaware_retrievers.encoders import SparseEncoder
+
+    first = run_eval(question_file, FIXTURES, methods=["page"], retrievers=["bm25"], index_dir=tmp_path, resamples=10)
+    lines: list[str] = []
+    second = run_eval(
+        question_file, FIXTURES, methods=["page"], retrievers=["bm25"], index_dir=tmp_path, resamples=10,
+        sparse=SparseEncoder(k1=2.0), log=lines.append,
+    )
+    assert any("rebuilding the evaluation index" in line for line in lines)
+    assert second.unit_stats["page"]["units"] == first.unit_stats["page"]["units"] == 3
+    assert [o.page_rank is not None for o in second.outcomes[("corpus", "bm25", "page")]] == [True] * 5

@@ -396,6 +396,33 @@ def test_ingest_reads_builds_and_reports_failures(tmp_path: Path, encoders: tupl
     ix.close()
 
 
+def test_ingest_skips_an_indexed_pdf_without_parsing_it(
+    filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Running MinerU again on an unchanged PDF would take minutes: its hash is looked up first."""
+    from structaware_readers import loader
+    from structaware_readers.ids import doc_id_from_file
+
+    pdf = SHARED / "fixtures" / "pdf" / "synthetic_guideline_en.pdf"
+    if not pdf.is_file():
+        pytest.skip(f"{pdf} not found")
+    doc, units = en_doc
+    as_pdf, pdf_units = _variant(doc, units[:3], doc_id=doc_id_from_file(pdf))
+    as_pdf = as_pdf.model_copy(update={"source": str(pdf)})
+    pdf_units = [u.model_copy(update={"source": str(pdf)}) for u in pdf_units]
+    filled.add_document(as_pdf, pdf_units)
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the PDF was parsed again")
+
+    monkeypatch.setattr(loader, "load_document", no_parsing)
+    summary = filled.ingest([pdf])
+    assert summary.ok and summary.skipped_unchanged == 1 and summary.documents == 0
+    assert summary.reports[0].doc_id == as_pdf.doc_id and summary.reports[0].units == 3
+    forced = filled.ingest([pdf], reparse=True)  # parsing is forced: here it fails, and is reported
+    assert forced.failed and "parsed again" in forced.failed[0].message
+
+
 def test_expand_inputs(tmp_path: Path) -> None:
     root = tmp_path / "corpus"
     (root / "a" / "auto").mkdir(parents=True)

@@ -57,7 +57,7 @@ def nodes(document: Document) -> list[TextNode]:
 def test_one_text_node_per_unit(nodes: list[TextNode], units: list) -> None:
     assert [n.node_id for n in nodes] == [u.unit_id for u in units]
     assert all(isinstance(n, TextNode) for n in nodes)
-    for node, unit in zip(nodes, units):
+    for node, unit in zip(nodes, units, strict=True):
         assert node.text == unit.text
         assert node.metadata["context"] == unit.context
         assert node.metadata["unit_type"] == unit.unit_type.value
@@ -130,7 +130,8 @@ def test_document_exclusions_are_copied(tmp_path: Path) -> None:
     from llama_index.readers.structaware import MinerUReader
 
     shutil.copy(fixture_path(MINERU_EN) / "content_list.rendered.json", tmp_path / "guideline.json")
-    docs = SimpleDirectoryReader(str(tmp_path), file_extractor={".json": MinerUReader()}, raise_on_error=True).load_data()
+    sdr = SimpleDirectoryReader(str(tmp_path), file_extractor={".json": MinerUReader()}, raise_on_error=True)
+    docs = sdr.load_data()
     nodes = StructureAwareNodeParser().get_nodes_from_documents(docs)
     node = nodes[0]
     assert node.metadata["file_size"] > 0 and node.metadata["last_modified_date"]  # merged from the document

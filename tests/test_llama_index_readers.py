@@ -17,8 +17,10 @@ from llama_index.core.storage.docstore import SimpleDocumentStore  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
-UNSTRUCTURED_EN = ("unstructured/generated/synthetic_guideline_en.pdf.fast.json",
-                   "unstructured/generated_0.27.35_offline_stub/synthetic_guideline_en.pdf.fast.json")
+UNSTRUCTURED_EN = (
+    "unstructured/generated/synthetic_guideline_en.pdf.fast.json",
+    "unstructured/generated_0.27.35_offline_stub/synthetic_guideline_en.pdf.fast.json",
+)
 
 
 def fixture_path(rel: str, shared_rel: str | None = None) -> Path:
@@ -100,7 +102,10 @@ def test_unstructured_reader_on_elements_json() -> None:
 def test_simple_directory_reader_uses_file_extractor(tmp_path: Path, mineru_dir: Path, reader_name: str) -> None:
     import llama_index.readers.structaware as readers
 
-    source = mineru_dir / "content_list.rendered.json" if reader_name == "MinerUReader" else fixture_path(*UNSTRUCTURED_EN)
+    if reader_name == "MinerUReader":
+        source = mineru_dir / "content_list.rendered.json"
+    else:
+        source = fixture_path(*UNSTRUCTURED_EN)
     shutil.copy(source, tmp_path / "guideline_en.json")
     (tmp_path / "notes.txt").write_text("not a parser output")
     sdr = SimpleDirectoryReader(

@@ -23,6 +23,7 @@ from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, Match, PointFilter, SearchFilter
 from structaware_retrievers.store import PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
+from structaware_retrievers.store.base import RRF_SPARSE_WEIGHT
 
 DIM = 8
 BACKENDS = ["edge", "memory"] + (["server"] if os.environ.get("QDRANT_URL") else [])
@@ -208,19 +209,35 @@ def test_dense_and_sparse_modes(store: VectorStore) -> None:
 def test_hybrid_rrf_is_fused_inside_qdrant(store: VectorStore) -> None:
     filled(store)
     hits = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, mode="hybrid", fusion="rrf", rrf_k=60)
-    # dense order a b c d e (0-based positions 0..4), sparse order e d c (0..2):
-    # RRF(k) = sum 1/(k + position): d = 1/63 + 1/61, c = 1/62 + 1/62, e = 1/64 + 1/60, a = 1/60
-    expected = {"d": 1 / 63 + 1 / 61, "c": 2 / 62, "e": 1 / 64 + 1 / 60, "a": 1 / 60, "b": 1 / 61}
+    # dense order a b c d e (0-based positions 0..4), sparse order e d c (0..2); RRF(k) sums
+    # w / (k + position), the weights 1 (dense) and RRF_SPARSE_WEIGHT (BM25) scaled by Qdrant to mean 1
+    v, w = 2 / (1 + RRF_SPARSE_WEIGHT), 2 * RRF_SPARSE_WEIGHT / (1 + RRF_SPARSE_WEIGHT)
+    expected = {"d": v / 63 + w / 61, "c": v / 62 + w / 62, "e": v / 64 + w / 60, "a": v / 60, "b": v / 61}
     assert names(hits) == sorted(expected, key=expected.get, reverse=True)
     assert [h.score for h in hits] == pytest.approx([expected[n] for n in names(hits)], rel=1e-5)
     # the RRF constant is honoured, and the prefetch depth limits the candidates
     k1 = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, fusion="rrf", rrf_k=1)
-    assert k1[0].score == pytest.approx(max(1 / 4 + 1 / 2, 1 / 3 + 1 / 3, 1 / 5 + 1 / 1, 1 / 1))
+    assert k1[0].score == pytest.approx(max(v / 4 + w / 2, v / 3 + w / 3, v / 5 + w / 1, v / 1), rel=1e-5)
     shallow = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=1, prefetch_limit=1)
-    assert names(shallow) in (["a"], ["e"])  # only the top of each list can be fused
+    assert names(shallow) == ["e"]  # a (dense top) and e (BM25 top) tie but for the BM25 weight
     # an empty sparse query (all stop words) falls back to the dense prefetch alone
     only_dense = store.query(dense=Q_DENSE, sparse=SparseVector([], []), limit=5, mode="hybrid")
     assert names(only_dense) == list("abcde")
+
+
+def test_rrf_ties_are_broken_towards_bm25(store: VectorStore) -> None:
+    """x is 1st by dense and 2nd by BM25, y the reverse: equal RRF, y wins on every backend."""
+    store.create(DIM, {})
+    pts = {
+        "x": (_unit_vec((0, 1.0)), SparseVector([1], [0.5])),
+        "y": (_unit_vec((0, 1.0), (1, 0.5)), SparseVector([1], [2.0])),
+        "z": (_unit_vec((2, 1.0)), SparseVector([9], [1.0])),
+    }
+    store.upsert([PointRecord(id=_uid(n), payload={"name": n}, dense=d, sparse=sp) for n, (d, sp) in pts.items()])
+    hits = store.query(dense=_unit_vec((0, 1.0)), sparse=SparseVector([1], [1.0]), limit=3)
+    assert [h.payload["name"] for h in hits] == ["y", "x", "z"]
+    gap = 2 * (RRF_SPARSE_WEIGHT - 1) / (1 + RRF_SPARSE_WEIGHT) * (1 / 60 - 1 / 61)  # weights scaled to mean 1
+    assert hits[0].score - hits[1].score == pytest.approx(gap, rel=0.05)
 
 
 def test_rrf_and_dbsf_differ_on_score_scale(store: VectorStore) -> None:
@@ -364,3 +381,15 @@ def test_client_store_needs_exactly_one_target() -> None:
         ClientStore("x")
     with pytest.raises(StoreError, match="exactly one"):
         ClientStore("x", url="http://localhost:6333", location=":memory:")
+
+
+def test_edge_recovers_from_a_shard_left_without_metadata(tmp_path: Path) -> None:
+    """A crash between shard creation and writing collection.json must not block the folder."""
+    s = filled(EdgeStore(tmp_path / "edge"))
+    s.close()
+    (tmp_path / "edge" / "collection.json").unlink()
+    again = EdgeStore(tmp_path / "edge")
+    assert not again.exists()
+    again.create(DIM, {"v": 2})
+    assert again.count() == 0 and again.metadata() == {"v": 2}
+    again.close()

@@ -92,19 +92,32 @@ def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> 
         from structaware_readers.mineru import read_mineru
 
         doc = read_mineru(path)
-        restore = reading_order == "layout"
     else:
         from structaware_readers.unstructured_reader import read_unstructured
 
         doc = read_unstructured(path)
-        restore = reading_order == "layout" or (
-            reading_order == "auto" and _unstructured_order_untrusted(doc)
-        )
-    if restore:
-        from structaware_readers.reading_order import restore_reading_order
+    return apply_reading_order(doc, reading_order)
 
-        doc = doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
-    return doc
+
+def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+    """Return ``doc`` with its blocks in the order ``reading_order`` asks for (see module docstring).
+
+    ``"auto"`` restores the order only for Unstructured output of page-image formats (PDF, images)
+    that carries bboxes; MinerU's own layout order is kept. Returns a copy when blocks move.
+
+    Raises:
+        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+    """
+    if reading_order not in ("auto", "parser", "layout"):
+        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+    restore = reading_order == "layout" or (
+        reading_order == "auto" and doc.parser == "unstructured" and _unstructured_order_untrusted(doc)
+    )
+    if not restore:
+        return doc
+    from structaware_readers.reading_order import restore_reading_order
+
+    return doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
 
 
 def _unstructured_order_untrusted(doc: ParsedDocument) -> bool:

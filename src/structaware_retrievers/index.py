@@ -77,8 +77,9 @@ class SearchHit(BaseModel):
     """One search result: the full unit, its score and its 1-based rank.
 
     ``score`` is, higher being better: for hybrid RRF, the sum over the prefetches of
-    ``1 / (rrf_k + r)`` with ``r`` the 0-based position in that prefetch (Qdrant's definition: a unit
-    first in both lists scores ``2 / rrf_k``; the textbook formula with 1-based ranks and k = rrf_k - 1);
+    ``w / (rrf_k + r)`` with ``r`` the 0-based position in that prefetch (Qdrant's definition: the
+    textbook formula with 1-based ranks and k = rrf_k - 1) and ``w`` = 1 for dense, 1.001 for BM25
+    (a deterministic tie-break, see ``store/base.py``);
     for hybrid DBSF, the sum of each prefetch's scores normalised by mean +- 3 standard deviations;
     for dense search, the cosine similarity; for sparse search, the BM25 score (TF weight x IDF).
     """
@@ -500,6 +501,7 @@ class StructureIndex:
         progress: bool = False,
         unit_options: Any = None,
         optimize: bool = True,
+        reparse: bool = False,
     ) -> IngestSummary:
         """Read, unit-build and index every document under ``paths``.
 
@@ -509,6 +511,11 @@ class StructureIndex:
         and :meth:`add_document`. A failing input does not stop the others: its error is recorded
         in ``summary.failed`` and the summary is returned; call ``summary.raise_for_errors()`` to
         turn failures into an :class:`IngestError`. ``progress=True`` shows a tqdm bar.
+
+        A PDF whose ``doc_id`` (the hash of its bytes) is already in the index is skipped without
+        being parsed again (running MinerU takes minutes per document); ``reparse=True`` parses it
+        anyway, e.g. after changing ``unit_options``. Other inputs are always read and built, and
+        :meth:`add_document` skips them when their units are unchanged.
 
         With the embedded backend the shard is optimised at the end (HNSW build, vacuum) when
         anything was written and ``optimize`` is true.
@@ -526,6 +533,11 @@ class StructureIndex:
         inputs = expand_inputs(paths)
         for path in tqdm(inputs, desc="ingest", unit="doc", disable=not progress):
             try:
+                known = None if reparse else self._indexed_pdf(path)
+                if known is not None:
+                    summary.reports.append(known)
+                    summary.skipped_unchanged += 1
+                    continue
                 doc = load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
                 units = build_units(doc, unit_options)
                 rep = self.add_document(doc, units)
@@ -543,6 +555,18 @@ class StructureIndex:
             self.store.optimize()
         summary.seconds = time.perf_counter() - t0
         return summary
+
+    def _indexed_pdf(self, path: Path) -> IngestReport | None:
+        """A skipped-report for a PDF whose bytes are already indexed, else ``None``."""
+        if path.suffix.lower() != ".pdf" or not path.is_file() or not self.store.exists():
+            return None
+        from structaware_readers.ids import doc_id_from_file
+
+        doc_id = doc_id_from_file(path)
+        n = self.store.count(PointFilter.match("doc_id", doc_id))
+        if not n:
+            return None
+        return IngestReport(doc_id=doc_id, doc_name=path.stem, source=str(path.resolve()), units=n, skipped=True)
 
     def delete_document(self, doc_id: str) -> int:
         """Delete every unit of ``doc_id``; return how many were deleted (0 if none or no index)."""

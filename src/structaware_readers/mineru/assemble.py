@@ -187,6 +187,9 @@ def _has_content(d: Draft) -> bool:
     return bool(d.text.strip() or d.items or d.caption.strip())
 
 
+_BULLET = re.compile(r"^\s*[-*+\u2022\u00b7\u25aa\u25e6]\s+")  # Markdown/typographic bullet, not "1."
+
+
 def _to_block(d: Draft) -> Block:
     text = d.text
     if d.kind is BlockKind.TABLE and d.table is not None:
@@ -204,7 +207,7 @@ def _to_block(d: Draft) -> Block:
         table=d.table,
         caption=d.caption,
         footnote=d.footnote,
-        items=d.items,
+        items=[_BULLET.sub("", item) for item in d.items],
         mermaid=d.mermaid,
         source_type=d.source_type,
         continues_prev=d.continues_prev,

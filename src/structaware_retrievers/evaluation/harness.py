@@ -15,6 +15,7 @@ units are compared against each baseline with paired tests (:mod:`.significance`
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 import time
@@ -26,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, StoreError
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 
@@ -180,11 +181,21 @@ class IndexSearcher:
         return [h.unit for h in sorted(hits, key=lambda h: h.rank)]
 
 
-def _open_method_index(method: str, root: Path, dense: Any, sparse: Any) -> Any:
+def _open_method_index(method: str, root: Path, dense: Any, sparse: Any, say: Callable[[str], None]) -> Any:
+    """The method's index in ``root/<method>`` (``<method>.bm25-only`` with the placeholder dense
+    encoder). An index there that was built with other encoders (its config does not match) is
+    derived data of an earlier run: it is removed and rebuilt (the embedding cache stays)."""
     from structaware_retrievers.index import StructureIndex
 
     folder = root / (method if not isinstance(dense, NoDenseEncoder) else f"{method}.bm25-only")
-    return StructureIndex(folder, collection=f"eval_{method}", dense=dense, sparse=sparse)
+    try:
+        return StructureIndex(folder, collection=f"eval_{method}", dense=dense, sparse=sparse)
+    except StoreError as exc:
+        if not (folder / f"eval_{method}").is_dir():
+            raise
+        say(f"[{method}] rebuilding the evaluation index: {exc.message}")
+        shutil.rmtree(folder / f"eval_{method}")
+        return StructureIndex(folder, collection=f"eval_{method}", dense=dense, sparse=sparse)
 
 
 class NoDenseEncoder(DenseEncoder):
@@ -385,7 +396,7 @@ def run_eval(
         for m in methods:
             t1 = time.perf_counter()
             method = METHODS[m]
-            index = _open_method_index(m, root, dense, sparse)
+            index = _open_method_index(m, root, dense, sparse, say)
             stack.callback(index.close)
             built = [(doc, method.build(doc)) for doc in docs_by_stem.values()]
             n_units = sum(len(units) for _, units in built)

@@ -225,3 +225,98 @@ def write_json(result: EvalResult, path: Path) -> None:
     """Write :meth:`EvalResult.to_json` to ``path`` (UTF-8, indented), creating parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result.to_json(), indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def _md(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    aligns = ["---" if i < 2 else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def render_markdown(data: dict[str, Any], *, scopes: Sequence[str] | None = None) -> str:
+    """Markdown tables (for BENCHMARKS.md) from a saved run: the dict of :meth:`EvalResult.to_json`
+    (``json.load`` of the ``--json`` file). Same tables as :func:`render_result`, significance
+    for hybrid retrieval only."""
+    summ = data["summaries"]
+    cfg = data["config"]
+    stats = data.get("unit_stats", {})
+    out: list[str] = []
+    metrics = ("PH@1", "PH@5", "EH@1", "EH@5", "MRR_p", "MRR_e", "EvH@5")
+    for scope in scopes or cfg["scopes"]:
+        if scope not in summ:
+            continue
+        rows = []
+        for retriever, by_method in summ[scope].items():
+            if retriever not in ("bm25", "dense", "hybrid"):
+                continue
+            for method, by_subset in by_method.items():
+                s = by_subset["all"]
+                rows.append([_LABELS[retriever], _label(method), *[fmt(s.get(k)) for k in metrics], fmt(s.get("Ctx"), chars=True)])
+        out += [f"**Main results, scope `{scope}`** ({cfg['n_questions']} questions)", "", _md(["Retr.", "Method", *metrics, "Ctx"], rows), ""]
+        types = sorted({k for by_m in summ[scope].values() for by_s in by_m.values() for k in by_s if k != "all"})
+        if types:
+            rows = []
+            for retriever, by_method in summ[scope].items():
+                for method, by_subset in by_method.items():
+                    cells = []
+                    for t in types:
+                        s = by_subset.get(t, {})
+                        cells += [fmt(s.get("PH@5")), fmt(s.get("EH@5")), fmt(s.get("EvH@5")), fmt(s.get("MRR_p"))]
+                    rows.append([_LABELS.get(retriever, retriever), _label(method), *cells])
+            header = ["Retr.", "Method"] + [f"{t} {m}" for t in types for m in ("PH@5", "EH@5", "EvH@5", "MRR_p")]
+            out += [f"**By evidence type, scope `{scope}`**", "", _md(header, rows), ""]
+        br = _budget_retriever(summ, scope)
+        if br:
+            rows = []
+            for method, by_subset in summ[scope][br].items():
+                s = by_subset["all"]
+                for policy in ("stop", "skip"):
+                    rows.append([_label(method), policy, *[fmt(s.get(f"budget_{policy}@{b}")) for b in cfg["budgets"]]])
+            out += [
+                f"**Page hit rate under a context budget, {_LABELS[br]}, scope `{scope}`**",
+                "",
+                _md(["Method", "Policy", *[f"{b:,}" for b in cfg["budgets"]]], rows),
+                "",
+            ]
+        sig = data.get("significance", {}).get(scope, {})
+        for retriever in ("hybrid",) if "hybrid" in sig else tuple(sig)[:1]:
+            rows = []
+            for base, by_subset in sig[retriever].items():
+                for subset, res in by_subset.items():
+                    for metric, entry in res.items():
+                        if metric == "n" or metric not in ("PH@5", "MRR_p", "EH@5", "MRR_e", "EvH@5"):
+                            continue
+                        bs, mc = entry["bootstrap"], entry.get("mcnemar")
+                        rows.append(
+                            [_label(base), subset, metric, f"{bs['delta']:+.3f}", format_p(bs["p_value"], bs["resamples"]),
+                             f"{mc['b']}/{mc['c']}, {format_p(mc['p_value'])}" if mc else ""]
+                        )
+            out += [
+                f"**Struct-aware minus baseline, {_LABELS[retriever]}, scope `{scope}`** "
+                f"(paired bootstrap {cfg['resamples']:,} resamples, two-sided; exact McNemar b/c, p)",
+                "",
+                _md(["Baseline", "Subset", "Metric", "Delta", "p boot", "McNemar"], rows),
+                "",
+            ]
+        peers = [(p, summ[scope][p][p]["all"]) for p in ("llamaindex", "langchain") if p in summ[scope]]
+        if peers:
+            rows = []
+            for retriever in ("dense", "hybrid"):
+                s = summ[scope].get(retriever, {}).get(REFERENCE_METHOD, {}).get("all")
+                if s:
+                    rows.append(["structaware struct", _LABELS[retriever], *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")],
+                                 fmt(s.get("Ctx"), chars=True)])
+            for p, s in peers:
+                rows.append([f"{_LABELS[p]} default", stats.get(p, {}).get("retrieval", ""),
+                             *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")], fmt(s.get("Ctx"), chars=True)])
+            out += [f"**Peers, scope `{scope}`**", "", _md(["Pipeline", "Retr.", "PH@1", "PH@5", "MRR_p", "EvH@5", "Ctx"], rows), ""]
+    if stats:
+        subsets = sorted({k for s in stats.values() for k in s.get("ceiling", {})}, key=lambda k: (k != "all", k))
+        rows = [
+            [_label(m), fmt(s.get("units")), fmt(s.get("mean_chars"), chars=True), *[fmt(s.get("ceiling", {}).get(k)) for k in subsets]]
+            for m, s in stats.items()
+        ]
+        out += ["**Units and evidence ceiling** (share of questions whose gold text some unit on a gold page covers)", "",
+                _md(["Method", "Units", "Mean chars", *[f"ceiling {k}" for k in subsets]], rows), ""]
+    return "\n".join(out)

@@ -9,8 +9,13 @@ One store = one Qdrant collection (or one edge shard) holding one point per evid
 
 Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector (each with the
 payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
-applies the filter again. Qdrant's RRF scores a point ``sum(1 / (k + r))`` over the prefetches,
-``r`` being its 0-based position in each (k = 60 by default; the paper's RRF, section 2.4).
+applies the filter again. Qdrant's RRF scores a point ``sum(w / (k + r))`` over the prefetches,
+``r`` being its 0-based position in each (k = 60 by default; the paper's RRF, section 2.4). The
+weights are 1 for the dense prefetch and :data:`RRF_SPARSE_WEIGHT` (1.001) for the BM25 one: a
+deterministic tie-break. Without it, two units ranked (1st, 2nd) and (2nd, 1st) tie exactly and
+the engine orders them arbitrarily (differently on Qdrant Edge, qdrant-client and after an
+``optimize()``); with it, exact ties and near-ties within 0.1 % go to the BM25 ranking, which is
+the number- and language-aware one for the default English dense model (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from structaware_retrievers.filters import PointFilter
 __all__ = [
     "DENSE",
     "PAYLOAD_INDEXES",
+    "RRF_SPARSE_WEIGHT",
     "SPARSE",
     "Fusion",
     "Mode",
@@ -38,6 +44,9 @@ __all__ = [
 
 DENSE = "dense"
 SPARSE = "sparse"
+
+#: RRF weight of the sparse (BM25) prefetch; the dense prefetch weighs 1.0 (see the module docstring).
+RRF_SPARSE_WEIGHT = 1.001
 
 Mode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]

@@ -26,6 +26,7 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
+    RRF_SPARSE_WEIGHT,
     SPARSE,
     Fusion,
     Mode,
@@ -138,14 +139,31 @@ class ClientStore(VectorStore):
             sparse_vectors_config={SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
             metadata=metadata,
         )
-        with warnings.catch_warnings():
-            if self._is_local:
-                warnings.filterwarnings("ignore", message="Payload indexes have no effect")
-            for name, kind in PAYLOAD_INDEXES.items():
-                schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
-                self._run(
-                    "create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True
+        try:
+            if metadata and not self.metadata():
+                raise StoreError(
+                    "the server did not keep the collection metadata (the index config); use a Qdrant version"
+                    " that supports collection metadata",
+                    path=self.location,
+                    field="metadata",
                 )
+            with warnings.catch_warnings():
+                if self._is_local:
+                    warnings.filterwarnings("ignore", message="Payload indexes have no effect")
+                for name, kind in PAYLOAD_INDEXES.items():
+                    schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
+                    self._run(
+                        "create_payload_index",
+                        self.client.create_payload_index,
+                        self.collection,
+                        name,
+                        schema,
+                        wait=True,
+                    )
+        except StoreError:
+            with contextlib.suppress(Exception):  # leave no half-made collection behind
+                self.client.delete_collection(self.collection)
+            raise
         self._dim = dim
 
     def _info(self) -> Any:
@@ -283,14 +301,18 @@ class ClientStore(VectorStore):
                 return None
             return {**base, "query": _sparse(sparse), "using": SPARSE}  # type: ignore[arg-type]
         depth = max(prefetch_limit, limit)
-        prefetch = []
+        prefetch, weights = [], []
         if dense is not None:
             prefetch.append(m.Prefetch(query=list(dense), using=DENSE, limit=depth, filter=qf))
+            weights.append(1.0)
         if sparse_ok:
             prefetch.append(m.Prefetch(query=_sparse(sparse), using=SPARSE, limit=depth, filter=qf))  # type: ignore[arg-type]
+            weights.append(RRF_SPARSE_WEIGHT)
         if not prefetch:
             raise StoreError("hybrid mode needs at least one query vector", path=self.location, field="query")
-        fused: Any = m.RrfQuery(rrf=m.Rrf(k=rrf_k)) if fusion == "rrf" else m.FusionQuery(fusion=m.Fusion.DBSF)
+        fused: Any = (
+            m.RrfQuery(rrf=m.Rrf(k=rrf_k, weights=weights)) if fusion == "rrf" else m.FusionQuery(fusion=m.Fusion.DBSF)
+        )
         return {**base, "prefetch": prefetch, "query": fused}
 
     @staticmethod

@@ -42,6 +42,7 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
+    RRF_SPARSE_WEIGHT,
     SPARSE,
     Fusion,
     Mode,
@@ -180,23 +181,34 @@ class EdgeStore(VectorStore):
         if self.exists():
             raise StoreError("a collection already exists here", path=self.folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        if self._shard_dir.exists():  # a crash between shard creation and metadata: start over
+        if self._shard_dir.exists():  # left by a crash between shard creation and metadata: start over
+            try:
+                self._acquire()  # fails if another process holds it (it may be creating it right now)
+                self.close()
+            except StoreError as exc:
+                if "another process" in exc.message:
+                    raise
             shutil.rmtree(self._shard_dir)
         config = E.EdgeConfig(
             vectors={DENSE: E.EdgeVectorParams(size=dim, distance=E.Distance.Cosine)},
             sparse_vectors={SPARSE: E.EdgeSparseVectorParams(modifier=E.Modifier.Idf)},
         )
         self._acquire(config)
-        for name, kind in PAYLOAD_INDEXES.items():
-            schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
-            self._run(
-                f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema)
-            )
-        self._shard.flush()
-        meta = {"dense_dim": dim, "metadata": metadata}
-        tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"
-        tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, self.folder / _META_FILE)
+        try:
+            for name, kind in PAYLOAD_INDEXES.items():
+                schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
+                self._run(
+                    f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema)
+                )
+            self._shard.flush()
+            meta = {"dense_dim": dim, "metadata": metadata}
+            tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"
+            tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, self.folder / _META_FILE)
+        except BaseException:
+            self.close()  # leave no half-made shard behind
+            shutil.rmtree(self._shard_dir, ignore_errors=True)
+            raise
         self._dim = dim
 
     def _meta(self) -> dict[str, Any]:
@@ -332,10 +344,11 @@ class EdgeStore(VectorStore):
             req = E.QueryRequest(limit=limit, query=sparse_q, filter=ef, with_payload=True)
         else:
             depth = max(prefetch_limit, limit)
-            prefetches = [E.Prefetch(limit=depth, query=q, filter=ef) for q in (dense_q, sparse_q) if q is not None]
-            if not prefetches:
+            pairs = [(q, w) for q, w in ((dense_q, 1.0), (sparse_q, RRF_SPARSE_WEIGHT)) if q is not None]
+            if not pairs:
                 raise StoreError("hybrid mode needs at least one query vector", path=self.folder, field="query")
-            fused = E.Fusion.Rrf(k=rrf_k) if fusion == "rrf" else E.Fusion.Dbsf()
+            prefetches = [E.Prefetch(limit=depth, query=q, filter=ef) for q, _ in pairs]
+            fused = E.Fusion.Rrf(k=rrf_k, weights=[w for _, w in pairs]) if fusion == "rrf" else E.Fusion.Dbsf()
             req = E.QueryRequest(limit=limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
         hits = self._run("query", shard.query, req)
         return [ScoredRecord(id=str(h.id), score=float(h.score), payload=dict(h.payload or {})) for h in hits]

@@ -38,7 +38,6 @@ from llama_index.core.bridge.pydantic import Field
 from llama_index.core.node_parser.interface import NodeParser
 from llama_index.core.schema import BaseNode, Document, NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
 from llama_index.core.utils import get_tqdm_iterable
-
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,
@@ -171,13 +170,9 @@ class StructureAwareNodeParser(NodeParser):
             parents.append(parent)
         return parents
 
-    def _postprocess_parsed_nodes(
-        self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]
-    ) -> list[BaseNode]:
+    def _postprocess_parsed_nodes(self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]) -> list[BaseNode]:
         """LlamaIndex's post-processing on the unit nodes, minus the document JSON, plus exclusions."""
-        slim_docs = {
-            doc_id: doc.model_copy(update={"metadata": _slim(doc)}) for doc_id, doc in parent_doc_map.items()
-        }
+        slim_docs = {doc_id: doc.model_copy(update={"metadata": _slim(doc)}) for doc_id, doc in parent_doc_map.items()}
         leaves = [n for n in nodes if NodeRelationship.CHILD not in n.relationships]
         super()._postprocess_parsed_nodes(leaves, slim_docs)
         for node in nodes:

@@ -94,7 +94,9 @@ def document_link(unit: Any, metadata: dict[str, Any] | None = None) -> RelatedN
     return RelatedNodeInfo(
         node_id=unit.doc_id,
         node_type=ObjectType.DOCUMENT,
-        metadata=metadata if metadata is not None else {"file_name": Path(unit.source).name if unit.source else unit.doc_name},
+        metadata=metadata
+        if metadata is not None
+        else {"file_name": Path(unit.source).name if unit.source else unit.doc_name},
     )
 
 
@@ -128,5 +130,5 @@ def element_boxes(node: Any) -> list[dict[str, Any]]:
     boxes = json.loads(meta.get("bboxes") or "[]")
     return [
         {"element_id": e, "page": p, "bbox": tuple(b) if b is not None else None}
-        for e, p, b in zip(ids, pages, boxes)
+        for e, p, b in zip(ids, pages, boxes, strict=True)
     ]

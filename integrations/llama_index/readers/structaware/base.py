@@ -18,7 +18,7 @@ in one LlamaIndex ``Document``:
 Both readers work standalone (``reader.load_data(path)``) and as ``file_extractor`` entries of
 ``SimpleDirectoryReader``, which calls ``reader.load_data(path, extra_info=file_metadata[, fs=fs])``.
 Note that ``SimpleDirectoryReader`` prints and skips files whose reader raises unless it is created
-with ``raise_on_error=True``.
+with ``raise_on_error=True``, and that its ``filename_as_id=True`` replaces the ``doc_id`` ids.
 """
 
 from __future__ import annotations
@@ -36,14 +36,31 @@ from llama_index.core.schema import Document
 DOCUMENT_METADATA_KEY = "structaware_document"
 
 #: Document-level metadata keys this reader writes (besides ``DOCUMENT_METADATA_KEY``).
-DOC_KEYS = ("file_path", "file_name", "doc_id", "doc_name", "title", "parser", "parser_version",
-            "input_format", "page_count")
+DOC_KEYS = (
+    "file_path",
+    "file_name",
+    "doc_id",
+    "doc_name",
+    "title",
+    "parser",
+    "parser_version",
+    "input_format",
+    "page_count",
+)
 
 # Only ``file_name`` and ``title`` help an LLM cite; nothing document-level belongs in an
 # embedding (the unit's context string carries the structure, paper section 2.4).
 _EXCLUDED_EMBED = [DOCUMENT_METADATA_KEY, *DOC_KEYS]
-_EXCLUDED_LLM = [DOCUMENT_METADATA_KEY, "file_path", "doc_id", "doc_name", "parser", "parser_version",
-                 "input_format", "page_count"]
+_EXCLUDED_LLM = [
+    DOCUMENT_METADATA_KEY,
+    "file_path",
+    "doc_id",
+    "doc_name",
+    "parser",
+    "parser_version",
+    "input_format",
+    "page_count",
+]
 
 ReadingOrder = Literal["auto", "parser", "layout"]
 PathLike = str | Path
@@ -214,12 +231,9 @@ class MinerUReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.mineru import read_mineru
 
-        doc = read_mineru(path)
-        if self.reading_order == "layout":
-            from structaware_readers.reading_order import restore_reading_order
+        from structaware_readers.loader import apply_reading_order
 
-            doc = doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
-        return doc
+        return apply_reading_order(read_mineru(path), self.reading_order)
 
 
 class UnstructuredReader(_StructawareReader):
@@ -238,14 +252,6 @@ class UnstructuredReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.unstructured_reader import read_unstructured
 
-        doc = read_unstructured(path)
-        restore = self.reading_order == "layout" or (
-            self.reading_order == "auto"
-            and any(b.bbox is not None for b in doc.blocks)
-            and doc.input_format.startswith(("application/pdf", "image/"))
-        )
-        if restore:
-            from structaware_readers.reading_order import restore_reading_order
+        from structaware_readers.loader import apply_reading_order
 
-            doc = doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
-        return doc
+        return apply_reading_order(read_unstructured(path), self.reading_order)

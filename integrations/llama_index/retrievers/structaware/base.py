@@ -22,7 +22,6 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.constants import DEFAULT_SIMILARITY_TOP_K
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
-
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_search_filter
 
@@ -52,7 +51,8 @@ class StructureAwareRetriever(BaseRetriever):
 
     Raises:
         MalformedInputError: at construction, for filters that cannot be evaluated in Qdrant
-            (unsupported key, operator or condition), naming the filter entry.
+            (unsupported key, operator or condition), naming the filter entry; for a top k < 1
+            or an unknown mode or fusion, naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 
@@ -69,12 +69,14 @@ class StructureAwareRetriever(BaseRetriever):
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
+        from structaware_readers.errors import MalformedInputError
+
         if similarity_top_k < 1:
-            raise ValueError(f"similarity_top_k must be >= 1, not {similarity_top_k}")
+            raise MalformedInputError(f"must be >= 1, not {similarity_top_k}", field="similarity_top_k")
         if mode not in ("hybrid", "dense", "sparse"):
-            raise ValueError(f"mode must be 'hybrid', 'dense' or 'sparse', not {mode!r}")
+            raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', not {mode!r}", field="mode")
         if fusion not in ("rrf", "dbsf"):
-            raise ValueError(f"fusion must be 'rrf' or 'dbsf', not {fusion!r}")
+            raise MalformedInputError(f"must be 'rrf' or 'dbsf', not {fusion!r}", field="fusion")
         self._index = index
         self.similarity_top_k = similarity_top_k
         self.mode = mode

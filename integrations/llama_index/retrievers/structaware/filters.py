@@ -26,6 +26,7 @@ from llama_index.core.vector_stores.types import FilterCondition, FilterOperator
 
 _LIST_KEYS = {"doc_id": "doc_ids", "doc_name": "doc_names", "unit_type": "unit_types", "grade": "grades"}
 _PAGE_KEYS = ("page", "page_label")
+_PAGE_OPERATORS = (FilterOperator.EQ, FilterOperator.GTE, FilterOperator.GT, FilterOperator.LTE, FilterOperator.LT)
 SUPPORTED_KEYS = (*_LIST_KEYS, *_PAGE_KEYS)
 
 
@@ -110,7 +111,7 @@ def to_search_filter(filters: MetadataFilters | None, *, field: str = "filters")
             lists[name] = [v for v in lists[name] if v in values] if name in lists else values
         elif f.key in _PAGE_KEYS:
             op = f.operator
-            if op not in (FilterOperator.EQ, FilterOperator.GTE, FilterOperator.GT, FilterOperator.LTE, FilterOperator.LT):
+            if op not in _PAGE_OPERATORS:
                 raise _error(f"page filters support ==, >=, >, <=, <, not {op.value!r}", where)
             page = _page(f, where)
             lo = page + 1 if op == FilterOperator.GT else page
