@@ -23,7 +23,7 @@ from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, Match, PointFilter, SearchFilter
 from structaware_retrievers.store import PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
-from structaware_retrievers.store.base import RRF_SPARSE_WEIGHT
+from structaware_retrievers.store.base import RRF_DENSE_WEIGHT
 
 DIM = 8
 BACKENDS = ["edge", "memory"] + (["server"] if os.environ.get("QDRANT_URL") else [])
@@ -206,27 +206,32 @@ def test_dense_and_sparse_modes(store: VectorStore) -> None:
     assert store.query(dense=Q_DENSE, sparse=SparseVector([], []), limit=5, mode="sparse") == []
 
 
+def rrf(dense_rank: int | None, sparse_rank: int | None, k: int) -> float:
+    """Qdrant's weighted RRF: sum of 1 / (rank / weight + k - 1), ranks 1-based."""
+    parts = [(dense_rank, RRF_DENSE_WEIGHT), (sparse_rank, 1.0)]
+    return sum(1 / (r / w + k - 1) for r, w in parts if r is not None)
+
+
 def test_hybrid_rrf_is_fused_inside_qdrant(store: VectorStore) -> None:
     filled(store)
     hits = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, mode="hybrid", fusion="rrf", rrf_k=60)
-    # dense order a b c d e (0-based positions 0..4), sparse order e d c (0..2); RRF(k) sums
-    # w / (k + position), the weights 1 (dense) and RRF_SPARSE_WEIGHT (BM25) scaled by Qdrant to mean 1
-    v, w = 2 / (1 + RRF_SPARSE_WEIGHT), 2 * RRF_SPARSE_WEIGHT / (1 + RRF_SPARSE_WEIGHT)
-    expected = {"d": v / 63 + w / 61, "c": v / 62 + w / 62, "e": v / 64 + w / 60, "a": v / 60, "b": v / 61}
+    # dense order a b c d e (ranks 1..5), BM25 order e d c (ranks 1..3)
+    ranks = {"a": (1, None), "b": (2, None), "c": (3, 3), "d": (4, 2), "e": (5, 1)}
+    expected = {n: rrf(d, s, 60) for n, (d, s) in ranks.items()}
     assert names(hits) == sorted(expected, key=expected.get, reverse=True)
     assert [h.score for h in hits] == pytest.approx([expected[n] for n in names(hits)], rel=1e-5)
     # the RRF constant is honoured, and the prefetch depth limits the candidates
     k1 = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, fusion="rrf", rrf_k=1)
-    assert k1[0].score == pytest.approx(max(v / 4 + w / 2, v / 3 + w / 3, v / 5 + w / 1, v / 1), rel=1e-5)
+    assert k1[0].score == pytest.approx(max(rrf(d, s, 1) for d, s in ranks.values()), rel=1e-5)
     shallow = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=1, prefetch_limit=1)
-    assert names(shallow) == ["e"]  # a (dense top) and e (BM25 top) tie but for the BM25 weight
+    assert names(shallow) == ["a"]  # a (dense only) and e (BM25 only), both 1st: the dense one goes first
     # an empty sparse query (all stop words) falls back to the dense prefetch alone
     only_dense = store.query(dense=Q_DENSE, sparse=SparseVector([], []), limit=5, mode="hybrid")
     assert names(only_dense) == list("abcde")
 
 
 def test_rrf_ties_are_broken_towards_bm25(store: VectorStore) -> None:
-    """x is 1st by dense and 2nd by BM25, y the reverse: equal RRF, y wins on every backend."""
+    """x is 1st by dense and 2nd by BM25, y the reverse: equal plain RRF, y first on every backend."""
     store.create(DIM, {})
     pts = {
         "x": (_unit_vec((0, 1.0)), SparseVector([1], [0.5])),
@@ -236,8 +241,9 @@ def test_rrf_ties_are_broken_towards_bm25(store: VectorStore) -> None:
     store.upsert([PointRecord(id=_uid(n), payload={"name": n}, dense=d, sparse=sp) for n, (d, sp) in pts.items()])
     hits = store.query(dense=_unit_vec((0, 1.0)), sparse=SparseVector([1], [1.0]), limit=3)
     assert [h.payload["name"] for h in hits] == ["y", "x", "z"]
-    gap = 2 * (RRF_SPARSE_WEIGHT - 1) / (1 + RRF_SPARSE_WEIGHT) * (1 / 60 - 1 / 61)  # weights scaled to mean 1
-    assert hits[0].score - hits[1].score == pytest.approx(gap, rel=0.05)
+    assert hits[0].score == pytest.approx(rrf(2, 1, 60), rel=1e-6)
+    assert hits[0].score - hits[1].score == pytest.approx(rrf(2, 1, 60) - rrf(1, 2, 60), rel=0.05)
+    assert 0 < hits[0].score - hits[1].score < 1e-6  # a tie-break, not a re-weighting
 
 
 def test_rrf_and_dbsf_differ_on_score_scale(store: VectorStore) -> None:

@@ -21,7 +21,7 @@ import sqlite3
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -248,6 +248,9 @@ class DenseEncoder(_CachedEncoder):
         cache: persistent :class:`EmbeddingCache`; ``None`` disables caching (an index attaches its own).
         threads: ONNX Runtime intra-op threads (``None``: its default, all cores).
         dim: output dimension for a local folder fastembed does not know.
+        languages: ISO 639-1 codes the model handles (``{"en"}`` for the default model), or
+            ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.StructureIndex`
+            searches BM25 alone, in hybrid mode, for a query in a language the dense model lacks.
 
     Raises:
         InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
@@ -263,8 +266,10 @@ class DenseEncoder(_CachedEncoder):
         *,
         threads: int | None = None,
         dim: int | None = None,
+        languages: Iterable[str] | None = None,
     ) -> None:
         super().__init__(cache)
+        self.languages: frozenset[str] | None = frozenset(languages) if languages is not None else None
         if batch_size < 1:
             raise MalformedInputError(f"must be >= 1, got {batch_size}", field="batch_size")
         if model_name is None and model_path is None:
@@ -307,6 +312,8 @@ class DenseEncoder(_CachedEncoder):
             self.dim = model_assets.DEFAULT_DENSE_DIM
             self._custom = None
             self.model_id = model_assets.default_model_id()
+            if languages is None:
+                self.languages = frozenset({"en"})
         else:
             catalogue = _fastembed_catalogue()
             if model_name.lower() not in catalogue:
@@ -468,8 +475,11 @@ def _jieba() -> Any:
     if _jieba_tok is None:
         with _jieba_lock:
             if _jieba_tok is None:
+                import logging
+
                 import jieba
 
+                jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict" chatter on stderr
                 tok = jieba.Tokenizer()
                 tok.initialize()
                 _jieba_tok = tok

@@ -76,10 +76,10 @@ FusionName = Literal["rrf", "dbsf"]
 class SearchHit(BaseModel):
     """One search result: the full unit, its score and its 1-based rank.
 
-    ``score`` is, higher being better: for hybrid RRF, the sum over the prefetches of
-    ``w / (rrf_k + r)`` with ``r`` the 0-based position in that prefetch (Qdrant's definition: the
-    textbook formula with 1-based ranks and k = rrf_k - 1) and ``w`` = 1 for dense, 1.001 for BM25
-    (a deterministic tie-break, see ``store/base.py``);
+    ``score`` is, higher being better: for hybrid RRF, the sum over the two prefetches of
+    ``1 / (r / w + rrf_k - 1)`` with ``r`` the 1-based rank in that prefetch (Qdrant's definition;
+    ``w`` = 1.001 for dense, 1 for BM25, a deterministic tie-break: see ``store/base.py``), so a
+    unit first in both lists scores about ``2 / rrf_k``;
     for hybrid DBSF, the sum of each prefetch's scores normalised by mean +- 3 standard deviations;
     for dense search, the cosine similarity; for sparse search, the BM25 score (TF weight x IDF).
     """
@@ -238,6 +238,11 @@ def _write_lock(location: str) -> threading.RLock:
     """One writer lock per store location, shared by every index object of the process."""
     with _write_locks_guard:
         return _write_locks.setdefault(location, threading.RLock())
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
 
 
 def _default_path() -> Path:
@@ -603,6 +608,8 @@ class StructureIndex:
         if prefetch_limit < 1:
             raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
         self._require_index()
+        if mode == "hybrid" and not self._dense_covers(text):
+            mode = "sparse"  # an English-only dense model adds noise, not evidence, to a Chinese query
         dense = self.dense.embed_query(text) if mode in ("hybrid", "dense") else None
         sparse = self.sparse.embed_query(text) if mode in ("hybrid", "sparse") else None
         if mode == "sparse" and not sparse.indices:  # type: ignore[union-attr]
@@ -611,7 +618,16 @@ class StructureIndex:
                 " use mode='dense' or 'hybrid'",
                 field="text",
             )
-        return dense, sparse
+        return dense, sparse, mode
+
+    def _dense_covers(self, text: str) -> bool:
+        """False when the query is mostly Chinese/Japanese/Korean and the dense model lacks those languages."""
+        languages = getattr(self.dense, "languages", None)
+        if languages is None or languages & {"zh", "ja", "ko"}:
+            return True
+        letters = [c for c in text if c.isalpha()]
+        cjk = sum(1 for c in letters if _is_cjk(c))
+        return not letters or cjk / len(letters) < 0.3
 
     @staticmethod
     def _hits(records: list[ScoredRecord]) -> list[SearchHit]:
@@ -641,14 +657,17 @@ class StructureIndex:
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
-            fewer units; in hybrid mode a query with no BM25 terms searches the dense vector only.
+            fewer units; in hybrid mode a query with no BM25 terms searches the dense vector only,
+            and a query mostly in Chinese, Japanese or Korean searches BM25 only when the dense
+            model does not cover those languages (``DenseEncoder.languages``; the default model is
+            English-only).
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``,
                 or a sparse query with no searchable terms.
         """
-        dense, sparse = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit)
+        dense, sparse, mode = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit)
         flt = filter.to_point_filter() if filter is not None else None
         records = self.store.query(
             dense=dense,
@@ -676,7 +695,7 @@ class StructureIndex:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
         prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit)
-        dense, sparse = await asyncio.to_thread(prep)
+        dense, sparse, mode = await asyncio.to_thread(prep)
         flt = filter.to_point_filter() if filter is not None else None
         records = await self.store.aquery(
             dense=dense,

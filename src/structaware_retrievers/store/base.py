@@ -9,13 +9,20 @@ One store = one Qdrant collection (or one edge shard) holding one point per evid
 
 Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector (each with the
 payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
-applies the filter again. Qdrant's RRF scores a point ``sum(w / (k + r))`` over the prefetches,
-``r`` being its 0-based position in each (k = 60 by default; the paper's RRF, section 2.4). The
-weights are 1 for the dense prefetch and :data:`RRF_SPARSE_WEIGHT` (1.001) for the BM25 one: a
-deterministic tie-break. Without it, two units ranked (1st, 2nd) and (2nd, 1st) tie exactly and
-the engine orders them arbitrarily (differently on Qdrant Edge, qdrant-client and after an
-``optimize()``); with it, exact ties and near-ties within 0.1 % go to the BM25 ranking, which is
-the number- and language-aware one for the default English dense model (BENCHMARKS.md).
+applies the filter again.
+
+RRF (the paper's fusion, section 2.4; k = 60 by default): Qdrant scores a point
+``sum(1 / (r / w + k - 1))`` over the prefetches, ``r`` being its 1-based rank in each and ``w``
+that prefetch's weight; with ``w = 1`` this is ``1 / (k + r - 1)``, the textbook ``1 / (k' + r)``
+with ``k' = k - 1``. Two units ranked (1st, 2nd) and (2nd, 1st) tie exactly, and the engine then
+orders them arbitrarily (differently on Qdrant Edge, qdrant-client and after ``optimize()``). The
+stores therefore weight the dense prefetch :data:`RRF_DENSE_WEIGHT` = 1.001 and BM25 1.0, which
+makes every backend order ties the same way: a weight above 1 lifts deep ranks slightly more than
+top ranks, so of two units with swapped ranks the one BM25 ranks higher goes first (BM25 is the
+number- and language-aware signal for the default English dense model, BENCHMARKS.md), and of a
+unit found only by the dense search and one found only by BM25 at the same rank, the dense one goes
+first. No score moves by more than ~1e-5, and no other order changes except near-ties closer than
+~1e-7.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from structaware_retrievers.filters import PointFilter
 __all__ = [
     "DENSE",
     "PAYLOAD_INDEXES",
-    "RRF_SPARSE_WEIGHT",
+    "RRF_DENSE_WEIGHT",
     "SPARSE",
     "Fusion",
     "Mode",
@@ -45,8 +52,8 @@ __all__ = [
 DENSE = "dense"
 SPARSE = "sparse"
 
-#: RRF weight of the sparse (BM25) prefetch; the dense prefetch weighs 1.0 (see the module docstring).
-RRF_SPARSE_WEIGHT = 1.001
+#: RRF weight of the dense prefetch (BM25 weighs 1.0): a deterministic tie-break, see the module docstring.
+RRF_DENSE_WEIGHT = 1.001
 
 Mode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]

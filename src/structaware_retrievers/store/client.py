@@ -26,7 +26,7 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
-    RRF_SPARSE_WEIGHT,
+    RRF_DENSE_WEIGHT,
     SPARSE,
     Fusion,
     Mode,
@@ -304,10 +304,10 @@ class ClientStore(VectorStore):
         prefetch, weights = [], []
         if dense is not None:
             prefetch.append(m.Prefetch(query=list(dense), using=DENSE, limit=depth, filter=qf))
-            weights.append(1.0)
+            weights.append(RRF_DENSE_WEIGHT)
         if sparse_ok:
             prefetch.append(m.Prefetch(query=_sparse(sparse), using=SPARSE, limit=depth, filter=qf))  # type: ignore[arg-type]
-            weights.append(RRF_SPARSE_WEIGHT)
+            weights.append(1.0)
         if not prefetch:
             raise StoreError("hybrid mode needs at least one query vector", path=self.location, field="query")
         fused: Any = (

@@ -42,7 +42,7 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
-    RRF_SPARSE_WEIGHT,
+    RRF_DENSE_WEIGHT,
     SPARSE,
     Fusion,
     Mode,
@@ -344,7 +344,7 @@ class EdgeStore(VectorStore):
             req = E.QueryRequest(limit=limit, query=sparse_q, filter=ef, with_payload=True)
         else:
             depth = max(prefetch_limit, limit)
-            pairs = [(q, w) for q, w in ((dense_q, 1.0), (sparse_q, RRF_SPARSE_WEIGHT)) if q is not None]
+            pairs = [(q, w) for q, w in ((dense_q, RRF_DENSE_WEIGHT), (sparse_q, 1.0)) if q is not None]
             if not pairs:
                 raise StoreError("hybrid mode needs at least one query vector", path=self.folder, field="query")
             prefetches = [E.Prefetch(limit=depth, query=q, filter=ef) for q, _ in pairs]
