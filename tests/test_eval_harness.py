@@ -173,7 +173,8 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
     by = {o.qid: o for o in result.outcomes[("document", "bm25", "struct")]}
     # the 57-59 y row unit is first: right page, the table element, and its own text covers the row
     assert (by["t1"].page_rank, by["t1"].element_rank, by["t1"].evidence_rank) == (1, 1, 1)
-    assert (by["t2"].page_rank, by["t2"].evidence_rank) == (1, 1)  # row after the page break is on page 4
+    # the row after the page break is on page 4; its element is the table's continuation part there
+    assert (by["t2"].page_rank, by["t2"].element_rank, by["t2"].evidence_rank) == (1, 1, 1)
     assert by["x2"].evidence_rank == 1  # the recommendation unit
     assert not by["n1"].has_gold_text and by["n1"].element_rank is None
     # one document: corpus scope and document scope rank alike

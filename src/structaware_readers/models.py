@@ -193,8 +193,16 @@ class ParsedDocument(BaseModel):
         return [b for b in self.blocks if not b.is_furniture]
 
     def block(self, block_id: str) -> Block:
+        """The block holding element ``block_id``: its own id, or a continuation merged into it.
+
+        A table continued across pages is one block; the continuation parts keep their own element
+        ids (``Block.extra_ids``), which units of rows on later pages point at.
+
+        Raises:
+            KeyError: no block has or absorbed that element id.
+        """
         for b in self.blocks:
-            if b.block_id == block_id:
+            if b.block_id == block_id or block_id in b.extra_ids:
                 return b
         raise KeyError(block_id)
 

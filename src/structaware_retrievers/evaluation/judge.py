@@ -34,6 +34,11 @@ class Judge:
 
     def __init__(self, docs: Mapping[str, ParsedDocument]):
         self._blocks = {doc_id: {b.block_id: b for b in d.blocks} for doc_id, d in docs.items()}
+        # ids of continuation parts merged into a block (``Block.extra_ids``) -> (block, their page)
+        self._parts = {
+            doc_id: {eid: (b, page) for b in d.blocks for eid, page in zip(b.extra_ids, b.extra_pages)}
+            for doc_id, d in docs.items()
+        }
         self._block_tokens: dict[tuple[str, str], Counter[str]] = {}
         self._unit_tokens: dict[tuple[str, str, str], Counter[str]] = {}
         self._gold: dict[str, list[Counter[str]]] = {}
@@ -58,15 +63,30 @@ class Judge:
         return got
 
     def source_element_tokens(self, unit: Unit, pages: Iterable[int]) -> Counter[str]:
-        """Tokens of the unit's source blocks that lie on any of ``pages`` (1-based)."""
+        """Tokens of the unit's source blocks that lie on any of ``pages`` (1-based).
+
+        An element id naming the continuation part of a block merged across pages
+        (``Block.extra_ids``) stands for that part on its own page; its text is judged by the
+        merged block's text (the reader keeps no separate text for the part).
+        """
         wanted = set(pages)
         blocks = self._blocks.get(unit.doc_id, {})
+        parts = self._parts.get(unit.doc_id, {})
         total: Counter[str] = Counter()
-        for bid in unit.element_ids:
-            b = blocks.get(bid)
-            if b is None or not wanted.intersection(block_pages(b)):
+        seen: set[str] = set()
+        for eid in unit.element_ids:
+            b = blocks.get(eid)
+            if b is not None:
+                on_page = bool(wanted.intersection(block_pages(b)))
+            elif eid in parts:
+                b, page = parts[eid]
+                on_page = page in wanted
+            else:
                 continue
-            c = self._block_counts(unit.doc_id, bid)
+            if not on_page or b.block_id in seen:
+                continue
+            seen.add(b.block_id)
+            c = self._block_counts(unit.doc_id, b.block_id)
             if c:
                 total.update(c)
         return total

@@ -53,7 +53,9 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def _label(method: str) -> str:
     m = METHODS.get(method)
-    return m.label if m else method
+    if m:
+        return m.label
+    return f"{_LABELS[method]} default" if method in _LABELS else method
 
 
 def _main_table(summ: dict[str, Any], scope: str, subset: str = "all") -> str:
@@ -193,7 +195,8 @@ def render_result(result: EvalResult) -> str:
         if scope not in summ:
             continue
         out += ["", f"== Main results, scope={scope} (Table 2 layout) ==", _main_table(summ, scope)]
-        out += ["", f"== By evidence type, scope={scope} ==", _type_table(summ, scope)]
+        if len({t for _, t in result.questions}) > 1:
+            out += ["", f"== By evidence type, scope={scope} ==", _type_table(summ, scope)]
         br = _budget_retriever(summ, scope)
         bt = _budget_table(summ, scope, cfg["budgets"], br) if br else ""
         if bt:
@@ -211,7 +214,7 @@ def render_result(result: EvalResult) -> str:
                 _sig_table(result.significance, scope),
             ]
             types = sorted({t for _, t in result.questions})
-            for t in types:
+            for t in types if len(types) > 1 else []:
                 table = _sig_table(result.significance, scope, t)
                 if table.count("\n") > 1:
                     out += ["", f"== Struct-aware vs baselines, scope={scope}, evidence_type={t} ==", table]
@@ -234,10 +237,18 @@ def _md(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(data: dict[str, Any], *, scopes: Sequence[str] | None = None) -> str:
+def render_markdown(
+    data: dict[str, Any],
+    *,
+    scopes: Sequence[str] | None = None,
+    sig_subsets: Sequence[str] | None = None,
+    by_type: bool = True,
+) -> str:
     """Markdown tables (for BENCHMARKS.md) from a saved run: the dict of :meth:`EvalResult.to_json`
     (``json.load`` of the ``--json`` file). Same tables as :func:`render_result`, significance
-    for hybrid retrieval only."""
+    for hybrid retrieval only (BM25 when hybrid did not run), restricted to ``sig_subsets``
+    (``"all"`` and/or evidence types; ``None``: every subset); ``by_type=False`` leaves out the
+    per-evidence-type table."""
     summ = data["summaries"]
     cfg = data["config"]
     stats = data.get("unit_stats", {})
@@ -255,7 +266,7 @@ def render_markdown(data: dict[str, Any], *, scopes: Sequence[str] | None = None
                 rows.append([_LABELS[retriever], _label(method), *[fmt(s.get(k)) for k in metrics], fmt(s.get("Ctx"), chars=True)])
         out += [f"**Main results, scope `{scope}`** ({cfg['n_questions']} questions)", "", _md(["Retr.", "Method", *metrics, "Ctx"], rows), ""]
         types = sorted({k for by_m in summ[scope].values() for by_s in by_m.values() for k in by_s if k != "all"})
-        if types:
+        if by_type and len(types) > 1:
             rows = []
             for retriever, by_method in summ[scope].items():
                 for method, by_subset in by_method.items():
@@ -284,6 +295,10 @@ def render_markdown(data: dict[str, Any], *, scopes: Sequence[str] | None = None
             rows = []
             for base, by_subset in sig[retriever].items():
                 for subset, res in by_subset.items():
+                    if subset != "all" and len(by_subset) <= 2:  # one evidence type: same as "all"
+                        continue
+                    if sig_subsets is not None and subset not in sig_subsets:
+                        continue
                     for metric, entry in res.items():
                         if metric == "n" or metric not in ("PH@5", "MRR_p", "EH@5", "MRR_e", "EvH@5"):
                             continue
@@ -314,7 +329,7 @@ def render_markdown(data: dict[str, Any], *, scopes: Sequence[str] | None = None
     if stats:
         subsets = sorted({k for s in stats.values() for k in s.get("ceiling", {})}, key=lambda k: (k != "all", k))
         rows = [
-            [_label(m), fmt(s.get("units")), fmt(s.get("mean_chars"), chars=True), *[fmt(s.get("ceiling", {}).get(k)) for k in subsets]]
+            [_label(m), fmt(s.get("units"), chars=True), fmt(s.get("mean_chars"), chars=True), *[fmt(s.get("ceiling", {}).get(k)) for k in subsets]]
             for m, s in stats.items()
         ]
         out += ["**Units and evidence ceiling** (share of questions whose gold text some unit on a gold page covers)", "",
