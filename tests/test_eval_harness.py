@@ -16,7 +16,7 @@ from structaware_readers.errors import EmptyDocumentError, InputNotFoundError, M
 from structaware_readers.models import Block, BlockKind, ParsedDocument, Unit, UnitType
 from structaware_retrievers.evaluation.harness import run_eval
 from structaware_retrievers.evaluation.judge import Judge
-from structaware_retrievers.evaluation.questions import doc_stem, load_questions, resolve_document
+from structaware_retrievers.evaluation.questions import Question, doc_stem, load_questions, resolve_document
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 FIXTURES = SHARED / "fixtures/mineru"
@@ -138,7 +138,7 @@ def test_judge_uses_source_elements_and_gold_page():
             element_ids=ids, bboxes=[None] * len(ids), element_pages=pages[:1] * len(ids),
         )
 
-    q = load_questions.__globals__["Question"](  # the dataclass, built directly
+    q = Question(
         qid="q", question="dose of beta", doc="n.pdf", doc_stem="n", gold_pages=(3,),
         gold_texts=("Beta & 10 mg",), evidence_type="table",
     )

@@ -113,7 +113,7 @@ def ingest(
         return
     skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""
     typer.echo(
-        f"ingested {summary.documents} documents, {summary.units} units{skipped} into {idx!r} "
+        f"ingested {summary.documents} documents, {summary.units} units{skipped} into {idx.store.location} "
         f"in {summary.seconds:.1f} s (embedding {summary.embedding_seconds:.1f} s)"
     )
     for failure in summary.failed:
