@@ -69,3 +69,23 @@ def test_units_errors_are_one_clear_line(tmp_path, content, name, expected):
     assert len(err_lines) == 1, res.stderr
     assert err_lines[0].startswith("error: ") and expected in err_lines[0]
     assert "Traceback" not in res.stderr
+
+
+def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
+    stem = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+    questions = tmp_path / "q.jsonl"
+    rows = [
+        {"qid": "t1", "question": "Which grade applies to adults aged 195-197 years?", "doc": f"pdfs/{stem}.pdf",
+         "gold_pages": [4], "gold_text": "Adults 195-197 y & <140/90 mmHg & <135/85 mmHg & C", "evidence_type": "table"},
+        {"qid": "x1", "question": "Should blood pressure be measured in both arms at the first visit?",
+         "doc": f"pdfs/{stem}.pdf", "gold_pages": [2], "evidence_type": "text"},
+    ]
+    questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    out = tmp_path / "run.json"
+    res = run("eval", "--questions", str(questions), "--docs", str(FIX / "mineru"), "--methods", "struct,flat",
+              "--retrievers", "bm25", "--json", str(out), "--index-dir", str(tmp_path / "idx"))
+    assert res.returncode == 0, res.stderr
+    assert "PH@5" in res.stdout and "Struct-aware" in res.stdout and "Flat chunk" in res.stdout
+    data = json.loads(out.read_text())
+    per_query = json.dumps(data)
+    assert "t1" in per_query and "x1" in per_query

@@ -19,7 +19,7 @@ from structaware_retrievers.evaluation.judge import Judge
 from structaware_retrievers.evaluation.questions import Question, doc_stem, load_questions, resolve_document
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-FIXTURES = SHARED / "fixtures/mineru"
+FIXTURES = Path(__file__).resolve().parent / "fixtures/mineru"  # CC0 copy of the shared fixture
 STEM = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
 QUESTIONS = [

@@ -168,3 +168,59 @@ def test_document_without_body_text_is_an_error():
     doc = ParsedDocument(doc_id="3" * 16, source="empty.json", name="empty", parser="test", page_count=1, blocks=blocks)
     with pytest.raises(EmptyDocumentError, match="empty.json"):
         build_units(doc)
+
+
+def _one_block_doc(block: Block) -> ParsedDocument:
+    return ParsedDocument(doc_id="4" * 16, source="t.json", name="t", parser="test", page_count=1, blocks=[block])
+
+
+def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
+    # a borderless financial table as MinerU's flash tier leaves it: a TABLE block with text, no grid
+    text = "\n".join([
+        "                          Three months ended June 30,  Six months ended June 30,",
+        "(in millions)                     2022         2021          2022         2021",
+        "Net income                  $    8,649  $    11,948   $    16,931  $    26,248",
+        "Other comprehensive income/(loss), after-tax",
+        "Fair value hedges                   51          (23)         161          (51)",
+    ])
+    block = Block(block_id="p89-e2", kind=BlockKind.TABLE, text=text, page=89)
+    rows = build_units(_one_block_doc(block))
+    assert [u.text for u in rows] == [
+        "Net income: $8,649, $11,948, $16,931, $26,248",
+        "Fair value hedges: 51, (23), 161, (51)",
+    ]
+    assert all(u.unit_type is UnitType.TABLE_ROW and u.element_ids == ["p89-e2"] for u in rows)
+    assert "Columns: Three months ended June 30, Six months ended June 30, / (in millions) 2022 2021 2022 2021" in rows[0].context
+    assert rows[1].context.endswith("Group: Other comprehensive income/(loss), after-tax")
+
+
+def test_a_text_table_without_numeric_rows_stays_section_text():
+    block = Block(block_id="p1-e0", kind=BlockKind.TABLE, text="Hand hygiene   before and after care\nGloves   when touching blood", page=1)
+    units = build_units(_one_block_doc(block))
+    assert [u.unit_type for u in units] == [UnitType.SECTION]
+
+
+def test_label_only_rows_head_groups_and_split_headers_are_repaired():
+    grid = TableGrid(
+        header_rows=[["", "Three months ended March 31,", "Three months ended March 31,"]],
+        body_rows=[
+            ["(in millions)", "2021", "2020"],  # has numbers: stays a body row
+            ["Loans reported as trading assets:", "", ""],
+            ["Principal", "5,114", "4,402"],
+            ["Interest", "12", "9"],
+        ],
+    )
+    block = Block(block_id="p97-e1", kind=BlockKind.TABLE, text="", page=97, table=grid)
+    rows = build_units(_one_block_doc(block))
+    principal = next(u for u in rows if "5,114" in u.text)
+    assert principal.context.endswith("Group: Loans reported as trading assets:")
+    assert not any(u.text.startswith("Column 1: Loans") for u in rows)
+
+    header_split = TableGrid(
+        header_rows=[["Drug", "Dose", "Dose"]],
+        body_rows=[["", "Adults", "Children"], ["Amlodipine", "5 mg", "2.5 mg"], ["Lisinopril", "10 mg", "5 mg"]],
+    )
+    block = Block(block_id="p2-e1", kind=BlockKind.TABLE, text="", page=2, table=header_split)
+    rows = build_units(_one_block_doc(block))
+    assert rows[0].text == "Drug: Amlodipine, Dose / Adults: 5 mg, Dose / Children: 2.5 mg"
+    assert len(rows) == 2

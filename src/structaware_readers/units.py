@@ -45,6 +45,7 @@ from structaware_readers.models import (
     FlowEdgeInfo,
     Grade,
     ParsedDocument,
+    TableGrid,
     TableRowInfo,
     Unit,
     UnitType,
@@ -253,10 +254,12 @@ class _Builder:
     def on_table(self, block: Block) -> None:
         grid = block.table
         if grid is None or not (grid.body_rows or grid.header_rows):
-            # a table the parser could not structure: keep its text in the section
-            self.on_text(block, "\n".join(t for t in (block.caption, block.text, block.footnote) if t))
+            if not self._on_text_table(block):
+                # a table the parser could not structure at all: keep its text in the section
+                self.on_text(block, "\n".join(t for t in (block.caption, block.text, block.footnote) if t))
             return
         self.flush_section()
+        grid = _repair_header(grid)
         headers = grid.column_headers()
         rows = grid.body_rows or grid.header_rows
         caption = block.caption.strip()
@@ -272,6 +275,9 @@ class _Builder:
                 continue
             if len(cells) > 1 and len(set(non_empty)) == 1 and len(non_empty) == len(cells):
                 group = non_empty[0]  # a full-width group row labels the rows below it
+                continue
+            if len(cells) > 2 and len(non_empty) == 1 and cells[0] and not _NUMBER.search(cells[0]):
+                group = cells[0]  # a label-only row ("Loans reported as trading assets:") heads a group
                 continue
             pairs = [f"{h}: {c}" for h, c in zip(headers, cells) if c]
             text = ", ".join(pairs)
@@ -290,6 +296,51 @@ class _Builder:
                 ),
                 extra=f"row{i}",
             )
+
+    def _on_text_table(self, block: Block) -> bool:
+        """Rows of a table the parser left as space-aligned text (MinerU flash on borderless tables).
+
+        A line with a label and at least one number is a row: cells are split at runs of two or more
+        spaces, the row text is ``label: value, value``; lines before the first row form the column
+        header context; a label-only line after that heads a group. Returns False (nothing emitted)
+        when fewer than two lines look like rows: the text then stays in its section.
+        """
+        lines = [line for line in block.text.splitlines() if line.strip()]
+        parsed = [_text_row(line) for line in lines]
+        if sum(1 for row in parsed if row is not None and _is_data_row(row)) < 2:
+            return False
+        self.flush_section()
+        caption = block.caption.strip()
+        header: list[str] = []
+        group = ""
+        section = self._section_context()
+        seen_data = False
+        for i, (line, row) in enumerate(zip(lines, parsed)):
+            if row is None or not _is_data_row(row):
+                text = " ".join(line.split())
+                if not seen_data:
+                    header.append(text)  # column header lines ("Three months ended June 30,", "2022 2021")
+                elif row is None:
+                    group = text  # a label-only line heads the rows below it
+                else:
+                    header, group = [text], ""  # a new header line starts a new block of columns
+                continue
+            seen_data = True
+            label, values = row
+            head = f"Table: {_title(caption)}" if caption else "Table"
+            columns = f"Columns: {' / '.join(header)}" if header else ""
+            context = " | ".join(x for x in (head, columns, section, f"Group: {group}" if group else "") if x)
+            self._emit(
+                UnitType.TABLE_ROW,
+                f"{label}: {', '.join(values)}" if label else ", ".join(values),
+                context,
+                [block],
+                table=TableRowInfo(
+                    table_id=block.block_id, row_index=i, headers=header, cells=[label, *values], caption=caption
+                ),
+                extra=f"line{i}",
+            )
+        return True
 
     def on_flowchart(self, block: Block) -> None:
         from structaware_readers.mermaid import parse_mermaid
@@ -337,6 +388,67 @@ class _Builder:
         head = f"Figure: {_title(caption)}" if caption else "Figure"
         context = " | ".join(s for s in (head, self._section_context()) if s)
         self._emit(UnitType.FIGURE, "\n".join(t for t in (caption, body) if t), context, [block])
+
+
+_NUMBER = re.compile(r"\d")
+_CELL_SPLIT = re.compile(r"\s{2,}|\t")
+_CURRENCY = {"$", "€", "£", "¥", "%", "¢"}
+
+
+def _text_row(line: str) -> tuple[str, list[str]] | None:
+    """``(label, values)`` for a space-aligned table line with at least one number, else None."""
+    cells = [c.strip() for c in _CELL_SPLIT.split(line.strip()) if c.strip()]
+    merged: list[str] = []
+    for cell in cells:  # "$   8,649" -> "$8,649"
+        if merged and merged[-1] in _CURRENCY:
+            merged[-1] = merged[-1] + cell
+        else:
+            merged.append(cell)
+    values = [c for c in merged if _NUMBER.search(c)]
+    if not values:
+        return None
+    label_cells = []
+    for c in merged:
+        if _NUMBER.search(c) and label_cells:
+            break
+        if not _NUMBER.search(c):
+            label_cells.append(c)
+        else:
+            break
+    label = " ".join(label_cells)
+    rest = merged[len(label_cells):]
+    return label, rest
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _is_data_row(row: tuple[str, list[str]]) -> bool:
+    """A labelled line with a value that is not a bare year (year-only lines are column headers)."""
+    label, values = row
+    return bool(label) and any(not _YEAR.fullmatch(v.strip("()$% ,")) for v in values)
+
+
+def _repair_header(grid: TableGrid) -> TableGrid:
+    """Move leading number-free body rows into the header of a mostly numeric table.
+
+    Parsers often take only the first line of a two-line header (``"Three months ended"`` over
+    ``"2022 | 2021"``); when most body rows carry numbers, leading rows with none are header rows.
+    """
+    body = grid.body_rows
+    numeric = sum(1 for row in body if any(_NUMBER.search(c) for c in row[1:]))
+    if not grid.header_rows or len(body) < 3 or numeric < len(body) / 2:
+        return grid
+    k = 0
+    while k < len(body) - 1 and not any(_NUMBER.search(c) for c in body[k]):
+        distinct = {c.strip() for c in body[k] if c.strip()}
+        if len(distinct) < 2:  # a group label row or an empty row, not a header line
+            break
+        k += 1
+    if k == 0:
+        return grid
+    pages = grid.body_row_pages[k:] if grid.body_row_pages else []
+    return TableGrid(header_rows=grid.header_rows + body[:k], body_rows=body[k:], body_row_pages=pages)
 
 
 def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:

@@ -266,6 +266,7 @@ def eval_(
     index_dir: Annotated[Optional[Path], typer.Option("--index-dir", help="where eval indexes and caches live")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="first N questions only")] = None,
     peers: Annotated[bool, typer.Option("--peers/--no-peers", help="also run LlamaIndex/LangChain defaults")] = False,
+    scopes: Annotated[str, typer.Option("--scopes", help="comma list: corpus,document")] = "corpus,document",
 ) -> None:
     """Evaluate unit construction methods x retrievers (paper sections 3.3, 4.2, 4.4)."""
     from structaware_retrievers.evaluation.harness import run_eval
@@ -282,6 +283,8 @@ def eval_(
             index_dir=index_dir,
             limit=limit,
             peers=peers,
+            scopes=tuple(x.strip() for x in scopes.split(",") if x.strip()),
+            log=lambda message: typer.echo(message, err=True),
         )
     except StructawareError as exc:
         _fail(exc)
