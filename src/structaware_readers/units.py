@@ -11,8 +11,12 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   split at sentence ends), so a unit stays focused instead of diluting its gold paragraph.
 * **table_row** units: one per body row, rendered ``header: value, header: value`` with multi-row
   headers joined (``Dose / Adults``); context = ``Table: <caption> | Columns: h1; h2 | Section: <path>``.
-  A full-width group row (one value spanning all columns) is not a unit of its own: its label is
-  carried into the context of the rows below it (``Group: <label>``).
+  A full-width group row (one value spanning all columns) or a label-only row (first cell only) is
+  not a unit of its own: its label is carried into the context of the rows below it
+  (``Group: <label>``). In a mostly numeric table, leading number-free body rows are header lines the
+  parser left in the body (a two-line header) and join the header. A table the parser left as
+  space-aligned text (MinerU's flash tier on borderless tables: no grid) still gives one row unit per
+  line with a label and a number (``Net income: $8,649, $11,948``), its header lines as ``Columns:``.
 * **flow_path** units: one per directed edge of a Mermaid flowchart, ``A -(label)-> B``; context =
   ``Flowchart: <figure title> | Section: <path>``. Node labels in any language.
 * **recommendation** units: a paragraph or list item that carries an evidence grade or explicit
