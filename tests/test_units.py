@@ -224,3 +224,17 @@ def test_label_only_rows_head_groups_and_split_headers_are_repaired():
     rows = build_units(_one_block_doc(block))
     assert rows[0].text == "Drug: Amlodipine, Dose / Adults: 5 mg, Dose / Children: 2.5 mg"
     assert len(rows) == 2
+
+
+def test_a_mermaid_fence_partitioned_by_unstructured_becomes_flow_paths():
+    from structaware_readers.unstructured_reader import read_unstructured
+
+    doc = read_unstructured(Path(__file__).parent / "fixtures/unstructured/generated/sample.md.json")
+    flows = [u for u in build_units(doc) if u.unit_type is UnitType.FLOW_PATH]
+    assert [u.text for u in flows] == [
+        "Clinic BP >= 140/90 -> ABPM confirms?",
+        "ABPM confirms? -(yes)-> Diagnose hypertension",
+        "ABPM confirms? -(no)-> Re-measure in 5 years",
+    ]
+    assert flows[0].context == "Flowchart | Section: 1 Management of Hypertension > 1.1 Blood pressure targets"
+    assert flows[1].flow.source == "ABPM confirms?" and flows[1].flow.label == "yes"

@@ -349,7 +349,6 @@ class _Builder:
     def on_flowchart(self, block: Block) -> None:
         from structaware_readers.mermaid import parse_mermaid
 
-        title = _title(block.caption.strip() or block.text.strip().split("\n", 1)[0])
         try:
             # lenient: one bad line from a vision model must not lose the whole chart
             chart = parse_mermaid(block.mermaid or "", path=self.doc.source, strict=False)
@@ -359,7 +358,8 @@ class _Builder:
         if not chart.edges:
             self.on_figure(block)
             return
-        title = title or chart.title
+        # the figure's caption, else the Mermaid front-matter title; never the source's first line
+        title = _title(block.caption.strip()) if block.caption.strip() else chart.title
         self.flush_section()
         head = f"Flowchart: {title}" if title else "Flowchart"
         context = " | ".join(s for s in (head, self._section_context()) if s)
