@@ -593,8 +593,17 @@ class StructureIndex:
             )
 
     def _prepare(
-        self, text: str, k: int, mode: str, fusion: str, rrf_k: int, prefetch_limit: int
-    ) -> tuple[list[float] | None, Any]:
+        self,
+        text: str,
+        k: int,
+        mode: str,
+        fusion: str,
+        rrf_k: int,
+        prefetch_limit: int,
+        filter: SearchFilter | None,  # noqa: A002
+    ) -> dict[str, Any]:
+        """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
+        arguments of :meth:`VectorStore.query` (raises as :meth:`query` documents)."""
         if not isinstance(text, str) or not text.strip():
             raise MalformedInputError("query text is empty", field="text")
         if k < 1:
@@ -618,7 +627,16 @@ class StructureIndex:
                 " use mode='dense' or 'hybrid'",
                 field="text",
             )
-        return dense, sparse, mode
+        return {
+            "dense": dense,
+            "sparse": sparse,
+            "limit": k,
+            "mode": mode,
+            "fusion": fusion,
+            "rrf_k": rrf_k,
+            "prefetch_limit": prefetch_limit,
+            "flt": filter.to_point_filter() if filter is not None else None,
+        }
 
     def _dense_covers(self, text: str) -> bool:
         """False when the query is mostly Chinese/Japanese/Korean and the dense model lacks those languages."""
@@ -667,19 +685,7 @@ class StructureIndex:
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``,
                 or a sparse query with no searchable terms.
         """
-        dense, sparse, mode = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit)
-        flt = filter.to_point_filter() if filter is not None else None
-        records = self.store.query(
-            dense=dense,
-            sparse=sparse,
-            limit=k,
-            mode=mode,
-            fusion=fusion,
-            rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit,
-            flt=flt,
-        )
-        return self._hits(records)
+        return self._hits(self.store.query(**self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter)))
 
     async def aquery(
         self,
@@ -694,20 +700,8 @@ class StructureIndex:
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
-        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit)
-        dense, sparse, mode = await asyncio.to_thread(prep)
-        flt = filter.to_point_filter() if filter is not None else None
-        records = await self.store.aquery(
-            dense=dense,
-            sparse=sparse,
-            limit=k,
-            mode=mode,
-            fusion=fusion,
-            rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit,
-            flt=flt,
-        )
-        return self._hits(records)
+        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter)
+        return self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
 
     def count(self, filter: SearchFilter | None = None) -> int:  # noqa: A002
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""

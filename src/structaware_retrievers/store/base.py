@@ -28,12 +28,12 @@ first. No score moves by more than ~1e-5, and no other order changes except near
 from __future__ import annotations
 
 import asyncio
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import PointFilter
 
@@ -45,8 +45,10 @@ __all__ = [
     "Fusion",
     "Mode",
     "PointRecord",
+    "QueryPlan",
     "ScoredRecord",
     "VectorStore",
+    "plan_query",
 ]
 
 DENSE = "dense"
@@ -159,7 +161,6 @@ class VectorStore(ABC):
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
         """Points by id (missing ids are skipped)."""
 
-    @abstractmethod
     def query(
         self,
         *,
@@ -177,8 +178,18 @@ class VectorStore(ABC):
         ``mode="hybrid"`` prefetches ``prefetch_limit`` candidates per vector (skipping a vector
         whose query is ``None`` or an empty sparse vector) and fuses them with RRF(``rrf_k``) or DBSF
         inside Qdrant; ``"dense"``/``"sparse"`` search one vector. ``flt`` applies inside every
-        prefetch and at the top level. An empty collection gives ``[]``.
+        prefetch and at the top level. An empty collection gives ``[]``, and so does sparse mode
+        with an empty sparse query. The backend runs the :class:`QueryPlan` in :meth:`_search`.
+
+        Raises:
+            StoreError: dense mode without a dense vector; hybrid mode with neither vector; the
+                engine refuses the search.
         """
+        plan = plan_query(
+            dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location,
+        )  # fmt: skip
+        return self._search(plan) if plan is not None else []
 
     async def aquery(
         self,
@@ -192,13 +203,20 @@ class VectorStore(ABC):
         prefetch_limit: int = 50,
         flt: PointFilter | None = None,
     ) -> list[ScoredRecord]:
-        """Async :meth:`query`; the default runs it in a worker thread (``asyncio.to_thread``)."""
-        return await asyncio.to_thread(
-            functools.partial(
-                self.query, dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion,
-                rrf_k=rrf_k, prefetch_limit=prefetch_limit, flt=flt,
-            )
+        """Async :meth:`query` (same arguments and errors), through :meth:`_asearch`."""
+        plan = plan_query(
+            dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location,
         )  # fmt: skip
+        return await self._asearch(plan) if plan is not None else []
+
+    @abstractmethod
+    def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
+        """Run ``plan`` on the engine, best first (translating it to the engine's request)."""
+
+    async def _asearch(self, plan: QueryPlan) -> list[ScoredRecord]:
+        """Async :meth:`_search`; the default runs it in a worker thread (``asyncio.to_thread``)."""
+        return await asyncio.to_thread(self._search, plan)
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the engine (files, locks, connections)."""
@@ -208,3 +226,68 @@ class VectorStore(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning).
+
+    Attributes:
+        limit: number of results.
+        searches: ``(vector name, query vector, RRF weight)`` per vector searched: the only entry for a
+            single-vector search, one prefetch each for a fused one (dense first, weight
+            :data:`RRF_DENSE_WEIGHT`; BM25 weight 1.0).
+        fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search; ``None`` for a single-vector one.
+        rrf_k: the RRF constant.
+        depth: candidates per prefetch (``max(prefetch_limit, limit)``).
+        flt: applied inside every prefetch and at the top level.
+    """
+
+    limit: int
+    searches: tuple[tuple[str, list[float] | SparseVector, float], ...]
+    fusion: Fusion | None
+    rrf_k: int
+    depth: int
+    flt: PointFilter | None
+
+
+def plan_query(
+    *,
+    dense: Sequence[float] | None,
+    sparse: SparseVector | None,
+    limit: int,
+    mode: Mode,
+    fusion: Fusion,
+    rrf_k: int,
+    prefetch_limit: int,
+    flt: PointFilter | None,
+    location: str,
+) -> QueryPlan | None:
+    """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is
+    ``[]`` without asking the engine (sparse mode with no query terms).
+
+    A sparse query with no indices counts as absent.
+
+    Raises:
+        StoreError: dense mode without a dense vector (field ``dense``); hybrid mode with neither
+            vector (field ``query``).
+    """
+    searches: list[tuple[str, list[float] | SparseVector, float]] = []
+    if dense is not None and mode != "sparse":
+        searches.append((DENSE, list(dense), RRF_DENSE_WEIGHT))
+    if sparse is not None and sparse.indices and mode != "dense":
+        searches.append((SPARSE, sparse, 1.0))
+    if mode == "dense" and not searches:
+        raise StoreError("dense mode needs a dense query vector", path=location, field="dense")
+    if mode == "sparse" and not searches:
+        return None
+    if not searches:
+        raise StoreError("hybrid mode needs at least one query vector", path=location, field="query")
+    return QueryPlan(
+        limit=limit,
+        searches=tuple(searches),
+        fusion=None if mode in ("dense", "sparse") else fusion,
+        rrf_k=rrf_k,
+        depth=max(prefetch_limit, limit),
+        flt=flt,
+    )

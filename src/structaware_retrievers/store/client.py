@@ -26,13 +26,19 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
-    RRF_DENSE_WEIGHT,
     SPARSE,
-    Fusion,
-    Mode,
     PointRecord,
+    QueryPlan,
     ScoredRecord,
     VectorStore,
+)
+from structaware_retrievers.store.common import (
+    check_dim,
+    checked_batches,
+    require_filter,
+    to_point_record,
+    to_scored_record,
+    translate_filter,
 )
 
 __all__ = ["ClientStore", "to_client_filter"]
@@ -52,16 +58,15 @@ def _condition(c: Match | Range | HasId) -> Any:
 
 def to_client_filter(flt: PointFilter | None) -> m.Filter | None:
     """Translate a :class:`PointFilter` to ``qdrant_client.models.Filter`` (``None`` for no filter)."""
-    if flt is None or flt.is_empty:
-        return None
-    return m.Filter(
-        must=[_condition(c) for c in flt.must] or None,
-        must_not=[_condition(c) for c in flt.must_not] or None,
-    )
+    return translate_filter(flt, _condition, m.Filter)
 
 
 def _sparse(v: SparseVector) -> m.SparseVector:
     return m.SparseVector(indices=list(v.indices), values=list(v.values))
+
+
+def _vector(v: list[float] | SparseVector) -> Any:
+    return _sparse(v) if isinstance(v, SparseVector) else v
 
 
 class ClientStore(VectorStore):
@@ -127,8 +132,7 @@ class ClientStore(VectorStore):
         return bool(self._run("collection_exists", self.client.collection_exists, self.collection))
 
     def create(self, dim: int, metadata: dict[str, Any]) -> None:
-        if dim < 1:
-            raise StoreError(f"dense dimension must be >= 1, got {dim}", path=self.location, field="dim")
+        check_dim(dim, self.location)
         if self.exists():
             raise StoreError("the collection already exists", path=self.location)
         self._run(
@@ -188,20 +192,10 @@ class ClientStore(VectorStore):
 
     # -- writes --------------------------------------------------------------------------------
     def upsert(self, points: Sequence[PointRecord]) -> None:
-        dim = self.dense_dim()
-        for p in points:
-            if p.dense is None or p.sparse is None:
-                raise StoreError(f"point {p.id} lacks a vector", path=self.location, field="vector")
-            if len(p.dense) != dim:
-                raise StoreError(
-                    f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
-                    path=self.location,
-                    field=DENSE,
-                )
-        for i in range(0, len(points), _UPSERT_BATCH):
+        for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
             batch = [
                 m.PointStruct(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
-                for p in points[i : i + _UPSERT_BATCH]
+                for p in chunk
             ]
             self._run("upsert", self.client.upsert, self.collection, batch, wait=True)
 
@@ -216,8 +210,7 @@ class ClientStore(VectorStore):
             )
 
     def delete(self, flt: PointFilter) -> int:
-        if flt.is_empty:
-            raise StoreError("refusing to delete with an empty filter", path=self.location, field="filter")
+        require_filter(flt, self.location)
         n = self.count(flt)
         if n:
             selector = m.FilterSelector(filter=to_client_filter(flt))
@@ -228,16 +221,6 @@ class ClientStore(VectorStore):
     def count(self, flt: PointFilter | None = None) -> int:
         res = self._run("count", self.client.count, self.collection, count_filter=to_client_filter(flt), exact=True)
         return int(res.count)
-
-    @staticmethod
-    def _record(r: Any, with_vectors: bool) -> PointRecord:
-        rec = PointRecord(id=str(r.id), payload=dict(r.payload or {}))
-        if with_vectors and r.vector:
-            d = r.vector.get(DENSE)
-            sp = r.vector.get(SPARSE)
-            rec.dense = list(d) if d is not None else None
-            rec.sparse = SparseVector(list(sp.indices), list(sp.values)) if sp is not None else None
-        return rec
 
     def scroll(
         self,
@@ -261,7 +244,7 @@ class ClientStore(VectorStore):
                 with_vectors=with_vectors,
             )
             for r in records:
-                yield self._record(r, with_vectors)
+                yield to_point_record(r, with_vectors)
             if offset is None or not records:
                 return
 
@@ -271,99 +254,43 @@ class ClientStore(VectorStore):
         recs = self._run(
             "retrieve", self.client.retrieve, self.collection, list(ids), with_payload=True, with_vectors=with_vectors
         )
-        return [self._record(r, with_vectors) for r in recs]
+        return [to_point_record(r, with_vectors) for r in recs]
 
-    def _query_kwargs(
-        self,
-        dense: Sequence[float] | None,
-        sparse: SparseVector | None,
-        limit: int,
-        mode: Mode,
-        fusion: Fusion,
-        rrf_k: int,
-        prefetch_limit: int,
-        flt: PointFilter | None,
-    ) -> dict[str, Any] | None:
-        qf = to_client_filter(flt)
-        sparse_ok = sparse is not None and bool(sparse.indices)
+    def _query_kwargs(self, plan: QueryPlan) -> dict[str, Any]:
+        """``query_points`` keyword arguments for ``plan``."""
+        qf = to_client_filter(plan.flt)
         base: dict[str, Any] = {
             "collection_name": self.collection,
-            "limit": limit,
+            "limit": plan.limit,
             "query_filter": qf,
             "with_payload": True,
         }
-        if mode == "dense":
-            if dense is None:
-                raise StoreError("dense mode needs a dense query vector", path=self.location, field="dense")
-            return {**base, "query": list(dense), "using": DENSE}
-        if mode == "sparse":
-            if not sparse_ok:
-                return None
-            return {**base, "query": _sparse(sparse), "using": SPARSE}  # type: ignore[arg-type]
-        depth = max(prefetch_limit, limit)
-        prefetch, weights = [], []
-        if dense is not None:
-            prefetch.append(m.Prefetch(query=list(dense), using=DENSE, limit=depth, filter=qf))
-            weights.append(RRF_DENSE_WEIGHT)
-        if sparse_ok:
-            prefetch.append(m.Prefetch(query=_sparse(sparse), using=SPARSE, limit=depth, filter=qf))  # type: ignore[arg-type]
-            weights.append(1.0)
-        if not prefetch:
-            raise StoreError("hybrid mode needs at least one query vector", path=self.location, field="query")
+        if plan.fusion is None:
+            ((using, vector, _),) = plan.searches
+            return {**base, "query": _vector(vector), "using": using}
+        prefetch = [m.Prefetch(query=_vector(v), using=u, limit=plan.depth, filter=qf) for u, v, _ in plan.searches]
         fused: Any = (
-            m.RrfQuery(rrf=m.Rrf(k=rrf_k, weights=weights)) if fusion == "rrf" else m.FusionQuery(fusion=m.Fusion.DBSF)
+            m.RrfQuery(rrf=m.Rrf(k=plan.rrf_k, weights=[w for _, _, w in plan.searches]))
+            if plan.fusion == "rrf"
+            else m.FusionQuery(fusion=m.Fusion.DBSF)
         )
         return {**base, "prefetch": prefetch, "query": fused}
 
-    @staticmethod
-    def _hits(res: Any) -> list[ScoredRecord]:
-        return [ScoredRecord(id=str(p.id), score=float(p.score), payload=dict(p.payload or {})) for p in res.points]
+    def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
+        res = self._run("query_points", self.client.query_points, **self._query_kwargs(plan))
+        return [to_scored_record(p) for p in res.points]
 
-    def query(
-        self,
-        *,
-        dense: Sequence[float] | None,
-        sparse: SparseVector | None,
-        limit: int,
-        mode: Mode = "hybrid",
-        fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
-        flt: PointFilter | None = None,
-    ) -> list[ScoredRecord]:
-        kwargs = self._query_kwargs(dense, sparse, limit, mode, fusion, rrf_k, prefetch_limit, flt)
-        if kwargs is None:
-            return []
-        return self._hits(self._run("query_points", self.client.query_points, **kwargs))
-
-    async def aquery(
-        self,
-        *,
-        dense: Sequence[float] | None,
-        sparse: SparseVector | None,
-        limit: int,
-        mode: Mode = "hybrid",
-        fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
-        flt: PointFilter | None = None,
-    ) -> list[ScoredRecord]:
-        """:meth:`query` over ``AsyncQdrantClient`` for a server (``url=``); otherwise in a worker thread."""
+    async def _asearch(self, plan: QueryPlan) -> list[ScoredRecord]:
+        """The search over ``AsyncQdrantClient`` for a server (``url=``); otherwise in a worker thread."""
         if self._url is None:
-            return await super().aquery(
-                dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-                prefetch_limit=prefetch_limit, flt=flt,
-            )  # fmt: skip
-        kwargs = self._query_kwargs(dense, sparse, limit, mode, fusion, rrf_k, prefetch_limit, flt)
-        if kwargs is None:
-            return []
+            return await super()._asearch(plan)
         if self._aclient is None:
             self._aclient = AsyncQdrantClient(url=self._url, api_key=self._api_key, timeout=self._timeout)
         try:
-            res = await self._aclient.query_points(**kwargs)
+            res = await self._aclient.query_points(**self._query_kwargs(plan))
         except Exception as exc:
             raise StoreError(f"query_points failed: {exc}", path=self.location) from exc
-        return self._hits(res)
+        return [to_scored_record(p) for p in res.points]
 
     def close(self) -> None:
         """Close the client if this store opened it (an injected client is left open)."""

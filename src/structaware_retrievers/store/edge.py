@@ -42,13 +42,19 @@ from structaware_retrievers.filters import HasId, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
-    RRF_DENSE_WEIGHT,
     SPARSE,
-    Fusion,
-    Mode,
     PointRecord,
+    QueryPlan,
     ScoredRecord,
     VectorStore,
+)
+from structaware_retrievers.store.common import (
+    check_dim,
+    checked_batches,
+    require_filter,
+    to_point_record,
+    to_scored_record,
+    translate_filter,
 )
 
 __all__ = ["EdgeStore"]
@@ -73,16 +79,15 @@ def _edge_condition(c: Match | Range | HasId) -> Any:
 
 def to_edge_filter(flt: PointFilter | None) -> Any:
     """Translate a :class:`PointFilter` to ``qdrant_edge.Filter`` (``None`` for no filter)."""
-    if flt is None or flt.is_empty:
-        return None
-    return E.Filter(
-        must=[_edge_condition(c) for c in flt.must] or None,
-        must_not=[_edge_condition(c) for c in flt.must_not] or None,
-    )
+    return translate_filter(flt, _edge_condition, E.Filter)
 
 
 def _sparse(v: SparseVector) -> Any:
     return E.SparseVector(indices=list(v.indices), values=list(v.values))
+
+
+def _vector(v: list[float] | SparseVector) -> Any:
+    return _sparse(v) if isinstance(v, SparseVector) else v
 
 
 class EdgeStore(VectorStore):
@@ -176,8 +181,7 @@ class EdgeStore(VectorStore):
         return (self.folder / _META_FILE).is_file() and (self._shard_dir / "edge_config.json").is_file()
 
     def create(self, dim: int, metadata: dict[str, Any]) -> None:
-        if dim < 1:
-            raise StoreError(f"dense dimension must be >= 1, got {dim}", path=self.folder, field="dim")
+        check_dim(dim, self.location)
         if self.exists():
             raise StoreError("a collection already exists here", path=self.folder)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -231,20 +235,10 @@ class EdgeStore(VectorStore):
     # -- writes --------------------------------------------------------------------------------
     def upsert(self, points: Sequence[PointRecord]) -> None:
         shard = self._require()
-        dim = self.dense_dim()
-        for p in points:
-            if p.dense is None or p.sparse is None:
-                raise StoreError(f"point {p.id} lacks a vector", path=self.folder, field="vector")
-            if len(p.dense) != dim:
-                raise StoreError(
-                    f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
-                    path=self.folder,
-                    field=DENSE,
-                )
-        for i in range(0, len(points), _UPSERT_BATCH):
+        for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
             batch = [
                 E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
-                for p in points[i : i + _UPSERT_BATCH]
+                for p in chunk
             ]
             self._run("upsert", shard.update, E.UpdateOperation.upsert_points(batch))
 
@@ -256,8 +250,7 @@ class EdgeStore(VectorStore):
             self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
 
     def delete(self, flt: PointFilter) -> int:
-        if flt.is_empty:
-            raise StoreError("refusing to delete with an empty filter", path=self.folder, field="filter")
+        require_filter(flt, self.location)
         shard = self._require()
         n = self.count(flt)
         if n:
@@ -277,16 +270,6 @@ class EdgeStore(VectorStore):
         shard = self._require()
         return int(self._run("count", shard.count, E.CountRequest(exact=True, filter=to_edge_filter(flt))))
 
-    @staticmethod
-    def _record(r: Any, with_vectors: bool) -> PointRecord:
-        rec = PointRecord(id=str(r.id), payload=dict(r.payload or {}))
-        if with_vectors and r.vector:
-            vec = r.vector
-            rec.dense = list(vec.get(DENSE)) if vec.get(DENSE) is not None else None
-            sp = vec.get(SPARSE)
-            rec.sparse = SparseVector(list(sp.indices), list(sp.values)) if sp is not None else None
-        return rec
-
     def scroll(
         self,
         flt: PointFilter | None = None,
@@ -304,7 +287,7 @@ class EdgeStore(VectorStore):
             )
             records, offset = self._run("scroll", shard.scroll, req)
             for r in records:
-                yield self._record(r, with_vectors)
+                yield to_point_record(r, with_vectors)
             if offset is None or not records:
                 return
 
@@ -315,43 +298,22 @@ class EdgeStore(VectorStore):
         out: list[PointRecord] = []
         for i in range(0, len(ids), 1000):
             recs = self._run("retrieve", shard.retrieve, [str(x) for x in ids[i : i + 1000]], True, with_vectors)
-            out.extend(self._record(r, with_vectors) for r in recs)
+            out.extend(to_point_record(r, with_vectors) for r in recs)
         return out
 
-    def query(
-        self,
-        *,
-        dense: Sequence[float] | None,
-        sparse: SparseVector | None,
-        limit: int,
-        mode: Mode = "hybrid",
-        fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
-        flt: PointFilter | None = None,
-    ) -> list[ScoredRecord]:
+    def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
         shard = self._require()
-        ef = to_edge_filter(flt)
-        dense_q = E.Query.Nearest(list(dense), using=DENSE) if dense is not None else None
-        sparse_q = E.Query.Nearest(_sparse(sparse), using=SPARSE) if sparse is not None and sparse.indices else None
-        if mode == "dense":
-            if dense_q is None:
-                raise StoreError("dense mode needs a dense query vector", path=self.folder, field="dense")
-            req = E.QueryRequest(limit=limit, query=dense_q, filter=ef, with_payload=True)
-        elif mode == "sparse":
-            if sparse_q is None:
-                return []
-            req = E.QueryRequest(limit=limit, query=sparse_q, filter=ef, with_payload=True)
+        ef = to_edge_filter(plan.flt)
+        queries = [(E.Query.Nearest(_vector(v), using=u), w) for u, v, w in plan.searches]
+        if plan.fusion is None:
+            ((query, _),) = queries
+            req = E.QueryRequest(limit=plan.limit, query=query, filter=ef, with_payload=True)
         else:
-            depth = max(prefetch_limit, limit)
-            pairs = [(q, w) for q, w in ((dense_q, RRF_DENSE_WEIGHT), (sparse_q, 1.0)) if q is not None]
-            if not pairs:
-                raise StoreError("hybrid mode needs at least one query vector", path=self.folder, field="query")
-            prefetches = [E.Prefetch(limit=depth, query=q, filter=ef) for q, _ in pairs]
-            fused = E.Fusion.Rrf(k=rrf_k, weights=[w for _, w in pairs]) if fusion == "rrf" else E.Fusion.Dbsf()
-            req = E.QueryRequest(limit=limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
-        hits = self._run("query", shard.query, req)
-        return [ScoredRecord(id=str(h.id), score=float(h.score), payload=dict(h.payload or {})) for h in hits]
+            prefetches = [E.Prefetch(limit=plan.depth, query=q, filter=ef) for q, _ in queries]
+            weights = [w for _, w in queries]
+            fused = E.Fusion.Rrf(k=plan.rrf_k, weights=weights) if plan.fusion == "rrf" else E.Fusion.Dbsf()
+            req = E.QueryRequest(limit=plan.limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
+        return [to_scored_record(h) for h in self._run("query", shard.query, req)]
 
     def __repr__(self) -> str:
         return f"EdgeStore({self.location!r})"

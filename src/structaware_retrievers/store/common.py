@@ -1,0 +1,95 @@
+"""Backend-neutral helpers the Qdrant stores share: argument and point checks, result
+conversion, filter translation.
+
+Each backend (:mod:`~structaware_retrievers.store.edge`, :mod:`~structaware_retrievers.store.client`)
+keeps only what is engine-specific (its request objects); the query plan both translate is
+:class:`~structaware_retrievers.store.base.QueryPlan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from structaware_readers.errors import StoreError
+from structaware_retrievers.encoders import SparseVector
+from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.store.base import DENSE, SPARSE, PointRecord, ScoredRecord
+
+__all__ = [
+    "check_dim",
+    "checked_batches",
+    "require_filter",
+    "to_point_record",
+    "to_scored_record",
+    "translate_filter",
+]
+
+Condition = Match | Range | HasId
+
+
+def check_dim(dim: int, location: str) -> None:
+    """Raise :class:`StoreError` (field ``dim``) unless the dense dimension is >= 1."""
+    if dim < 1:
+        raise StoreError(f"dense dimension must be >= 1, got {dim}", path=location, field="dim")
+
+
+def require_filter(flt: PointFilter, location: str) -> None:
+    """Raise :class:`StoreError` (field ``filter``) for an empty delete filter (it would delete everything)."""
+    if flt.is_empty:
+        raise StoreError("refusing to delete with an empty filter", path=location, field="filter")
+
+
+def checked_batches(
+    points: Sequence[PointRecord], dim: int, location: str, size: int
+) -> Iterator[Sequence[PointRecord]]:
+    """Check every point first, then yield them in slices of ``size``.
+
+    Raises:
+        StoreError: a point lacks its dense or sparse vector (field ``vector``), or its dense vector
+            does not have ``dim`` dimensions (field ``dense``); nothing is yielded then.
+    """
+    for p in points:
+        if p.dense is None or p.sparse is None:
+            raise StoreError(f"point {p.id} lacks a vector", path=location, field="vector")
+        if len(p.dense) != dim:
+            raise StoreError(
+                f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
+                path=location,
+                field=DENSE,
+            )
+    for i in range(0, len(points), size):
+        yield points[i : i + size]
+
+
+def to_point_record(r: Any, with_vectors: bool) -> PointRecord:
+    """A :class:`PointRecord` from an engine record with ``id``, ``payload`` and ``vector`` (a mapping of
+    vector name to a float list or a sparse vector with ``indices``/``values``; both engines use this shape)."""
+    rec = PointRecord(id=str(r.id), payload=dict(r.payload or {}))
+    if with_vectors and r.vector:
+        d = r.vector.get(DENSE)
+        sp = r.vector.get(SPARSE)
+        rec.dense = list(d) if d is not None else None
+        rec.sparse = SparseVector(list(sp.indices), list(sp.values)) if sp is not None else None
+    return rec
+
+
+def to_scored_record(h: Any) -> ScoredRecord:
+    """A :class:`ScoredRecord` from an engine hit with ``id``, ``score`` and ``payload``."""
+    return ScoredRecord(id=str(h.id), score=float(h.score), payload=dict(h.payload or {}))
+
+
+def translate_filter(
+    flt: PointFilter | None, condition: Callable[[Condition], Any], make: Callable[..., Any]
+) -> Any:
+    """An engine filter from a :class:`PointFilter` (``None`` when there is no filter or it is empty).
+
+    ``condition`` translates one :class:`Match`/:class:`Range`/:class:`HasId`; ``make(must=, must_not=)``
+    builds the engine's filter (each list ``None`` when empty).
+    """
+    if flt is None or flt.is_empty:
+        return None
+    return make(
+        must=[condition(c) for c in flt.must] or None,
+        must_not=[condition(c) for c in flt.must_not] or None,
+    )
