@@ -1,7 +1,9 @@
 """The ``structaware`` command line: units, ingest, query, documents, delete, eval.
 
 Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
-is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr, with exit code 2.
+is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr, with exit code 2;
+a bad option is a usage error (exit code 2 too). ``ingest`` exits with code 1 when some inputs
+failed and the others were ingested.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import json
 import os
 import sys
 from collections import Counter
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -33,8 +36,25 @@ ApiKeyOpt = Annotated[
     Optional[str], typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
 ]
 CollectionOpt = Annotated[str, typer.Option("--collection", help="collection name")]
+class ReadingOrderChoice(str, Enum):
+    auto = "auto"
+    parser = "parser"
+    layout = "layout"
+
+
+class ModeChoice(str, Enum):
+    hybrid = "hybrid"
+    dense = "dense"
+    sparse = "sparse"
+
+
+class FusionChoice(str, Enum):
+    rrf = "rrf"
+    dbsf = "dbsf"
+
+
 ReadingOrderOpt = Annotated[
-    str,
+    ReadingOrderChoice,
     typer.Option(
         "--reading-order",
         help="auto: trust MinerU, restore Unstructured PDF order; parser: keep; layout: always restore from bboxes",
@@ -62,14 +82,14 @@ def _open_index(index: Path | None, url: str | None, api_key: str | None, collec
 def units(
     path: Annotated[Path, typer.Argument(help="PDF, MinerU output (file, folder, zip) or Unstructured JSON")],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per unit per line")] = False,
-    reading_order: ReadingOrderOpt = "auto",
+    reading_order: ReadingOrderOpt = ReadingOrderChoice.auto,
 ) -> None:
     """Parse PATH and print its structure-aware evidence units."""
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
 
     try:
-        doc = load_document(path, reading_order=reading_order)  # type: ignore[arg-type]
+        doc = load_document(path, reading_order=reading_order.value)
         built = build_units(doc)
     except StructawareError as exc:
         _fail(exc)
@@ -101,23 +121,26 @@ def ingest(
     url: UrlOpt = None,
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
-    reading_order: ReadingOrderOpt = "auto",
+    reading_order: ReadingOrderOpt = ReadingOrderChoice.auto,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar")] = True,
 ) -> None:
     """Put the units of documents into the index (idempotent; atomic per document)."""
     try:
         idx = _open_index(index, url, api_key, collection)
-        summary = idx.ingest(paths, reading_order=reading_order, progress=progress)  # type: ignore[arg-type]
+        summary = idx.ingest(paths, reading_order=reading_order.value, progress=progress)
     except StructawareError as exc:
         _fail(exc)
         return
+    if summary.documents == 0 and summary.skipped_unchanged == 0 and not summary.failed:
+        _fail(StructawareError("no PDF, MinerU output or Unstructured JSON found", path=", ".join(map(str, paths))))
     skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""
     typer.echo(
         f"ingested {summary.documents} documents, {summary.units} units{skipped} into {idx.store.location} "
         f"in {summary.seconds:.1f} s (embedding {summary.embedding_seconds:.1f} s)"
     )
-    for failure in summary.failed:
-        typer.echo(f"error: {failure.path}: {failure.error_type}: {failure.message}", err=True)
+    for failure in summary.failed:  # the message names the file already
+        message = failure.message if str(failure.path) in failure.message else f"{failure.path}: {failure.message}"
+        typer.echo(f"error: {message}", err=True)
     if summary.failed:
         raise typer.Exit(code=1)
 
@@ -150,7 +173,12 @@ def _parse_filters(items: list[str]):
                 raise typer.BadParameter(f"--filter page={values[0]}: expected N or N-M (1-based pages)") from None
         else:
             raise typer.BadParameter(f"--filter {key}: unknown key; use doc, doc_id, page, type or grade")
-    return SearchFilter(**kwargs) if kwargs else None
+    if not kwargs:
+        return None
+    try:
+        return SearchFilter(**kwargs)
+    except (StructawareError, ValueError) as exc:
+        raise typer.BadParameter(f"--filter: {exc}") from None
 
 
 @app.command()
@@ -161,8 +189,8 @@ def query(
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
     k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="number of results")] = 5,
-    mode: Annotated[str, typer.Option("--mode", help="hybrid | dense | sparse")] = "hybrid",
-    fusion: Annotated[str, typer.Option("--fusion", help="rrf | dbsf (hybrid mode)")] = "rrf",
+    mode: Annotated[ModeChoice, typer.Option("--mode", help="retrieval mode")] = ModeChoice.hybrid,
+    fusion: Annotated[FusionChoice, typer.Option("--fusion", help="fusion in hybrid mode")] = FusionChoice.rrf,
     rrf_k: Annotated[int, typer.Option("--rrf-k", help="RRF constant k")] = 60,
     prefetch: Annotated[int, typer.Option("--prefetch", help="candidates per vector before fusion")] = 50,
     filters: Annotated[
@@ -172,14 +200,12 @@ def query(
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
 ) -> None:
     """Answer a question with the evidence units that hold the answer."""
-    if mode not in ("hybrid", "dense", "sparse"):
-        raise typer.BadParameter("--mode must be hybrid, dense or sparse")
-    if fusion not in ("rrf", "dbsf"):
-        raise typer.BadParameter("--fusion must be rrf or dbsf")
     flt = _parse_filters(filters or [])
     try:
         idx = _open_index(index, url, api_key, collection)
-        hits = idx.query(text, k=k, mode=mode, fusion=fusion, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt)  # type: ignore[arg-type]
+        hits = idx.query(
+            text, k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt
+        )
     except StructawareError as exc:
         _fail(exc)
         return
@@ -227,6 +253,8 @@ def documents(
     except StructawareError as exc:
         _fail(exc)
         return
+    if not docs:
+        typer.echo(f"no documents in {idx.store.location}", err=True)
     for d in docs:
         typer.echo(f"{d['doc_id']}  {d['units']:>6} units  {d['doc_name']}  ({d['source']})")
 
@@ -247,8 +275,8 @@ def delete(
         _fail(exc)
         return
     if n == 0:
-        typer.echo(f"error: no document with doc_id {doc_id} in the index", err=True)
-        raise typer.Exit(code=1)
+        typer.echo(f"error: no document with doc_id {doc_id} in {idx.store.location}", err=True)
+        raise typer.Exit(code=2)
     typer.echo(f"deleted {n} units of {doc_id}")
 
 
