@@ -319,18 +319,26 @@ class _Builder:
         group = ""
         section = self._section_context()
         seen_data = False
+        pending: list[str] = []  # number-free lines since the last row
         for i, (line, row) in enumerate(zip(lines, parsed)):
             if row is None or not _is_data_row(row):
                 text = " ".join(line.split())
-                if not seen_data:
-                    header.append(text)  # column header lines ("Three months ended June 30,", "2022 2021")
-                elif row is None:
-                    group = text  # a label-only line heads the rows below it
+                if seen_data and row is not None:
+                    header, group, pending = [text], "", []  # a new header line starts a new block of columns
                 else:
-                    header, group = [text], ""  # a new header line starts a new block of columns
+                    pending.append(text)
                 continue
-            seen_data = True
             label, values = row
+            # a label wrapped over several lines: "Nonaccrual loans" / "retained(a)  $ 842  $ 689"
+            while pending and (label[:1].islower() or label[:1] == "(" or pending[-1].endswith(("-", "/"))):
+                prefix = pending.pop()
+                label = f"{prefix}{'' if prefix.endswith('-') else ' '}{label}"
+            if not seen_data:
+                header = header + pending  # column header lines ("Three months ended June 30,", "2022 2021")
+            elif pending:
+                group = pending[-1]  # a label-only line heads the rows below it
+            pending = []
+            seen_data = True
             head = f"Table: {_title(caption)}" if caption else "Table"
             columns = f"Columns: {' / '.join(header)}" if header else ""
             context = " | ".join(x for x in (head, columns, section, f"Group: {group}" if group else "") if x)
