@@ -184,7 +184,8 @@ def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
         "Fair value hedges                   51          (23)         161          (51)",
     ])
     block = Block(block_id="p89-e2", kind=BlockKind.TABLE, text=text, page=89)
-    rows = build_units(_one_block_doc(block))
+    assert [u.unit_type for u in build_units(_one_block_doc(block))] == [UnitType.SECTION]  # off by default
+    rows = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
     assert [u.text for u in rows] == [
         "Net income: $8,649, $11,948, $16,931, $26,248",
         "Fair value hedges: 51, (23), 161, (51)",
@@ -196,7 +197,7 @@ def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
 
 def test_a_text_table_without_numeric_rows_stays_section_text():
     block = Block(block_id="p1-e0", kind=BlockKind.TABLE, text="Hand hygiene   before and after care\nGloves   when touching blood", page=1)
-    units = build_units(_one_block_doc(block))
+    units = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
     assert [u.unit_type for u in units] == [UnitType.SECTION]
 
 
@@ -238,3 +239,22 @@ def test_a_mermaid_fence_partitioned_by_unstructured_becomes_flow_paths():
     ]
     assert flows[0].context == "Flowchart | Section: 1 Management of Hypertension > 1.1 Blood pressure targets"
     assert flows[1].flow.source == "ABPM confirms?" and flows[1].flow.label == "yes"
+
+
+def test_wrapped_row_labels_are_joined_in_text_tables():
+    text = "\n".join([
+        "(in millions, except ratios) 2021         2020      Change",
+        "Nonaccrual loans:",
+        "  Nonaccrual loans",
+        "    retained(a)         $    842     $     689         22 %",
+        "  Nonaccrual loans held-",
+        "    for-sale and loans at",
+        "    fair value(b)           1,266          766         65",
+    ])
+    block = Block(block_id="p25-e1", kind=BlockKind.TABLE, text=text, page=25)
+    rows = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
+    assert [u.text for u in rows] == [
+        "Nonaccrual loans retained(a): $842, $689, 22 %",
+        "Nonaccrual loans held-for-sale and loans at fair value(b): 1,266, 766, 65",
+    ]
+    assert "Nonaccrual loans:" in rows[0].context  # lines before the first row are column-header context

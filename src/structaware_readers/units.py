@@ -15,8 +15,11 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   not a unit of its own: its label is carried into the context of the rows below it
   (``Group: <label>``). In a mostly numeric table, leading number-free body rows are header lines the
   parser left in the body (a two-line header) and join the header. A table the parser left as
-  space-aligned text (MinerU's flash tier on borderless tables: no grid) still gives one row unit per
-  line with a label and a number (``Net income: $8,649, $11,948``), its header lines as ``Columns:``.
+  space-aligned text (MinerU's flash tier on borderless tables: no grid) stays section text by
+  default; with ``UnitOptions(text_table_rows=True)`` it gives one row unit per line with a label and
+  a number (``Net income: $8,649, $11,948``, wrapped labels joined), its header lines as ``Columns:``
+  (a trade-off measured in BENCHMARKS.md: less context, better page hits under a budget, lower
+  Page Hit@5 without one).
 * **flow_path** units: one per directed edge of a Mermaid flowchart, ``A -(label)-> B``; context =
   ``Flowchart: <figure title> | Section: <path>``. Node labels in any language.
 * **recommendation** units: a paragraph or list item that carries an evidence grade or explicit
@@ -84,6 +87,14 @@ class UnitOptions(BaseModel):
     figure_units: bool = Field(True, description="emit figure units for captioned or text-bearing figures")
     recommendation_units: bool = Field(True, description="split graded paragraphs out of sections")
     include_context: bool = Field(True, description="False gives empty contexts (the paper's 4.4 ablation)")
+    text_table_rows: bool = Field(
+        False,
+        description=(
+            "one row unit per line of a table the parser left as space-aligned text (no grid); off: the"
+            " table stays one section text. Measured on OHR-Bench (BENCHMARKS.md): -26% context and"
+            " +0.08 page hit at a 1,000-character budget, but -0.03 Page Hit@5 with unlimited context"
+        ),
+    )
 
 
 @dataclass
@@ -258,7 +269,7 @@ class _Builder:
     def on_table(self, block: Block) -> None:
         grid = block.table
         if grid is None or not (grid.body_rows or grid.header_rows):
-            if not self._on_text_table(block):
+            if not (self.options.text_table_rows and self._on_text_table(block)):
                 # a table the parser could not structure at all: keep its text in the section
                 self.on_text(block, "\n".join(t for t in (block.caption, block.text, block.footnote) if t))
             return
