@@ -207,3 +207,11 @@ def test_plain_documents_are_rejected() -> None:
             [Document(text="Some text", metadata={"file_path": "/data/notes.txt"})]
         )
     assert "/data/notes.txt" in str(err.value) and "structaware_document" in str(err.value)
+
+
+def test_unit_options_reach_the_builder() -> None:
+    from llama_index.node_parser.structaware import StructureAwareNodeParser
+
+    opts = StructureAwareNodeParser(text_table_rows=True, max_section_chars=400)._unit_options()
+    assert opts.text_table_rows is True and opts.max_section_chars == 400
+    assert StructureAwareNodeParser()._unit_options().text_table_rows is False

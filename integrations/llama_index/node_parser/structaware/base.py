@@ -62,6 +62,8 @@ class StructureAwareNodeParser(NodeParser):
         figure_units: emit figure units (caption + text inside the figure).
         recommendation_units: split graded paragraphs out of their sections.
         include_context: ``False`` gives empty contexts (the paper's section 4.4 ablation).
+        text_table_rows: one row node per line of a table the parser left without a grid
+            (``UnitOptions.text_table_rows``; off by default, see BENCHMARKS.md).
         parent_nodes: also emit table / flowchart parent nodes with ``PARENT``/``CHILD`` links.
         include_metadata, include_prev_next_rel: as for every LlamaIndex ``NodeParser``.
 
@@ -75,6 +77,7 @@ class StructureAwareNodeParser(NodeParser):
     figure_units: bool = Field(default=True, description="emit figure units")
     recommendation_units: bool = Field(default=True, description="split graded paragraphs out of sections")
     include_context: bool = Field(default=True, description="False: empty context strings (ablation)")
+    text_table_rows: bool = Field(default=False, description="row nodes for tables left without a grid")
     parent_nodes: bool = Field(default=False, description="emit table/flowchart parent nodes")
 
     @classmethod
@@ -89,6 +92,7 @@ class StructureAwareNodeParser(NodeParser):
             figure_units=self.figure_units,
             recommendation_units=self.recommendation_units,
             include_context=self.include_context,
+            text_table_rows=self.text_table_rows,
         )
 
     def _parse_nodes(
