@@ -273,3 +273,14 @@ def test_chinese_query_matches_segmented_document_in_qdrant(tmp_path: Path) -> N
     assert mixed[0].payload["name"] == "other1"
     assert store.count(PointFilter.match("name", "target")) == 1
     store.close()
+
+
+def test_default_dense_model_declares_english_only_coverage():
+    from structaware_retrievers.encoders import DenseEncoder, cjk_share
+
+    enc = DenseEncoder()
+    assert enc.languages == frozenset({"en"})
+    assert cjk_share("诊室血压 ABPM") == 0.5 and cjk_share("12 / 34") == 0.0
+    assert not enc.covers("诊室血压达到多少需要做动态血压监测确诊？")
+    assert enc.covers("What is the ABPM target for adults 57-59 y?")
+    assert DenseEncoder(languages=["en", "zh"]).covers("诊室血压")

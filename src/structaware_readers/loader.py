@@ -18,7 +18,6 @@ Reading order (``reading_order``):
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
@@ -44,12 +43,12 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
     if p.is_dir() or p.suffix.lower() == ".zip":
         return "mineru"
     with open(p, "rb") as fh:
-        head = fh.read(2048)
+        head = fh.read(8192)
     if b"%PDF-" in head[:1024]:  # the PDF spec allows junk before the header
         return "pdf"
     stripped = head.lstrip()
     if stripped[:1] in (b"[", b"{"):
-        return "unstructured" if _looks_like_unstructured_json(p) else "mineru"
+        return "unstructured" if _looks_like_unstructured_json(stripped) else "mineru"
     if p.suffix.lower() in _UNSTRUCTURED_RAW:
         return "raw"
     if p.suffix.lower() == ".pdf":
@@ -61,17 +60,14 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
     )
 
 
-def _looks_like_unstructured_json(path: Path) -> bool:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    if isinstance(data, dict) and isinstance(data.get("elements"), list):
-        data = data["elements"]
-    if not isinstance(data, list) or not data:
-        return False
-    first = data[0]
-    return isinstance(first, dict) and "element_id" in first and "metadata" in first
+def _looks_like_unstructured_json(head: bytes) -> bool:
+    """Unstructured elements carry ``element_id`` and ``metadata`` keys in their first element.
+
+    Decided on the file's first bytes so that a large MinerU JSON is not parsed twice (here and
+    by its reader); MinerU formats have no ``element_id`` key.
+    """
+    text = head.decode("utf-8", errors="ignore")
+    return '"element_id"' in text and '"metadata"' in text
 
 
 def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> ParsedDocument:

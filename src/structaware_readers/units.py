@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import takewhile
 
 from pydantic import BaseModel, Field
 
@@ -427,20 +428,10 @@ def _text_row(line: str) -> tuple[str, list[str]] | None:
             merged[-1] = merged[-1] + cell
         else:
             merged.append(cell)
-    values = [c for c in merged if _NUMBER.search(c)]
-    if not values:
+    if not any(_NUMBER.search(c) for c in merged):
         return None
-    label_cells = []
-    for c in merged:
-        if _NUMBER.search(c) and label_cells:
-            break
-        if not _NUMBER.search(c):
-            label_cells.append(c)
-        else:
-            break
-    label = " ".join(label_cells)
-    rest = merged[len(label_cells):]
-    return label, rest
+    label_cells = list(takewhile(lambda c: not _NUMBER.search(c), merged))
+    return " ".join(label_cells), merged[len(label_cells):]
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")

@@ -329,6 +329,12 @@ class DenseEncoder(_CachedEncoder):
             self._custom = None
             self.model_id = model_name
 
+    def covers(self, text: str) -> bool:
+        """False when ``text`` is mostly (>= 30 % of letters) CJK and ``languages`` lacks zh/ja/ko."""
+        if self.languages is None or self.languages & {"zh", "ja", "ko"}:
+            return True
+        return cjk_share(text) < 0.3
+
     @staticmethod
     def _read_dim(folder: Path) -> int:
         import json
@@ -450,6 +456,13 @@ class DenseEncoder(_CachedEncoder):
 # --------------------------------------------------------------------------------------------
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_HAN}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul syllables
+
+
+def cjk_share(text: str) -> float:
+    """Share of the letters of ``text`` that are Chinese, Japanese or Korean (0.0 for no letters)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(1 for c in letters if _CJK_CHAR.match(c)) / len(letters) if letters else 0.0
 _TOKEN_RE = re.compile(
     rf"(?P<han>[{_HAN}]+)"  # a run of Chinese characters: segmented by jieba
     r"|(?P<num>\d+(?:[.,]\d+)+)"  # decimals and grouped numbers kept whole: 2.5, 1,000, 2.1.3

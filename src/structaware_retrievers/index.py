@@ -240,11 +240,6 @@ def _write_lock(location: str) -> threading.RLock:
         return _write_locks.setdefault(location, threading.RLock())
 
 
-def _is_cjk(ch: str) -> bool:
-    o = ord(ch)
-    return 0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF
-
-
 def _default_path() -> Path:
     env = os.environ.get(ENV_INDEX)
     return Path(env).expanduser() if env else DEFAULT_INDEX_PATH
@@ -640,12 +635,8 @@ class StructureIndex:
 
     def _dense_covers(self, text: str) -> bool:
         """False when the query is mostly Chinese/Japanese/Korean and the dense model lacks those languages."""
-        languages = getattr(self.dense, "languages", None)
-        if languages is None or languages & {"zh", "ja", "ko"}:
-            return True
-        letters = [c for c in text if c.isalpha()]
-        cjk = sum(1 for c in letters if _is_cjk(c))
-        return not letters or cjk / len(letters) < 0.3
+        covers = getattr(self.dense, "covers", None)  # a user-supplied encoder may not say
+        return covers is None or covers(text)
 
     @staticmethod
     def _hits(records: list[ScoredRecord]) -> list[SearchHit]:
