@@ -245,7 +245,8 @@ def test_mineru_not_installed_names_the_package(monkeypatch, tmp_path):
     with pytest.raises(ParserUnavailableError) as err:
         mineru_pdf.parse_pdf(TINY, cache_dir=tmp_path)
     assert err.value.field == "mineru"
-    assert "'mineru' package is not installed" in str(err.value)
+    assert isinstance(err.value, ImportError)  # MissingExtraError: an ImportError naming the extra
+    assert "needs the 'mineru' package: pip install 'structaware[mineru]'" in str(err.value)
 
 
 def test_all_errors_are_structaware_errors():

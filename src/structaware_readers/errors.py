@@ -43,6 +43,20 @@ class ParserUnavailableError(StructawareError, RuntimeError):
     """A parser (MinerU, Unstructured) is needed but not installed or failed to run."""
 
 
+class MissingExtraError(ParserUnavailableError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it.
+
+    The core distribution imports no parser and no framework; ``structaware[mineru]``,
+    ``structaware[unstructured]`` and ``structaware[peers]`` add them.
+    """
+
+    def __init__(self, module: str, extra: str, purpose: str, *, path: str | Path | None = None):
+        self.extra = extra
+        super().__init__(
+            f"{purpose} needs the '{module}' package: pip install 'structaware[{extra}]'", path=path, field=module
+        )
+
+
 class IndexNotFoundError(StructawareError, LookupError):
     """A query named an index (folder, URL or collection) that does not exist or is empty."""
 

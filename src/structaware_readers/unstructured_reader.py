@@ -97,6 +97,7 @@ from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
     MalformedInputError,
+    MissingExtraError,
     ParserUnavailableError,
     UnknownFormatError,
 )
@@ -274,11 +275,8 @@ def _partition(path: Path, kwargs: Mapping[str, Any]) -> tuple[list[dict[str, An
         from unstructured.__version__ import __version__ as version
         from unstructured.partition.auto import partition
     except ImportError as exc:
-        raise ParserUnavailableError(
-            f"reading a raw document needs the 'unstructured' package ({exc}); "
-            "or pass an elements JSON written by elements_to_json",
-            path=path,
-            field="unstructured",
+        raise MissingExtraError(
+            "unstructured", "unstructured", "partitioning a raw document (or pass an elements JSON)", path=path
         ) from exc
     if not spacy_model_installed():
         raise ParserUnavailableError(

@@ -39,6 +39,7 @@ from typing import Any
 from ..errors import (
     EmptyDocumentError,
     InputNotFoundError,
+    MissingExtraError,
     ParserUnavailableError,
     UnknownFormatError,
 )
@@ -184,15 +185,15 @@ def mineru_version() -> str:
     """Version of the locally installed MinerU distribution (e.g. ``"4.0.12"``).
 
     Raises:
-        ParserUnavailableError: the ``mineru`` package is not installed in this environment.
+        MissingExtraError: the ``mineru`` package is not installed (``structaware[mineru]``).
     """
     try:
         return metadata.version(MINERU_PACKAGE)
     except metadata.PackageNotFoundError:
-        raise ParserUnavailableError(
-            f"the '{MINERU_PACKAGE}' package is not installed: `pip install {MINERU_PACKAGE}` "
-            f"(4.x), or pass api_url= / set {API_URL_ENV} to use a mineru-api server",
-            field=MINERU_PACKAGE,
+        raise MissingExtraError(
+            MINERU_PACKAGE,
+            "mineru",
+            f"parsing a PDF locally (or pass api_url= / set {API_URL_ENV} to use a mineru-api server)",
         ) from None
 
 

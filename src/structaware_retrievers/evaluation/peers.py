@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from structaware_readers.errors import ParserUnavailableError
+from structaware_readers.errors import MissingExtraError
 from structaware_readers.models import ParsedDocument, Unit
 
 from .baselines import blocks_in_span, body_text, make_chunk_unit
@@ -38,9 +38,7 @@ def _need(module: str, extra: str) -> None:
     try:
         __import__(module)
     except ImportError as exc:
-        raise ParserUnavailableError(
-            f"peer pipeline needs {extra} (a test extra); install it to run peers", field=module
-        ) from exc
+        raise MissingExtraError(extra, "peers", "a peer pipeline (structaware eval --peers)") from exc
 
 
 def _locate(text: str, chunk: str, start: int | None, hint: int) -> int:
@@ -93,7 +91,7 @@ class LlamaIndexDefault(_Peer):
         sparse: unused (LlamaIndex's default index is dense only).
 
     Raises:
-        ParserUnavailableError: llama-index-core is not installed.
+        MissingExtraError: llama-index-core is not installed (``structaware[peers]``).
     """
 
     name = "llamaindex"
@@ -165,7 +163,7 @@ class LangChainDefault(_Peer):
         sparse: our sparse encoder, wrapped as ``SparseEmbeddings`` (IDF applied by Qdrant).
 
     Raises:
-        ParserUnavailableError: langchain-qdrant or langchain-text-splitters is not installed.
+        MissingExtraError: langchain-qdrant or langchain-text-splitters is not installed (``structaware[peers]``).
     """
 
     name = "langchain"
