@@ -1,0 +1,240 @@
+"""The pass over a document's body blocks in reading order: section units, the heading path, ids.
+
+Source: the reference paper, section 2.3; see the package docstring for every unit kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from structaware_readers import ids
+from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.models import (
+    BBox,
+    Block,
+    BlockKind,
+    FlowEdgeInfo,
+    Grade,
+    ParsedDocument,
+    TableRowInfo,
+    Unit,
+    UnitType,
+)
+from structaware_readers.units.common import SENTENCE_END
+from structaware_readers.units.figures import emit_figure
+from structaware_readers.units.flowcharts import emit_flowchart
+from structaware_readers.units.options import UnitOptions
+from structaware_readers.units.recommendations import emit_if_recommendation
+from structaware_readers.units.table_rows import emit_table
+
+
+@dataclass
+class _Part:
+    """A piece of text taken from one block, with the block's provenance."""
+
+    text: str
+    block: Block
+
+
+@dataclass
+class UnitBuilder:
+    """State of one pass over a document's body blocks (paper section 2.3); handlers per block kind
+    live in the sibling modules and call :meth:`emit` and :meth:`flush_section`."""
+
+    doc: ParsedDocument
+    options: UnitOptions
+    units: list[Unit] = field(default_factory=list)
+    path: list[tuple[int, Block]] = field(default_factory=list)  # heading stack (level, block)
+    pending: list[_Part] = field(default_factory=list)  # section parts since the last heading
+    pending_heading: Block | None = None  # heading not yet attached to a section unit
+    extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
+    keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
+    position: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.position = {b.block_id: i for i, b in enumerate(self.doc.blocks)}
+
+    # -- helpers ---------------------------------------------------------------------------
+    @property
+    def section_path(self) -> list[str]:
+        return [b.text.strip() for _, b in self.path if b.text.strip()]
+
+    def section_context(self) -> str:
+        path = self.section_path
+        return f"Section: {' > '.join(path)}" if path else ""
+
+    def emit(
+        self,
+        unit_type: UnitType,
+        text: str,
+        context: str,
+        blocks: list[Block],
+        *,
+        pages: list[int] | None = None,
+        grade: Grade | None = None,
+        table: TableRowInfo | None = None,
+        flow: FlowEdgeInfo | None = None,
+        extra: str = "",
+        refs: list[tuple[str, BBox | None, int]] | None = None,
+    ) -> None:
+        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks``."""
+        text = text.strip()
+        if not text:
+            return
+        element_ids: list[str] = []
+        bboxes: list[BBox | None] = []
+        element_pages: list[int] = []
+        for eid, box, page in refs or [(b.block_id, b.bbox, b.page) for b in blocks]:
+            if eid in element_ids:
+                continue
+            element_ids.append(eid)
+            bboxes.append(box)
+            element_pages.append(page)
+        if pages is None:
+            page_set = {b.page for b in blocks}
+            for b in blocks:
+                page_set.update(b.extra_pages)
+            pages = sorted(page_set)
+        self.units.append(
+            Unit(
+                unit_id="",  # assigned by finalize() once units are in reading order
+                unit_type=unit_type,
+                text=text,
+                context=context if self.options.include_context else "",
+                doc_id=self.doc.doc_id,
+                doc_name=self.doc.name,
+                source=self.doc.source,
+                pages=pages,
+                element_ids=element_ids,
+                bboxes=bboxes,
+                element_pages=element_pages,
+                section_path=self.section_path,
+                grade=grade,
+                table=table,
+                flow=flow,
+            )
+        )
+        self.extras.append(extra)
+        self.keys.append(min(self.position[b.block_id] for b in blocks))
+
+    def finalize(self) -> list[Unit]:
+        """Order units by their first element's reading-order position, then assign ordinals and ids.
+
+        A recommendation is emitted as soon as it is met while its section waits for the next
+        heading; sorting (stable) restores document order, so PREVIOUS/NEXT links follow the page.
+        """
+        order = sorted(range(len(self.units)), key=lambda i: self.keys[i])
+        final: list[Unit] = []
+        for ordinal, i in enumerate(order):
+            unit = self.units[i]
+            unit.ordinal = ordinal
+            unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, unit.element_ids, self.extras[i])
+            final.append(unit)
+        return final
+
+    # -- sections --------------------------------------------------------------------------
+    def flush_section(self) -> None:
+        """Emit the pending paragraphs as one or more section units, split at paragraph ends."""
+        if not self.pending:
+            return
+        context = self.section_context()
+        limit = self.options.max_section_chars
+        group: list[_Part] = []
+        size = 0
+        heading = self.pending_heading
+        for part in self._split_long(self.pending, limit):
+            if group and size + len(part.text) + 1 > limit:
+                self._emit_section(group, context, heading)
+                heading = None
+                group, size = [], 0
+            group.append(part)
+            size += len(part.text) + 1
+        if group:
+            self._emit_section(group, context, heading)
+        self.pending = []
+        self.pending_heading = None
+
+    def _emit_section(self, parts: list[_Part], context: str, heading: Block | None) -> None:
+        blocks = ([heading] if heading is not None else []) + [p.block for p in parts]
+        self.emit(UnitType.SECTION, "\n".join(p.text for p in parts), context, blocks)
+
+    @staticmethod
+    def _split_long(parts: list[_Part], limit: int) -> Iterator[_Part]:
+        for part in parts:
+            if len(part.text) <= limit:
+                yield part
+                continue
+            piece = ""
+            for sentence in SENTENCE_END.split(part.text):
+                if piece and len(piece) + len(sentence) + 1 > limit:
+                    yield _Part(piece.strip(), part.block)
+                    piece = ""
+                piece = f"{piece} {sentence}" if piece else sentence
+            if piece.strip():
+                yield _Part(piece.strip(), part.block)
+
+    # -- block handlers --------------------------------------------------------------------
+    def on_heading(self, block: Block) -> None:
+        self.flush_section()
+        level = block.level or 1
+        while self.path and self.path[-1][0] >= level:
+            self.path.pop()
+        self.path.append((level, block))
+        self.pending_heading = block
+
+    def on_text(self, block: Block, text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if self.options.recommendation_units and emit_if_recommendation(self, block, text):
+            return
+        self.pending.append(_Part(text, block))
+
+    def on_list(self, block: Block) -> None:
+        items = block.items or [line for line in block.text.splitlines() if line.strip()]
+        for item in items:
+            self.on_text(block, item)
+
+
+def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list[Unit]:
+    """Build the structure-aware evidence units of ``doc`` (paper section 2.3).
+
+    Args:
+        doc: a parsed document whose ``blocks`` are in reading order.
+        options: :class:`UnitOptions`; defaults are used when ``None``.
+
+    Returns:
+        Units in document order; ``Unit.ordinal`` is the position in this list, and ids are
+        deterministic (the same document bytes give the same ids).
+
+    Raises:
+        EmptyDocumentError: the document has no body block with text, so no unit can be built.
+    """
+    options = options or UnitOptions()
+    builder = UnitBuilder(doc=doc, options=options)
+    for block in doc.body_blocks():
+        kind = block.kind
+        if kind is BlockKind.HEADING:
+            builder.on_heading(block)
+        elif kind is BlockKind.TABLE:
+            emit_table(builder, block)
+        elif kind is BlockKind.FLOWCHART:
+            emit_flowchart(builder, block)
+        elif kind is BlockKind.FIGURE:
+            emit_figure(builder, block)
+        elif kind is BlockKind.LIST:
+            builder.on_list(block)
+        elif kind is BlockKind.CAPTION:
+            builder.on_text(block, block.text)
+        else:  # paragraph, equation, code, footnote, reference
+            builder.on_text(block, block.text)
+    builder.flush_section()
+    if not builder.units:
+        # a document made only of headings still yields units: one per heading
+        for block in doc.body_blocks():
+            if block.kind is BlockKind.HEADING and block.text.strip():
+                builder.emit(UnitType.SECTION, block.text, "", [block])
+    if not builder.units:
+        raise EmptyDocumentError("no body text to build units from", path=doc.source, field="blocks")
+    return builder.finalize()

@@ -1,0 +1,52 @@
+"""``flow_path`` units: one per directed edge of a Mermaid flowchart, ``A -(label)-> B``.
+
+Source: the reference paper, section 2.3 (flowchart paths); node labels in any language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.mermaid import parse_mermaid
+from structaware_readers.models import Block, FlowEdgeInfo, UnitType
+from structaware_readers.units.common import title
+from structaware_readers.units.figures import emit_figure
+
+if TYPE_CHECKING:
+    from structaware_readers.units.builder import UnitBuilder
+
+
+def emit_flowchart(builder: UnitBuilder, block: Block) -> None:
+    """One ``flow_path`` unit per edge of ``block``'s Mermaid chart; a figure unit when it has none."""
+    try:
+        # lenient: one bad line from a vision model must not lose the whole chart
+        chart = parse_mermaid(block.mermaid or "", path=builder.doc.source, strict=False)
+    except MalformedInputError:
+        emit_figure(builder, block)
+        return
+    if not chart.edges:
+        emit_figure(builder, block)
+        return
+    # the figure's caption, else the Mermaid front-matter title; never the source's first line
+    chart_title = title(block.caption.strip()) if block.caption.strip() else chart.title
+    builder.flush_section()
+    head = f"Flowchart: {chart_title}" if chart_title else "Flowchart"
+    context = " | ".join(s for s in (head, builder.section_context()) if s)
+    for j, edge in enumerate(chart.edges):
+        label = f" -({edge.label})-> " if edge.label else " -> "
+        text = f"{edge.source_label}{label}{edge.target_label}"
+        builder.emit(
+            UnitType.FLOW_PATH,
+            text,
+            context,
+            [block],
+            flow=FlowEdgeInfo(
+                flowchart_id=block.block_id,
+                source=edge.source_label,
+                target=edge.target_label,
+                label=edge.label,
+                title=chart_title,
+            ),
+            extra=f"edge{j}",
+        )
