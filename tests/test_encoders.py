@@ -284,3 +284,65 @@ def test_default_dense_model_declares_english_only_coverage():
     assert not enc.covers("诊室血压达到多少需要做动态血压监测确诊？")
     assert enc.covers("What is the ABPM target for adults 57-59 y?")
     assert DenseEncoder(languages=["en", "zh"]).covers("诊室血压")
+
+
+class _TinyHashModel:
+    """A dense model outside fastembed: letter counts, unit length (the interface, not a stub of it:
+    the encoder's cache, batching order and dimension check all run on its real output)."""
+
+    model_name = "letters"
+    model_id = "letters@1"
+    dim = 26
+    languages = frozenset({"en"})
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.zeros(26, dtype=np.float32)
+        for c in text.lower():
+            if "a" <= c <= "z":
+                v[ord(c) - 97] += 1
+        return v / (np.linalg.norm(v) or 1.0)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.vstack([self._vec(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vec(text)
+
+
+def test_a_model_outside_fastembed_plugs_into_dense_encoder(tmp_path: Path) -> None:
+    model = _TinyHashModel()
+    enc = DenseEncoder(model=model, cache=EmbeddingCache(tmp_path / "c.sqlite"))
+    texts = ["bbbb long text", "a", "ccc"]
+    arr = enc.embed_array(texts)
+    assert arr.shape == (3, 26) and enc.model_id == "letters@1" and enc.dim == 26
+    assert model.calls == [["a", "ccc", "bbbb long text"]]  # shortest first
+    assert arr[1, 0] == pytest.approx(1.0) and arr[2, 2] == pytest.approx(1.0)  # back in input order
+    enc.embed_array(texts)
+    assert enc.computed == 3 and len(model.calls) == 1  # second call served by the cache
+    assert enc.embed_query("aaa") == pytest.approx([1.0] + [0.0] * 25)
+    assert not enc.covers("诊室血压达到多少")
+    with pytest.raises(MalformedInputError):
+        DenseEncoder(model=object())  # type: ignore[arg-type]
+
+
+def test_dense_model_that_lies_about_its_dimension_is_caught() -> None:
+    model = _TinyHashModel()
+    model.dim = 10  # type: ignore[misc]
+    with pytest.raises(ModelUnavailableError, match="26-d"):
+        DenseEncoder(model=model).embed_array(["x"])
+
+
+@pytest.mark.parametrize("preset", ["use-multilingual-v3", "multilingual-e5-small-q4"])
+def test_packaged_presets_embed_chinese_and_english_by_meaning(preset: str) -> None:
+    enc = DenseEncoder(preset)
+    assert enc.languages is None or "zh" in enc.languages
+    assert enc.covers("诊室血压达到多少需要做动态血压监测确诊？")
+    docs = enc.embed_array(["The cat sat on the mat.", "Quarterly revenue rose five percent."])
+    assert docs.shape == (2, enc.dim)
+    assert np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-4)
+    q = np.array(enc.embed_query("猫坐在哪里？"))  # "where did the cat sit?"
+    assert float(docs[0] @ q) > float(docs[1] @ q)

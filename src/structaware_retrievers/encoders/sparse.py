@@ -1,0 +1,139 @@
+"""BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.ids import content_hash
+
+from .cache import CachedEncoder, EmbeddingCache
+from .tokenize import Bm25Tokenizer
+
+__all__ = ["SparseEncoder", "SparseVector"]
+
+
+class SparseVector(NamedTuple):
+    """A sparse vector: parallel lists of unique token ids (``0 <= id < 2**32``) and weights."""
+
+    indices: list[int]
+    values: list[float]
+
+
+def _pack_sparse(v: SparseVector) -> bytes:
+    return np.asarray(v.indices, dtype="<u4").tobytes() + np.asarray(v.values, dtype="<f4").tobytes()
+
+
+def _unpack_sparse(b: bytes) -> SparseVector:
+    n = len(b) // 8
+    idx = np.frombuffer(b[: 4 * n], dtype="<u4")
+    val = np.frombuffer(b[4 * n :], dtype="<f4")
+    return SparseVector(idx.tolist(), val.tolist())
+
+
+class SparseEncoder(CachedEncoder):
+    """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``).
+
+    A document token ``t`` with frequency ``tf`` in a document of ``dl`` tokens gets the BM25
+    term-frequency weight ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avg_len))``; a query
+    token gets weight 1.0. Qdrant multiplies by the IDF it keeps for the live collection, so the
+    product is Okapi BM25 and IDF stays right as documents are added and deleted.
+
+    Tokenisation (``tokenize``), both for documents and queries:
+
+    1. Unicode NFKC (full-width digits and letters become ASCII), lower-case.
+    2. Runs of Chinese characters are segmented with jieba's search mode (``cut_for_search``:
+       words plus their dictionary sub-words, e.g. 北京大学 -> 北京, 大学, 北京大学); other text is
+       split into letter/digit runs, keeping decimals whole (``2.5``, ``2.1.3``). Mixed zh/en text
+       works (``57-59岁成人`` -> ``57``, ``59``, ``岁``, ``成人``).
+    3. Stop words are dropped (``assets/stopwords/en.txt``: Snowball's list without negations and
+       comparison words; ``zh.txt``: Chinese function words), as are tokens over 40 characters.
+    4. Purely alphabetic ASCII tokens are Snowball-stemmed (English).
+    5. Token id = ``abs(mmh3.hash(token))`` (signed 32-bit MurmurHash3, seed 0): stable across
+       processes and the same ids fastembed's ``Bm25`` gives English tokens.
+
+    Chinese segmentation was chosen over ``qdrant_edge.Bm25``'s Multilingual tokenizer by
+    measurement (BENCHMARKS.md, "Sparse tokenizer for Chinese"): that tokenizer drops every
+    number, so table rows that differ only by a value (``57-59岁``) cannot be told apart.
+
+    Args:
+        k1: term-frequency saturation (BM25 ``k1``), >= 0.
+        b: length normalisation in [0, 1].
+        avg_len: assumed average document length in tokens (the corpus average is not tracked).
+        cache: persistent :class:`EmbeddingCache` (``None``: no caching).
+
+    ``model_id`` encodes every setting that changes document vectors (version, k1, b, avg_len and
+    a hash of the stop word lists), so an index refuses an encoder that would write other vectors.
+    """
+
+    VERSION = "1"
+
+    def __init__(
+        self,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+        avg_len: float = 256.0,
+        cache: EmbeddingCache | None = None,
+    ) -> None:
+        super().__init__(cache)
+        if k1 < 0:
+            raise MalformedInputError(f"must be >= 0, got {k1}", field="k1")
+        if not 0.0 <= b <= 1.0:
+            raise MalformedInputError(f"must be within [0, 1], got {b}", field="b")
+        if avg_len <= 0:
+            raise MalformedInputError(f"must be > 0, got {avg_len}", field="avg_len")
+        self.k1, self.b, self.avg_len = float(k1), float(b), float(avg_len)
+        self._tokenizer = Bm25Tokenizer()
+        stop_key = content_hash("\n".join(sorted(self._tokenizer.stop)))[:8]
+        self.model_name = "structaware-bm25"
+        self.model_id = (
+            f"structaware-bm25/v{self.VERSION}:en=snowball,zh=jieba-search,stop={stop_key}"
+            f":k1={k1:g},b={b:g},avg_len={avg_len:g}"
+        )
+
+    def tokenize(self, text: str) -> list[str]:
+        """Text -> normalised tokens (with repeats, in order), as described in the class docstring."""
+        return self._tokenizer(text)
+
+    @staticmethod
+    def token_id(token: str) -> int:
+        """Stable id of a token: ``abs(mmh3.hash(token))`` (fits an unsigned 32-bit index)."""
+        import mmh3
+
+        return abs(mmh3.hash(token))
+
+    def _doc_vector(self, text: str) -> SparseVector:
+        tokens = self.tokenize(text)
+        if not tokens:
+            return SparseVector([], [])
+        tf = Counter(self.token_id(t) for t in tokens)
+        norm = self.k1 * (1.0 - self.b + self.b * len(tokens) / self.avg_len)
+        ids = sorted(tf)
+        weights = np.array([tf[i] * (self.k1 + 1.0) / (tf[i] + norm) for i in ids], dtype=np.float32)
+        return SparseVector(ids, weights.tolist())  # float32, as Qdrant and the cache store them
+
+    def _compute(self, texts: list[str]) -> list[SparseVector]:
+        return [self._doc_vector(t) for t in texts]
+
+    def _encode(self, item: SparseVector) -> bytes:
+        return _pack_sparse(item)
+
+    def _decode(self, blob: bytes) -> SparseVector:
+        return _unpack_sparse(blob)
+
+    def embed_documents(self, texts: Sequence[str]) -> list[SparseVector]:
+        """BM25 term-frequency vectors for documents (cached); a text with no tokens gives an empty vector."""
+        return self._embed_cached(texts)
+
+    def embed_query(self, text: str) -> SparseVector:
+        """Query vector: weight 1.0 per unique token. Empty when no token survives (all stop words)."""
+        ids = sorted({self.token_id(t) for t in self.tokenize(text)})
+        return SparseVector(ids, [1.0] * len(ids))
+
+    def __repr__(self) -> str:
+        return f"SparseEncoder(k1={self.k1:g}, b={self.b:g}, avg_len={self.avg_len:g})"
