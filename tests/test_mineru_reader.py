@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import structaware_readers.mineru.containers as containers
+import structaware_readers.limits as limits
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
@@ -383,8 +383,8 @@ def test_folder_prefers_the_richest_file_and_parses_each_file_once(monkeypatch: 
     folder = tmp_path / "synthetic_guideline_en"
     shutil.copytree(EN, folder)
     loads = []
-    real = containers.json.loads
-    monkeypatch.setattr(containers.json, "loads", lambda s, *a, **k: loads.append(1) or real(s, *a, **k))
+    real = limits.json.loads
+    monkeypatch.setattr(limits.json, "loads", lambda s, *a, **k: loads.append(1) or real(s, *a, **k))
     doc = read_mineru(folder)
     assert doc.input_format == "docvortex_middle"
     assert doc.doc_id == doc_id_from_bytes((EN / "middle_json.json").read_bytes())

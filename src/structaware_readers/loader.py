@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from structaware_readers.errors import InputNotFoundError, UnknownFormatError
+from structaware_readers.limits import json_start
 from structaware_readers.models import ParsedDocument
 
 ReadingOrder = Literal["auto", "parser", "layout"]
@@ -40,13 +41,18 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
     p = Path(path)
     if not p.exists():
         raise InputNotFoundError("no such file or folder", path=p)
-    if p.is_dir() or p.suffix.lower() == ".zip":
+    if p.is_dir():
+        return "mineru"
+    if not p.is_file():  # a named pipe or a device: reading it could block forever
+        raise UnknownFormatError("not a regular file (a named pipe, socket or device)", path=p, field="content")
+    if p.suffix.lower() == ".zip":
         return "mineru"
     with open(p, "rb") as fh:
-        head = fh.read(8192)
-    if b"%PDF-" in head[:1024]:  # the PDF spec allows junk before the header
-        return "pdf"
-    stripped = head.lstrip()
+        head = fh.read(1024)
+        if b"%PDF-" in head:  # the PDF spec allows junk before the header
+            return "pdf"
+        fh.seek(0)
+        stripped = json_start(fh, chunk=8192)
     if stripped[:1] in (b"[", b"{"):
         return "unstructured" if _looks_like_unstructured_json(stripped) else "mineru"
     if p.suffix.lower() in _UNSTRUCTURED_RAW:

@@ -37,6 +37,7 @@ import lxml.etree
 import lxml.html
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import MAX_TABLE_CELLS
 from structaware_readers.models import TableGrid
 
 #: Largest rowspan/colspan honoured; larger values are clamped (guards against span bombs).
@@ -108,7 +109,7 @@ def _parse_html(text: str, *, path: str | None, field: str) -> TableGrid:
     grid_rows: list[list[str]] = []
     is_head: list[bool] = []
     for group_tag, rows in groups:
-        expanded = _expand_group(rows)
+        expanded = _expand_group(rows, path=path, field=field)
         for tr, cells in zip(rows, expanded, strict=True):
             grid_rows.append(cells)
             th_only = bool(tr.xpath("./th")) and not tr.xpath("./td")
@@ -177,13 +178,18 @@ def _span(cell, attr: str) -> int:
     m = re.match(r"\d+", raw)
     if not m:
         return 1
-    return min(int(m.group(0)), MAX_SPAN)
+    return min(int(m.group(0)[:6]), MAX_SPAN)  # [:6]: a 5,000-digit value is a span bomb, not a number
 
 
-def _expand_group(rows: list) -> list[list[str]]:
-    """Expand row/col spans inside one row group (spans never cross ``thead``/``tbody``)."""
+def _expand_group(rows: list, *, path: str | None, field: str) -> list[list[str]]:
+    """Expand row/col spans inside one row group (spans never cross ``thead``/``tbody``).
+
+    Raises:
+        MalformedInputError: the spans expand to more than :data:`MAX_TABLE_CELLS` cells.
+    """
     out: list[list[str]] = [[] for _ in rows]
     pending: dict[tuple[int, int], str] = {}
+    cells = 0
     for r, tr in enumerate(rows):
         row = out[r]
         col = 0
@@ -197,6 +203,11 @@ def _expand_group(rows: list) -> list[list[str]]:
                 rs = len(rows) - r
             rs = max(1, min(rs, len(rows) - r))
             cs = max(1, _span(cell, "colspan"))
+            cells += rs * cs
+            if cells > MAX_TABLE_CELLS:
+                raise MalformedInputError(
+                    f"the table's row/column spans expand to more than {MAX_TABLE_CELLS} cells", path=path, field=field
+                )
             for dc in range(cs):
                 row.append(text)
                 for dr in range(1, rs):
@@ -306,7 +317,7 @@ def _parse_latex(text: str, *, path: str | None, field: str) -> TableGrid:
         for raw_cell in re.split(r"(?<!\\)&", raw_row):
             mc = re.match(r"\s*\\multicolumn\{(\d+)\}\{[^}]*\}\{(.*)\}\s*$", raw_cell, re.DOTALL)
             if mc:
-                cells.extend([_latex_cell(mc.group(2))] * max(1, min(int(mc.group(1)), MAX_SPAN)))
+                cells.extend([_latex_cell(mc.group(2))] * max(1, min(int(mc.group(1)[:6]), MAX_SPAN)))
             else:
                 cells.append(_latex_cell(raw_cell))
         rows.append(cells)

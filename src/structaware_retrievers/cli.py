@@ -19,6 +19,7 @@ from typing import Annotated, Optional
 import typer
 
 from structaware_readers.errors import StructawareError
+from structaware_readers.limits import clean_text
 
 app = typer.Typer(
     name="structaware",
@@ -27,6 +28,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+#: Largest -k / --rrf-k / --prefetch accepted (larger values are usage errors, not engine overflows).
+MAX_K = 10_000
 
 DEFAULT_INDEX_HELP = "index folder (default: $STRUCTAWARE_INDEX or ./.structaware/index)"
 
@@ -188,11 +192,11 @@ def query(
     url: UrlOpt = None,
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
-    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="number of results")] = 5,
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, max=MAX_K, help="number of results")] = 5,
     mode: Annotated[ModeChoice, typer.Option("--mode", help="retrieval mode")] = ModeChoice.hybrid,
     fusion: Annotated[FusionChoice, typer.Option("--fusion", help="fusion in hybrid mode")] = FusionChoice.rrf,
-    rrf_k: Annotated[int, typer.Option("--rrf-k", help="RRF constant k")] = 60,
-    prefetch: Annotated[int, typer.Option("--prefetch", help="candidates per vector before fusion")] = 50,
+    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, max=MAX_K, help="RRF constant k")] = 60,
+    prefetch: Annotated[int, typer.Option("--prefetch", min=1, max=MAX_K, help="candidates per vector before fusion")] = 50,
     filters: Annotated[
         Optional[list[str]],
         typer.Option("--filter", help="KEY=VALUE, repeatable: doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A"),
@@ -200,6 +204,7 @@ def query(
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
 ) -> None:
     """Answer a question with the evidence units that hold the answer."""
+    text = clean_text(text)  # bytes that are not UTF-8 arrive as lone surrogates: U+FFFD
     flt = _parse_filters(filters or [])
     try:
         idx = _open_index(index, url, api_key, collection)
@@ -322,6 +327,9 @@ def eval_(
 
 def main() -> None:  # pragma: no cover - console entry point
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    for stream in (sys.stdout, sys.stderr):  # text that cannot be encoded never aborts the output
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app()
 
 

@@ -23,10 +23,10 @@ bytes (for the document id) are returned.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -36,14 +36,15 @@ from structaware_readers.errors import (
     MalformedInputError,
     UnknownFormatError,
 )
+from structaware_readers.limits import MAX_JSON_BYTES, MAX_ZIP_BYTES, load_json, read_capped
 from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
 
 #: How many folder levels below the given folder are searched for MinerU JSON files.
 MAX_DEPTH = 3
 _PEEK = 65536
 _MODEL_MARK = re.compile(rb'"schema"\s*:\s*"docvortex\.model"|"layout_dets"\s*:')
-#: Largest zip member read (uncompressed bytes); larger members are skipped (zip-bomb guard).
-MAX_MEMBER_BYTES = 1 << 30
+#: Largest zip member read (uncompressed bytes, as the zip header states); larger members are skipped.
+MAX_MEMBER_BYTES = MAX_JSON_BYTES
 #: Names of the per-method folders MinerU writes under ``<out>/<name>/``.
 METHOD_DIR_RE = re.compile(r"^(auto|ocr|txt|vlm|office|pipeline|hybrid(_\w+)?|vlm_\w+)$", re.IGNORECASE)
 
@@ -65,32 +66,20 @@ class Candidate:
 
 
 def parse_json_bytes(raw: bytes, *, label: str) -> Any:
-    """Decode UTF-8 (BOM allowed) JSON bytes.
+    """Decode UTF-8 (BOM and leading whitespace allowed) JSON bytes within the input limits
+    (:func:`structaware_readers.limits.load_json`).
 
     Raises:
-        MalformedInputError: bytes that start like JSON (``{``/``[``) but do not parse.
+        MalformedInputError: bytes that start like JSON (``{``/``[``) but do not parse, or exceed a limit.
         UnknownFormatError: bytes that are not JSON at all.
     """
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UnknownFormatError(
-            f"not UTF-8 JSON ({exc.reason} at byte {exc.start})", path=label, field="content"
-        ) from exc
-    stripped = text.lstrip()
-    if not stripped.startswith(("{", "[")):
-        raise UnknownFormatError("not JSON, not a PDF, not a zip", path=label, field="content")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedInputError(
-            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", path=label, field="json"
-        ) from exc
+    return load_json(raw, path=label)
 
 
 def load_json_file(path: Path) -> Candidate:
     """Read one JSON file and detect its format (errors name the file)."""
-    raw = path.read_bytes()
+    with open(path, "rb") as fh:
+        raw = read_capped(fh, MAX_JSON_BYTES, path=path)
     data = parse_json_bytes(raw, label=str(path))
     fmt = detect_format(data, path=str(path))
     return Candidate(data=data, format=fmt, raw=raw, label=str(path), parent="", depth=0)
@@ -115,12 +104,15 @@ def scan_folder(folder: Path) -> Candidate:
             if not fn.lower().endswith(".json"):
                 continue
             fp = rp / fn
+            if not fp.is_file():  # a named pipe or device would block or never end
+                skipped.append(f"{fp.relative_to(folder)} (not a regular file)")
+                continue
             with open(fp, "rb") as fh:
                 head = fh.read(_PEEK)
                 if _MODEL_MARK.search(head):
                     skipped.append(f"{fp.relative_to(folder)} (model output)")
                     continue
-                raw = head + fh.read()
+                raw = head + read_capped(fh, MAX_JSON_BYTES - len(head), path=fp)
             cand = _try_candidate(raw, label=str(fp), parent=str(rp.relative_to(folder)), depth=depth, skipped=skipped)
             if cand is not None:
                 found.append(cand)
@@ -130,13 +122,18 @@ def scan_folder(folder: Path) -> Candidate:
 def scan_zip(path: Path) -> Candidate:
     """Pick the MinerU JSON to read inside a zip (same rules as :func:`scan_folder`).
 
+    Members are read with a running cap of :data:`~structaware_readers.limits.MAX_ZIP_BYTES`
+    decompressed bytes in total (counted while reading, never trusted from the zip header).
+
     Raises:
-        MalformedInputError: the zip is corrupt.
+        MalformedInputError: the zip is corrupt (bad CRC, truncated), encrypted, uses a compression
+            method Python cannot read, or decompresses to more than the cap (field ``zip``).
         InputNotFoundError: no readable MinerU JSON member.
         UnknownFormatError: members from several documents.
     """
     found: list[Candidate] = []
     skipped: list[str] = []
+    budget = MAX_ZIP_BYTES
     try:
         with zipfile.ZipFile(path) as zf:
             for info in sorted(zf.infolist(), key=lambda i: i.filename):
@@ -152,12 +149,29 @@ def scan_zip(path: Path) -> Candidate:
                 if info.file_size > MAX_MEMBER_BYTES:
                     skipped.append(f"{name} (larger than {MAX_MEMBER_BYTES} bytes)")
                     continue
-                with zf.open(info) as fh:
-                    head = fh.read(_PEEK)
-                    if _MODEL_MARK.search(head):
-                        skipped.append(f"{name} (model output)")
-                        continue
-                    raw = head + fh.read()
+                try:
+                    with zf.open(info) as fh:
+                        head = fh.read(min(_PEEK, budget))
+                        if _MODEL_MARK.search(head):
+                            skipped.append(f"{name} (model output)")
+                            budget -= len(head)
+                            continue
+                        raw = head + read_capped(fh, budget - len(head), path=label)
+                except MalformedInputError:
+                    raise MalformedInputError(
+                        f"the zip's JSON members decompress to more than {MAX_ZIP_BYTES} bytes (zip-bomb guard)",
+                        path=path,
+                        field=f"zip!{name}",
+                    ) from None
+                except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+                    raise MalformedInputError(
+                        f"corrupt zip member: {exc}", path=path, field=f"zip!{name}"
+                    ) from exc
+                except (RuntimeError, NotImplementedError) as exc:  # encrypted; unsupported method
+                    raise MalformedInputError(
+                        f"unreadable zip member: {exc}", path=path, field=f"zip!{name}"
+                    ) from exc
+                budget -= len(raw)
                 cand = _try_candidate(raw, label=label, parent=str(pp.parent), depth=len(pp.parts) - 1, skipped=skipped)
                 if cand is not None:
                     found.append(cand)

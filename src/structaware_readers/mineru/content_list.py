@@ -27,6 +27,7 @@ from collections import defaultdict
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -68,10 +69,7 @@ def parse_content_list(data: list, *, path: str | None) -> Extracted:
             raise MalformedInputError("missing item type", path=path, field=f"{fld}.type")
         if "page_idx" in item and item["page_idx"] is not None:
             pi = item["page_idx"]
-            if isinstance(pi, bool) or not isinstance(pi, int) or pi < 0:
-                raise MalformedInputError(
-                    f"page_idx must be a non-negative integer, got {pi!r}", path=path, field=f"{fld}.page_idx"
-                )
+            page_number(pi, path=path, field=f"{fld}.page_idx")  # validated: 0 <= pi < MAX_PAGES
             page = pi + 1
         j = per_page[page]
         per_page[page] += 1

@@ -341,14 +341,18 @@ def table_from_body(body: str, *, path: str | None, fld: str) -> tuple[TableGrid
         return None, re.sub(r"<[^>]+>", " ", body).strip()
 
 
+#: Deepest heading level kept (deeper parser levels are clamped to it).
+MAX_LEVEL = 100
+
+
 def int_level(value: Any) -> int | None:
-    """A parser heading level as a positive int, else ``None`` (0 / missing = body text)."""
+    """A parser heading level as a positive int (at most :data:`MAX_LEVEL`), else ``None`` (0 / missing = body text)."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)) and value >= 1:
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
-        return int(value)
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 3:
+        value = int(value)
+    if isinstance(value, (int, float)) and math.isfinite(value) and value >= 1:
+        return min(int(value), MAX_LEVEL)
     return None
 
 

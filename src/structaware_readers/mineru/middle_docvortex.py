@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -57,6 +58,8 @@ def document_info(data: dict, *, path: str | None) -> tuple[str, int | None, lis
     page_count = (
         page_count if isinstance(page_count, int) and not isinstance(page_count, bool) and page_count > 0 else None
     )
+    if page_count is not None:
+        page_number(page_count, path=path, field="metadata.document.page_count", base=1)
 
     ext = data.get("extensions") if isinstance(data.get("extensions"), dict) else {}
     layout = ext.get("docvortex_layout") if isinstance(ext.get("docvortex_layout"), dict) else {}
@@ -69,6 +72,7 @@ def document_info(data: dict, *, path: str | None) -> tuple[str, int | None, lis
             )
         w, h, pi = lp.get("width_pt"), lp.get("height_pt"), lp.get("page_idx", k)
         if isinstance(w, (int, float)) and isinstance(h, (int, float)) and isinstance(pi, int) and w > 0 and h > 0:
+            page_number(pi, path=path, field=f"extensions.docvortex_layout.pages[{k}].page_idx")
             by_idx[pi] = (float(w), float(h))
     n = max([page_count or 0, *(i + 1 for i in by_idx)])
     sizes: list[tuple[float, float] | None] = [by_idx.get(i) for i in range(n)] if by_idx else []
@@ -92,10 +96,7 @@ def parse_docvortex_middle(data: dict, *, path: str | None) -> Extracted:
         if not isinstance(page, dict):
             raise MalformedInputError("page must be an object", path=path, field=pf)
         pi = page.get("page_idx", p)
-        if isinstance(pi, bool) or not isinstance(pi, int) or pi < 0:
-            raise MalformedInputError(
-                f"page_idx must be a non-negative integer, got {pi!r}", path=path, field=f"{pf}.page_idx"
-            )
+        page_number(pi, path=path, field=f"{pf}.page_idx")  # validated: 0 <= pi < MAX_PAGES
         blocks = page.get("blocks") or []
         if not isinstance(blocks, list):
             raise MalformedInputError("blocks must be a list", path=path, field=f"{pf}.blocks")

@@ -32,6 +32,7 @@ import re
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -70,10 +71,7 @@ def parse_pdf_info(data: dict, *, path: str | None) -> Extracted:
         if not isinstance(page, dict):
             raise MalformedInputError("page must be an object", path=path, field=pf)
         pi = page.get("page_idx", p)
-        if isinstance(pi, bool) or not isinstance(pi, int) or pi < 0:
-            raise MalformedInputError(
-                f"page_idx must be a non-negative integer, got {pi!r}", path=path, field=f"{pf}.page_idx"
-            )
+        page_number(pi, path=path, field=f"{pf}.page_idx")  # validated: 0 <= pi < MAX_PAGES
         page_no = pi + 1
         max_page = max(max_page, page_no)
         w, h = _page_size(page.get("page_size"), path=path, fld=f"{pf}.page_size")

@@ -121,6 +121,8 @@ def read_mineru(path: str | Path, *, name: str | None = None) -> ParsedDocument:
         raise InputNotFoundError("no such file or folder", path=p)
     if p.is_dir():
         cand = scan_folder(p)
+    elif not p.is_file():  # a named pipe or a device: reading it could block forever
+        raise UnknownFormatError("not a regular file (a named pipe, socket or device)", path=p, field="content")
     else:
         with open(p, "rb") as fh:
             head = fh.read(_MAGIC_WINDOW)

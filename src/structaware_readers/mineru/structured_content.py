@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -84,10 +85,7 @@ def parse_structured_content(data: dict, *, path: str | None) -> Extracted:
 
 def _page_no(page: dict, position: int, *, path: str | None, fld: str) -> int:
     pi = page.get("page_idx", position)
-    if isinstance(pi, bool) or not isinstance(pi, int) or pi < 0:
-        raise MalformedInputError(
-            f"page_idx must be a non-negative integer, got {pi!r}", path=path, field=f"{fld}.page_idx"
-        )
+    page_number(pi, path=path, field=f"{fld}.page_idx")  # validated: 0 <= pi < MAX_PAGES
     return pi + 1
 
 
