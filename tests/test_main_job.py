@@ -46,7 +46,7 @@ def test_a_table_value_question_returns_that_row_first_with_page_and_element(wor
     hits = query(workdir, "What is the blood pressure target for adults 57-59 y?", "-k", "3")
     top = hits[0]
     assert top["rank"] == 1 and top["unit_type"] == "table_row"
-    assert top["text"] == "Population: Adults 57-59 y, Clinic target: <140/90 mmHg, ABPM target: <135/85 mmHg, Grade: B"
+    assert top["text"] == "Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
     assert top["doc"] == "synthetic_guideline_en"
     assert top["pages"] == [3] and top["element_ids"] == ["p3-e1"]
     assert top["context"].startswith("Table: Table 1. Blood pressure targets by population")

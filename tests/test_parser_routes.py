@@ -42,7 +42,7 @@ def test_both_parsers_give_the_same_table_rows(fmt):
         units = build_units(load_document(path))
         rows.append([(u.text, u.context) for u in units if u.unit_type is UnitType.TABLE_ROW])
     assert rows[0] == rows[1]
-    assert rows[0][1][0] == "Population: Age >= 80, Clinic BP target: < 150/90 mmHg, Grade: B"
+    assert rows[0][1][0] == "Population: Age >= 80; Clinic BP target: < 150/90 mmHg; Grade: B"
 
 
 @pytest.mark.parametrize("fmt", sorted(ROUTES))
@@ -55,5 +55,5 @@ def test_the_same_question_finds_the_same_row_through_either_parser(index, fmt):
         assert hits, f"no hit in {path.name}"
         tops.append(hits[0].unit)
     assert tops[0].unit_type is tops[1].unit_type is UnitType.TABLE_ROW
-    assert tops[0].text == tops[1].text == "Population: Age >= 80, Clinic BP target: < 150/90 mmHg, Grade: B"
+    assert tops[0].text == tops[1].text == "Population: Age >= 80; Clinic BP target: < 150/90 mmHg; Grade: B"
     assert tops[0].pages == tops[1].pages == [1]

@@ -34,7 +34,7 @@ def test_table_rows_carry_their_headers_and_span_the_continued_table(en_units):
     assert len({u.table.table_id for u in rows}) == 1
     assert [u.table.row_index for u in rows] == list(range(60))
     first = rows[0]
-    assert first.text == "Population: Adults 18-20 y, Clinic target: <140/90 mmHg, ABPM target: <135/85 mmHg, Grade: A"
+    assert first.text == "Population: Adults 18-20 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: A"
     assert first.context.startswith("Table: Table 1. Blood pressure targets by population")
     assert "Columns: Population; Clinic target; ABPM target; Grade" in first.context
     assert first.table.headers == ["Population", "Clinic target", "ABPM target", "Grade"]
@@ -98,7 +98,7 @@ def test_chinese_recommendations_and_table(zh_units):
     assert rec21.context == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法"
     rows = [u for u in zh_units if u.unit_type is UnitType.TABLE_ROW]
     assert len(rows) == 60
-    assert rows[0].text.startswith("人群: 18-20岁成人, 诊室血压目标: <140/90 mmHg")
+    assert rows[0].text.startswith("人群: 18-20岁成人; 诊室血压目标: <140/90 mmHg")
 
 
 def test_ids_are_deterministic_and_unique(en_units):
@@ -136,7 +136,7 @@ def test_group_rows_label_the_rows_below_them():
     blocks = [Block(block_id="p1-e0", kind=BlockKind.TABLE, text="", page=1, table=grid, caption="Table 2. Doses")]
     doc = ParsedDocument(doc_id="1" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks)
     rows = build_units(doc)
-    assert [u.text for u in rows] == ["Drug: Amlodipine, Dose: 5 mg", "Drug: Amlodipine, Dose: 2.5 mg"]
+    assert [u.text for u in rows] == ["Drug: Amlodipine; Dose: 5 mg", "Drug: Amlodipine; Dose: 2.5 mg"]
     assert rows[0].context.endswith("Group: Adults") and rows[1].context.endswith("Group: Children")
 
 
@@ -223,7 +223,7 @@ def test_label_only_rows_head_groups_and_split_headers_are_repaired():
     )
     block = Block(block_id="p2-e1", kind=BlockKind.TABLE, text="", page=2, table=header_split)
     rows = build_units(_one_block_doc(block))
-    assert rows[0].text == "Drug: Amlodipine, Dose / Adults: 5 mg, Dose / Children: 2.5 mg"
+    assert rows[0].text == "Drug: Amlodipine; Dose / Adults: 5 mg; Dose / Children: 2.5 mg"
     assert len(rows) == 2
 
 

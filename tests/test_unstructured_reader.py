@@ -320,7 +320,8 @@ def test_table_without_html_uses_cells_then_text():
         el("Table", "Dose adult 5 mg", "t1", table_as_cells=cells),
         el("Table", "Drug\tDose\nA\t5 mg", "t2"),
     ]).blocks
-    assert blocks[0].table.header_rows == [["Dose", "Dose"]]
+    # one text spanning the whole first row is the table's title, not a column header (tables.header)
+    assert blocks[0].table.title == "Dose"
     assert blocks[0].table.body_rows == [["adult", "5 mg"]]
     assert blocks[1].table.body_rows == [["Drug", "Dose"], ["A", "5 mg"]]
 

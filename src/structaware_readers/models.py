@@ -74,6 +74,13 @@ class TableGrid(BaseModel):
         default_factory=list,
         description="1-based page of each body row when a table was merged across pages; empty = the block's page",
     )
+    title: str = Field(
+        "",
+        description=(
+            "text of the table's title rows (a leading row with one text spanning the table, or a short label"
+            " above the real header): caption material, never a column header; '' when there is none"
+        ),
+    )
 
     @property
     def n_cols(self) -> int:

@@ -37,7 +37,7 @@ import re
 from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.headings import numbering_depth
 from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
-from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.tables import grid_to_text
 
 _CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
@@ -154,8 +154,14 @@ def _append_rows(target: Draft, cont: Draft) -> None:
     pages += [cont.page] * len(rows)
     n_cols = max(first.n_cols, second.n_cols)
     pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]  # noqa: E731
-    target.table = TableGrid(
-        header_rows=pad(first.header_rows), body_rows=pad([*first.body_rows, *rows]), body_row_pages=pages
+    title = first.title or second.title
+    target.table = first.model_copy(
+        update={
+            "header_rows": pad(first.header_rows),
+            "body_rows": pad([*first.body_rows, *rows]),
+            "body_row_pages": pages,
+            "title": title,
+        }
     )
 
 
@@ -174,10 +180,12 @@ def _to_plain(d: Draft) -> None:
     d.footnote = markdown_inline_to_plain(d.footnote)
     d.items = [markdown_inline_to_plain(i) for i in d.items]
     if d.table is not None:
-        d.table = TableGrid(
-            header_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.header_rows],
-            body_rows=[[markdown_inline_to_plain(c) for c in r] for r in d.table.body_rows],
-            body_row_pages=d.table.body_row_pages,
+        d.table = d.table.model_copy(
+            update={
+                "header_rows": [[markdown_inline_to_plain(c) for c in r] for r in d.table.header_rows],
+                "body_rows": [[markdown_inline_to_plain(c) for c in r] for r in d.table.body_rows],
+                "title": markdown_inline_to_plain(d.table.title),
+            }
         )
 
 

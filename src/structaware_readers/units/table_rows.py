@@ -10,16 +10,18 @@ import re
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from structaware_readers import grades
-from structaware_readers.models import BBox, Block, TableGrid, TableRowInfo, UnitType
+from structaware_readers.models import Block, TableGrid, TableRowInfo, UnitType
 from structaware_readers.units.common import NUMBER, title
+from structaware_readers.units.table_recommendations import emit_recommendation_table
+from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
 if TYPE_CHECKING:
     from structaware_readers.units.builder import UnitBuilder
 
 
 def emit_table(builder: UnitBuilder, block: Block) -> None:
-    """One ``table_row`` unit per body row of ``block``'s grid (see the package docstring)."""
+    """Units of a table block: recommendation units for a recommendation table
+    (:mod:`.table_recommendations`), else one ``table_row`` unit per body row (package docstring)."""
     grid = block.table
     if grid is None or not (grid.body_rows or grid.header_rows):
         if not (builder.options.text_table_rows and _emit_text_table(builder, block)):
@@ -28,38 +30,24 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
         return
     builder.flush_section()
     grid = repair_header(grid)
-    headers = grid.column_headers()
-    rows = grid.body_rows or grid.header_rows
-    caption = block.caption.strip()
-    head = f"Table: {title(caption)}" if caption else "Table"
-    base_context = " | ".join(s for s in (head, f"Columns: {'; '.join(headers)}", builder.section_context()) if s)
+    table = TableView.of(builder, block, grid)
+    if emit_recommendation_table(builder, table):
+        return
     group = ""
-    for i, row in enumerate(rows):
-        cells = [c.strip() for c in row]
-        non_empty = [c for c in cells if c]
-        if not non_empty:
+    for i, kind in enumerate(table.kinds):
+        cells = table.rows[i]
+        if kind is RowKind.SKIP:
             continue
-        if len(cells) > 1 and len(set(non_empty)) == 1 and len(non_empty) == len(cells):
-            group = non_empty[0]  # a full-width group row labels the rows below it
+        if kind is RowKind.GROUP:
+            group = label(cells)
             continue
-        if len(cells) > 2 and len(non_empty) == 1 and cells[0] and not NUMBER.search(cells[0]):
-            group = cells[0]  # a label-only row ("Loans reported as trading assets:") heads a group
-            continue
-        pairs = [f"{h}: {c}" for h, c in zip(headers, cells) if c]
-        text = ", ".join(pairs)
-        context = f"{base_context} | Group: {group}" if group else base_context
-        page = grid.body_row_pages[i] if i < len(grid.body_row_pages) else None
-        builder.emit(
-            UnitType.TABLE_ROW,
-            text,
-            context,
-            [block],
-            pages=[page] if page else None,
-            refs=[_row_element(block, page)] if page else None,
-            grade=grades.detect_grade(text),
-            table=TableRowInfo(table_id=block.block_id, row_index=i, headers=headers, cells=cells, caption=caption),
-            extra=f"row{i}",
-        )
+        if kind is RowKind.NOTE:
+            text = label(cells)
+            grade = None  # a note row (supporting text, a trailing label) is never graded
+        else:
+            text = row_text(table.headers, cells)
+            grade = table.grade(cells, text)
+        table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade)
 
 
 def _emit_text_table(builder: UnitBuilder, block: Block) -> bool:
@@ -145,31 +133,48 @@ def _is_data_row(row: tuple[str, list[str]]) -> bool:
 
 
 def repair_header(grid: TableGrid) -> TableGrid:
-    """Move leading number-free body rows into the header of a mostly numeric table.
+    """Move leading body rows that continue the column header into the header (never a data row).
 
-    Parsers often take only the first line of a two-line header (``"Three months ended"`` over
-    ``"2022 | 2021"``); when most body rows carry numbers, leading rows with none are header rows.
+    Parsers often take only the first line of a multi-line header (``"Three months ended"`` spanning
+    two columns over ``"2022 | 2021"`` left in the body). In a mostly numeric table, a leading
+    number-free body row with at least two distinct texts joins the header only if it completes it:
+    a value column (not the first, the stub) where it has text has an empty or spanning (repeated)
+    cell in the header row above, or its own stub cell is empty (data rows carry a label there).
+    A row that fills nothing (``"Below ROE Target Range | Moody's A Rate"`` under a complete header)
+    is data and stays a body row.
     """
     body = grid.body_rows
     numeric = sum(1 for row in body if any(NUMBER.search(c) for c in row[1:]))
     if not grid.header_rows or len(body) < 3 or numeric < len(body) / 2:
         return grid
+    header = list(grid.header_rows)
     k = 0
     while k < len(body) - 1 and not any(NUMBER.search(c) for c in body[k]):
-        distinct = {c.strip() for c in body[k] if c.strip()}
-        if len(distinct) < 2:  # a group label row or an empty row, not a header line
-            break
+        row = body[k]
+        distinct = {c.strip() for c in row if c.strip()}
+        if len(distinct) < 2 or not (not row[0].strip() or _fills_header(header[-1], row)):
+            break  # a group label row, or a data row under a complete header
+        header.append(row)
         k += 1
     if k == 0:
         return grid
-    pages = grid.body_row_pages[k:] if grid.body_row_pages else []
-    return TableGrid(header_rows=grid.header_rows + body[:k], body_rows=body[k:], body_row_pages=pages)
+    return grid.model_copy(
+        update={
+            "header_rows": header,
+            "body_rows": body[k:],
+            "body_row_pages": grid.body_row_pages[k:],
+            **({"body_row_bboxes": grid.body_row_bboxes[k:]} if hasattr(grid, "body_row_bboxes") else {}),
+        }
+    )
 
 
-def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:
-    """The element a table row sits in: the table itself, or the continuation part on ``page``."""
-    if page != block.page and page in block.extra_pages:
-        k = block.extra_pages.index(page)
-        eid = block.extra_ids[k] if k < len(block.extra_ids) else block.block_id
-        return eid, block.extra_bboxes[k] if k < len(block.extra_bboxes) else None, page
-    return block.block_id, block.bbox, block.page
+def _fills_header(above: list[str], row: list[str]) -> bool:
+    """``row`` has text in a value column whose header cell above is empty or spans several columns."""
+    for c in range(1, min(len(row), len(above))):
+        if not row[c].strip():
+            continue
+        cell = above[c].strip()
+        spans = (c > 1 and above[c - 1].strip() == cell) or (c + 1 < len(above) and above[c + 1].strip() == cell)
+        if not cell or spans:
+            return True
+    return False

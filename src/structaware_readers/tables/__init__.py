@@ -1,0 +1,81 @@
+"""Table bodies (HTML, Markdown pipe tables, LaTeX tabular) -> :class:`TableGrid`.
+
+MinerU writes tables as HTML (``table_body`` in ``content_list.json``, ``html`` in
+``content_list_v2.json``, the ``table_body`` span/sub-block in ``middle.json``), 4.x
+``structured_content.json`` writes them as Markdown pipe tables, and very old magic-pdf
+outputs may hold LaTeX. Unstructured writes HTML (``metadata.text_as_html``).
+
+The rules live with the code that applies them (unit ids and row units depend on them):
+
+* :mod:`.html_grid`: spans expanded (quoted or unquoted attributes), phantom rows (an empty
+  ``<tr></tr>`` under a ``rowspan``) and blank rows dropped, every row padded to the same width;
+* :mod:`.cell_text`: inline markup turned into text without gluing (``<sup>``, ``<sub>``, ``<eq>``,
+  ``<br>``, ``<p>``, nested tables);
+* :mod:`.header`: title rows (to :attr:`TableGrid.title`), header rows, body rows;
+* :mod:`.text_tables`: Markdown and LaTeX tables;
+* :mod:`.footnotes`: table footnotes split by their markers, for the rows that carry the markers.
+
+Anything that is no table raises :class:`MalformedInputError` naming ``path`` and ``field``; readers
+catch it, warn with the page, and keep the text as section text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.models import TableGrid
+from structaware_readers.tables.header import MAX_HEADER_SPAN, grid_from_rows
+from structaware_readers.tables.html_grid import MAX_SPAN, read_html_rows
+from structaware_readers.tables.text_tables import (
+    looks_like_latex_table,
+    looks_like_markdown_table,
+    parse_latex_table,
+    parse_markdown_table,
+)
+
+
+def parse_html_table(html: str, *, path: str | None = None, field: str = "table_body") -> TableGrid:
+    """Parse one table body into a rectangular :class:`TableGrid`.
+
+    Args:
+        html: the table markup: HTML ``<table>`` (MinerU ``table_body``/``html``, Unstructured
+            ``text_as_html``), or a Markdown pipe table / LaTeX ``tabular`` (best effort).
+        path: the file the table came from, only used in error messages.
+        field: the field that held the table, only used in error messages.
+
+    Returns:
+        A grid whose ``header_rows`` and ``body_rows`` all have ``n_cols`` cells, spans expanded,
+        and whose ``title`` holds the text of title rows (see :mod:`.header`).
+
+    Raises:
+        MalformedInputError: the text is empty, holds no table row with text (``<table></table>``),
+            or is neither HTML, a Markdown pipe table nor a LaTeX tabular.
+    """
+    if not isinstance(html, str):
+        raise MalformedInputError(f"table body must be a string, got {type(html).__name__}", path=path, field=field)
+    text = html.strip()
+    if not text:
+        raise MalformedInputError("table body is empty", path=path, field=field)
+    if re.search(r"<\s*(table|tr|td|th)\b", text, re.IGNORECASE):
+        return grid_from_rows(read_html_rows(text, path=path, field=field))
+    if looks_like_markdown_table(text):
+        return parse_markdown_table(text)
+    if looks_like_latex_table(text):
+        return parse_latex_table(text, path=path, field=field)
+    raise MalformedInputError("table body is neither HTML nor a Markdown/LaTeX table", path=path, field=field)
+
+
+def grid_to_text(grid: TableGrid, *, cell_sep: str = " | ") -> str:
+    """Plain-text rendering of a grid: the title line (if any), then one line per row (header rows
+    first), cells joined by ``cell_sep``.
+
+    Newlines inside a cell become spaces so that one table row is always one text line.
+    """
+    lines = [grid.title] if grid.title else []
+    for row in [*grid.header_rows, *grid.body_rows]:
+        lines.append(cell_sep.join(c.replace("\n", " ") for c in row))
+    return "\n".join(lines)
+
+
+__all__ = ["MAX_HEADER_SPAN", "MAX_SPAN", "grid_to_text", "parse_html_table"]

@@ -1,0 +1,71 @@
+"""The text of one HTML table cell: inline markup turned into plain text without gluing words.
+
+Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converters):
+
+* entities are decoded by the HTML parser (``&lt;140/90`` -> ``<140/90``, ``&nbsp;`` -> a space);
+* ``<br>`` and block elements (``<p>``, ``<div>``, ``<li>``, the rows of a nested table) start a new
+  line, so ``<p>Adults aged 45-75</p><p>Stool FIT</p>`` never reads ``45-75Stool``;
+* ``<sup>x</sup>`` becomes ``^x`` (a footnote marker or an exponent: ``metformin<sup>b</sup>`` ->
+  ``metformin^b``, never ``metforminb``; ``m<sup>2</sup>`` -> ``m^2``);
+* ``<sub>x</sub>`` and other inline tags (``<b>``, ``<span>``...) add their text where they stand
+  (``CHA<sub>2</sub>DS<sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``); the text after a tag is kept with
+  its spaces (``<b>MODIFIED:</b> VKA`` -> ``MODIFIED: VKA``);
+* MinerU's formula tag ``<eq>x</eq>`` becomes ``$x$`` set apart by spaces (MinerU 3.x content lists
+  write the same ``$x$``), except a bare marker ``<eq>^a</eq>`` / ``<eq>^{a}</eq>``, which becomes
+  ``^a`` like ``<sup>a</sup>``;
+* a nested table's cells are joined by spaces, one line per nested row;
+* runs of spaces collapse, blank lines are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WS = re.compile(r"[ \t\r\f\v\u00a0\u2002\u2003\u2009\u3000]+")
+_EQ_MARKER = re.compile(r"^\^\s*\{?\s*([A-Za-z]|\d{1,2}|[*†‡§¶#]{1,3})\s*\}?$")
+_BLOCK_TAGS = {"p", "div", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6"}
+#: longest ``<sup>`` text written as ``^x``; longer superscripts are set apart by a space instead
+_MAX_SUP = 6
+
+
+def cell_text(cell) -> str:
+    """Plain text of an lxml ``<td>``/``<th>`` element (see the module docstring)."""
+    parts: list[str] = []
+    _collect(cell, parts, is_root=True)
+    lines = [_WS.sub(" ", ln).strip() for ln in "".join(parts).split("\n")]
+    return "\n".join(ln for ln in lines if ln)
+
+
+def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
+    tag = el.tag.lower() if isinstance(el.tag, str) else ""
+    if tag == "br":
+        parts.append("\n")
+    elif tag == "eq":
+        inner = " ".join("".join(el.itertext()).split())
+        marker = _EQ_MARKER.match(inner)
+        if marker:
+            parts.append(f"^{marker.group(1)}")
+        elif inner:
+            parts.append(f" ${inner}$ ")
+    elif tag == "sup":
+        inner = " ".join("".join(el.itertext()).split())
+        if inner:
+            parts.append(f"^{inner}" if len(inner) <= _MAX_SUP else f" {inner} ")
+    elif tag in ("script", "style") or not tag:
+        pass  # comments and processing instructions have a non-string tag; their tail is kept below
+    else:
+        if tag in _BLOCK_TAGS and not is_root:
+            parts.append("\n")
+        if el.text:
+            parts.append(el.text)
+        for child in el:
+            _collect(child, parts)
+        if tag in ("td", "th") and not is_root:
+            parts.append(" ")
+        if tag in _BLOCK_TAGS and not is_root:
+            parts.append("\n")
+    if not is_root and el.tail:
+        parts.append(el.tail)
+
+
+__all__ = ["cell_text"]

@@ -1,0 +1,54 @@
+"""Table footnotes split by their markers, so that each row carries the notes it marks.
+
+A cell marks a footnote with a superscript (``metformin<sup>b</sup>``, MinerU ``<eq>^a</eq>``),
+which :mod:`.cell_text` writes as ``^b``. The table's footnote text (MinerU ``table_footnote``,
+joined) holds entries that start with the same marker: ``a Confirm with home readings. b Reduce
+the dose...``. Only markers that some cell carries split the footnote text, so an ordinary word
+(``a``) inside a note never starts an entry; the text outside every marked entry is the table's
+general note (``Grade I: evidence is insufficient...``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_MARK = r"[A-Za-z]|\d{1,2}|[*†‡§¶#]{1,3}"
+_CELL_MARK = re.compile(rf"\^\{{?({_MARK})\}}?(?![A-Za-z0-9])")
+
+
+def cell_markers(cells: list[str]) -> list[str]:
+    """Footnote markers (``^a`` -> ``"a"``) carried by ``cells``, in order, without repeats."""
+    found: list[str] = []
+    for cell in cells:
+        for m in _CELL_MARK.finditer(cell):
+            if m.group(1) not in found:
+                found.append(m.group(1))
+    return found
+
+
+def split_footnotes(footnote: str, markers: list[str]) -> tuple[dict[str, str], str]:
+    """``(marker -> note text, general note)`` for a table's footnote text.
+
+    An entry starts with one of ``markers`` at the start of the text, of a line, or after a
+    sentence end (``.``/``;``), followed by ``)``, ``.``, ``:`` or a space: ``a Confirm...``,
+    ``(b) Reduce...``, ``* Adjusted...``. Text outside every entry is the general note.
+    """
+    text = footnote.strip()
+    if not text or not markers:
+        return {}, text
+    alts = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
+    entry = re.compile(rf"(?:^|(?<=[.;:]\s)|(?<=\n))\(?({alts})(?:[).:]\s*|\s+)(?=\S)", re.MULTILINE)
+    starts = list(entry.finditer(text))
+    notes: dict[str, str] = {}
+    general = [text[: starts[0].start()].strip()] if starts else [text]
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
+        body = text[m.end() : end].strip()
+        if m.group(1) in notes:
+            general.append(f"{m.group(1)} {body}")
+        else:
+            notes[m.group(1)] = body
+    return notes, " ".join(g for g in general if g)
+
+
+__all__ = ["cell_markers", "split_footnotes"]

@@ -1,0 +1,192 @@
+"""A table block's grid read once for unit building: row kinds, column headers, row text, the
+context its units share, footnotes by marker, and one unit per row pointing at the row.
+
+Rules (package docstring of :mod:`structaware_readers.units`): group, band and note rows
+(:class:`RowKind`), ``Header: value; Header: value`` row text without repeated merged cells
+(:func:`row_text`), footnotes attached to the rows whose cells carry their markers
+(:mod:`structaware_readers.tables.footnotes`), grades read from grade columns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from structaware_readers import grades
+from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
+from structaware_readers.tables.footnotes import cell_markers, split_footnotes
+from structaware_readers.units.common import NUMBER, title
+
+if TYPE_CHECKING:
+    from structaware_readers.units.builder import UnitBuilder
+
+
+class RowKind(str, Enum):
+    """What a body row is: ``data`` (a unit), ``group`` (a label for the rows below it: a short
+    full-width row, or a first-cell-only band row in a table of three or more columns), ``note`` (a
+    long full-width row, e.g. supporting text, or a label with no data row below it: a unit of its
+    own, ungraded) or ``skip`` (empty, or a repeat of the row above)."""
+
+    DATA = "data"
+    GROUP = "group"
+    NOTE = "note"
+    SKIP = "skip"
+
+
+#: A full-width row longer than this (characters), or holding a sentence, is a note, not a group label.
+MAX_GROUP_LABEL = 80
+
+
+def classify_rows(rows: list[list[str]]) -> list[RowKind]:
+    """One :class:`RowKind` per row (see its docstring)."""
+    kinds: list[RowKind] = []
+    prev: list[str] | None = None
+    for row in rows:
+        cells = [c.strip() for c in row]
+        non_empty = [c for c in cells if c]
+        if not non_empty or cells == prev:
+            kinds.append(RowKind.SKIP)
+            continue
+        prev = cells
+        if len(cells) > 1 and len(set(non_empty)) == 1 and len(non_empty) == len(cells):
+            label = non_empty[0]
+            long = len(label) > MAX_GROUP_LABEL or (len(label.split()) >= 6 and label.endswith("."))
+            kinds.append(RowKind.NOTE if long else RowKind.GROUP)
+        elif len(cells) > 2 and len(non_empty) == 1 and cells[0] and not NUMBER.search(cells[0]):
+            kinds.append(RowKind.GROUP)  # a band row ("Stage III", "Loans reported as trading assets:")
+        else:
+            kinds.append(RowKind.DATA)
+    # a label with no data row below it (before the next label) labels nothing: it is a note
+    for i, kind in enumerate(kinds):
+        if kind is RowKind.GROUP:
+            nxt = next((k for k in kinds[i + 1 :] if k is not RowKind.SKIP), None)
+            if nxt is not RowKind.DATA:
+                kinds[i] = RowKind.NOTE
+    return kinds
+
+
+def row_text(headers: list[str], cells: list[str]) -> str:
+    """``Header: value; Header: value`` for one row; empty cells are left out.
+
+    A merged cell a parser repeated across columns (the same header and the same value in adjacent
+    columns) is written once, and adjacent columns under one header give ``Header: v1, v2``, so no
+    header is repeated. Columns without a header give their value alone.
+    """
+    pieces: list[tuple[str, list[str]]] = []
+    prev: tuple[str, str] | None = None
+    for header, cell in zip(headers, cells):
+        cell = cell.strip()
+        if not cell or (header, cell) == prev:
+            continue
+        prev = (header, cell)
+        if header and pieces and pieces[-1][0] == header:
+            pieces[-1][1].append(cell)
+        else:
+            pieces.append((header, [cell]))
+    return "; ".join(f"{h}: {', '.join(vs)}" if h else ", ".join(vs) for h, vs in pieces)
+
+
+def label(cells: list[str]) -> str:
+    """The one text of a label or note row (its first non-empty cell)."""
+    return next(c.strip() for c in cells if c.strip())
+
+
+#: Column headers that name a grade column; its cells are read as grades with the header as their label.
+GRADE_HEADER = re.compile(
+    r"(?i)^(?:grade|category|class|COR|LOE|level|strength|evidence|rating|推荐|证据)"
+    r"|\b(?:grade|category|class|level of evidence|strength of recommendation)\b|推荐|证据"
+)
+
+
+@dataclass
+class TableView:
+    """A table block's grid read once for unit building: body rows, their kinds, column headers,
+    the context shared by its units and the footnotes keyed by marker."""
+
+    block: Block
+    grid: TableGrid
+    rows: list[list[str]]
+    kinds: list[RowKind]
+    headers: list[str]
+    caption: str
+    base_context: str
+    notes: dict[str, str]
+    general_note: str
+
+    @classmethod
+    def of(cls, builder: UnitBuilder, block: Block, grid: TableGrid) -> TableView:
+        rows = grid.body_rows or grid.header_rows
+        n_cols = grid.n_cols
+        headers = grid.column_headers() if grid.header_rows and grid.body_rows else [""] * n_cols
+        caption = block.caption.strip()
+        titles = [t for t in (title(caption) if caption else "", grid.title.strip()) if t]
+        if len(titles) == 2 and titles[1].casefold() in titles[0].casefold():
+            titles = titles[:1]
+        head = f"Table: {' > '.join(titles)}" if titles else "Table"
+        named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
+        columns = f"Columns: {'; '.join(named)}" if named else ""
+        notes, general = split_footnotes(block.footnote, cell_markers([c for r in rows for c in r]))
+        context = " | ".join(s for s in (head, columns, builder.section_context()) if s)
+        return cls(block, grid, rows, classify_rows(rows), headers, caption, context, notes, general)
+
+    def context(self, cells: list[str], group: str = "") -> str:
+        """The shared context, the row's group label, the notes its markers point at, the general note."""
+        parts = [self.base_context]
+        if group:
+            parts.append(f"Group: {group}")
+        for marker in cell_markers(cells):
+            if marker in self.notes:
+                parts.append(f"Note {marker}: {self.notes[marker]}")
+        if self.general_note:
+            parts.append(f"Note: {title(self.general_note)}")
+        return " | ".join(parts)
+
+    def grade(self, cells: list[str], text: str) -> Grade | None:
+        """The row's grade: from its grade columns (header + value), else from its text."""
+        in_columns = "; ".join(
+            f"{h}: {c.strip()}" for h, c in zip(self.headers, cells) if h and c.strip() and GRADE_HEADER.search(h)
+        )
+        return (grades.detect_grade(in_columns) if in_columns else None) or grades.detect_grade(text)
+
+    def emit_row(
+        self,
+        builder: UnitBuilder,
+        i: int,
+        unit_type: UnitType,
+        text: str,
+        *,
+        group: str = "",
+        grade: Grade | None = None,
+        extra_context: str = "",
+    ) -> None:
+        """Emit one unit for body row ``i``, pointing at the row's page and bbox when the grid has them."""
+        cells = self.rows[i]
+        grid = self.grid
+        page = grid.body_row_pages[i] if i < len(grid.body_row_pages) else None
+        context = self.context(cells, group)
+        if extra_context:
+            context = f"{context} | {extra_context}"
+        builder.emit(
+            unit_type,
+            text,
+            context,
+            [self.block],
+            pages=[page] if page else None,
+            refs=[_row_element(self.block, page)] if page else None,
+            grade=grade,
+            table=TableRowInfo(
+                table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption
+            ),
+            extra=f"row{i}",
+        )
+
+
+def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:
+    """The element a table row sits in: the table itself, or the continuation part on ``page``."""
+    if page != block.page and page in block.extra_pages:
+        k = block.extra_pages.index(page)
+        eid = block.extra_ids[k] if k < len(block.extra_ids) else block.block_id
+        return eid, block.extra_bboxes[k] if k < len(block.extra_bboxes) else None, page
+    return block.block_id, block.bbox, block.page
