@@ -81,6 +81,13 @@ class TableGrid(BaseModel):
             " above the real header): caption material, never a column header; '' when there is none"
         ),
     )
+    text_outside_grid: str = Field(
+        "",
+        description=(
+            "the parser's own text of the table when its markup holds only part of it (Unstructured"
+            " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"
+        ),
+    )
 
     @property
     def n_cols(self) -> int:

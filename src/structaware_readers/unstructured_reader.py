@@ -39,8 +39,12 @@ Mapping (element ``type`` = Unstructured category; ``source_type`` keeps it):
                                             column starts a new block
 ``Table``                                   TABLE; grid from ``text_as_html``
                                             (:func:`tables.parse_html_table`), else from
-                                            ``table_as_cells``, else best effort from the text
-                                            (one row per line)
+                                            ``table_as_cells``, else from text with line and
+                                            cell breaks; no usable markup (absent, or
+                                            ``<table></table>``) and a flat text: no grid, a
+                                            warning, the text stays section text; markup
+                                            missing words of ``text``: a warning, and
+                                            ``TableGrid.text_outside_grid`` keeps the text
 ``TableChunk``                              the original table: expanded from ``orig_elements``
                                             when present, else rebuilt from the chunks sharing
                                             ``table_id`` (``chunk_index`` order, the first
@@ -83,6 +87,7 @@ import base64
 import importlib.metadata
 import importlib.util
 import json
+import logging
 import os
 import re
 import zlib
@@ -105,8 +110,11 @@ from structaware_readers.headings import numbering_depth
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.reading_order import caption_target
 from structaware_readers.tables import grid_to_text, parse_html_table
+from structaware_readers.tables.coverage import missing_words
 
 __all__ = ["SPACY_MODEL", "read_unstructured", "spacy_model_installed"]
+
+log = logging.getLogger(__name__)
 
 #: The spaCy model Unstructured 0.27.x needs to classify text (``unstructured/nlp/tokenize.py``).
 SPACY_MODEL = "en_core_web_sm"
@@ -457,6 +465,7 @@ class _Builder:
         self.by_id = {r.element_id: r for r in records if r.element_id}
         self.blocks: list[Block] = []
         self.caption_blocks: set[int] = set()
+        self.warnings: list[str] = []  # tables that could not be read (fully), with page and element
 
     def build(self) -> list[Block]:
         chunks = self._table_chunks()
@@ -601,6 +610,7 @@ class _Builder:
     def _emit_table(self, chunks: list[_Record]) -> None:
         grid = self._table_grid(chunks)
         first = chunks[0]
+        text = grid_to_text(grid) if grid is not None else "\n".join(c.text.strip() for c in chunks if c.text.strip())
         extra_pages: list[int] = []
         extra_bboxes: list[BBox | None] = []
         for c in chunks[1:]:
@@ -608,19 +618,30 @@ class _Builder:
                 extra_pages.append(c.page)
                 extra_bboxes.append(c.bbox)
         same_page = [c.bbox for c in chunks if c.page == first.page and c.bbox is not None]
+        prev = self.blocks[-1] if self.blocks else None
+        # a "Table 5 ..." Title right before the table (its parent) names it: the table's caption too
+        caption = (
+            prev.text
+            if prev is not None and prev.kind is BlockKind.HEADING and prev.page == first.page
+            and _TABLE_PREFIX.match(prev.text)
+            else ""
+        )
         self._append(
-            chunks, BlockKind.TABLE, grid_to_text(grid), table=grid,
+            chunks, BlockKind.TABLE, text, table=grid, caption=caption,
             bbox=_union(same_page) if same_page else None,
             extra_pages=extra_pages, extra_bboxes=extra_bboxes,
         )
 
-    def _table_grid(self, chunks: list[_Record]) -> TableGrid:
+    def _table_grid(self, chunks: list[_Record]) -> TableGrid | None:
+        """The table's grid, or None when it has no usable markup (the text then stays section text)."""
         if len(chunks) == 1:
             return self._one_grid(chunks[0])
         if not all(isinstance(c.md.get("text_as_html"), str) and c.md["text_as_html"].strip() for c in chunks):
             # text-only chunks: the split text, joined back
-            return _grid_from_text(" ".join(c.text.strip() for c in chunks))
+            return self._text_grid(chunks[0], " ".join(c.text.strip() for c in chunks))
         grids = [self._one_grid(c) for c in chunks]
+        if any(g is None for g in grids):
+            return None
         merged = TableGrid(header_rows=list(grids[0].header_rows), body_rows=list(grids[0].body_rows))
         row_pages = [chunks[0].page] * len(merged.body_rows)
         for c, g in zip(chunks[1:], grids[1:]):
@@ -640,15 +661,47 @@ class _Builder:
         merged.body_rows = [r + [""] * (width - len(r)) for r in merged.body_rows]
         return merged
 
-    def _one_grid(self, r: _Record) -> TableGrid:
+    def _one_grid(self, r: _Record) -> TableGrid | None:
+        """Grid of one ``Table``: from ``text_as_html``, else ``table_as_cells``, else line-structured text.
+
+        Markup with no row (``<table></table>``) counts as missing; markup that holds only part of
+        ``Table.text`` keeps its grid and ``text_outside_grid`` (both with a warning naming the page
+        and element); a one-line text is never split into invented cells.
+        """
         html = r.md.get("text_as_html")
-        if isinstance(html, str) and html.strip():
-            return parse_html_table(html, path=self.source, field=f"{r.where}.metadata.text_as_html")
+        field = f"{r.where}.metadata.text_as_html"
         cells = r.md.get("table_as_cells")
-        if cells:
+        if not (isinstance(html, str) and html.strip()) and cells:
             html = _cells_to_html(cells, self.source, f"{r.where}.metadata.table_as_cells")
-            return parse_html_table(html, path=self.source, field=f"{r.where}.metadata.table_as_cells")
-        return _grid_from_text(r.text)
+            field = f"{r.where}.metadata.table_as_cells"
+        if not (isinstance(html, str) and html.strip()):
+            return self._text_grid(r, r.text)
+        try:
+            grid = parse_html_table(html, path=self.source, field=field)
+        except MalformedInputError as exc:
+            self._warn(r, f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text")
+            return None
+        missing = missing_words(grid, r.text)
+        if missing:
+            self._warn(
+                r,
+                f"table markup holds only part of the table text (no cell has {', '.join(missing[:6])});"
+                " the whole text stays searchable",
+            )
+            grid = grid.model_copy(update={"text_outside_grid": r.text.strip()})
+        return grid
+
+    def _text_grid(self, r: _Record, text: str) -> TableGrid | None:
+        """A grid from text with line and cell breaks (tabs, `` | ``, 2+ spaces), else None (and a warning)."""
+        grid = _grid_from_text(text)
+        if grid is None:
+            self._warn(r, "table has no markup (text_as_html/table_as_cells); its text stays section text")
+        return grid
+
+    def _warn(self, r: _Record, message: str) -> None:
+        text = f"page {r.page}, element {r.element_id or r.where}: {message}"
+        self.warnings.append(text)
+        log.warning("%s: %s", self.source, text)
 
     # -- captions --------------------------------------------------------------------------
 
@@ -711,14 +764,17 @@ def _mermaid_source(text: str) -> str | None:
     return None
 
 
-def _grid_from_text(text: str) -> TableGrid:
-    """Best effort without markup: one row per line, cells split at tabs, `` | `` or 2+ spaces."""
+def _grid_from_text(text: str) -> TableGrid | None:
+    """Rows from text that has them (two or more lines, cells split at tabs, `` | `` or 2+ spaces,
+    at least two lines with two cells), else None: a flat text is never split into invented cells."""
     rows = [
         [c.strip() for c in re.split(r"\t| \| |\s{2,}", line.strip()) if c.strip()]
         for line in text.splitlines()
         if line.strip()
     ]
-    rows = [r for r in rows if r] or [[text.strip()]]
+    rows = [r for r in rows if r]
+    if sum(1 for r in rows if len(r) >= 2) < 2:
+        return None
     width = max(len(r) for r in rows)
     return TableGrid(body_rows=[r + [""] * (width - len(r)) for r in rows])
 

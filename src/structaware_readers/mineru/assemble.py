@@ -32,6 +32,7 @@ Raises :class:`EmptyDocumentError` when no body block carries any text.
 
 from __future__ import annotations
 
+import logging
 import re
 
 from structaware_readers.errors import EmptyDocumentError
@@ -40,6 +41,7 @@ from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.tables import grid_to_text
 
+log = logging.getLogger(__name__)
 _CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
 _KEEP_EMPTY = {BlockKind.TABLE, BlockKind.FIGURE, BlockKind.FLOWCHART, BlockKind.EQUATION}
 
@@ -59,6 +61,9 @@ def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: 
     drafts = merge_tables(ex.drafts, merge_by_position=ex.merge_by_position)
     drafts = [d for d in drafts if _has_content(d)]
     blocks = [_to_block(d) for d in drafts]
+    warnings = table_warnings(blocks)
+    for w in warnings:
+        log.warning("%s: %s", error_path or source, w)
     if not any(_body_text(b) for b in blocks if not b.is_furniture):
         raise EmptyDocumentError(
             f"no body text in {len(ex.drafts)} {ex.input_format} elements",
@@ -131,6 +136,17 @@ def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]
             continue
         out.append(d)
         last_table, last_table_src = d, i
+    return out
+
+
+def table_warnings(blocks: list[Block]) -> list[str]:
+    """One warning per table block without a grid, naming its page and element: its cell markup
+    was empty or unreadable, so it gives no row units (its text, if any, stays section text)."""
+    out = []
+    for b in blocks:
+        if b.kind is BlockKind.TABLE and b.table is None:
+            kept = "its text stays section text" if b.text.strip() else "it has no text to index"
+            out.append(f"page {b.page}, element {b.block_id}: table without readable cell markup; {kept}")
     return out
 
 

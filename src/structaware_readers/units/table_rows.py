@@ -25,12 +25,15 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
     grid = block.table
     if grid is None or not (grid.body_rows or grid.header_rows):
         if not (builder.options.text_table_rows and _emit_text_table(builder, block)):
-            # a table the parser could not structure at all: keep its text in the section
-            builder.on_text(block, "\n".join(t for t in (block.caption, block.text, block.footnote) if t))
+            # a table the parser could not structure at all: its text is one section unit of its own
+            _emit_table_text(builder, block, block.text)
         return
     builder.flush_section()
     grid = repair_header(grid)
     table = TableView.of(builder, block, grid)
+    if grid.text_outside_grid:
+        # the markup missed part of the table: its whole text stays searchable as a unit of its own
+        _emit_table_text(builder, block, grid.text_outside_grid)
     if emit_recommendation_table(builder, table):
         return
     group = ""
@@ -48,6 +51,13 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
             text = row_text(table.headers, cells)
             grade = table.grade(cells, text)
         table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade)
+
+
+def _emit_table_text(builder: UnitBuilder, block: Block, text: str) -> None:
+    """The text of a table without a (complete) grid as one section unit: caption, text, footnote."""
+    builder.flush_section()
+    builder.on_text(block, "\n".join(t for t in (block.caption, text, block.footnote) if t))
+    builder.flush_section()
 
 
 def _emit_text_table(builder: UnitBuilder, block: Block) -> bool:

@@ -1,0 +1,273 @@
+"""Every table shape of ../shared/cases read right, as a kind (issue 9, part 2).
+
+Each test reads a case's own input through the product (MinerU content list / Unstructured elements
+-> ParsedDocument -> units) and asserts the right values of its expected.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.mineru import read_mineru
+from structaware_readers.models import BlockKind, Unit, UnitType
+from structaware_readers.tables import parse_html_table
+from structaware_readers.units import build_units
+from structaware_readers.unstructured_reader import read_unstructured
+
+
+def _case(shared_dir: Path, name: str) -> Path:
+    return next((shared_dir / "cases").glob(f"{name}*"))
+
+
+def _mineru_units(tmp_path: Path, html: str, *, caption: str = "", footnotes: list[str] | None = None) -> list[Unit]:
+    """``html`` as the one table of a MinerU content list (page 3) under a heading."""
+    items = [
+        {"type": "text", "text": "Tables", "text_level": 1, "bbox": [50, 20, 400, 40], "page_idx": 2},
+        {
+            "type": "table",
+            "img_path": "images/t.jpg",
+            "table_caption": [caption] if caption else [],
+            "table_footnote": footnotes or [],
+            "table_body": html,
+            "bbox": [50, 50, 950, 900],
+            "page_idx": 2,
+        },
+    ]
+    path = tmp_path / "t_content_list.json"
+    path.write_text(json.dumps(items, ensure_ascii=False), encoding="utf-8")
+    return build_units(read_mineru(path))
+
+
+def _rows(units: list[Unit]) -> list[Unit]:
+    return [u for u in units if u.unit_type is UnitType.TABLE_ROW]
+
+
+# ------------------------------------------------------------------ 02: phantom rows, unquoted spans
+
+
+def test_rowspan_over_empty_tr_rows_gives_no_phantom_rows(shared_dir, tmp_path):
+    html = (_case(shared_dir, "02-") / "input.html").read_text(encoding="utf-8")
+    grid = parse_html_table(html)
+    assert grid.header_rows == [["a", "b", "c"]]
+    assert grid.n_cols == 3 and all(len(r) == 3 for r in grid.body_rows)
+    rows = _rows(_mineru_units(tmp_path, html))
+    assert [u.text for u in rows] == ["a: a1; b: b1; c: c1", "a: a1; b: b2; c: c2", "a: a1; b: b5; c: c5"]
+    assert rows[2].table.cells == ["a1", "b5", "c5"]  # b5/c5 under b/c, not restarted at column 0
+
+
+def test_unquoted_span_attributes(shared_dir, tmp_path):
+    html = (_case(shared_dir, "02-") / "input_unquoted.html").read_text(encoding="utf-8")
+    rows = _rows(_mineru_units(tmp_path, html))
+    assert rows[0].table.headers == ["地区", "指标一", "指标二"]
+    assert [u.text for u in rows] == ["地区: 山东河南; 指标一: 0; 指标二: 0", "地区: 山东河南; 指标一: 5; 指标二: 7"]
+    assert rows[1].table.cells[0] == "山东河南" and rows[0].table.cells[1] == "0"  # "0" kept, not dropped
+
+
+# --------------------------------------------------------- 03: merged cells duplicated by the parser
+
+
+def test_unstructured_duplicated_merged_cells(shared_dir):
+    doc = read_unstructured(_case(shared_dir, "03-") / "input.json")
+    table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
+    assert table.table.n_cols == 8  # the grid keeps its columns
+    rows = _rows(build_units(doc))
+    assert len(rows) == 2
+    for u in rows:
+        assert u.context.count("HEADER") == 1
+        assert "HEADER:" not in u.text
+    assert rows[0].text == "5, 4, 3, 2, 1"
+    assert " ".join(rows[1].text.split()) == "AAA BBB CCC"  # once, not 8 times: the text-only row is kept
+
+
+def test_equal_values_under_different_headers_are_both_kept(tmp_path):
+    rows = _rows(_mineru_units(tmp_path, "<table><tr><td>a</td><td>x</td><td>y</td></tr><tr><td>r</td><td>0</td><td>0</td></tr></table>"))
+    assert rows[0].text == "a: r; x: 0; y: 0"
+
+
+# ------------------------------------------------------------------- 04: title rows and band rows
+
+
+def test_title_row_goes_to_the_caption_and_the_next_row_is_the_header(shared_dir, tmp_path):
+    html = (_case(shared_dir, "04-") / "input_title_row.html").read_text(encoding="utf-8")
+    rows = _rows(_mineru_units(tmp_path, html))
+    assert len(rows) == 2
+    assert rows[0].table.headers == ["#", "Genre", "Sub-Genre", "Title", "Author", "Publisher", "Added"]
+    assert rows[0].text == (
+        "#: 1; Genre: Fiction; Sub-Genre: Mystery; Title: Book One; Author: Author A; Publisher: Publisher X;"
+        " Added: 2024-01-05"
+    )
+    assert rows[0].context.startswith("Table: Reading List |")
+    assert not any("Reading List /" in h for h in rows[0].table.headers)
+
+
+def test_band_rows_label_the_rows_below_them(shared_dir, tmp_path):
+    html = (_case(shared_dir, "04-") / "input_band_rows.html").read_text(encoding="utf-8")
+    rows = _rows(_mineru_units(tmp_path, html))
+    assert [u.text for u in rows] == [
+        "Regimen: Regimen A; Dose: 100 mg/m² d1; Category: 1",
+        "Regimen: Regimen B; Dose: 75 mg/m² d1, d8; Category: 2A",
+        "Regimen: Regimen C; Dose: AUC 5 d1; Category: 2A",
+    ]
+    assert [u.context.rsplit("| ", 1)[-1] for u in rows] == ["Group: Stage I–II", "Group: Stage I–II", "Group: Stage III"]
+    assert not any(u.text.startswith("Regimen: Stage") for u in rows)
+
+
+# ----------------------------------------------------------------- 05: ACC/AHA recommendation table
+
+
+def test_acc_aha_table_gives_one_graded_recommendation_per_recommendation(shared_dir, tmp_path):
+    html = (_case(shared_dir, "05-") / "input.html").read_text(encoding="utf-8")
+    caption = "Recommendations for Anticoagulation for Atrial Fibrillation (AF) in Patients With VHD"
+    units = _mineru_units(tmp_path, html, caption=caption)
+    recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
+    assert len(recs) == 3
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("ACC/AHA", "I", "B-NR"),
+        ("ACC/AHA", "I", "C-LD"),
+        ("ACC/AHA", "IIa", "C-LD"),
+    ]
+    assert recs[0].text.startswith("Anticoagulation with a vitamin K antagonist (VKA) is indicated")
+    assert "CHA2DS2-VASc" in recs[1].text
+    assert "MODIFIED: VKA" in recs[0].text
+    for u in recs:
+        assert caption in u.context
+        assert u.table is not None and u.table.table_id and {"COR", "LOE"} <= set(u.table.headers)
+    # the "See Online Data Supplements" rows are no unit, and no rowspan cell is emitted twice
+    assert not any(u.text.startswith("See Online") for u in units)
+    assert sum("vitamin K antagonist (VKA) is indicated" in u.text for u in units) == 1
+    # supporting text: its own ungraded unit, never a group label of the next recommendation
+    support = [u for u in _rows(units) if u.text.startswith("A retrospective analysis")]
+    assert len(support) == 1 and support[0].grade is None and ">20,000" in support[0].text
+    assert not any("Group: A retrospective" in u.context for u in units)
+
+
+# --------------------------------------------------------------------- 08: a two-row table stays two rows
+
+
+def test_two_row_table_of_facts_gives_two_rows(shared_dir):
+    units = build_units(read_mineru(_case(shared_dir, "08-") / "input_content_list.json"))
+    rows = _rows(units)
+    assert [u.table.cells[0] for u in rows] == ["Level of evidence A", "Level of evidence B"]
+    assert all(u.pages == [2] for u in rows)
+
+
+# ---------------------------------------------------- 27: Unstructured tables with missing/short HTML
+
+
+def test_unstructured_tables_without_usable_html_never_abort(shared_dir, caplog):
+    with caplog.at_level(logging.WARNING):
+        doc = read_unstructured(_case(shared_dir, "27-") / "input_elements.json")
+    units = build_units(doc)
+    rows = _rows(units)
+    assert all(u.text.strip() for u in units)
+    # Table 4: no markup, no invented rows; its whole text is one unit under its title
+    t4 = [u for u in units if "Chlortalidone 12.5 mg once daily 25 mg" in u.text]
+    assert len(t4) == 1 and t4[0].unit_type is UnitType.SECTION and t4[0].pages == [9]
+    assert "Table 4 Oral antihypertensive starting doses" in t4[0].context
+    assert not any("Amlodipine" in u.text for u in rows)
+    # Table 5: the two HTML rows, and the whole text kept because the HTML misses half of it
+    t5 = [u for u in rows if u.pages == [10]]
+    assert [u.table.cells[0] for u in t5] == ["Creatinine", "Potassium"]
+    assert t5[0].table.headers == ["Test", "When", "Action if abnormal"]
+    assert t5[0].table.caption == "Table 5 Monitoring after a dose change"
+    assert t5[1].table.cells[1] == "1-2 weeks" and len(t5[1].table.cells) == 3
+    assert any("Sodium 4 weeks Review diuretic if < 130 mmol/L" in u.text for u in units)
+    warned = [r.getMessage() for r in caplog.records]
+    assert any("44dd55ee" in m and "page 10" in m and "sodium" in m for m in warned)
+    assert any("page 9" in m for m in warned) and any("page 11" in m for m in warned)
+    # the untitled <table></table> table: its text is one unit of its own, no rows, no borrowed caption
+    t6 = [u for u in units if "Month 3 < 130/80" in u.text]
+    assert len(t6) == 1 and t6[0].pages == [11] and not any(u.pages == [11] for u in rows)
+    table6 = next(b for b in doc.blocks if b.page == 11 and b.kind is BlockKind.TABLE)
+    assert table6.caption == "" and table6.table is None
+
+
+# ------------------------------------------------- 28: inline markup, footnote markers, nested table
+
+
+@pytest.fixture
+def case28_rows(shared_dir) -> dict[str, Unit]:
+    units = build_units(read_mineru(_case(shared_dir, "28-") / "input_content_list.json"))
+    rows = _rows(units)
+    assert len(rows) == 5
+    return {u.table.cells[0]: u for u in rows}
+
+
+def test_markup_in_cells_becomes_text_without_gluing(case28_rows):
+    assert list(case28_rows) == ["Office BP", "eGFR", "HbA1c", "Potassium", "Serum sodium"]
+    for u in case28_rows.values():
+        assert u.pages == [12] and u.table.caption == "Table 3 Thresholds for action"
+        assert u.table.headers == ["Parameter", "Threshold", "Action"]
+        for bad in ("<eq>", "</eq>", "<sup>", "<br", "&nbsp;", "<table", "<td", "&gt;"):
+            assert bad not in u.text
+    bp = case28_rows["Office BP"]
+    assert re.search(r"(≥|\\geq|>=)\s*140/90 mmHg", bp.text)
+    assert "Action: Start drug treatment^a" in bp.text and "treatmenta" not in bp.text
+    egfr = case28_rows["eGFR"]
+    assert "30" in egfr.table.cells[1] and re.search(r"mL/min/1\.73 m(²|\^2|\^\{2\}|\$\^\{2\}\$)", egfr.text)
+    assert "Avoid metformin^b" in egfr.text and "metforminb" not in egfr.text
+    hba1c = case28_rows["HbA1c"].table.cells[1]
+    assert "7.0%" in hba1c and "(53 mmol/mol)" in hba1c and "7.0%(53" not in hba1c
+    potassium = case28_rows["Potassium"]
+    assert "Threshold:" not in potassium.text
+    action = potassium.table.cells[2]
+    assert action.index(">5.5 mmol/L") < action.index("halve the dose") < action.index(">6.0 mmol/L")
+    assert action.index(">6.0 mmol/L") < action.index("stop and recheck in 48 h")
+    assert re.search(r"(\\leq|≤)\s*130 mmol/L", case28_rows["Serum sodium"].text)
+
+
+def test_footnotes_reach_the_rows_that_mark_them(case28_rows):
+    assert "Confirm with home or ambulatory readings." in case28_rows["Office BP"].context
+    assert "Reduce the dose when eGFR is 30-44" in case28_rows["eGFR"].context
+    assert "Reduce the dose" not in case28_rows["HbA1c"].context
+    assert "Confirm with home" not in case28_rows["eGFR"].context
+
+
+def test_bm25_tokens_of_a_formula_cell_are_not_glued(case28_rows):
+    from structaware_retrievers.encoders import SparseEncoder
+
+    tokens = set(SparseEncoder().tokenize(case28_rows["Office BP"].text))
+    assert {"140", "90"} <= tokens
+    assert not any(re.fullmatch(r"[a-z]+140", t) for t in tokens)
+
+
+# -------------------------------------------------------- 29: USPSTF table with a title-only header
+
+
+@pytest.fixture
+def case29_rows(shared_dir) -> list[Unit]:
+    return _rows(build_units(read_mineru(_case(shared_dir, "29-") / "input_content_list.json")))
+
+
+def test_title_only_header_is_the_caption_and_rows_keep_their_cells(case29_rows):
+    rows = case29_rows
+    assert len(rows) == 8 and all(u.pages == [3] for u in rows)
+    title = "Screening and prevention for all adults"
+    for u in rows:
+        assert f"{title}:" not in u.text and u.context.count(title) == 1
+        assert u.context.startswith(f"Table: {title}")
+    depression = next(u for u in rows if u.text.startswith("Depression"))
+    assert depression.text == "Depression; Screen all adults when follow-up care can be arranged; Grade B"
+    assert sum(u.text.startswith("Cardiovascular health") for u in rows) == 3
+    colorectal = rows[0]
+    assert "Adults aged 45-75" in colorectal.text and "45-75Stool" not in colorectal.text
+    assert "Grade A for ages 50-75; Grade B for ages 45-49" in colorectal.text  # the full grade text is kept
+    # the table's footnote is context, not a row and not a recommendation
+    assert all("Grade I: evidence is insufficient" in u.context for u in rows)
+    assert not any(u.text.startswith("Grade I:") for u in rows)
+
+
+def test_grade_letters_in_a_column(case29_rows):
+    by_first = {u.table.cells[0] + ("/" + u.table.cells[1][:5] if u.table.cells[0] == "Cardiovascular health" else ""): u for u in case29_rows}
+    assert by_first["Depression"].grade.grade == "B"
+    assert by_first["Cardiovascular health/Blood"].grade.grade == "A"
+    assert by_first["Cardiovascular health/Stati"].grade.grade == "B"
+    assert by_first["Cardiovascular health/Low-d"].grade.grade == "D"
+    assert by_first["Hepatitis C"].grade.grade == "B"  # the C of "Hepatitis C" is not a grade
+    lipids = by_first["Lipids"].grade
+    assert lipids.system == "GRADE" and lipids.grade == "2C" and lipids.strength == "weak" and lipids.certainty == "low"
