@@ -80,7 +80,7 @@ def test_unstructured_duplicated_merged_cells(shared_dir):
     for u in rows:
         assert u.context.count("HEADER") == 1
         assert "HEADER:" not in u.text
-    assert rows[0].text == "5, 4, 3, 2, 1"
+    assert re.split(r"[;,] ", rows[0].text) == ["5", "4", "3", "2", "1"]  # 5 values, not 8
     assert " ".join(rows[1].text.split()) == "AAA BBB CCC"  # once, not 8 times: the text-only row is kept
 
 
@@ -271,3 +271,66 @@ def test_grade_letters_in_a_column(case29_rows):
     assert by_first["Hepatitis C"].grade.grade == "B"  # the C of "Hepatitis C" is not a grade
     lipids = by_first["Lipids"].grade
     assert lipids.system == "GRADE" and lipids.grade == "2C" and lipids.strength == "weak" and lipids.certainty == "low"
+
+
+# ---------------------------------------- 06: a table with empty html at the top of the next page
+
+
+def test_empty_html_table_is_a_warning_not_a_table_of_nothing(shared_dir, caplog):
+    with caplog.at_level(logging.WARNING):
+        doc = read_mineru(_case(shared_dir, "06-") / "input_content_list_v2.json")
+    units = build_units(doc)
+    assert all(u.text.strip() for u in units)
+    rows = _rows(units)
+    assert [u.text for u in rows] == ["检查项目: 血常规; 频次: 每周期; 备注: 化疗前", "检查项目: 肝肾功能; 频次: 每周期; 备注: 化疗前"]
+    assert all(u.pages == [1] for u in rows)
+    empty = [b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == 2]
+    assert len(empty) == 1 and empty[0].table is None and empty[0].caption == ""
+    assert any("page 2" in r.getMessage() and "table" in r.getMessage() for r in caplog.records)
+
+
+def _middle_page(page_idx: int, blocks: list[dict]) -> dict:
+    return {"page_idx": page_idx, "page_size": [595, 842], "para_blocks": blocks, "discarded_blocks": []}
+
+
+def test_rows_of_the_continuation_are_read_from_middle_json(shared_dir, tmp_path):
+    """The same run's middle.json holds the page-2 rows (``table_body`` span html): one table, 4 rows."""
+    case = _case(shared_dir, "06-")
+    v2 = json.loads((case / "input_content_list_v2.json").read_text(encoding="utf-8"))
+    excerpt = json.loads((case / "input_middle_excerpt.json").read_text(encoding="utf-8"))
+    table1 = v2[0][2]["content"]
+
+    def text_block(kind: str, text: str, y: float, index: int, **extra) -> dict:
+        span = {"bbox": [36, y, 400, y + 12], "type": "text", "content": text}
+        return {"type": kind, "bbox": [36, y, 400, y + 12], "index": index, "lines": [{"bbox": span["bbox"], "spans": [span]}], **extra}
+
+    table_span = {"bbox": [36, 590, 555, 808], "type": "table", "html": table1["html"], "image_path": "1a2b3c.jpg"}
+    page0 = [
+        text_block("title", "3 检查项目与频次", 67, 0, level=1),
+        text_block("text", "各项检查的频次见表1。", 92, 1),
+        {
+            "type": "table",
+            "bbox": [36, 560, 555, 808],
+            "index": 2,
+            "blocks": [
+                {"type": "table_caption", "bbox": [36, 560, 300, 575], "index": 2,
+                 "lines": [{"bbox": [36, 560, 300, 575], "spans": [{"bbox": [36, 560, 300, 575], "type": "text", "content": "表1 检查项目与频次"}]}]},
+                {"type": "table_body", "bbox": table_span["bbox"], "index": 3,
+                 "lines": [{"bbox": table_span["bbox"], "spans": [table_span]}]},
+            ],
+        },
+    ]  # fmt: skip
+    page1 = excerpt["pdf_info"][1]
+    page1["para_blocks"].append(text_block("text", "上述检查结果异常时应推迟治疗。", 150, 1))
+    out = tmp_path / "run" / "hybrid_auto"
+    out.mkdir(parents=True)
+    middle = {"pdf_info": [_middle_page(0, page0), page1], "_backend": "hybrid", "_version_name": "3.x"}
+    (out / "doc_middle.json").write_text(json.dumps(middle, ensure_ascii=False), encoding="utf-8")
+    (out / "doc_content_list_v2.json").write_text(json.dumps(v2, ensure_ascii=False), encoding="utf-8")
+    doc = read_mineru(tmp_path / "run")
+    rows = _rows(build_units(doc))
+    assert [u.text for u in rows[2:]] == ["检查项目: 心电图; 频次: 每2周期; 备注: 蒽环类治疗时", "检查项目: 心脏超声; 频次: 每4周期"]
+    assert [u.pages for u in rows] == [[1], [1], [2], [2]]
+    assert len({u.table.table_id for u in rows}) == 1 and rows[3].table.caption == "表1 检查项目与频次"
+    table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
+    assert [table.page, *table.extra_pages] == [1, 2]

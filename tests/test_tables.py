@@ -208,10 +208,11 @@ def test_rowspan_zero_runs_to_the_end_of_the_group_and_huge_spans_are_clamped():
 def test_cell_text_entities_breaks_eq_and_nested_tables():
     grid = parse_html_table(
         "<table><tr><td>BP</td><td>Note</td></tr>"
-        "<tr><td>&lt;140/90&nbsp;mmHg</td><td>line 1<br>line 2 <eq>\\alpha</eq></td></tr>"
+        "<tr><td>&lt;140/90&nbsp;mmHg</td><td>line 1<br>line 2 <eq>\\alpha</eq> <eq>\\frac{a}{b}</eq></td></tr>"
         "<tr><td>n</td><td><table><tr><td>in1</td><td>in2</td></tr></table></td></tr></table>"
     )
-    assert grid.body_rows[0] == ["<140/90 mmHg", "line 1\nline 2 $\\alpha$"]
+    # a formula that is plain text once its symbols are written out loses its dollars; others keep them
+    assert grid.body_rows[0] == ["<140/90 mmHg", "line 1\nline 2 α $\\frac{a}{b}$"]
     assert grid.body_rows[1] == ["n", "in1 in2"]  # nested table: text of the outer cell, not extra rows
     assert len(grid.body_rows) == 2
 

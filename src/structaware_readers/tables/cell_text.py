@@ -1,4 +1,4 @@
-"""The text of one HTML table cell: inline markup turned into plain text without gluing words.
+r"""The text of one HTML table cell: inline markup turned into plain text without gluing words.
 
 Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converters):
 
@@ -12,7 +12,10 @@ Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converter
   its spaces (``<b>MODIFIED:</b> VKA`` -> ``MODIFIED: VKA``);
 * MinerU's formula tag ``<eq>x</eq>`` becomes ``$x$`` set apart by spaces (MinerU 3.x content lists
   write the same ``$x$``), except a bare marker ``<eq>^a</eq>`` / ``<eq>^{a}</eq>``, which becomes
-  ``^a`` like ``<sup>a</sup>``;
+  ``^a`` like ``<sup>a</sup>``; then every ``$x$`` that is plain once a few symbols are written as
+  text (``\geq`` -> ``≥``, ``\leq`` -> ``≤``, ``\times`` -> ``×``, ``\pm`` -> ``±``, ``^{2}`` -> ``²``...)
+  loses its dollars (:func:`plain_math`: ``$\geq 140/90$ mmHg`` -> ``≥ 140/90 mmHg``, ``m$^{2}$`` ->
+  ``m²``); other formulas stay ``$x$``;
 * a nested table's cells are joined by spaces, one line per nested row;
 * runs of spaces collapse, blank lines are dropped.
 """
@@ -32,8 +35,36 @@ def cell_text(cell) -> str:
     """Plain text of an lxml ``<td>``/``<th>`` element (see the module docstring)."""
     parts: list[str] = []
     _collect(cell, parts, is_root=True)
-    lines = [_WS.sub(" ", ln).strip() for ln in "".join(parts).split("\n")]
+    lines = [_WS.sub(" ", plain_math(ln)).strip() for ln in "".join(parts).split("\n")]
     return "\n".join(ln for ln in lines if ln)
+
+
+_SYMBOLS = {
+    r"\geq": "≥", r"\leq": "≤", r"\ge": "≥", r"\le": "≤", r"\neq": "≠", r"\times": "×", r"\pm": "±",
+    r"\cdot": "·", r"\%": "%", r"\approx": "≈", r"\sim": "~", r"\mu": "µ", r"\alpha": "α", r"\beta": "β",
+}  # fmt: skip
+_SYMBOL = re.compile("|".join(re.escape(k) + r"(?![A-Za-z])" for k in sorted(_SYMBOLS, key=len, reverse=True)))
+_POWER = re.compile(r"\^\s*\{?\s*([0-9+\-])\s*\}?")
+_SUPERSCRIPT = str.maketrans("0123456789+-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
+_INLINE_MATH = re.compile(r"\$([^$]+)\$")
+_MATHY = re.compile(r"\\[A-Za-z%]|\^|^\s*[<>=]")  # a command, a power, or a leading relation
+
+
+def plain_math(text: str) -> str:
+    """``$x$`` formula spans (holding a ``\\command``, a ``^`` or a leading ``<``/``>``/``=``; currency
+    such as ``$5 and $6`` is left alone) that are plain text once symbols and one-character powers are
+    written out lose their dollars; a formula with anything else left (``\\frac``, braces, ``_``)
+    stays ``$x$``."""
+
+    def one(m: re.Match[str]) -> str:
+        if not _MATHY.search(m.group(1)):
+            return m.group(0)  # currency ("$5 and $6"), not a formula
+        inner = _SYMBOL.sub(lambda s: _SYMBOLS[s.group(0)], m.group(1))
+        inner = _POWER.sub(lambda p: p.group(1).translate(_SUPERSCRIPT), inner)
+        inner = " ".join(inner.split())
+        return inner if not re.search(r"[\\{}^_$]", inner) else m.group(0)
+
+    return _INLINE_MATH.sub(one, text)
 
 
 def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
@@ -68,4 +99,4 @@ def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
         parts.append(el.tail)
 
 
-__all__ = ["cell_text"]
+__all__ = ["cell_text", "plain_math"]

@@ -2,7 +2,8 @@
 ``tabular`` (very old magic-pdf outputs), parsed best effort into :class:`TableGrid`.
 
 * Markdown: rows ``| a | b |`` with a ``| --- |`` separator row; rows above the separator are the
-  header; ``\\|`` is a literal pipe, ``<br>`` a line break, entities are decoded.
+  header; ``\\|`` is a literal pipe, ``<br>`` a line break, entities are decoded, plain formulas
+  lose their dollars as in HTML cells (:func:`.cell_text.plain_math`).
 * LaTeX: ``&`` cells, ``\\\\`` rows, ``\\multicolumn`` expanded, ``\\multirow`` unwrapped, rules
   (``\\hline``, ``\\toprule``...) ignored; the first row is the header when there are two or more.
 """
@@ -14,6 +15,7 @@ import re
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import TableGrid
+from structaware_readers.tables.cell_text import plain_math
 from structaware_readers.tables.html_grid import MAX_SPAN
 
 _WS = re.compile(r"[ \t\r\f\v\u00a0\u3000]+")
@@ -39,7 +41,10 @@ def _split_md_row(line: str) -> list[str]:
     if line.endswith("|") and not line.endswith("\\|"):
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
-    return [html_lib.unescape(_WS.sub(" ", c.replace("\\|", "|")).strip()).replace("<br>", "\n") for c in cells]
+    return [
+        plain_math(html_lib.unescape(_WS.sub(" ", c.replace("\\|", "|")).strip()).replace("<br>", "\n"))
+        for c in cells
+    ]
 
 
 def _is_md_separator(line: str) -> bool:

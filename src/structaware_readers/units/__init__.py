@@ -9,12 +9,25 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   heading path, not only the last heading). A long section is split at paragraph boundaries into
   parts of at most ``UnitOptions.max_section_chars`` characters (a single paragraph longer than that is
   split at sentence ends), so a unit stays focused instead of diluting its gold paragraph.
-* **table_row** units: one per body row, rendered ``header: value, header: value`` with multi-row
-  headers joined (``Dose / Adults``); context = ``Table: <caption> | Columns: h1; h2 | Section: <path>``.
-  A full-width group row (one value spanning all columns) or a label-only row (first cell only) is
-  not a unit of its own: its label is carried into the context of the rows below it
-  (``Group: <label>``). In a mostly numeric table, leading number-free body rows are header lines the
-  parser left in the body (a two-line header) and join the header. A table the parser left as
+* **table_row** units: one per body row, rendered ``header: value; header: value`` with multi-row
+  headers joined (``Dose / Adults``); a merged cell a parser repeated across columns under one header
+  is written once, and columns without a header give their value alone; context = ``Table: <caption>
+  [> <title row>] | Columns: h1; h2 | Section: <path>``, then ``Group: <label>`` and the table's notes.
+  Row kinds (:class:`.table_view.RowKind`): a short full-width row (one value spanning all columns)
+  or a band row (first cell only, three or more columns) labels the rows below it (``Group:``); a
+  long full-width row (supporting text) or a label with no data row below it is a unit of its own,
+  never graded; an empty row or a repeat of the row above is dropped. Footnotes: an entry of the
+  table's footnote whose marker (``^a``, from ``<sup>a</sup>``/``<eq>^a</eq>``) a row carries goes
+  to that row's context (``Note a: ...``); unmarked footnote text goes to every row's context
+  (``Note: ...``). Grades are read from grade columns (``Grade``, ``Category``, ``Class``...; header
+  and value), else from the row text. A recommendation table (class, level and recommendation
+  columns, ACC/AHA style) gives one graded ``recommendation`` unit per recommendation instead
+  (:mod:`.table_recommendations`). In a mostly numeric table, leading number-free body rows that
+  complete the header (text under an empty or spanning header cell, or an empty stub cell) join the
+  header; a row under a complete header is data and stays (:func:`.table_rows.repair_header`). A
+  table without a readable grid is one section unit of its own (caption, text, footnote); a grid
+  whose markup missed part of the parser's text (``TableGrid.text_outside_grid``) also keeps that
+  text as such a unit. A table the parser left as
   space-aligned text (MinerU's flash tier on borderless tables: no grid) stays section text by
   default; with ``UnitOptions(text_table_rows=True)`` it gives one row unit per line with a label and
   a number (``Net income: $8,649, $11,948``, wrapped labels joined), its header lines as ``Columns:``
@@ -34,8 +47,9 @@ items, which become recommendation units; equations, code, footnotes, references
 captions join their section as text. Page furniture (headers, footers, page numbers, asides) never
 becomes unit text.
 
-Modules: :mod:`.builder` (the pass over blocks, section units, ids), :mod:`.table_rows`,
-:mod:`.recommendations`, :mod:`.flowcharts`, :mod:`.figures` (one unit kind each), :mod:`.options`.
+Modules: :mod:`.builder` (the pass over blocks, section units, ids), :mod:`.table_rows` (with
+:mod:`.table_view`, the table read once, and :mod:`.table_recommendations`), :mod:`.recommendations`,
+:mod:`.flowcharts`, :mod:`.figures` (one unit kind each), :mod:`.options`.
 """
 
 from structaware_readers.units.builder import UnitBuilder, build_units
