@@ -241,23 +241,36 @@ class UnitType(str, Enum):
 
 
 class Grade(BaseModel):
-    """An evidence grade parsed from recommendation text.
+    """An evidence grade parsed from recommendation text, as the guideline writes it.
 
     Attributes:
-        system: grading system, e.g. ``"NCCN"``, ``"GRADE"``, ``"ACC/AHA"``, ``"Oxford"``,
-            ``"SIGN"``, ``"CSCO"``, ``"letter"``, ``"zh"`` (Chinese 推荐等级/证据等级 wording).
-        grade: the grade label as normalised text, e.g. ``"2A"``, ``"A"``, ``"I"``, ``"IIa"``.
+        system: grading system, e.g. ``"NCCN"``, ``"GRADE"``, ``"ACC/AHA"``, ``"ESMO/ESC"``,
+            ``"USPSTF"``, ``"Oxford"``, ``"SIGN"``, ``"CSCO"``, ``"KDIGO"``, ``"letter"``, ``"zh"``
+            (Chinese 推荐等级/证据等级 wording); :data:`structaware_readers.grades.SYSTEM_PRECEDENCE`.
+        grade: the grade label as normalised text, e.g. ``"2A"``, ``"A"``, ``"I"``, ``"IIa"``,
+            ``"1B"``; what the ``grade=`` filter matches (payload ``grade_label``).
         strength: recommendation strength when stated: ``"strong"``, ``"conditional"``,
-            ``"weak"`` (English) — Chinese 强/弱 are mapped to the same words.
+            ``"weak"`` (English) — Chinese 强/弱 and KDIGO 1/2 are mapped to the same words.
         certainty: certainty/quality of evidence when stated: ``"high"``, ``"moderate"``,
-            ``"low"``, ``"very low"``, or a level such as ``"B"``.
-        raw: the matched text span(s), as found.
+            ``"low"``, ``"very low"``, or a level such as ``"B-NR"``, ``"2++"``, ``"1a"``.
+        direction: ``"for"`` or ``"against"`` when the grade or the wording states it
+            (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), else ``""``.
+        status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``),
+            else ``""``.
+        source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``
+            (a grade column of a recommendation table), ``"next_paragraph"`` (a grade line after
+            the statement, WHO style), ``"document_default"`` (e.g. NCCN "All recommendations are
+            category 2A unless otherwise indicated").
+        raw: the matched text span(s), as printed.
     """
 
     system: str
     grade: str = ""
     strength: str = ""
     certainty: str = ""
+    direction: str = ""
+    status: str = ""
+    source: str = "sentence"
     raw: str = ""
 
 

@@ -29,7 +29,9 @@ key                 value
                     per element
 ``grade``           evidence grade label (``"A"``, ``"2A"``; what ``SearchFilter.grades`` matches)
                     or ``None``
-``grade_system``, ``grade_strength``, ``grade_certainty``: the rest of the parsed grade, or ``None``
+``grade_system``, ``grade_strength``, ``grade_certainty``, ``grade_direction`` (``for``/``against``),
+``grade_status``, ``grade_source`` (``sentence``, ``table_column``, ...): the rest of the parsed grade,
+                    or ``None``
 ``table_id``, ``row_index``: table-row units (``row_index`` 0-based among body rows), else ``None``
 ``flowchart_id``    flow-path units, else ``None``
 ``ordinal``         0-based position of the unit in its document
@@ -64,6 +66,9 @@ METADATA_KEYS: tuple[str, ...] = (
     "grade_system",
     "grade_strength",
     "grade_certainty",
+    "grade_direction",
+    "grade_status",
+    "grade_source",
     "table_id",
     "row_index",
     "flowchart_id",
@@ -108,6 +113,9 @@ def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None 
         "grade_system": grade.system if grade else None,
         "grade_strength": (grade.strength or None) if grade else None,
         "grade_certainty": (grade.certainty or None) if grade else None,
+        "grade_direction": (grade.direction or None) if grade else None,
+        "grade_status": (grade.status or None) if grade else None,
+        "grade_source": grade.source if grade else None,
         "table_id": unit.table.table_id if unit.table else None,
         "row_index": unit.table.row_index if unit.table else None,
         "flowchart_id": unit.flow.flowchart_id if unit.flow else None,

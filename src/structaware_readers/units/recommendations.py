@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as a recommendation unit when it is one; True when emitted."""
     grade = grades.detect_grade(text)
-    if grade is None and not grades.is_recommendation(text):
+    if grade is None and not grades.has_recommendation_wording(grades.normalize_grade_text(text)):
         return False
     builder.emit(UnitType.RECOMMENDATION, text, builder.section_context(), [block], grade=grade)
     return True

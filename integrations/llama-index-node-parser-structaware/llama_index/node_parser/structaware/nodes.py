@@ -27,7 +27,8 @@ A node is one structure-aware evidence unit (paper section 2.3):
   ``ordinal``               no      no     0-based position of the unit in its document
   ``table_id``/``row_index``  no    no     table-row units (``row_index`` 0-based body row)
   ``flowchart_id``          no      no     flow-path units
-  ``grade_system`` ...      no      no     ``grade_system``/``grade_strength``/``grade_certainty``
+  ``grade_system`` ...      no      no     ``grade_system``/``grade_strength``/``grade_certainty``/
+                                           ``grade_direction``/``grade_status``/``grade_source``
   ========================  ======  =====  ====================================================
 
 So ``node.get_content(MetadataMode.EMBED)`` is ``"context: <context>\\n\\n<text>"`` and the LLM also
@@ -76,6 +77,9 @@ def unit_metadata(unit: Any) -> dict[str, Any]:
         meta["grade_system"] = unit.grade.system
         meta["grade_strength"] = unit.grade.strength
         meta["grade_certainty"] = unit.grade.certainty
+        meta["grade_direction"] = unit.grade.direction
+        meta["grade_status"] = unit.grade.status
+        meta["grade_source"] = unit.grade.source
     if unit.table is not None:
         meta["table_id"] = unit.table.table_id
         meta["row_index"] = unit.table.row_index

@@ -1,0 +1,110 @@
+"""ACC/AHA class of recommendation (COR) and level of evidence (LOE), ESC class/level, ESMO ``[I, A]``.
+
+COR ``I``, ``IIa``, ``IIb``, ``III: No Benefit``, ``III: Harm`` (or ``1``, ``2a``, ``2b``, ``3``);
+LOE ``A``, ``B-R``, ``B-NR``, ``C-LD``, ``C-EO`` (ESC: ``A``, ``B``, ``C``). Also the Chinese
+cardiology form ``Ⅰ类推荐``. Class 3 is a recommendation against (direction ``against``).
+A class after a disease classification (NYHA, Killip, ...) is not a grade.
+
+Source: ACC/AHA Clinical Practice Guideline Recommendation Classification (2019 update); ESC
+classes of recommendations and levels of evidence; ESMO levels of evidence and grades.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.signals import (
+    ARABIC_CLASS,
+    HARM,
+    LOE,
+    ROMAN_CLASS,
+    Detector,
+    Scan,
+    Signal,
+    after_classifier,
+    class_label,
+    standalone,
+)
+
+SYSTEM = "ACC/AHA"
+ESC_SYSTEM = "ESMO/ESC"
+
+
+def _direction(label: str) -> str:
+    return "against" if label.split(":")[0] in ("III", "3") else ""  # class III/3: not recommended
+
+
+def _class_signal(m: re.Match[str], value: str, harm: str | None, level: str = "") -> Signal:
+    label = class_label(value, harm)
+    return Signal(SYSTEM, m.start(), m.end(), grade=label, level=level, direction=_direction(label))
+
+
+_ACC_COMBINED = re.compile(
+    r"(?i)\b(?:Class|COR)(?:\s+of\s+recommendation)?\s*[:]?\s*"
+    rf"((?-i:{ROMAN_CLASS})|{ARABIC_CLASS})(?![\w]){HARM}"
+    r"\s*[,;/]?\s*(?:and\s+)?\(?\s*(?:Level(?:\s+of\s+Evidence)?|LOE)\s*[:]?\s*"
+    rf"((?-i:{LOE}))(?![\w-])\)?"
+)
+
+
+def _h_acc_combined(scan: Scan, m: re.Match[str]) -> None:
+    if not after_classifier(scan.norm, m.start()):
+        scan.add(_class_signal(m, m.group(1), m.group(2), m.group(3)))
+
+
+_ACC_CLASS = re.compile(
+    r"(?i)\b(Class|COR)(\s+of\s+recommendation)?\s*[:]?\s*"
+    rf"((?-i:{ROMAN_CLASS})|{ARABIC_CLASS})(?![\w]){HARM}"
+)
+_NEAR_WORDS = re.compile(r"(?i)\s*[,;:)]?\s*(?:recommendation|\(?\s*(?:level|LOE)\b)")
+
+
+def _h_acc_class(scan: Scan, m: re.Match[str]) -> None:
+    if after_classifier(scan.norm, m.start()):
+        return
+    keyword_specific = m.group(1).upper() == "COR" or bool(m.group(2))
+    near_words = bool(_NEAR_WORDS.match(scan.norm, m.end(), m.end() + 40))
+    if keyword_specific or m.group(4) or near_words or standalone(scan.norm, m.start(), m.end()):
+        scan.add(_class_signal(m, m.group(3), m.group(4)))
+
+
+_ACC_LOE_SPECIFIC = re.compile(
+    r"(?i)\b(?:LOE|Level\s+of\s+Evidence|Evidence\s+level|Level)\s*[:]?\s*((?-i:B-NR|B-R|C-LD|C-EO))(?![\w-])"
+)
+
+
+def _h_acc_loe(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(1)))
+
+
+_ACC_PAIR = re.compile(rf"\(\s*({ROMAN_CLASS})\s*[,/;]\s*({LOE})\s*\)")
+_PAIR_CONTEXT = re.compile(r"(?i)\bclass\b|\bCOR\b|\bLOE\b|\blevel\b|推荐类别|推荐级别|推荐等级|证据等级|证据级别|证据水平")
+
+
+def _h_acc_pair(scan: Scan, m: re.Match[str]) -> None:
+    if _PAIR_CONTEXT.search(scan.norm, max(0, m.start() - 60), m.start()):
+        scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1), level=m.group(2)))
+
+
+_ACC_ZH = re.compile(rf"(?<![A-Za-z0-9])({ROMAN_CLASS})\s*类\s*推荐")
+
+
+def _h_acc_zh(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1)))
+
+
+_ESMO = re.compile(r"\[\s*(III|IIa|IIb|II|IV|I|V)\s*[,/]\s*([A-E])\s*\]")
+#: a table cell that is only a class and a level: ``IIaB``, ``I, A`` (ESC tables)
+ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*,?\s*([ABC])")
+
+
+def _h_esmo(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(ESC_SYSTEM, m.start(), m.end(), grade=f"{m.group(1)}-{m.group(2)}"))
+
+
+COMBINED: Detector = (_ACC_COMBINED, _h_acc_combined)
+CLASS: Detector = (_ACC_CLASS, _h_acc_class)
+LOE_SPECIFIC: Detector = (_ACC_LOE_SPECIFIC, _h_acc_loe)
+PAIR: Detector = (_ACC_PAIR, _h_acc_pair)
+CLASS_ZH: Detector = (_ACC_ZH, _h_acc_zh)
+ESMO_BRACKET: Detector = (_ESMO, _h_esmo)

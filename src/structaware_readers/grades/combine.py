@@ -1,0 +1,94 @@
+"""Signals of one statement -> one :class:`~structaware_readers.models.Grade`, and its ``raw`` text.
+
+Signals are ranked by system precedence (:data:`.catalogue.SYSTEM_PRECEDENCE`) and then by
+position. The result takes ``system`` from the best-ranked signal; ``grade`` = the first
+recommendation grade/class/category in rank order, else the first evidence level (``Level 1a``
+alone gives ``"1a"``); ``strength`` = the first stated strength (never inferred from a class);
+``certainty`` = the first GRADE certainty word, else the first evidence level (``"B-R"``,
+``"1A"``, ``"2++"``); ``direction`` and ``status`` = the first stated. A USPSTF ``D`` and an ACC/AHA
+class III are recommendations *against*. ``raw`` is the original text from the first to the last
+contributing span (joined with `` … `` when more than 120 characters apart), widened to the
+brackets that enclose it (``"(category 2B)"``).
+"""
+
+from __future__ import annotations
+
+from structaware_readers.grades.catalogue import RANK
+from structaware_readers.grades.normalise import NormalisedText
+from structaware_readers.grades.signals import Signal
+from structaware_readers.models import Grade
+
+__all__ = ["combine"]
+
+_PAIRS = {"(": ")", "[": "]", "（": "）", "【": "】", "〔": "〕", "［": "］"}
+_CLOSING = {v: k for k, v in _PAIRS.items()}
+
+
+def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence") -> Grade | None:
+    """The grade that ``signals`` (found in ``text``) state together; ``None`` for no signal or
+    signals that carry only a status."""
+    if not any(s.grade or s.level or s.strength or s.certainty for s in signals):
+        return None
+    ranked = sorted(signals, key=lambda s: (RANK[s.system], s.start))
+    primary = next(s for s in ranked if s.grade or s.level or s.strength or s.certainty)
+    used: list[Signal] = [primary]
+
+    def pick(attr: str) -> str:
+        for sig in ranked:
+            value = getattr(sig, attr)
+            if value:
+                if sig not in used:
+                    used.append(sig)
+                return value
+        return ""
+
+    grade = pick("grade") or pick("level")
+    strength = pick("strength")
+    certainty = pick("certainty") or pick("level")
+    direction = pick("direction")
+    status = pick("status")
+    if not direction and primary.system == "USPSTF" and grade == "D":
+        direction = "against"
+    return Grade(
+        system=primary.system,
+        grade=grade,
+        strength=strength,
+        certainty=certainty,
+        direction=direction,
+        status=status,
+        source=source,
+        raw=_raw(text, [(s.start, s.end) for s in used]),
+    )
+
+
+def _balance(text: str, a: int, b: int) -> tuple[int, int]:
+    """Widen ``text[a:b]`` to close an unbalanced bracket, or to the brackets enclosing exactly it."""
+    piece = text[a:b]
+    opens = sum(piece.count(o) for o in _PAIRS)
+    closes = sum(piece.count(c) for c in _CLOSING)
+    if closes > opens:
+        j = a - 1
+        while j >= 0 and text[j] == " ":
+            j -= 1
+        if j >= 0 and text[j] in _PAIRS:
+            a = j
+    elif opens > closes:
+        j = b
+        while j < len(text) and text[j] == " ":
+            j += 1
+        if j < len(text) and text[j] in _CLOSING:
+            b = j + 1
+    if a > 0 and b < len(text) and _PAIRS.get(text[a - 1]) == text[b]:
+        a, b = a - 1, b + 1  # "(category 2B)": keep the brackets that enclose exactly the grade
+    return a, b
+
+
+def _raw(text: NormalisedText, spans: list[tuple[int, int]]) -> str:
+    pieces: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        os_, oe = text.original(s, e)
+        if pieces and os_ - pieces[-1][1] <= 120:
+            pieces[-1] = (pieces[-1][0], max(pieces[-1][1], oe))
+        else:
+            pieces.append((os_, oe))
+    return " … ".join(text.text[slice(*_balance(text.text, a, b))].strip() for a, b in pieces)

@@ -1,0 +1,40 @@
+"""CSCO recommendation levels ``Ⅰ级推荐``/``Ⅱ级推荐``/``Ⅲ级推荐`` and evidence categories ``1A类证据``.
+
+The roman numerals survive common OCR damage: ``Ⅰ``/``Ⅱ``/``Ⅲ`` (NFKC gives ``I``/``II``/``III``),
+``l``/``1``/``|`` read for ``I`` (``l级推荐``, ``1I级推荐``, ``Ill级推荐``), and Chinese
+``一``/``二``/``三``. ``3级高血压``, ``Ⅱ期临床试验`` and ``Ⅰ类切口`` are not grades: the pattern
+needs ``级推荐`` or ``类证据``.
+
+Source: CSCO (Chinese Society of Clinical Oncology) guidelines, "CSCO 诊疗指南证据类别" and
+"CSCO 诊疗指南推荐等级" (I/II/III 级推荐; 1A, 1B, 2A, 2B, 3 类证据).
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.signals import Detector, Scan, Signal
+
+SYSTEM = "CSCO"
+
+# OCR reads the roman I as l, 1 or |: "Ill" / "I1l" / "lI" are II or III
+_ROMAN_OCR = r"[Il1|]{1,3}"
+_CSCO_LEVEL = re.compile(rf"(?<![A-Za-z0-9])({_ROMAN_OCR}|[一二三])\s*级\s*(?:专家)?推荐")
+_CSCO_EVIDENCE = re.compile(r"(?<![A-Za-z0-9.])(1A|1B|2A|2B|1|2|3)\s*类\s*(?:的\s*)?证据", re.I)
+_ZH_NUM = {"一": "I", "二": "II", "三": "III"}
+
+
+def _roman(value: str) -> str:
+    return _ZH_NUM.get(value) or "I" * len(value)
+
+
+def _h_csco_level(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=_roman(m.group(1))))
+
+
+def _h_csco_evidence(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(1).upper()))
+
+
+LEVEL: Detector = (_CSCO_LEVEL, _h_csco_level)
+EVIDENCE: Detector = (_CSCO_EVIDENCE, _h_csco_evidence)

@@ -1,0 +1,29 @@
+"""NCCN categories of evidence and consensus: ``1``, ``2A``, ``2B``, ``3`` (also ``2A类推荐``, ``（2B类）``).
+
+Source: NCCN Categories of Evidence and Consensus ("All recommendations are category 2A unless
+otherwise indicated" is a document default, read by :mod:`structaware_readers.grades.document`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.signals import Detector, Scan, Signal
+
+SYSTEM = "NCCN"
+
+_NCCN = re.compile(
+    r"(?i)\b(?:NCCN\s+)?categor(?:y|ies)(?:\s+of\s+evidence(?:\s+and\s+consensus)?)?\s*[:]?\s*"
+    r"(2A|2B|1|3)(?!\w|\.\d)"
+)
+_NCCN_ZH = re.compile(r"(?<![A-Za-z0-9.])(2A|2B|1|3)\s*类\s*推荐", re.I)
+_NCCN_ZH_BRACKET = re.compile(r"[(\[]\s*(2A|2B|1|3)\s*类\s*[)\]]", re.I)
+
+
+def _h_nccn(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1).upper()))
+
+
+CATEGORY: Detector = (_NCCN, _h_nccn)
+CATEGORY_ZH: Detector = (_NCCN_ZH, _h_nccn)
+CATEGORY_ZH_BRACKET: Detector = (_NCCN_ZH_BRACKET, _h_nccn)

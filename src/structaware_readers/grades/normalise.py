@@ -1,0 +1,64 @@
+"""The normalised text the grade patterns match on, and the way back to the original characters.
+
+Normalisation is per character: NFKC for non-ASCII characters (full-width ``（：，Ａ`` become
+``(:,A``; the Unicode roman numerals ``Ⅰ Ⅱ Ⅲ Ⅳ`` become ``I II III IV``), ``【】〔〕〖〗「」`` become
+``[]``, dashes ``‐‑‒–—−`` become ``-``, ideographic and no-break spaces become a space, and Markdown
+``*`` and zero-width characters are dropped. It runs as one ``str.translate`` (linear, in C) over a
+table that learns each distinct character once; the map from normalised to original positions is
+built only when a grade was found and a replacement changed the length.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["NormalisedText", "normalize_grade_text"]
+
+_FIXED = {
+    "【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]", "「": "[", "」": "]",
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u3000": " ", "\u00a0": " ",
+    "*": "", "\u200b": "", "\u200c": "", "\u200d": "", "\ufeff": "",
+}  # fmt: skip
+
+
+class _Table(dict[int, str]):
+    """``str.translate`` table: code point -> replacement, computed on first sight of a character."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        rep = _FIXED.get(ch)
+        if rep is None:
+            rep = unicodedata.normalize("NFKC", ch) if code > 127 else ch
+        self[code] = rep
+        return rep
+
+
+_TABLE = _Table()
+
+
+class NormalisedText:
+    """``text`` and its normalised form ``norm``; :meth:`original` maps a span of ``norm`` back."""
+
+    __slots__ = ("_index", "norm", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.norm = text.translate(_TABLE)
+        self._index: list[int] | None = None
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The span of ``text`` that ``norm[start:end]`` was made from (``end`` exclusive)."""
+        if len(self.norm) == len(self.text) and all(len(_TABLE[ord(c)]) == 1 for c in set(self.text)):
+            return start, end  # every character kept its length: positions are the same
+        if self._index is None:
+            index: list[int] = []
+            for i, ch in enumerate(self.text):
+                index.extend([i] * len(_TABLE[ord(ch)]))
+            self._index = index
+        return self._index[start], self._index[end - 1] + 1
+
+
+def normalize_grade_text(text: str) -> str:
+    """The normalised form the grade patterns match on (NFKC, ``Ⅱ``->``II``, ``【】``->``[]``, no ``*``)."""
+    return text.translate(_TABLE)

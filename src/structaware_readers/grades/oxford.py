@@ -1,0 +1,41 @@
+"""Oxford CEBM levels of evidence ``1a`` .. ``5`` (``Level 1a``, ``LoE 2b``, ``Level of evidence: 3``).
+
+A bare ``Level 2`` / ``level 1b`` is often something else (the fair-value hierarchy's ``Level 1``,
+a facility level, a numbered step): it fires only in a label position or when "evidence" follows;
+``LoE``/``Level of evidence`` fire anywhere. Whether a document uses Oxford levels at all is a
+document-level question (:mod:`structaware_readers.grades.document`).
+
+Source: Oxford Centre for Evidence-Based Medicine, Levels of Evidence (March 2009) and OCEBM 2011.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.signals import Detector, Scan, Signal, standalone
+
+SYSTEM = "Oxford"
+
+_OXFORD_SUFFIX = re.compile(
+    r"(?i)\b(Level(?:\s+of\s+evidence)?|LoE|LOE|Evidence\s+level|EL)\s*[:]?\s*([1-5])([abc])(?![\w+\-])"
+    r"(\s+evidence)?"
+)
+_OXFORD_PLAIN = re.compile(
+    r"(?i)\b(Level\s+of\s+evidence|LoE|Evidence\s+level|Level)\s*[:]?\s*([1-5])(?![\w+\-.]|\.\d)(\s+evidence)?"
+)
+
+
+def _h_oxford_suffix(scan: Scan, m: re.Match[str]) -> None:
+    explicit = m.group(1).lower() != "level" or bool(m.group(4))
+    if explicit or standalone(scan.norm, m.start(), m.end()):
+        scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(2) + m.group(3).lower()))
+
+
+def _h_oxford_plain(scan: Scan, m: re.Match[str]) -> None:
+    explicit = m.group(1).lower() != "level" or bool(m.group(3))
+    if explicit or standalone(scan.norm, m.start(), m.end()):
+        scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(2)))
+
+
+LEVEL_SUFFIX: Detector = (_OXFORD_SUFFIX, _h_oxford_suffix)
+LEVEL_PLAIN: Detector = (_OXFORD_PLAIN, _h_oxford_plain)

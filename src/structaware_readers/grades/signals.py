@@ -1,0 +1,144 @@
+"""What every grading-system module shares: the signal a pattern yields, the scan state, context tests.
+
+A *signal* is one matched piece of a grade (a class, a level, a strength, a certainty, a direction,
+a status) with its span in the normalised text; :mod:`.combine` joins the signals of one statement
+into a :class:`~structaware_readers.models.Grade`. Context tests look at a fixed window around a
+match (at most 40 characters), so a scan stays linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Detector",
+    "Scan",
+    "Signal",
+    "after_classifier",
+    "after_determiner",
+    "cert_word",
+    "class_label",
+    "standalone",
+    "whole",
+]
+
+
+@dataclass
+class Signal:
+    """One matched piece of a grade; ``start``/``end`` index the normalised text."""
+
+    system: str
+    start: int
+    end: int
+    grade: str = ""  # recommendation grade / class / category
+    level: str = ""  # evidence level label
+    strength: str = ""  # strong / conditional / weak
+    certainty: str = ""  # GRADE certainty word
+    direction: str = ""  # for / against
+    status: str = ""  # e.g. "Reviewed, New-replaced" (VA/DoD)
+
+
+@dataclass
+class Scan:
+    """The signals found so far in one normalised text; spans claimed by a pattern are not matched again."""
+
+    norm: str
+    signals: list[Signal] = field(default_factory=list)
+    _starts: list[int] = field(default_factory=list)  # claimed spans, sorted and disjoint
+    _ends: list[int] = field(default_factory=list)
+    _cache: dict[str, object] = field(default_factory=dict)
+
+    def free(self, s: int, e: int) -> bool:
+        """True when ``[s, e)`` overlaps no claimed span (binary search: claimed spans are disjoint)."""
+        i = bisect_left(self._starts, s)
+        if i < len(self._starts) and self._starts[i] < e:
+            return False
+        return not (i > 0 and self._ends[i - 1] > s)
+
+    def add(self, sig: Signal) -> None:
+        self.signals.append(sig)
+        if self.free(sig.start, sig.end):
+            i = bisect_left(self._starts, sig.start)
+            self._starts.insert(i, sig.start)
+            self._ends.insert(i, sig.end)
+
+    def first(self, pattern: re.Pattern[str]) -> int:
+        """Position of the first match of ``pattern`` in the whole text (-1: none); computed once per scan."""
+        key = pattern.pattern
+        if key not in self._cache:
+            m = pattern.search(self.norm)
+            self._cache[key] = m.start() if m else -1
+        return self._cache[key]  # type: ignore[return-value]
+
+
+Handler = Callable[[Scan, "re.Match[str]"], None]
+Detector = tuple[re.Pattern[str], Handler]
+
+OPENERS = "([{,;:|/\n"
+CLOSERS = ")]},;:.|/\n?!"
+SENTENCE_END = ".!?"
+
+
+def standalone(norm: str, s: int, e: int) -> bool:
+    """True when ``norm[s:e]`` is a label: delimited on both sides by brackets, ``,;:|/``, sentence
+    ends or the ends of the text."""
+    before = norm[max(0, s - 40) : s].rstrip(" \t")
+    after = norm[e : e + 40].lstrip(" \t")
+    ok_before = not before or before[-1] in OPENERS or before[-1] in SENTENCE_END or before[-1] in "。、"
+    ok_after = not after or after[0] in CLOSERS or after[0] in "。、"
+    return ok_before and ok_after
+
+
+_WORD = re.compile(r"\w")
+
+
+def whole(norm: str, s: int, e: int) -> bool:
+    """True when ``norm[s:e]`` is all the text there is, apart from punctuation and spaces."""
+    return not (_WORD.search(norm, 0, s) or _WORD.search(norm, e))
+
+
+_DISEASE_CLASSIFIERS = re.compile(
+    r"(?i)(?:NYHA|ASA|Killip|Child[- ]?Pugh|Pugh|Mallampati|Los\s+Angeles|\bLA|Forrest|Fontaine|"
+    r"Rutherford|Spetzler(?:-Martin)?|House[- ]Brackmann|functional|WHO|CTCAE|Gleason|Fisher|"
+    r"Hunt(?:\s+and\s+Hess)?|ISUP|FIGO|Clavien(?:-Dindo)?|Dindo|Tanner|Kellgren(?:-Lawrence)?|"
+    r"CCS|Vaughan[- ]Williams|Angle|Kennedy|Sanders|Gustilo|Tumou?r|histologic(?:al)?|Wagner|"
+    r"Baux|Breslow|Clark|Salter[- ]Harris|Fredrickson|obesity|Bethesda|BI-?RADS|TI-?RADS)"
+    r"[\s-]*$"
+)
+
+
+def after_classifier(norm: str, s: int) -> bool:
+    """True when a disease classification (NYHA, Child-Pugh, Los Angeles, ...) precedes position ``s``."""
+    return bool(_DISEASE_CLASSIFIERS.search(norm[max(0, s - 40) : s]))
+
+
+_DETERMINER = re.compile(r"(?i)\b(?:a|an|the|this|that|each|one|any|such|of)\s+$")
+
+
+def after_determiner(norm: str, s: int) -> bool:
+    """True when an article or determiner precedes ``s`` ("a strong recommendation means ...")."""
+    return bool(_DETERMINER.search(norm[max(0, s - 12) : s]))
+
+
+# --- value vocabularies shared by several systems
+ROMAN_CLASS = r"(?:III|IIa|IIb|II|IV|I)"
+ARABIC_CLASS = r"(?:1|2a|2b|3)"
+HARM = r"(?:\s*[:(,-]?\s*(Harm|No[- ]?Benefit)\s*\)?)?"
+LOE = r"(?:B-NR|B-R|C-LD|C-EO|A|B|C)"
+CERT_WORD = r"(very\s+low|low|moderate|high)"
+
+
+def cert_word(word: str) -> str:
+    """``"Very  Low"`` -> ``"very low"``."""
+    return re.sub(r"\s+", " ", word.lower())
+
+
+def class_label(value: str, harm: str | None) -> str:
+    """A class in the document's numeral style, with an ACC/AHA class 3 qualifier (``"III: Harm"``)."""
+    label = value if value[0] in "IV" else value.lower()
+    if harm:
+        label += ": " + ("Harm" if harm.lower() == "harm" else "No Benefit")
+    return label

@@ -1,0 +1,48 @@
+"""USPSTF letter grades ``A``, ``B``, ``C``, ``D`` and the ``I statement`` (insufficient evidence).
+
+A labelled letter (``Grade B``, ``USPSTF grade A recommendation``) is a USPSTF grade when the text
+or the document names the Task Force (see :mod:`structaware_readers.grades.document`), else a
+``letter`` grade. ``Grade A for ages 50-75; Grade B for ages 45-49`` keeps the first letter as the
+grade and the whole list as ``raw``; ``I statement`` is grade ``I`` (never the roman class I).
+Grade ``D`` is a recommendation against. Traps that stay ungraded: ``Hepatitis C``, ``vitamin D``,
+"all Grade A and B services" (a mention, not a label), ``Grade 2C`` (GRADE/UpToDate, see
+:mod:`.kdigo`).
+
+Source: USPSTF Grade Definitions (uspreventiveservicestaskforce.org, "Grade Definitions", after
+July 2012).
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.signals import Detector, Scan, Signal, after_classifier
+
+SYSTEM = "USPSTF"
+
+MENTION = re.compile(r"(?i)\bUSPSTF\b|\bTask\s+Force\b")
+
+_GRADE_FOR = re.compile(
+    r"(?i)\bgrade\s*[:]?\s*((?-i:[A-D]|I))\s+for\s+[^;.\n]{1,80}"
+    r"(?:;\s*grade\s*[:]?\s*(?-i:[A-D]|I)\s+for\s+[^;.\n]{1,80})*"
+)
+_I_STATEMENT = re.compile(r"(?:^|(?<=[(\[,;:|])|(?<=USPSTF )|(?<=[Gg]rade ))\s*(I)\s+statement\b", re.M)
+
+
+def system_for(scan: Scan) -> str:
+    """``USPSTF`` when the text names the Task Force, else ``letter``."""
+    return SYSTEM if scan.first(MENTION) >= 0 else "letter"
+
+
+def _h_grade_for(scan: Scan, m: re.Match[str]) -> None:
+    if not after_classifier(scan.norm, m.start()):
+        grade = m.group(1)
+        scan.add(Signal(system_for(scan), m.start(), m.end(), grade=grade))
+
+
+def _h_i_statement(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(Signal(SYSTEM, m.start(1), m.end(), grade="I"))
+
+
+GRADE_FOR: Detector = (_GRADE_FOR, _h_grade_for)
+I_STATEMENT: Detector = (_I_STATEMENT, _h_i_statement)
