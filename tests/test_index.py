@@ -22,7 +22,7 @@ from structaware_readers.errors import (
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers import model_assets
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.filters import PointFilter, SearchFilter
 from structaware_retrievers.index import (
     IngestError,
     SearchHit,
@@ -261,23 +261,39 @@ def test_write_failure_rolls_back_this_document_only(
 
     before = snapshot()
     store = filled.store
-    real_flush = store.flush
+    real_commit = store.delete_payload
     calls = {"n": 0}
 
-    def flaky_flush() -> None:
+    def flaky_commit(ids: list[str], keys: list[str]) -> None:
         calls["n"] += 1
         if calls["n"] == 1:
             raise OSError("disk full")
-        real_flush()
+        real_commit(ids, keys)
 
-    monkeypatch.setattr(store, "flush", flaky_flush)
+    monkeypatch.setattr(store, "delete_payload", flaky_commit)
     # 3 units dropped (stale), 2 changed, the rest rewritten unchanged
     changed = [u.model_copy(update={"text": "CHANGED " + u.text}) if i < 2 else u for i, u in enumerate(units[3:])]
     with pytest.raises(StoreError, match="rolled back"):
         filled.add_document(doc, changed)
     assert snapshot() == before  # every point of this document restored, the other document untouched
     assert all("CHANGED" not in _text(h) for h in filled.query("changed", k=5, mode="sparse"))
-    assert calls["n"] == 2  # the failed write's flush, then the rollback's
+    assert calls["n"] == 2  # the failed commit, then the rollback's unhiding of the replaced points
+    assert filled.store.count(PointFilter(include_hidden=True)) == len(before)  # nothing hidden left behind
+
+
+def test_failed_cleanup_after_commit_is_finished_by_the_next_write(
+    filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc, units = en_doc
+    store = filled.store
+    real_delete = store.delete_ids
+    monkeypatch.setattr(store, "delete_ids", lambda ids: (_ for _ in ()).throw(OSError("disk full")))
+    filled.add_document(doc, units[3:])  # committed; removing the 3 stale points failed
+    assert filled.count() == len(units) - 3  # the stale points are hidden already
+    assert store.count(PointFilter(include_hidden=True)) == len(units)
+    monkeypatch.setattr(store, "delete_ids", real_delete)
+    filled.delete_document("0" * 16)  # any write repairs first
+    assert store.count(PointFilter(include_hidden=True)) == len(units) - 3
 
 
 # ---------------------------------------------------------------------------------------------

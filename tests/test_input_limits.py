@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import structaware_readers.mineru.containers as containers
 from structaware_readers import limits
 from structaware_readers.errors import MalformedInputError, StructawareError, UnknownFormatError
 from structaware_readers.loader import load_document
+from structaware_readers.mineru import containers
 from structaware_readers.tables import parse_html_table
 from structaware_readers.units import build_units
 from structaware_retrievers.cli import app
@@ -168,3 +168,13 @@ def test_query_k_and_text_bounds_in_the_cli(tmp_path: Path) -> None:
     res = runner.invoke(app, ["query", "caf\udcc3 x", "--index", str(tmp_path)])  # not-UTF-8 argv bytes
     assert res.exit_code == 2
     assert "index is missing or empty" in res.output and "Traceback" not in res.output
+
+
+def test_megabytes_of_graded_text_end_in_units(tmp_path: Path) -> None:
+    """The issue's hang: 10 MB of graded text (a grade scan slower than linear); 2 MB here."""
+    sentence = "Recommendation 1: offer treatment (Grade A, strong recommendation). "
+    text = sentence * (2 * 1024 * 1024 // len(sentence))  # ~30,000 grade mentions
+    items = [{"type": "text", "text": "1 Guideline", "text_level": 1, "page_idx": 0},
+             {"type": "text", "text": text, "page_idx": 0}]  # fmt: skip
+    units = build_units(load_document(_write(tmp_path, "graded.json", json.dumps(items))))
+    assert any(u.grade is not None and u.grade.grade == "A" for u in units)

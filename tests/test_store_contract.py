@@ -171,6 +171,72 @@ def test_dimension_mismatch_is_a_store_error(store: VectorStore) -> None:
         store.query(dense=[1.0] * (DIM + 2), sparse=None, limit=3, mode="dense")
 
 
+def _case15() -> dict[str, tuple[list, list]]:
+    """The sparse vectors of ``../shared/cases/15-qdrant-sparse-vector-hygiene`` (rebuilt here)."""
+    return {
+        "unsorted_mmh3_unsigned": ([1479876206, 696618268], [0.5, 0.6]),
+        "duplicate_and_length_mismatch": ([1, 1, 2, 3, 4, 5], [0.1, 0.2, 0.3, 0.4, 0.5]),
+        "hash_collision_duplicates": ([42, 42, 7], [1.0, 1.0, 0.5]),
+        "signed_mmh3_negative": ([-1479876206, 696618268], [1.0, 1.0]),
+        "empty_document_or_all_stopwords": ([], []),
+        "nan_weight": ([3, 9], [1.0, float("nan")]),
+    }
+
+
+def test_sparse_vectors_are_normalised_or_refused_before_the_engine(store: VectorStore) -> None:
+    filled(store)
+    cases = _case15()
+
+    def put(name: str) -> PointRecord:
+        idx, val = cases[name]
+        axis = 6 if name.startswith("empty") else 5
+        p = PointRecord(id=_uid(name), payload={"doc_id": "s"}, dense=_unit_vec((axis, 1.0)), sparse=SparseVector(idx, val))
+        store.upsert([p])
+        return store.retrieve([_uid(name)], with_vectors=True)[0]
+
+    got = put("unsorted_mmh3_unsigned").sparse
+    assert got.indices == [696618268, 1479876206] and got.values == pytest.approx([0.6, 0.5])
+    got = put("hash_collision_duplicates").sparse
+    assert got.indices == [7, 42] and got.values == pytest.approx([0.5, 2.0])
+    empty = put("empty_document_or_all_stopwords")  # stored, findable by its dense vector
+    assert not (empty.sparse and empty.sparse.indices)
+    assert store.query(dense=_unit_vec((6, 1.0)), sparse=None, limit=1, mode="dense")[0].id == _uid(
+        "empty_document_or_all_stopwords"
+    )
+    for name, message in [
+        ("duplicate_and_length_mismatch", "6 indices but 5 values"),
+        ("signed_mmh3_negative", "sparse index -1479876206"),
+        ("nan_weight", "not a finite number"),
+    ]:
+        with pytest.raises(StoreError, match=message) as info:
+            put(name)
+        assert info.value.field == "sparse" and _uid(name) in info.value.message
+    assert store.count() == 8  # 5 + the three accepted; a refused batch writes nothing
+
+
+@pytest.mark.parametrize(
+    "bad_id",
+    ["d41d8cd98f00b204e9800998ecf8427e", "D41D8CD9-8F00-B204-E980-0998ECF8427E",
+     "urn:uuid:d41d8cd9-8f00-b204-e980-0998ecf8427e", "1-0", "12", -1, 2**64],
+)  # fmt: skip
+def test_only_canonical_uuid_ids_are_stored(store: VectorStore, bad_id: object) -> None:
+    """Case 16: Qdrant canonicalises other spellings, so two ids could collapse into one point."""
+    filled(store)
+    p = PointRecord(id=bad_id, payload={}, dense=_unit_vec((5, 1.0)), sparse=SparseVector([1], [1.0]))  # type: ignore[arg-type]
+    with pytest.raises(StoreError) as info:
+        store.upsert([*points("a"), p])
+    assert info.value.field == "id"
+    assert store.count() == 5 and {r.id for r in store.scroll()} == {u.unit_id for u, _, _ in CORPUS.values()}
+
+
+def test_non_finite_dense_values_are_refused(store: VectorStore) -> None:
+    filled(store)
+    p = PointRecord(id=_uid("inf"), payload={}, dense=[float("inf")] + [0.0] * (DIM - 1), sparse=SparseVector([], []))
+    with pytest.raises(StoreError, match="finite") as info:
+        store.upsert([p])
+    assert info.value.field == "dense" and store.count() == 5
+
+
 def test_delete_by_document_and_by_id(store: VectorStore) -> None:
     filled(store)
     assert store.delete(PointFilter.match("doc_id", "doc2")) == 2
@@ -359,8 +425,9 @@ def test_edge_folder_is_locked_against_other_processes(tmp_path: Path) -> None:
         "from structaware_retrievers.store import EdgeStore\n"
         "try:\n    EdgeStore(sys.argv[1]).count()\nexcept StoreError as e:\n    print('LOCKED', e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
-    assert "LOCKED" in out.stdout and "another process" in out.stdout
+    env = {**os.environ, "STRUCTAWARE_LOCK_TIMEOUT": "1"}  # the other process waits 1 s, then says why
+    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env)
+    assert "LOCKED" in out.stdout and "another process" in out.stdout and f"pid {os.getpid()}" in out.stdout
     # within one process, handles share the open shard
     second = EdgeStore(folder)
     assert second.count() == 5

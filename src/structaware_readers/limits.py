@@ -132,7 +132,7 @@ def load_json(raw: bytes | str, *, path: str | Path | None) -> Any:
                 f"not UTF-8 JSON ({exc.reason} at byte {exc.start})", path=path, field="content"
             ) from exc
     else:
-        text = raw[1:] if raw.startswith("\ufeff") else raw
+        text = raw.removeprefix("\ufeff")
     text = text.lstrip(" \t\r\n")
     if not text.startswith(("{", "[")):
         raise UnknownFormatError("not JSON (does not start with '{' or '[')", path=path, field="content")
@@ -186,8 +186,7 @@ def json_start(fh: BinaryIO, *, chunk: int = 65536, limit: int = MAX_JSON_BYTES)
     """The first non-whitespace bytes of a file (after a UTF-8 byte-order mark), up to ``chunk`` of
     them, skipping any amount of leading whitespace (within ``limit`` bytes). ``b""`` for a blank file."""
     first = fh.read(chunk)
-    if first.startswith(_BOM):
-        first = first[len(_BOM) :]
+    first = first.removeprefix(_BOM)
     seen = 0
     head = first.lstrip(_JSON_WS)
     while not head and first and seen < limit:

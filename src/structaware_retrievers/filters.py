@@ -53,10 +53,15 @@ Condition = Match | Range | HasId
 
 @dataclass(frozen=True)
 class PointFilter:
-    """All ``must`` conditions hold and no ``must_not`` condition holds. Empty = every point."""
+    """All ``must`` conditions hold and no ``must_not`` condition holds. Empty = every point.
+
+    Points of a document still being written (or already replaced) are invisible to every read
+    unless ``include_hidden`` is true (the index's write protocol, :mod:`structaware_retrievers.commit`).
+    """
 
     must: tuple[Condition, ...] = field(default_factory=tuple)
     must_not: tuple[Condition, ...] = field(default_factory=tuple)
+    include_hidden: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -65,7 +70,9 @@ class PointFilter:
     def __and__(self, other: PointFilter | None) -> PointFilter:
         if other is None:
             return self
-        return PointFilter(self.must + other.must, self.must_not + other.must_not)
+        return PointFilter(
+            self.must + other.must, self.must_not + other.must_not, self.include_hidden or other.include_hidden
+        )
 
     @classmethod
     def match(cls, key: str, *values: str | int) -> PointFilter:

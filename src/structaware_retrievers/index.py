@@ -10,7 +10,9 @@ plus an embedding cache. Backends, chosen once in the constructor:
       <path>/<collection>/collection.json   the index config (encoders, dims, schema version)
       <path>/embeddings.sqlite              dense + sparse vectors by content hash
 
-  One process at a time may open a folder (Qdrant Edge locks it; see ``store/edge.py``).
+  One writer at a time, many readers: a writer takes the folder's write lock before any work;
+  Qdrant Edge lets one process open the shard at a time, so readers wait for it (a writer holds it
+  only while it writes a document); see :mod:`structaware_retrievers.locking`.
 * ``url=`` (+ ``api_key=``): a Qdrant server or cluster through qdrant-client; the config is kept
   in the collection's metadata; the embedding cache lives in ``path`` if given, else in the user
   cache folder.
@@ -18,12 +20,15 @@ plus an embedding cache. Backends, chosen once in the constructor:
 
 Writes are idempotent and atomic per document (:meth:`StructureIndex.add_document`): unit ids are
 deterministic (UUIDv5 of the document hash and the unit's place), everything is embedded before
-anything is written, and a failed write is rolled back for that document.
+anything is written, and a document becomes visible to queries only when all its points are
+written, even across ``kill -9`` (:mod:`structaware_retrievers.commit`; the next writer repairs an
+interrupted write).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import re
@@ -43,8 +48,10 @@ from structaware_readers.errors import (
     StructawareError,
 )
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
+from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.filters import Match, PointFilter, SearchFilter
+from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.model_assets import cache_dir
 from structaware_retrievers.store.base import PointRecord, ScoredRecord, VectorStore
 
@@ -169,7 +176,7 @@ class IngestSummary(BaseModel):
 # input expansion
 # --------------------------------------------------------------------------------------------
 
-_PARSER_OUTPUT_FILE = re.compile(r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.I)
+_PARSER_OUTPUT_FILE = re.compile(r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.IGNORECASE)
 _DOC_SUFFIXES = {".pdf", ".json", ".zip"}
 
 
@@ -302,6 +309,8 @@ class StructureIndex:
         self.sparse = sparse if sparse is not None else SparseEncoder()
         self._cache: EmbeddingCache | None = None
         self._write_lock = _write_lock(self.store.location)
+        folder = getattr(self.store, "folder", None)  # a folder index: writers of other processes too
+        self._folder_writer = folder_lock(folder, "write") if isinstance(folder, Path) else None
         if self.store.exists():
             self._check_config()
 
@@ -354,6 +363,16 @@ class StructureIndex:
                 path=where,
                 field="schema_version",
             )
+
+    def writing(self) -> contextlib.AbstractContextManager[Any]:
+        """The writer lock: one writer per index at a time, across processes for a folder index
+        (:mod:`structaware_retrievers.locking`; waits up to ``$STRUCTAWARE_LOCK_TIMEOUT`` s).
+        Re-entrant; :meth:`ingest`, :meth:`add_document` and :meth:`delete_document` take it.
+
+        Raises:
+            StoreError: another process held it past the timeout, or the folder is read-only.
+        """
+        return self._folder_writer.hold() if self._folder_writer is not None else self._write_lock
 
     def _ensure_collection(self) -> None:
         if not self.store.exists():
@@ -424,10 +443,11 @@ class StructureIndex:
         report = IngestReport(doc_id=doc.doc_id, doc_name=doc.name, source=doc.source, units=len(units))
         ids = [u.unit_id for u in units]
         payloads = [u.to_payload() for u in units]
-        with self._write_lock:
+        with self.writing():
             existing: dict[str, dict[str, Any]] = {}
             old_versions: list[str] = []
             if self.store.exists():
+                recover(self.store)
                 self._check_config()
                 existing = {r.id: r.payload for r in self.store.scroll(PointFilter.match("doc_id", doc.doc_id))}
                 if doc.source:
@@ -443,6 +463,7 @@ class StructureIndex:
                     report.skipped = True
                     report.seconds = time.perf_counter() - t0
                     return report
+            self.store.release()  # queries of other processes are served while this one embeds
 
             # 1) embed everything first: nothing is written if this fails
             self._ensure_cache()
@@ -454,44 +475,23 @@ class StructureIndex:
             report.embedded = self.dense.computed - before
             report.embed_seconds = time.perf_counter() - te
 
-            # 2) write, with a backup of every point this call may change
+            # 2) write: visible to queries only once every point is written (commit.py)
             self._ensure_collection()
             new_ids = set(ids)
             stale = [i for i in existing if i not in new_ids]
-            backup = self.store.retrieve([*existing, *old_versions], with_vectors=True)
             points = [
                 PointRecord(id=i, payload=p, dense=d.tolist(), sparse=s)
                 for i, p, d, s in zip(ids, payloads, dense, sparse, strict=True)
             ]
             try:
-                self.store.upsert(points)
-                self.store.delete_ids([*stale, *old_versions])
-                self.store.flush()
-            except Exception as exc:
-                self._rollback(ids, backup, src, exc)
-                raise StoreError(
-                    f"writing the document failed and was rolled back: {exc}", path=src, field="upsert"
-                ) from exc
+                write_document(self.store, points, [*existing, *old_versions], src=src)
+            finally:
+                self.store.release()
             report.written = len(points)
             report.removed_stale = len(stale)
             report.removed_old_versions = len(old_versions)
             report.seconds = time.perf_counter() - t0
             return report
-
-    def _rollback(self, ids: list[str], backup: list[PointRecord], src: str, cause: Exception) -> None:
-        kept = {p.id for p in backup}
-        try:
-            self.store.delete_ids([i for i in ids if i not in kept])
-            if backup:
-                self.store.upsert(backup)
-            self.store.flush()
-        except Exception as exc:
-            raise StoreError(
-                f"writing the document failed ({cause}) and so did the rollback ({exc}); the index may hold"
-                " a partial version of this document: re-run the ingest or delete_document() it",
-                path=src,
-                field="rollback",
-            ) from exc
 
     def ingest(
         self,
@@ -528,33 +528,36 @@ class StructureIndex:
         from structaware_readers.loader import load_document
         from structaware_readers.units import build_units
 
-        t0 = time.perf_counter()
-        summary = IngestSummary()
-        inputs = expand_inputs(paths)
-        for path in tqdm(inputs, desc="ingest", unit="doc", disable=not progress):
-            try:
-                known = None if reparse else self._indexed_pdf(path)
-                if known is not None:
-                    summary.reports.append(known)
-                    summary.skipped_unchanged += 1
+        with self.writing():  # before any work: a second writer waits here, not after minutes of embedding
+            t0 = time.perf_counter()
+            summary = IngestSummary()
+            inputs = expand_inputs(paths)
+            for path in tqdm(inputs, desc="ingest", unit="doc", disable=not progress):
+                try:
+                    known = None if reparse else self._indexed_pdf(path)
+                    if known is not None:
+                        summary.reports.append(known)
+                        summary.skipped_unchanged += 1
+                        continue
+                    doc = load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
+                    units = build_units(doc, unit_options)
+                    rep = self.add_document(doc, units)
+                except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; recorded below
+                    failure = IngestFailure(path=str(path), error_type=type(exc).__name__, message=str(exc))
+                    summary.failed.append(failure)
                     continue
-                doc = load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
-                units = build_units(doc, unit_options)
-                rep = self.add_document(doc, units)
-            except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; recorded below
-                summary.failed.append(IngestFailure(path=str(path), error_type=type(exc).__name__, message=str(exc)))
-                continue
-            summary.reports.append(rep)
-            summary.embedding_seconds += rep.embed_seconds
-            if rep.skipped:
-                summary.skipped_unchanged += 1
-            else:
-                summary.documents += 1
-                summary.units += rep.written
-        if optimize and summary.documents:
-            self.store.optimize()
-        summary.seconds = time.perf_counter() - t0
-        return summary
+                summary.reports.append(rep)
+                summary.embedding_seconds += rep.embed_seconds
+                if rep.skipped:
+                    summary.skipped_unchanged += 1
+                else:
+                    summary.documents += 1
+                    summary.units += rep.written
+            if optimize and summary.documents:
+                self.store.optimize()
+            self.store.release()
+            summary.seconds = time.perf_counter() - t0
+            return summary
 
     def _indexed_pdf(self, path: Path) -> IngestReport | None:
         """A skipped-report for a PDF whose bytes are already indexed, else ``None``."""
@@ -564,17 +567,21 @@ class StructureIndex:
 
         doc_id = doc_id_from_file(path)
         n = self.store.count(PointFilter.match("doc_id", doc_id))
+        self.store.release()  # not held while the next document is parsed
         if not n:
             return None
         return IngestReport(doc_id=doc_id, doc_name=path.stem, source=str(path.resolve()), units=n, skipped=True)
 
     def delete_document(self, doc_id: str) -> int:
         """Delete every unit of ``doc_id``; return how many were deleted (0 if none or no index)."""
-        with self._write_lock:
+        with self.writing():
             if not self.store.exists():
                 return 0
-            n = self.store.delete(PointFilter.match("doc_id", doc_id))
-            self.store.flush()
+            recover(self.store)
+            n = self.store.count(PointFilter.match("doc_id", doc_id))
+            if n:
+                self.store.delete(PointFilter(must=(Match("doc_id", (doc_id,)),), include_hidden=True))
+                self.store.flush()
             return n
 
     # -- reads -----------------------------------------------------------------------------
@@ -595,7 +602,7 @@ class StructureIndex:
         fusion: str,
         rrf_k: int,
         prefetch_limit: int,
-        filter: SearchFilter | None,  # noqa: A002
+        filter: SearchFilter | None,
     ) -> dict[str, Any]:
         """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
         arguments of :meth:`VectorStore.query` (raises as :meth:`query` documents)."""
@@ -651,7 +658,7 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = 60,
         prefetch_limit: int = 50,
-        filter: SearchFilter | None = None,  # noqa: A002 - the contract's name
+        filter: SearchFilter | None = None,
     ) -> list[SearchHit]:
         """Search the index; best first.
 
@@ -687,14 +694,14 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = 60,
         prefetch_limit: int = 50,
-        filter: SearchFilter | None = None,  # noqa: A002
+        filter: SearchFilter | None = None,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
         prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter)
         return self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
 
-    def count(self, filter: SearchFilter | None = None) -> int:  # noqa: A002
+    def count(self, filter: SearchFilter | None = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
         if not self.store.exists():
             return 0

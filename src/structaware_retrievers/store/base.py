@@ -40,8 +40,10 @@ from structaware_retrievers.filters import PointFilter
 __all__ = [
     "DENSE",
     "PAYLOAD_INDEXES",
+    "PENDING",
     "RRF_DENSE_WEIGHT",
     "SPARSE",
+    "SUPERSEDED",
     "Fusion",
     "Mode",
     "PointRecord",
@@ -60,6 +62,14 @@ RRF_DENSE_WEIGHT = 1.001
 Mode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
 
+#: Write-protocol payload markers (:mod:`structaware_retrievers.commit`): a point whose payload
+#: carries either one, a positive transaction number, is still being written (``_pending``) or was
+#: replaced by a newer version (``_superseded``). Every read (count, scroll, retrieve, query)
+#: skips such points unless it asks for them (``PointFilter(include_hidden=True)``), so a
+#: document is visible only once all its points are written. Committed points carry neither.
+PENDING = "_pending"
+SUPERSEDED = "_superseded"
+
 #: Payload fields indexed in every collection, with their Qdrant index type.
 PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
     "doc_id": "keyword",
@@ -69,6 +79,8 @@ PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
     "pages": "integer",
     "unit_type": "keyword",
     "grade_label": "keyword",
+    PENDING: "integer",
+    SUPERSEDED: "integer",
 }
 
 
@@ -135,10 +147,22 @@ class VectorStore(ABC):
     def delete(self, flt: PointFilter) -> int:
         """Delete the points matching ``flt`` (which must not be empty); return how many there were."""
 
-    def flush(self) -> None:  # noqa: B027 - optional hook
+    @abstractmethod
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set the given payload keys on the points ``ids`` (one engine operation: all or none)."""
+
+    @abstractmethod
+    def delete_payload(self, ids: Sequence[str], keys: Sequence[str]) -> None:
+        """Remove payload ``keys`` from the points ``ids`` (one engine operation: all or none)."""
+
+    def flush(self) -> None:
         """Make written data durable (no-op where the engine does it itself)."""
 
-    def optimize(self) -> None:  # noqa: B027 - optional hook
+    def release(self) -> None:
+        """Let other processes use the data until this handle's next operation (the embedded
+        backend closes its shard if no other handle of the process has it open); no-op elsewhere."""
+
+    def optimize(self) -> None:
         """Run index optimisation (HNSW build, vacuum of deleted points) where the backend needs it."""
 
     # -- reads -----------------------------------------------------------------------------
@@ -158,8 +182,10 @@ class VectorStore(ABC):
         """Iterate the matching points (payload limited to ``fields`` when given), in id order."""
 
     @abstractmethod
-    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
-        """Points by id (missing ids are skipped)."""
+    def retrieve(
+        self, ids: Sequence[str], *, with_vectors: bool = False, include_hidden: bool = False
+    ) -> list[PointRecord]:
+        """Points by id (missing ids, and hidden points unless ``include_hidden``, are skipped)."""
 
     def query(
         self,
@@ -218,7 +244,7 @@ class VectorStore(ABC):
         """Async :meth:`_search`; the default runs it in a worker thread (``asyncio.to_thread``)."""
         return await asyncio.to_thread(self._search, plan)
 
-    def close(self) -> None:  # noqa: B027 - optional hook
+    def close(self) -> None:
         """Release the engine (files, locks, connections)."""
 
     def __enter__(self) -> VectorStore:

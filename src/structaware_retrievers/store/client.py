@@ -35,6 +35,7 @@ from structaware_retrievers.store.base import (
 from structaware_retrievers.store.common import (
     check_dim,
     checked_batches,
+    is_hidden,
     require_filter,
     to_point_record,
     to_scored_record,
@@ -209,6 +210,14 @@ class ClientStore(VectorStore):
                 wait=True,
             )
 
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self._run("set payload", self.client.set_payload, self.collection, payload, list(ids), wait=True)
+
+    def delete_payload(self, ids: Sequence[str], keys: Sequence[str]) -> None:
+        if ids:
+            self._run("delete payload", self.client.delete_payload, self.collection, list(keys), list(ids), wait=True)
+
     def delete(self, flt: PointFilter) -> int:
         require_filter(flt, self.location)
         n = self.count(flt)
@@ -248,13 +257,16 @@ class ClientStore(VectorStore):
             if offset is None or not records:
                 return
 
-    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
+    def retrieve(
+        self, ids: Sequence[str], *, with_vectors: bool = False, include_hidden: bool = False
+    ) -> list[PointRecord]:
         if not ids:
             return []
         recs = self._run(
             "retrieve", self.client.retrieve, self.collection, list(ids), with_payload=True, with_vectors=with_vectors
         )
-        return [to_point_record(r, with_vectors) for r in recs]
+        out = [to_point_record(r, with_vectors) for r in recs]
+        return out if include_hidden else [r for r in out if not is_hidden(r.payload)]
 
     def _query_kwargs(self, plan: QueryPlan) -> dict[str, Any]:
         """``query_points`` keyword arguments for ``plan``."""

@@ -14,11 +14,17 @@ from typing import Any
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, Match, PointFilter, Range
-from structaware_retrievers.store.base import DENSE, SPARSE, PointRecord, ScoredRecord
+from structaware_retrievers.store.base import DENSE, PENDING, SPARSE, SUPERSEDED, PointRecord, ScoredRecord
+from structaware_retrievers.store.validate import check_point
+
+#: Conditions met by the points the write protocol hides (see ``store/base.py``).
+HIDDEN: tuple[Range, ...] = (Range(PENDING, gte=1), Range(SUPERSEDED, gte=1))
 
 __all__ = [
+    "HIDDEN",
     "check_dim",
     "checked_batches",
+    "is_hidden",
     "require_filter",
     "to_point_record",
     "to_scored_record",
@@ -43,23 +49,22 @@ def require_filter(flt: PointFilter, location: str) -> None:
 def checked_batches(
     points: Sequence[PointRecord], dim: int, location: str, size: int
 ) -> Iterator[Sequence[PointRecord]]:
-    """Check every point first, then yield them in slices of ``size``.
+    """Check every point first (:func:`~structaware_retrievers.store.validate.check_point`: canonical
+    UUID id, both vectors, ``dim`` finite dense values, a valid sparse vector, sorted and merged),
+    then yield them in slices of ``size``.
 
     Raises:
-        StoreError: a point lacks its dense or sparse vector (field ``vector``), or its dense vector
-            does not have ``dim`` dimensions (field ``dense``); nothing is yielded then.
+        StoreError: a point fails a check (the message names it); nothing is yielded then.
     """
     for p in points:
-        if p.dense is None or p.sparse is None:
-            raise StoreError(f"point {p.id} lacks a vector", path=location, field="vector")
-        if len(p.dense) != dim:
-            raise StoreError(
-                f"point {p.id}: dense vector has {len(p.dense)} dimensions, the collection {dim}",
-                path=location,
-                field=DENSE,
-            )
+        check_point(p, dim, location)
     for i in range(0, len(points), size):
         yield points[i : i + size]
+
+
+def is_hidden(payload: dict[str, Any]) -> bool:
+    """Whether a point's payload carries a write-protocol marker (see ``store/base.py``)."""
+    return bool(payload.get(PENDING) or payload.get(SUPERSEDED))
 
 
 def to_point_record(r: Any, with_vectors: bool) -> PointRecord:
@@ -82,14 +87,16 @@ def to_scored_record(h: Any) -> ScoredRecord:
 def translate_filter(
     flt: PointFilter | None, condition: Callable[[Condition], Any], make: Callable[..., Any]
 ) -> Any:
-    """An engine filter from a :class:`PointFilter` (``None`` when there is no filter or it is empty).
+    """An engine filter from a :class:`PointFilter`; unless ``flt.include_hidden``, it also excludes
+    the points the write protocol hides (:data:`HIDDEN`). ``None`` when nothing is left to filter.
 
     ``condition`` translates one :class:`Match`/:class:`Range`/:class:`HasId`; ``make(must=, must_not=)``
     builds the engine's filter (each list ``None`` when empty).
     """
-    if flt is None or flt.is_empty:
+    must = list(flt.must) if flt is not None else []
+    must_not = list(flt.must_not) if flt is not None else []
+    if flt is None or not flt.include_hidden:
+        must_not.extend(HIDDEN)
+    if not must and not must_not:
         return None
-    return make(
-        must=[condition(c) for c in flt.must] or None,
-        must_not=[condition(c) for c in flt.must_not] or None,
-    )
+    return make(must=[condition(c) for c in must] or None, must_not=[condition(c) for c in must_not] or None)

@@ -39,6 +39,7 @@ import qdrant_edge as E
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
@@ -51,6 +52,7 @@ from structaware_retrievers.store.base import (
 from structaware_retrievers.store.common import (
     check_dim,
     checked_batches,
+    is_hidden,
     require_filter,
     to_point_record,
     to_scored_record,
@@ -108,8 +110,7 @@ class EdgeStore(VectorStore):
         self._shard: Any = None
         self._key = str(self.folder.resolve())
         self._dim: int | None = None
-        if self.exists():
-            self._acquire()
+        self._shard_lock = folder_lock(self.folder, "shard")
 
     # -- shard lifecycle ---------------------------------------------------------------------
     @property
@@ -123,12 +124,17 @@ class EdgeStore(VectorStore):
                 entry[1] += 1
                 self._shard = entry[0]
                 return
+            self._shard_lock.acquire()  # waits while another process has the shard open
             try:
                 if config is not None:
                     shard = E.EdgeShard.create(str(self._shard_dir), config)
                 else:
                     shard = E.EdgeShard.load(str(self._shard_dir))
-            except Exception as exc:
+            except (KeyboardInterrupt, SystemExit):
+                self._shard_lock.release()
+                raise
+            except BaseException as exc:  # the engine's errors, and its panics (not Exceptions)
+                self._shard_lock.release()
                 if "WouldBlock" in str(exc):
                     raise StoreError(
                         "the index folder is open in another process (Qdrant Edge locks its write-ahead log);"
@@ -155,7 +161,15 @@ class EdgeStore(VectorStore):
                 try:
                     entry[0].flush()
                 finally:
-                    entry[0].close()
+                    try:
+                        entry[0].close()
+                    finally:
+                        self._shard_lock.release()
+
+    def release(self) -> None:
+        """Close the shard (and free its lock for other processes) unless another handle of this
+        process has it open; the next operation opens it again."""
+        self.close()
 
     def __del__(self) -> None:  # a handle dropped without close() still releases the shard
         with contextlib.suppress(Exception):  # never raise from a finaliser (interpreter shutdown)
@@ -173,8 +187,10 @@ class EdgeStore(VectorStore):
             return fn(*args)
         except StoreError:
             raise
-        except Exception as exc:  # the engine raises plain Exception with a message
-            raise StoreError(f"{what} failed: {exc}", path=self.folder) from exc
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # plain Exception with a message, or a Rust panic (a BaseException)
+            raise StoreError(f"{what} failed: {type(exc).__name__}: {exc}", path=self.folder) from exc
 
     # -- collection ----------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -249,6 +265,14 @@ class EdgeStore(VectorStore):
         for i in range(0, len(ids), 1000):
             self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
 
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self._run("set payload", self._require().update, E.UpdateOperation.set_payload(list(ids), payload))
+
+    def delete_payload(self, ids: Sequence[str], keys: Sequence[str]) -> None:
+        if ids:
+            self._run("delete payload", self._require().update, E.UpdateOperation.delete_payload(list(ids), list(keys)))
+
     def delete(self, flt: PointFilter) -> int:
         require_filter(flt, self.location)
         shard = self._require()
@@ -291,7 +315,9 @@ class EdgeStore(VectorStore):
             if offset is None or not records:
                 return
 
-    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[PointRecord]:
+    def retrieve(
+        self, ids: Sequence[str], *, with_vectors: bool = False, include_hidden: bool = False
+    ) -> list[PointRecord]:
         if not ids:
             return []
         shard = self._require()
@@ -299,7 +325,7 @@ class EdgeStore(VectorStore):
         for i in range(0, len(ids), 1000):
             recs = self._run("retrieve", shard.retrieve, [str(x) for x in ids[i : i + 1000]], True, with_vectors)
             out.extend(to_point_record(r, with_vectors) for r in recs)
-        return out
+        return out if include_hidden else [r for r in out if not is_hidden(r.payload)]
 
     def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
         shard = self._require()

@@ -1,0 +1,159 @@
+"""Cross-process locks of an index folder: one writer, many readers, never corruption.
+
+Two lock files (``filelock``: ``fcntl.flock`` on POSIX, released by the OS when a process dies,
+so a ``kill -9`` never leaves a stale lock):
+
+``<store folder>.write.lock``
+    held by a writer (``StructureIndex.ingest`` / ``add_document`` / ``delete_document``) from
+    before any work (reading, parsing, embedding) to the end, so a second writer waits up front
+    instead of embedding for minutes and then losing its writes. Collection creation happens
+    under it, so two processes never race to create one collection.
+``<store folder>.shard.lock``
+    held while a process has the embedded Qdrant Edge shard open (Qdrant Edge lets one process
+    open a shard at a time). Readers (queries) wait for it instead of failing; a writer holds it
+    only while it writes a document, not while it parses or embeds, so queries are answered
+    between documents.
+
+Both waits end after :func:`lock_timeout` seconds (``$STRUCTAWARE_LOCK_TIMEOUT``, default 600)
+with a :class:`~structaware_readers.errors.StoreError` that says which process holds the lock.
+Within one process the locks are shared by every index object of the folder (re-entrant).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from structaware_readers.errors import StoreError
+
+__all__ = ["ENV_LOCK_TIMEOUT", "FolderLock", "folder_lock", "lock_timeout"]
+
+#: Environment variable: seconds to wait for an index lock held by another process.
+ENV_LOCK_TIMEOUT = "STRUCTAWARE_LOCK_TIMEOUT"
+_DEFAULT_TIMEOUT = 600.0
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for a lock held by another process (``$STRUCTAWARE_LOCK_TIMEOUT``, default 600)."""
+    raw = os.environ.get(ENV_LOCK_TIMEOUT, "")
+    try:
+        value = float(raw) if raw else _DEFAULT_TIMEOUT
+    except ValueError:
+        value = _DEFAULT_TIMEOUT
+    return value if value >= 0 else _DEFAULT_TIMEOUT
+
+
+class FolderLock:
+    """One named lock of one folder, re-entrant across the threads of a process.
+
+    The first :meth:`acquire` of the process takes the file lock (waiting up to the timeout);
+    nested acquisitions in the same process only count; the last :meth:`release` frees it. With
+    ``per_thread`` (the writer lock) threads of the process are serialised by an ``RLock``;
+    without it (the shard lock, shared by the threads of a process) the caller serialises
+    acquire/release itself.
+
+    Raises:
+        StoreError: the lock file cannot be created (read-only folder) or another process held
+            the lock for longer than the timeout.
+    """
+
+    def __init__(self, path: Path, what: str, *, per_thread: bool = True):
+        self.path = path
+        self.what = what
+        self._thread_lock: Any = threading.RLock() if per_thread else contextlib.nullcontext()
+        self._file = FileLock(str(path), thread_local=False)
+        self._depth = 0
+
+    def acquire(self, timeout: float | None = None) -> None:
+        wait = lock_timeout() if timeout is None else timeout
+        if isinstance(self._thread_lock, contextlib.nullcontext):
+            if self._depth == 0:
+                self._take_file(wait)
+            self._depth += 1
+            return
+        if not self._thread_lock.acquire(timeout=wait if wait > 0 else -1):
+            raise StoreError(f"timed out after {wait:.0f} s waiting for the {self.what} lock", path=self.path)
+        try:
+            if self._depth == 0:
+                self._take_file(wait)
+            self._depth += 1
+        except BaseException:
+            self._thread_lock.release()
+            raise
+
+    def _take_file(self, wait: float) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file.acquire(timeout=wait)
+        except Timeout:
+            raise StoreError(
+                f"another process has held the {self.what} lock for {wait:.0f} s ({_holder(self.path)});"
+                f" wait for it to finish, or raise ${ENV_LOCK_TIMEOUT}",
+                path=self.path,
+                field="lock",
+            ) from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
+                path=self.path,
+                field="lock",
+            ) from exc
+        try:  # who holds it, for the message other processes print (best effort)
+            with open(self.path.with_suffix(self.path.suffix + ".owner"), "w", encoding="utf-8") as fh:
+                fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
+        except OSError:
+            pass
+
+    def release(self) -> None:
+        self._depth -= 1
+        try:
+            if self._depth == 0:
+                self._file.release()
+        finally:
+            if not isinstance(self._thread_lock, contextlib.nullcontext):
+                self._thread_lock.release()
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds the lock."""
+        return self._depth > 0
+
+    @contextmanager
+    def hold(self, timeout: float | None = None) -> Iterator[None]:
+        self.acquire(timeout)
+        try:
+            yield
+        finally:
+            self.release()
+
+
+def _holder(path: Path) -> str:
+    try:
+        return path.with_suffix(path.suffix + ".owner").read_text(encoding="utf-8").strip() or "unknown process"
+    except OSError:
+        return "unknown process"
+
+
+_locks: dict[tuple[str, str], FolderLock] = {}
+_locks_guard = threading.Lock()
+
+
+def folder_lock(folder: str | Path, name: str) -> FolderLock:
+    """The process-wide :class:`FolderLock` ``<folder>.<name>.lock``: ``name`` ``"write"`` (per thread)
+    or ``"shard"`` (shared by the threads of the process)."""
+    folder = Path(folder)
+    path = folder.parent / f"{folder.name}.{name}.lock"
+    key = (str(path.resolve()), name)
+    with _locks_guard:
+        lock = _locks.get(key)
+        if lock is None:
+            lock = _locks[key] = FolderLock(path, "index " + name, per_thread=name == "write")
+        return lock

@@ -1,0 +1,80 @@
+"""A separate process for the crash and concurrency tests (``tests/test_robust_writes.py``) and
+``benchmarks/bench_robustness.py``: ingest into / query a folder index with a tiny deterministic
+dense model, so the engine, the locks and the write protocol are real and the model is not the
+cost.
+
+Usage::
+
+    python tests/robust_worker.py ingest INDEX INPUT...   # prints the IngestSummary as JSON
+    python tests/robust_worker.py query INDEX TEXT        # prints the number of hits
+    python tests/robust_worker.py state INDEX             # prints {doc_id: [unit ids]} (visible)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+
+import numpy as np
+
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.index import StructureIndex
+
+DIM = 16
+
+
+class HashModel:
+    """A :class:`~structaware_retrievers.encoders.DenseModel`: unit vectors from SHA-256 of the text."""
+
+    model_name = "test-hash-16"
+    model_id = "test-hash-16-v1"
+    dim = DIM
+    languages = None
+
+    @staticmethod
+    def _vec(text: str) -> np.ndarray:
+        h = hashlib.sha256(text.encode("utf-8", "replace")).digest()
+        v = np.frombuffer(h, dtype=np.uint16).astype(np.float32) - 32767.5
+        return v / np.linalg.norm(v)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, DIM), np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vec(text)
+
+
+def open_index(path: str) -> StructureIndex:
+    """A folder index with the hash model and an in-memory embedding cache."""
+    cache = EmbeddingCache()
+    return StructureIndex(path, dense=DenseEncoder(model=HashModel(), cache=cache), sparse=SparseEncoder(cache=cache))
+
+
+def state(ix: StructureIndex) -> dict[str, list[str]]:
+    """Visible unit ids per document."""
+    out: dict[str, list[str]] = {}
+    if ix.store.exists():
+        for r in ix.store.scroll(fields=["doc_id"]):
+            out.setdefault(r.payload["doc_id"], []).append(r.id)
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def main(argv: list[str]) -> int:
+    cmd, index = argv[0], argv[1]
+    with open_index(index) as ix:
+        if cmd == "ingest":
+            summary = ix.ingest(argv[2:], optimize=False)
+            print(summary.model_dump_json(exclude={"reports"}), flush=True)
+            return 1 if summary.failed else 0
+        if cmd == "query":
+            print(len(ix.query(argv[2], k=5)), flush=True)
+            return 0
+        if cmd == "state":
+            print(json.dumps(state(ix)), flush=True)
+            return 0
+    raise SystemExit(f"unknown command {cmd!r}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
