@@ -129,3 +129,16 @@ def test_queries_during_an_ingest_are_answered_and_two_query_processes_both_answ
     assert writer.returncode == 0, err
     assert answers and all(rc == 0 and int(o.strip()) == 5 for o, _, rc in answers), answers
     assert _check_consistent(index, clean) == clean
+
+
+def test_a_folder_where_no_lock_can_be_made_gives_a_clear_error(tmp_path: Path) -> None:
+    from structaware_readers.errors import StoreError
+    from structaware_retrievers.locking import FolderLock
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the index folder should be", encoding="utf-8")
+    with pytest.raises(StoreError, match="cannot take the index write lock") as info:
+        FolderLock(blocker / "ix.write.lock", "index write").acquire(timeout=1)
+    assert info.value.field == "lock"
+    with open_index(str(blocker / "ix")) as ix, pytest.raises(StoreError, match="lock"):
+        ix.ingest([tmp_path / "missing.json"])  # refused before reading anything

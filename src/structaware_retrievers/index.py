@@ -463,7 +463,7 @@ class StructureIndex:
                     report.skipped = True
                     report.seconds = time.perf_counter() - t0
                     return report
-            self.store.release()  # queries of other processes are served while this one embeds
+            self.store.release(only_if_wanted=True)  # a waiting query process is served while this one embeds
 
             # 1) embed everything first: nothing is written if this fails
             self._ensure_cache()
@@ -486,7 +486,7 @@ class StructureIndex:
             try:
                 write_document(self.store, points, [*existing, *old_versions], src=src)
             finally:
-                self.store.release()
+                self.store.release(only_if_wanted=True)
             report.written = len(points)
             report.removed_stale = len(stale)
             report.removed_old_versions = len(old_versions)
@@ -567,13 +567,15 @@ class StructureIndex:
 
         doc_id = doc_id_from_file(path)
         n = self.store.count(PointFilter.match("doc_id", doc_id))
-        self.store.release()  # not held while the next document is parsed
+        self.store.release(only_if_wanted=True)  # not held while the next document is parsed
         if not n:
             return None
         return IngestReport(doc_id=doc_id, doc_name=path.stem, source=str(path.resolve()), units=n, skipped=True)
 
     def delete_document(self, doc_id: str) -> int:
         """Delete every unit of ``doc_id``; return how many were deleted (0 if none or no index)."""
+        if not self.store.exists():
+            return 0  # nothing to delete, and no lock file is made for a folder that does not exist
         with self.writing():
             if not self.store.exists():
                 return 0

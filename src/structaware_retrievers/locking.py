@@ -12,7 +12,8 @@ so a ``kill -9`` never leaves a stale lock):
     held while a process has the embedded Qdrant Edge shard open (Qdrant Edge lets one process
     open a shard at a time). Readers (queries) wait for it instead of failing; a writer holds it
     only while it writes a document, not while it parses or embeds, so queries are answered
-    between documents.
+    between documents. In a read-only folder (no lock file can be made, and nobody can write)
+    readers go ahead without it.
 
 Both waits end after :func:`lock_timeout` seconds (``$STRUCTAWARE_LOCK_TIMEOUT``, default 600)
 with a :class:`~structaware_readers.errors.StoreError` that says which process holds the lock.
@@ -22,6 +23,8 @@ Within one process the locks are shared by every index object of the folder (re-
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import os
 import threading
 import time
@@ -36,9 +39,12 @@ from structaware_readers.errors import StoreError
 
 __all__ = ["ENV_LOCK_TIMEOUT", "FolderLock", "folder_lock", "lock_timeout"]
 
+log = logging.getLogger(__name__)
+
 #: Environment variable: seconds to wait for an index lock held by another process.
 ENV_LOCK_TIMEOUT = "STRUCTAWARE_LOCK_TIMEOUT"
 _DEFAULT_TIMEOUT = 600.0
+_POLL = 0.25  # seconds between attempts while another process holds a lock
 
 
 def lock_timeout() -> float:
@@ -68,8 +74,10 @@ class FolderLock:
     def __init__(self, path: Path, what: str, *, per_thread: bool = True):
         self.path = path
         self.what = what
+        self.per_thread = per_thread
         self._thread_lock: Any = threading.RLock() if per_thread else contextlib.nullcontext()
         self._file = FileLock(str(path), thread_local=False)
+        self._want = path.with_suffix(path.suffix + ".wanted")
         self._depth = 0
 
     def acquire(self, timeout: float | None = None) -> None:
@@ -92,7 +100,16 @@ class FolderLock:
     def _take_file(self, wait: float) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file.acquire(timeout=wait)
+            deadline = time.monotonic() + wait
+            while True:  # poll, saying "wanted" meanwhile so a writer lets go between documents
+                try:
+                    self._file.acquire(timeout=min(_POLL, max(0.0, deadline - time.monotonic())))
+                    break
+                except Timeout:
+                    if time.monotonic() >= deadline:
+                        raise
+                    with contextlib.suppress(OSError):
+                        self._want.touch()
         except Timeout:
             raise StoreError(
                 f"another process has held the {self.what} lock for {wait:.0f} s ({_holder(self.path)});"
@@ -101,6 +118,9 @@ class FolderLock:
                 field="lock",
             ) from None
         except OSError as exc:
+            if not self.per_thread and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                log.info("%s: read-only, reading without the %s lock (nobody can write here)", self.path, self.what)
+                return
             raise StoreError(
                 f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
                 path=self.path,
@@ -115,11 +135,18 @@ class FolderLock:
     def release(self) -> None:
         self._depth -= 1
         try:
-            if self._depth == 0:
+            if self._depth == 0 and self._file.is_locked:
                 self._file.release()
         finally:
             if not isinstance(self._thread_lock, contextlib.nullcontext):
                 self._thread_lock.release()
+
+    def wanted(self) -> bool:
+        """Whether another process is waiting for this lock now (it refreshes a marker file while it waits)."""
+        try:
+            return time.time() - self._want.stat().st_mtime < 4 * _POLL
+        except OSError:
+            return False
 
     @property
     def held(self) -> bool:

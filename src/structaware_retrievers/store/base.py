@@ -158,9 +158,10 @@ class VectorStore(ABC):
     def flush(self) -> None:
         """Make written data durable (no-op where the engine does it itself)."""
 
-    def release(self) -> None:
+    def release(self, *, only_if_wanted: bool = False) -> None:  # noqa: B027 - optional hook
         """Let other processes use the data until this handle's next operation (the embedded
-        backend closes its shard if no other handle of the process has it open); no-op elsewhere."""
+        backend closes its shard if no other handle of the process has it open; with
+        ``only_if_wanted`` only when another process waits for it); no-op elsewhere."""
 
     def optimize(self) -> None:
         """Run index optimisation (HNSW build, vacuum of deleted points) where the backend needs it."""
