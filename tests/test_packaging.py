@@ -40,7 +40,7 @@ def _core_modules() -> list[str]:
 
 def test_core_modules_import_no_parser_and_no_framework():
     mods = _core_modules()
-    assert "structaware_retrievers.cli" in mods and "structaware_readers.unstructured_reader" in mods
+    assert "structaware_retrievers.cli" in mods and "structaware_readers.unstructured.load" in mods
     code = (
         "import importlib, sys\n"
         f"for m in {mods!r}: importlib.import_module(m)\n"
@@ -104,7 +104,7 @@ def test_quick_start_installs_the_core_with_the_mineru_extra_only():
 
 
 def test_missing_unstructured_is_an_import_error_naming_the_extra(monkeypatch, tmp_path):
-    from structaware_readers.unstructured_reader import read_unstructured
+    from structaware_readers.unstructured import read_unstructured
 
     for name in ("unstructured", "unstructured.__version__", "unstructured.partition", "unstructured.partition.auto"):
         monkeypatch.setitem(sys.modules, name, None)  # import of a None entry raises ImportError

@@ -17,7 +17,7 @@ from structaware_readers.mineru import read_mineru
 from structaware_readers.models import BlockKind, Unit, UnitType
 from structaware_readers.tables import parse_html_table
 from structaware_readers.units import build_units
-from structaware_readers.unstructured_reader import read_unstructured
+from structaware_readers.unstructured import read_unstructured
 
 
 def _case(shared_dir: Path, name: str) -> Path:

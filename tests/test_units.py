@@ -228,7 +228,7 @@ def test_label_only_rows_head_groups_and_split_headers_are_repaired():
 
 
 def test_a_mermaid_fence_partitioned_by_unstructured_becomes_flow_paths():
-    from structaware_readers.unstructured_reader import read_unstructured
+    from structaware_readers.unstructured import read_unstructured
 
     doc = read_unstructured(Path(__file__).parent / "fixtures/unstructured/generated/sample.md.json")
     flows = [u for u in build_units(doc) if u.unit_type is UnitType.FLOW_PATH]

@@ -21,7 +21,7 @@ from structaware_readers.errors import (
 )
 from structaware_readers.models import BlockKind
 from structaware_readers.tables import parse_html_table
-from structaware_readers.unstructured_reader import read_unstructured, spacy_model_installed
+from structaware_readers.unstructured import read_unstructured, spacy_model_installed
 
 HERE = Path(__file__).parent
 FIX = HERE / "fixtures" / "unstructured"

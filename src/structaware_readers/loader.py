@@ -95,7 +95,7 @@ def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> 
 
         doc = read_mineru(path)
     else:
-        from structaware_readers.unstructured_reader import read_unstructured
+        from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
     return apply_reading_order(doc, reading_order)

@@ -239,7 +239,7 @@ class MinerUReader(_StructawareReader):
 class UnstructuredReader(_StructawareReader):
     """Read Unstructured output (elements JSON) or partition a raw file with Unstructured.
 
-    Uses ``structaware_readers.unstructured_reader.read_unstructured``. ``reading_order``:
+    Uses ``structaware_readers.unstructured.read_unstructured``. ``reading_order``:
     ``"parser"`` keeps Unstructured's order; ``"layout"`` restores it from the coordinates;
     ``"auto"`` restores it only for page-image formats (PDF, images), whose Unstructured order
     follows the PDF text stream and breaks on multi-column pages (as ``load_document`` does).
@@ -250,7 +250,7 @@ class UnstructuredReader(_StructawareReader):
         return "StructawareUnstructuredReader"
 
     def _parse(self, path: Path) -> Any:
-        from structaware_readers.unstructured_reader import read_unstructured
+        from structaware_readers.unstructured import read_unstructured
 
         from structaware_readers.loader import apply_reading_order
 

@@ -1,0 +1,88 @@
+"""The Unstructured reader: elements (in memory, JSON, or a raw file) -> :class:`ParsedDocument`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.models import ParsedDocument
+from structaware_readers.unstructured.blocks import build_blocks
+from structaware_readers.unstructured.load import JSON_SUFFIXES, load_elements
+from structaware_readers.unstructured.records import Record, expand_records
+
+__all__ = ["read_unstructured"]
+
+
+def read_unstructured(
+    src: str | Path | Iterable[Any],
+    *,
+    name: str | None = None,
+    partition_kwargs: Mapping[str, Any] | None = None,
+) -> ParsedDocument:
+    """Read Unstructured elements into a :class:`ParsedDocument` (blocks in the parser's order).
+
+    Args:
+        src: a list (any iterable) of ``Element`` objects or element dicts, a path to an elements JSON / NDJSON
+            file, or a path to a raw document that ``unstructured.partition.auto.partition``
+            can read (see the module docstring for what that needs offline).
+        name: display name; default: the stem of the original document's ``metadata.filename``,
+            else the file name without ``.json`` and a document extension
+            (``report.pdf.json`` -> ``report``), else ``"document"``.
+        partition_kwargs: extra keyword arguments for ``partition`` (raw files only), e.g.
+            ``{"strategy": "fast"}``.
+
+    Returns:
+        ``ParsedDocument`` with ``parser="unstructured"``, ``input_format`` = the elements'
+        ``metadata.filetype`` (MIME type, e.g. ``"application/pdf"``) or ``"elements"``,
+        ``doc_id`` from the bytes of the JSON file (raw file: of that file; in-memory elements:
+        of their canonical JSON, ``json.dumps(dicts, indent=4, sort_keys=True)``), pages
+        1-based, bboxes in 0..1 with a top-left origin, ``page_sizes`` in points for
+        ``PointSpace`` coordinates (else ``None``).
+
+    Raises:
+        InputNotFoundError: the path does not exist.
+        UnknownFormatError: a JSON file that is not a list of Unstructured elements, or a folder.
+        MalformedInputError: an element misses ``type``, has a bad ``page_number``,
+            ``coordinates``, ``orig_elements`` or table markup (the message names the element
+            index and field).
+        ParserUnavailableError: a raw file, and ``unstructured`` or its spaCy model is missing,
+            or partitioning failed.
+        EmptyDocumentError: no element, or no body block with text.
+    """
+    dicts, source, doc_id, version = load_elements(src, partition_kwargs)
+    records = expand_records(dicts, source)
+    blocks = build_blocks(records, source)
+    body = [b for b in blocks if not b.is_furniture and (b.text.strip() or b.table is not None)]
+    if not body:
+        raise EmptyDocumentError("no body element with text", path=source, field="elements")
+    pages = max(r.page for r in records)
+    sizes: list[tuple[float, float] | None] = [None] * pages
+    for r in records:
+        if r.page_size is not None and sizes[r.page - 1] is None:
+            sizes[r.page - 1] = r.page_size
+    filetype = next((r.md.get("filetype") for r in records if isinstance(r.md.get("filetype"), str)), None)
+    return ParsedDocument(
+        doc_id=doc_id,
+        source=source,
+        name=name or _default_name(src, records),
+        parser="unstructured",
+        parser_version=version,
+        input_format=filetype or "elements",
+        page_count=pages,
+        page_sizes=sizes,
+        blocks=blocks,
+    )
+
+
+def _default_name(src: Any, records: list[Record]) -> str:
+    filename = next((r.md["filename"] for r in records if isinstance(r.md.get("filename"), str)), None)
+    if filename:
+        return Path(filename).stem
+    if isinstance(src, (str, Path)):
+        p = Path(src)
+        stem = p.name[: -len(p.suffix)] if p.suffix.lower() in JSON_SUFFIXES else p.stem
+        inner = Path(stem)
+        return inner.stem if inner.suffix and len(inner.suffix) <= 6 else stem
+    return "document"
