@@ -142,3 +142,29 @@ def test_a_folder_where_no_lock_can_be_made_gives_a_clear_error(tmp_path: Path) 
     assert info.value.field == "lock"
     with open_index(str(blocker / "ix")) as ix, pytest.raises(StoreError, match="lock"):
         ix.ingest([tmp_path / "missing.json"])  # refused before reading anything
+
+
+def test_a_broken_sparse_encoder_fails_its_document_only(
+    corpus: tuple[list[Path], dict[str, list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Case 15 through the index: a custom encoder whose indices and values differ in length made
+    qdrant-edge panic (a BaseException that escaped the rollback); now a StoreError, nothing lost."""
+    from structaware_readers.errors import StoreError
+    from structaware_retrievers.encoders import SparseVector
+
+    paths, clean = corpus
+    with open_index(str(tmp_path / "ix")) as ix:
+        assert ix.ingest(paths[:1], optimize=False).ok
+        before = state(ix)
+        real = ix.sparse.embed_documents
+
+        def broken(texts: list[str]) -> list[SparseVector]:
+            return [SparseVector(v.indices + [7], v.values) for v in real(texts)]
+
+        monkeypatch.setattr(ix.sparse, "embed_documents", broken)
+        summary = ix.ingest(paths[1:2], optimize=False)
+        assert [f.error_type for f in summary.failed] == [StoreError.__name__]
+        assert "indices but" in summary.failed[0].message
+        assert state(ix) == before and ix.store.count(PointFilter(include_hidden=True)) == len(before[next(iter(before))])
+        monkeypatch.setattr(ix.sparse, "embed_documents", real)
+        assert ix.ingest(paths, optimize=False).ok and state(ix) == clean
