@@ -3,8 +3,8 @@
 Properties, each over generated inputs seeded with ``../shared/cases/robustness`` (when present)
 and the small MinerU fixtures of ``tests/fixtures``:
 
-* MinerU JSON (structure-aware: known item types and fields with hostile values; byte mutations
-  of real inputs) and zips of it: ``load_document`` + ``build_units`` return units whose text
+* MinerU JSON and Unstructured elements JSON (structure-aware: known item types and fields with
+  hostile values; byte mutations of real inputs) and zips: ``load_document`` + ``build_units`` return units whose text
   encodes as UTF-8, or raise a :class:`StructawareError` naming the file;
 * the store: any sparse/dense vector and id reaches the engine valid or raises ``StoreError``
   (never a native panic);
@@ -48,7 +48,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def _seeds() -> list[bytes]:
-    files = sorted(ROBUSTNESS.glob("cl_*.json")) + sorted(ROBUSTNESS.glob("mid_*.json")) if ROBUSTNESS.is_dir() else []
+    files = sorted(ROBUSTNESS.glob("*.json")) if ROBUSTNESS.is_dir() else []
     files += sorted(p for p in FIXTURES.rglob("*content_list*.json") if p.stat().st_size < 200_000)[:4]
     return [p.read_bytes() for p in files] or [b"[]"]
 
@@ -86,6 +86,38 @@ def content_list_text(draw: st.DrawFn) -> str:
         text = text.replace('"page_idx": 0', f'"page_idx": {draw(HUGE)}', 1)
     prefix = draw(st.sampled_from(["", "\ufeff", " " * 9000, "\n\t"]))
     return prefix + text
+
+
+EL_TYPES = st.sampled_from(["Title", "NarrativeText", "Table", "TableChunk", "CompositeElement", "ListItem", "Header",
+                            "Footer", "Image", "FigureCaption", "PageNumber", "Weird"])  # fmt: skip
+MD_KEYS = st.sampled_from(["page_number", "coordinates", "text_as_html", "orig_elements", "table_id", "chunk_index",
+                           "parent_id", "category_depth", "filetype", "num_carried_over_header_rows"])  # fmt: skip
+
+
+@st.composite
+def unstructured_text(draw: st.DrawFn) -> str:
+    """JSON text of Unstructured elements: real element shapes, any metadata values."""
+    elements = []
+    for i in range(draw(st.integers(1, 6))):
+        md: dict = {"page_number": draw(st.integers(1, 3)), "filetype": "application/pdf"}
+        for key in draw(st.lists(MD_KEYS, max_size=4)):
+            md[key] = draw(VALUE)
+        if draw(st.booleans()):
+            md["coordinates"] = {"points": draw(st.lists(st.lists(SCALAR, max_size=3), max_size=5)),
+                                 "system": "PixelSpace", "layout_width": draw(SCALAR), "layout_height": 1000}  # fmt: skip
+        elements.append({"type": draw(EL_TYPES), "element_id": f"e{i}", "text": draw(st.text(max_size=60)),
+                         "metadata": md})  # fmt: skip
+    text = json.dumps(elements, allow_nan=True)
+    if draw(st.booleans()):
+        text = text.replace('"page_number": 1', f'"page_number": {draw(HUGE)}', 1)
+    return text
+
+
+@given(text=unstructured_text())
+def test_fuzz_unstructured_elements(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    p = tmp_path_factory.mktemp("uns") / "elements.json"
+    p.write_text(text, encoding="utf-8", errors="surrogatepass")
+    _units_or_typed_error(p)
 
 
 @st.composite

@@ -43,8 +43,7 @@ def _robustness_inputs() -> list[Path]:
     folder = Path(__file__).resolve().parents[1].parent / "shared" / "cases" / "robustness"
     if not folder.is_dir():
         return []
-    # Unstructured inputs are covered once the Unstructured reader checks its limits too
-    return sorted(p for p in folder.iterdir() if p.suffix in (".json", ".zip", ".pdf") and not p.name.startswith("uns_"))
+    return sorted(p for p in folder.iterdir() if p.suffix in (".json", ".zip", ".pdf"))
 
 
 @pytest.mark.shared

@@ -20,6 +20,7 @@ from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
+from structaware_readers.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
 
 __all__ = ["JSON_SUFFIXES", "SPACY_MODEL", "load_elements", "spacy_model_installed"]
 
@@ -47,6 +48,8 @@ def load_elements(
             raise InputNotFoundError("no such file", path=path)
         if path.is_dir():
             raise UnknownFormatError("a folder: pass one elements JSON file or document", path=path)
+        if not path.is_file():  # a named pipe or a device: reading it could block forever
+            raise UnknownFormatError("not a regular file (a named pipe, socket or device)", path=path, field="content")
         suffix = path.suffix.lower()
         if suffix in JSON_SUFFIXES or (suffix not in _TEXT_DOCUMENT_SUFFIXES and _starts_like_json(path)):
             return _read_json(path), str(src), ids.doc_id_from_file(path), ""
@@ -79,23 +82,23 @@ def load_elements(
 
 def _starts_like_json(path: Path) -> bool:
     with open(path, "rb") as fh:
-        head = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    return head[:1] in (b"[", b"{")
+        return json_start(fh, chunk=64)[:1] in (b"[", b"{")
 
 
 def _read_json(path: Path) -> list[Any]:
+    """The elements of a JSON or NDJSON file, within the input limits (:mod:`structaware_readers.limits`)."""
+    with open(path, "rb") as fh:
+        raw = read_capped(fh, MAX_JSON_BYTES, path=path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UnknownFormatError(f"not UTF-8 text: {exc}", path=path) from exc
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data: Any = load_json(raw, path=path)
+    except MalformedInputError as exc:
+        if not isinstance(exc.__cause__, json.JSONDecodeError):
+            raise  # nesting or a number out of range: not a matter of NDJSON
         # NDJSON (elements_to_ndjson): one element per line
         try:
-            data = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError:
-            raise UnknownFormatError(f"not JSON: {exc}", path=path) from exc
+            data = [load_json(line, path=path) for line in raw.splitlines() if line.strip()]
+        except (MalformedInputError, UnknownFormatError):
+            raise UnknownFormatError(f"not JSON: {exc.message}", path=path) from exc
     if isinstance(data, Mapping) and isinstance(data.get("elements"), list):
         data = data["elements"]
     if not isinstance(data, list):

@@ -4,13 +4,13 @@ boxes normalised (pages 1-based, bbox 0..1 with a top-left origin)."""
 from __future__ import annotations
 
 import base64
-import json
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError
+from structaware_readers.errors import MalformedInputError, StructawareError
+from structaware_readers.limits import load_json, page_number
 from structaware_readers.models import BBox
 
 __all__ = ["Record", "decode_orig_elements", "expand_records", "normalised_box"]
@@ -76,10 +76,7 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
         page = md.get("page_number", 1)
         if page is None:
             page = 1
-        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
-            raise MalformedInputError(
-                f"page_number must be an integer >= 1, got {page!r}", path=source, field=f"{where}.metadata.page_number"
-            )
+        page = page_number(page, path=source, field=f"{where}.metadata.page_number", base=1)
         j = per_page.get(page, 0)
         per_page[page] = j + 1
         bbox, size = normalised_box(md.get("coordinates"), source, f"{where}.metadata.coordinates")
@@ -105,9 +102,10 @@ def decode_orig_elements(value: Any, source: str, where: str) -> list[Any]:
     if not isinstance(value, str):
         raise MalformedInputError("orig_elements is not a string", path=source, field=where)
     try:
-        data = json.loads(zlib.decompress(base64.b64decode(value)).decode("utf-8"))
+        data = load_json(zlib.decompress(base64.b64decode(value)), path=source)
     except (ValueError, zlib.error) as exc:
-        raise MalformedInputError(f"orig_elements cannot be decoded: {exc}", path=source, field=where) from exc
+        message = exc.message if isinstance(exc, StructawareError) else str(exc)
+        raise MalformedInputError(f"orig_elements cannot be decoded: {message}", path=source, field=where) from exc
     if not isinstance(data, list):
         raise MalformedInputError("orig_elements does not hold a list", path=source, field=where)
     return data

@@ -30,7 +30,8 @@ def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Rec
     ``chunk_index`` order.
 
     Raises:
-        MalformedInputError: two chunks of one table share a ``chunk_index``.
+        MalformedInputError: two chunks of one table share a ``chunk_index``, or one is not a
+            non-negative integer.
     """
     groups: dict[str, list[Record]] = {}
     for r in records:
@@ -39,6 +40,12 @@ def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Rec
             groups.setdefault(tid, []).append(r)
     for tid, group in groups.items():
         indexes = [g.md.get("chunk_index", k) for k, g in enumerate(group)]
+        for g, index in zip(group, indexes):
+            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+                raise MalformedInputError(
+                    f"chunk_index must be a non-negative integer, got {index!r}"[:200],
+                    path=source, field=f"{g.where}.metadata.chunk_index",
+                )  # fmt: skip
         if len(set(indexes)) != len(indexes):
             raise MalformedInputError(
                 f"table_id {tid} has repeated chunk_index values {indexes}",
