@@ -23,10 +23,24 @@ certainty phrase, ``Strong for``) only in a label position; disease classificati
 ``grade 3 hypertension``, ``Ⅱ期``) never.
 """
 
-from structaware_readers.grades.catalogue import GRADE_SYSTEMS, SYSTEM_PRECEDENCE, GradeSystem
-from structaware_readers.grades.detect import GRADE_SOURCES, GradeMatch, detect_grade, find_grades, grade_from_cells
+from structaware_readers.grades.catalogue import (
+    GRADE_SYSTEMS,
+    SYSTEM_PRECEDENCE,
+    GradeSystem,
+)
+from structaware_readers.grades.detect import (
+    GRADE_SOURCES,
+    GradeMatch,
+    detect_grade,
+    find_grades,
+    grade_from_cells,
+)
 from structaware_readers.grades.normalise import normalize_grade_text
-from structaware_readers.grades.wording import RECOMMENDATION_PATTERNS, has_recommendation_wording, is_recommendation
+from structaware_readers.grades.wording import (
+    RECOMMENDATION_PATTERNS,
+    has_recommendation_wording,
+    is_recommendation,
+)
 
 __all__ = [
     "GRADE_SOURCES",
