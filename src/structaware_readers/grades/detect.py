@@ -178,6 +178,25 @@ class GradeMatch:
 _GAP = re.compile(r"[\s,;:|/()\[\].。，；、（）【】-]*")
 
 
+@dataclass(frozen=True)
+class TextGrades:
+    """Everything one scan of a text says: its grade labels in order, and all its signals combined."""
+
+    labels: list[GradeMatch]
+    whole: Grade | None  # what detect_grade(text) returns
+    whole_explicit: bool  # False when every signal is ambiguous (see GradeMatch.explicit)
+
+
+def read_grades(text: str) -> TextGrades:
+    """One scan of ``text``: :func:`find_grades` and :func:`detect_grade` together (linear in ``len(text)``)."""
+    if not text.strip():
+        return TextGrades([], None, False)
+    scan, ntext = scan_text(text)
+    whole = combine(scan.signals, ntext)
+    explicit = any(not s.ambiguous for s in scan.signals)
+    return TextGrades(_labels(scan, ntext), whole, explicit)
+
+
 def find_grades(text: str) -> list[GradeMatch]:
     """Every grade label in ``text``, in order: signals separated only by spaces, brackets or
     punctuation form one label (``(Strong recommendation; high-quality evidence) [Grade A]``).
@@ -190,9 +209,10 @@ def find_grades(text: str) -> list[GradeMatch]:
     """
     if not isinstance(text, str):
         raise TypeError(f"find_grades expects str, got {type(text).__name__}")
-    if not text.strip():
-        return []
-    scan, ntext = scan_text(text)
+    return read_grades(text).labels
+
+
+def _labels(scan: Scan, ntext: NormalisedText) -> list[GradeMatch]:
     groups: list[list[Signal]] = []
     for sig in scan.signals:
         if groups and _GAP.fullmatch(scan.norm, groups[-1][-1].end, max(sig.start, groups[-1][-1].end)):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from structaware_readers.grades.detect import GradeMatch, find_grades
+from structaware_readers.grades.detect import GradeMatch, TextGrades, read_grades
 from structaware_readers.grades.normalise import normalize_grade_text
 from structaware_readers.grades.wording import has_recommendation_wording
 from structaware_readers.models import BlockKind, Grade, ParsedDocument
@@ -71,37 +71,51 @@ class DocumentGrading:
     reasons: list[str] = field(default_factory=list)  # "legend", "graded", "numbering", "title"
     default_grade: Grade | None = None
     uspstf: bool = False
-    _cache: dict[str, list[GradeMatch]] = field(default_factory=dict, repr=False)
+    _cache: dict[str, TextGrades] = field(default_factory=dict, repr=False)
 
-    def grades(self, text: str) -> list[GradeMatch]:
-        """:func:`find_grades` of ``text`` with this document's letter system; computed once per text."""
+    def _read(self, text: str) -> TextGrades:
         found = self._cache.get(text)
         if found is None:
-            found = [self._relabel(m) for m in find_grades(text)]
+            found = read_grades(text)
+            if self.uspstf:
+                found = TextGrades([self._relabel(m) for m in found.labels], *self._relabel_whole(found))
             self._cache[text] = found
         return found
 
+    def grades(self, text: str) -> list[GradeMatch]:
+        """The grade labels of ``text`` (:func:`find_grades`) with this document's letter system; one scan per text."""
+        return self._read(text).labels
+
     def accepted(self, text: str) -> list[GradeMatch]:
-        """The grades of ``text`` that count here: unambiguous ones always, ambiguous ones in a guideline."""
-        return [m for m in self.grades(text) if m.explicit or self.is_guideline]
+        """The grade labels of ``text`` that count here: unambiguous ones always, ambiguous ones in a guideline."""
+        return [m for m in self._read(text).labels if m.explicit or self.is_guideline]
 
     def grade(self, text: str, source: str = "sentence") -> Grade | None:
-        """The combined grade of a whole text (a table row), or None when it has none that counts here."""
-        matches = self.accepted(text)
-        if not matches:
+        """All grade signals of ``text`` combined (a table row: :func:`detect_grade`), or None when
+        there are none or only ambiguous ones outside a guideline."""
+        found = self._read(text)
+        if found.whole is None or not (found.whole_explicit or self.is_guideline):
             return None
-        first = matches[0].grade
-        if len(matches) == 1 or first.grade:
-            return first if source == first.source else first.model_copy(update={"source": source})
-        return first.model_copy(update={"source": source})
+        return found.whole if found.whole.source == source else found.whole.model_copy(update={"source": source})
 
     def _relabel(self, m: GradeMatch) -> GradeMatch:
-        if not (self.uspstf and m.grade.system == "letter" and m.grade.grade):
+        if m.grade.system != "letter" or not m.grade.grade:
             return m
-        update = {"system": "USPSTF"}
-        if m.grade.grade == "D" and not m.grade.direction:
-            update["direction"] = "against"
-        return GradeMatch(m.start, m.end, m.grade.model_copy(update=update), explicit=True)
+        return GradeMatch(m.start, m.end, _uspstf(m.grade), explicit=True)
+
+    def _relabel_whole(self, found: TextGrades) -> tuple[Grade | None, bool]:
+        whole = found.whole
+        if whole is None or whole.system != "letter" or not whole.grade:
+            return whole, found.whole_explicit
+        return _uspstf(whole), True
+
+
+def _uspstf(grade: Grade) -> Grade:
+    """A labelled letter grade in a document that names the USPSTF: a USPSTF grade (D = against)."""
+    update = {"system": "USPSTF"}
+    if grade.grade == "D" and not grade.direction:
+        update["direction"] = "against"
+    return grade.model_copy(update=update)
 
 
 def _texts(doc: ParsedDocument) -> list[tuple[BlockKind, int, str]]:

@@ -58,28 +58,30 @@ def _wording(text: str) -> bool:
 
 
 def _statement_start(text: str, lo: int, hi: int) -> int:
-    """Start of the most recent sentence in ``text[lo:hi]`` that has recommendation wording, or -1."""
+    """Start of the most recent sentence in ``text[lo:hi]`` that has recommendation wording, else ``lo``.
+
+    Each sentence is tested on its own, so the search is linear in ``hi - lo``."""
     starts = [lo] + [m.end() for m in _SENTENCE_START.finditer(text, lo, hi)]
-    for s in reversed(starts):
-        if _wording(text[s:hi]):
+    ends = [*starts[1:], hi]
+    for s, e in zip(reversed(starts), reversed(ends)):
+        if _wording(text[s:e]):
             return s
-    return -1
+    return lo
 
 
 def _pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, Grade]], int]:
-    """Statement spans ``(start, end, grade)`` closed by each grade label, and where the trailing text starts."""
+    """Statement spans ``(start, end, grade)`` closed by each grade label, and where the trailing text starts.
+
+    The first statement starts at the start of the text; a later one at its latest sentence with
+    wording, the text before that (a ``Note: ...``) extending the statement before it."""
     spans: list[tuple[int, int, Grade]] = []
     prev_end = 0
-    for i, m in enumerate(matches):
-        start = _statement_start(text, prev_end, m.start)
-        if start < 0:
-            start = prev_end
-        if i and start > prev_end:  # a "Note: ..." between two labels stays with the recommendation before
-            s0, _, g0 = spans[-1]
-            spans[-1] = (s0, start, g0)
-        end = m.end + _LABEL_TAIL.match(text, m.end).end() - m.end
-        spans.append((start if i else 0, end, m.grade))
-        prev_end = end
+    for m in matches:
+        start = _statement_start(text, prev_end, m.start) if spans else 0
+        if spans and start > prev_end:
+            spans[-1] = (spans[-1][0], start, spans[-1][2])
+        prev_end = _LABEL_TAIL.match(text, m.end).end()
+        spans.append((start, prev_end, m.grade))
     return spans, prev_end
 
 
@@ -87,8 +89,7 @@ def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     rest = text
     for m in reversed(matches):
         rest = rest[: m.start] + " " + rest[m.end :]
-    words = [w for w in re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))]
-    return len(words) <= _GRADE_LINE_MAX_WORDS and len(matches) == 1
+    return len(matches) == 1 and len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
 def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
