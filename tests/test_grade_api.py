@@ -4,17 +4,31 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.grades import GRADE_SOURCES, detect_grade, find_grades, grade_from_cells
+from structaware_readers.grades import (
+    GRADE_SOURCES,
+    detect_grade,
+    find_grades,
+    grade_from_cells,
+)
 
 
 def test_vadod_grade_gives_strength_direction_and_status() -> None:
     g = detect_grade("We recommend a short duration. (Strong for| Reviewed, New-replaced)")
-    assert (g.system, g.strength, g.direction, g.status) == ("GRADE", "strong", "for", "Reviewed, New-replaced")
+    assert (g.system, g.strength, g.direction, g.status) == (
+        "GRADE",
+        "strong",
+        "for",
+        "Reviewed, New-replaced",
+    )
     assert g.source == "sentence"
     g = detect_grade("(Strong for | Reviewed, New- replaced)")  # OCR spacing noise in the status
     assert g.status == "Reviewed, New-replaced"
     g = detect_grade("We recommend against opioid doses over 90 mg. (Strong against | Reviewed, New-added)")
-    assert (g.strength, g.direction, g.status) == ("strong", "against", "Reviewed, New-added")
+    assert (g.strength, g.direction, g.status) == (
+        "strong",
+        "against",
+        "Reviewed, New-added",
+    )
 
 
 @pytest.mark.parametrize(
@@ -34,15 +48,28 @@ def test_direction_from_the_grade(text: str, grade: str, direction: str) -> None
 
 def test_source_is_recorded_and_checked() -> None:
     assert detect_grade("Grade B", source="table_column").source == "table_column"
-    assert set(GRADE_SOURCES) == {"sentence", "table_column", "next_paragraph", "document_default"}
+    assert set(GRADE_SOURCES) == {
+        "sentence",
+        "table_column",
+        "next_paragraph",
+        "document_default",
+    }
     with pytest.raises(ValueError, match="source"):
         detect_grade("Grade B", source="cell")
 
 
 def test_grade_from_cells_reads_cor_and_loe_columns() -> None:
     g = grade_from_cells(["COR", "LOE", "Recommendations"], ["I", "B-NR", "In patients with HFrEF, ..."])
-    assert (g.system, g.grade, g.certainty, g.source) == ("ACC/AHA", "I", "B-NR", "table_column")
-    g = grade_from_cells(["Class", "Level", "Recommendations"], ["IIa", "C", "Statins should be considered"])
+    assert (g.system, g.grade, g.certainty, g.source) == (
+        "ACC/AHA",
+        "I",
+        "B-NR",
+        "table_column",
+    )
+    g = grade_from_cells(
+        ["Class", "Level", "Recommendations"],
+        ["IIa", "C", "Statins should be considered"],
+    )
     assert (g.grade, g.certainty) == ("IIa", "C")
     g = grade_from_cells(["推荐意见", "证据等级", "推荐强度"], ["首选ACEI", "A", "强"])
     assert (g.strength, g.certainty) == ("strong", "A")

@@ -11,6 +11,9 @@ Public API:
   ``source="table_column"``.
 * :func:`is_recommendation` / :func:`has_recommendation_wording`: recommendation wording.
 * :func:`normalize_grade_text`: the normalised text patterns match on.
+* :func:`profile_document` ``(doc) -> DocumentGrading``: the document's own signals (guideline or
+  not, NCCN default grade, USPSTF letters); the unit builder accepts ambiguous grades and ungraded
+  recommendation wording only in a guideline (:mod:`.document`).
 
 Systems (:data:`GRADE_SYSTEMS`, one module each): :mod:`.nccn`, :mod:`.acc_aha` (ACC/AHA, ESC,
 ESMO), :mod:`.sign`, :mod:`.oxford`, :mod:`.uspstf`, :mod:`.csco`, :mod:`.gradewg` (GRADE, WHO
@@ -23,13 +26,29 @@ certainty phrase, ``Strong for``) only in a label position; disease classificati
 ``grade 3 hypertension``, ``Ⅱ期``) never.
 """
 
-from structaware_readers.grades.catalogue import GRADE_SYSTEMS, SYSTEM_PRECEDENCE, GradeSystem
-from structaware_readers.grades.detect import GRADE_SOURCES, GradeMatch, detect_grade, find_grades, grade_from_cells
+from structaware_readers.grades.catalogue import (
+    GRADE_SYSTEMS,
+    SYSTEM_PRECEDENCE,
+    GradeSystem,
+)
+from structaware_readers.grades.detect import (
+    GRADE_SOURCES,
+    GradeMatch,
+    detect_grade,
+    find_grades,
+    grade_from_cells,
+)
+from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.grades.normalise import normalize_grade_text
-from structaware_readers.grades.wording import RECOMMENDATION_PATTERNS, has_recommendation_wording, is_recommendation
+from structaware_readers.grades.wording import (
+    RECOMMENDATION_PATTERNS,
+    has_recommendation_wording,
+    is_recommendation,
+)
 
 __all__ = [
     "GRADE_SOURCES",
+    "DocumentGrading",
     "GRADE_SYSTEMS",
     "RECOMMENDATION_PATTERNS",
     "SYSTEM_PRECEDENCE",
@@ -41,4 +60,5 @@ __all__ = [
     "has_recommendation_wording",
     "is_recommendation",
     "normalize_grade_text",
+    "profile_document",
 ]

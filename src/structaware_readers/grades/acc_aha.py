@@ -22,6 +22,7 @@ from structaware_readers.grades.signals import (
     Scan,
     Signal,
     after_classifier,
+    after_determiner,
     class_label,
     standalone,
 )
@@ -36,7 +37,14 @@ def _direction(label: str) -> str:
 
 def _class_signal(m: re.Match[str], value: str, harm: str | None, level: str = "") -> Signal:
     label = class_label(value, harm)
-    return Signal(SYSTEM, m.start(), m.end(), grade=label, level=level, direction=_direction(label))
+    return Signal(
+        SYSTEM,
+        m.start(),
+        m.end(),
+        grade=label,
+        level=level,
+        direction=_direction(label),
+    )
 
 
 _ACC_COMBINED = re.compile(
@@ -64,8 +72,12 @@ def _h_acc_class(scan: Scan, m: re.Match[str]) -> None:
         return
     keyword_specific = m.group(1).upper() == "COR" or bool(m.group(2))
     near_words = bool(_NEAR_WORDS.match(scan.norm, m.end(), m.end() + 40))
-    if keyword_specific or m.group(4) or near_words or standalone(scan.norm, m.start(), m.end()):
-        scan.add(_class_signal(m, m.group(3), m.group(4)))
+    # "Class I" alone is also a share class or a device class; "a Class I recommendation" is a mention
+    specific = (keyword_specific or bool(m.group(4)) or near_words) and not after_determiner(scan.norm, m.start())
+    if specific or standalone(scan.norm, m.start(), m.end()):
+        sig = _class_signal(m, m.group(3), m.group(4))
+        sig.ambiguous = not specific
+        scan.add(sig)
 
 
 _ACC_LOE_SPECIFIC = re.compile(
@@ -78,7 +90,9 @@ def _h_acc_loe(scan: Scan, m: re.Match[str]) -> None:
 
 
 _ACC_PAIR = re.compile(rf"\(\s*({ROMAN_CLASS})\s*[,/;]\s*({LOE})\s*\)")
-_PAIR_CONTEXT = re.compile(r"(?i)\bclass\b|\bCOR\b|\bLOE\b|\blevel\b|推荐类别|推荐级别|推荐等级|证据等级|证据级别|证据水平")
+_PAIR_CONTEXT = re.compile(
+    r"(?i)\bclass\b|\bCOR\b|\bLOE\b|\blevel\b|推荐类别|推荐级别|推荐等级|证据等级|证据级别|证据水平"
+)
 
 
 def _h_acc_pair(scan: Scan, m: re.Match[str]) -> None:
@@ -98,8 +112,12 @@ _ESMO = re.compile(r"\[\s*(III|IIa|IIb|II|IV|I|V)\s*[,/]\s*([A-E])\s*\]")
 ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*,?\s*([ABC])")
 
 
+#: class and level printed after the sentence (ESC tables flattened to text): "... are recommended. I A"
+_ESC_TAIL = re.compile(r"(?<=[.)])\s+(III|IIa|IIb|II|I)\s*[,/]?\s+([ABC])\s*$")
+
+
 def _h_esmo(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(ESC_SYSTEM, m.start(), m.end(), grade=f"{m.group(1)}-{m.group(2)}"))
+    scan.add(Signal(ESC_SYSTEM, m.start(1), m.end(2), grade=f"{m.group(1)}-{m.group(2)}"))
 
 
 COMBINED: Detector = (_ACC_COMBINED, _h_acc_combined)
@@ -108,3 +126,4 @@ LOE_SPECIFIC: Detector = (_ACC_LOE_SPECIFIC, _h_acc_loe)
 PAIR: Detector = (_ACC_PAIR, _h_acc_pair)
 CLASS_ZH: Detector = (_ACC_ZH, _h_acc_zh)
 ESMO_BRACKET: Detector = (_ESMO, _h_esmo)
+ESC_TAIL: Detector = (_ESC_TAIL, _h_esmo)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["GRADE_SYSTEMS", "SYSTEM_PRECEDENCE", "GradeSystem", "RANK"]
+__all__ = ["GRADE_SYSTEMS", "RANK", "SYSTEM_PRECEDENCE", "GradeSystem"]
 
 
 class GradeSystem(NamedTuple):
@@ -31,7 +31,14 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
         "ACC/AHA",
         "Class (strength) of recommendation I/IIa/IIb/III or 1/2a/2b/3 (Harm, No Benefit) with level "
         "of evidence A, B-R, B-NR, C-LD, C-EO; also ESC and Chinese cardiology (Ⅰ类推荐，A级证据).",
-        ("Class I, Level A", "Class III (Harm)", "COR 1", "LOE B-R", "Level of Evidence: C-LD", "Ⅱa类推荐"),
+        (
+            "Class I, Level A",
+            "Class III (Harm)",
+            "COR 1",
+            "LOE B-R",
+            "Level of Evidence: C-LD",
+            "Ⅱa类推荐",
+        ),
     ),
     GradeSystem(
         "ESMO/ESC",
@@ -50,8 +57,7 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     ),
     GradeSystem(
         "USPSTF",
-        "USPSTF letter grades A, B, C, D and the I statement when the text or document names the USPSTF "
-        "/ Task Force.",
+        "USPSTF letter grades A, B, C, D and the I statement when the text or document names the USPSTF / Task Force.",
         ("USPSTF Grade A recommendation", "I statement"),
     ),
     GradeSystem(
@@ -87,7 +93,14 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
         "zh",
         "Chinese labelled grades without a named system: 证据等级/证据级别/推荐等级/推荐级别 with a letter "
         "or roman value, A级推荐, A级证据, 【A级】, 专家共识.",
-        ("证据等级：A", "证据级别 B", "推荐级别：Ⅰ", "A级推荐", "【A级】", "（专家共识）"),
+        (
+            "证据等级：A",
+            "证据级别 B",
+            "推荐级别：Ⅰ",
+            "A级推荐",
+            "【A级】",
+            "（专家共识）",
+        ),
     ),
     GradeSystem(
         "consensus",
@@ -97,11 +110,16 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     GradeSystem(
         "letter",
         "Labelled letter grades and levels with no named system.",
-        ("[Grade A]", "Grade B", "Grade: A", "Strength of recommendation (A)", "Level of evidence: B"),
+        (
+            "[Grade A]",
+            "Grade B",
+            "Grade: A",
+            "Strength of recommendation (A)",
+            "Level of evidence: B",
+        ),
     ),
 )
 
 #: System names from most to least specific; decides ``Grade.system`` when signals mix.
 SYSTEM_PRECEDENCE: tuple[str, ...] = tuple(s.name for s in GRADE_SYSTEMS)
 RANK = {name: i for i, name in enumerate(SYSTEM_PRECEDENCE)}
-

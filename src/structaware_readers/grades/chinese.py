@@ -25,8 +25,21 @@ _ZH_VALUE = (
 _ZH_LABELLED = re.compile(
     r"(推荐|证据)\s*(?:意见\s*)?(等级|级别|强度|类别|分级|水平|质量|确定性)\s*[:]?\s*(?:为|是)?\s*" + _ZH_VALUE
 )
-_ZH_CERT = {"高": "high", "中": "moderate", "中等": "moderate", "低": "low", "极低": "very low", "非常低": "very low"}
-_ZH_STRENGTH = {"强": "strong", "强烈": "strong", "弱": "weak", "有条件": "conditional", "条件性": "conditional"}
+_ZH_CERT = {
+    "高": "high",
+    "中": "moderate",
+    "中等": "moderate",
+    "低": "low",
+    "极低": "very low",
+    "非常低": "very low",
+}
+_ZH_STRENGTH = {
+    "强": "strong",
+    "强烈": "strong",
+    "弱": "weak",
+    "有条件": "conditional",
+    "条件性": "conditional",
+}
 _OXFORD_LEVEL = re.compile(r"[1-5][abc]")
 
 
@@ -44,7 +57,14 @@ def _h_zh_labelled(scan: Scan, m: re.Match[str]) -> None:
     elif _OXFORD_LEVEL.fullmatch(value):
         scan.add(Signal("Oxford", s, e, level=value))
     elif kind == "推荐":
-        scan.add(Signal(SYSTEM, s, e, grade=value.upper() if len(value) <= 2 and value[0].isdigit() else value))
+        scan.add(
+            Signal(
+                SYSTEM,
+                s,
+                e,
+                grade=value.upper() if len(value) <= 2 and value[0].isdigit() else value,
+            )
+        )
     else:
         scan.add(Signal(SYSTEM, s, e, level=value.upper() if value[0].isdigit() else value))
 
@@ -73,12 +93,22 @@ def _h_zh_consensus(scan: Scan, m: re.Match[str]) -> None:
     scan.add(Signal(SYSTEM, m.start(), m.end(), grade="expert consensus"))
 
 
-_ZH_STRENGTH_RE = re.compile(r"(?<![加增])(强烈|强|弱|有条件的?|条件性)\s*(不)?\s*推荐(?!意见|等级|级别|强度|类别|分级)")
+_ZH_STRENGTH_RE = re.compile(
+    r"(?<![加增])(强烈|强|弱|有条件的?|条件性)\s*(不)?\s*推荐(?!意见|等级|级别|强度|类别|分级)"
+)
 
 
 def _h_zh_strength(scan: Scan, m: re.Match[str]) -> None:
     strength = _ZH_STRENGTH[m.group(1).rstrip("的")]
-    scan.add(Signal("GRADE", m.start(), m.end(), strength=strength, direction="against" if m.group(2) else "for"))
+    scan.add(
+        Signal(
+            "GRADE",
+            m.start(),
+            m.end(),
+            strength=strength,
+            direction="against" if m.group(2) else "for",
+        )
+    )
 
 
 _ZH_CERT_RE = re.compile(r"(?<![降减])(极低|非常低|中等|高|中|低)\s*(?:质量|确定性|可信度|级别|等级)\s*(?:的\s*)?证据")

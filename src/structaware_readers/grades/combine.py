@@ -79,7 +79,10 @@ def _balance(text: str, a: int, b: int) -> tuple[int, int]:
         if j < len(text) and text[j] in _CLOSING:
             b = j + 1
     if a > 0 and b < len(text) and _PAIRS.get(text[a - 1]) == text[b]:
-        a, b = a - 1, b + 1  # "(category 2B)": keep the brackets that enclose exactly the grade
+        a, b = (
+            a - 1,
+            b + 1,
+        )  # "(category 2B)": keep the brackets that enclose exactly the grade
     return a, b
 
 

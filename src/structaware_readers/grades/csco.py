@@ -20,7 +20,7 @@ SYSTEM = "CSCO"
 # OCR reads the roman I as l, 1 or |: "Ill" / "I1l" / "lI" are II or III
 _ROMAN_OCR = r"[Il1|]{1,3}"
 _CSCO_LEVEL = re.compile(rf"(?<![A-Za-z0-9])({_ROMAN_OCR}|[一二三])\s*级\s*(?:专家)?推荐")
-_CSCO_EVIDENCE = re.compile(r"(?<![A-Za-z0-9.])(1A|1B|2A|2B|1|2|3)\s*类\s*(?:的\s*)?证据", re.I)
+_CSCO_EVIDENCE = re.compile(r"(?<![A-Za-z0-9.])(1A|1B|2A|2B|1|2|3)\s*类\s*(?:的\s*)?证据", re.IGNORECASE)
 _ZH_NUM = {"一": "I", "二": "II", "三": "III"}
 
 

@@ -12,13 +12,31 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from structaware_readers.grades import acc_aha, chinese, csco, gradewg, kdigo, letters, nccn, oxford, sign, uspstf
+from structaware_readers.grades import (
+    acc_aha,
+    chinese,
+    csco,
+    gradewg,
+    kdigo,
+    letters,
+    nccn,
+    oxford,
+    sign,
+    uspstf,
+)
 from structaware_readers.grades.combine import combine
 from structaware_readers.grades.normalise import NormalisedText
 from structaware_readers.grades.signals import Detector, Scan, Signal, cert_word, whole
 from structaware_readers.models import Grade
 
-__all__ = ["GRADE_SOURCES", "GradeMatch", "detect_grade", "find_grades", "grade_from_cells", "scan_text"]
+__all__ = [
+    "GRADE_SOURCES",
+    "GradeMatch",
+    "detect_grade",
+    "find_grades",
+    "grade_from_cells",
+    "scan_text",
+]
 
 #: The values of ``Grade.source``: where a grade was read.
 GRADE_SOURCES = ("sentence", "table_column", "next_paragraph", "document_default")
@@ -35,6 +53,7 @@ _REGISTRY: tuple[tuple[str, Detector], ...] = (
     (_ZH, nccn.CATEGORY_ZH_BRACKET),
     (r"\[\s*[IV]", acc_aha.ESMO_BRACKET),
     (r"\(\s*[IV]", acc_aha.PAIR),
+    (r"[.)]\s+I", acc_aha.ESC_TAIL),
     (_LEVEL, acc_aha.LOE_SPECIFIC),
     (_ZH, acc_aha.CLASS_ZH),
     (r"(?i)class|\bCOR\b", acc_aha.CLASS),
@@ -95,11 +114,21 @@ def _cell_signals(scan: Scan) -> None:
     """Whole-text labels: a table cell that is only ``very low quality``, ``Strong`` or ``IIaB``."""
     norm = scan.norm
     if m := gradewg.CERT_CELL.match(norm):
-        scan.add(Signal("GRADE", m.start(1), m.end(), certainty=cert_word(m.group(1))))
+        scan.add(
+            Signal(
+                "GRADE",
+                m.start(1),
+                m.end(),
+                certainty=cert_word(m.group(1)),
+                ambiguous=True,
+            )
+        )
     elif m := gradewg.STRENGTH_CELL.match(norm):
-        scan.add(Signal("GRADE", m.start(1), m.end(1), strength=gradewg.STRENGTH_MAP[m.group(1).lower()]))
+        strength = gradewg.STRENGTH_MAP[m.group(1).lower()]
+        scan.add(Signal("GRADE", m.start(1), m.end(1), strength=strength, ambiguous=True))
     elif (m := acc_aha.ESC_CELL.search(norm)) and whole(norm, m.start(), m.end()):
-        scan.add(Signal(acc_aha.ESC_SYSTEM, m.start(), m.end(), grade=f"{m.group(1)}-{m.group(2)}"))
+        grade = f"{m.group(1)}-{m.group(2)}"
+        scan.add(Signal(acc_aha.ESC_SYSTEM, m.start(), m.end(), grade=grade, ambiguous=True))
 
 
 def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:
@@ -134,14 +163,38 @@ def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:
 
 @dataclass(frozen=True)
 class GradeMatch:
-    """One grade label found in a text: its span in the original text (characters, end exclusive)."""
+    """One grade label found in a text: its span in the original text (characters, end exclusive).
+
+    ``explicit`` is False when every signal of the label is a form that is a grade only inside a
+    guideline (a bare ``Level 2``, ``Grade B``, ``Class I``, a cell that is only ``Strong``).
+    """
 
     start: int
     end: int
     grade: Grade
+    explicit: bool = True
 
 
 _GAP = re.compile(r"[\s,;:|/()\[\].。，；、（）【】-]*")
+
+
+@dataclass(frozen=True)
+class TextGrades:
+    """Everything one scan of a text says: its grade labels in order, and all its signals combined."""
+
+    labels: list[GradeMatch]
+    whole: Grade | None  # what detect_grade(text) returns
+    whole_explicit: bool  # False when every signal is ambiguous (see GradeMatch.explicit)
+
+
+def read_grades(text: str) -> TextGrades:
+    """One scan of ``text``: :func:`find_grades` and :func:`detect_grade` together (linear in ``len(text)``)."""
+    if not text.strip():
+        return TextGrades([], None, False)
+    scan, ntext = scan_text(text)
+    whole = combine(scan.signals, ntext)
+    explicit = any(not s.ambiguous for s in scan.signals)
+    return TextGrades(_labels(scan, ntext), whole, explicit)
 
 
 def find_grades(text: str) -> list[GradeMatch]:
@@ -156,9 +209,10 @@ def find_grades(text: str) -> list[GradeMatch]:
     """
     if not isinstance(text, str):
         raise TypeError(f"find_grades expects str, got {type(text).__name__}")
-    if not text.strip():
-        return []
-    scan, ntext = scan_text(text)
+    return read_grades(text).labels
+
+
+def _labels(scan: Scan, ntext: NormalisedText) -> list[GradeMatch]:
     groups: list[list[Signal]] = []
     for sig in scan.signals:
         if groups and _GAP.fullmatch(scan.norm, groups[-1][-1].end, max(sig.start, groups[-1][-1].end)):
@@ -173,11 +227,12 @@ def find_grades(text: str) -> list[GradeMatch]:
                 prev = out[-1]
                 status = next(s.status for s in group if s.status)
                 end = ntext.original(group[-1].start, group[-1].end)[1]
-                out[-1] = GradeMatch(prev.start, end, prev.grade.model_copy(update={"status": prev.grade.status or status}))
+                grade = prev.grade.model_copy(update={"status": prev.grade.status or status})
+                out[-1] = GradeMatch(prev.start, end, grade, prev.explicit)
             continue
         start = ntext.original(group[0].start, group[0].end)[0]
         end = ntext.original(group[-1].start, group[-1].end)[1]
-        out.append(GradeMatch(start, end, grade))
+        out.append(GradeMatch(start, end, grade, explicit=not all(s.ambiguous for s in group)))
     return out
 
 

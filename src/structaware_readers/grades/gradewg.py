@@ -29,7 +29,12 @@ from structaware_readers.grades.signals import (
 SYSTEM = "GRADE"
 
 STRENGTH_WORD = r"(strong|conditional|weak|discretionary)"
-STRENGTH_MAP = {"strong": "strong", "conditional": "conditional", "weak": "weak", "discretionary": "conditional"}
+STRENGTH_MAP = {
+    "strong": "strong",
+    "conditional": "conditional",
+    "weak": "weak",
+    "discretionary": "conditional",
+}
 
 _SYMBOLS = re.compile(r"(?<![⊕⨁⊝○◯⊖〇])([⊕⨁]{1,4})([⊝○◯⊖〇O]{0,3})(?![⊕⨁⊝○◯⊖〇O])")
 _SYMBOL_CERT = {4: "high", 3: "moderate", 2: "low", 1: "very low"}
@@ -66,7 +71,15 @@ _STRENGTH = re.compile(rf"(?i)\b{STRENGTH_WORD}\s+recommendation(?!s)\b(?:\s+(fo
 def _h_strength(scan: Scan, m: re.Match[str]) -> None:
     if not after_determiner(scan.norm, m.start()):
         direction = (m.group(2) or "").lower()
-        scan.add(Signal(SYSTEM, m.start(), m.end(), strength=STRENGTH_MAP[m.group(1).lower()], direction=direction))
+        scan.add(
+            Signal(
+                SYSTEM,
+                m.start(),
+                m.end(),
+                strength=STRENGTH_MAP[m.group(1).lower()],
+                direction=direction,
+            )
+        )
 
 
 _STRENGTH_LABELLED = re.compile(
@@ -78,7 +91,15 @@ _STRENGTH_LABELLED = re.compile(
 
 def _h_strength_labelled(scan: Scan, m: re.Match[str]) -> None:
     direction = (m.group(2) or "").lower()
-    scan.add(Signal(SYSTEM, m.start(), m.end(), strength=STRENGTH_MAP[m.group(1).lower()], direction=direction))
+    scan.add(
+        Signal(
+            SYSTEM,
+            m.start(),
+            m.end(),
+            strength=STRENGTH_MAP[m.group(1).lower()],
+            direction=direction,
+        )
+    )
 
 
 _FOR_AGAINST = re.compile(r"(?i)\b(strong|weak|conditional)\s+(for|against)\b(?:\s+the\s+(?:intervention|option))?")
@@ -92,7 +113,11 @@ def _h_for_against(scan: Scan, m: re.Match[str]) -> None:
     if followed_by_status or standalone(scan.norm, m.start(), m.end()):
         scan.add(
             Signal(
-                SYSTEM, m.start(), m.end(), strength=STRENGTH_MAP[m.group(1).lower()], direction=m.group(2).lower()
+                SYSTEM,
+                m.start(),
+                m.end(),
+                strength=STRENGTH_MAP[m.group(1).lower()],
+                direction=m.group(2).lower(),
             )
         )
 
@@ -106,9 +131,11 @@ _STATUS = re.compile(
 def _status_label(m: re.Match[str]) -> str:
     first = "Not reviewed" if m.group(1).lower().startswith("not") else "Reviewed"
     second = re.sub(r"\s*-\s*", "-", re.sub(r"\s+", " ", m.group(2))).lower()
-    second = {"new-added": "New-added", "new-replaced": "New-replaced", "not changed": "Not changed"}.get(
-        second, second.capitalize()
-    )
+    second = {
+        "new-added": "New-added",
+        "new-replaced": "New-replaced",
+        "not changed": "Not changed",
+    }.get(second, second.capitalize())
     return f"{first}, {second}"
 
 
@@ -126,7 +153,9 @@ def _h_cert_labelled(scan: Scan, m: re.Match[str]) -> None:
     scan.add(Signal(SYSTEM, m.start(), m.end(), certainty=cert_word(m.group(1))))
 
 
-_CERT_PHRASE = re.compile(rf"(?i)\b{CERT_WORD}[- ](?:quality|certainty)(?:\s+(?:of\s+(?:the\s+)?)?evidence|\s+evidence)")
+_CERT_PHRASE = re.compile(
+    rf"(?i)\b{CERT_WORD}[- ](?:quality|certainty)(?:\s+(?:of\s+(?:the\s+)?)?evidence|\s+evidence)"
+)
 
 
 def _h_cert_phrase(scan: Scan, m: re.Match[str]) -> None:

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.grades.signals import OPENERS, SENTENCE_END, Detector, Scan, Signal, after_classifier
+from structaware_readers.grades.signals import (
+    OPENERS,
+    SENTENCE_END,
+    Detector,
+    Scan,
+    Signal,
+    after_classifier,
+)
 
 SYSTEM = "GRADE"
 

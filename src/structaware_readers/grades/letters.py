@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.grades.signals import Detector, Scan, Signal, after_classifier, standalone
+from structaware_readers.grades.signals import (
+    Detector,
+    Scan,
+    Signal,
+    after_classifier,
+    standalone,
+)
 from structaware_readers.grades.uspstf import system_for
 
 SYSTEM = "letter"
@@ -47,19 +53,22 @@ def _h_letter_grade(scan: Scan, m: re.Match[str]) -> None:
     system = system_for(scan)
     if m.group(1) == "I" and system != "USPSTF":
         return  # "grade I" is a disease grade unless the USPSTF "I statement" is meant
-    scan.add(Signal(system, m.start(), m.end(), grade=m.group(1)))
+    labelled = "recommendation" in m.group(0).lower() or system == "USPSTF"
+    scan.add(Signal(system, m.start(), m.end(), grade=m.group(1), ambiguous=not labelled))
 
 
 def _h_letter_level(scan: Scan, m: re.Match[str]) -> None:
     if after_classifier(scan.norm, m.start()) or not _FOLLOW.match(scan.norm, m.end()):
         return
     keyword = scan.norm[m.start() : m.end()].lower()
-    if keyword.startswith("level") and "evidence" not in keyword and "of" not in keyword:
+    bare = keyword.startswith("level") and "evidence" not in keyword and "of" not in keyword
+    if bare:
         # bare "Level A": only as a label or when "evidence" follows
         tail = scan.norm[m.end() : m.end() + 12].lower()
-        if not (standalone(scan.norm, m.start(), m.end()) or tail.lstrip().startswith("evidence")):
+        bare = not tail.lstrip().startswith("evidence")
+        if bare and not standalone(scan.norm, m.start(), m.end()):
             return
-    scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(1)))
+    scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(1), ambiguous=bare))
 
 
 def _h_roman_level(scan: Scan, m: re.Match[str]) -> None:

@@ -16,14 +16,26 @@ _NCCN = re.compile(
     r"(?i)\b(?:NCCN\s+)?categor(?:y|ies)(?:\s+of\s+evidence(?:\s+and\s+consensus)?)?\s*[:]?\s*"
     r"(2A|2B|1|3)(?!\w|\.\d)"
 )
-_NCCN_ZH = re.compile(r"(?<![A-Za-z0-9.])(2A|2B|1|3)\s*类\s*推荐", re.I)
-_NCCN_ZH_BRACKET = re.compile(r"[(\[]\s*(2A|2B|1|3)\s*类\s*[)\]]", re.I)
+_NCCN_ZH = re.compile(r"(?<![A-Za-z0-9.])(2A|2B|1|3)\s*类\s*推荐", re.IGNORECASE)
+_NCCN_ZH_BRACKET = re.compile(r"[(\[]\s*(2A|2B|1|3)\s*类\s*[)\]]", re.IGNORECASE)
+
+
+# a bare "category 1/3" must read as a label: "(category 1)", "category 3: useful in ...", "a category 1
+# recommendation"; "a Category 3 hurricane" is not a grade
+_FOLLOW = re.compile(r"(?i)\s*(?:$|[)\],;.:|/\n]|recommendation|evidence|and\b|or\b|preferred)")
 
 
 def _h_nccn(scan: Scan, m: re.Match[str]) -> None:
+    grade = m.group(1).upper()
+    if grade in ("1", "3") and "nccn" not in m.group(0).lower() and not _FOLLOW.match(scan.norm, m.end()):
+        return
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=grade))
+
+
+def _h_nccn_zh(scan: Scan, m: re.Match[str]) -> None:
     scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1).upper()))
 
 
 CATEGORY: Detector = (_NCCN, _h_nccn)
-CATEGORY_ZH: Detector = (_NCCN_ZH, _h_nccn)
-CATEGORY_ZH_BRACKET: Detector = (_NCCN_ZH_BRACKET, _h_nccn)
+CATEGORY_ZH: Detector = (_NCCN_ZH, _h_nccn_zh)
+CATEGORY_ZH_BRACKET: Detector = (_NCCN_ZH_BRACKET, _h_nccn_zh)

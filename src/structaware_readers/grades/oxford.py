@@ -25,16 +25,29 @@ _OXFORD_PLAIN = re.compile(
 )
 
 
+# the fair-value hierarchy of financial statements (ASC 820 / IFRS 13): Level 1, 2, 3 inputs
+_FAIR_VALUE = re.compile(r"(?i)fair\s+value|hierarch|\binputs?\b|quoted\s+prices|observable|unobservable")
+
+
+def _level(scan: Scan, m: re.Match[str], value: str, explicit: bool) -> None:
+    if not (explicit or standalone(scan.norm, m.start(), m.end())):
+        return
+    if not explicit and _FAIR_VALUE.search(scan.norm, max(0, m.start() - 60), m.end() + 60):
+        return
+    scan.add(Signal(SYSTEM, m.start(), m.end(), level=value, ambiguous=not explicit))
+
+
 def _h_oxford_suffix(scan: Scan, m: re.Match[str]) -> None:
-    explicit = m.group(1).lower() != "level" or bool(m.group(4))
-    if explicit or standalone(scan.norm, m.start(), m.end()):
-        scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(2) + m.group(3).lower()))
+    _level(
+        scan,
+        m,
+        m.group(2) + m.group(3).lower(),
+        m.group(1).lower() != "level" or bool(m.group(4)),
+    )
 
 
 def _h_oxford_plain(scan: Scan, m: re.Match[str]) -> None:
-    explicit = m.group(1).lower() != "level" or bool(m.group(3))
-    if explicit or standalone(scan.norm, m.start(), m.end()):
-        scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(2)))
+    _level(scan, m, m.group(2), m.group(1).lower() != "level" or bool(m.group(3)))
 
 
 LEVEL_SUFFIX: Detector = (_OXFORD_SUFFIX, _h_oxford_suffix)

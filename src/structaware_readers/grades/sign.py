@@ -27,7 +27,9 @@ SYSTEM = "SIGN"
 
 _SIGN_STRONG = re.compile(r"(?<![\w+.])([12])\+\+(?![\w+])")
 _SIGN_WEAK = re.compile(r"(?<![\w+.])([1-4])(\+|-)(?![\w+\-])")
-_SIGN_LABEL = re.compile(r"(?i)(?:level\s+of\s+evidence|evidence\s+level|\bLoE|\bLOE|\bSIGN\b|证据等级|证据级别)[^.;]{0,25}$")
+_SIGN_LABEL = re.compile(
+    r"(?i)(?:level\s+of\s+evidence|evidence\s+level|\bLoE|\bLOE|\bSIGN\b|证据等级|证据级别)[^.;]{0,25}$"
+)
 _SIGN_GRADE = re.compile(r"(?i)\bSIGN\b[^.;]{0,20}?\bgrade\s*[:]?\s*((?-i:[A-D]))(?!\w)")
 _GOOD_PRACTICE = re.compile(
     r"(?i)\b(good\s+practice\s+point|GPP|good\s+practice\s+statement|best\s+practice\s+statement)(?!s|\w)"

@@ -26,7 +26,10 @@ _GRADE_FOR = re.compile(
     r"(?i)\bgrade\s*[:]?\s*((?-i:[A-D]|I))\s+for\s+[^;.\n]{1,80}"
     r"(?:;\s*grade\s*[:]?\s*(?-i:[A-D]|I)\s+for\s+[^;.\n]{1,80})*"
 )
-_I_STATEMENT = re.compile(r"(?:^|(?<=[(\[,;:|])|(?<=USPSTF )|(?<=[Gg]rade ))\s*(I)\s+statement\b", re.M)
+_I_STATEMENT = re.compile(
+    r"(?:^|(?<=[(\[,;:|])|(?<=USPSTF )|(?<=[Gg]rade ))\s*(I)\s+statement\b",
+    re.MULTILINE,
+)
 
 
 def system_for(scan: Scan) -> str:
@@ -36,12 +39,12 @@ def system_for(scan: Scan) -> str:
 
 def _h_grade_for(scan: Scan, m: re.Match[str]) -> None:
     if not after_classifier(scan.norm, m.start()):
-        grade = m.group(1)
-        scan.add(Signal(system_for(scan), m.start(), m.end(), grade=grade))
+        system = system_for(scan)
+        scan.add(Signal(system, m.start(), m.end(), grade=m.group(1), ambiguous=system != SYSTEM))
 
 
 def _h_i_statement(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(SYSTEM, m.start(1), m.end(), grade="I"))
+    scan.add(Signal(SYSTEM, m.start(1), m.end(), grade="I", ambiguous=system_for(scan) != SYSTEM))
 
 
 GRADE_FOR: Detector = (_GRADE_FOR, _h_grade_for)

@@ -26,13 +26,9 @@ _CLINICAL_PARTICIPLES = (
 #: English recommendation wording recognised by :func:`is_recommendation`, by name (matched on the
 #: normalised text, case-insensitively).
 RECOMMENDATION_PATTERNS: dict[str, re.Pattern[str]] = {
-    "label": re.compile(
-        r"(?i)^\W*(?:key\s+)?recommendations?\s*(?:(?:\d+(?:\.\d+)*[a-z]?|[IVX]+)\s*[:.)\-]|:\s*\w)"
-    ),
+    "label": re.compile(r"(?i)^\W*(?:key\s+)?recommendations?\s*(?:(?:\d+(?:\.\d+)*[a-z]?|[IVX]+)\s*[:.)\-]|:\s*\w)"),
     "good_practice_label": re.compile(r"(?i)^\W*good\s+practice\s+(?:statement|point)\b"),
-    "we_recommend": re.compile(
-        r"(?i)\bwe\s+(?:also\s+)?(?:strongly\s+|conditionally\s+)?(?:recommend|suggest)\b"
-    ),
+    "we_recommend": re.compile(r"(?i)\bwe\s+(?:also\s+)?(?:strongly\s+|conditionally\s+)?(?:recommend|suggest)\b"),
     "body_recommends": re.compile(
         r"(?i)\b(?:panel|GDG|committee|task\s+force|guideline|working\s+group|society|expert\s+group|"
         r"experts|consensus|authors|college|association|USPSTF)\s+(?:also\s+)?"
@@ -51,7 +47,7 @@ RECOMMENDATION_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "imperative": re.compile(
         r"(?i)^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:offer|consider|do\s+not\s+(?:offer|use|routinely|give|prescribe|"
-        r"start|perform)|advise|refer|measure|ensure|give|use(?!\s+of\b)|avoid|discuss|assess)\s+\w"
+        r"start|perform)|advise|refer(?!\s+to\b)|measure|ensure|give|use(?!\s+of\b)|avoid|discuss|assess)\s+\w"
     ),
 }
 

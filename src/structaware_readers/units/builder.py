@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from structaware_readers import ids
 from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.models import (
     BBox,
     Block,
@@ -51,8 +52,11 @@ class UnitBuilder:
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
     position: dict[str, int] = field(default_factory=dict)
+    grading: DocumentGrading = field(default_factory=DocumentGrading)  # the document's grade signals
+    open_rec: bool = False  # the last thing emitted is a recommendation (a grade line may follow)
 
     def __post_init__(self) -> None:
+        self.grading = profile_document(self.doc)
         self.position = {b.block_id: i for i, b in enumerate(self.doc.blocks)}
 
     # -- helpers ---------------------------------------------------------------------------
@@ -115,6 +119,7 @@ class UnitBuilder:
                 flow=flow,
             )
         )
+        self.open_rec = unit_type is UnitType.RECOMMENDATION
         self.extras.append(extra)
         self.keys.append(min(self.position[b.block_id] for b in blocks))
 
@@ -189,7 +194,29 @@ class UnitBuilder:
             return
         if self.options.recommendation_units and emit_if_recommendation(self, block, text):
             return
+        self.add_section_text(block, text)
+
+    def add_section_text(self, block: Block, text: str) -> None:
+        """Append ``text`` (from ``block``) to the section being collected."""
         self.pending.append(_Part(text, block))
+        self.open_rec = False
+
+    def attach_grade_line(self, block: Block, text: str, grade: Grade) -> bool:
+        """Attach a text that is only a grade to the ungraded recommendation emitted just before it
+        (WHO style: the strength and certainty in the next paragraph); False when there is none."""
+        if not (self.open_rec and self.units):
+            return False
+        unit = self.units[-1]
+        if unit.grade is not None and unit.grade.source != "document_default":
+            return False
+        unit.text = f"{unit.text}\n{text.strip()}"
+        unit.grade = grade.model_copy(update={"source": "next_paragraph"})
+        if block.block_id not in unit.element_ids:
+            unit.element_ids.append(block.block_id)
+            unit.bboxes.append(block.bbox)
+            unit.element_pages.append(block.page)
+        unit.pages = sorted({*unit.pages, block.page, *block.extra_pages})
+        return True
 
     def on_list(self, block: Block) -> None:
         items = block.items or [line for line in block.text.splitlines() if line.strip()]

@@ -49,7 +49,7 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
             grade = None  # a note row (supporting text, a trailing label) is never graded
         else:
             text = row_text(table.headers, cells)
-            grade = table.grade(cells, text)
+            grade = table.grade(cells, text, builder.grading)
         table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade)
 
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from structaware_readers import grades
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
 from structaware_readers.tables.footnotes import cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title
 
 if TYPE_CHECKING:
+    from structaware_readers.grades.document import DocumentGrading
     from structaware_readers.units.builder import UnitBuilder
 
 
@@ -143,12 +143,13 @@ class TableView:
             parts.append(f"Note: {title(self.general_note)}")
         return " | ".join(parts)
 
-    def grade(self, cells: list[str], text: str) -> Grade | None:
-        """The row's grade: from its grade columns (header + value), else from its text."""
+    def grade(self, cells: list[str], text: str, grading: DocumentGrading) -> Grade | None:
+        """The row's grade: from its grade columns (header + value), else from its text; a grade that
+        is ambiguous outside a guideline (``Level 2`` in a fair-value table) counts only in one."""
         in_columns = "; ".join(
             f"{h}: {c.strip()}" for h, c in zip(self.headers, cells) if h and c.strip() and GRADE_HEADER.search(h)
         )
-        return (grades.detect_grade(in_columns) if in_columns else None) or grades.detect_grade(text)
+        return (grading.grade(in_columns, source="table_column") if in_columns else None) or grading.grade(text)
 
     def emit_row(
         self,

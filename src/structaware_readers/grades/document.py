@@ -1,0 +1,185 @@
+"""Document-level grading signals: is this document a guideline, which letter system it uses, and its default grade.
+
+A sentence with recommendation wording ("we recommend", "should be offered", "Measure ...") is a
+recommendation only inside a guideline, and an *ambiguous* grade (a bare ``Level 2``, ``Grade B``,
+``Class I``, a cell that is only ``Strong``) counts only there: the fair-value hierarchy's
+``Level 1`` and every ``Refer to Note 13`` of a financial filing are neither. A document is a
+guideline when its own text says so through at least one of:
+
+* ``legend``: a grading-system legend or method statement ("Strength of recommendation",
+  "Classes of recommendation", "Levels of evidence", "GRADE approach", "categories of evidence and
+  consensus", 证据等级/推荐等级/推荐强度, the USPSTF);
+* ``graded``: at least two statements with an unambiguous grade (``Category 2A``, ``Class I,
+  Level A``, ``(Strong for)``, ``Grade 1B``, ``强推荐``, ...);
+* ``numbering``: at least two statements numbered as recommendations (``Recommendation 2.1``,
+  ``Key recommendation 3``, ``Practice Point 1.2.1``, ``推荐意见 2``);
+* ``title``: a title on the first two pages that names a guideline ("Guide to ...",
+  "... Guidelines", "Consensus statement", 指南, 共识) and at least three sentences of
+  recommendation wording.
+
+Document defaults: NCCN's "All recommendations are category 2A unless otherwise indicated" gives
+ungraded recommendations ``Grade(system="NCCN", grade="2A", source="document_default")``; a
+document that names the USPSTF / Task Force reads labelled letter grades as USPSTF grades.
+
+One :func:`find_grades` per distinct text: :meth:`DocumentGrading.grades` returns the cached
+result, so the unit builder reads each block once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from structaware_readers.grades.detect import GradeMatch, TextGrades, read_grades
+from structaware_readers.grades.normalise import normalize_grade_text
+from structaware_readers.grades.wording import has_recommendation_wording
+from structaware_readers.models import BlockKind, Grade, ParsedDocument
+
+__all__ = ["DocumentGrading", "profile_document"]
+
+_LEGEND = re.compile(
+    r"(?i)\bstrength\s+of\s+(?:the\s+)?recommendations?\b|\bclass(?:es)?\s+of\s+recommendations?\b|"
+    r"\blevels?\s+of\s+evidence\b|\b(?:quality|certainty)\s+of\s+(?:the\s+)?evidence\b|"
+    r"\bgrading\s+of\s+recommendations\b|\bGRADE\s+(?:approach|methodology|system|framework|working\s+group)\b|"
+    r"\bcategories\s+of\s+evidence\s+and\s+consensus\b|\bgrades?\s+of\s+recommendations?\b|"
+    r"\bUSPSTF\b|\bU\.?\s?S\.?\s+Preventive\s+Services\s+Task\s+Force\b|"
+    r"证据(?:等级|级别|质量|水平)|推荐(?:等级|级别|强度|分级)"
+)
+_NUMBERING = re.compile(
+    r"(?i)^\W*(?:(?:key\s+)?recommendations?|practice\s+point|statement)\s+\d+(?:\.\d+)*[a-z]?\b|"
+    r"^\W*推荐(?:意见)?\s*\d+(?:\.\d+)*"
+)
+_TITLE = re.compile(
+    r"(?i)\bguide(?:lines?)?\b|\bconsensus\s+(?:statement|report|recommendations?)\b|\bposition\s+statement\b|"
+    r"\bpractice\s+(?:parameter|advisory)\b|\brecommendations\s+(?:for|on)\b|指南|共识|诊疗规范"
+)
+_DEFAULT_NCCN = re.compile(
+    r"(?i)\ball\s+recommendations\s+are\s+(?:NCCN\s+)?category\s+(2A|2B|1|3)\s+unless\s+otherwise\s+"
+    r"(?:indicated|noted|specified|stated)|除(?:非)?另有(?:说明|标注)外?[，,]?\s*(?:所有|均|本指南)?[^。]{0,12}?(2A|2B|1|3)\s*类"
+)
+_TASK_FORCE = re.compile(r"(?i)\bUSPSTF\b|\btask\s+force\b(?!\s+on\s+climate)")
+_GRADED_MIN = 2
+_NUMBERED_MIN = 2
+_WORDING_MIN = 3
+
+
+@dataclass
+class DocumentGrading:
+    """What a document's own text says about its grades (see the module docstring)."""
+
+    is_guideline: bool = False
+    reasons: list[str] = field(default_factory=list)  # "legend", "graded", "numbering", "title"
+    default_grade: Grade | None = None
+    uspstf: bool = False
+    _cache: dict[str, TextGrades] = field(default_factory=dict, repr=False)
+
+    def _read(self, text: str) -> TextGrades:
+        found = self._cache.get(text)
+        if found is None:
+            found = read_grades(text)
+            if self.uspstf:
+                found = TextGrades([self._relabel(m) for m in found.labels], *self._relabel_whole(found))
+            self._cache[text] = found
+        return found
+
+    def grades(self, text: str) -> list[GradeMatch]:
+        """The grade labels of ``text`` (:func:`find_grades`) with this document's letter system; one scan per text."""
+        return self._read(text).labels
+
+    def accepted(self, text: str) -> list[GradeMatch]:
+        """The grade labels of ``text`` that count here: unambiguous ones always, ambiguous ones in a guideline."""
+        return [m for m in self._read(text).labels if m.explicit or self.is_guideline]
+
+    def grade(self, text: str, source: str = "sentence") -> Grade | None:
+        """All grade signals of ``text`` combined (a table row: :func:`detect_grade`), or None when
+        there are none or only ambiguous ones outside a guideline."""
+        found = self._read(text)
+        if found.whole is None or not (found.whole_explicit or self.is_guideline):
+            return None
+        return found.whole if found.whole.source == source else found.whole.model_copy(update={"source": source})
+
+    def _relabel(self, m: GradeMatch) -> GradeMatch:
+        if m.grade.system != "letter" or not m.grade.grade:
+            return m
+        return GradeMatch(m.start, m.end, _uspstf(m.grade), explicit=True)
+
+    def _relabel_whole(self, found: TextGrades) -> tuple[Grade | None, bool]:
+        whole = found.whole
+        if whole is None or whole.system != "letter" or not whole.grade:
+            return whole, found.whole_explicit
+        return _uspstf(whole), True
+
+
+def _uspstf(grade: Grade) -> Grade:
+    """A labelled letter grade in a document that names the USPSTF: a USPSTF grade (D = against)."""
+    update = {"system": "USPSTF"}
+    if grade.grade == "D" and not grade.direction:
+        update["direction"] = "against"
+    return grade.model_copy(update=update)
+
+
+def _texts(doc: ParsedDocument) -> list[tuple[BlockKind, int, str]]:
+    out: list[tuple[BlockKind, int, str]] = []
+    for b in doc.body_blocks():
+        if b.kind is BlockKind.TABLE and b.table is not None:
+            for row in b.table.header_rows + b.table.body_rows:
+                out.append((b.kind, b.page, " | ".join(c for c in row if c)))
+            out.append((b.kind, b.page, b.caption))
+        elif b.kind is BlockKind.LIST and b.items:
+            out.extend((b.kind, b.page, item) for item in b.items)
+        else:
+            out.append((b.kind, b.page, b.text))
+    return [(k, p, t.strip()) for k, p, t in out if t and t.strip()]
+
+
+def _count_wording(texts: list[str], enough: int) -> int:
+    count = 0
+    for norm in texts:
+        if has_recommendation_wording(norm):
+            count += 1
+            if count >= enough:
+                break
+    return count
+
+
+def profile_document(doc: ParsedDocument) -> DocumentGrading:
+    """Read ``doc``'s guideline signals, letter system and default grade (one pass over its texts)."""
+    texts = _texts(doc)
+    profile = DocumentGrading()
+    profile.uspstf = any(_TASK_FORCE.search(t) for _, _, t in texts)
+    legend = graded = numbered = 0
+    title = False
+    prose: list[str] = []  # normalised paragraphs and list items, for the wording count of the title signal
+    for kind, page, text in texts:
+        norm = normalize_grade_text(text)
+        if profile.default_grade is None and (m := _DEFAULT_NCCN.search(norm)):
+            value = (m.group(1) or m.group(2)).upper()
+            profile.default_grade = Grade(system="NCCN", grade=value, source="document_default", raw=m.group(0))
+        if kind in (
+            BlockKind.HEADING,
+            BlockKind.TABLE,
+            BlockKind.CAPTION,
+            BlockKind.PARAGRAPH,
+        ) and _LEGEND.search(norm):
+            legend += 1
+        if kind is BlockKind.REFERENCE:
+            continue
+        if kind is BlockKind.HEADING:
+            title = title or (page <= 2 and bool(_TITLE.search(norm)))
+            continue
+        if any(m.explicit for m in profile.grades(text)):
+            graded += 1
+        if _NUMBERING.search(norm):
+            numbered += 1
+        if kind in (BlockKind.PARAGRAPH, BlockKind.LIST):
+            prose.append(norm)
+    if legend:
+        profile.reasons.append("legend")
+    if graded >= _GRADED_MIN:
+        profile.reasons.append("graded")
+    if numbered >= _NUMBERED_MIN:
+        profile.reasons.append("numbering")
+    if title and not profile.reasons and _count_wording(prose, _WORDING_MIN) >= _WORDING_MIN:
+        profile.reasons.append("title")
+    profile.is_guideline = bool(profile.reasons)
+    return profile
