@@ -621,16 +621,14 @@ class StructureIndex:
         if prefetch_limit < 1:
             raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
         self._require_index()
-        if mode == "hybrid" and not self._dense_covers(text):
-            mode = "sparse"  # an English-only dense model adds noise, not evidence, to a Chinese query
-        dense = self.dense.embed_query(text) if mode in ("hybrid", "dense") else None
-        sparse = self.sparse.embed_query(text) if mode in ("hybrid", "sparse") else None
-        if mode == "sparse" and not sparse.indices:  # type: ignore[union-attr]
-            raise MalformedInputError(
-                "the query has no searchable terms after tokenisation (only stop words or punctuation);"
-                " use mode='dense' or 'hybrid'",
-                field="text",
-            )
+        use_dense = mode != "sparse"
+        sparse = self.sparse.embed_query(text) if mode != "dense" else None
+        if sparse is not None and not sparse.indices:
+            sparse, use_dense = None, True  # only stop words or punctuation: the dense search answers
+        elif mode == "hybrid" and not self._dense_covers(text):
+            use_dense = False  # a dense model that lacks the query's language adds noise, not evidence
+        dense = self.dense.embed_query(text) if use_dense else None
+        mode = "hybrid" if dense is not None and sparse is not None else "dense" if dense is not None else "sparse"
         return {
             "dense": dense,
             "sparse": sparse,
@@ -675,15 +673,14 @@ class StructureIndex:
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
-            fewer units; in hybrid mode a query with no BM25 terms searches the dense vector only,
-            and a query mostly in Chinese, Japanese or Korean searches BM25 only when the dense
-            model does not cover those languages (``DenseEncoder.languages``; the default model is
-            English-only).
+            fewer units. A query with no BM25 terms (only stop words or punctuation) searches the
+            dense vector alone, in hybrid and in sparse mode; in hybrid mode a query mostly in
+            Chinese, Japanese or Korean searches BM25 alone when the dense model does not cover
+            those languages (``DenseEncoder.languages``).
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
-            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``,
-                or a sparse query with no searchable terms.
+            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``.
         """
         return self._hits(self.store.query(**self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter)))
 
