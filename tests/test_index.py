@@ -163,9 +163,12 @@ def test_query_argument_errors(filled: StructureIndex) -> None:
             filled.query("blood pressure", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(MalformedInputError, match="empty"):
         filled.query("   ")
-    with pytest.raises(MalformedInputError, match="no searchable terms"):
-        filled.query("the and of", mode="sparse")
-    assert filled.query("the and of", k=2)  # hybrid falls back to the dense prefetch
+    # only stop words: no BM25 terms, so hybrid and sparse mode answer with the dense search (case 17)
+    dense_only = [h.unit.unit_id for h in filled.query("the and of", k=3, mode="dense")]
+    assert len(dense_only) == 3
+    assert [h.unit.unit_id for h in filled.query("the and of", k=3)] == dense_only
+    assert [h.unit.unit_id for h in filled.query("the and of", k=3, mode="sparse")] == dense_only
+    assert len(filled.query("的了", k=2)) == 2  # Chinese stop words only, hybrid mode: no error either
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import typer
 
 from structaware_readers.errors import StructawareError
 from structaware_readers.limits import clean_text
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 app = typer.Typer(
     name="structaware",
@@ -195,8 +196,19 @@ def query(
     k: Annotated[int, typer.Option("-k", "--top-k", min=1, max=MAX_K, help="number of results")] = 5,
     mode: Annotated[ModeChoice, typer.Option("--mode", help="retrieval mode")] = ModeChoice.hybrid,
     fusion: Annotated[FusionChoice, typer.Option("--fusion", help="fusion in hybrid mode")] = FusionChoice.rrf,
-    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, max=MAX_K, help="RRF constant k")] = 60,
-    prefetch: Annotated[int, typer.Option("--prefetch", min=1, max=MAX_K, help="candidates per vector before fusion")] = 50,
+    rrf_k: Annotated[int, typer.Option("--rrf-k", min=1, max=MAX_K, help="RRF constant k")] = DEFAULT_RRF_K,
+    prefetch: Annotated[
+        int, typer.Option("--prefetch", min=1, max=MAX_K, help="candidates per vector before fusion")
+    ] = DEFAULT_PREFETCH_LIMIT,
+    weights: Annotated[
+        Optional[str], typer.Option("--weights", help="DENSE,BM25 RRF weights, e.g. 0.5,1 (default: the index's)")
+    ] = None,
+    budget: Annotated[
+        Optional[int], typer.Option("--budget-chars", min=1, help="return the best units fitting this many characters")
+    ] = None,
+    expand: Annotated[
+        bool, typer.Option("--expand", help="add each hit's neighbours (adjacent rows, section lead, flow edges)")
+    ] = False,
     filters: Annotated[
         Optional[list[str]],
         typer.Option("--filter", help="KEY=VALUE, repeatable: doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A"),
@@ -206,18 +218,25 @@ def query(
     """Answer a question with the evidence units that hold the answer."""
     text = clean_text(text)  # bytes that are not UTF-8 arrive as lone surrogates: U+FFFD
     flt = _parse_filters(filters or [])
+    w: tuple[float, float] | None = None
+    if weights is not None:
+        try:
+            dw, sw = (float(x) for x in weights.split(","))
+        except ValueError:
+            raise typer.BadParameter(f"--weights: expected DENSE,BM25 (two numbers), got {weights!r}") from None
+        w = (dw, sw)
     try:
         idx = _open_index(index, url, api_key, collection)
         hits = idx.query(
-            text, k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt
-        )
+            text, k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt,
+            weights=w, budget_chars=budget, expand=expand,
+        )  # fmt: skip
     except StructawareError as exc:
         _fail(exc)
         return
     if not hits:
         typer.echo("no results (the filter matched no unit)", err=True)
-    for hit in hits:
-        u = hit.unit
+    for hit, u, via in ((h, n, h.unit.unit_id if n is not h.unit else None) for h in hits for n in [h.unit, *h.neighbours]):
         if as_json:
             record = {
                 "rank": hit.rank,
@@ -232,11 +251,12 @@ def query(
                 "context": u.context,
                 "text": u.text,
                 "grade": u.grade.model_dump() if u.grade else None,
+                "expanded_from": via,
             }
             typer.echo(json.dumps(record, ensure_ascii=False))
         else:
             typer.echo(
-                f"{hit.rank}. [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} "
+                f"{'   +' if via else f'{hit.rank}.'} [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} "
                 f"{'+'.join(u.element_ids)}  score={hit.score:.4f}"
             )
             if u.context:

@@ -51,6 +51,7 @@ from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.filters import Match, PointFilter, SearchFilter
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.model_assets import cache_dir
 from structaware_retrievers.store.base import PointRecord, ScoredRecord, VectorStore
@@ -94,6 +95,10 @@ class SearchHit(BaseModel):
     unit: Unit
     score: float
     rank: int = Field(ge=1)
+    #: the unit's evidence neighbourhood when the query asked for ``expand=True`` (adjacent table
+    #: rows, the parent section's lead sentence, neighbouring flow edges, adjacent section parts;
+    #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
+    neighbours: list[Unit] = Field(default_factory=list)
 
 
 class IngestReport(BaseModel):
@@ -605,6 +610,7 @@ class StructureIndex:
         rrf_k: int,
         prefetch_limit: int,
         filter: SearchFilter | None,
+        weights: tuple[float, float] | None = None,
     ) -> dict[str, Any]:
         """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
         arguments of :meth:`VectorStore.query` (raises as :meth:`query` documents)."""
@@ -620,17 +626,18 @@ class StructureIndex:
             raise MalformedInputError(f"must be >= 1, got {rrf_k}", field="rrf_k")
         if prefetch_limit < 1:
             raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
+        weights = DEFAULT_WEIGHTS if weights is None else tuple(weights)  # type: ignore[assignment]
+        if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
+            raise MalformedInputError(f"must be two positive numbers (dense, BM25), got {weights!r}", field="weights")
         self._require_index()
-        if mode == "hybrid" and not self._dense_covers(text):
-            mode = "sparse"  # an English-only dense model adds noise, not evidence, to a Chinese query
-        dense = self.dense.embed_query(text) if mode in ("hybrid", "dense") else None
-        sparse = self.sparse.embed_query(text) if mode in ("hybrid", "sparse") else None
-        if mode == "sparse" and not sparse.indices:  # type: ignore[union-attr]
-            raise MalformedInputError(
-                "the query has no searchable terms after tokenisation (only stop words or punctuation);"
-                " use mode='dense' or 'hybrid'",
-                field="text",
-            )
+        use_dense = mode != "sparse"
+        sparse = self.sparse.embed_query(text) if mode != "dense" else None
+        if sparse is not None and not sparse.indices:
+            sparse, use_dense = None, True  # only stop words or punctuation: the dense search answers
+        elif mode == "hybrid" and not self._dense_covers(text):
+            use_dense = False  # a dense model that lacks the query's language adds noise, not evidence
+        dense = self.dense.embed_query(text) if use_dense else None
+        mode = "hybrid" if dense is not None and sparse is not None else "dense" if dense is not None else "sparse"
         return {
             "dense": dense,
             "sparse": sparse,
@@ -640,6 +647,7 @@ class StructureIndex:
             "rrf_k": rrf_k,
             "prefetch_limit": prefetch_limit,
             "flt": filter.to_point_filter() if filter is not None else None,
+            "weights": weights,
         }
 
     def _dense_covers(self, text: str) -> bool:
@@ -658,34 +666,47 @@ class StructureIndex:
         k: int = 10,
         mode: Mode = "hybrid",
         fusion: FusionName = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         filter: SearchFilter | None = None,
+        weights: tuple[float, float] | None = None,
+        budget_chars: int | None = None,
+        expand: bool = False,
     ) -> list[SearchHit]:
         """Search the index; best first.
 
         Args:
             text: the question (any length; the dense model reads its first 256 word pieces).
-            k: number of hits to return.
+            k: number of hits to return (with ``budget_chars``: candidates considered).
             mode: ``"hybrid"`` (dense + BM25 fused inside Qdrant), ``"dense"`` or ``"sparse"`` (BM25).
             fusion: ``"rrf"`` (reciprocal rank fusion, paper 2.4) or ``"dbsf"`` (distribution-based).
-            rrf_k: the RRF constant (60 as in the paper).
+            rrf_k: the RRF constant (:data:`~structaware_retrievers.fusion.DEFAULT_RRF_K`).
             prefetch_limit: candidates fetched per vector before fusion (at least ``k`` are used).
             filter: payload filter applied inside each prefetch and to the fused result.
+            weights: (dense, BM25) RRF weights, positive (``None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`, chosen
+                on the development benchmark); DBSF ignores them.
+            budget_chars: return only the best hits whose units (``context + "\n" + text``, and
+                their neighbours with ``expand``) fit this many characters together: hits in rank
+                order, each skipped when it no longer fits (:func:`evidence.fit_budget`).
+            expand: attach each hit's evidence neighbourhood (``SearchHit.neighbours``: adjacent
+                table rows, the parent section's lead sentence of a recommendation, neighbouring
+                flow edges, adjacent section parts; :mod:`structaware_retrievers.evidence`).
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
-            fewer units; in hybrid mode a query with no BM25 terms searches the dense vector only,
-            and a query mostly in Chinese, Japanese or Korean searches BM25 only when the dense
-            model does not cover those languages (``DenseEncoder.languages``; the default model is
-            English-only).
+            fewer units or the budget is spent. A query with no BM25 terms (only stop words or
+            punctuation) searches the dense vector alone, in hybrid and in sparse mode; in hybrid
+            mode a query mostly in Chinese, Japanese or Korean searches BM25 alone when the dense
+            model does not cover those languages (``DenseEncoder.languages``).
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
-            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``,
-                or a sparse query with no searchable terms.
+            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
+                ``weights``/``budget_chars``.
         """
-        return self._hits(self.store.query(**self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter)))
+        self._check_budget(budget_chars)
+        prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights)
+        return self._finish(self._hits(self.store.query(**prep)), budget_chars, expand)
 
     async def aquery(
         self,
@@ -694,14 +715,33 @@ class StructureIndex:
         k: int = 10,
         mode: Mode = "hybrid",
         fusion: FusionName = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         filter: SearchFilter | None = None,
+        weights: tuple[float, float] | None = None,
+        budget_chars: int | None = None,
+        expand: bool = False,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
-        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter)
-        return self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
+        self._check_budget(budget_chars)
+        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights)
+        hits = self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
+        return await asyncio.to_thread(self._finish, hits, budget_chars, expand)
+
+    @staticmethod
+    def _check_budget(budget_chars: int | None) -> None:
+        if budget_chars is not None and (not isinstance(budget_chars, int) or budget_chars < 1):
+            raise MalformedInputError(f"must be a positive number of characters, got {budget_chars!r}", field="budget_chars")
+
+    def _finish(self, hits: list[SearchHit], budget_chars: int | None, expand: bool) -> list[SearchHit]:
+        from structaware_retrievers import evidence
+
+        if expand:
+            hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
+        if budget_chars is not None:
+            hits = evidence.fit_budget(hits, budget_chars)
+        return hits
 
     def count(self, filter: SearchFilter | None = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""

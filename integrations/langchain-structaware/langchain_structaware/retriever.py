@@ -19,6 +19,7 @@ from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -58,6 +59,24 @@ def to_search_filter(value: Any, *, field: str = "filter") -> Any:
     )
 
 
+def hits_to_documents(hits: list[Any]) -> list[Document]:
+    """``SearchHit`` list -> ``Document`` list (same order). A hit's neighbours (``expand=True``)
+    follow it with the hit's score and rank and ``metadata["expanded_from"]`` = the hit's unit id;
+    a unit already given is not repeated."""
+    out: list[Document] = []
+    seen: set[str] = set()
+    for h in hits:
+        for unit in [h.unit, *getattr(h, "neighbours", [])]:
+            if unit.unit_id in seen:
+                continue
+            seen.add(unit.unit_id)
+            doc = unit_to_document(unit, score=float(h.score), rank=h.rank)
+            if unit is not h.unit:
+                doc.metadata["expanded_from"] = h.unit.unit_id
+            out.append(doc)
+    return out
+
+
 class StructureAwareRetriever(BaseRetriever):
     """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
 
@@ -71,6 +90,12 @@ class StructureAwareRetriever(BaseRetriever):
         fusion: ``"rrf"`` or ``"dbsf"``.
         rrf_k: the RRF constant ``k``.
         prefetch_limit: candidates fetched per vector before fusion (independent of ``k``).
+        weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
+            benchmark, ``structaware_retrievers.fusion.DEFAULT_WEIGHTS``).
+        budget_chars: return only the best units that fit this many characters together
+            (``context + text`` per unit, neighbours included); ``None``: no budget.
+        expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
+            section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
         filter: a ``SearchFilter`` or a dict of its fields (documents, 1-based page range, unit
             types, grades); see :func:`to_search_filter`.
 
@@ -83,8 +108,11 @@ class StructureAwareRetriever(BaseRetriever):
     k: int = Field(default=4, ge=1)
     mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
     fusion: Literal["rrf", "dbsf"] = "rrf"
-    rrf_k: int = Field(default=60, ge=1)
-    prefetch_limit: int = Field(default=50, ge=1)
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
+    prefetch_limit: int = Field(default=DEFAULT_PREFETCH_LIMIT, ge=1)
+    weights: tuple[float, float] | None = None
+    budget_chars: int | None = Field(default=None, ge=1)
+    expand: bool = False
     filter: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
@@ -111,6 +139,9 @@ class StructureAwareRetriever(BaseRetriever):
             "fusion": self.fusion,
             "rrf_k": self.rrf_k,
             "prefetch_limit": self.prefetch_limit,
+            "weights": self.weights,
+            "budget_chars": self.budget_chars,
+            "expand": self.expand,
             "filter": to_search_filter(filter) if filter is not None else self.filter,
         }
 
@@ -122,8 +153,7 @@ class StructureAwareRetriever(BaseRetriever):
         k: int | None = None,
         filter: Any = None,
     ) -> list[Document]:
-        hits = self.index.query(query, **self._query_kwargs(k, filter))
-        return [unit_to_document(h.unit, score=float(h.score), rank=h.rank) for h in hits]
+        return hits_to_documents(self.index.query(query, **self._query_kwargs(k, filter)))
 
     async def _aget_relevant_documents(
         self,
@@ -133,8 +163,7 @@ class StructureAwareRetriever(BaseRetriever):
         k: int | None = None,
         filter: Any = None,
     ) -> list[Document]:
-        hits = await self.index.aquery(query, **self._query_kwargs(k, filter))
-        return [unit_to_document(h.unit, score=float(h.score), rank=h.rank) for h in hits]
+        return hits_to_documents(await self.index.aquery(query, **self._query_kwargs(k, filter)))
 
     def as_retriever_tool(
         self,

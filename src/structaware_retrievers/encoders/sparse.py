@@ -12,7 +12,7 @@ from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
 
 from .cache import CachedEncoder, EmbeddingCache
-from .tokenize import Bm25Tokenizer
+from .tokenize import LABEL_WORDS, Bm25Tokenizer
 
 __all__ = ["SparseEncoder", "SparseVector"]
 
@@ -45,14 +45,20 @@ class SparseEncoder(CachedEncoder):
 
     Tokenisation (``tokenize``), both for documents and queries:
 
-    1. Unicode NFKC (full-width digits and letters become ASCII), lower-case.
+    1. Unicode NFKC (full-width digits and letters become ASCII, ligatures split, ``µ`` -> ``μ``,
+       ``²`` -> ``2``), lower-case.
     2. Runs of Chinese characters are segmented with jieba's search mode (``cut_for_search``:
        words plus their dictionary sub-words, e.g. 北京大学 -> 北京, 大学, 北京大学); other text is
        split into letter/digit runs, keeping decimals whole (``2.5``, ``2.1.3``). Mixed zh/en text
        works (``57-59岁成人`` -> ``57``, ``59``, ``岁``, ``成人``).
     3. Stop words are dropped (``assets/stopwords/en.txt``: Snowball's list without negations and
-       comparison words; ``zh.txt``: Chinese function words), as are tokens over 40 characters.
-    4. Purely alphabetic ASCII tokens are Snowball-stemmed (English).
+       comparison words; ``zh.txt``: Chinese function words), as are tokens over 40 characters,
+       except the token right after a label word (``tokenize.LABEL_WORDS``: class, grade, LOE, level,
+       part, item, vitamin, ...), so ``Class I``, ``LOE A``, ``Part I`` and ``Class A`` keep their
+       grade letter. Grade codes ``IIa``, ``1A``, ``2B`` are tokens of their own; ``B-NR`` gives
+       ``b`` and ``nr``.
+    4. A number glued to a unit of two or more letters is split (``140mmHg`` -> ``140``, ``mmhg``;
+       ordinals such as ``3rd`` stay whole). Purely alphabetic ASCII tokens are Snowball-stemmed.
     5. Token id = ``abs(mmh3.hash(token))`` (signed 32-bit MurmurHash3, seed 0): stable across
        processes and the same ids fastembed's ``Bm25`` gives English tokens.
 
@@ -70,7 +76,7 @@ class SparseEncoder(CachedEncoder):
     a hash of the stop word lists), so an index refuses an encoder that would write other vectors.
     """
 
-    VERSION = "1"
+    VERSION = "2"
 
     def __init__(
         self,
@@ -90,9 +96,10 @@ class SparseEncoder(CachedEncoder):
         self.k1, self.b, self.avg_len = float(k1), float(b), float(avg_len)
         self._tokenizer = Bm25Tokenizer()
         stop_key = content_hash("\n".join(sorted(self._tokenizer.stop)))[:8]
+        label_key = content_hash("\n".join(sorted(LABEL_WORDS)))[:8]
         self.model_name = "structaware-bm25"
         self.model_id = (
-            f"structaware-bm25/v{self.VERSION}:en=snowball,zh=jieba-search,stop={stop_key}"
+            f"structaware-bm25/v{self.VERSION}:en=snowball,zh=jieba-search,stop={stop_key},labels={label_key}"
             f":k1={k1:g},b={b:g},avg_len={avg_len:g}"
         )
 

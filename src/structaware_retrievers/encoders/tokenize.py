@@ -13,7 +13,7 @@ from typing import Any
 
 from structaware_retrievers import model_assets
 
-__all__ = ["MAX_TOKEN_CHARS", "Bm25Tokenizer", "cjk_share", "stopwords"]
+__all__ = ["LABEL_WORDS", "MAX_TOKEN_CHARS", "Bm25Tokenizer", "cjk_share", "normalize", "stopwords"]
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_HAN}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul syllables
@@ -29,6 +29,16 @@ _TOKEN_RE = re.compile(
     rf"(?P<han>[{_HAN}]+)"  # a run of Chinese characters: segmented by jieba
     r"|(?P<num>\d+(?:[.,]\d+)+)"  # decimals and grouped numbers kept whole: 2.5, 1,000, 2.1.3
     rf"|(?P<word>[^\W_{_HAN}]+)"  # letters/digits of any other script
+)
+#: a number glued to a unit of two or more letters (``140mmhg``, ``10mg``), split in two; a single
+#: letter stays glued (grades ``1a``, ``2b``) and so do ordinals (``3rd``)
+_NUM_UNIT_RE = re.compile(r"(\d+)([^\W\d_]{2,})")
+_ORDINALS = frozenset({"st", "nd", "rd", "th"})
+#: words that name a grade, class or part; the token right after one is kept even when it is a
+#: stop word (``Class I``, ``LOE A``, ``Part I``, ``Class A shares``, ``Vitamin D``)
+LABEL_WORDS = frozenset(
+    {"class", "grade", "loe", "level", "type", "stage", "phase", "category", "tier", "part", "item",
+     "schedule", "series", "vitamin", "appendix", "annex", "exhibit", "note", "step", "option", "group"}
 )
 #: tokens longer than this (in characters) are dropped
 MAX_TOKEN_CHARS = 40
@@ -63,8 +73,16 @@ def _jieba() -> Any:
     return _jieba_tok
 
 
+def normalize(text: str) -> str:
+    """NFKC + lower-case: full-width digits and letters become ASCII, ligatures split (``ﬁ`` ->
+    ``fi``), the micro sign becomes Greek mu (``µ`` -> ``μ``), ``²`` -> ``2``. Applied to documents
+    and queries alike, so both sides meet on the same tokens; the stored display text is untouched."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
 class Bm25Tokenizer:
-    """Text -> BM25 tokens: NFKC + lower-case, jieba for Chinese, stop words out, Snowball stems."""
+    """Text -> BM25 tokens: NFKC + lower-case, jieba for Chinese, stop words out (except a grade or
+    class after a label word), numbers split from glued units, Snowball stems."""
 
     def __init__(self) -> None:
         from py_rust_stemmers import SnowballStemmer
@@ -73,18 +91,27 @@ class Bm25Tokenizer:
         self.stop = stopwords("en") | stopwords("zh")
 
     def __call__(self, text: str) -> list[str]:
-        text = unicodedata.normalize("NFKC", text).lower()
+        text = normalize(text)
         out: list[str] = []
         stop = self.stop
+        prev, prev_end = "", -2
         for m in _TOKEN_RE.finditer(text):
             kind = m.lastgroup
             tok = m.group()
+            # a label word and the next token separated by blanks or a colon only: "class i", "loe: a"
+            after_label = prev in LABEL_WORDS and not text[prev_end : m.start()].strip(" \t:")
+            prev, prev_end = tok, m.end()
             if kind == "han":
                 out.extend(w for w in _jieba().cut_for_search(tok) if w.strip() and w not in stop)
                 continue
-            if tok in stop or len(tok) > MAX_TOKEN_CHARS:
+            if (tok in stop and not after_label) or len(tok) > MAX_TOKEN_CHARS:
                 continue
-            if kind == "word" and tok.isascii() and tok.isalpha():
-                tok = self._stemmer.stem_word(tok)
+            if kind == "word":
+                glued = _NUM_UNIT_RE.fullmatch(tok)
+                if glued and glued.group(2) not in _ORDINALS:
+                    out.extend(glued.groups())
+                    continue
+                if tok.isascii() and tok.isalpha():
+                    tok = self._stemmer.stem_word(tok)
             out.append(tok)
         return out

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError, StoreError
+from structaware_readers.errors import InputNotFoundError, StoreError
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 
@@ -174,12 +174,9 @@ class IndexSearcher:
         from structaware_retrievers.filters import SearchFilter
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
-        try:
-            hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k))
-        except MalformedInputError:
-            if mode != "sparse":
-                raise
-            return []
+        if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
+            return []  # the index would answer with its dense fallback: not BM25's result
+        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k))
         return [h.unit for h in sorted(hits, key=lambda h: h.rank)]
 
 

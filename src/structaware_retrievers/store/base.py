@@ -199,14 +199,17 @@ class VectorStore(ABC):
         rrf_k: int = 60,
         prefetch_limit: int = 50,
         flt: PointFilter | None = None,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[ScoredRecord]:
         """Search, best first.
 
         ``mode="hybrid"`` prefetches ``prefetch_limit`` candidates per vector (skipping a vector
         whose query is ``None`` or an empty sparse vector) and fuses them with RRF(``rrf_k``) or DBSF
         inside Qdrant; ``"dense"``/``"sparse"`` search one vector. ``flt`` applies inside every
-        prefetch and at the top level. An empty collection gives ``[]``, and so does sparse mode
-        with an empty sparse query. The backend runs the :class:`QueryPlan` in :meth:`_search`.
+        prefetch and at the top level. ``weights`` = (dense, BM25) RRF weights of the two prefetches
+        (Qdrant's weighted RRF; DBSF ignores them). An empty collection gives ``[]``, and so does
+        sparse mode with an empty sparse query. The backend runs the :class:`QueryPlan` in
+        :meth:`_search`.
 
         Raises:
             StoreError: dense mode without a dense vector; hybrid mode with neither vector; the
@@ -214,7 +217,7 @@ class VectorStore(ABC):
         """
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights,
         )  # fmt: skip
         return self._search(plan) if plan is not None else []
 
@@ -229,11 +232,12 @@ class VectorStore(ABC):
         rrf_k: int = 60,
         prefetch_limit: int = 50,
         flt: PointFilter | None = None,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[ScoredRecord]:
         """Async :meth:`query` (same arguments and errors), through :meth:`_asearch`."""
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights,
         )  # fmt: skip
         return await self._asearch(plan) if plan is not None else []
 
@@ -262,8 +266,8 @@ class QueryPlan:
     Attributes:
         limit: number of results.
         searches: ``(vector name, query vector, RRF weight)`` per vector searched: the only entry for a
-            single-vector search, one prefetch each for a fused one (dense first, weight
-            :data:`RRF_DENSE_WEIGHT`; BM25 weight 1.0).
+            single-vector search, one prefetch each for a fused one (dense first, with its weight
+            times :data:`RRF_DENSE_WEIGHT`; then BM25 with its weight).
         fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search; ``None`` for a single-vector one.
         rrf_k: the RRF constant.
         depth: candidates per prefetch (``max(prefetch_limit, limit)``).
@@ -289,21 +293,24 @@ def plan_query(
     prefetch_limit: int,
     flt: PointFilter | None,
     location: str,
+    weights: tuple[float, float] = (1.0, 1.0),
 ) -> QueryPlan | None:
     """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is
     ``[]`` without asking the engine (sparse mode with no query terms).
 
-    A sparse query with no indices counts as absent.
+    A sparse query with no indices counts as absent. ``weights`` are the (dense, BM25) RRF weights.
 
     Raises:
         StoreError: dense mode without a dense vector (field ``dense``); hybrid mode with neither
-            vector (field ``query``).
+            vector (field ``query``); a weight that is not a positive finite number (field ``weights``).
     """
+    if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
+        raise StoreError(f"RRF weights must be two positive numbers, got {weights!r}", path=location, field="weights")
     searches: list[tuple[str, list[float] | SparseVector, float]] = []
     if dense is not None and mode != "sparse":
-        searches.append((DENSE, list(dense), RRF_DENSE_WEIGHT))
+        searches.append((DENSE, list(dense), float(weights[0]) * RRF_DENSE_WEIGHT))
     if sparse is not None and sparse.indices and mode != "dense":
-        searches.append((SPARSE, sparse, 1.0))
+        searches.append((SPARSE, sparse, float(weights[1])))
     if mode == "dense" and not searches:
         raise StoreError("dense mode needs a dense query vector", path=location, field="dense")
     if mode == "sparse" and not searches:

@@ -24,14 +24,31 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_search_filter
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
 
 
 def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
-    """``SearchHit(unit, score, rank)`` list -> ``NodeWithScore`` list (same order)."""
-    return [NodeWithScore(node=unit_to_node(hit.unit), score=float(hit.score)) for hit in hits]
+    """``SearchHit(unit, score, rank, neighbours)`` list -> ``NodeWithScore`` list (same order).
+
+    A hit's neighbours (``expand=True``) follow it, with the hit's score and
+    ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated."""
+    out: list[NodeWithScore] = []
+    seen: set[str] = set()
+    for hit in hits:
+        for unit in [hit.unit, *getattr(hit, "neighbours", [])]:
+            if unit.unit_id in seen:
+                continue
+            seen.add(unit.unit_id)
+            node = unit_to_node(unit)
+            if unit is not hit.unit:
+                node.metadata["expanded_from"] = hit.unit.unit_id
+                node.excluded_embed_metadata_keys.append("expanded_from")
+                node.excluded_llm_metadata_keys.append("expanded_from")
+            out.append(NodeWithScore(node=node, score=float(hit.score)))
+    return out
 
 
 class StructureAwareRetriever(BaseRetriever):
@@ -43,8 +60,14 @@ class StructureAwareRetriever(BaseRetriever):
         similarity_top_k: number of units to return (LlamaIndex's default, 2, when omitted).
         mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
         fusion: ``"rrf"`` (reciprocal rank fusion) or ``"dbsf"`` (distribution-based score fusion).
-        rrf_k: the RRF constant ``k`` (60 as in the RRF paper).
+        rrf_k: the RRF constant ``k`` (default ``structaware_retrievers.fusion.DEFAULT_RRF_K``).
         prefetch_limit: candidates fetched per vector before fusion (independent of the top k).
+        weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
+            benchmark, ``structaware_retrievers.fusion.DEFAULT_WEIGHTS``).
+        budget_chars: return only the best units that fit this many characters together
+            (``context + text`` per unit, neighbours included); ``None``: no budget.
+        expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
+            section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
         filters: LlamaIndex ``MetadataFilters`` on ``doc_id``, ``doc_name``, ``page``,
             ``unit_type`` and ``grade`` (see ``llama_index.retrievers.structaware.filters``).
         callback_manager, verbose: as for every LlamaIndex retriever.
@@ -63,8 +86,11 @@ class StructureAwareRetriever(BaseRetriever):
         similarity_top_k: int = DEFAULT_SIMILARITY_TOP_K,
         mode: SearchMode = "hybrid",
         fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+        weights: tuple[float, float] | None = None,
+        budget_chars: int | None = None,
+        expand: bool = False,
         filters: MetadataFilters | None = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
@@ -83,6 +109,9 @@ class StructureAwareRetriever(BaseRetriever):
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.prefetch_limit = prefetch_limit
+        self.weights = weights
+        self.budget_chars = budget_chars
+        self.expand = expand
         self.filters = filters
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
@@ -115,6 +144,9 @@ class StructureAwareRetriever(BaseRetriever):
             "fusion": self.fusion,
             "rrf_k": self.rrf_k,
             "prefetch_limit": self.prefetch_limit,
+            "weights": self.weights,
+            "budget_chars": self.budget_chars,
+            "expand": self.expand,
             "filter": self._search_filter,
         }
 

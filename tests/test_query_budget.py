@@ -1,0 +1,127 @@
+"""Query-time evidence packing on real fixture units: RRF weights, ``budget_chars`` and ``expand``
+(StructureIndex, the LlamaIndex and LangChain retrievers), with the real default encoders and
+the embedded Qdrant engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.errors import MalformedInputError
+from structaware_readers.models import ParsedDocument, Unit, UnitType
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.evidence import fit_budget, unit_chars
+from structaware_retrievers.index import SearchHit, StructureIndex
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+
+pytestmark = pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}")
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc: ParsedDocument = load_document(EN)
+    cache = EmbeddingCache()
+    ix = StructureIndex(
+        tmp_path_factory.mktemp("budget") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache)
+    )
+    ix.add_document(doc, build_units(doc))
+    yield ix
+    ix.close()
+
+
+def test_budget_returns_the_best_hits_that_fit(filled: StructureIndex) -> None:
+    q = "What is the blood pressure target for adults 57-59 y?"
+    full = filled.query(q, k=10)
+    for budget in (300, 1000, 2000):
+        packed = filled.query(q, k=10, budget_chars=budget)
+        assert packed and sum(unit_chars(h.unit) for h in packed) <= budget
+        assert packed == fit_budget(full, budget)  # the same search, then packed
+        # every hit left out would not have fitted in what remained at its turn
+        kept = {h.unit.unit_id for h in packed}
+        left = budget
+        for h in full:
+            if h.unit.unit_id in kept:
+                left -= unit_chars(h.unit)
+            else:
+                assert unit_chars(h.unit) > left
+        assert [h.rank for h in packed] == sorted(h.rank for h in packed)
+    assert filled.query(q, k=10, budget_chars=10) == []  # nothing is that short
+    with pytest.raises(MalformedInputError, match="budget_chars"):
+        filled.query(q, budget_chars=0)
+
+
+def test_weights_move_the_fusion_and_are_checked(filled: StructureIndex) -> None:
+    q = "What is the grade for adults 57-59 y?"
+    sparse = [h.unit.unit_id for h in filled.query(q, k=5, mode="sparse")]
+    dense = [h.unit.unit_id for h in filled.query(q, k=5, mode="dense")]
+    assert sparse != dense
+    # with k = 1 an RRF score is w / r: a 100x weight puts one list's top 5 above the other's
+    bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0))]
+    dense_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01))]
+    # (BM25 ties many rows at rank 2+, and a prefetch may order the ties differently: top 1 only)
+    assert dense_heavy == dense and bm25_heavy[0] == sparse[0] != dense[0]
+    for bad in ((0.0, 1.0), (1.0, -1.0), (1.0,)):
+        with pytest.raises(MalformedInputError, match="weights"):
+            filled.query(q, weights=bad)  # type: ignore[arg-type]
+
+
+def test_expand_brings_adjacent_rows_section_lead_and_flow_neighbours(filled: StructureIndex) -> None:
+    row_hit = filled.query("clinic target for adults 57-59 y", k=1, mode="sparse", expand=True)[0]
+    row = row_hit.unit
+    assert row.unit_type == UnitType.TABLE_ROW and row.table is not None
+    got = sorted(n.table.row_index for n in row_hit.neighbours if n.table is not None)
+    assert got == [i for i in (row.table.row_index - 1, row.table.row_index + 1) if i >= 0]
+    assert all(n.table.table_id == row.table.table_id for n in row_hit.neighbours)  # type: ignore[union-attr]
+
+    rec_hit = filled.query("measure blood pressure in both arms", k=1, mode="sparse", expand=True)[0]
+    assert rec_hit.unit.unit_type == UnitType.RECOMMENDATION
+    (lead,) = rec_hit.neighbours
+    assert lead.unit_type == UnitType.SECTION and lead.section_path == rec_hit.unit.section_path
+    assert lead.ordinal < rec_hit.unit.ordinal and len(lead.text) < 400 and lead.text.strip()
+
+    units = [Unit.from_payload(r.payload) for r in filled.store.scroll()]
+    edges = [u for u in units if u.unit_type == UnitType.FLOW_PATH]
+    if edges:
+        edge = edges[len(edges) // 2]
+        hit = filled._finish([SearchHit(unit=edge, score=1.0, rank=1)], None, True)[0]
+        assert hit.neighbours
+        for n in hit.neighbours:
+            assert n.flow is not None and edge.flow is not None
+            assert {n.flow.source, n.flow.target} & {edge.flow.source, edge.flow.target}
+
+    # the budget counts neighbours too
+    packed = filled.query("clinic target for adults 57-59 y", k=5, mode="sparse", expand=True, budget_chars=1500)
+    assert sum(unit_chars(h.unit) + sum(unit_chars(n) for n in h.neighbours) for h in packed) <= 1500
+
+
+def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: StructureIndex) -> None:
+    from langchain_structaware import StructureAwareRetriever as LCRetriever
+    from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
+
+    q = "clinic target for adults 57-59 y"
+    li = LIRetriever(filled, similarity_top_k=5, mode="sparse", budget_chars=1200, expand=True)
+    nodes = li.retrieve(q)
+    assert nodes and sum(len(n.node.get_content(metadata_mode="none")) for n in nodes) <= 1200
+    assert any("expanded_from" in n.node.metadata for n in nodes)
+    assert len({n.node.node_id for n in nodes}) == len(nodes)
+
+    lc = LCRetriever(index=filled, k=5, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0))
+    docs = lc.invoke(q)
+    assert docs and any("expanded_from" in d.metadata for d in docs)
+    assert [d.metadata["unit_id"] for d in docs if "expanded_from" not in d.metadata] == [
+        h.unit.unit_id for h in filled.query(q, k=5, mode="sparse", budget_chars=1200, expand=True)
+    ]
