@@ -84,19 +84,20 @@ def test_kill_9_at_random_moments_never_leaves_half_a_document(
     duration = time.perf_counter() - t0
     rng = random.Random(12)
     index = tmp_path / "ix"
-    partial_states = 0
-    for _ in range(3):  # more moments in benchmarks/bench_robustness.py
+    killed = 0
+    for _ in range(3):  # 20 moments in benchmarks/bench_robustness.py
         proc = _run("ingest", str(index), *map(str, paths))
-        time.sleep(rng.uniform(0.3, duration))
-        proc.send_signal(signal.SIGKILL)
+        time.sleep(rng.uniform(0.3, 0.9 * duration))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
         proc.wait()
-        seen = _check_consistent(index, clean)
-        partial_states += 0 < len(seen) < N_DOCS
+        _check_consistent(index, clean)
     with open_index(str(index)) as ix:  # the next ingest repairs and completes
         assert ix.ingest(paths, optimize=False).ok
         assert state(ix) == clean
         assert ix.store.count(PointFilter(include_hidden=True)) == sum(map(len, clean.values()))
-    assert partial_states >= 1  # the kills did land mid-ingest
+    assert killed >= 1  # at least one ingest was killed before it finished
 
 
 def test_two_ingests_started_together_lose_nothing(
