@@ -40,16 +40,19 @@ _TABLE = _Table()
 class NormalisedText:
     """``text`` and its normalised form ``norm``; :meth:`original` maps a span of ``norm`` back."""
 
-    __slots__ = ("_index", "norm", "text")
+    __slots__ = ("_index", "_same", "norm", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.norm = text.translate(_TABLE)
         self._index: list[int] | None = None
+        self._same: bool | None = None  # every character kept its length (decided once, on first use)
 
     def original(self, start: int, end: int) -> tuple[int, int]:
         """The span of ``text`` that ``norm[start:end]`` was made from (``end`` exclusive)."""
-        if len(self.norm) == len(self.text) and all(len(_TABLE[ord(c)]) == 1 for c in set(self.text)):
+        if self._same is None:
+            self._same = len(self.norm) == len(self.text) and all(len(_TABLE[ord(c)]) == 1 for c in set(self.text))
+        if self._same:
             return start, end  # every character kept its length: positions are the same
         if self._index is None:
             index: list[int] = []
