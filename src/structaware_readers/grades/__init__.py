@@ -48,10 +48,10 @@ from structaware_readers.grades.wording import (
 
 __all__ = [
     "GRADE_SOURCES",
-    "DocumentGrading",
     "GRADE_SYSTEMS",
     "RECOMMENDATION_PATTERNS",
     "SYSTEM_PRECEDENCE",
+    "DocumentGrading",
     "GradeMatch",
     "GradeSystem",
     "detect_grade",

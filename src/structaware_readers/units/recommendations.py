@@ -86,10 +86,11 @@ def _pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, 
 
 
 def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
-    rest = text
-    for m in reversed(matches):
-        rest = rest[: m.start] + " " + rest[m.end :]
-    return len(matches) == 1 and len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
+    """True when ``text`` is one grade label and label words ("Strength of recommendation: ...")."""
+    if len(matches) != 1:
+        return False
+    rest = text[: matches[0].start] + " " + text[matches[0].end :]
+    return len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
 def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
