@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.headings import numbering_depth
+from structaware_readers.headings import heading_levels, numbering_depth, numbering_style
 
 FIX = Path(__file__).parent / "fixtures" / "mineru"
 
@@ -79,3 +79,37 @@ def test_real_guideline_numbered_headings_follow_their_dots(shared_dir: Path):
     assert len(numbered) >= 10
     for text, num in numbered:
         assert numbering_depth(text) == num.count(".") + 1, text
+
+
+# ------------------------------------------------------------------ levels in document context
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2型糖尿病患者的血糖控制", "2024年版更新要点", "1.5T MRI protocol", "5-FU-based regimens", "3级高血压", "13价疫苗"],
+)
+def test_quantities_that_look_like_numbering(text):
+    assert numbering_style(text) is None
+
+
+def test_heading_levels_chinese_ranks_in_context():
+    texts = ["第三章 治疗", "一、药物治疗", "（一）一线治疗", "1.初治患者", "2型糖尿病患者的血糖控制",
+             "(1)合并心血管疾病者", "2．复治患者", "（二）二线治疗", "二、非药物治疗", "2024年版更新要点",
+             "第四章 随访", "① 甲", "② 乙"]  # fmt: skip
+    assert heading_levels([(t, 1) for t in texts]) == [1, 2, 3, 4, 5, 5, 4, 3, 2, 3, 1, 2, 2]
+
+
+def test_heading_levels_decimals_romans_annexes_and_back_matter():
+    texts = ["I. Background", "1 Scope", "1.1 Terms", "1.1.1 Dose", "Notes", "1.2 Aims", "2 Methods",
+             "II. Evidence", "References", "Annex A", "A.1 Search", "A.2 Tables"]  # fmt: skip
+    assert heading_levels([(t, None) for t in texts]) == [1, 2, 3, 4, 5, 3, 2, 1, 1, 1, 2, 2]
+
+
+def test_heading_levels_excerpt_and_parser_levels():
+    # a decimal first met in an excerpt keeps its depth; an unnumbered heading keeps a deeper parser level
+    assert heading_levels([("4.2 Algorithm", 1), ("Background", 1), ("Details", 3)]) == [2, 3, 3]
+    # levels from markup (HTML <hN>, category_depth) are kept; numbering fills the headings without one
+    assert heading_levels(
+        [("Guideline", 1), ("1 Introduction", 2), ("1.1 Scope", None), ("Annex", 2), ("A.1 Tables", None)],
+        parser_levels_fixed=True,
+    ) == [1, 2, 3, 2, 3]

@@ -597,3 +597,83 @@ def test_mutated_sources_give_a_flowchart_or_a_typed_error() -> None:
                 parsed += 1
                 assert all(e.source_label and e.target_label for e in chart.edges)
     assert parsed > 100 and rejected > 50
+
+
+# --------------------------------------------------------------------------------------------
+# ../shared/cases/14-*: Chinese labels, quoted labels in shapes, bare CJK ids ending in "."
+
+
+def _case14(shared_dir: Path, name: str) -> Flowchart:
+    (folder,) = (shared_dir / "cases").glob("14-*")
+    return parse_mermaid((folder / name).read_text(encoding="utf-8"), path=name)
+
+
+def test_case14_lr_chinese_labels_edges_and_subgraph(shared_dir: Path) -> None:
+    chart = _case14(shared_dir, "input_lr_chinese.mmd")
+    assert len(chart.nodes) == 10 and len(chart.edges) == 13 and list(chart.subgraphs) == ["hospitalSystem"]
+    assert chart.nodes["patient"] == "病人" and chart.nodes["consultation"] == "咨询"
+    assert chart.nodes["pastTests"] == "Pastiest 结果的医疗记录"
+    assert _edges(chart) == [
+        ("patient", "consultation", "提交咨询"), ("consultation", "medicalRecord", "生成病历"),
+        ("medicalRecord", "pastTests", ""), ("medicalRecord", "doctor", "查询病历"),
+        ("doctor", "reviewRecords", "查看病历"), ("reviewRecords", "diagnosis", "诊断"),
+        ("diagnosis", "prescription", "开具药方"), ("diagnosis", "suggestTests", "建议检查"),
+        ("suggestTests", "patient", ""), ("prescription", "patient", ""),
+        ("patient", "feedback", "填写反馈"), ("feedback", "medicalRecord", "更新病历"), ("feedback", "doctor", ""),
+    ]  # fmt: skip
+    texts = chart.edge_texts()
+    assert "咨询 -(生成病历)-> 生成病历" in texts and "医生 -(查看病历)-> 查看病历" in texts
+    assert chart.subgraph_titles["hospitalSystem"] == "医院系统"
+    assert chart.subgraphs["hospitalSystem"] == [
+        "consultation", "medicalRecord", "reviewRecords", "diagnosis", "prescription", "suggestTests", "feedback",
+    ]  # fmt: skip
+    assert chart.nodes["consultation"] == "咨询" and "hospitalSystem" not in chart.nodes
+
+
+def test_case14_bare_cjk_ids_ending_in_a_dot_keep_every_edge(shared_dir: Path) -> None:
+    chart = _case14(shared_dir, "input_bare_cjk_ids.mmd")
+    assert [(e.source_label.rstrip("."), e.target_label.rstrip("."), e.label) for e in chart.edges] == [
+        ("普通病人", "需要基本的预约挂号功能能够查看医生排班并选择合适时间进行预约", "高优先级"),
+        ("老年病人", "希望系统能提供语音输入功能减少打字困难", "中优先级"),
+        ("医院管理员", "需要系统提供财务报告和预算管理功能", "低优先级"),
+        ("病人用户需求分类表", "医疗预约管理系统", "满足需求"),
+        ("专家用户需求分类表", "医疗预约管理系统", "满足需求"),
+    ]
+    # subgraph ids used as endpoints are the subgraphs, not new empty nodes
+    assert "病人用户需求分类表" in chart.subgraphs and "病人用户需求分类表" not in chart.nodes
+    assert all(e.source_label and e.target_label for e in chart.edges)
+
+
+def test_case14_chain_label_applies_to_one_link(shared_dir: Path) -> None:
+    chart = _case14(shared_dir, "input_chain_quoted_label.mmd")
+    assert len(chart.edges) == 8
+    assert [(e.source, e.target, e.label) for e in chart.edges[3:]] == [
+        ("validateRegDetails", "regSuccess", "Valid"), ("regSuccess", "sendConfirmation", ""),
+        ("sendConfirmation", "confirmEmail", ""), ("confirmEmail", "regComplete", ""),
+        ("validateRegDetails", "startReg", "Invalid"),
+    ]  # fmt: skip
+    assert chart.nodes["validateRegDetails"] == "Validate Details"
+
+
+@pytest.mark.parametrize(
+    "src",
+    ["graph TD; A-->B", "graph LR A-->B", "flowchart TD A[Start] --> B{Is it?}", "graph A-->B", "flowchart LR;A-->B;"],
+)
+def test_one_line_charts(src: str) -> None:
+    from structaware_readers.mermaid import find_flowchart_source
+
+    assert [(e.source, e.target) for e in parse_mermaid(src).edges] == [("A", "B")]
+    assert find_flowchart_source(src) == src  # recognised as Mermaid by both readers
+
+
+def test_find_flowchart_source_leaves_other_code_alone() -> None:
+    from structaware_readers.mermaid import find_flowchart_source
+
+    assert find_flowchart_source("graph = build_graph(nodes)") is None
+    assert find_flowchart_source("print('flowchart')") is None
+    assert find_flowchart_source("```mermaid\ngraph TD\n  A-->B\n```") == "graph TD\n  A-->B"
+
+
+def test_dots_in_bare_ids() -> None:
+    chart = parse_mermaid("flowchart TD\n  v1.2 --> 结束.\n  A.-->B")
+    assert _edges(chart) == [("v1.2", "结束.", ""), ("A.", "B", "")]

@@ -15,6 +15,7 @@ from structaware_readers import ids
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
+    InputWarning,
     MalformedInputError,
     ParserUnavailableError,
     UnknownFormatError,
@@ -371,9 +372,24 @@ def test_orig_elements_encoding_roundtrip_and_corruption():
     blob = base64.b64encode(zlib.compress(json.dumps(inner).encode())).decode()
     doc = read_unstructured([el("CompositeElement", "2 Methods\n\nWe measured.", "c", orig_elements=blob)])
     assert [(b.kind, b.text) for b in doc.blocks] == [(K.HEADING, "2 Methods"), (K.PARAGRAPH, "We measured.")]
-    with pytest.raises(MalformedInputError) as err:
-        read_unstructured([el("CompositeElement", "x", "c", orig_elements="not base64 zlib")])
-    assert err.value.field == "[0].metadata.orig_elements"
+    # a damaged orig_elements is a warning naming the field; the chunk's own text is read instead
+    with pytest.warns(InputWarning) as caught:
+        doc = read_unstructured([el("CompositeElement", "fallback text", "c", orig_elements="not base64 zlib")])
+    assert [w.message.field for w in caught] == ["[0].metadata.orig_elements"]
+    assert [(b.kind, b.text, b.parser_ids) for b in doc.blocks] == [(K.PARAGRAPH, "fallback text", ["c"])]
+
+
+def test_orig_elements_inflation_is_capped(monkeypatch):
+    from structaware_readers.unstructured import records
+
+    inner = [el("NarrativeText", "x" * 5000, "a")]
+    blob = base64.b64encode(zlib.compress(json.dumps(inner).encode())).decode()
+    monkeypatch.setattr(records, "ORIG_ELEMENTS_MAX_BYTES", 1000)
+    with pytest.warns(InputWarning, match="over 1000 bytes"):
+        doc = read_unstructured([el("CompositeElement", "chunk text", "c", orig_elements=blob)])
+    assert [b.text for b in doc.blocks] == ["chunk text"]
+    with pytest.raises(MalformedInputError, match="more than 1000 bytes"):
+        records.decode_orig_elements(blob, "<elements>", "[0].metadata.orig_elements")
 
 
 def test_errors_name_the_file_and_field(tmp_path):

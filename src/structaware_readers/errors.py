@@ -57,6 +57,19 @@ class MissingExtraError(ParserUnavailableError, ImportError):
         )
 
 
+class InputWarning(UserWarning):
+    """Part of an input is damaged but the document is still read (a fallback was used).
+
+    The message names the file and the field, like the errors: ``<file>: <field>: <what>``.
+    Raised as a warning (``warnings.warn``), once per kind of damage and document.
+    """
+
+    def __init__(self, message: str, *, path: str | Path | None = None, field: str | None = None):
+        self.path = str(path) if path is not None else None
+        self.field = field
+        super().__init__(": ".join([p for p in (self.path, field) if p] + [message]))
+
+
 class IndexNotFoundError(StructawareError, LookupError):
     """A query named an index (folder, URL or collection) that does not exist or is empty."""
 

@@ -21,7 +21,12 @@ prefix                                             depth
 ``第一节``, ``（一）``, ``(一)``                       2
 ``（1）``, ``(1)``, ``1）``, ``1)``                   3
 ``第一条``                                          3
+``①`` .. ``⑳``                                     4
 =================================================  =====
+
+:func:`heading_levels` places a document's headings relative to each other (a stack of open
+numbering styles with conventional ranks ``第X章 > 第X节 > 一、 > （一） > 1. > (1) > ①``), which is
+what readers use: the fixed depth above is only a per-heading guess.
 
 The Chinese rows follow the usual official-document convention 一、 > （一） > 1. > （1）,
 kept simple: ``1.`` stays depth 1 (the decimal rule), so a document that nests ``1.`` under
@@ -30,16 +35,20 @@ kept simple: ``1.`` stays depth 1 (the decimal rule), so a document that nests `
 Guards against false positives (this is applied to heading text, but headings sometimes
 start with quantities): the first number has at most two digits (so years such as
 ``2019 data show`` give ``None``), every later part at most three; a number directly followed
-by a digit, ``%``, a range dash or a unit (``5 mg``, ``2.5 mL``, ``140 mmHg``, ``3 years``) gives
-``None``; a number glued to a Latin letter (``3D imaging``) gives ``None``.
+by a digit, ``%``, a range dash or a unit (``5 mg``, ``2.5 mL``, ``140 mmHg``, ``3 years``,
+``5-FU-based``) gives ``None``; a number glued to a Latin letter (``3D imaging``, ``1.5T MRI``) or
+to a CJK measure word (``2型糖尿病``, ``3级``, ``5年后``) gives ``None``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _CN_NUM = "零〇一二三四五六七八九十百千两"
+#: CJK measure words and units: a number glued to one is a quantity (``2型糖尿病``, ``3级``, ``13价``).
+_CJK_COUNTERS = "年月日岁天周时分秒次个例名人倍型类期级度号种项位代线价联剂针片粒支毫克升组层元万亿千百米厘公磅"
 _ROMAN = r"(?:X{0,3})(?:IX|IV|V?I{0,3})"
 
 _UNITS = (
@@ -69,6 +78,10 @@ _ANNEX_WORD = re.compile(r"^(?:annex|appendix|supplement)\s+(?:[A-Z]|\d{1,2}|[IV
 _ANNEX_CN = re.compile(rf"^附\s*录\s*(?:[A-Z]|\d{{1,2}}|[{_CN_NUM}]+)(?![.\d])")
 _LETTER_DOTTED = re.compile(r"^(?:(?:annex|appendix)\s+|附\s*录\s*)?([A-Z])((?:\.\d{1,3})+)\.?(?![\d.])", re.IGNORECASE)
 _ROMAN_DOT = re.compile(rf"^(?=[IVX])({_ROMAN})\.\s+\S")
+_CIRCLED = re.compile(r"^[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]")  # ① .. ⑳, ㉑ .. ㊿
+_BACK_MATTER = re.compile(
+    r"^(?:references?|bibliography|literature cited|acknowledge?ments?|参考文献|致谢|致\s*谢)\s*$", re.IGNORECASE
+)
 
 
 def numbering_depth(text: str) -> int | None:
@@ -86,39 +99,122 @@ def numbering_depth(text: str) -> int | None:
         ``"2.1.3 Foo"`` -> 3, ``"第三章 总则"`` -> 1, ``"（一）适用范围"`` -> 2, ``"Annex A"`` -> 1,
         ``"A.1 Scope"`` -> 2, ``"Background"`` -> ``None``, ``"2019 data show"`` -> ``None``.
     """
+    found = numbering_style(text)
+    return found[2] if found is not None else None
+
+
+def numbering_style(text: str) -> tuple[str, float, int] | None:
+    """``(style, rank, depth)`` of the numbering at the start of a heading, or ``None``.
+
+    ``style`` names the numbering scheme (``"cn_chapter"``, ``"cn_enum"`` for ``一、``,
+    ``"cn_paren"`` for ``（一）``, ``"decimal2"`` for ``2.1``, ``"num_paren"`` for ``(1)``,
+    ``"circled"`` for ``①``, ...): two headings of one style are siblings. ``rank`` is its
+    conventional place, smaller = higher (chapter/part/annex 0, ``第X节`` 1, Roman ``I.`` 1.5,
+    ``一、`` 2, ``（一）`` 3, decimals ``4 + 0.1 * (parts - 1)``, ``(1)``/``第X条`` 5, ``①`` 6), so
+    ``第X章 > 第X节 > 一、 > （一） > 1. > (1) > ①`` and ``5 > 5.1 > 5.1.1``. ``depth`` is the fixed
+    depth of :func:`numbering_depth`.
+    """
     if not text:
         return None
+    if _CIRCLED.match(text.lstrip().lstrip("#").lstrip()):  # before NFKC, which turns ① into 1
+        return "circled", 6.0, 4
     s = unicodedata.normalize("NFKC", text).lstrip().lstrip("#").lstrip()
     if not s:
         return None
 
     m = _CN_CHAPTER.match(s)
     if m:
-        return {"章": 1, "篇": 1, "部": 1, "编": 1, "节": 2, "条": 3}[m.group(1)]
+        unit = m.group(1)
+        if unit == "节":
+            return "cn_section", 1.0, 2
+        if unit == "条":
+            return "cn_article", 5.0, 3
+        return "cn_chapter", 0.0, 1
     m = _LETTER_DOTTED.match(s)
     if m:
-        return min(6, 1 + m.group(2).count("."))
-    if _ANNEX_CN.match(s) or _ANNEX_WORD.match(s) or _CHAPTER_WORD.match(s):
-        return 1
+        parts = 1 + m.group(2).count(".")
+        return f"decimal{parts}", 4 + 0.1 * (parts - 1), min(6, parts)
+    if _ANNEX_CN.match(s) or _ANNEX_WORD.match(s):
+        return "annex", 0.0, 1
+    if _CHAPTER_WORD.match(s):
+        return "chapter", 0.0, 1
     m = _SECTION_WORD.match(s)
     if m:
-        return min(6, m.group(1).count(".") + 1)
+        parts = m.group(1).count(".") + 1
+        return f"decimal{parts}", 4 + 0.1 * (parts - 1), min(6, parts)
     if _CN_ENUM.match(s):
-        return 1
+        return "cn_enum", 2.0, 1
     if _CN_PAREN.match(s):
-        return 2
+        return "cn_paren", 3.0, 2
     if _NUM_PAREN.match(s):
-        return 3
+        return "num_paren", 5.0, 3
     if _ROMAN_DOT.match(s):
-        return 1
+        return "roman", 1.5, 1
 
     m = _DECIMAL.match(s)
     if m:
         rest = m.group("rest")
         if _is_quantity(rest, has_dot=bool(m.group("dot"))):
             return None
-        return min(6, m.group("num").count(".") + 1)
+        parts = m.group("num").count(".") + 1
+        return f"decimal{parts}", 4 + 0.1 * (parts - 1), min(6, parts)
     return None
+
+
+def heading_levels(headings: Sequence[tuple[str, int | None]], *, parser_levels_fixed: bool = False) -> list[int]:
+    """Levels (1 = top) of a document's headings, in reading order, from their numbering in context.
+
+    Args:
+        headings: ``(text, parser_level)`` per heading; ``parser_level`` is the parser's own
+            depth (MinerU ``text_level``, an HTML ``<hN>``, Unstructured ``category_depth + 1``)
+            or ``None``.
+        parser_levels_fixed: the parser's levels come from markup and are kept as given
+            (Unstructured HTML tags, ``category_depth``); the numbering then only fills the
+            headings that have no parser level.
+
+    Returns:
+        One level per heading. A stack of open numbering styles is kept: a numbered heading
+        closes the open styles down to its own (a sibling) or, for a style not open yet, the
+        open styles of equal or lower conventional rank (see :func:`numbering_style`), and opens
+        its style one level under the innermost style left open (a decimal of ``n`` parts at
+        least at level ``n``: ``4.2`` first met in an excerpt is level 2). So ``1.`` under
+        ``（一）`` is one deeper than ``（一）`` and ``6 Treatment`` is a sibling of ``5 Diagnosis``
+        whatever lies between. An unnumbered heading nests one level under the open numbering
+        (``max(parser level, innermost level + 1)``) without opening a style, so a numbered
+        heading after it is placed by its numbering alone. A back-matter heading (``References``, ``Bibliography``,
+        ``Acknowledgements``, ``参考文献``, ``致谢``) closes everything and is level 1.
+        Quantities that look like numbers (``2型糖尿病``, ``2024年版``, ``1.5T MRI``,
+        ``5-FU-based``) are not numbering (:func:`numbering_style` returns ``None``).
+    """
+    stack: list[tuple[str, float, int]] = []  # open numbering: (style, rank, level)
+    levels: list[int] = []
+    for text, parser_level in headings:
+        found = numbering_style(text)
+        given = parser_level if isinstance(parser_level, int) and parser_level >= 1 else None
+        if parser_levels_fixed and given is not None:
+            while stack and stack[-1][2] >= given:
+                stack.pop()
+            stack.append((found[0], found[1], given) if found else ("", -1.0, given))
+            levels.append(given)
+        elif found is not None:
+            style, rank, depth = found
+            open_styles = [st for st, _, _ in stack]
+            if style in open_styles:
+                del stack[open_styles.index(style) :]
+            else:
+                while stack and stack[-1][1] >= rank:
+                    stack.pop()
+            parent = stack[-1][2] if stack else 0
+            # a decimal "4.2" is at least at depth 2 even when "4" was never seen (an excerpt)
+            level = max(parent + 1, depth if style.startswith("decimal") else 1)
+            stack.append((style, rank, level))
+            levels.append(level)
+        elif _BACK_MATTER.match(unicodedata.normalize("NFKC", text).strip()):
+            stack.clear()
+            levels.append(1)
+        else:
+            levels.append(max(given or 1, (stack[-1][2] if stack else 0) + 1))
+    return levels
 
 
 def _is_quantity(rest: str, *, has_dot: bool) -> bool:
@@ -137,7 +233,7 @@ def _is_quantity(rest: str, *, has_dot: bool) -> bool:
         # "2.Introduction" (missing space after the dot) still reads as numbering
         return not (first.isalpha() or _is_cjk(first))
     if _is_cjk(first):
-        return first in "年月日岁天周时分秒次个例名人倍"
+        return first in _CJK_COUNTERS
     if first.isalpha():
         return True  # 3D imaging, 2nd line
     # punctuation such as ":" or ")" is handled by the other rules; "%" and dashes are quantities
@@ -148,4 +244,4 @@ def _is_cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
 
 
-__all__ = ["numbering_depth"]
+__all__ = ["heading_levels", "numbering_depth", "numbering_style"]

@@ -14,6 +14,12 @@ Reading order (``reading_order``):
 * ``"auto"`` (default): keep MinerU's order (MinerU computes a layout reading order itself) and restore
   it for Unstructured output of page-image formats (PDF, images), whose element order follows the PDF
   text stream and breaks on multi-column pages.
+
+Document structure (:func:`prepare_document`, applied to every document whichever parser read it):
+page furniture the parser did not type is marked by repetition and position
+(:mod:`structaware_readers.furniture`), the reading order above is applied, then paragraphs
+broken by a page or column break are joined (:mod:`structaware_readers.continuations`), and
+bibliographies are typed (:mod:`structaware_readers.references`).
 """
 
 from __future__ import annotations
@@ -98,7 +104,27 @@ def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> 
         from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
-    return apply_reading_order(doc, reading_order)
+    return prepare_document(doc, reading_order)
+
+
+def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+    """The one structure pass every reader's output goes through before units are built:
+    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
+    reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
+    column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`).
+
+    Returns ``doc`` itself when nothing changes, else a copy.
+
+    Raises:
+        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+    """
+    from structaware_readers.continuations import join_continued_paragraphs
+    from structaware_readers.furniture import mark_furniture
+    from structaware_readers.references import mark_references
+
+    doc = apply_reading_order(mark_furniture(doc), reading_order)
+    return mark_references(join_continued_paragraphs(doc))
 
 
 def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:

@@ -166,6 +166,27 @@ def find_mermaid_blocks(markdown: str) -> list[str]:
     return [content for info, content in _fenced_blocks(markdown) if _is_mermaid_info(info)]
 
 
+_SOURCE_FENCE = re.compile(r"```[ \t]*mermaid[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_SOURCE_START = re.compile(
+    r"^\s*(?:flowchart|graph)(?:[ \t]+(?:TB|TD|BT|RL|LR)\b|[ \t]*(?:;|\n|$)|[ \t]+[^\n]*?(?:--|==|-\.))",
+    re.IGNORECASE,
+)
+
+
+def find_flowchart_source(text: str) -> str | None:
+    """Mermaid flowchart source held by a parser's code or figure text, or ``None``: the first
+    ```` ```mermaid ```` fence, else the whole text when it starts with a ``flowchart``/``graph``
+    header (a direction, ``;``, a line end, or a link on the same line: one-line charts such as
+    ``graph LR A-->B`` count; ``graph = build()`` does not)."""
+    if not text:
+        return None
+    if m := _SOURCE_FENCE.search(text):
+        return m.group(1).strip("\n").strip() or None
+    if _SOURCE_START.match(text):
+        return text.strip()
+    return None
+
+
 def _is_mermaid_info(info: str) -> bool:
     word = info.split()[0] if info.split() else ""
     return word.strip("{}").lower() == "mermaid"
@@ -377,6 +398,8 @@ class _Scanner:
                 i += 1
             elif ch == "-" and i > start and i + 1 < len(src) and self._id_char(src[i + 1]):
                 i += 1  # internal dash: "no-treatment" (but "A-->B", "A-.->B" stop at the dash)
+            elif ch == "." and i > start:
+                i += 1  # dots in bare ids ("v1.2", a sentence id ending "...进行预约."): no link starts with "."
             else:
                 break
         if i == start:

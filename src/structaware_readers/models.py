@@ -311,6 +311,10 @@ class Unit(BaseModel):
         element_ids: ids of the source blocks, in reading order.
         bboxes: one normalised bbox (or ``None``) per entry of ``element_ids``.
         element_pages: the 1-based page of each entry of ``element_ids``.
+        source_element_ids: the parser's own ids of the elements behind the unit
+            (Unstructured ``element_id``, as given: UUID or hash; ``Block.parser_ids``), in
+            reading order, so a user holding the parser's elements can map a hit back to them;
+            empty for parsers without element ids (MinerU).
         section_path: heading texts from the top of the document down to the unit.
         grade: parsed evidence grade (recommendation units, and rows/sections that carry one).
         table: row metadata (``table_row`` units).
@@ -329,6 +333,7 @@ class Unit(BaseModel):
     element_ids: list[str]
     bboxes: list[BBox | None]
     element_pages: list[int]
+    source_element_ids: list[str] = Field(default_factory=list)
     section_path: list[str] = Field(default_factory=list)
     grade: Grade | None = None
     table: TableRowInfo | None = None

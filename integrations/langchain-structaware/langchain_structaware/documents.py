@@ -25,6 +25,8 @@ key                 value
 ``section``         ``section_path`` joined with ``" > "``
 ``element_ids``     source element ids ``p{page}-e{j}`` in reading order
 ``element_pages``   the 1-based page of each element
+``source_element_ids`` the parser's own element ids (Unstructured ``element_id``, as given), in
+                    reading order; ``[]`` for MinerU
 ``bboxes``          one ``[x0, y0, x1, y1]`` (0..1 of the page, origin top-left) or ``None``
                     per element
 ``grade``           evidence grade label (``"A"``, ``"2A"``; what ``SearchFilter.grades`` matches)
@@ -61,6 +63,7 @@ METADATA_KEYS: tuple[str, ...] = (
     "section",
     "element_ids",
     "element_pages",
+    "source_element_ids",
     "bboxes",
     "grade",
     "grade_system",
@@ -108,6 +111,7 @@ def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None 
         "section": " > ".join(unit.section_path),
         "element_ids": list(unit.element_ids),
         "element_pages": list(unit.element_pages),
+        "source_element_ids": list(unit.source_element_ids),
         "bboxes": [list(b) if b is not None else None for b in unit.bboxes],
         "grade": (grade.grade or None) if grade else None,
         "grade_system": grade.system if grade else None,

@@ -20,8 +20,10 @@ Steps, in order (all formats):
    page/bbox go to ``extra_pages``/``extra_bboxes``.
 3. **Empty text** elements (the leftovers of MinerU's cross-page text merges, empty aux
    items) are dropped; figures, tables, equations and flowcharts are kept even without text.
-4. **Headings** get ``level = numbering_depth(text)`` when the text is numbered, else the
-   parser's level (``text_level``/``level``; 1 when absent).
+4. **Headings** get their level from their numbering in the context of the document's other
+   headings (:func:`~structaware_readers.headings.heading_levels`; MinerU often gives every title
+   ``text_level: 1``); an unnumbered heading nests under the open numbering, at least at the
+   parser's level (``text_level``/``level``).
 5. The title is the parser's document-title element, else the first unnumbered heading on the
    first page, else the PDF metadata title.
 6. Blocks are built with ``block_id = p{page}-e{j}``; ``page_count`` = the format's own count or
@@ -36,7 +38,7 @@ import logging
 import re
 
 from structaware_readers.errors import EmptyDocumentError
-from structaware_readers.headings import numbering_depth
+from structaware_readers.headings import heading_levels, numbering_depth
 from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.tables import grid_to_text
@@ -60,7 +62,8 @@ def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: 
             _to_plain(d)
     drafts = merge_tables(ex.drafts, merge_by_position=ex.merge_by_position)
     drafts = [d for d in drafts if _has_content(d)]
-    blocks = [_to_block(d) for d in drafts]
+    levels = iter(heading_levels([(d.text, d.level) for d in drafts if d.kind is BlockKind.HEADING]))
+    blocks = [_to_block(d, next(levels) if d.kind is BlockKind.HEADING else None) for d in drafts]
     warnings = table_warnings(blocks)
     for w in warnings:
         log.warning("%s: %s", error_path or source, w)
@@ -214,13 +217,10 @@ def _has_content(d: Draft) -> bool:
 _BULLET = re.compile(r"^\s*[-*+\u2022\u00b7\u25aa\u25e6]\s+")  # Markdown/typographic bullet, not "1."
 
 
-def _to_block(d: Draft) -> Block:
+def _to_block(d: Draft, level: int | None) -> Block:
     text = d.text
     if d.kind is BlockKind.TABLE and d.table is not None:
         text = grid_to_text(d.table)
-    level = None
-    if d.kind is BlockKind.HEADING:
-        level = numbering_depth(d.text) or d.level or 1
     return Block(
         block_id=d.block_id,
         kind=d.kind,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.mermaid import find_flowchart_source
 from structaware_readers.models import BBox, BlockKind, TableGrid
 from structaware_readers.tables import parse_html_table
 
@@ -285,21 +286,11 @@ def equation_text(latex: str) -> str:
 
 # ------------------------------------------------------------------- flowcharts
 
-_MERMAID_FENCE = re.compile(r"```[ \t]*mermaid[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-_MERMAID_START = re.compile(r"^\s*(flowchart|graph)\s+(TD|TB|BT|LR|RL)\b", re.IGNORECASE)
-
-
 def find_mermaid(content: str) -> str | None:
     """Mermaid source in an image/chart ``content`` or code body: a ```` ```mermaid ```` fence,
-    or a bare ``flowchart TD``/``graph LR`` text. ``None`` when there is none."""
-    if not content:
-        return None
-    m = _MERMAID_FENCE.search(content)
-    if m:
-        return m.group(1).strip() or None
-    if _MERMAID_START.match(content):
-        return content.strip()
-    return None
+    or a bare ``flowchart TD``/``graph LR`` text (:func:`~structaware_readers.mermaid.find_flowchart_source`).
+    ``None`` when there is none."""
+    return find_flowchart_source(content)
 
 
 def code_mermaid(body: str, guess_lang: Any) -> str | None:

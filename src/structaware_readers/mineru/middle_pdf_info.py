@@ -151,6 +151,12 @@ def _is_cjk_text(text: str) -> bool:
     return cjk > 0 and cjk >= 0.2 * letters
 
 
+_LIST_MARKER = re.compile(
+    r"^\s*(?:[-*+\u2022\u00b7\u25aa\u25e6\u25cf\u2013]\s|\(?\d{1,3}[.)）、]\s*\S|[（(]\d{1,3}[)）]|[\u2460-\u2473])"
+)
+_SENTENCE_END = re.compile(r"[.!?;:。！？；：][\"'”’)）]*\s*$")
+
+
 def _join_lines(lines: list[str]) -> str:
     """Lines of one block: CJK blocks are concatenated; Latin blocks are joined with a space, a
     line-end hyphen is kept without a space (``LLaMA-`` + ``13B``) or removed before a
@@ -206,12 +212,27 @@ def _lines_text(lines: Any, *, path: str | None, fld: str) -> str:
 
 
 def _list_items_from_lines(lines: list, *, path: str | None, fld: str) -> list[str]:
-    """Pipeline list/index blocks: items start at lines flagged ``is_list_start_line``."""
+    """List/index blocks without ``blocks`` (pipeline output; some VLM outputs, MinerU #4180):
+    items start at lines flagged ``is_list_start_line``; when no line carries that flag, at
+    lines that start with a list marker (bullet, ``1.``, ``(1)``, ``①``), else at lines
+    that follow a line ending a sentence, so items are never fused into one."""
+    flagged = any(isinstance(line, dict) and "is_list_start_line" in line for line in lines or [])
+    texts = [_line_text(ln, path=path, fld=f"{fld}[{i}]") for i, ln in enumerate(lines or [])]
+    marked = not flagged and any(_LIST_MARKER.match(t) for t in texts)
     groups: list[list] = []
-    for line in lines or []:
-        if not groups or (isinstance(line, dict) and line.get("is_list_start_line")):
+    prev = ""
+    for line, text in zip(lines or [], texts):
+        if flagged:
+            starts = isinstance(line, dict) and bool(line.get("is_list_start_line"))
+        elif marked:
+            starts = bool(_LIST_MARKER.match(text))
+        else:
+            starts = bool(_SENTENCE_END.search(prev))
+        if not groups or starts:
             groups.append([])
         groups[-1].append(line)
+        if text:
+            prev = text
     items = [_lines_text(g, path=path, fld=fld) for g in groups]
     return [i for i in items if i]
 

@@ -30,6 +30,11 @@ from structaware_readers.units.recommendations import emit_if_recommendation
 from structaware_readers.units.table_rows import emit_table
 
 
+#: Parser element types that are already chunks of several elements (Unstructured
+#: ``chunk_by_title`` output read without ``orig_elements``): one unit each.
+PARSER_CHUNKS = frozenset({"CompositeElement"})
+
+
 @dataclass
 class _Part:
     """A piece of text taken from one block, with the block's provenance."""
@@ -89,7 +94,7 @@ class UnitBuilder:
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
-        for eid, box, page in refs or [(b.block_id, b.bbox, b.page) for b in blocks]:
+        for eid, box, page in refs or [ref for b in blocks for ref in _refs(b)]:
             if eid in element_ids:
                 continue
             element_ids.append(eid)
@@ -113,6 +118,7 @@ class UnitBuilder:
                 element_ids=element_ids,
                 bboxes=bboxes,
                 element_pages=element_pages,
+                source_element_ids=list(dict.fromkeys(p for b in blocks for p in b.parser_ids)),
                 section_path=self.section_path,
                 grade=grade,
                 table=table,
@@ -189,10 +195,16 @@ class UnitBuilder:
         self.pending_heading = block
 
     def on_text(self, block: Block, text: str) -> None:
+        """Section text; a recommendation unit instead when it is one (never for a reference:
+        a bibliography entry may quote a grade)."""
         text = text.strip()
         if not text:
             return
-        if self.options.recommendation_units and emit_if_recommendation(self, block, text):
+        if (
+            self.options.recommendation_units
+            and block.kind is not BlockKind.REFERENCE
+            and emit_if_recommendation(self, block, text)
+        ):
             return
         self.add_section_text(block, text)
 
@@ -218,10 +230,28 @@ class UnitBuilder:
         unit.pages = sorted({*unit.pages, block.page, *block.extra_pages})
         return True
 
+    def on_chunk(self, block: Block) -> None:
+        """A chunk the parser's own chunker made (and that could not be expanded into its
+        elements) stays one unit of its own, in the current section."""
+        self.flush_section()
+        self.on_text(block, block.text)
+        self.flush_section()
+
     def on_list(self, block: Block) -> None:
+        """One part per item: a graded item becomes its own recommendation unit, the others stay
+        in the section as separate lines."""
         items = block.items or [line for line in block.text.splitlines() if line.strip()]
         for item in items:
             self.on_text(block, item)
+
+
+def _refs(b: Block) -> list[tuple[str, BBox | None, int]]:
+    """(element id, bbox, page) of a block and of the continuations merged into it (a paragraph
+    or table joined across pages keeps both elements' ids)."""
+    refs = [(b.block_id, b.bbox, b.page)]
+    if b.extra_ids and len(b.extra_ids) == len(b.extra_pages) == len(b.extra_bboxes):
+        refs += [(eid, box, page) for eid, box, page in zip(b.extra_ids, b.extra_bboxes, b.extra_pages) if eid]
+    return refs
 
 
 def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list[Unit]:
@@ -250,10 +280,12 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
             emit_flowchart(builder, block)
         elif kind is BlockKind.FIGURE:
             emit_figure(builder, block)
-        elif kind is BlockKind.LIST:
+        elif kind is BlockKind.LIST or (kind is BlockKind.REFERENCE and block.items):
             builder.on_list(block)
         elif kind is BlockKind.CAPTION:
             builder.on_text(block, block.text)
+        elif block.source_type in PARSER_CHUNKS:
+            builder.on_chunk(block)
         else:  # paragraph, equation, code, footnote, reference
             builder.on_text(block, block.text)
     builder.flush_section()

@@ -38,9 +38,10 @@ Mapping (element ``type`` = Unstructured category; ``source_type`` keeps it):
 ==========================================  =============================================
 ``Title``                                   HEADING; level from the ``<hN>`` tag of
                                             ``text_as_html`` (HTML v2 output), else
-                                            ``category_depth + 1``, else the numbering
-                                            (:func:`headings.numbering_depth`), else
-                                            1 + the number of Title ancestors (``parent_id``)
+                                            ``category_depth + 1``, else 1 + the number of
+                                            Title ancestors when the ``parent_id`` chain is
+                                            intact, else numbering and title order
+                                            (:mod:`.hierarchy`)
 ``NarrativeText``, ``UncategorizedText``,   PARAGRAPH (an HTML-v2 ``class="Footnote"`` element
 ``Text``, other text categories             is a FOOTNOTE)
 ``ListItem``                                LIST; consecutive items on one page under the same

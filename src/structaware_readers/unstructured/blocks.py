@@ -8,10 +8,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from structaware_readers.headings import heading_levels
+from structaware_readers.mermaid import find_flowchart_source
 from structaware_readers.models import BBox, Block, BlockKind
 from structaware_readers.tables import grid_to_text
 from structaware_readers.unstructured.captions import TABLE_PREFIX, attach_captions
-from structaware_readers.unstructured.hierarchy import heading_level
+from structaware_readers.unstructured.hierarchy import Hierarchy
 from structaware_readers.unstructured.records import Record
 from structaware_readers.unstructured.tables import table_chunk_groups, table_grid
 
@@ -20,13 +22,13 @@ __all__ = ["build_blocks"]
 _FURNITURE = {"Header": BlockKind.HEADER, "Footer": BlockKind.FOOTER, "PageNumber": BlockKind.PAGE_NUMBER}
 _KEEP_EMPTY = {"Table", "TableChunk", "Image"}
 _FOOTNOTE_CLASS = re.compile(r"^\s*<\w+[^>]*\bclass\s*=\s*[\"']?Footnote\b")
-_MERMAID_FENCE = re.compile(r"```\s*mermaid[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-_MERMAID_HEADER = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(?:TB|TD|BT|RL|LR))?\s*(?:;|\n|$)")
 _LIST_MAX_GAP = 0.05  # page fraction between stacked list items of one list
 
 
 def build_blocks(records: list[Record], source: str) -> list[Block]:
-    """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record).
+    """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record). Heading
+    levels: Unstructured's own (:meth:`Hierarchy.parser_level`) where it gives one, else from
+    numbering and title order (:func:`~structaware_readers.headings.heading_levels`).
 
     Raises:
         MalformedInputError: bad table markup or table chunk metadata (names element and field).
@@ -38,7 +40,7 @@ class _Builder:
     def __init__(self, records: list[Record], source: str):
         self.records = records
         self.source = source
-        self.by_id = {r.element_id: r for r in records if r.element_id}
+        self.hierarchy = Hierarchy(records, source)
         self.blocks: list[Block] = []
         self.caption_blocks: set[int] = set()
 
@@ -65,7 +67,12 @@ class _Builder:
             else:
                 self._emit_one(r)
             i += 1
-        return attach_captions(self.blocks, self.caption_blocks)
+        blocks = attach_captions(self.blocks, self.caption_blocks)
+        headings = [b for b in blocks if b.kind is BlockKind.HEADING]
+        levels = heading_levels([(b.text, b.level) for b in headings], parser_levels_fixed=True)
+        for b, level in zip(headings, levels):
+            b.level = level
+        return blocks
 
     def _emit_one(self, r: Record) -> None:
         t = r.type
@@ -77,7 +84,7 @@ class _Builder:
         if t in _FURNITURE:
             self._add(r, _FURNITURE[t], text)
         elif t == "Title":
-            self._add(r, BlockKind.HEADING, text, level=heading_level(r, self.by_id))
+            self._add(r, BlockKind.HEADING, text, level=self.hierarchy.parser_level(r))
         elif t == "Table":
             self._emit_table([r])
         elif t == "Image":
@@ -88,7 +95,7 @@ class _Builder:
         elif t == "Formula":
             self._add(r, BlockKind.EQUATION, text)
         elif t == "CodeSnippet":
-            mermaid = _mermaid_source(r.text)
+            mermaid = find_flowchart_source(r.text)
             if mermaid is not None:
                 self._add(r, BlockKind.FLOWCHART, mermaid, mermaid=mermaid)
             else:
@@ -170,12 +177,3 @@ def _continues_list(run: list[Record], nxt: Record) -> bool:
 def _union(boxes: Iterable[BBox]) -> BBox:
     xs0, ys0, xs1, ys1 = zip(*boxes)
     return (min(xs0), min(ys0), max(xs1), max(ys1))
-
-
-def _mermaid_source(text: str) -> str | None:
-    """Mermaid flowchart source of a code snippet, or ``None`` when it is other code."""
-    if m := _MERMAID_FENCE.search(text):
-        return m.group(1).strip("\n")
-    if _MERMAID_HEADER.match(text):
-        return text.strip("\n")
-    return None

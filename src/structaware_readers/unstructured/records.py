@@ -4,18 +4,22 @@ boxes normalised (pages 1-based, bbox 0..1 with a top-left origin)."""
 from __future__ import annotations
 
 import base64
+import warnings
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError, StructawareError
+from structaware_readers.errors import InputWarning, MalformedInputError, StructawareError
 from structaware_readers.limits import load_json, page_number
 from structaware_readers.models import BBox
 
-__all__ = ["Record", "decode_orig_elements", "expand_records", "normalised_box"]
+__all__ = ["ORIG_ELEMENTS_MAX_BYTES", "Record", "decode_orig_elements", "expand_records", "normalised_box"]
 
 _OUT_OF_PAGE = 0.05  # coordinates this far outside the page are an error, closer ones are clamped
+#: Cap on the inflated size of one ``orig_elements`` value (bytes of JSON), against zip bombs;
+#: a larger value is treated as a damaged one (warning, the chunk's own text is used).
+ORIG_ELEMENTS_MAX_BYTES = 64 * 1024 * 1024
 
 
 @dataclass
@@ -37,12 +41,17 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
     """Validate the elements, expand ``orig_elements`` (an element listed by several chunks is
     kept once), and number each element on its page (``Record.j``) in output order.
 
+    A chunk whose ``orig_elements`` cannot be decoded is kept as itself (its own text and
+    ``page_number``) and one :class:`~structaware_readers.errors.InputWarning` per document
+    names the damaged fields.
+
     Raises:
-        MalformedInputError: a bad type, metadata, page_number, text, coordinates or
-            orig_elements (names the element index and field).
+        MalformedInputError: a bad type, metadata, page_number, text or coordinates (names the
+            element index and field).
     """
     flat: list[tuple[dict[str, Any], str]] = []
     seen: set[str] = set()
+    bad_orig: list[str] = []
 
     def visit(d: Any, where: str) -> None:
         if not isinstance(d, Mapping):
@@ -55,7 +64,12 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
             raise MalformedInputError("metadata is not an object", path=source, field=f"{where}.metadata")
         orig = md.get("orig_elements")
         if orig and etype in ("CompositeElement", "TableChunk", "Table"):
-            children = decode_orig_elements(orig, source, f"{where}.metadata.orig_elements")
+            try:
+                children = decode_orig_elements(orig, source, f"{where}.metadata.orig_elements")
+            except MalformedInputError as exc:
+                bad_orig.append(exc.field or where)
+                flat.append((dict(d), where))  # the chunk's own text and page_number
+                return
             for k, child in enumerate(children):
                 eid = child.get("element_id") if isinstance(child, Mapping) else None
                 if isinstance(eid, str) and eid in seen:
@@ -68,6 +82,16 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
 
     for i, d in enumerate(dicts):
         visit(d, f"[{i}]")
+    if bad_orig:
+        warnings.warn(
+            InputWarning(
+                f"{len(bad_orig)} orig_elements cannot be decoded (corrupt, truncated or over "
+                f"{ORIG_ELEMENTS_MAX_BYTES} bytes): the chunk's own text is used",
+                path=source,
+                field=", ".join(bad_orig[:5]) + (", ..." if len(bad_orig) > 5 else ""),
+            ),
+            stacklevel=3,
+        )
 
     records: list[Record] = []
     per_page: dict[int, int] = {}
@@ -96,13 +120,28 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
 
 
 def decode_orig_elements(value: Any, source: str, where: str) -> list[Any]:
-    """``orig_elements``: base64 of zlib-compressed JSON (``elements_to_base64_gzipped_json``)."""
+    """``orig_elements``: base64 of zlib-compressed JSON (``elements_to_base64_gzipped_json``;
+    "gzipped" by name only: the bytes start ``78 9c``), inflated to at most
+    :data:`ORIG_ELEMENTS_MAX_BYTES`.
+
+    Raises:
+        MalformedInputError: not a string or list, not base64/zlib/JSON, larger than the cap,
+            or not a JSON list (names the field).
+    """
     if isinstance(value, list):
         return value
     if not isinstance(value, str):
         raise MalformedInputError("orig_elements is not a string", path=source, field=where)
     try:
-        data = load_json(zlib.decompress(base64.b64decode(value)), path=source)
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(base64.b64decode(value, validate=False), ORIG_ELEMENTS_MAX_BYTES)
+        if inflater.unconsumed_tail:
+            raise MalformedInputError(
+                f"orig_elements inflates to more than {ORIG_ELEMENTS_MAX_BYTES} bytes", path=source, field=where
+            )
+        if not inflater.eof:
+            raise MalformedInputError("orig_elements is a truncated zlib stream", path=source, field=where)
+        data = load_json(raw, path=source)
     except (ValueError, zlib.error) as exc:
         message = exc.message if isinstance(exc, StructawareError) else str(exc)
         raise MalformedInputError(f"orig_elements cannot be decoded: {message}", path=source, field=where) from exc

@@ -22,6 +22,8 @@ A node is one structure-aware evidence unit (paper section 2.3):
   ``section``               no      no     heading path joined with ``" > "``
   ``element_ids``           no      no     source element ids ``p{page}-e{j}``, comma-joined
   ``element_pages``         no      no     1-based page of each element, comma-joined
+  ``source_element_ids``    no      no     the parser's own element ids (Unstructured
+                                           ``element_id``), comma-joined; ``""`` for MinerU
   ``bboxes``                no      no     JSON list, one ``[x0, y0, x1, y1]`` (0..1 of the page,
                                            origin top-left) or ``null`` per element
   ``ordinal``               no      no     0-based position of the unit in its document
@@ -68,6 +70,7 @@ def unit_metadata(unit: Any) -> dict[str, Any]:
         "section": " > ".join(unit.section_path),
         "element_ids": _join(unit.element_ids),
         "element_pages": _join(unit.element_pages),
+        "source_element_ids": _join(unit.source_element_ids),
         "bboxes": json.dumps([list(b) if b is not None else None for b in unit.bboxes]),
         "ordinal": unit.ordinal,
     }

@@ -231,9 +231,9 @@ class MinerUReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.mineru import read_mineru
 
-        from structaware_readers.loader import apply_reading_order
+        from structaware_readers.loader import prepare_document
 
-        return apply_reading_order(read_mineru(path), self.reading_order)
+        return prepare_document(read_mineru(path), self.reading_order)
 
 
 class UnstructuredReader(_StructawareReader):
@@ -252,6 +252,6 @@ class UnstructuredReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.unstructured import read_unstructured
 
-        from structaware_readers.loader import apply_reading_order
+        from structaware_readers.loader import prepare_document
 
-        return apply_reading_order(read_unstructured(path), self.reading_order)
+        return prepare_document(read_unstructured(path), self.reading_order)

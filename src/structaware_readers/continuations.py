@@ -1,0 +1,109 @@
+"""Paragraphs broken by a page or column break, joined back into one block.
+
+A paragraph that runs over a page break reaches the reader as two elements, usually with page
+furniture (running foot, page number, running head) and page footnotes between them in the
+parser's order (MinerU 3.x appends a page's furniture after its body). :func:`join_continued_paragraphs`
+joins the two when the sentence visibly continues:
+
+* the first is a PARAGRAPH, the last body block of its page or column (only furniture and
+  footnotes after it until the next body block);
+* the next body block (furniture and footnotes skipped) is a PARAGRAPH on the next page, or on
+  the same page in another column (its bbox starts to the right of the first one's);
+* the first does not end a sentence (``. ! ? : ;`` and their CJK forms, closing quotes or
+  brackets after them), and the second starts a lowercase Latin word, or both meet between two
+  CJK characters.
+
+The joined block keeps the first block's id; the second's page, bbox and id go to
+``extra_pages``/``extra_bboxes``/``extra_ids`` (as for tables merged across pages) and its
+``parser_ids`` are appended, so a unit built from it lists both pages and both elements.
+Footnotes between the two stay after the joined paragraph, attached to its section, never
+spliced into it. Latin halves are joined with a space (a trailing hyphen of a split word is
+kept, since it cannot be told from a real hyphen), CJK halves with nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+
+__all__ = ["join_continued_paragraphs"]
+
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）\]」』]*\s*$")
+_LOWER_START = re.compile(r"^[\"'“‘(]?[a-z]")
+_SKIP = {BlockKind.FOOTNOTE}
+
+
+def join_continued_paragraphs(doc: ParsedDocument) -> ParsedDocument:
+    """Return ``doc`` with continued paragraphs joined (see the module docstring); ``doc``
+    itself when nothing is joined. Blocks must be in reading order."""
+    blocks = doc.blocks
+    out: list[Block] = []
+    joined = False
+    i = 0
+    while i < len(blocks):
+        para = blocks[i]
+        i += 1
+        between: list[Block] = []  # furniture and footnotes met inside the paragraph: put after it
+        while para.kind is BlockKind.PARAGRAPH:
+            k = i
+            while k < len(blocks) and (blocks[k].is_furniture or blocks[k].kind in _SKIP):
+                k += 1
+            if k >= len(blocks) or not _continues(para, blocks[k]):
+                break
+            between.extend(blocks[i:k])
+            para = _join(para, blocks[k])
+            joined = True
+            i = k + 1
+        out.append(para)
+        out.extend(between)
+    if not joined:
+        return doc
+    return doc.model_copy(update={"blocks": out})
+
+
+def _continues(a: Block, b: Block) -> bool:
+    if b.kind is not BlockKind.PARAGRAPH:
+        return False
+    last_page = max([a.page, *a.extra_pages])
+    if b.page == last_page + 1:
+        pass
+    elif b.page == last_page and _next_column(a, b):
+        pass
+    else:
+        return False
+    first, second = a.text.rstrip(), b.text.lstrip()
+    if not first or not second or _SENTENCE_END.search(first):
+        return False
+    if _LOWER_START.match(second):
+        return True
+    return _is_cjk(first[-1]) and _is_cjk(second[0])
+
+
+def _next_column(a: Block, b: Block) -> bool:
+    """``b`` starts a column to the right of where ``a`` (its last part) lies, higher on the page."""
+    box = a.extra_bboxes[-1] if a.extra_pages and a.extra_bboxes else a.bbox
+    if box is None or b.bbox is None:
+        return False
+    return b.bbox[0] >= box[2] - 0.02 and b.bbox[1] < box[1]
+
+
+def _join(a: Block, b: Block) -> Block:
+    first, second = a.text.rstrip(), b.text.lstrip()
+    sep = "" if _is_cjk(first[-1]) and _is_cjk(second[0]) else " "
+    n = len(a.extra_pages)
+    ids = a.extra_ids if len(a.extra_ids) == n else [""] * n
+    boxes = a.extra_bboxes if len(a.extra_bboxes) == n else [None] * n
+    return a.model_copy(
+        update={
+            "text": first + sep + second,
+            "extra_pages": [*a.extra_pages, b.page, *b.extra_pages],
+            "extra_bboxes": [*boxes, b.bbox, *(b.extra_bboxes or [None] * len(b.extra_pages))],
+            "extra_ids": [*ids, b.block_id, *(b.extra_ids or [""] * len(b.extra_pages))],
+            "parser_ids": [*a.parser_ids, *b.parser_ids],
+        }
+    )
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\u3040" <= ch <= "\u30ff"

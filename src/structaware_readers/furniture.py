@@ -1,0 +1,167 @@
+"""Page furniture found by repetition and position, whether or not the parser typed it.
+
+Parsers do not always label running heads and feet: MinerU's VLM backend (2.x) emits them as
+plain ``text``, the pipeline backend misses them on pages that start with a table, and
+Unstructured types them only with some strategies. Left as body text they become section units
+of their own or split a paragraph that runs over a page break. :func:`mark_furniture` retypes
+such blocks (the block keeps its id, text and ``source_type``; only ``kind`` changes), so that
+every later step (reading order, unit text, a unit's ``pages``) leaves them out.
+
+Rules, on bboxes (0..1 of the page, origin top-left); a block the parser already typed as
+furniture is left alone, and only text-like blocks (paragraph, heading, caption, footnote,
+reference) are candidates:
+
+* **running head / foot** (HEADER / FOOTER): the block lies in the top band (``y1 <= 0.12``)
+  or the bottom band (``y0 >= 0.88``), and the same line, compared as its *key* (case folded,
+  digits and punctuation removed, words sorted: ``ESC Guidelines 3917`` and ``3918 ESC
+  Guidelines`` share one key), lies in the same band on at least 2 pages. A heading must lie in
+  the narrow band (``y1 <= 0.07`` / ``y0 >= 0.93``): a real heading near the top of a page
+  repeated on another page (``Key messages``) is not furniture, and repetition alone never is;
+* **page number** (PAGE_NUMBER): a block in either band whose whole text is a page number
+  (``14``, ``- 3 -``, ``Page 3 of 10``, ``iv``, ``第 3 页``); and, wherever it lies, a block
+  whose text is only an Arabic number when that number minus the block's page is the same
+  offset on at least 3 pages and 10% of the pages (printed page numbers run with the page index; on short pages
+  MinerU places them right after the last line of text, mid-page);
+* **margin note / stamp** (ASIDE): a block lying entirely in the outer side margin
+  (``x1 <= 0.07`` or ``x0 >= 0.93``): vertical download stamps (``Downloaded from ... by
+  guest``), copyright lines beside a figure, line numbers;
+* **blocks without bbox**: the first or last body block of its page whose key repeats in that
+  position on at least 3 pages and on at least 30% of the document's pages.
+
+Source: the furniture of real parser outputs (``../shared/cases/08-*``, ``23-*``; MinerU issues
+#2869 and #1987), and the running heads of the finance filings in the development benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+
+__all__ = ["furniture_key", "is_page_number", "mark_furniture"]
+
+TOP_BAND = 0.12  # y1 at most this: the top band of a page
+BOTTOM_BAND = 0.88  # y0 at least this: the bottom band
+NARROW_TOP = 0.07  # headings count as furniture only in these narrower bands
+NARROW_BOTTOM = 0.93
+SIDE_MARGIN = 0.07  # x1 at most this, or x0 at least 1 - this: the outer side margin
+MIN_PAGES = 2  # a running head repeats on at least this many pages
+MAX_CHARS = 200  # longer blocks are body text wherever they lie
+_NO_BOX_MIN_PAGES = 3
+_NO_BOX_MIN_SHARE = 0.3
+
+_CANDIDATES = {
+    BlockKind.PARAGRAPH,
+    BlockKind.HEADING,
+    BlockKind.CAPTION,
+    BlockKind.FOOTNOTE,
+    BlockKind.REFERENCE,
+}
+_PAGE_NUMBER = re.compile(
+    r"^[\s\-–—|·•.()\[\]]*(?:page|p\.|pg\.?|第)?\s*"
+    r"(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+    r"(?:\s*(?:/|of|von|de|sur|页|頁|共)\s*\d{1,4}\s*(?:页|頁)?)?"
+    r"\s*(?:页|頁)?[\s\-–—|·•.()\[\]]*$",
+    re.IGNORECASE,
+)
+_ARABIC_PAGE_NUMBER = re.compile(r"^[\s\-–—|·•.()\[\]]*(?:page|p\.|pg\.?)?\s*(\d{1,4})[\s\-–—|·•.()\[\]]*$", re.IGNORECASE)
+_SEQUENCE_MIN_PAGES = 3
+_SEQUENCE_MIN_SHARE = 0.1  # and on 10% of the pages: numbers in tables match an offset by chance
+_NON_WORD = re.compile(r"[\W\d_]+", re.UNICODE)
+
+
+def furniture_key(text: str) -> str:
+    """The comparison key of a furniture line: NFKC, case folded, digits and punctuation
+    removed, words sorted (``"ESC Guidelines 3917"`` and ``"3918 ESC Guidelines"`` give
+    ``"esc guidelines"``). ``""`` for a line of digits and punctuation only."""
+    words = _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split()
+    return " ".join(sorted(words))
+
+
+def is_page_number(text: str) -> bool:
+    """Whether ``text`` is only a page number (``14``, ``- 3 -``, ``Page 3 of 10``, ``iv``, ``第3页``)."""
+    return bool(text.strip()) and _PAGE_NUMBER.match(text.strip()) is not None
+
+
+def mark_furniture(doc: ParsedDocument) -> ParsedDocument:
+    """Return ``doc`` with untyped page furniture retyped (see the module docstring).
+
+    Returns ``doc`` itself when nothing changes, else a copy whose retyped blocks are copies;
+    block order, ids and text are unchanged.
+    """
+    new_kind: dict[int, BlockKind] = {}
+    bands: dict[tuple[str, str], set[int]] = defaultdict(set)  # (band, key) -> pages
+    for b in doc.blocks:
+        if b.kind in _CANDIDATES and b.bbox is not None and (band := _band(b, narrow=False)):
+            key = furniture_key(b.text)
+            if key:
+                bands[(band, key)].add(b.page)
+    for i, b in enumerate(doc.blocks):
+        if b.kind not in _CANDIDATES or b.bbox is None or len(b.text) > MAX_CHARS or not b.text.strip():
+            continue
+        x0, _, x1, _ = b.bbox
+        if x1 <= SIDE_MARGIN or x0 >= 1 - SIDE_MARGIN:
+            new_kind[i] = BlockKind.ASIDE
+            continue
+        band = _band(b, narrow=b.kind is BlockKind.HEADING)
+        if not band:
+            continue
+        if is_page_number(b.text):
+            new_kind[i] = BlockKind.PAGE_NUMBER
+        elif len(bands.get((band, furniture_key(b.text)), ())) >= MIN_PAGES:
+            new_kind[i] = BlockKind.HEADER if band == "top" else BlockKind.FOOTER
+    new_kind.update(_numbered_in_sequence(doc, new_kind))
+    new_kind.update(_without_boxes(doc))
+    if not new_kind:
+        return doc
+    blocks = [b.model_copy(update={"kind": new_kind[i]}) if i in new_kind else b for i, b in enumerate(doc.blocks)]
+    return doc.model_copy(update={"blocks": blocks})
+
+
+def _band(b: Block, *, narrow: bool) -> str:
+    assert b.bbox is not None
+    _, y0, _, y1 = b.bbox
+    if y1 <= (NARROW_TOP if narrow else TOP_BAND):
+        return "top"
+    if y0 >= (NARROW_BOTTOM if narrow else BOTTOM_BAND):
+        return "bottom"
+    return ""
+
+
+def _numbered_in_sequence(doc: ParsedDocument, known: dict[int, BlockKind]) -> dict[int, BlockKind]:
+    """Number-only blocks whose value runs with the page index (one offset on >= 3 pages)."""
+    by_offset: dict[int, list[int]] = defaultdict(list)
+    for i, b in enumerate(doc.blocks):
+        if i in known or b.kind not in _CANDIDATES or not (m := _ARABIC_PAGE_NUMBER.match(b.text.strip())):
+            continue
+        by_offset[int(m.group(1)) - b.page].append(i)
+    out: dict[int, BlockKind] = {}
+    for idx in by_offset.values():
+        if len({doc.blocks[i].page for i in idx}) >= max(_SEQUENCE_MIN_PAGES, _SEQUENCE_MIN_SHARE * doc.page_count):
+            out.update((i, BlockKind.PAGE_NUMBER) for i in idx)
+    return out
+
+
+def _without_boxes(doc: ParsedDocument) -> dict[int, BlockKind]:
+    """First/last body blocks without bbox whose key repeats in that place across pages."""
+    by_page: dict[int, list[int]] = defaultdict(list)
+    for i, b in enumerate(doc.blocks):
+        if not b.is_furniture:
+            by_page[b.page].append(i)
+    if len(by_page) < _NO_BOX_MIN_PAGES:
+        return {}
+    places: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for idx in by_page.values():
+        for place, i in (("top", idx[0]), ("bottom", idx[-1])):
+            b = doc.blocks[i]
+            if b.bbox is None and b.kind in _CANDIDATES and len(b.text) <= MAX_CHARS and (key := furniture_key(b.text)):
+                places[(place, key)].append(i)
+    need = max(_NO_BOX_MIN_PAGES, _NO_BOX_MIN_SHARE * len(by_page))
+    out: dict[int, BlockKind] = {}
+    for (place, _), idx in places.items():
+        if len({doc.blocks[i].page for i in idx}) >= need:
+            for i in idx:
+                out[i] = BlockKind.HEADER if place == "top" else BlockKind.FOOTER
+    return out

@@ -1,0 +1,72 @@
+"""Reference lists (bibliographies) recognised and typed REFERENCE.
+
+A bibliography entry can contain the very words a recommendation detector looks for
+(``... (strong recommendation cited in ref 4)``); it must never become a recommendation unit.
+:func:`mark_references` retypes as REFERENCE (``kind`` only; id, text and ``source_type`` kept):
+
+* every PARAGRAPH or LIST block under a bibliography heading (``References``, ``Bibliography``,
+  ``Literature cited``, ``参考文献``, ...) until the next heading of the same or a higher level;
+* a LIST block whose items are mostly citations, and a PARAGRAPH that is one citation. A
+  citation starts with a reference number (``[12]``, ``12.``, ``12)``) and carries a year
+  (``19xx``/``20xx``) plus a bibliographic mark: ``et al``, ``doi``, a volume/pages pattern
+  (``2024;12:101-9``, ``12(3):45``), or a journal-style ``J ``/``Journal``.
+
+MinerU's own ``ref_text`` blocks are already REFERENCE. The unit builder keeps reference blocks
+in their section's text but runs no recommendation detection on them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+
+__all__ = ["is_citation", "mark_references"]
+
+_BIB_HEADING = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:references?(?: cited)?|bibliography|literature cited|works cited|"
+    r"参考文献|参 考 文 献|引用文献)\s*[:：]?$",
+    re.IGNORECASE,
+)
+_REF_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s)")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_BIB_MARK = re.compile(
+    r"\bet al\b|\bdoi\b|10\.\d{4,}/|\d{4}\s*;\s*\d+|\d+\s*\(\d+\)\s*:\s*\d+|\d+\s*:\s*\d+\s*[-–]\s*\d+|\bJ\b|journal|等\.",
+    re.IGNORECASE,
+)
+_CITATION_SHARE = 0.6
+_CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST}
+
+
+def is_citation(text: str) -> bool:
+    """Whether ``text`` looks like one bibliography entry (see the module docstring)."""
+    t = unicodedata.normalize("NFKC", text).strip()
+    return bool(_REF_NUMBER.match(t) and _YEAR.search(t) and _BIB_MARK.search(t))
+
+
+def mark_references(doc: ParsedDocument) -> ParsedDocument:
+    """Return ``doc`` with bibliography blocks typed REFERENCE; ``doc`` itself when none changes."""
+    changed: dict[int, Block] = {}
+    bib_level: int | None = None  # level of the open bibliography heading
+    for i, b in enumerate(doc.blocks):
+        if b.kind is BlockKind.HEADING:
+            level = b.level or 1
+            if bib_level is not None and level <= bib_level:
+                bib_level = None
+            if _BIB_HEADING.match(unicodedata.normalize("NFKC", b.text).strip()):
+                bib_level = level
+            continue
+        if b.kind not in _CANDIDATES:
+            continue
+        if bib_level is not None or _looks_like_citations(b):
+            changed[i] = b.model_copy(update={"kind": BlockKind.REFERENCE})
+    if not changed:
+        return doc
+    return doc.model_copy(update={"blocks": [changed.get(i, b) for i, b in enumerate(doc.blocks)]})
+
+
+def _looks_like_citations(b: Block) -> bool:
+    if b.kind is BlockKind.LIST and b.items:
+        return sum(is_citation(item) for item in b.items) >= max(1, _CITATION_SHARE * len(b.items))
+    return is_citation(b.text)
