@@ -11,20 +11,24 @@ Rules, on bboxes (0..1 of the page, origin top-left); a block the parser already
 furniture is left alone, and only text-like blocks (paragraph, heading, caption, footnote,
 reference) are candidates:
 
-* **running head / foot** (HEADER / FOOTER): the block lies in the top band (``y1 <= 0.12``)
-  or the bottom band (``y0 >= 0.88``), and the same line, compared as its *key* (case folded,
+* **running head / foot** (HEADER / FOOTER): the block lies in the top band (``y1 <= 0.08``)
+  or the bottom band (``y0 >= 0.92``), and the same line, compared as its *key* (case folded,
   digits and punctuation removed, words sorted: ``ESC Guidelines 3917`` and ``3918 ESC
-  Guidelines`` share one key), lies in the same band on at least 2 pages. A heading must lie in
-  the narrow band (``y1 <= 0.07`` / ``y0 >= 0.93``): a real heading near the top of a page
-  repeated on another page (``Key messages``) is not furniture, and repetition alone never is;
+  Guidelines`` share one key), lies in the same band on at least 2 pages and 10% of the
+  document's pages (a table header such as ``(Millions)`` at the top of a few pages is not a
+  running head). A heading must lie in the narrow band (``y1 <= 0.05`` / ``y0 >= 0.95``): a
+  real heading near the top of a page repeated on other pages (``Key messages``, ``Quarterly
+  results``) is not furniture, and repetition alone never is;
 * **page number** (PAGE_NUMBER): a block in either band whose whole text is a page number
   (``14``, ``- 3 -``, ``Page 3 of 10``, ``iv``, ``第 3 页``); and, wherever it lies, a block
   whose text is only an Arabic number when that number minus the block's page is the same
   offset on at least 3 pages and 10% of the pages (printed page numbers run with the page index; on short pages
   MinerU places them right after the last line of text, mid-page);
-* **margin note / stamp** (ASIDE): a block lying entirely in the outer side margin
-  (``x1 <= 0.07`` or ``x0 >= 0.93``): vertical download stamps (``Downloaded from ... by
-  guest``), copyright lines beside a figure, line numbers;
+* **margin note / stamp** (ASIDE): a block of rotated text lying entirely in the outer side
+  margin (``x1 <= 0.07`` or ``x0 >= 0.93``, at least 1.5 times taller than wide): vertical
+  download stamps (``Downloaded from ... by guest``), copyright lines beside a figure (the
+  last cells of a wide table also reach the margin, but they run horizontally, and a lone
+  digit or bullet of fewer than 4 characters is no stamp);
 * **blocks without bbox**: the first or last body block of its page whose key repeats in that
   position on at least 3 pages and on at least 30% of the document's pages.
 
@@ -42,12 +46,15 @@ from structaware_readers.models import Block, BlockKind, ParsedDocument
 
 __all__ = ["furniture_key", "is_page_number", "mark_furniture"]
 
-TOP_BAND = 0.12  # y1 at most this: the top band of a page
-BOTTOM_BAND = 0.88  # y0 at least this: the bottom band
-NARROW_TOP = 0.07  # headings count as furniture only in these narrower bands
-NARROW_BOTTOM = 0.93
+TOP_BAND = 0.08  # y1 at most this: the top band of a page
+BOTTOM_BAND = 0.92  # y0 at least this: the bottom band
+NARROW_TOP = 0.05  # headings count as furniture only in these narrower bands
+NARROW_BOTTOM = 0.95
 SIDE_MARGIN = 0.07  # x1 at most this, or x0 at least 1 - this: the outer side margin
+VERTICAL = 1.5  # a margin block this many times taller than wide is rotated text (a stamp)
+MIN_ROTATED_CHARS = 4  # a lone digit or bullet is taller than wide too: not a stamp
 MIN_PAGES = 2  # a running head repeats on at least this many pages
+MIN_SHARE = 0.1  # and on this share of the document's pages (table headers repeat on a few)
 MAX_CHARS = 200  # longer blocks are body text wherever they lie
 _NO_BOX_MIN_PAGES = 3
 _NO_BOX_MIN_SHARE = 0.3
@@ -101,8 +108,9 @@ def mark_furniture(doc: ParsedDocument) -> ParsedDocument:
     for i, b in enumerate(doc.blocks):
         if b.kind not in _CANDIDATES or b.bbox is None or len(b.text) > MAX_CHARS or not b.text.strip():
             continue
-        x0, _, x1, _ = b.bbox
-        if x1 <= SIDE_MARGIN or x0 >= 1 - SIDE_MARGIN:
+        x0, y0, x1, y1 = b.bbox
+        rotated = y1 - y0 >= VERTICAL * (x1 - x0) and len(b.text.strip()) >= MIN_ROTATED_CHARS
+        if (x1 <= SIDE_MARGIN or x0 >= 1 - SIDE_MARGIN) and rotated:
             new_kind[i] = BlockKind.ASIDE
             continue
         band = _band(b, narrow=b.kind is BlockKind.HEADING)
@@ -110,7 +118,7 @@ def mark_furniture(doc: ParsedDocument) -> ParsedDocument:
             continue
         if is_page_number(b.text):
             new_kind[i] = BlockKind.PAGE_NUMBER
-        elif len(bands.get((band, furniture_key(b.text)), ())) >= MIN_PAGES:
+        elif len(bands.get((band, furniture_key(b.text)), ())) >= max(MIN_PAGES, MIN_SHARE * doc.page_count):
             new_kind[i] = BlockKind.HEADER if band == "top" else BlockKind.FOOTER
     new_kind.update(_numbered_in_sequence(doc, new_kind))
     new_kind.update(_without_boxes(doc))
