@@ -227,7 +227,6 @@ def test_26_orig_elements_expanded_with_true_pages_and_a_bad_one_warned(shared_d
     assert chunk3.pages == [6]
 
 
-@pytest.mark.xfail(strict=True, reason="ungraded-wording recommendation precision is issue 11's (units/recommendations.py)")
 def test_26_grade_free_text_gives_no_recommendation_units(shared_dir):
     units = _units(_case(shared_dir, "26") / "input_chunked_elements.json")
     assert not [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
