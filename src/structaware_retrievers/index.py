@@ -59,6 +59,8 @@ from structaware_retrievers.store.base import PointRecord, ScoredRecord, VectorS
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
+    from structaware_retrievers.ingest_ledger import IngestLedger
+
 __all__ = [
     "DEFAULT_INDEX_PATH",
     "IngestError",
@@ -313,6 +315,7 @@ class StructureIndex:
         self.dense = dense if dense is not None else DenseEncoder()
         self.sparse = sparse if sparse is not None else SparseEncoder()
         self._cache: EmbeddingCache | None = None
+        self._ingest_ledger: IngestLedger | None = None
         self._write_lock = _write_lock(self.store.location)
         folder = getattr(self.store, "folder", None)  # a folder index: writers of other processes too
         self._folder_writer = folder_lock(folder, "write") if isinstance(folder, Path) else None
@@ -507,6 +510,7 @@ class StructureIndex:
         unit_options: Any = None,
         optimize: bool = True,
         reparse: bool = False,
+        overlap: bool = True,
     ) -> IngestSummary:
         """Read, unit-build and index every document under ``paths``.
 
@@ -515,12 +519,19 @@ class StructureIndex:
         (with ``reading_order``), ``structaware_readers.units.build_units`` (with ``unit_options``)
         and :meth:`add_document`. A failing input does not stop the others: its error is recorded
         in ``summary.failed`` and the summary is returned; call ``summary.raise_for_errors()`` to
-        turn failures into an :class:`IngestError`. ``progress=True`` shows a tqdm bar.
+        turn failures into an :class:`IngestError`.
 
-        A PDF whose ``doc_id`` (the hash of its bytes) is already in the index is skipped without
-        being parsed again (running MinerU takes minutes per document); ``reparse=True`` parses it
-        anyway, e.g. after changing ``unit_options``. Other inputs are always read and built, and
-        :meth:`add_document` skips them when their units are unchanged.
+        Speed (details in :mod:`structaware_retrievers.ingest_pipeline`):
+
+        * an input of any kind (PDF, MinerU file/folder/zip, Unstructured JSON) whose content hash
+          and ingest settings (``reading_order``, ``unit_options``, package and schema version,
+          encoders) are unchanged since it was indexed here, and whose units are still in the
+          index, is skipped **before parsing** (``reports[i].skipped``); so is a PDF whose
+          ``doc_id`` is in the index. ``reparse=True`` reads every input anyway;
+        * a changed input re-embeds only the units whose text changed (embedding cache);
+        * ``overlap=True`` parses the next input in a worker thread while this one embeds;
+          the result is the same as with ``overlap=False``;
+        * ``progress=True`` shows two tqdm bars: documents parsed and documents indexed.
 
         With the embedded backend the shard is optimised at the end (HNSW build, vacuum) when
         anything was written and ``optimize`` is true.
@@ -528,41 +539,27 @@ class StructureIndex:
         Returns:
             an :class:`IngestSummary` (documents, units, skipped_unchanged, failed, seconds, embedding_seconds).
         """
-        from tqdm.auto import tqdm
+        from structaware_retrievers.ingest_pipeline import run_ingest
 
-        from structaware_readers.loader import load_document
-        from structaware_readers.units import build_units
+        return run_ingest(
+            self,
+            paths,
+            reading_order=reading_order,
+            progress=progress,
+            unit_options=unit_options,
+            optimize=optimize,
+            reparse=reparse,
+            overlap=overlap,
+        )
 
-        with self.writing():  # before any work: a second writer waits here, not after minutes of embedding
-            t0 = time.perf_counter()
-            summary = IngestSummary()
-            inputs = expand_inputs(paths)
-            for path in tqdm(inputs, desc="ingest", unit="doc", disable=not progress):
-                try:
-                    known = None if reparse else self._indexed_pdf(path)
-                    if known is not None:
-                        summary.reports.append(known)
-                        summary.skipped_unchanged += 1
-                        continue
-                    doc = load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
-                    units = build_units(doc, unit_options)
-                    rep = self.add_document(doc, units)
-                except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; recorded below
-                    failure = IngestFailure(path=str(path), error_type=type(exc).__name__, message=str(exc))
-                    summary.failed.append(failure)
-                    continue
-                summary.reports.append(rep)
-                summary.embedding_seconds += rep.embed_seconds
-                if rep.skipped:
-                    summary.skipped_unchanged += 1
-                else:
-                    summary.documents += 1
-                    summary.units += rep.written
-            if optimize and summary.documents:
-                self.store.optimize()
-            self.store.release()
-            summary.seconds = time.perf_counter() - t0
-            return summary
+    def _ledger(self) -> IngestLedger:
+        """The ledger of inputs indexed here (next to the embedding cache; opened on first use)."""
+        if self._ingest_ledger is None:
+            from structaware_retrievers.ingest_ledger import IngestLedger
+
+            base = self.path if self.path is not None else cache_dir()
+            self._ingest_ledger = IngestLedger(base / "ingested.sqlite", self.store.location)
+        return self._ingest_ledger
 
     def _indexed_pdf(self, path: Path) -> IngestReport | None:
         """A skipped-report for a PDF whose bytes are already indexed, else ``None``."""
@@ -781,6 +778,9 @@ class StructureIndex:
                     enc.cache = None
             self._cache.close()
             self._cache = None
+        if self._ingest_ledger is not None:
+            self._ingest_ledger.close()
+            self._ingest_ledger = None
 
     def __enter__(self) -> StructureIndex:
         return self

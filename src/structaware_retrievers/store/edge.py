@@ -68,6 +68,7 @@ _SHARD_DIR = "shard"
 
 _registry_lock = threading.Lock()
 _open_shards: dict[str, list[Any]] = {}  # resolved folder -> [EdgeShard, refcount]
+_unflushed: set[str] = set()  # resolved folders written since their last flush (close flushes only these)
 
 
 def _edge_condition(c: Match | Range | HasId) -> Any:
@@ -160,7 +161,9 @@ class EdgeStore(VectorStore):
             if entry[1] <= 0:
                 del _open_shards[self._key]
                 try:
-                    entry[0].flush()
+                    if self._key in _unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
+                        _unflushed.discard(self._key)
+                        entry[0].flush()
                 finally:
                     try:
                         entry[0].close()
@@ -262,12 +265,14 @@ class EdgeStore(VectorStore):
                 E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
                 for p in chunk
             ]
+            _unflushed.add(self._key)
             self._run("upsert", shard.update, E.UpdateOperation.upsert_points(batch))
 
     def delete_ids(self, ids: Sequence[str]) -> None:
         if not ids:
             return
         shard = self._require()
+        _unflushed.add(self._key)
         for i in range(0, len(ids), 1000):
             self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
 
@@ -284,15 +289,18 @@ class EdgeStore(VectorStore):
         shard = self._require()
         n = self.count(flt)
         if n:
+            _unflushed.add(self._key)
             self._run("delete by filter", shard.update, E.UpdateOperation.delete_points_by_filter(to_edge_filter(flt)))
         return n
 
     def flush(self) -> None:
         if self._shard is not None:
             self._run("flush", self._shard.flush)
+            _unflushed.discard(self._key)
 
     def optimize(self) -> None:
         if self._shard is not None:
+            _unflushed.add(self._key)
             self._run("optimize", self._shard.optimize)
 
     # -- reads ---------------------------------------------------------------------------------

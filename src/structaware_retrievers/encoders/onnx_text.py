@@ -1,0 +1,220 @@
+"""A lean ONNX Runtime text embedder for mean-pooled sentence-transformers models in a local folder.
+
+It computes what fastembed's ``TextEmbedding`` computes for a mean-pooling, normalising model
+(tokenizer.json with the truncation limit of tokenizer_config.json, right padding to the longest
+text of a batch, ``token_type_ids`` of zeros, mean of ``last_hidden_state`` over the attention
+mask, L2 normalisation), without importing fastembed (whose package import pulls in its image
+models and the Hugging Face hub client: about 1 s per process). Two costs are cut further:
+
+* **Load time.** ONNX Runtime optimises the graph every time a session is created (0.3-0.5 s for
+  MiniLM). The optimised graph (``ORT_ENABLE_EXTENDED``: portable, no hardware-specific layout) is
+  saved once under ``<cache>/models/optimized/`` and later sessions load it with optimisation
+  off (about 0.1 s).
+* **Memory.** Texts are batched by **padded tokens**, not by count: a batch holds at most
+  ``max_batch_tokens`` (default :data:`DEFAULT_MAX_BATCH_TOKENS`) of ``texts x longest text``
+  tokens, after sorting by token length. The activations of a transformer grow with
+  ``batch x tokens`` (and attention with ``batch x tokens^2``), so the peak memory of a batch is
+  bounded whatever the mix of short table rows and long sections (ONNX Runtime's CPU memory arena
+  keeps the largest batch's buffers for the life of the session, so the bound is what matters).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DEFAULT_MAX_BATCH_TOKENS", "OnnxMeanPoolEmbedder", "token_budget_batches"]
+
+#: Padded tokens per ONNX Runtime call (texts x longest text in the batch): 16 texts of 256 word
+#: pieces, or 128 table rows of 32. Peak RSS of ingest with MiniLM int8: see BENCHMARKS.md
+#: "Speed (issue 14)".
+DEFAULT_MAX_BATCH_TOKENS = 4096
+
+
+def token_budget_batches(lengths: Sequence[int], max_tokens: int, max_count: int | None = None) -> list[list[int]]:
+    """Group indices of ``lengths`` (tokens per text) into batches of at most ``max_tokens``
+    padded tokens (``len(batch) * max(lengths in batch)``) and at most ``max_count`` texts.
+
+    Indices are taken in ascending length order, so each batch pads to a similar length; a text
+    longer than ``max_tokens`` is a batch of its own. Returns lists of indices into ``lengths``.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    cur: list[int] = []
+    for i in order:
+        n = max(1, lengths[i])  # ascending: the new text is the longest of the batch
+        full = max_count is not None and len(cur) >= max_count
+        if cur and (full or (len(cur) + 1) * n > max_tokens):
+            batches.append(cur)
+            cur = []
+        cur.append(i)
+    if cur:
+        batches.append(cur)
+    return batches
+
+
+def _max_context(folder: Path) -> int:
+    cfg = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    limits = [
+        v
+        for v in (cfg.get("model_max_length"), cfg.get("max_length"))
+        if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 1_000_000
+    ]
+    if not limits:
+        raise ValueError(f"{folder / 'tokenizer_config.json'}: no usable model_max_length or max_length")
+    return min(limits)
+
+
+class OnnxMeanPoolEmbedder:
+    """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder.
+
+    The folder holds the ``.onnx`` file (``model_file``, relative), ``tokenizer.json`` and
+    ``tokenizer_config.json`` (``special_tokens_map.json`` optional), as fastembed expects. The
+    model's first output must be ``last_hidden_state`` of shape (batch, tokens, dim).
+
+    Args:
+        folder: the model folder.
+        model_file: the ONNX file inside it.
+        model_key: a stable identity of the weights (e.g. ``name@sha12``): names the saved
+            optimised graph, so a changed model never loads a stale graph.
+        threads: ONNX Runtime intra-op threads (``None``: its default).
+        optimized_dir: where the optimised graph is kept (``None``: optimise in memory each time).
+        max_batch_tokens: padded tokens per ONNX Runtime call (see the module docstring).
+
+    The session is created on the first call; safe to call from several threads.
+    """
+
+    def __init__(
+        self,
+        folder: str | Path,
+        model_file: str = "model.onnx",
+        *,
+        model_key: str,
+        threads: int | None = None,
+        optimized_dir: str | Path | None = None,
+        max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
+    ) -> None:
+        from tokenizers import Tokenizer
+
+        self.folder = Path(folder)
+        self.model_file = model_file
+        self.model_key = model_key
+        self.threads = threads
+        self.optimized_dir = Path(optimized_dir) if optimized_dir is not None else None
+        self.max_batch_tokens = max_batch_tokens
+        tok = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+        tok.enable_truncation(max_length=_max_context(self.folder))
+        specials = self.folder / "special_tokens_map.json"
+        if specials.is_file():
+            for value in json.loads(specials.read_text(encoding="utf-8")).values():
+                for token in value if isinstance(value, list) else [value]:
+                    if isinstance(token, str):
+                        tok.add_special_tokens([token])
+                    elif isinstance(token, dict) and "content" in token:
+                        tok.add_special_tokens([token["content"]])
+        padding = tok.padding or {}
+        tok.no_padding()  # padded per batch below, so batches can be formed by true token counts
+        self.pad_id = int(padding.get("pad_id", tok.token_to_id("[PAD]") or 0))
+        self.tokenizer = tok
+        self._session: Any = None
+        self._inputs: set[str] = set()
+        self._lock = threading.Lock()
+
+    # -- session ---------------------------------------------------------------------------
+    @property
+    def session(self) -> Any:
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    self._session = self._create_session()
+                    self._inputs = {i.name for i in self._session.get_inputs()}
+        return self._session
+
+    def _options(self, level: Any) -> Any:
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.graph_optimization_level = level
+        so.log_severity_level = 3  # errors only
+        if self.threads is not None:
+            so.intra_op_num_threads = self.threads
+            so.inter_op_num_threads = 1
+        return so
+
+    def _create_session(self) -> Any:
+        import onnxruntime as ort
+
+        source = self.folder / self.model_file
+        providers = ["CPUExecutionProvider"]
+        level = ort.GraphOptimizationLevel
+        if self.optimized_dir is None:
+            return ort.InferenceSession(str(source), self._options(level.ORT_ENABLE_ALL), providers=providers)
+        safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in self.model_key)
+        saved = self.optimized_dir / f"{safe}-ort{ort.__version__}.onnx"
+        if saved.is_file():
+            try:
+                return ort.InferenceSession(str(saved), self._options(level.ORT_DISABLE_ALL), providers=providers)
+            except Exception:  # noqa: BLE001 - a damaged cache file: rebuild it below
+                saved.unlink(missing_ok=True)
+        self.optimized_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".opt-", suffix=".onnx", dir=self.optimized_dir)
+        os.close(fd)
+        try:
+            so = self._options(level.ORT_ENABLE_EXTENDED)
+            so.optimized_model_filepath = tmp
+            session = ort.InferenceSession(str(source), so, providers=providers)
+            os.replace(tmp, saved)  # atomic: a concurrent process sees the old state or the whole file
+            return session
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    # -- embedding -------------------------------------------------------------------------
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Word pieces per text after truncation (special tokens included)."""
+        return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
+
+    def _run(self, encodings: list[Any]) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, e in enumerate(encodings):
+            ids[row, : len(e.ids)] = e.ids
+            mask[row, : len(e.ids)] = 1
+        session = self.session
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = session.run(None, feed)[0]
+        pooled = np.sum(hidden, axis=1, where=mask[:, :, None].astype(bool), dtype=np.float64)
+        pooled /= np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norm = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (pooled / norm).astype(np.float32)
+
+    def embed(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[np.ndarray]:
+        """One unit-length float32 vector per text, in input order.
+
+        Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts.
+        """
+        texts = list(texts)
+        if not texts:
+            return
+        encodings = self.tokenizer.encode_batch(texts)
+        out: list[np.ndarray | None] = [None] * len(texts)
+        for batch in token_budget_batches([len(e.ids) for e in encodings], self.max_batch_tokens, batch_size):
+            for i, vec in zip(batch, self._run([encodings[i] for i in batch]), strict=True):
+                out[i] = vec
+        yield from out  # type: ignore[misc]
+
+    def query_embed(self, query: str) -> Iterator[np.ndarray]:
+        """The query's vector (this model family uses no query prefix)."""
+        yield from self.embed([query])

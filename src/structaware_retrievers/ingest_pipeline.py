@@ -1,0 +1,265 @@
+"""The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write.
+
+For each input path, in order:
+
+1. **Skip before parsing.** The input's content hash (:func:`~structaware_retrievers.ingest_ledger.input_fingerprint`,
+   with the ingest settings) is looked up in the index's :class:`~structaware_retrievers.ingest_ledger.IngestLedger`;
+   an input indexed with the same hash, whose units are all still in the index, is reported as
+   ``skipped`` without being read. A PDF whose ``doc_id`` (the hash of its bytes) is in the index
+   is skipped too, even when it was indexed from another path.
+2. **Parse** (``load_document``) and **build units** (``build_units``).
+3. **Embed and write** through :meth:`StructureIndex.add_document` (atomic per document). The
+   embedding cache is keyed by text, so a changed document re-embeds only the units whose
+   ``context + text`` changed.
+
+Step 1 runs on the caller's thread for every input before anything is parsed (it reads the
+index; only the caller's thread touches the store, whose shard may be closed between documents
+for another process: see ``store/edge.py``). With ``overlap=True`` step 2 then runs one document
+ahead in a worker thread while the caller's thread embeds and writes the previous one: ONNX
+Runtime releases the GIL while it computes, so parsing costs almost no wall time after the first
+document. At most one parsed document waits in the queue (memory stays bounded). Writes happen in
+input order on the caller's thread, so the final index is the same as a sequential run's. The
+whole run holds the index's writer lock (:meth:`StructureIndex.writing`).
+
+``progress=True`` shows two tqdm bars: documents parsed (or skipped) and documents indexed.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from structaware_retrievers.filters import PointFilter
+from structaware_retrievers.ingest_ledger import (
+    IngestLedger,
+    LedgerEntry,
+    input_fingerprint,
+)
+
+if TYPE_CHECKING:
+    from structaware_readers.models import ParsedDocument, Unit
+    from structaware_retrievers.index import IngestReport, IngestSummary, StructureIndex
+
+__all__ = ["run_ingest"]
+
+
+@dataclass
+class _Prepared:
+    """One input after step 1-2: skipped, failed, or parsed with its units."""
+
+    path: Path
+    fingerprint: str | None
+    skipped: IngestReport | None = None
+    error: BaseException | None = None
+    doc: ParsedDocument | None = None
+    units: list[Unit] | None = None
+
+
+class _Crash:
+    """An unexpected error of the worker thread itself (re-raised in the caller's thread)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+_DONE = object()
+
+
+def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any) -> str:
+    """Everything besides the input bytes that changes the indexed units, as one string."""
+    from importlib import metadata
+
+    from structaware_readers.models import SCHEMA_VERSION
+    from structaware_readers.units import UnitOptions
+
+    try:
+        version = metadata.version("structaware")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout without install
+        version = ""
+    options = unit_options if unit_options is not None else UnitOptions()
+    return "|".join(
+        [
+            f"schema={SCHEMA_VERSION}",
+            f"structaware={version}",
+            f"reading_order={reading_order}",
+            f"units={options.model_dump_json()}",
+            f"dense={index.dense.model_id}",
+            f"sparse={index.sparse.model_id}",
+        ]
+    )
+
+
+def _known(index: StructureIndex, ledger: IngestLedger, path: Path, fingerprint: str | None) -> IngestReport | None:
+    """A skipped-report when ``path`` is indexed unchanged, else ``None`` (step 1)."""
+    from structaware_retrievers.index import IngestReport
+
+    if not index.store.exists():
+        return None
+    entry = ledger.get(path) if fingerprint is not None else None
+    if (
+        entry is not None
+        and entry.fingerprint == fingerprint
+        and index.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units
+    ):
+        return IngestReport(
+            doc_id=entry.doc_id, doc_name=entry.doc_name, source=str(path.resolve()), units=entry.units, skipped=True
+        )
+    return index._indexed_pdf(path)
+
+
+def _decide(
+    index: StructureIndex, ledger: IngestLedger, path: Path, settings: str, reparse: bool
+) -> _Prepared:
+    """Step 1 (caller's thread): the input's fingerprint and, unless ``reparse``, a skip decision."""
+    try:
+        fingerprint: str | None = input_fingerprint(path, settings) if path.exists() else None
+    except OSError:
+        fingerprint = None  # unreadable: load_document reports it with a typed error
+    try:
+        known = None if reparse else _known(index, ledger, path, fingerprint)
+    except Exception as exc:  # noqa: BLE001 - reported as this input's failure; the others go on
+        return _Prepared(path, fingerprint, error=exc)
+    return _Prepared(path, fingerprint, skipped=known)
+
+
+def _parse(item: _Prepared, reading_order: str, unit_options: Any) -> _Prepared:
+    """Step 2 (worker thread with ``overlap``): read the input and build its units. No store access."""
+    from structaware_readers import loader, units
+
+    if item.skipped is not None or item.error is not None:
+        return item
+    path = item.path
+    try:
+        doc = loader.load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
+        built = units.build_units(doc, unit_options)
+    except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; reported by the caller
+        return _Prepared(path, item.fingerprint, error=exc)
+    return _Prepared(path, item.fingerprint, doc=doc, units=built)  # new: ``decided`` keeps no document
+
+
+def _ahead(items: Iterator[_Prepared]) -> Iterator[_Prepared]:
+    """Run ``items`` one element ahead in a daemon thread (a queue of one)."""
+    q: queue.Queue[Any] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            put(_Crash(exc))
+        put(_DONE)
+
+    worker = threading.Thread(target=work, name="structaware-ingest-parse", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = q.get()
+            if item is _DONE:
+                break
+            if isinstance(item, _Crash):
+                raise item.exc
+            yield item
+    finally:
+        stop.set()  # an abandoned ingest (error, KeyboardInterrupt) stops the worker after its current input
+
+
+def run_ingest(
+    index: StructureIndex,
+    paths: Iterable[str | Path],
+    *,
+    reading_order: str,
+    progress: bool,
+    unit_options: Any,
+    optimize: bool,
+    reparse: bool,
+    overlap: bool,
+) -> IngestSummary:
+    """Implementation of :meth:`StructureIndex.ingest` (see there and the module docstring)."""
+    with index.writing():  # before any work: a second writer waits here, not after minutes of embedding
+        summary = _run(index, paths, reading_order, progress, unit_options, optimize, reparse, overlap)
+        index.store.release()
+    return summary
+
+
+def _run(
+    index: StructureIndex,
+    paths: Iterable[str | Path],
+    reading_order: str,
+    progress: bool,
+    unit_options: Any,
+    optimize: bool,
+    reparse: bool,
+    overlap: bool,
+) -> IngestSummary:
+    from tqdm.auto import tqdm
+
+    from structaware_retrievers.index import IngestFailure, IngestSummary, expand_inputs
+
+    t0 = time.perf_counter()
+    summary = IngestSummary()
+    ledger = index._ledger()
+    settings = ingest_settings(index, reading_order, unit_options)
+    decided = [_decide(index, ledger, path, settings, reparse) for path in expand_inputs(paths)]
+    parse_bar = tqdm(total=len(decided), desc="parse", unit="doc", position=0, disable=not progress)
+    index_bar = tqdm(total=len(decided), desc="embed+write", unit="doc", position=1, disable=not progress)
+
+    def prepared() -> Iterator[_Prepared]:
+        for item in decided:
+            item = _parse(item, reading_order, unit_options)
+            parse_bar.set_postfix_str("skipped" if item.skipped else f"{len(item.units or [])} units")
+            parse_bar.update(1)
+            yield item
+
+    try:
+        for item in _ahead(prepared()) if overlap else prepared():
+            if item.skipped is not None:
+                summary.reports.append(item.skipped)
+                summary.skipped_unchanged += 1
+            elif item.error is not None:
+                summary.failed.append(_failure(IngestFailure, item.path, item.error))
+            else:
+                assert item.doc is not None and item.units is not None
+                try:
+                    rep = index.add_document(item.doc, item.units)
+                except Exception as exc:  # noqa: BLE001 - recorded; the other inputs go on
+                    summary.failed.append(_failure(IngestFailure, item.path, exc))
+                else:
+                    if item.fingerprint is not None:
+                        ledger.put(item.path, LedgerEntry(item.fingerprint, rep.doc_id, rep.units, rep.doc_name))
+                    summary.reports.append(rep)
+                    summary.embedding_seconds += rep.embed_seconds
+                    if rep.skipped:
+                        summary.skipped_unchanged += 1
+                    else:
+                        summary.documents += 1
+                        summary.units += rep.written
+            item = None  # type: ignore[assignment]  # free the parsed document before the next one
+            index_bar.set_postfix_str(f"{summary.units} units written")
+            index_bar.update(1)
+    finally:
+        parse_bar.close()
+        index_bar.close()
+    if optimize and summary.documents:
+        index.store.optimize()
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _failure(cls: Any, path: Path, exc: BaseException) -> Any:
+    return cls(path=str(path), error_type=type(exc).__name__, message=str(exc))

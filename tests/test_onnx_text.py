@@ -1,0 +1,98 @@
+"""The lean ONNX runner of the default dense model: same vectors as fastembed, token-budget
+batches, a cached optimised graph, model digests checked by size and mtime, and a query path
+that imports neither fastembed nor a framework."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from structaware_retrievers import model_assets
+from structaware_retrievers.encoders.onnx_text import OnnxMeanPoolEmbedder, token_budget_batches
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
+TEXTS = [
+    "Hand hygiene is the most effective way to prevent infection.",
+    "首次就诊时应测量双上臂血压",
+    "x",
+    "Table 2 | Adults 57-59 y | grade A | " * 60,  # beyond 256 word pieces: truncated
+    "",
+]
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+
+
+def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
+    from fastembed import TextEmbedding
+
+    folder = model_assets.default_model_dir()
+    lean = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt", max_batch_tokens=300)
+    ours = np.vstack(list(lean.embed(TEXTS)))
+    ref = TextEmbedding(model_assets.FASTEMBED_BASE_MODEL, specific_model_path=str(folder), local_files_only=True)
+    theirs = np.vstack(list(ref.embed(TEXTS)))
+    assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
+    np.testing.assert_allclose(ours, theirs, atol=2e-6)
+    assert lean.count_tokens(TEXTS)[3] == 256  # truncated at tokenizer_config's model_max_length
+    np.testing.assert_allclose(next(lean.query_embed(TEXTS[0])), theirs[0], atol=2e-6)
+
+    # the optimised graph was saved once; a new runner loads it and gives the same vectors
+    (saved,) = (tmp_path / "opt").glob("minilm@test-ort*.onnx")
+    again = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt")
+    np.testing.assert_allclose(np.vstack(list(again.embed(TEXTS))), ours, atol=2e-6)
+    assert list((tmp_path / "opt").iterdir()) == [saved]
+
+
+def test_token_budget_batches_bound_padded_tokens() -> None:
+    lengths = [5, 256, 12, 12, 40, 3, 300, 8, 8, 8]
+    batches = token_budget_batches(lengths, max_tokens=64, max_count=4)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    for b in batches:
+        assert len(b) <= 4
+        assert len(b) * max(lengths[i] for i in b) <= 64 or len(b) == 1  # a long text goes alone
+    assert [6] in batches and [1] in batches
+    assert [lengths[b[0]] for b in batches] == sorted(lengths[b[0]] for b in batches)  # short first
+
+
+def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path) -> None:
+    f = tmp_path / "model.onnx"
+    f.write_bytes(b"a" * 1000)
+    first = model_assets.file_digest(f)
+    assert first == model_assets.sha256_file(f)
+    book = json.loads((model_assets.cache_dir() / "models" / "digests.json").read_text())
+    assert book[str(f.resolve())]["sha256"] == first
+    st = f.stat()
+    f.write_bytes(b"b" * 1000)  # same size; the stamp is restored so only a stat check can be fooled
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert model_assets.file_digest(f) == first  # trusted on size + mtime, as documented
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert model_assets.file_digest(f) == model_assets.sha256_file(f) != first
+
+
+def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> None:
+    from structaware_retrievers.index import StructureIndex
+
+    with StructureIndex(tmp_path / "ix") as ix:
+        assert ix.ingest([TINY]).documents == 1
+    script = (
+        "import sys, json\n"
+        "from structaware_retrievers.cli import main\n"
+        f"sys.argv = ['structaware', 'query', 'clinic blood pressure target', '--index', {str(tmp_path / 'ix')!r}, '-k', '1']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('fastembed', 'llama_index', 'langchain', 'huggingface_hub', 'qdrant_client', 'jieba', 'torch')\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("1. [") and "tiny_heading_table" in lines[0]
+    assert json.loads(lines[-1]) == []
