@@ -1,4 +1,4 @@
-"""The ``structaware`` command line: units, ingest, query, documents, delete, eval.
+"""The ``structaware`` command line: units, ingest, query, serve, documents, delete, eval.
 
 Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
 is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr, with exit code 2;
@@ -262,6 +262,37 @@ def query(
             if u.context:
                 typer.echo(f"   {u.context}")
             typer.echo(f"   {u.text.replace(chr(10), ' ')[:300]}")
+
+
+@app.command()
+def serve(
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+    host: Annotated[str, typer.Option("--host", help="address to bind (keep 127.0.0.1 unless you trust the network)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
+) -> None:
+    """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health."""
+    from structaware_retrievers.serve import make_server
+
+    try:
+        idx = _open_index(index, url, api_key, collection)
+        server = make_server(idx, host, port)
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    except OSError as exc:
+        _fail(StructawareError(f"cannot listen on {host}:{port}: {exc}", field="--port"))
+        return
+    typer.echo(f"serving {idx.store.location} at {server.url} (POST /query, GET /documents, GET /health); Ctrl-C stops", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        idx.close()
 
 
 @app.command()

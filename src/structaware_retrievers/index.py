@@ -102,6 +102,26 @@ class SearchHit(BaseModel):
     #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
     neighbours: list[Unit] = Field(default_factory=list)
 
+    def to_record(self) -> dict[str, Any]:
+        """A flat JSON-safe dict (``structaware query --json`` and ``structaware serve``): ``rank``,
+        ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
+        ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``)."""
+        u = self.unit
+        return {
+            "rank": self.rank,
+            "score": self.score,
+            "unit_type": u.unit_type.value,
+            "unit_id": u.unit_id,
+            "doc": u.doc_name,
+            "doc_id": u.doc_id,
+            "pages": u.pages,
+            "element_ids": u.element_ids,
+            "bboxes": u.bboxes,
+            "context": u.context,
+            "text": u.text,
+            "grade": u.grade.model_dump() if u.grade else None,
+        }
+
 
 class IngestReport(BaseModel):
     """What :meth:`StructureIndex.add_document` did for one document.

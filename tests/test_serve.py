@@ -1,0 +1,145 @@
+"""``structaware serve``: real HTTP on 127.0.0.1 over a real index (bounded: port 0, timeouts)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.serve import QueryServer, make_server
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
+EN = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+TIMEOUT = 30
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("serve") / "ix"
+    with pytest.MonkeyPatch.context() as mp:  # module scope: the autouse _env has not run yet
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+        mp.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+        with StructureIndex(folder) as ix:
+            assert ix.ingest([TINY, EN]).documents == 2
+    return folder
+
+
+@pytest.fixture
+def server(index_dir: Path) -> Iterator[QueryServer]:
+    ix = StructureIndex(index_dir)
+    srv = make_server(ix, port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(TIMEOUT)
+    ix.close()
+
+
+def _call(url: str, body: Any = None, raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_serves_the_same_hits_as_an_in_process_query(server: QueryServer) -> None:
+    assert server.server_address[0] == "127.0.0.1"
+    status, health = _call(f"{server.url}/health")
+    assert status == 200 and health["status"] == "ok" and health["units"] == server.index.count() > 0
+
+    question = "What is the grade for adults 57-59 y?"
+    status, body = _call(f"{server.url}/query", {"text": question, "k": 3})
+    assert status == 200
+    expected = server.index.query(question, k=3)
+    assert [h["unit_id"] for h in body["hits"]] == [h.unit.unit_id for h in expected]
+    assert body["hits"][0] == json.loads(json.dumps(expected[0].to_record()))
+    assert [h["rank"] for h in body["hits"]] == [1, 2, 3]
+    status, body = _call(f"{server.url}/query", {"text": question, "k": 1, "mode": "sparse"})
+    assert status == 200 and "Adults 57-59 y" in body["hits"][0]["text"]
+
+    # a filter and the GET form
+    flt = {"doc_names": [TINY.name], "unit_types": ["table_row"]}
+    status, body = _call(f"{server.url}/query", {"text": "clinic BP target", "k": 5, "mode": "sparse", "filter": flt})
+    assert status == 200 and body["hits"]
+    assert {(h["doc"], h["unit_type"]) for h in body["hits"]} == {(TINY.name, "table_row")}
+    expected = server.index.query("clinic BP target", k=5, mode="sparse", filter=SearchFilter(**flt))
+    assert [h["unit_id"] for h in body["hits"]] == [h.unit.unit_id for h in expected]
+    status, got = _call(f"{server.url}/query?text=clinic+BP+target&k=2&mode=sparse")
+    assert status == 200 and len(got["hits"]) == 2
+
+    status, docs = _call(f"{server.url}/documents")
+    assert status == 200 and sorted(d["doc_name"] for d in docs["documents"]) == sorted([TINY.name, EN.name])
+
+
+def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
+    status, body = _call(f"{server.url}/query", raw=b"{not json")
+    assert status == 400 and body["field"] == "body" and "invalid JSON" in body["message"]
+    status, body = _call(f"{server.url}/query", {"text": "x", "limit": 3})
+    assert status == 400 and body["field"] == "limit"
+    status, body = _call(f"{server.url}/query", {"text": "blood pressure", "k": 0})
+    assert status == 400 and body["error"] == "MalformedInputError" and body["field"] == "k"
+    status, body = _call(f"{server.url}/query", {"k": 2})
+    assert status == 400 and body["field"] == "text"
+    status, body = _call(f"{server.url}/query", {"text": "x", "filter": {"page_from": 0}})
+    assert status == 400 and body["error"] == "MalformedInputError"
+    status, body = _call(f"{server.url}/query?text=x&k=two")
+    assert status == 400 and body["field"] == "k"
+    status, body = _call(f"{server.url}/nope")
+    assert status == 404
+    # the server is still up
+    assert _call(f"{server.url}/health")[0] == 200
+
+
+def test_an_empty_index_answers_404_with_the_fix(tmp_path: Path) -> None:
+    with StructureIndex(tmp_path / "empty") as ix:
+        srv = make_server(ix, port=0)
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()
+        try:
+            status, body = _call(f"{srv.url}/query", {"text": "anything"})
+            assert status == 404 and body["error"] == "IndexNotFoundError" and "ingest" in body["message"]
+        finally:
+            srv.shutdown()
+            srv.server_close()
+            thread.join(TIMEOUT)
+
+
+def test_cli_serve_answers_over_http(index_dir: Path) -> None:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    cmd = [sys.executable, "-m", "structaware_retrievers.cli", "serve", "--index", str(index_dir), "--port", "0"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    try:
+        line = proc.stderr.readline()  # type: ignore[union-attr]
+        match = re.search(r"at (http://127\.0\.0\.1:\d+)", line)
+        assert match, line
+        status, body = _call(f"{match.group(1)}/query", {"text": "clinic BP target", "k": 1})
+        assert status == 200 and len(body["hits"]) == 1
+    finally:
+        proc.terminate()
+        proc.wait(TIMEOUT)
