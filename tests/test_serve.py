@@ -110,6 +110,8 @@ def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     assert status == 400 and body["error"] == "MalformedInputError"
     status, body = _call(f"{server.url}/query?text=x&k=two")
     assert status == 400 and body["field"] == "k"
+    status, body = _call(f"{server.url}/query", raw=b'{"text": "blood \\ud800 pressure", "k": 1}')
+    assert status == 200 and len(body["hits"]) == 1  # a lone surrogate does not break the answer
     status, body = _call(f"{server.url}/nope")
     assert status == 404
     # the server is still up

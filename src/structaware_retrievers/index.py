@@ -27,7 +27,6 @@ interrupted write).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import os
@@ -741,6 +740,8 @@ class StructureIndex:
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
+        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
+
         self._check_budget(budget_chars)
         prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights)
         hits = self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))

@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError, StructawareError
+from structaware_readers.limits import clean_text
 from structaware_retrievers.filters import SearchFilter
 from structaware_retrievers.index import StructureIndex
 
@@ -70,6 +71,7 @@ def _query_args(raw: dict[str, Any]) -> dict[str, Any]:
         args[name] = value
     if "text" not in args:
         raise _BadRequest("missing the query text", "text")
+    args["text"] = clean_text(args["text"])  # a JSON "\ud800" escape gives a lone surrogate: U+FFFD
     flt = raw.get("filter")
     if flt is not None:
         if not isinstance(flt, dict):
@@ -102,7 +104,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: a request log line per query is noise for an agent's tool
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
-        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
