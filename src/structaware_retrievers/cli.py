@@ -72,15 +72,34 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code=2)
 
 
-def _open_index(index: Path | None, url: str | None, api_key: str | None, collection: str):
+def _open_index(index: Path | None, url: str | None, api_key: str | None, collection: str, *, dense=None):
     """Open (never create) an index; the first write creates its collection."""
     from structaware_retrievers.index import StructureIndex
 
     if index is not None and url is not None:
         raise typer.BadParameter("give either --index or --url, not both")
     if url is not None:
-        return StructureIndex(url=url, api_key=api_key, collection=collection)
-    return StructureIndex(index, collection=collection)
+        return StructureIndex(url=url, api_key=api_key, collection=collection, dense=dense)
+    return StructureIndex(index, collection=collection, dense=dense)
+
+
+def _dense_loading():
+    """The default dense encoder, its model loading in a background thread (ONNX Runtime releases
+    the GIL), so the load overlaps with opening the index. A load error surfaces on first use."""
+    import threading
+
+    from structaware_retrievers.encoders import DenseEncoder
+
+    dense = DenseEncoder()
+
+    def load() -> None:
+        try:
+            dense.model  # noqa: B018
+        except Exception:  # noqa: BLE001, S110 - raised again, typed, when the query needs the model
+            pass
+
+    threading.Thread(target=load, name="structaware-model-load", daemon=True).start()
+    return dense
 
 
 @app.command()
@@ -226,7 +245,8 @@ def query(
             raise typer.BadParameter(f"--weights: expected DENSE,BM25 (two numbers), got {weights!r}") from None
         w = (dw, sw)
     try:
-        idx = _open_index(index, url, api_key, collection)
+        dense = _dense_loading() if mode != ModeChoice.sparse else None
+        idx = _open_index(index, url, api_key, collection, dense=dense)
         hits = idx.query(
             text, k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt,
             weights=w, budget_chars=budget, expand=expand,
