@@ -98,7 +98,8 @@ def _dense_loading():
         except Exception:  # noqa: BLE001, S110 - raised again, typed, when the query needs the model
             pass
 
-    threading.Thread(target=load, name="structaware-model-load", daemon=True).start()
+    # not a daemon: interpreter exit waits for it (a thread killed inside ONNX Runtime aborts the process)
+    threading.Thread(target=load, name="structaware-model-load", daemon=False).start()
     return dense
 
 
