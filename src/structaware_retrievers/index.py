@@ -102,7 +102,7 @@ class SearchHit(BaseModel):
     neighbours: list[Unit] = Field(default_factory=list)
 
     def to_record(self) -> dict[str, Any]:
-        """A flat JSON-safe dict (``structaware query --json`` and ``structaware serve``): ``rank``,
+        """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
         ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
         ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``)."""
         u = self.unit

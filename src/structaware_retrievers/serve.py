@@ -15,7 +15,7 @@ Endpoints:
   ``doc_names``, ``page_from``, ``page_to``, ``unit_types``, ``grades``); or ``GET /query?text=...&k=5``
   with the scalar fields as URL parameters. Answer: ``{"hits": [record, ...]}``, one
   :meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>` per hit, best first
-  (the same records as ``structaware query --json``).
+  (the fields of ``structaware query --json``; no neighbour expansion).
 
 Errors are JSON ``{"error": <class>, "message": ..., "field": ...}``: 400 for a bad request
 (:class:`~structaware_readers.errors.MalformedInputError`, bad JSON, unknown parameter), 404 for
