@@ -54,9 +54,13 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
 
 
 def _emit_table_text(builder: UnitBuilder, block: Block, text: str) -> None:
-    """The text of a table without a (complete) grid as one section unit: caption, text, footnote."""
+    """The text of a table without a (complete) grid as one section unit: caption (unless it is the
+    heading just above, already the unit's context), text, footnote."""
+    caption = block.caption.strip()
+    if caption and caption in builder.section_path[-1:]:
+        caption = ""
     builder.flush_section()
-    builder.on_text(block, "\n".join(t for t in (block.caption, text, block.footnote) if t))
+    builder.on_text(block, "\n".join(t for t in (caption, text, block.footnote) if t))
     builder.flush_section()
 
 
