@@ -126,10 +126,10 @@ def test_acc_aha_table_gives_one_graded_recommendation_per_recommendation(shared
     units = _mineru_units(tmp_path, html, caption=caption)
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert len(recs) == 3
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
-        ("ACC/AHA", "I", "B-NR"),
-        ("ACC/AHA", "I", "C-LD"),
-        ("ACC/AHA", "IIa", "C-LD"),
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty, u.grade.source) for u in recs] == [
+        ("ACC/AHA", "I", "B-NR", "table_column"),
+        ("ACC/AHA", "I", "C-LD", "table_column"),
+        ("ACC/AHA", "IIa", "C-LD", "table_column"),
     ]
     assert recs[0].text.startswith("Anticoagulation with a vitamin K antagonist (VKA) is indicated")
     assert "CHA2DS2-VASc" in recs[1].text
@@ -271,6 +271,11 @@ def test_grade_letters_in_a_column(case29_rows):
     assert by_first["Hepatitis C"].grade.grade == "B"  # the C of "Hepatitis C" is not a grade
     lipids = by_first["Lipids"].grade
     assert lipids.system == "GRADE" and lipids.grade == "2C" and lipids.strength == "weak" and lipids.certainty == "low"
+    vitamin_d = by_first["Vitamin D deficiency"].grade
+    assert vitamin_d.grade == "I" and vitamin_d.system == "USPSTF"  # insufficient evidence, not class I
+    colorectal = by_first["Colorectal cancer"].grade
+    assert colorectal.grade == "A" and "Grade B for ages 45-49" in colorectal.raw  # the full grade text is kept
+    assert all(u.grade.source == "table_column" for u in case29_rows)  # read from the grade column
 
 
 # ---------------------------------------- 06: a table with empty html at the top of the next page
