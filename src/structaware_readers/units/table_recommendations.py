@@ -47,7 +47,6 @@ class _Rec:
     row: int
     text: str
     grade: Grade | None
-    group: str
     notes: list[str] = field(default_factory=list)
 
 
@@ -72,7 +71,7 @@ def emit_recommendation_table(builder: UnitBuilder, table: TableView) -> bool:
             others = [f"{h}: {c}" for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in columns]
             text = "\n".join([cells[rec_col], *others])
             grade = grades.grade_from_cells([table.headers[cls_col], table.headers[lvl_col]], [cells[cls_col], cells[lvl_col]])
-            recs.append(_Rec(i, text, grade, group))
+            recs.append(_Rec(i, text, grade))
             order.append((i, group, recs[-1]))
         elif kind is RowKind.DATA and last is not None and cells[rec_col] == table.rows[last.row][rec_col].strip():
             # the recommendation's rowspan carried down: this row only adds a note under other columns
