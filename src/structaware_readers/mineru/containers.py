@@ -175,7 +175,7 @@ def scan_zip(path: Path) -> Candidate:
                 cand = _try_candidate(raw, label=label, parent=str(pp.parent), depth=len(pp.parts) - 1, skipped=skipped)
                 if cand is not None:
                     found.append(cand)
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, NotImplementedError) as exc:  # NotImplementedError: a corrupt "zip version"
         raise MalformedInputError(f"corrupt zip: {exc}", path=path, field="zip") from exc
     return _choose(found, container=str(path), skipped=skipped)
 
