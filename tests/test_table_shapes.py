@@ -126,10 +126,10 @@ def test_acc_aha_table_gives_one_graded_recommendation_per_recommendation(shared
     units = _mineru_units(tmp_path, html, caption=caption)
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert len(recs) == 3
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
-        ("ACC/AHA", "I", "B-NR"),
-        ("ACC/AHA", "I", "C-LD"),
-        ("ACC/AHA", "IIa", "C-LD"),
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty, u.grade.source) for u in recs] == [
+        ("ACC/AHA", "I", "B-NR", "table_column"),
+        ("ACC/AHA", "I", "C-LD", "table_column"),
+        ("ACC/AHA", "IIa", "C-LD", "table_column"),
     ]
     assert recs[0].text.startswith("Anticoagulation with a vitamin K antagonist (VKA) is indicated")
     assert "CHA2DS2-VASc" in recs[1].text
@@ -271,6 +271,11 @@ def test_grade_letters_in_a_column(case29_rows):
     assert by_first["Hepatitis C"].grade.grade == "B"  # the C of "Hepatitis C" is not a grade
     lipids = by_first["Lipids"].grade
     assert lipids.system == "GRADE" and lipids.grade == "2C" and lipids.strength == "weak" and lipids.certainty == "low"
+    vitamin_d = by_first["Vitamin D deficiency"].grade
+    assert vitamin_d.grade == "I" and vitamin_d.system == "USPSTF"  # insufficient evidence, not class I
+    colorectal = by_first["Colorectal cancer"].grade
+    assert colorectal.grade == "A" and "Grade B for ages 45-49" in colorectal.raw  # the full grade text is kept
+    assert all(u.grade.source == "table_column" for u in case29_rows)  # read from the grade column
 
 
 # ---------------------------------------- 06: a table with empty html at the top of the next page
@@ -334,3 +339,41 @@ def test_rows_of_the_continuation_are_read_from_middle_json(shared_dir, tmp_path
     assert len({u.table.table_id for u in rows}) == 1 and rows[3].table.caption == "表1 检查项目与频次"
     table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
     assert [table.page, *table.extra_pages] == [1, 2]
+
+
+# ------------------------------------------------ 06: the header repair never takes a data row
+
+
+def test_header_repair_never_moves_a_data_row_into_the_header():
+    from structaware_readers.models import TableGrid
+    from structaware_readers.units.table_rows import repair_header
+
+    # case 06 merged on one page: a complete header over number-free data rows, most rows numeric
+    rows = [["血常规", "每周期", "化疗前"], ["肝肾功能", "每周期", "化疗前"], ["心电图", "每2周期", "蒽环类治疗时"], ["心脏超声", "每4周期", ""]]
+    grid = TableGrid(header_rows=[["检查项目", "频次", "备注"]], body_rows=rows)
+    assert repair_header(grid) == grid
+    # OHR-Bench (American Express 10-K): a number-free data row under a complete header stays data
+    amex = TableGrid(
+        header_rows=[["Amex's ROE", "Schedule Rate"]],
+        body_rows=[["Below ROE Target Range", "Moody's A Rate"], ["Within ROE Target Range", "9%"], ["Above", "10%"]],
+    )
+    assert repair_header(amex).body_rows == amex.body_rows
+    # header lines a parser left in the body still join: under spanning cells, a stub-less line, years
+    split = TableGrid(
+        header_rows=[["", "Three months ended March 31,", "Three months ended March 31,"]],
+        body_rows=[["", "Principal", "All other"], ["(in millions)", "2021", "2020"], ["Revenue", "5", "4"], ["Cost", "3", "2"]],
+    )
+    repaired = repair_header(split)
+    assert repaired.body_rows == [["Revenue", "5", "4"], ["Cost", "3", "2"]]
+    assert repaired.column_headers()[1] == "Three months ended March 31, / Principal / 2021"
+
+
+def test_parenthesised_footnote_markers_of_financial_tables(tmp_path):
+    html = (
+        "<table><tr><td>(in millions)</td><td>2021</td></tr>"
+        "<tr><td>Other income(<sup>a</sup>)</td><td>1,123</td></tr><tr><td>Income tax expense</td><td>3,397</td></tr></table>"
+    )
+    rows = _rows(_mineru_units(tmp_path, html, footnotes=["(a) Included operating lease income of $1.3 billion."]))
+    assert rows[0].text == "(in millions): Other income(a); 2021: 1,123"
+    assert rows[0].context.endswith("Note a: Included operating lease income of $1.3 billion.")
+    assert "operating lease" not in rows[1].context

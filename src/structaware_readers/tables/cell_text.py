@@ -5,8 +5,9 @@ Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converter
 * entities are decoded by the HTML parser (``&lt;140/90`` -> ``<140/90``, ``&nbsp;`` -> a space);
 * ``<br>`` and block elements (``<p>``, ``<div>``, ``<li>``, the rows of a nested table) start a new
   line, so ``<p>Adults aged 45-75</p><p>Stool FIT</p>`` never reads ``45-75Stool``;
-* ``<sup>x</sup>`` becomes ``^x`` (a footnote marker or an exponent: ``metformin<sup>b</sup>`` ->
-  ``metformin^b``, never ``metforminb``; ``m<sup>2</sup>`` -> ``m^2``);
+* ``<sup>x</sup>`` glued to a word becomes ``^x`` (a footnote marker or an exponent:
+  ``metformin<sup>b</sup>`` -> ``metformin^b``, never ``metforminb``; ``m<sup>2</sup>`` -> ``m^2``);
+  elsewhere it is its text (``(<sup>a</sup>)`` -> ``(a)``);
 * ``<sub>x</sub>`` and other inline tags (``<b>``, ``<span>``...) add their text where they stand
   (``CHA<sub>2</sub>DS<sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``); the text after a tag is kept with
   its spaces (``<b>MODIFIED:</b> VKA`` -> ``MODIFIED: VKA``);
@@ -67,6 +68,10 @@ def plain_math(text: str) -> str:
     return _INLINE_MATH.sub(one, text)
 
 
+def _last_char(parts: list[str]) -> str:
+    return next((p[-1] for p in reversed(parts) if p), "")
+
+
 def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
     tag = el.tag.lower() if isinstance(el.tag, str) else ""
     if tag == "br":
@@ -81,7 +86,11 @@ def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
     elif tag == "sup":
         inner = " ".join("".join(el.itertext()).split())
         if inner:
-            parts.append(f"^{inner}" if len(inner) <= _MAX_SUP else f" {inner} ")
+            last = _last_char(parts)
+            if last.isalnum() or (last and last in ")]%"):
+                parts.append(f"^{inner}" if len(inner) <= _MAX_SUP else f" {inner} ")
+            else:  # "(<sup>a</sup>)" -> "(a)"; never glued to the word after it
+                parts.append(inner if last in ("(", "[") else f" {inner} ")
     elif tag in ("script", "style") or not tag:
         pass  # comments and processing instructions have a non-string tag; their tail is kept below
     else:

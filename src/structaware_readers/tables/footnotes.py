@@ -1,7 +1,8 @@
 """Table footnotes split by their markers, so that each row carries the notes it marks.
 
 A cell marks a footnote with a superscript (``metformin<sup>b</sup>``, MinerU ``<eq>^a</eq>``),
-which :mod:`.cell_text` writes as ``^b``. The table's footnote text (MinerU ``table_footnote``,
+which :mod:`.cell_text` writes as ``^b``, or with a letter or number in parentheses right after a
+word (``Other income(a)(b)``, as 10-K tables print them). The table's footnote text (MinerU ``table_footnote``,
 joined) holds entries that start with the same marker: ``a Confirm with home readings. b Reduce
 the dose...``. Only markers that some cell carries split the footnote text, so an ordinary word
 (``a``) inside a note never starts an entry; the text outside every marked entry is the table's
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 
 _MARK = r"[A-Za-z]|\d{1,2}|[*†‡§¶#]{1,3}"
-_CELL_MARK = re.compile(rf"\^\{{?({_MARK})\}}?(?![A-Za-z0-9])")
+_CELL_MARK = re.compile(rf"\^\{{?({_MARK})\}}?(?![A-Za-z0-9])|(?<=[\w)%])\(([a-z]|\d{{1,2}})\)")
 
 
 def cell_markers(cells: list[str]) -> list[str]:
@@ -21,8 +22,9 @@ def cell_markers(cells: list[str]) -> list[str]:
     found: list[str] = []
     for cell in cells:
         for m in _CELL_MARK.finditer(cell):
-            if m.group(1) not in found:
-                found.append(m.group(1))
+            marker = m.group(1) or m.group(2)
+            if marker not in found:
+                found.append(marker)
     return found
 
 

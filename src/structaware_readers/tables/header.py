@@ -20,8 +20,8 @@ Rules (each a kind seen in real parser output; ``../shared/cases`` 03, 04, 08, 2
   every cell non-empty, at most :data:`MAX_HEADER_CELL` characters on one line, none a bare number.
   When the table marks no header rows (MinerU never writes ``<th>``), the first row is the header
   unless it reads like data (a cell holding a sentence: :data:`SENTENCE_WORDS` or more words ending
-  in ``.``, or more than :data:`MAX_HEADER_TEXT` characters): a two-row table of two facts is two
-  body rows. If a cell of that first row has a ``rowspan`` of ``r`` (2..:data:`MAX_HEADER_SPAN`) and
+  in ``.``, or more than :data:`MAX_HEADER_TEXT` characters, while its other cells are not all years):
+  a two-row table of two facts is two body rows. If a cell of that first row has a ``rowspan`` of ``r`` (2..:data:`MAX_HEADER_SPAN`) and
   rows remain below, the header is extended to ``r`` rows (two-level headers such as
   ``Profile QA / ROUGE-1``).
 * A one-row table has no header row.
@@ -43,6 +43,7 @@ MAX_HEADER_TEXT = 100
 #: A first-row cell of this many words or more that ends with a full stop is a sentence (data).
 SENTENCE_WORDS = 6
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _BARE_NUMBER = re.compile(r"^[\s$€£¥%+\-−–.,()\d]+$")
 
 
@@ -95,7 +96,11 @@ def looks_like_header(cells: list[str]) -> bool:
 
 
 def reads_like_data(cells: list[str]) -> bool:
-    """A row no column header looks like: a cell holds a sentence or a long text."""
+    """A row no column header looks like: a cell holds a sentence or a long text, and its other
+    cells are not all years (``<caption text glued into the stub> | 2023 | 2022`` is a header)."""
+    values = [c.strip() for c in cells[1:] if c.strip()]
+    if values and all(_YEAR.fullmatch(v) for v in values):
+        return False
     for c in cells:
         c = c.strip()
         if len(c) > MAX_HEADER_TEXT or (len(c.split()) >= SENTENCE_WORDS and c.endswith(".")):

@@ -36,8 +36,7 @@ def looks_like_latex_table(text: str) -> bool:
 
 def _split_md_row(line: str) -> list[str]:
     line = line.strip()
-    if line.startswith("|"):
-        line = line[1:]
+    line = line.removeprefix("|")
     if line.endswith("|") and not line.endswith("\\|"):
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
@@ -67,7 +66,7 @@ def parse_markdown_table(text: str) -> TableGrid:
         if any(c.strip() for c in row):
             (body if seen_sep else header).append(row)
     n_cols = max((len(r) for r in header + body), default=0)
-    pad = lambda rows: [r + [""] * (n_cols - len(r)) for r in rows]  # noqa: E731
+    pad = lambda rows: [r + [""] * (n_cols - len(r)) for r in rows]
     return TableGrid(header_rows=pad(header), body_rows=pad(body))
 
 

@@ -13,8 +13,8 @@ Rules:
   ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) and whose level cell is a level (``A``,
   ``B-R``, ``B-NR``, ``C-LD``, ``C-EO``, also plain ``B``/``C``) gives one ``recommendation`` unit:
   text = the recommendation cell, then any other column as ``Header: value`` lines; grade =
-  :func:`structaware_readers.grades.detect_grade` on ``"COR <class>, LOE <level>"`` built from the
-  two columns, so the level keeps its suffix (``B-NR``); it is a table member (``Unit.table``).
+  :func:`structaware_readers.grades.grade_from_cells` on the class and level columns (``source =
+  "table_column"``; the level keeps its suffix, ``B-NR``); it is a table member (``Unit.table``).
 * A following row that repeats the recommendation cell (a ``rowspan`` carried down) is not a second
   unit: its own text (``See Online Data Supplements 3 and 4.``) goes to the recommendation's context.
 * Full-width rows (supporting text) become ungraded ``table_row`` units whose context names the
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from structaware_readers import grades
-from structaware_readers.models import UnitType
+from structaware_readers.models import Grade, UnitType
 from structaware_readers.units.common import title
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
@@ -46,8 +46,7 @@ _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
 class _Rec:
     row: int
     text: str
-    grade_text: str
-    group: str
+    grade: Grade | None
     notes: list[str] = field(default_factory=list)
 
 
@@ -71,7 +70,8 @@ def emit_recommendation_table(builder: UnitBuilder, table: TableView) -> bool:
         if kind is RowKind.DATA and _CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col]) and cells[rec_col]:
             others = [f"{h}: {c}" for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in columns]
             text = "\n".join([cells[rec_col], *others])
-            recs.append(_Rec(i, text, f"COR {cells[cls_col]}, LOE {cells[lvl_col]}", group))
+            grade = grades.grade_from_cells([table.headers[cls_col], table.headers[lvl_col]], [cells[cls_col], cells[lvl_col]])
+            recs.append(_Rec(i, text, grade))
             order.append((i, group, recs[-1]))
         elif kind is RowKind.DATA and last is not None and cells[rec_col] == table.rows[last.row][rec_col].strip():
             # the recommendation's rowspan carried down: this row only adds a note under other columns
@@ -89,7 +89,7 @@ def emit_recommendation_table(builder: UnitBuilder, table: TableView) -> bool:
                 UnitType.RECOMMENDATION,
                 rec.text,
                 group=group,
-                grade=grades.detect_grade(rec.grade_text),
+                grade=rec.grade,
                 extra_context=" | ".join(f"Note: {n}" for n in rec.notes),
             )
         else:

@@ -54,9 +54,13 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
 
 
 def _emit_table_text(builder: UnitBuilder, block: Block, text: str) -> None:
-    """The text of a table without a (complete) grid as one section unit: caption, text, footnote."""
+    """The text of a table without a (complete) grid as one section unit: caption (unless it is the
+    heading just above, already the unit's context), text, footnote."""
+    caption = block.caption.strip()
+    if caption and caption in builder.section_path[-1:]:
+        caption = ""
     builder.flush_section()
-    builder.on_text(block, "\n".join(t for t in (block.caption, text, block.footnote) if t))
+    builder.on_text(block, "\n".join(t for t in (caption, text, block.footnote) if t))
     builder.flush_section()
 
 
@@ -150,6 +154,7 @@ def repair_header(grid: TableGrid) -> TableGrid:
     number-free body row with at least two distinct texts joins the header only if it completes it:
     a value column (not the first, the stub) where it has text has an empty or spanning (repeated)
     cell in the header row above, or its own stub cell is empty (data rows carry a label there).
+    A row whose value cells are bare years (``(in millions) | 2021 | 2020``) is a header line too.
     A row that fills nothing (``"Below ROE Target Range | Moody's A Rate"`` under a complete header)
     is data and stays a body row.
     """
@@ -159,11 +164,14 @@ def repair_header(grid: TableGrid) -> TableGrid:
         return grid
     header = list(grid.header_rows)
     k = 0
-    while k < len(body) - 1 and not any(NUMBER.search(c) for c in body[k]):
+    while k < len(body) - 1:
         row = body[k]
-        distinct = {c.strip() for c in row if c.strip()}
-        if len(distinct) < 2 or not (not row[0].strip() or _fills_header(header[-1], row)):
-            break  # a group label row, or a data row under a complete header
+        if not _year_line(row):
+            distinct = {c.strip() for c in row if c.strip()}
+            if any(NUMBER.search(c) for c in row) or len(distinct) < 2:
+                break  # a data row, a group label row or an empty row
+            if row[0].strip() and not _fills_header(header[-1], row):
+                break  # a data row under a complete header
         header.append(row)
         k += 1
     if k == 0:
@@ -176,6 +184,14 @@ def repair_header(grid: TableGrid) -> TableGrid:
             **({"body_row_bboxes": grid.body_row_bboxes[k:]} if hasattr(grid, "body_row_bboxes") else {}),
         }
     )
+
+
+def _year_line(row: list[str]) -> bool:
+    """A column-header line of years: every value cell (not the stub) that has text is a bare year
+    (``(in millions) | 2021 | 2020``), and at least half of them have text."""
+    values = [c.strip() for c in row[1:]]
+    filled = [c for c in values if c]
+    return bool(filled) and 2 * len(filled) >= len(values) and all(_YEAR.fullmatch(c) for c in filled)
 
 
 def _fills_header(above: list[str], row: list[str]) -> bool:

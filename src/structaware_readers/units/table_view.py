@@ -100,6 +100,10 @@ GRADE_HEADER = re.compile(
 )
 
 
+#: A cell longer than this (characters) is not read alone as a grade cell of a table without headers.
+MAX_GRADE_CELL = 60
+
+
 @dataclass
 class TableView:
     """A table block's grid read once for unit building: body rows, their kinds, column headers,
@@ -144,12 +148,21 @@ class TableView:
         return " | ".join(parts)
 
     def grade(self, cells: list[str], text: str, grading: DocumentGrading) -> Grade | None:
-        """The row's grade: from its grade columns (header + value), else from its text; a grade that
-        is ambiguous outside a guideline (``Level 2`` in a fair-value table) counts only in one."""
+        """The row's grade: from its grade columns (header + value; ``source="table_column"``), else, in a
+        table without column headers, from the last short cell that is a grade by itself (``Grade B``,
+        ``I statement``), else from its text; a grade that is ambiguous outside a guideline
+        (``Level 2`` in a fair-value table) counts only in one."""
         in_columns = "; ".join(
             f"{h}: {c.strip()}" for h, c in zip(self.headers, cells) if h and c.strip() and GRADE_HEADER.search(h)
         )
-        return (grading.grade(in_columns, source="table_column") if in_columns else None) or grading.grade(text)
+        graded = grading.grade(in_columns, source="table_column") if in_columns else None
+        if graded is None and not any(self.headers):
+            for cell in reversed(cells):
+                if cell.strip() and len(cell) <= MAX_GRADE_CELL:
+                    graded = grading.grade(cell, source="table_column")
+                    if graded is not None:
+                        break
+        return graded or grading.grade(text)
 
     def emit_row(
         self,
