@@ -93,7 +93,8 @@ def test_golden_recommendations_are_kept(fixture: str, rendering: str) -> None:
     recs = _recs(build_units(load_document(FIX / fixture / rendering)))
     texts = [_norm(u.text) for u in recs]
     for statement, grade in GOLDEN[fixture]:
-        hits = [u for u, t in zip(recs, texts) if t.startswith(statement)]
+        # a statement may now sit inside a paragraph joined across a page break (issue 10)
+        hits = [u for u, t in zip(recs, texts) if statement in t]
         assert hits, f"{rendering}: lost recommendation {statement[:60]!r}"
         if grade is None:
             continue
