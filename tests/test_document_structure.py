@@ -197,6 +197,20 @@ def test_references_kept_out_of_recommendations():
     assert len(refs) == 1 and refs[0].unit_type is UnitType.SECTION and "Roe R et al" in refs[0].text
 
 
+def test_running_prose_after_a_reference_list_ends_it():
+    """CDC 2016 p19: the checklist appendix follows the references with no heading the parser saw."""
+    prose = ("This checklist is a companion to the Guide to Infection Prevention for Outpatient Settings and is"
+             " intended to assist in the assessment of infection control programs and practices.")
+    doc = _doc(
+        _b("p1-e0", K.HEADING, "References", BODY, level=1),
+        _b("p1-e1", K.PARAGRAPH, "7. Williams IT, Perz JF. Viral hepatitis. Clin Infect Dis 2004;38:1592-1598.", BODY),
+        _b("p1-e2", K.PARAGRAPH, "Transmission of infectious diseases in outpatient care settings, a review", BODY),
+        _b("p2-e0", K.PARAGRAPH, prose, BODY),
+    )
+    kinds = [b.kind for b in mark_references(doc).blocks]
+    assert kinds[1:] == [K.REFERENCE, K.REFERENCE, K.PARAGRAPH]
+
+
 def test_prepare_document_runs_every_step_once():
     doc = _doc(
         _b("p1-e0", K.PARAGRAPH, "Guide 2024", (0.1, 0.02, 0.5, 0.04)),

@@ -5,7 +5,9 @@ A bibliography entry can contain the very words a recommendation detector looks 
 :func:`mark_references` retypes as REFERENCE (``kind`` only; id, text and ``source_type`` kept):
 
 * every PARAGRAPH or LIST block under a bibliography heading (``References``, ``Bibliography``,
-  ``Literature cited``, ``参考文献``, ...) until the next heading of the same or a higher level;
+  ``Literature cited``, ``参考文献``, ...) until the next heading of the same or a higher level, or
+  until a paragraph of running prose (120+ characters, no year, no bibliographic mark: an appendix
+  whose heading the parser missed);
 * a LIST block whose items are mostly citations, and a PARAGRAPH that is one citation. A
   citation starts with a reference number (``[12]``, ``12.``, ``12)``) and carries a year
   (``19xx``/``20xx``) plus a bibliographic mark: ``et al``, ``doi``, a volume/pages pattern
@@ -36,6 +38,7 @@ _BIB_MARK = re.compile(
     re.IGNORECASE,
 )
 _CITATION_SHARE = 0.6
+_PROSE_MIN_CHARS = 120  # characters
 _CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST}
 
 
@@ -59,11 +62,24 @@ def mark_references(doc: ParsedDocument) -> ParsedDocument:
             continue
         if b.kind not in _CANDIDATES:
             continue
+        if bib_level is not None and _is_prose(b):
+            bib_level = None  # prose after the list (an appendix the parser left without a heading) ends it
         if bib_level is not None or _looks_like_citations(b):
             changed[i] = b.model_copy(update={"kind": BlockKind.REFERENCE})
     if not changed:
         return doc
     return doc.model_copy(update={"blocks": [changed.get(i, b) for i, b in enumerate(doc.blocks)]})
+
+
+def _is_prose(b: Block) -> bool:
+    """A paragraph of running text, not an entry: long, with neither a year nor a bibliographic mark."""
+    text = unicodedata.normalize("NFKC", b.text).strip()
+    return (
+        b.kind is BlockKind.PARAGRAPH
+        and len(text) >= _PROSE_MIN_CHARS
+        and not _YEAR.search(text)
+        and not _BIB_MARK.search(text)
+    )
 
 
 def _looks_like_citations(b: Block) -> bool:
