@@ -31,7 +31,7 @@ BBox = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in 0..1 page fractions, origin top-left."""
 
 #: Values of :attr:`TableGrid.grid_source` (see its docstring).
-GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_spans")
+GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text")
 
 
 class BlockKind(str, Enum):
@@ -74,8 +74,8 @@ class TableGrid(BaseModel):
       ``text_as_html``; the Markdown / LaTeX tables of some MinerU eras count here too);
     * ``"pdf_text_layer"``: rebuilt from the PDF's text layer inside the table's region (the parser
       gave the region without cell structure; :mod:`structaware_readers.table_recovery`);
-    * ``"parser_spans"``: rebuilt from the parser's own text spans and their bboxes inside the region
-      (MinerU ``middle.json`` lines/spans) when the PDF is not at hand.
+    * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
+      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes.
 
     ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
     otherwise): a row unit then points at its own row, not at the whole table.
