@@ -37,7 +37,7 @@ from structaware_readers.errors import (
     MalformedInputError,
     MissingExtraError,
 )
-from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 
 #: An image region becomes a table only when its grid has this many rows with a label and a figure.
 MIN_IMAGE_DATA_ROWS = 3
+#: An image region joins an earlier candidate region on the same rows (see :func:`_regions`).
+BAND_OVERLAP = 0.6
+BAND_GAP = 0.03
 
 PdfSource = str | Path | bytes
 
@@ -106,17 +109,46 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             by_page.setdefault(blocks[i].page, []).append(i)
         for page_number in sorted(by_page):
             page = plumber.pages[page_number - 1]
+            regions = _regions([blocks[i] for i in by_page[page_number]])
             try:
-                for i in by_page[page_number]:
-                    blocks[i] = _recover_block(blocks[i], page, warnings)
+                for i, region in zip(by_page[page_number], regions, strict=True):
+                    if region is not None:  # None: an image fragment read with the region it belongs to
+                        blocks[i] = _recover_block(blocks[i], page, region, warnings)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
     return doc.model_copy(update={"blocks": blocks, "warnings": warnings})
 
 
-def _recover_block(block: Block, page: Any, warnings: list[str]) -> Block:
+def _regions(blocks: list[Block]) -> list[BBox | None]:
+    """The region to read for each candidate block of one page, in reading order.
+
+    MinerU's flash tier sometimes cuts one borderless table into several ``image`` blocks on the same
+    rows (the labels with some columns, the other columns apart). An image region on the rows of an
+    earlier candidate region (vertical overlap >= :data:`BAND_OVERLAP` of the lower one, horizontal gap
+    <= :data:`BAND_GAP` of the page width) joins that region and is not read on its own (``None``).
+    """
+    regions: list[BBox | None] = [b.bbox for b in blocks]
+    for j, bj in enumerate(blocks):
+        if bj.kind is not BlockKind.FIGURE or bj.bbox is None:
+            continue
+        for i in range(j):
+            ri = regions[i]
+            if ri is not None and _same_rows(ri, bj.bbox):
+                regions[i] = (min(ri[0], bj.bbox[0]), min(ri[1], bj.bbox[1]), max(ri[2], bj.bbox[2]), max(ri[3], bj.bbox[3]))
+                regions[j] = None
+                break
+    return regions
+
+
+def _same_rows(a: BBox, b: BBox) -> bool:
+    overlap = min(a[3], b[3]) - max(a[1], b[1])
+    gap = max(a[0], b[0]) - min(a[2], b[2])
+    return overlap >= BAND_OVERLAP * min(a[3] - a[1], b[3] - b[1]) and gap <= BAND_GAP
+
+
+def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str]) -> Block:
     try:
-        grid = grid_from_region(page, block.bbox, page_number=block.page)  # type: ignore[arg-type]
+        grid = grid_from_region(page, region, page_number=block.page)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None

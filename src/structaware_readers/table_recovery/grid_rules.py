@@ -33,6 +33,8 @@ _DIGIT = re.compile(r"\d")
 _YEARISH = re.compile(r"^\(?(?:19|20)\d\d\)?$|^(?:Q[1-4]|[A-Z][a-z]{2,8}\.? \d{1,2},?)(?: (?:19|20)\d\d)?$")
 FIGURE = re.compile(r"^(?:[$€£¥(]*[\d][\d.,]*\)?%?|[—–-]|NA|NM|N/A|n/a)$")
 LEFT_SYMBOLS = {"$", "€", "£", "¥", "US$"}
+#: A phrase starting in this left share of the first column's width is a label (see :func:`_cells`).
+LABEL_START = 0.3
 _RIGHT_SYMBOLS = {"%", ")", "%)", "bps", "x"}
 
 @dataclass
@@ -91,23 +93,25 @@ def _columns(rows: list[Line]) -> list[tuple[float, float]]:
 def _cells(row: Line, columns: list[tuple[float, float]]) -> list[str]:
     """The row's text per column (see :func:`_columns`).
 
-    A phrase that starts within the first column stays there (a long label or group label); any
-    other phrase goes to every column it overlaps by a third of the column's width or 3 points (a
-    spanning header repeats, like a ``colspan``), else to the nearest column.
+    A phrase that starts in the left part (:data:`LABEL_START` of its width) of the first column stays
+    there (a label, however long); any other phrase goes to every later column it overlaps by a third of
+    the column's width or 3 units (a spanning header repeats, like a ``colspan``), else to the later
+    column whose middle is nearest (a year centred over right-aligned figures).
     """
     cells: list[list[str]] = [[] for _ in columns]
+    first_x0, first_x1 = columns[0]
     for ph in row.phrases:
-        if ph.x0 <= columns[0][1]:
+        if ph.x0 <= first_x0 + LABEL_START * (first_x1 - first_x0):
             targets = [0]
         else:
             targets = [
                 c
                 for c, (x0, x1) in enumerate(columns)
-                if min(ph.x1, x1) - max(ph.x0, x0) >= min(3.0, (x1 - x0) / 3)
+                if c > 0 and min(ph.x1, x1) - max(ph.x0, x0) >= min(3.0, (x1 - x0) / 3)
             ]
             if not targets:
                 mid = (ph.x0 + ph.x1) / 2
-                targets = [min(range(len(columns)), key=lambda c: min(abs(mid - columns[c][0]), abs(mid - columns[c][1])))]
+                targets = [min(range(1, len(columns)), key=lambda c: abs(mid - (columns[c][0] + columns[c][1]) / 2))]
         for c in targets:
             cells[c].append(ph.text)
     return [" ".join(parts) for parts in cells]
@@ -211,7 +215,7 @@ def _join_wrapped_labels(
 
 def is_data_row_cells(row: list[str]) -> bool:
     """A grid row with a label in its first cell and a figure in another (``Net income | $8,649``)."""
-    return bool(row and row[0].strip()) and any(is_value(c) for c in row[1:])
+    return bool(row and row[0].strip()) and not is_value(row[0]) and any(is_value(c) for c in row[1:])
 
 
 def _attach_symbols(line: Line) -> Line:

@@ -6,12 +6,12 @@ pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction
 1. **Ruled tables**: the default ``lines`` strategy; used when its largest table has >= 2 rows and
    >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
    many lines they wrap over.
-2. **Borderless tables**: the ``text`` strategies give the row bands (the region's left and right
-   borders are added as explicit vertical lines so that rows with indented labels are kept). The
-   finder's column edges come one per aligned word group and cut right-aligned figures and wrapped
-   labels, so columns are set from phrases instead: words closer than :data:`PHRASE_GAP` x the font
-   size form a phrase, and :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the
-   grid (its rules: columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels).
+2. **Borderless tables** (no ruled table, or one holding too few of the words): pdfplumber's
+   ``text`` strategy sets row edges at text lines but column edges one per aligned word group, which
+   cut right-aligned figures and wrapped labels; so rows are the region's text lines and columns come
+   from phrases: words closer than :data:`PHRASE_GAP` x the font size form a phrase, and
+   :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid (its rules:
+   columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels, trust).
 
 Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
 """
@@ -34,19 +34,11 @@ from structaware_readers.table_recovery.grid_rules import (
 PHRASE_GAP = 0.6
 #: A ruled table (drawn cell borders) is used when it holds at least this share of the region's words.
 MIN_RULED_SHARE = 0.8
+#: Text lower than this share of the median text height is a footnote mark, not a line of its own.
+SMALL_TEXT = 0.85
 #: Padding (PDF points) added around the parser's region before cropping: its boxes are often a
 #: point or two tight.
 PAD = 2.0
-
-_FINDER_SETTINGS: dict[str, Any] = {
-    "vertical_strategy": "text",
-    "horizontal_strategy": "text",
-    "text_keep_blank_chars": True,
-    "text_x_tolerance": 3,
-    "text_y_tolerance": 3,
-    "min_words_vertical": 3,
-    "min_words_horizontal": 1,
-}
 
 
 def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | None:
@@ -78,7 +70,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     words = crop.extract_words(keep_blank_chars=False, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
-    built = _ruled_grid(crop, words) or _text_grid(crop, region, words)
+    built = _ruled_grid(crop, words) or _text_grid(words)
     if built is None:
         return None
     header, body, body_boxes = built
@@ -135,14 +127,9 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     return rows[:n_head], rows[n_head:], boxes[n_head:]
 
 
-def _text_grid(crop: Any, region: Box, words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
-    """The grid of a borderless table: row bands from pdfplumber's ``text`` strategies, then :func:`build_grid`."""
-    settings = dict(_FINDER_SETTINGS, explicit_vertical_lines=[region[0], region[2]])
-    tables = crop.find_tables(table_settings=settings)
-    if not tables:
-        return None
-    row_spans = sorted({(r.bbox[1], r.bbox[3]) for t in tables for r in t.rows})
-    return build_grid(_lines(_phrases(words), row_spans))
+def _text_grid(words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
+    """The grid of a borderless table: the region's text lines, then :func:`build_grid`."""
+    return build_grid(_lines(_phrases(words)))
 
 
 def _clamp(v: float) -> float:
@@ -166,21 +153,37 @@ def _phrases(words: list[dict[str, Any]]) -> list[Phrase]:
     return out
 
 
-def _lines(phrases: list[Phrase], spans: list[tuple[float, float]]) -> list[Line]:
-    """Put each phrase into the finder's row whose span holds its vertical middle (else the nearest)."""
-    merged: list[list[float]] = []
-    for top, bottom in spans:  # rows of several tables may overlap: one row per distinct band
-        if merged and top < merged[-1][1] - 0.5:
-            merged[-1][1] = max(merged[-1][1], bottom)
-        else:
-            merged.append([top, bottom])
-    rows = [Line(top, bottom) for top, bottom in merged]
-    if not rows:
+def _lines(phrases: list[Phrase]) -> list[Line]:
+    """Text lines, top to bottom: a phrase whose vertical middle lies in a recent line's band joins it,
+    else it starts a new line. Small raised or lowered text (footnote marks such as ``(a)``: under
+    :data:`SMALL_TEXT` of the median height) joins the line it overlaps most, appended to the phrase
+    just left of it."""
+    if not phrases:
         return []
-    for ph in phrases:
+    heights = sorted(p.bottom - p.top for p in phrases)
+    small = SMALL_TEXT * heights[len(heights) // 2]
+    lines: list[Line] = []
+    marks: list[Phrase] = []
+    for ph in sorted(phrases, key=lambda p: (p.top, p.x0)):
+        if ph.bottom - ph.top < small:
+            marks.append(ph)
+            continue
         mid = (ph.top + ph.bottom) / 2
-        row = min(rows, key=lambda r: 0 if r.top <= mid <= r.bottom else min(abs(mid - r.top), abs(mid - r.bottom)))
-        row.phrases.append(ph)
-    return [r for r in rows if r.phrases]
-
-
+        line = next((ln for ln in reversed(lines[-3:]) if ln.top - 0.5 <= mid <= ln.bottom + 0.5), None)
+        if line is None:
+            lines.append(Line(ph.top, ph.bottom, [ph]))
+        else:
+            line.phrases.append(ph)
+    for ph in marks:
+        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: E731
+        best = max(lines, key=overlap, default=None)
+        if best is not None and overlap(best) > 0:
+            left = [q for q in best.phrases if q.x1 <= ph.x0 + 1.0]
+            host = max(left, key=lambda q: q.x1, default=None)
+            if host is not None and ph.x0 - host.x1 <= 3 * (ph.bottom - ph.top):
+                host.text = f"{host.text} {ph.text}"  # the mark belongs to the word it follows
+            else:
+                best.phrases.append(ph)
+        else:
+            lines.append(Line(ph.top, ph.bottom, [ph]))
+    return sorted(lines, key=lambda ln: ln.top)
