@@ -82,16 +82,29 @@ def _looks_like_unstructured_json(head: bytes) -> bool:
     return '"element_id"' in text and '"metadata"' in text
 
 
-def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+def load_document(
+    path: str | Path,
+    *,
+    reading_order: ReadingOrder = "auto",
+    pdf: str | Path | bytes | bool | None = None,
+) -> ParsedDocument:
     """Read any supported input into a :class:`ParsedDocument` with blocks in reading order.
 
     Args:
         path: PDF, MinerU output (file, folder or zip), Unstructured elements JSON, or a raw file.
         reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see the module docstring).
+        pdf: the PDF the parser output was made from, used to rebuild the grids of tables the parser
+            left without cells (:mod:`structaware_readers.table_recovery`): a path or the PDF's
+            bytes; ``None`` (default) finds it (the input itself when it is a PDF, a PDF inside or
+            beside a MinerU output: :func:`~structaware_readers.table_recovery.locate.find_pdf`);
+            ``False`` never uses one. Without a PDF, a table's own space-aligned text (MinerU flash
+            tier) is read as its grid where it can be.
 
     Raises:
         InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
         ParserUnavailableError: from detection and the readers; each names the file and the field.
+            A ``pdf`` path that does not exist or is no readable PDF raises
+            ``InputNotFoundError`` / ``MalformedInputError`` with field ``pdf``.
     """
     if reading_order not in ("auto", "parser", "layout"):
         raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
@@ -104,6 +117,7 @@ def load_document(path: str | Path, *, reading_order: ReadingOrder = "auto") -> 
         from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
+    doc = _with_table_grids(doc, path, pdf)
     return prepare_document(doc, reading_order)
 
 
@@ -125,6 +139,29 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
 
     doc = apply_reading_order(mark_furniture(doc), reading_order)
     return mark_references(join_continued_paragraphs(doc))
+
+
+def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
+    """Rebuild ungridded tables from the PDF given or found, else from the parser's text (:mod:`.table_recovery`)."""
+    from structaware_readers.table_recovery import needs_grid, recover_table_grids
+
+    if not any(needs_grid(b) for b in doc.blocks):
+        return doc
+    if pdf is False:
+        return recover_table_grids(doc, None)
+    if pdf is not None and pdf is not True:
+        return recover_table_grids(doc, pdf)
+    from structaware_readers.errors import MalformedInputError, MissingExtraError
+    from structaware_readers.table_recovery.locate import find_pdf
+
+    found = find_pdf(path, name=doc.name)
+    if found is None:
+        return recover_table_grids(doc, None)
+    try:
+        return recover_table_grids(doc, found)
+    except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
+        doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
+        return recover_table_grids(doc, None)
 
 
 def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:

@@ -30,6 +30,9 @@ SCHEMA_VERSION = "1"
 BBox = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in 0..1 page fractions, origin top-left."""
 
+#: Values of :attr:`TableGrid.grid_source` (see its docstring).
+GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text")
+
 
 class BlockKind(str, Enum):
     """Typed element kinds, the vocabulary of paper section 2.2 plus page furniture."""
@@ -64,6 +67,18 @@ class TableGrid(BaseModel):
 
     ``header_rows`` and ``body_rows`` are lists of rows; every row has exactly ``n_cols`` cells
     (a cell covered by a ``rowspan``/``colspan`` repeats the spanning cell's text).
+
+    ``grid_source`` says where the rows and columns came from (one of :data:`GRID_SOURCES`):
+
+    * ``"parser_html"``: the parser's own table markup (MinerU ``table_body``/``html``, Unstructured
+      ``text_as_html``; the Markdown / LaTeX tables of some MinerU eras count here too);
+    * ``"pdf_text_layer"``: rebuilt from the PDF's text layer inside the table's region (the parser
+      gave the region without cell structure; :mod:`structaware_readers.table_recovery`);
+    * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
+      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes.
+
+    ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
+    otherwise): a row unit then points at its own row, not at the whole table.
     """
 
     model_config = ConfigDict(frozen=False)
@@ -88,6 +103,21 @@ class TableGrid(BaseModel):
             " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"
         ),
     )
+    body_row_bboxes: list[BBox | None] = Field(
+        default_factory=list,
+        description=(
+            "bbox (0..1 of the page, origin top-left) of each body row on its page, when the grid was rebuilt"
+            " from positioned text; empty = unknown (a row then points at its table block's bbox)"
+        ),
+    )
+    grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
+
+    @field_validator("grid_source")
+    @classmethod
+    def _check_grid_source(cls, v: str) -> str:
+        if v not in GRID_SOURCES:
+            raise ValueError(f"grid_source must be one of {', '.join(GRID_SOURCES)}, not {v!r}")
+        return v
 
     @property
     def n_cols(self) -> int:
@@ -189,6 +219,8 @@ class ParsedDocument(BaseModel):
         page_sizes: ``(width, height)`` per page in PDF points when known, else ``None`` entries.
         title: document title if the parser found one.
         blocks: all blocks, in reading order, page furniture included.
+        warnings: problems met while reading that did not stop it, each naming its page and element
+            (e.g. a table whose grid could not be read and stays section text); also logged.
     """
 
     doc_id: str
@@ -201,6 +233,7 @@ class ParsedDocument(BaseModel):
     page_sizes: list[tuple[float, float] | None] = Field(default_factory=list)
     title: str = ""
     blocks: list[Block] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
 
     def body_blocks(self) -> list[Block]:
         """Blocks that may become unit text (page furniture removed), in reading order."""

@@ -108,17 +108,27 @@ def units(
     path: Annotated[Path, typer.Argument(help="PDF, MinerU output (file, folder, zip) or Unstructured JSON")],
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per unit per line")] = False,
     reading_order: ReadingOrderOpt = ReadingOrderChoice.auto,
+    pdf: Annotated[
+        Path | None,
+        typer.Option(
+            "--pdf",
+            help="the PDF a parser output was made from: grids of tables the parser left without cells are"
+            " rebuilt from its text layer (default: the input if it is a PDF, or a PDF inside/beside the output)",
+        ),
+    ] = None,
 ) -> None:
     """Parse PATH and print its structure-aware evidence units."""
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
 
     try:
-        doc = load_document(path, reading_order=reading_order.value)
+        doc = load_document(path, reading_order=reading_order.value, pdf=pdf)
         built = build_units(doc)
     except StructawareError as exc:
         _fail(exc)
         return
+    for warning in doc.warnings:
+        typer.echo(f"warning: {doc.name}: {warning}", err=True)
     if as_json:
         out = sys.stdout
         for unit in built:

@@ -181,7 +181,7 @@ def repair_header(grid: TableGrid) -> TableGrid:
             "header_rows": header,
             "body_rows": body[k:],
             "body_row_pages": grid.body_row_pages[k:],
-            **({"body_row_bboxes": grid.body_row_bboxes[k:]} if hasattr(grid, "body_row_bboxes") else {}),
+            "body_row_bboxes": grid.body_row_bboxes[k:],
         }
     )
 

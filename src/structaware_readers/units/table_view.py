@@ -182,13 +182,16 @@ class TableView:
         context = self.context(cells, group)
         if extra_context:
             context = f"{context} | {extra_context}"
+        ref = _row_element(self.block, page) if page else None
+        if ref is not None and i < len(grid.body_row_bboxes) and grid.body_row_bboxes[i] is not None:
+            ref = (ref[0], grid.body_row_bboxes[i], ref[2])  # the row's own box, not the whole table's
         builder.emit(
             unit_type,
             text,
             context,
             [self.block],
             pages=[page] if page else None,
-            refs=[_row_element(self.block, page)] if page else None,
+            refs=[ref] if ref else None,
             grade=grade,
             table=TableRowInfo(
                 table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption

@@ -133,13 +133,15 @@ class EvalResult:
 
 
 def load_question_documents(
-    questions: Sequence[Question], docs: Path, parsed: Path | None = None
+    questions: Sequence[Question], docs: Path, parsed: Path | None = None, *, pdf_tables: bool = True
 ) -> dict[str, ParsedDocument]:
     """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
 
     ``parsed`` (pre-parsed MinerU outputs, ``<stem>.zip`` or ``<stem>/``) is searched before
     ``docs`` (PDFs or parser outputs), so a run over pre-parsed outputs needs no parsing.
-    Documents are read with :func:`structaware_readers.loader.load_document`.
+    Documents are read with :func:`structaware_readers.loader.load_document`; with ``pdf_tables``
+    a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
+    left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
 
     Raises:
         InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
@@ -155,7 +157,11 @@ def load_question_documents(
         if q.doc_stem in out:
             continue
         path = resolve_document(q.doc_stem, [parsed, docs])
-        out[q.doc_stem] = load_document(path)
+        pdf = Path(docs) / f"{q.doc_stem}.pdf"
+        if not pdf_tables:
+            out[q.doc_stem] = load_document(path, pdf=False)
+        else:
+            out[q.doc_stem] = load_document(path, pdf=pdf if pdf.is_file() and pdf != path else None)
     return out
 
 
@@ -325,6 +331,7 @@ def run_eval(
     sparse: Any = None,
     progress: bool = False,
     log: Callable[[str], None] | None = None,
+    pdf_tables: bool = True,
 ) -> EvalResult:
     """Evaluate unit-construction methods x retrievers x scopes on a question file.
 
@@ -349,6 +356,9 @@ def run_eval(
         dense, sparse: encoders to use (default: the package defaults, cached under ``index_dir``).
         progress: show a progress bar on stderr.
         log: called with one line per phase (e.g. ``print``), or ``None`` for silence.
+        pdf_tables: hand each parsed output its PDF from ``docs`` (``<stem>.pdf``) so that tables the
+            parser left without cells get grids from the PDF's text layer; ``False`` reads the
+            parser output alone (such tables then get grids only from the parser's aligned text).
 
     Returns:
         an :class:`EvalResult`; ``result.render()`` gives the printed tables.
@@ -371,7 +381,7 @@ def run_eval(
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     qs = load_questions(questions, limit=limit)
-    docs_by_stem = load_question_documents(qs, Path(docs), Path(parsed) if parsed else None)
+    docs_by_stem = load_question_documents(qs, Path(docs), Path(parsed) if parsed else None, pdf_tables=pdf_tables)
     timings["load"] = time.perf_counter() - t0
     say(f"loaded {len(qs)} questions over {len(docs_by_stem)} documents in {timings['load']:.1f}s")
     judge = Judge({d.doc_id: d for d in docs_by_stem.values()})
@@ -460,6 +470,7 @@ def run_eval(
             "resamples": resamples,
             "limit": limit,
             "peers": peers,
+            "pdf_tables": pdf_tables,
             "n_questions": len(qs),
             "n_documents": len(docs_by_stem),
             "documents": {stem: d.doc_id for stem, d in docs_by_stem.items()},

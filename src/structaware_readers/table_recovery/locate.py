@@ -1,0 +1,93 @@
+"""Find the PDF a parser output was made from, so that table grids can be rebuilt from it.
+
+Looked for, in order (the first hit wins; nothing is downloaded or guessed beyond these):
+
+* the input itself when it is a PDF (MinerU parses it);
+* inside a MinerU output folder (up to 3 levels down) or zip: MinerU's ``*_origin.pdf``, else the only
+  ``*.pdf`` there;
+* beside the input: ``<name>.pdf`` or ``<name>_origin.pdf`` in the input's folder, where ``<name>``
+  is the document name (the folder / zip name, or a JSON file's stem without MinerU suffixes).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from structaware_readers.table_recovery import PdfSource
+
+#: Largest PDF read out of a zip (bytes); larger members are skipped.
+MAX_ZIP_PDF_BYTES = 1 << 30
+_MAX_DEPTH = 3
+
+
+def find_pdf(path: str | Path, *, name: str) -> PdfSource | None:
+    """The PDF behind the parser output at ``path`` (see module docstring), or ``None``.
+
+    Args:
+        path: what was handed to the loader (PDF, MinerU file / folder / zip, Unstructured JSON).
+        name: the document's name (``ParsedDocument.name``).
+
+    Returns:
+        A path, the bytes of a PDF found inside a zip, or ``None`` when no PDF is found.
+    """
+    p = Path(path)
+    if p.is_file() and _is_pdf_file(p):
+        return p
+    if p.is_dir():
+        found = _pick([q for q in _walk(p) if _is_pdf_file(q)])
+        if found is not None:
+            return found
+    elif p.is_file() and zipfile.is_zipfile(p):
+        data = _pdf_in_zip(p)
+        if data is not None:
+            return data
+    folder = p.parent
+    for candidate in (folder / f"{name}.pdf", folder / f"{name}_origin.pdf"):
+        if candidate.is_file() and _is_pdf_file(candidate) and candidate != p:
+            return candidate
+    return None
+
+
+def _walk(root: Path) -> list[Path]:
+    out: list[Path] = []
+    level = [root]
+    for _ in range(_MAX_DEPTH + 1):
+        nxt: list[Path] = []
+        for folder in level:
+            for child in sorted(folder.iterdir()):
+                if child.is_dir() and child.name != "images":
+                    nxt.append(child)
+                elif child.suffix.lower() == ".pdf":
+                    out.append(child)
+        level = nxt
+    return out
+
+
+def _pick(paths: list[Path]) -> Path | None:
+    origin = [q for q in paths if q.stem.lower().endswith("_origin")]
+    if len(origin) == 1:
+        return origin[0]
+    return paths[0] if len(paths) == 1 else None
+
+
+def _pdf_in_zip(path: Path) -> bytes | None:
+    with zipfile.ZipFile(path) as zf:
+        members = [
+            i for i in zf.infolist()
+            if PurePosixPath(i.filename).suffix.lower() == ".pdf" and 0 < i.file_size <= MAX_ZIP_PDF_BYTES
+        ]
+        origin = [i for i in members if PurePosixPath(i.filename).stem.lower().endswith("_origin")]
+        chosen = origin[0] if len(origin) == 1 else (members[0] if len(members) == 1 else None)
+        if chosen is None:
+            return None
+        data = zf.read(chosen)
+    return data if b"%PDF-" in data[:1024] else None
+
+
+def _is_pdf_file(p: Path) -> bool:
+    try:
+        with open(p, "rb") as fh:
+            return b"%PDF-" in fh.read(1024)
+    except OSError:
+        return False

@@ -1,0 +1,44 @@
+"""A table the parser wrote as space-aligned text -> :class:`TableGrid` (no PDF needed).
+
+MinerU's flash tier writes a borderless table it found but could not structure as its text layout:
+one text line per table line, columns aligned with runs of spaces (``table_body`` content). When the
+PDF is not at hand, that layout is the only positioned text there is: each run of two or more spaces
+separates phrases, a phrase's character offsets serve as its x-extent, and
+:func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid with the same rules as
+for the PDF's text layer. Text without such alignment (Unstructured's flattened ``Table.text``, single
+spaces only) gives no columns and no grid: rows are never guessed from single spaces.
+
+Row bboxes are unknown (``body_row_bboxes`` stays empty): character lines do not map to page positions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.models import TableGrid
+from structaware_readers.table_recovery.grid_rules import Line, Phrase, build_grid
+
+_PHRASE = re.compile(r"\S+(?: \S+)*")  # words joined by single spaces; two or more spaces end a phrase
+
+
+def grid_from_aligned_text(text: str, *, page_number: int) -> TableGrid | None:
+    """The grid of a space-aligned text table, or ``None`` (fewer than 2 rows x 2 columns).
+
+    Args:
+        text: the table's text, one line per table line (tabs count as 8 columns).
+        page_number: the table's 1-based page, written into ``body_row_pages``.
+    """
+    lines: list[Line] = []
+    for i, raw in enumerate(text.expandtabs(8).splitlines()):
+        phrases = [Phrase(m.group(0), m.start(), m.end(), i, i + 1) for m in _PHRASE.finditer(raw)]
+        if phrases:
+            lines.append(Line(i, i + 1, phrases))
+    if len(lines) < 2 or not any(len(line.phrases) > 1 for line in lines):
+        return None
+    built = build_grid(lines)
+    if built is None:
+        return None
+    header, body, _boxes = built
+    return TableGrid(
+        header_rows=header, body_rows=body, body_row_pages=[page_number] * len(body), grid_source="parser_text"
+    )

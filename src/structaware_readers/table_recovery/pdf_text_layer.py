@@ -1,0 +1,189 @@
+"""A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber).
+
+The page is cropped to the region the parser found (padded by :data:`PAD` points) and handed to
+pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction-settings):
+
+1. **Ruled tables**: the default ``lines`` strategy; used when its largest table has >= 2 rows and
+   >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
+   many lines they wrap over.
+2. **Borderless tables** (no ruled table, or one holding too few of the words): pdfplumber's
+   ``text`` strategy sets row edges at text lines but column edges one per aligned word group, which
+   cut right-aligned figures and wrapped labels; so rows are the region's text lines and columns come
+   from phrases: words closer than :data:`PHRASE_GAP` x the font size form a phrase, and
+   :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid (its rules:
+   columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels, trust).
+
+Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.grid_rules import (
+    Box,
+    Line,
+    Phrase,
+    build_grid,
+    header_count,
+    starts_new_cell,
+)
+
+#: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
+PHRASE_GAP = 0.6
+#: A ruled table (drawn cell borders) is used when it holds at least this share of the region's words.
+MIN_RULED_SHARE = 0.8
+#: Text lower than this share of the median text height is a footnote mark, not a line of its own.
+SMALL_TEXT = 0.85
+#: Padding (PDF points) added around the parser's region before cropping: its boxes are often a
+#: point or two tight.
+PAD = 2.0
+
+
+def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | None:
+    """Rebuild the grid of the table inside ``bbox`` on a pdfplumber ``page``.
+
+    Args:
+        page: a ``pdfplumber.page.Page``.
+        bbox: the parser's table region, ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left.
+        page_number: the page's 1-based number, written into ``body_row_pages``.
+
+    Returns:
+        A grid with ``grid_source="pdf_text_layer"``, ``body_row_pages`` and ``body_row_bboxes``, or
+        ``None`` when the region holds no text or the finder sees no table of at least 2 rows and 2
+        columns in it.
+    """
+    px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
+    width, height = px1 - px0, pbottom - ptop
+    if width <= 0 or height <= 0:
+        return None
+    region = (
+        max(px0, px0 + bbox[0] * width - PAD),
+        max(ptop, ptop + bbox[1] * height - PAD),
+        min(px1, px0 + bbox[2] * width + PAD),
+        min(pbottom, ptop + bbox[3] * height + PAD),
+    )
+    if region[2] - region[0] < 1 or region[3] - region[1] < 1:
+        return None
+    crop = page.crop(region, strict=False)
+    words = crop.extract_words(keep_blank_chars=False, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
+    if len(words) < 4:
+        return None
+    built = _ruled_grid(crop, words) or _text_grid(words)
+    if built is None:
+        return None
+    header, body, body_boxes = built
+    to_page = lambda b: (
+        _clamp((b[0] - px0) / width),
+        _clamp((b[1] - ptop) / height),
+        _clamp((b[2] - px0) / width),
+        _clamp((b[3] - ptop) / height),
+    )
+    return TableGrid(
+        header_rows=header,
+        body_rows=body,
+        body_row_pages=[page_number] * len(body),
+        body_row_bboxes=[to_page(b) for b in body_boxes],
+        grid_source="pdf_text_layer",
+    )
+
+
+def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
+    """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy).
+
+    Used when the finder's largest ruled table has >= 2 rows and >= 2 columns and holds at least
+    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats its text
+    (colspan: the cell to the left, rowspan: the cell above). Returns header rows, body rows, body boxes.
+    """
+    tables = crop.find_tables()
+    if not tables:
+        return None
+    best = max(tables, key=lambda t: len(t.cells))
+    bx0, btop, bx1, bbottom = best.bbox
+    inside = sum(1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom)
+    if inside < MIN_RULED_SHARE * len(words):
+        return None
+    raw = best.extract()
+    rows: list[list[str]] = []
+    boxes: list[Box] = []
+    for r, (values, row) in enumerate(zip(raw, best.rows)):
+        cells: list[str] = []
+        for c, value in enumerate(values):
+            if value is None:  # covered by a merged cell
+                left = cells[c - 1] if c > 0 and row.cells[c - 1] is not None else ""
+                above = rows[-1][c] if rows and c < len(rows[-1]) else ""
+                value = left or above
+            cells.append(" ".join(value.split()))
+        if any(cells):
+            rows.append(cells)
+            boxes.append(tuple(row.bbox))  # type: ignore[arg-type]
+    n_cols = max((len(r) for r in rows), default=0)
+    keep = [c for c in range(n_cols) if any(c < len(r) and r[c] for r in rows)]
+    rows = [[r[c] if c < len(r) else "" for c in keep] for r in rows]
+    if len(rows) < 2 or len(keep) < 2:
+        return None
+    n_head = header_count(rows)
+    return rows[:n_head], rows[n_head:], boxes[n_head:]
+
+
+def _text_grid(words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
+    """The grid of a borderless table: the region's text lines, then :func:`build_grid`."""
+    return build_grid(_lines(_phrases(words)))
+
+
+def _clamp(v: float) -> float:
+    return min(1.0, max(0.0, v))
+
+
+def _phrases(words: list[dict[str, Any]]) -> list[Phrase]:
+    """Join words of one line closer than :data:`PHRASE_GAP` font sizes into phrases."""
+    out: list[Phrase] = []
+    for w in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
+        size = float(w.get("size") or (w["bottom"] - w["top"]) or 8.0)
+        last = out[-1] if out else None
+        same_line = last is not None and abs(last.top - w["top"]) <= 0.4 * size
+        close = last is not None and same_line and 0 <= w["x0"] - last.x1 <= PHRASE_GAP * size
+        if close and not starts_new_cell(last.text, w["text"]):
+            last.text = f"{last.text} {w['text']}"
+            last.x1 = max(last.x1, w["x1"])
+            last.bottom = max(last.bottom, w["bottom"])
+            continue
+        out.append(Phrase(w["text"], w["x0"], w["x1"], w["top"], w["bottom"]))
+    return out
+
+
+def _lines(phrases: list[Phrase]) -> list[Line]:
+    """Text lines, top to bottom: a phrase whose vertical middle lies in a recent line's band joins it,
+    else it starts a new line. Small raised or lowered text (footnote marks such as ``(a)``: under
+    :data:`SMALL_TEXT` of the median height) joins the line it overlaps most, appended to the phrase
+    just left of it."""
+    if not phrases:
+        return []
+    heights = sorted(p.bottom - p.top for p in phrases)
+    small = SMALL_TEXT * heights[len(heights) // 2]
+    lines: list[Line] = []
+    marks: list[Phrase] = []
+    for ph in sorted(phrases, key=lambda p: (p.top, p.x0)):
+        if ph.bottom - ph.top < small:
+            marks.append(ph)
+            continue
+        mid = (ph.top + ph.bottom) / 2
+        line = next((ln for ln in reversed(lines[-3:]) if ln.top - 0.5 <= mid <= ln.bottom + 0.5), None)
+        if line is None:
+            lines.append(Line(ph.top, ph.bottom, [ph]))
+        else:
+            line.phrases.append(ph)
+    for ph in marks:
+        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: E731
+        best = max(lines, key=overlap, default=None)
+        if best is not None and overlap(best) > 0:
+            left = [q for q in best.phrases if q.x1 <= ph.x0 + 1.0]
+            host = max(left, key=lambda q: q.x1, default=None)
+            if host is not None and ph.x0 - host.x1 <= 3 * (ph.bottom - ph.top):
+                host.text = f"{host.text} {ph.text}"  # the mark belongs to the word it follows
+            else:
+                best.phrases.append(ph)
+        else:
+            lines.append(Line(ph.top, ph.bottom, [ph]))
+    return sorted(lines, key=lambda ln: ln.top)

@@ -1,0 +1,259 @@
+"""Grids for tables the parser left without cell structure (issue 9, part 1).
+
+Real inputs: ``tests/fixtures/pdf/borderless_tables.pdf`` (generated for this project, CC0) and its
+MinerU 4.0.12 flash-tier parse, in which page 1's table is a ``table`` block whose body is
+space-aligned text (no grid) and page 2's has an HTML grid; the CDC guide and OHR-Bench pages through
+``shared_dir`` (skipped without ``../shared``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.loader import load_document
+from structaware_readers.mineru import read_mineru
+from structaware_readers.models import GRID_SOURCES, BlockKind, TableGrid
+from structaware_readers.table_recovery import has_grid, needs_grid, recover_table_grids
+from structaware_readers.table_recovery.locate import find_pdf
+from structaware_readers.tables import parse_html_table
+from structaware_readers.units import build_units
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PDF = FIXTURES / "pdf" / "borderless_tables.pdf"
+PARSE = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_borderless_tables"
+
+
+def _table(doc, page):
+    return next(b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == page)
+
+
+def test_parser_markup_grid_says_where_it_came_from():
+    grid = parse_html_table("<table><tr><td>Drug</td><td>Dose</td></tr><tr><td>A</td><td>5 mg</td></tr></table>")
+    assert grid.grid_source == "parser_html"
+    assert grid.body_row_bboxes == []  # the parser's HTML carries no row positions
+
+
+def test_grid_source_outside_the_vocabulary_is_refused():
+    assert set(GRID_SOURCES) == {"parser_html", "pdf_text_layer", "parser_text"}
+    with pytest.raises(ValidationError, match="grid_source"):
+        TableGrid(body_rows=[["a", "b"]], grid_source="guess")
+
+
+def test_without_the_pdf_the_parsers_aligned_text_gives_the_grid():
+    raw = read_mineru(PARSE)  # the parse as MinerU wrote it: page 1's table has no grid
+    assert _table(raw, 1).table is None and needs_grid(_table(raw, 1))
+    doc = load_document(PARSE, pdf=False)
+    grid = _table(doc, 1).table
+    assert grid.grid_source == "parser_text"
+    assert grid.body_rows[2] == ["Provision for credit losses", "1,101", "(2,285)", "NM"]
+    assert grid.body_rows[3] == ["Net income", "$8,649", "$11,948", "(28) %"]
+    assert grid.body_row_bboxes == []  # character lines say nothing about page positions
+    assert _table(doc, 2).table.grid_source == "parser_html"
+
+
+def _unit_keys(units):
+    return [(u.unit_type.value, u.text, u.context, u.element_ids, u.bboxes, u.pages) for u in units]
+
+
+@pytest.mark.parametrize("name", ["synthetic_guideline_en", "synthetic_guideline_zh"])
+def test_synthetic_guidelines_give_the_same_units_with_their_pdf(name: str):
+    parse = FIXTURES / "mineru" / f"mineru-4.0.12_flash-tier_{name}"
+    with_pdf = load_document(parse, pdf=FIXTURES / "pdf" / f"{name}.pdf")
+    assert with_pdf.warnings == []
+    # the flowchart figure is looked at as a possible borderless table and stays a figure
+    assert _unit_keys(build_units(with_pdf)) == _unit_keys(build_units(read_mineru(parse)))
+
+
+def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table():
+    parse = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+    doc = load_document(parse)
+    assert _unit_keys(build_units(doc)) == _unit_keys(build_units(read_mineru(parse)))
+    # its checklists wrap cells over several lines: their text lines give no trusted grid
+    assert len(doc.warnings) == 8 and doc.warnings[0].startswith("page 21: table p21-e1 has no cell structure")
+
+
+def test_grid_rebuilt_from_the_pdf_text_layer():
+    doc = load_document(PARSE, pdf=PDF)
+    grid = _table(doc, 1).table
+    assert grid is not None and grid.grid_source == "pdf_text_layer"
+    assert grid.body_rows == [
+        ["Total net revenue", "$31,630", "$31,400", "1 %"],
+        ["Noninterest expense", "18,749", "17,667", "6"],
+        ["Provision for credit losses", "1,101", "(2,285)", "NM"],  # wrapped label joined
+        ["Net income", "$8,649", "$11,948", "(28) %"],
+        ["Selected ratios:", "", "", ""],  # a label-only group row stays a row of its own
+        ["Return on common equity", "13 %", "18 %", ""],
+        ["Overhead ratio", "59", "56", ""],
+    ]
+    assert grid.body_row_pages == [1] * 7
+    # each row has its own box, inside the table's region, top to bottom
+    region = _table(doc, 1).bbox
+    tops = [b[1] for b in grid.body_row_bboxes]
+    assert tops == sorted(tops) and len(set(tops)) == 7
+    for x0, y0, x1, y1 in grid.body_row_bboxes:
+        assert region[0] - 0.01 <= x0 < x1 <= region[2] + 0.01
+        assert region[1] - 0.01 <= y0 < y1 <= region[3] + 0.01
+    # the HTML grid of page 2 is the parser's and is left alone
+    assert _table(doc, 2).table.grid_source == "parser_html"
+    assert doc.warnings == []
+
+
+def test_row_units_point_at_their_own_row():
+    doc = load_document(PARSE, pdf=PDF)
+    grid = _table(doc, 1).table
+    rows = [u for u in build_units(doc) if u.unit_type.value == "table_row" and u.pages == [1]]
+    net = next(u for u in rows if "Net income" in u.text)
+    assert "$8,649" in net.text and "$11,948" in net.text
+    assert net.element_ids == [_table(doc, 1).block_id]
+    assert net.bboxes == [grid.body_row_bboxes[3]]
+    assert net.bboxes[0] != _table(doc, 1).bbox
+
+
+def test_pdf_found_inside_an_output_folder_and_beside_a_zip(tmp_path: Path):
+    folder = tmp_path / "filing"
+    shutil.copytree(PARSE, folder)
+    shutil.copy(PDF, folder / "filing_origin.pdf")  # MinerU's own name for the input PDF
+    assert find_pdf(folder, name="filing") == folder / "filing_origin.pdf"
+    assert _table(load_document(folder), 1).table.grid_source == "pdf_text_layer"
+
+    zipped = tmp_path / "zips" / "report.zip"
+    zipped.parent.mkdir()
+    with zipfile.ZipFile(zipped, "w") as zf:
+        for f in PARSE.iterdir():
+            zf.write(f, f.name)
+    assert find_pdf(zipped, name="report") is None
+    assert _table(load_document(zipped), 1).table.grid_source == "parser_text"
+    shutil.copy(PDF, zipped.parent / "report.pdf")
+    assert _table(load_document(zipped), 1).table.grid_source == "pdf_text_layer"
+
+
+def test_pdf_inside_a_zip_is_read_from_the_zip(tmp_path: Path):
+    zipped = tmp_path / "out.zip"
+    with zipfile.ZipFile(zipped, "w") as zf:
+        for f in PARSE.iterdir():
+            zf.write(f, f"out/{f.name}")
+        zf.write(PDF, "out/out_origin.pdf")
+    found = find_pdf(zipped, name="out")
+    assert isinstance(found, bytes) and found.startswith(b"%PDF")
+    assert _table(load_document(zipped), 1).table.grid_source == "pdf_text_layer"
+
+
+def test_a_pdf_input_is_its_own_pdf():
+    assert find_pdf(PDF, name="borderless_tables") == PDF
+
+
+def test_pdf_with_another_page_count_is_not_used():
+    other = FIXTURES / "pdf" / "tiny_heading_table.pdf"  # 1 page; the parse has 2
+    doc = load_document(PARSE, pdf=other)
+    assert _table(doc, 1).table.grid_source == "parser_text"  # the parser's text is still read
+    assert len(doc.warnings) == 1 and "tiny_heading_table.pdf has 1 pages" in doc.warnings[0]
+
+
+def test_bad_pdf_argument_is_a_typed_error(tmp_path: Path):
+    with pytest.raises(InputNotFoundError) as missing:
+        load_document(PARSE, pdf=tmp_path / "nope.pdf")
+    assert missing.value.field == "pdf"
+    with pytest.raises(MalformedInputError) as broken:
+        load_document(PARSE, pdf=FIXTURES / "pdf" / "corrupt_truncated.pdf")
+    assert broken.value.field == "pdf"
+
+
+def test_table_region_without_text_is_a_warning_and_stays_section_text():
+    doc = read_mineru(PARSE)
+    table = _table(doc, 1)
+    # an empty region (the bottom of the page) and flattened text: nothing to rebuild a grid from
+    broken = table.model_copy(update={"bbox": (0.1, 0.8, 0.9, 0.9), "text": " ".join(table.text.split())})
+    moved = doc.model_copy(update={"blocks": [broken if b is table else b for b in doc.blocks]})
+    out = recover_table_grids(moved, PDF)
+    assert _table(out, 1).table is None
+    assert out.warnings == [
+        (
+            f"page 1: table {table.block_id} has no cell structure and none could be rebuilt from neither the"
+            " PDF text layer nor the parser's text; its text stays section text"
+        )
+    ]
+    units = build_units(out)
+    assert any("Net income" in u.text and u.unit_type.value == "section" for u in units)
+
+
+def test_harness_hands_the_pdf_to_the_loader(tmp_path: Path):
+    from structaware_retrievers.evaluation.harness import load_question_documents
+    from structaware_retrievers.evaluation.questions import Question
+
+    docs, parsed = tmp_path / "pdfs", tmp_path / "parsed"
+    docs.mkdir()
+    shutil.copytree(PARSE, parsed / "filing")
+    shutil.copy(PDF, docs / "filing.pdf")
+    q = Question(qid="q1", question="net income", doc="pdfs/filing.pdf", doc_stem="filing", gold_pages=(1,))
+    with_pdf = load_question_documents([q], docs, parsed)["filing"]
+    without = load_question_documents([q], docs, parsed, pdf_tables=False)["filing"]
+    assert _table(with_pdf, 1).table.grid_source == "pdf_text_layer"
+    assert _table(without, 1).table.grid_source == "parser_text"
+
+
+# ----------------------------------------------------------------------------- shared material
+
+
+@pytest.mark.shared
+def test_cdc_guide_tables_get_grids_and_figures_stay_figures(shared_dir: Path):
+    parse = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+    pdf = shared_dir / "fixtures" / "pdf" / "cdc_2016_outpatient_infection_prevention_guide.pdf"
+    before = load_document(parse, pdf=False)
+    after = load_document(parse, pdf=pdf)
+    tables = [b for b in before.blocks if b.kind is BlockKind.TABLE and not has_grid(b.table)]
+    assert len(tables) == 8
+    rebuilt = [after.block(b.block_id) for b in tables]
+    assert all(has_grid(b.table) and b.table.grid_source == "pdf_text_layer" for b in rebuilt)
+    assert after.warnings == []
+    # the checklists are ruled tables: whole cells, however many lines they wrap over
+    checklist = after.block("p26-e2").table
+    assert checklist.header_rows == [["Elements to be assessed", "Assessment", "Notes/Areas for Improvement"]]
+    assert checklist.body_rows[1][0].startswith("B. HCP are required to demonstrate competency with safe inje")
+    assert checklist.body_rows[1][1] == "Yes No"
+    # a figure whose region holds no table of figures stays a figure
+    figures_before = {b.block_id for b in before.blocks if b.kind is BlockKind.FIGURE}
+    figures_after = {b.block_id for b in after.blocks if b.kind is BlockKind.FIGURE}
+    assert figures_after == figures_before
+
+
+@pytest.mark.shared
+def test_ohrbench_borderless_table_row_holds_its_figures(shared_dir: Path):
+    bench = shared_dir / "bench" / "finance"
+    zipped = bench / "mineru-4.0.12-flash" / "JPMORGAN_2021Q1_10Q.zip"
+    if not zipped.is_file():
+        pytest.skip("OHR-Bench finance parse not present")
+    doc = read_mineru(zipped)
+    page25 = doc.model_copy(update={"blocks": [b for b in doc.blocks if b.page == 25]})  # only page 25 is opened
+    grid = recover_table_grids(page25, bench / "pdfs" / "JPMORGAN_2021Q1_10Q.pdf").block("p25-e1").table
+    assert grid is not None and grid.grid_source == "pdf_text_layer"
+    row = next(r for r in grid.body_rows if r[0].startswith("Nonaccrual loans retained"))
+    assert row[1:] == ["$842", "$689", "22 %"]  # OHR-Bench gold: Nonaccrual loans retained & $ & 842 & $ & 689 & 22 %
+
+
+def test_cli_units_takes_the_pdf_and_prints_warnings():
+    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    with_pdf = subprocess.run([exe, "units", str(PARSE), "--json", "--pdf", str(PDF)], capture_output=True, text=True, env=env, check=False)
+    assert with_pdf.returncode == 0, with_pdf.stderr
+    rows = [json.loads(line) for line in with_pdf.stdout.splitlines()]
+    net = next(r for r in rows if r["unit_type"] == "table_row" and "Net income" in r["text"])
+    assert net["pages"] == [1] and "$8,649" in net["text"]
+    other = subprocess.run(
+        [exe, "units", str(PARSE), "--pdf", str(FIXTURES / "pdf" / "tiny_heading_table.pdf")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert other.returncode == 0
+    assert "warning: mineru-4.0.12_flash-tier_borderless_tables: " in other.stderr and "has 1 pages" in other.stderr
