@@ -9,7 +9,7 @@ structaware itself sends nothing. Some dependencies would, unless told not to:
   events after initialisation, and is called too when ONNX Runtime was imported before structaware.
 * **Hugging Face Hub** (fastembed's model downloads): ``HF_HUB_DISABLE_TELEMETRY=1``.
 * **Unstructured**: ``DO_NOT_TRACK=1`` (and ``UNSTRUCTURED_DISABLE_NOTICE=1``), set by
-  :mod:`structaware_readers.unstructured_reader` right before it imports ``unstructured``.
+  :mod:`structaware_readers.unstructured.load` right before it imports ``unstructured``.
 
 :func:`opt_out` runs when ``structaware_readers`` is imported (every structaware module imports
 it first), and sets each variable only when the user has not set it, so an explicit ``=0`` wins.
