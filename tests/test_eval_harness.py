@@ -266,3 +266,52 @@ def test_stale_eval_index_is_rebuilt(question_file: Path, tmp_path: Path):
     assert any("rebuilding the evaluation index" in line for line in lines)
     assert second.unit_stats["page"]["units"] == first.unit_stats["page"]["units"] == 3
     assert [o.page_rank is not None for o in second.outcomes[("corpus", "bm25", "page")]] == [True] * 5
+
+
+def test_list_valued_evidence_type(tmp_path: Path):
+    rows = [
+        {"qid": "a", "question": "q", "doc": "d.pdf", "gold_pages": [1], "evidence_type": ["Table", "Chart", "Table"]},
+        {"qid": "b", "question": "q", "doc": "d.pdf", "gold_pages": [1], "evidence_type": []},
+    ]
+    qs = load_questions(_write(tmp_path / "q.jsonl", rows))
+    assert [q.evidence_type for q in qs] == ["Table+Chart", "unspecified"]
+    bad = {"qid": "c", "question": "q", "doc": "d.pdf", "gold_pages": [1], "evidence_type": ["Table", 3]}
+    with pytest.raises(MalformedInputError) as info:
+        load_questions(_write(tmp_path / "bad.jsonl", [bad]))
+    assert info.value.field == "evidence_type"
+
+
+def test_questions_on_a_scanned_pdf_count_as_misses_with_a_warning(tmp_path: Path):
+    """A PDF without a text layer (an image-only page, as a scanner writes it) cannot be read by the
+    model-free parser tier: the run goes on, its questions are misses, and a warning names it."""
+    _need_fixture()
+    pytest.importorskip("mineru")
+    from PIL import Image, ImageDraw
+
+    from structaware_retrievers.evaluation.harness import UnreadableDocumentWarning
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = Image.new("RGB", (600, 800), "white")
+    ImageDraw.Draw(page).text((50, 50), "Blood pressure targets (scanned)", fill="black")
+    page.save(docs / "scanned_guideline.pdf")
+    rows = [
+        QUESTIONS[0],
+        {"qid": "s1", "question": "What are the blood pressure targets?", "doc": "pdfs/scanned_guideline.pdf",
+         "gold_pages": [1], "gold_text": "Blood pressure targets", "evidence_type": ["Table", "Chart"]},
+    ]
+    logged: list[str] = []
+    with pytest.warns(UnreadableDocumentWarning, match="scanned_guideline"):
+        result = run_eval(
+            _write(tmp_path / "q.jsonl", rows), docs, parsed=FIXTURES, methods=["struct"], retrievers=["bm25"],
+            index_dir=tmp_path / "idx", resamples=10, log=logged.append,
+        )
+    assert any(line.startswith("warning: scanned_guideline") and "1 question(s) count as misses" in line for line in logged)
+    assert "scanned_guideline" in result.config["textless_documents"]
+    for scope in ("corpus", "document"):
+        by = {o.qid: o for o in result.outcomes[(scope, "bm25", "struct")]}
+        assert by["t1"].page_rank == 1
+        assert (by["s1"].page_rank, by["s1"].evidence_rank, by["s1"].n_results) == (None, None, 0)
+        assert by["s1"].has_gold_text and by["s1"].evidence_type == "Table+Chart"
+    summ = result.summaries()["document"]["bm25"]["struct"]
+    assert summ["all"]["PH@1"] == 0.5 and summ["Table+Chart"]["PH@5"] == 0.0

@@ -57,8 +57,11 @@ def test_public_api() -> None:
 
     assert langchain_structaware.__all__ == [
         "METADATA_KEYS",
+        "StructureAwareEmbeddings",
         "StructureAwareLoader",
         "StructureAwareRetriever",
+        "StructureAwareVectorStore",
+        "document_to_unit",
         "unit_to_document",
     ]
     for name in langchain_structaware.__all__:

@@ -1,5 +1,6 @@
 """structaware_readers: parser output (MinerU, Unstructured) -> blocks -> structure-aware evidence units."""
 
+from structaware_readers import telemetry
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
@@ -19,6 +20,8 @@ from structaware_readers.models import (
     Unit,
     UnitType,
 )
+
+telemetry.opt_out()  # before any dependency (ONNX Runtime) initialises; see structaware_readers.telemetry
 
 __all__ = [
     "Block",

@@ -1,22 +1,30 @@
 """The ``structaware`` command line: units, ingest, query, serve, documents, delete, eval.
 
 Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
-is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr, with exit code 2;
-a bad option is a usage error (exit code 2 too). ``ingest`` exits with code 1 when some inputs
-failed and the others were ingested.
+is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr.
+
+Exit codes, the same for every command:
+
+* ``0``: done (``query`` with no hit under a filter is done too: it says so on stderr);
+* ``1``: ``ingest`` only: some inputs failed (each named on stderr), the others were ingested;
+* ``2``: nothing done: a usage error (bad option or value), an input that cannot be read, an index
+  that is missing or empty (``query``, ``documents``), an unknown document id (``delete``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
+import click
 import typer
+from typer.core import TyperCommand
 
 from structaware_readers.errors import StructawareError
 from structaware_readers.limits import clean_text
@@ -28,10 +36,49 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help: typer's rich help shows flags (--json, --help) as if they took a <bool>
+    rich_markup_mode=None,
 )
 
 #: Largest -k / --rrf-k / --prefetch accepted (larger values are usage errors, not engine overflows).
 MAX_K = 10_000
+
+#: ``--filter`` keys; after one ``--filter``, further KEY=VALUE words with these keys are filters too.
+FILTER_KEYS = ("doc", "doc_id", "page", "type", "unit_type", "grade")
+_FILTER_WORD = re.compile(rf"^(?:{'|'.join(FILTER_KEYS)})=")
+
+
+def expand_filter_values(args: list[str]) -> list[str]:
+    """``--filter type=a grade=A`` -> ``--filter type=a --filter grade=A``: the KEY=VALUE words
+    (known keys only) that follow a ``--filter`` value belong to it, until another word or ``--``."""
+    out: list[str] = []
+    in_filter = False
+    it = iter(args)
+    for arg in it:
+        if arg == "--":
+            out.append(arg)
+            out.extend(it)
+            break
+        if in_filter and _FILTER_WORD.match(arg):
+            out += ["--filter", arg]
+            continue
+        out.append(arg)
+        in_filter = False
+        if arg == "--filter":
+            value = next(it, None)
+            if value is not None:
+                out.append(value)
+                in_filter = True
+        elif arg.startswith("--filter="):
+            in_filter = True
+    return out
+
+
+class _FilterCommand(TyperCommand):
+    """A command whose ``--filter`` takes several KEY=VALUE words (see :func:`expand_filter_values`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_filter_values(list(args)))
 
 DEFAULT_INDEX_HELP = "index folder (default: $STRUCTAWARE_INDEX or ./.structaware/index)"
 
@@ -216,7 +263,7 @@ def _parse_filters(items: list[str]):
         raise typer.BadParameter(f"--filter: {exc}") from None
 
 
-@app.command()
+@app.command(cls=_FilterCommand)
 def query(
     text: Annotated[str, typer.Argument(help="the question")],
     index: IndexOpt = None,
@@ -241,7 +288,12 @@ def query(
     ] = False,
     filters: Annotated[
         Optional[list[str]],
-        typer.Option("--filter", help="KEY=VALUE, repeatable: doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A"),
+        typer.Option(
+            "--filter",
+            metavar="KEY=VALUE...",
+            help="doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A; several after one --filter"
+            " (--filter type=table_row grade=A) or --filter repeated; keys combine with AND, a,b = either",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
 ) -> None:
@@ -334,14 +386,20 @@ def documents(
     collection: CollectionOpt = "structaware",
 ) -> None:
     """List the documents in the index."""
+    from structaware_readers.errors import IndexNotFoundError
+
     try:
         idx = _open_index(index, url, api_key, collection)
         docs = idx.documents()
+        if not docs:  # the same condition and exit code as `query` on a missing or empty index
+            raise IndexNotFoundError(
+                "the index is missing or empty: ingest documents first (`structaware ingest <files>`), or point"
+                f" to the right index (--index, $STRUCTAWARE_INDEX, --url, --collection {collection!r})",
+                path=idx.store.location,
+            )
     except StructawareError as exc:
         _fail(exc)
         return
-    if not docs:
-        typer.echo(f"no documents in {idx.store.location}", err=True)
     for d in docs:
         typer.echo(f"{d['doc_id']}  {d['units']:>6} units  {d['doc_name']}  ({d['source']})")
 

@@ -2,7 +2,9 @@
 
 :class:`SearchFilter` names what a user filters on (documents, a page range, unit types,
 evidence grades). It compiles to a :class:`PointFilter`, a tiny backend-neutral condition tree
-(``must`` / ``must_not`` lists of :class:`Match`, :class:`Range` and :class:`HasId`) that each
+(``must`` / ``should`` / ``must_not`` lists of :class:`Match`, :class:`Range`, :class:`IsEmpty`,
+:class:`HasId` and nested :class:`PointFilter`; the framework vector stores build the nested and
+``should`` forms from LlamaIndex's ``MetadataFilters``) that each
 store backend translates to its own Qdrant filter type (``qdrant_client.models.Filter`` or
 ``qdrant_edge.Filter``). The index also uses :class:`PointFilter` for its own bookkeeping
 (stale points of a document, older versions of a source file).
@@ -21,24 +23,37 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import UnitType
 
-__all__ = ["HasId", "Match", "PointFilter", "Range", "SearchFilter"]
+__all__ = ["HasId", "IsEmpty", "Match", "PointFilter", "Range", "SearchFilter"]
 
 
 @dataclass(frozen=True)
 class Match:
-    """``key`` equals one of ``values`` (for a list-valued payload field: any element does)."""
+    """``key`` equals one of ``values`` (for a list-valued payload field: any element does).
+
+    Qdrant matches strings, integers and booleans exactly, and never an integer against a string
+    (``3`` does not match ``"3"``).
+    """
 
     key: str
-    values: tuple[str | int, ...]
+    values: tuple[str | int | bool, ...]
 
 
 @dataclass(frozen=True)
 class Range:
-    """``gte <= key <= lte`` (bounds inclusive, ``None`` = open); any element of a list field."""
+    """``gte <= key <= lte`` and ``gt < key < lt`` (``None`` = open); any element of a list field."""
 
     key: str
     gte: float | None = None
     lte: float | None = None
+    gt: float | None = None
+    lt: float | None = None
+
+
+@dataclass(frozen=True)
+class IsEmpty:
+    """``key`` is missing, ``null`` or an empty list."""
+
+    key: str
 
 
 @dataclass(frozen=True)
@@ -48,30 +63,37 @@ class HasId:
     ids: tuple[str, ...]
 
 
-Condition = Match | Range | HasId
-
-
 @dataclass(frozen=True)
 class PointFilter:
-    """All ``must`` conditions hold and no ``must_not`` condition holds. Empty = every point.
+    """All ``must`` conditions hold, at least one ``should`` condition holds (when there are any),
+    and no ``must_not`` condition holds. A condition may itself be a :class:`PointFilter` (a nested
+    group). Empty = every point.
 
     Points of a document still being written (or already replaced) are invisible to every read
-    unless ``include_hidden`` is true (the index's write protocol, :mod:`structaware_retrievers.commit`).
+    unless ``include_hidden`` is true (the index's write protocol, :mod:`structaware_retrievers.commit`);
+    only the outermost filter's ``include_hidden`` counts.
     """
 
     must: tuple[Condition, ...] = field(default_factory=tuple)
     must_not: tuple[Condition, ...] = field(default_factory=tuple)
     include_hidden: bool = False
+    should: tuple[Condition, ...] = field(default_factory=tuple)
 
     @property
     def is_empty(self) -> bool:
-        return not self.must and not self.must_not
+        return not self.must and not self.must_not and not self.should
 
     def __and__(self, other: PointFilter | None) -> PointFilter:
         if other is None:
             return self
+        hidden = self.include_hidden or other.include_hidden
+        if self.should and other.should:  # two OR groups: keep each one as a nested condition
+            return PointFilter(must=(self, other), include_hidden=hidden)
         return PointFilter(
-            self.must + other.must, self.must_not + other.must_not, self.include_hidden or other.include_hidden
+            must=self.must + other.must,
+            must_not=self.must_not + other.must_not,
+            include_hidden=hidden,
+            should=self.should + other.should,
         )
 
     @classmethod
@@ -79,6 +101,8 @@ class PointFilter:
         """Shorthand: a filter with one :class:`Match` condition."""
         return cls(must=(Match(key, tuple(values)),))
 
+
+Condition = Match | Range | IsEmpty | HasId | PointFilter
 
 _UNIT_TYPES = {t.value for t in UnitType}
 

@@ -1,10 +1,21 @@
-"""LangChain face of structaware: a unit loader, a Qdrant-native hybrid retriever and its agent tool.
+"""LangChain face of structaware: a unit loader, a Qdrant-native hybrid retriever and its agent tool,
+and a vector store that takes your own embedding model.
 
-``from langchain_structaware import StructureAwareLoader, StructureAwareRetriever``
+``from langchain_structaware import StructureAwareLoader, StructureAwareRetriever, StructureAwareVectorStore``
 """
 
-from langchain_structaware.documents import METADATA_KEYS, unit_to_document
+from langchain_structaware.documents import METADATA_KEYS, document_to_unit, unit_to_document
+from langchain_structaware.embeddings import StructureAwareEmbeddings
 from langchain_structaware.loader import StructureAwareLoader
 from langchain_structaware.retriever import StructureAwareRetriever
+from langchain_structaware.vectorstores import StructureAwareVectorStore
 
-__all__ = ["METADATA_KEYS", "StructureAwareLoader", "StructureAwareRetriever", "unit_to_document"]
+__all__ = [
+    "METADATA_KEYS",
+    "StructureAwareEmbeddings",
+    "StructureAwareLoader",
+    "StructureAwareRetriever",
+    "StructureAwareVectorStore",
+    "document_to_unit",
+    "unit_to_document",
+]

@@ -128,3 +128,45 @@ def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None 
         "rank": rank,
     }
     return Document(id=unit.unit_id, page_content=unit.embedding_text(), metadata=metadata)
+
+
+def document_to_unit(document: Document) -> Any | None:
+    """The unit a ``Document`` made by :func:`unit_to_document` stands for, read back from its metadata;
+    ``None`` for any other document (no ``unit_type``/``element_ids``/``doc_id`` metadata).
+
+    ``unit.text`` is ``page_content`` without the leading context line. Table-row headers/cells and
+    flowchart edge ends are not in the metadata, so ``unit.table``/``unit.flow`` come back ``None``.
+    """
+    from structaware_readers.models import Grade, Unit, UnitType
+
+    meta = document.metadata
+    if meta.get("unit_type") not in {t.value for t in UnitType} or not isinstance(meta.get("element_ids"), list):
+        return None
+    context = meta.get("context") or ""
+    text = document.page_content
+    if context and text.startswith(context + "\n"):
+        text = text[len(context) + 1 :]
+    grade = None
+    if meta.get("grade_system"):
+        grade = Grade(
+            system=meta["grade_system"],
+            grade=meta.get("grade") or "",
+            strength=meta.get("grade_strength") or "",
+            certainty=meta.get("grade_certainty") or "",
+        )
+    return Unit(
+        unit_id=str(meta.get("unit_id") or document.id or ""),
+        unit_type=meta["unit_type"],
+        text=text,
+        context=context,
+        doc_id=meta.get("doc_id") or "",
+        doc_name=meta.get("doc_name") or "",
+        source=str(meta.get("source") or ""),
+        pages=list(meta.get("pages") or []),
+        element_ids=list(meta["element_ids"]),
+        bboxes=[tuple(b) if b is not None else None for b in meta.get("bboxes") or []],
+        element_pages=list(meta.get("element_pages") or []),
+        section_path=list(meta.get("section_path") or []),
+        grade=grade,
+        ordinal=int(meta.get("ordinal") or 0),
+    )

@@ -19,6 +19,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -27,7 +28,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from structaware_readers.errors import InputNotFoundError, StoreError
+from structaware_readers.errors import (
+    EmptyDocumentError,
+    InputNotFoundError,
+    MissingExtraError,
+    ParserUnavailableError,
+    StoreError,
+)
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 
@@ -132,8 +139,17 @@ class EvalResult:
 # ----------------------------------------------------------------------------- documents
 
 
+class UnreadableDocumentWarning(UserWarning):
+    """A question document has no readable text (e.g. a scanned PDF): its questions count as misses."""
+
+
 def load_question_documents(
-    questions: Sequence[Question], docs: Path, parsed: Path | None = None, *, pdf_tables: bool = True
+    questions: Sequence[Question],
+    docs: Path,
+    parsed: Path | None = None,
+    *,
+    pdf_tables: bool = True,
+    textless: dict[str, str] | None = None,
 ) -> dict[str, ParsedDocument]:
     """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
 
@@ -142,6 +158,12 @@ def load_question_documents(
     Documents are read with :func:`structaware_readers.loader.load_document`; with ``pdf_tables``
     a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
     left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
+
+    Args:
+        textless: when given, a document without a text layer the parser can read (no body text,
+            ``EmptyDocumentError``; or a scanned PDF the parser cannot read without OCR models,
+            ``ParserUnavailableError``) is left out and recorded here as ``{stem: reason}``
+            instead of raising. A missing optional dependency (``MissingExtraError``) still raises.
 
     Raises:
         InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
@@ -154,14 +176,21 @@ def load_question_documents(
             raise InputNotFoundError("not a folder", path=folder, field=name)
     out: dict[str, ParsedDocument] = {}
     for q in questions:
-        if q.doc_stem in out:
+        if q.doc_stem in out or (textless is not None and q.doc_stem in textless):
             continue
         path = resolve_document(q.doc_stem, [parsed, docs])
         pdf = Path(docs) / f"{q.doc_stem}.pdf"
-        if not pdf_tables:
-            out[q.doc_stem] = load_document(path, pdf=False)
-        else:
-            out[q.doc_stem] = load_document(path, pdf=pdf if pdf.is_file() and pdf != path else None)
+        try:
+            if not pdf_tables:
+                out[q.doc_stem] = load_document(path, pdf=False)
+            else:
+                out[q.doc_stem] = load_document(path, pdf=pdf if pdf.is_file() and pdf != path else None)
+        except MissingExtraError:
+            raise
+        except (EmptyDocumentError, ParserUnavailableError) as exc:
+            if textless is None:
+                raise
+            textless[q.doc_stem] = str(exc)
     return out
 
 
@@ -365,7 +394,12 @@ def run_eval(
 
     Raises:
         InputNotFoundError / MalformedInputError / EmptyDocumentError: bad question file or a
-            document that cannot be found or read (named in the message).
+            document that cannot be found or read (named in the message); no document has text.
+
+    A document without readable text (no text layer, e.g. a scanned PDF under a parser tier
+    without OCR) does not abort the run: an :class:`UnreadableDocumentWarning` is issued (and a
+    ``warning:`` line logged), its questions count as misses in every method, and it is listed
+    in ``result.config["textless_documents"]``.
         ValueError: unknown method, retriever or scope.
     """
     say = log or (lambda _msg: None)
@@ -381,11 +415,22 @@ def run_eval(
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     qs = load_questions(questions, limit=limit)
-    docs_by_stem = load_question_documents(qs, Path(docs), Path(parsed) if parsed else None, pdf_tables=pdf_tables)
+    textless: dict[str, str] = {}
+    docs_by_stem = load_question_documents(
+        qs, Path(docs), Path(parsed) if parsed else None, pdf_tables=pdf_tables, textless=textless
+    )
+    for stem, reason in textless.items():
+        n = sum(q.doc_stem == stem for q in qs)
+        message = f"{stem}: no readable text ({reason}); its {n} question(s) count as misses"
+        warnings.warn(message, UnreadableDocumentWarning, stacklevel=2)
+        say(f"warning: {message}")
+    if not docs_by_stem:
+        raise EmptyDocumentError("no question document has readable text", path=docs, field="docs")
     timings["load"] = time.perf_counter() - t0
     say(f"loaded {len(qs)} questions over {len(docs_by_stem)} documents in {timings['load']:.1f}s")
     judge = Judge({d.doc_id: d for d in docs_by_stem.values()})
-    gold_doc = {q.qid: docs_by_stem[q.doc_stem].doc_id for q in qs}
+    # a question on a text-less document has no gold document in the index: "" matches no unit
+    gold_doc = {q.qid: docs_by_stem[q.doc_stem].doc_id if q.doc_stem in docs_by_stem else "" for q in qs}
 
     outcomes: dict[tuple[str, str, str], list[QueryOutcome]] = {}
     unit_stats: dict[str, dict[str, float]] = {}
@@ -474,6 +519,7 @@ def run_eval(
             "n_questions": len(qs),
             "n_documents": len(docs_by_stem),
             "documents": {stem: d.doc_id for stem, d in docs_by_stem.items()},
+            "textless_documents": dict(textless),
         },
         questions=[(q.qid, q.evidence_type) for q in qs],
         outcomes=outcomes,
@@ -513,6 +559,10 @@ def _search_all(
         outs = []
         for q in qs:
             doc_id = gold_doc[q.qid]
+            if not doc_id:  # its document has no readable text: a miss, nothing to search
+                outs.append(judge.judge(q, doc_id, [], element_addressable=element_addressable, budgets=budgets))
+                bar.update(1)
+                continue
             units = searcher.search(q.question, k=depth, mode=mode, doc_id=doc_id if scope == "document" else None)
             outs.append(
                 judge.judge(q, doc_id, units, element_addressable=element_addressable, budgets=budgets)

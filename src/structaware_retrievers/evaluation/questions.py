@@ -8,7 +8,10 @@ Question form (one JSON object per line, as in ``bench/README.md``):
 * ``gold_pages`` (list of int >= 1): 1-based pages that hold the evidence;
 * ``gold_text`` (optional, str or list of str): the evidence span(s), used for element-level and
   evidence-text hits by token coverage (:mod:`.metrics`);
-* ``evidence_type`` (optional, str): e.g. ``"table"`` / ``"text"``; missing -> ``"unspecified"``.
+* ``evidence_type`` (optional, str or list of str): e.g. ``"table"`` / ``"text"``; a list (as
+  MMLongBench-Doc gives it, ``["Table", "Chart"]``) becomes one type joined by ``"+"``
+  (``"Table+Chart"``, first occurrence order, duplicates dropped); missing or empty ->
+  ``"unspecified"``.
 
 Other fields are kept in :attr:`Question.extra`.
 """
@@ -98,8 +101,12 @@ def _parse_line(obj: Any, path: Path, lineno: int) -> Question:
             f"{where} (qid {qid}): expected a string or a list of strings", path=path, field="gold_text"
         )
     etype = obj.get("evidence_type")
-    if etype is not None and not isinstance(etype, str):
-        raise MalformedInputError(f"{where} (qid {qid}): expected a string", path=path, field="evidence_type")
+    if isinstance(etype, list) and all(isinstance(t, str) for t in etype):
+        etype = "+".join(dict.fromkeys(t.strip() for t in etype if t.strip()))
+    elif etype is not None and not isinstance(etype, str):
+        raise MalformedInputError(
+            f"{where} (qid {qid}): expected a string or a list of strings", path=path, field="evidence_type"
+        )
     known = {"qid", "question", "doc", "gold_pages", "gold_text", "evidence_type"}
     return Question(
         qid=qid,

@@ -22,7 +22,7 @@ from qdrant_client import models as m
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
@@ -47,13 +47,15 @@ __all__ = ["ClientStore", "to_client_filter"]
 _UPSERT_BATCH = 256
 
 
-def _condition(c: Match | Range | HasId) -> Any:
+def _condition(c: Match | Range | IsEmpty | HasId) -> Any:
     if isinstance(c, Match):
         if len(c.values) == 1:
             return m.FieldCondition(key=c.key, match=m.MatchValue(value=c.values[0]))
         return m.FieldCondition(key=c.key, match=m.MatchAny(any=list(c.values)))
     if isinstance(c, Range):
-        return m.FieldCondition(key=c.key, range=m.Range(gte=c.gte, lte=c.lte))
+        return m.FieldCondition(key=c.key, range=m.Range(gte=c.gte, lte=c.lte, gt=c.gt, lt=c.lt))
+    if isinstance(c, IsEmpty):
+        return m.IsEmptyCondition(is_empty=m.PayloadField(key=c.key))
     return m.HasIdCondition(has_id=list(c.ids))
 
 

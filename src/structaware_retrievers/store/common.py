@@ -13,7 +13,7 @@ from typing import Any
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import DENSE, PENDING, SPARSE, SUPERSEDED, PointRecord, ScoredRecord
 from structaware_retrievers.store.validate import check_point
 
@@ -31,7 +31,7 @@ __all__ = [
     "translate_filter",
 ]
 
-Condition = Match | Range | HasId
+Condition = Match | Range | IsEmpty | HasId
 
 
 def check_dim(dim: int, location: str) -> None:
@@ -90,13 +90,30 @@ def translate_filter(
     """An engine filter from a :class:`PointFilter`; unless ``flt.include_hidden``, it also excludes
     the points the write protocol hides (:data:`HIDDEN`). ``None`` when nothing is left to filter.
 
-    ``condition`` translates one :class:`Match`/:class:`Range`/:class:`HasId`; ``make(must=, must_not=)``
-    builds the engine's filter (each list ``None`` when empty).
+    ``condition`` translates one :class:`Match`/:class:`Range`/:class:`IsEmpty`/:class:`HasId`;
+    ``make(must=, should=, must_not=)`` builds the engine's filter (each list ``None`` when empty).
+    A nested :class:`PointFilter` becomes a nested engine filter (both engines take a filter as a
+    condition); only the outermost one excludes the hidden points.
     """
     must = list(flt.must) if flt is not None else []
+    should = list(flt.should) if flt is not None else []
     must_not = list(flt.must_not) if flt is not None else []
     if flt is None or not flt.include_hidden:
         must_not.extend(HIDDEN)
-    if not must and not must_not:
+    if not must and not should and not must_not:
         return None
-    return make(must=[condition(c) for c in must] or None, must_not=[condition(c) for c in must_not] or None)
+    return _group(must, should, must_not, condition, make)
+
+
+def _group(
+    must: Sequence[Any], should: Sequence[Any], must_not: Sequence[Any], condition: Callable[[Condition], Any],
+    make: Callable[..., Any],
+) -> Any:
+    def one(c: Any) -> Any:
+        return _group(c.must, c.should, c.must_not, condition, make) if isinstance(c, PointFilter) else condition(c)
+
+    return make(
+        must=[one(c) for c in must] or None,
+        should=[one(c) for c in should] or None,
+        must_not=[one(c) for c in must_not] or None,
+    )

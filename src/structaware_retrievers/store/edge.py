@@ -39,7 +39,7 @@ import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, Match, PointFilter, Range
+from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.store.base import (
     DENSE,
@@ -71,13 +71,15 @@ _open_shards: dict[str, list[Any]] = {}  # resolved folder -> [EdgeShard, refcou
 _unflushed: set[str] = set()  # resolved folders written since their last flush (close flushes only these)
 
 
-def _edge_condition(c: Match | Range | HasId) -> Any:
+def _edge_condition(c: Match | Range | IsEmpty | HasId) -> Any:
     if isinstance(c, Match):
         if len(c.values) == 1:
             return E.FieldCondition(key=c.key, match=E.MatchValue(c.values[0]))
         return E.FieldCondition(key=c.key, match=E.MatchAny(list(c.values)))
     if isinstance(c, Range):
-        return E.FieldCondition(key=c.key, range=E.RangeFloat(gte=c.gte, lte=c.lte))
+        return E.FieldCondition(key=c.key, range=E.RangeFloat(gte=c.gte, lte=c.lte, gt=c.gt, lt=c.lt))
+    if isinstance(c, IsEmpty):
+        return E.IsEmptyCondition(c.key)
     return E.HasIdCondition({str(i) for i in c.ids})
 
 

@@ -55,6 +55,11 @@ class StructureAwareEmbedding(BaseEmbedding):
         return "StructureAwareEmbedding"
 
     @property
+    def encoder(self) -> Any:
+        """The ``DenseEncoder`` behind this model (a structaware vector store indexes with it directly)."""
+        return self._encoder
+
+    @property
     def dim(self) -> int:
         """Output dimension."""
         return int(self._encoder.dim)

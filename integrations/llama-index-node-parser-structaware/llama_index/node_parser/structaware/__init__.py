@@ -8,6 +8,7 @@ from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,
     element_boxes,
+    node_to_unit,
     unit_metadata,
     unit_to_node,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "LLM_VISIBLE_KEYS",
     "StructureAwareNodeParser",
     "element_boxes",
+    "node_to_unit",
     "unit_metadata",
     "unit_to_node",
 ]

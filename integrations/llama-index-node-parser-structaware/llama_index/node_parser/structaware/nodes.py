@@ -139,3 +139,47 @@ def element_boxes(node: Any) -> list[dict[str, Any]]:
         {"element_id": e, "page": p, "bbox": tuple(b) if b is not None else None}
         for e, p, b in zip(ids, pages, boxes, strict=True)
     ]
+
+
+def _split(value: Any) -> list[str]:
+    return [v for v in str(value or "").split(",") if v]
+
+
+def node_to_unit(node: Any) -> Any | None:
+    """The unit a node made by :func:`unit_to_node` stands for, read back from its metadata; ``None``
+    for a node that is not a structaware unit (no ``unit_type``/``element_ids`` metadata).
+
+    Table-row headers/cells and flowchart edge ends are not in node metadata, so ``unit.table`` and
+    ``unit.flow`` come back ``None``; everything else (text, context, document, 1-based pages,
+    element ids, bboxes, section path, grade, ordinal) round-trips.
+    """
+    from structaware_readers.models import Grade, Unit, UnitType
+
+    meta = node.metadata
+    if meta.get("unit_type") not in {t.value for t in UnitType} or "element_ids" not in meta:
+        return None
+    boxes = json.loads(meta.get("bboxes") or "[]")
+    grade = None
+    if meta.get("grade_system"):
+        grade = Grade(
+            system=meta["grade_system"],
+            grade=meta.get("grade", ""),
+            strength=meta.get("grade_strength", ""),
+            certainty=meta.get("grade_certainty", ""),
+        )
+    return Unit(
+        unit_id=node.node_id,
+        unit_type=meta["unit_type"],
+        text=node.text,
+        context=meta.get("context", ""),
+        doc_id=meta.get("doc_id", ""),
+        doc_name=meta.get("doc_name", ""),
+        source=str(meta.get("file_path", "")),
+        pages=[int(p) for p in _split(meta.get("pages"))],
+        element_ids=_split(meta.get("element_ids")),
+        bboxes=[tuple(b) if b is not None else None for b in boxes],
+        element_pages=[int(p) for p in _split(meta.get("element_pages"))],
+        section_path=[s for s in str(meta.get("section", "")).split(" > ") if s],
+        grade=grade,
+        ordinal=int(meta.get("ordinal", 0)),
+    )

@@ -1,0 +1,275 @@
+"""``StructureAwareVectorStore``: a structaware index as a LangChain ``VectorStore``.
+
+What a LangChain user already writes works with this store::
+
+    store = StructureAwareVectorStore.from_documents(docs, embedding, path="my-index")
+    retriever = store.as_retriever(search_kwargs={"k": 4})
+
+* **Dense vector: your ``Embeddings``.** Documents are embedded with ``embedding.embed_documents``
+  and queries with ``embedding.embed_query``. The index config records the model
+  (``embedding_model_id``: by default the class path plus its ``model``/``model_name`` attribute)
+  and its dimension; opening an index built with another model raises ``StoreError`` naming both.
+  With :class:`~langchain_structaware.embeddings.StructureAwareEmbeddings` the index is built with
+  structaware's own encoder, so ``structaware query`` reads it too.
+* **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
+  applied by Qdrant); ``similarity_search`` fuses both inside Qdrant (prefetch + RRF, or DBSF)
+  unless ``mode="dense"``/``"sparse"``. Scores are RRF/DBSF scores (higher is better).
+* **Payload.** Each point is a unit payload (a document from ``StructureAwareLoader`` becomes its
+  unit, with pages, element ids and bboxes; any other document a ``unit_type="chunk"`` unit) plus
+  ``page_content`` and ``metadata`` as given, so documents come back exactly as added (``id``
+  included). Units written by ``structaware ingest`` come back as ``StructureAwareLoader`` documents.
+* **Ids.** ``ids=`` or ``Document.id`` (any string; a non-UUID is stored under its UUIDv5 and given
+  back as is); a document without one gets a random UUID.
+* **Filters.** ``filter={"key": value, "other": [v1, v2]}`` (metadata keys; a list means "any of";
+  keys combine with AND), or a ``structaware_retrievers.filters.SearchFilter`` /
+  ``PointFilter``. Unit keys (``doc_id``, ``doc_name``, ``source``, ``unit_type``, ``page``,
+  ``pages``, ``grade``) also match the unit fields of points ingested by structaware.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.vectorstores import VectorStore
+
+from langchain_structaware.documents import document_to_unit, unit_to_document
+
+#: Payload keys of a document added through this store.
+PAGE_CONTENT_KEY = "page_content"
+
+
+def default_model_id(embedding: Embeddings) -> str:
+    """``<module>.<class>[:<model>]``: what the index records for a LangChain embedding model."""
+    cls = type(embedding)
+    name = getattr(embedding, "model", None) or getattr(embedding, "model_name", None)
+    return f"{cls.__module__}.{cls.__qualname__}" + (f":{name}" if isinstance(name, str) and name else "")
+
+
+def to_point_filter(value: Any) -> Any:
+    """``None``, a metadata dict, a ``SearchFilter`` or a ``PointFilter`` -> ``PointFilter`` or ``None``.
+
+    Raises:
+        MalformedInputError: another type, or a value the filter cannot match (naming the key).
+    """
+    from structaware_readers.errors import MalformedInputError
+    from structaware_retrievers.filters import PointFilter, SearchFilter
+    from structaware_retrievers.records import key_condition
+
+    if value is None:
+        return None
+    if isinstance(value, PointFilter):
+        return value
+    if isinstance(value, SearchFilter):
+        return value.to_point_filter()
+    if isinstance(value, Mapping):
+        parts = tuple(
+            key_condition(str(k), "in" if isinstance(v, (list, tuple, set)) else "==", v) for k, v in value.items()
+        )
+        return PointFilter(must=parts) if parts else None
+    raise MalformedInputError(
+        f"expected a dict of metadata values, a SearchFilter or a PointFilter, not {type(value).__name__}",
+        field="filter",
+    )
+
+
+class StructureAwareVectorStore(VectorStore):
+    """A structaware index (Qdrant: your dense vectors + structaware's BM25, fused in Qdrant).
+
+    Args:
+        embedding: the LangChain embedding model for documents and queries.
+        path: index folder for the embedded engine (default ``$STRUCTAWARE_INDEX`` or
+            ``./.structaware/index``).
+        url, api_key, client: a Qdrant server / an existing ``QdrantClient`` instead of a folder.
+        collection: collection name.
+        index: an open ``StructureIndex`` whose dense encoder is this model (overrides the above).
+        embedding_model_id: what the index config records for ``embedding`` (see
+            :func:`default_model_id`); name model and version when the default is ambiguous.
+        mode: ``"hybrid"`` (default), ``"dense"`` or ``"sparse"`` for :meth:`similarity_search`.
+        fusion, rrf_k, prefetch_limit: as ``StructureIndex.query``.
+
+    Raises:
+        StoreError: the index was built with another dense model or dimension; a folder in use.
+    """
+
+    def __init__(
+        self,
+        embedding: Embeddings,
+        *,
+        path: str | Path | None = None,
+        url: str | None = None,
+        api_key: str | None = None,
+        client: Any | None = None,
+        collection: str = "structaware",
+        index: Any | None = None,
+        embedding_model_id: str | None = None,
+        mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
+        fusion: Literal["rrf", "dbsf"] = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+    ) -> None:
+        from structaware_retrievers.index import StructureIndex
+        from structaware_retrievers.records import RecordIndex, UserDenseEncoder
+
+        self._embedding = embedding
+        self._owns_index = index is None
+        if index is None:
+            dense = getattr(embedding, "encoder", None)  # StructureAwareEmbeddings: structaware's own encoder
+            if dense is None or not hasattr(dense, "model_id"):
+                dense = UserDenseEncoder(
+                    embedding.embed_documents,
+                    embedding.embed_query,
+                    model_id=embedding_model_id or default_model_id(embedding),
+                )
+            index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
+        self.index = index
+        self._records = RecordIndex(index)
+        self.mode = mode
+        self.fusion = fusion
+        self.rrf_k = rrf_k
+        self.prefetch_limit = prefetch_limit
+
+    @property
+    def embeddings(self) -> Embeddings:
+        return self._embedding
+
+    # -- writes ----------------------------------------------------------------------------
+    def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
+        """Upsert documents (dense from your model, BM25 from structaware); return their ids.
+
+        ``ids=`` (one per document) overrides ``Document.id``; the documents are not modified.
+
+        Raises:
+            MalformedInputError: ``ids`` of another length.
+            StoreError: the model or its dimension differs from the index's.
+        """
+        from structaware_readers.errors import MalformedInputError
+        from structaware_retrievers.records import METADATA_KEY, ORIGINAL_ID_KEY, chunk_unit, point_id
+
+        ids = kwargs.get("ids")
+        if ids is not None and len(ids) != len(documents):
+            raise MalformedInputError(f"{len(ids)} ids for {len(documents)} documents", field="ids")
+        out = [str(ids[i]) if ids is not None and ids[i] else doc.id or str(uuid.uuid4()) for i, doc in enumerate(documents)]
+        if not documents:
+            return []
+        payloads = []
+        sparse_texts = []
+        for doc, doc_id in zip(documents, out, strict=True):
+            unit = document_to_unit(doc)
+            if unit is None:
+                meta = doc.metadata
+                unit = chunk_unit(
+                    doc_id,
+                    doc.page_content,
+                    doc_id=str(meta.get("doc_id") or ""),
+                    source=str(meta.get("source") or ""),
+                )
+            else:
+                unit = unit.model_copy(update={"unit_id": point_id(doc_id)})
+            sparse_texts.append(doc.page_content)
+            payload = unit.to_payload()
+            payload[PAGE_CONTENT_KEY] = doc.page_content
+            payload[METADATA_KEY] = dict(doc.metadata)
+            payload[ORIGINAL_ID_KEY] = doc_id
+            payloads.append(payload)
+        vectors = self._embedding.embed_documents([d.page_content for d in documents])
+        self._records.add(payloads, sparse_texts, vectors)
+        return out
+
+    def add_texts(
+        self,
+        texts: Iterable[str],
+        metadatas: list[dict] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> list[str]:
+        texts = list(texts)
+        docs = [Document(page_content=t, metadata=(metadatas[i] if metadatas else {}) or {}) for i, t in enumerate(texts)]
+        return self.add_documents(docs, ids=ids)
+
+    def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
+        """Delete documents by id (missing ids are ignored). ``ids=None`` deletes nothing and returns ``False``."""
+        from structaware_retrievers.records import point_id
+
+        if not ids:
+            return False
+        self._records.delete_ids([point_id(str(i)) for i in ids])
+        return True
+
+    # -- reads -----------------------------------------------------------------------------
+    def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
+        """Documents by id, in the order given; missing ids are skipped."""
+        from structaware_retrievers.records import point_id
+
+        return [self._document(r.id, r.payload) for r in self._records.get([point_id(str(i)) for i in ids])]
+
+    def similarity_search_with_score(
+        self, query: str, k: int = 4, filter: Any = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """``k`` documents with their fused (RRF/DBSF) score, best first; ``filter`` as in the module docstring."""
+        mode = kwargs.get("mode", self.mode)
+        dense = self._embedding.embed_query(query) if mode != "sparse" else None
+        return self._search(query, dense, k, mode, filter)
+
+    def similarity_search(self, query: str, k: int = 4, filter: Any = None, **kwargs: Any) -> list[Document]:
+        return [doc for doc, _ in self.similarity_search_with_score(query, k, filter, **kwargs)]
+
+    def similarity_search_by_vector(
+        self, embedding: list[float], k: int = 4, filter: Any = None, **kwargs: Any
+    ) -> list[Document]:
+        """Dense-only search with a query vector from your model."""
+        return [doc for doc, _ in self._search(None, embedding, k, "dense", filter)]
+
+    def _search(
+        self, text: str | None, dense: list[float] | None, k: int, mode: str, flt: Any
+    ) -> list[tuple[Document, float]]:
+        records = self._records.search(
+            text,
+            dense=dense,
+            k=k,
+            mode=mode,  # type: ignore[arg-type]
+            fusion=self.fusion,  # type: ignore[arg-type]
+            rrf_k=self.rrf_k,
+            prefetch_limit=self.prefetch_limit,
+            flt=to_point_filter(flt),
+        )
+        return [(self._document(r.id, r.payload), r.score) for r in records]
+
+    @staticmethod
+    def _document(point_id: str, payload: dict[str, Any]) -> Document:
+        """The document a point holds: as added through this store, or the unit's (``structaware ingest``)."""
+        from structaware_readers.models import Unit
+        from structaware_retrievers.records import METADATA_KEY, ORIGINAL_ID_KEY
+
+        if PAGE_CONTENT_KEY in payload:
+            return Document(
+                id=payload.get(ORIGINAL_ID_KEY) or point_id,
+                page_content=payload[PAGE_CONTENT_KEY],
+                metadata=payload.get(METADATA_KEY) or {},
+            )
+        return unit_to_document(Unit.from_payload(payload))
+
+    @classmethod
+    def from_texts(
+        cls,
+        texts: list[str],
+        embedding: Embeddings,
+        metadatas: list[dict] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> StructureAwareVectorStore:
+        """A store (``kwargs`` as the constructor's) holding ``texts``."""
+        store = cls(embedding, **kwargs)
+        store.add_texts(texts, metadatas, ids=ids)
+        return store
+
+    def close(self) -> None:
+        """Release the index (files, locks) when this store opened it."""
+        if self._owns_index:
+            self.index.close()

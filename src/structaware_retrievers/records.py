@@ -1,0 +1,420 @@
+"""Points embedded by any model: the layer the LlamaIndex and LangChain vector stores stand on.
+
+A framework's vector store holds whatever its user adds, embedded with the user's own model
+(OpenAI, Cohere, a Hugging Face model, LlamaIndex's ``MockEmbedding``...). :class:`RecordIndex`
+keeps structaware's index shape for those points, over a :class:`StructureIndex`:
+
+* the same collection: named vectors ``dense`` (the user's model, cosine) and ``sparse``
+  (structaware's BM25 term weights, ``Modifier.IDF``), hybrid search fused **inside Qdrant**
+  (prefetch + RRF/DBSF, :meth:`VectorStore.query`);
+* the same config guard: the index config (``collection.json`` on disk, the collection metadata on
+  a server) records the dense model's id and dimension, and an index built with one model refuses
+  another (:class:`~structaware_readers.errors.StoreError` naming both);
+* payloads that every reader of the index understands: each point's payload is a
+  ``Unit.to_payload()`` (a framework document that did not come from structaware becomes a
+  ``unit_type="chunk"`` unit) plus the framework's own keys, so ``structaware query``, the
+  retrievers and both framework stores can read the same collection.
+
+Point ids: a framework id that is a UUID is used as is; any other string (LangChain allows
+``"foo"``) is mapped to ``uuid5(RECORD_NAMESPACE, id)``, and the original id is kept in the payload
+key :data:`ORIGINAL_ID_KEY`, so ids stay deterministic (re-adding replaces, never duplicates).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from structaware_readers.errors import MalformedInputError, StoreError
+from structaware_readers.models import Unit, UnitType
+from structaware_retrievers.filters import Condition, HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.commit import recover, write_document
+from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.store.base import Fusion, Mode, PointRecord, ScoredRecord
+
+__all__ = [
+    "METADATA_KEY",
+    "OPERATORS",
+    "ORIGINAL_ID_KEY",
+    "RECORD_NAMESPACE",
+    "RecordIndex",
+    "UserDenseEncoder",
+    "chunk_unit",
+    "key_condition",
+    "point_id",
+]
+
+#: UUID namespace of point ids derived from framework ids that are not UUIDs.
+RECORD_NAMESPACE = uuid.UUID("6b1f4c1e-2f4f-5a0e-9d0c-3f2b7c1a9e51")
+#: Payload key holding a framework id that is not a UUID (the point id is its ``uuid5``).
+ORIGINAL_ID_KEY = "record_id"
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def point_id(record_id: str) -> str:
+    """The Qdrant point id of a framework id: the id itself when it is a UUID, else its ``uuid5``."""
+    if _UUID.match(record_id):
+        return str(uuid.UUID(record_id))
+    return str(uuid.uuid5(RECORD_NAMESPACE, record_id))
+
+
+def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "", source: str = "") -> Unit:
+    """The unit a framework document without structaware provenance becomes: ``unit_type="chunk"``,
+    no pages and no elements (the framework keeps its own metadata beside it in the payload)."""
+    return Unit(
+        unit_id=point_id(record_id),
+        unit_type=UnitType.CHUNK,
+        text=text,
+        doc_id=doc_id,
+        doc_name=doc_name,
+        source=source,
+        pages=[],
+        element_ids=[],
+        bboxes=[],
+        element_pages=[],
+    )
+
+
+class UserDenseEncoder:
+    """A user's embedding model as the dense encoder of an index.
+
+    Args:
+        embed_documents: ``list[str] -> list[list[float]]`` (the model's document embedding).
+        embed_query: ``str -> list[float]`` (the model's query embedding).
+        model_id: what the index config records and checks on open: two models with the same id
+            are treated as the same model. Name the model and its version (e.g.
+            ``"openai/text-embedding-3-small"``).
+        dim: the output dimension, when known; otherwise read from the first embedding.
+
+    Vectors are not cached here (the frameworks cache embeddings themselves: LlamaIndex's
+    ``IngestionPipeline`` cache, LangChain's ``CacheBackedEmbeddings``). ``covers`` is absent, so the
+    index never replaces a query's dense half by BM25 alone for this model.
+
+    Raises:
+        StoreError: the model returns vectors of another dimension than before (field ``dense.dim``).
+    """
+
+    cache = None  # StructureIndex gives encoders without a cache its own; this one never reads it
+
+    def __init__(
+        self,
+        embed_documents: Callable[[list[str]], Sequence[Sequence[float]]],
+        embed_query: Callable[[str], Sequence[float]],
+        *,
+        model_id: str,
+        dim: int | None = None,
+    ) -> None:
+        if not model_id:
+            raise MalformedInputError("name the embedding model (e.g. 'openai/text-embedding-3-small')", field="model_id")
+        self._embed_documents = embed_documents
+        self._embed_query = embed_query
+        self.model_name = model_id
+        self.model_id = model_id
+        self._dim = dim
+        self.computed = 0
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        """Output dimension (known after the first embedding when not given)."""
+        if self._dim is None:
+            raise StoreError(
+                f"the dimension of {self.model_id!r} is not known before its first embedding; pass dim=",
+                field="dense.dim",
+            )
+        return self._dim
+
+    def note_dim(self, n: int) -> None:
+        """Record (or check) the output dimension from a vector of length ``n``."""
+        with self._lock:
+            if self._dim is None:
+                self._dim = n
+            elif n != self._dim:
+                raise StoreError(
+                    f"{self.model_id!r} returned {n}-d vectors, earlier {self._dim}-d", field="dense.dim"
+                )
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed document texts into a ``(len(texts), dim)`` float32 array."""
+        if not texts:
+            return np.zeros((0, self._dim or 0), dtype=np.float32)
+        vecs = np.asarray(self._embed_documents(list(texts)), dtype=np.float32)
+        self.computed += len(texts)
+        self.note_dim(int(vecs.shape[-1]))
+        return vecs
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_array(texts).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        vec = [float(x) for x in self._embed_query(text)]
+        self.note_dim(len(vec))
+        return vec
+
+    def __repr__(self) -> str:
+        return f"UserDenseEncoder(model_id={self.model_id!r}, dim={self._dim})"
+
+
+class RecordIndex:
+    """Add, search, get and delete points of a :class:`StructureIndex` whose dense vectors come from
+    the caller (see the module docstring). Writes hold the index's writer lock (:meth:`StructureIndex.writing`) and become visible at once
+    (:func:`~structaware_retrievers.commit.write_document`).
+
+    Args:
+        index: the index; its ``dense`` encoder is the model whose vectors are written (a
+            :class:`UserDenseEncoder` for a framework's model), its ``sparse`` encoder computes BM25.
+    """
+
+    def __init__(self, index: StructureIndex) -> None:
+        self.index = index
+
+    @property
+    def store(self):  # noqa: ANN201 - the index's VectorStore
+        return self.index.store
+
+    # -- writes ----------------------------------------------------------------------------
+    def add(
+        self,
+        payloads: Sequence[dict[str, Any]],
+        sparse_texts: Sequence[str],
+        dense: Sequence[Sequence[float]] | None = None,
+    ) -> list[str]:
+        """Upsert one point per payload; return the point ids.
+
+        Args:
+            payloads: ``Unit.to_payload()`` plus framework keys; ``unit_id`` is the point id.
+            sparse_texts: the text BM25 indexes for each point (the framework's embedding text).
+            dense: the dense vectors, one per point; ``None`` embeds ``sparse_texts`` with the index's
+                dense encoder.
+
+        Raises:
+            MalformedInputError: the lists differ in length, or a payload lacks ``unit_id``.
+            StoreError: the collection was built with another dense model or dimension (nothing
+                written), or the engine refused the write.
+        """
+        if len(payloads) != len(sparse_texts) or (dense is not None and len(dense) != len(payloads)):
+            raise MalformedInputError(
+                f"{len(payloads)} payloads, {len(sparse_texts)} texts, {len(dense) if dense is not None else '-'} vectors",
+                field="add",
+            )
+        if not payloads:
+            return []
+        ids = []
+        for p in payloads:
+            if not p.get("unit_id"):
+                raise MalformedInputError("a payload has no unit_id", field="unit_id")
+            ids.append(str(p["unit_id"]))
+        idx = self.index
+        with idx.writing():  # the index's writer lock (across processes for a folder index)
+            if self.store.exists():
+                recover(self.store)
+                idx._check_config()  # noqa: SLF001 - refuse another model before embedding anything
+            idx._ensure_cache()  # noqa: SLF001
+            vectors = np.asarray(dense, dtype=np.float32) if dense is not None else idx.dense.embed_array(list(sparse_texts))
+            note = getattr(idx.dense, "note_dim", None)
+            if note is not None:
+                note(int(vectors.shape[-1]))
+            sparse = idx.sparse.embed_documents(list(sparse_texts))
+            idx._ensure_collection()  # noqa: SLF001 - creates it with this model's id and dimension
+            points = [
+                PointRecord(id=i, payload=dict(p), dense=v.tolist(), sparse=s)
+                for i, p, v, s in zip(ids, payloads, vectors, sparse, strict=True)
+            ]
+            replaced = [r.id for r in self.store.retrieve(ids)]
+            try:  # the batch becomes visible at once, replacing earlier versions of the same ids
+                write_document(self.store, points, replaced, src=self.store.location)
+            finally:
+                self.store.release(only_if_wanted=True)
+        return ids
+
+    def delete_ids(self, ids: Sequence[str]) -> None:
+        """Delete points by point id (missing ids are ignored; no collection: nothing to do)."""
+        if ids and self.store.exists():
+            with self.index.writing():
+                recover(self.store)
+                self.store.delete_ids(list(ids))
+                self.store.flush()
+
+    def delete(self, flt: PointFilter) -> int:
+        """Delete the points matching a non-empty filter; return how many there were."""
+        if not self.store.exists():
+            return 0
+        with self.index.writing():
+            recover(self.store)
+            n = self.store.delete(flt)
+            self.store.flush()
+            return n
+
+    def clear(self) -> None:
+        """Delete every point (the collection and its config stay)."""
+        if self.store.exists():
+            with self.index.writing():
+                recover(self.store)
+                self.store.delete_ids([r.id for r in self.store.scroll(fields=[])])
+                self.store.flush()
+
+    # -- reads -----------------------------------------------------------------------------
+    def get(
+        self, ids: Sequence[str] | None = None, flt: PointFilter | None = None, *, with_vectors: bool = False
+    ) -> list[PointRecord]:
+        """Points by id (in the order given, missing ones skipped) and/or matching ``flt``."""
+        if not self.store.exists():
+            return []
+        if ids is not None:
+            flt = PointFilter(must=(HasId(tuple(ids)),)) & flt if ids else None
+            if flt is None:
+                return []
+            found = {r.id: r for r in self.store.scroll(flt, with_vectors=with_vectors)}
+            return [found[i] for i in ids if i in found]
+        return list(self.store.scroll(flt, with_vectors=with_vectors))
+
+    def search(
+        self,
+        text: str | None,
+        *,
+        dense: Sequence[float] | None,
+        k: int,
+        mode: Mode = "hybrid",
+        fusion: Fusion = "rrf",
+        rrf_k: int = 60,
+        prefetch_limit: int = 50,
+        flt: PointFilter | None = None,
+    ) -> list[ScoredRecord]:
+        """Search, best first; ``[]`` when the collection does not exist or is empty.
+
+        Args:
+            text: the query text (BM25 half); ``None`` searches the dense vector only.
+            dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
+                ``text`` with the index's dense encoder (in hybrid and dense modes).
+            k, mode, fusion, rrf_k, prefetch_limit, flt: as :meth:`StructureIndex.query`.
+
+        Raises:
+            MalformedInputError: ``k < 1`` or neither a text nor a vector.
+            StoreError: the query vector's dimension differs from the collection's.
+        """
+        if k < 1:
+            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        if text is None and dense is None:
+            raise MalformedInputError("give a query text or a query vector", field="query")
+        if not self.store.exists() or self.store.count() == 0:
+            return []
+        if dense is None and text is not None and mode != "sparse":
+            dense = self.index.dense.embed_query(text)
+        if dense is not None and len(dense) != self.store.dense_dim():
+            raise StoreError(
+                f"the query vector has {len(dense)} dimensions, the collection {self.store.dense_dim()}",
+                path=self.store.location,
+                field="dense",
+            )
+        sparse = self.index.sparse.embed_query(text) if text and mode != "dense" else None
+        if mode == "sparse" and sparse is None:
+            return []
+        return self.store.query(
+            dense=dense if mode != "sparse" else None,
+            sparse=sparse,
+            limit=k,
+            mode=mode,
+            fusion=fusion,
+            rrf_k=rrf_k,
+            prefetch_limit=prefetch_limit,
+            flt=flt,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# metadata filters
+# --------------------------------------------------------------------------------------------
+
+#: Payload key under which the framework stores keep a document's own metadata (as given).
+METADATA_KEY = "metadata"
+#: Metadata keys that are also unit payload fields (top level): a filter on one of them matches a
+#: point whose unit field matches **or** whose framework metadata does, so units ingested by
+#: structaware (no framework metadata) and documents added through a framework store filter alike.
+UNIT_FIELD_OF_KEY = {
+    "doc_id": "doc_id",
+    "doc_name": "doc_name",
+    "source": "source",
+    "unit_type": "unit_type",
+    "page": "page",
+    "pages": "pages",
+    "grade": "grade_label",
+}
+
+#: Operators of :func:`key_condition` (LlamaIndex's ``FilterOperator`` values where they exist).
+OPERATORS = ("==", "!=", ">", ">=", "<", "<=", "in", "nin", "any", "all", "contains", "is_empty")
+
+
+def _matches(key: str, values: Sequence[Any]) -> Condition:
+    """``key`` equals any of ``values``. Qdrant matches strings, integers and booleans exactly and
+    never across types (``3`` does not match ``"3"``), one match per type; a float matches as a
+    one-point range."""
+    if not values:
+        raise MalformedInputError("an empty list matches nothing", field=key)
+    bad = [v for v in values if not isinstance(v, (str, int, float))]
+    if bad:
+        raise MalformedInputError(f"cannot filter on a {type(bad[0]).__name__} value", field=key)
+    conds: list[Condition] = [Range(key, gte=v, lte=v) for v in values if isinstance(v, float)]
+    conds += [Match(key, (v,)) for v in values if isinstance(v, bool)]
+    for t in (str, int):
+        same = tuple(v for v in values if type(v) is t)
+        if same:
+            conds.append(Match(key, same))
+    return conds[0] if len(conds) == 1 else PointFilter(should=tuple(conds))
+
+
+def _one_place(path: str, op: str, value: Any) -> tuple[Condition, bool]:
+    """The condition on one payload path, and whether it is negative (holds by *not* matching)."""
+    if op == "==":
+        return _matches(path, [value]), False
+    if op == "!=":
+        return _matches(path, [value]), True
+    if op in ("in", "any"):
+        return _matches(path, list(value) if isinstance(value, (list, tuple, set)) else [value]), False
+    if op == "nin":
+        return _matches(path, list(value) if isinstance(value, (list, tuple, set)) else [value]), True
+    if op == "contains":
+        return _matches(path, [value]), False
+    if op == "all":
+        vals = list(value) if isinstance(value, (list, tuple, set)) else [value]
+        return PointFilter(must=tuple(_matches(path, [v]) for v in vals)), False
+    if op in (">", ">=", "<", "<="):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise MalformedInputError(f"operator {op!r} needs a number, got {value!r}", field=path)
+        bound = {">": "gt", ">=": "gte", "<": "lt", "<=": "lte"}[op]
+        return Range(path, **{bound: float(value)}), False
+    if op == "is_empty":
+        return IsEmpty(path), False
+    raise MalformedInputError(f"unsupported operator {op!r}; supported: {', '.join(OPERATORS)}", field=path)
+
+
+def key_condition(key: str, op: str, value: Any = None) -> PointFilter:
+    """A filter on a framework metadata key, as a :class:`PointFilter`.
+
+    The key is looked up in the framework metadata (payload path ``metadata.<key>``) and, for the
+    keys of :data:`UNIT_FIELD_OF_KEY`, in the unit's own payload field too: a positive condition
+    holds when either place matches, a negative one (``!=``, ``nin``) when neither does, and
+    ``is_empty`` when both are empty.
+
+    Args:
+        key: the metadata key (e.g. ``"unit_type"``, ``"author"``).
+        op: one of :data:`OPERATORS`.
+        value: the value (a list for ``in``/``nin``/``any``/``all``; ignored for ``is_empty``).
+
+    Raises:
+        MalformedInputError: an unsupported operator, an empty list, or a non-number for a range.
+    """
+    places = [f"{METADATA_KEY}.{key}"]
+    if key in UNIT_FIELD_OF_KEY:
+        places.insert(0, UNIT_FIELD_OF_KEY[key])
+    conds, negative = zip(*(_one_place(p, op, value) for p in places), strict=True)
+    if negative[0]:
+        return PointFilter(must_not=tuple(conds))
+    if op == "is_empty" or len(conds) == 1:
+        return PointFilter(must=tuple(conds))
+    return PointFilter(should=tuple(conds))
