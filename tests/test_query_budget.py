@@ -122,6 +122,6 @@ def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: Str
     lc = LCRetriever(index=filled, k=5, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0))
     docs = lc.invoke(q)
     assert docs and any("expanded_from" in d.metadata for d in docs)
-    assert [d.metadata["unit_id"] for d in docs if "expanded_from" not in d.metadata] == [
-        h.unit.unit_id for h in filled.query(q, k=5, mode="sparse", budget_chars=1200, expand=True)
-    ]
+    # the same hits as the index, in order (a hit that is also an earlier hit's neighbour comes once)
+    expected = [h.unit.unit_id for h in filled.query(q, k=5, mode="sparse", budget_chars=1200, expand=True)]
+    assert [i for i in (d.metadata["unit_id"] for d in docs) if i in expected] == expected
