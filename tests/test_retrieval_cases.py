@@ -184,4 +184,7 @@ def test_case17_prefetch_depth_never_below_the_limit(case17) -> None:
     hits = store.query(dense=q["dense"], sparse=sparse, limit=q["limit"], prefetch_limit=q["prefetch_limit"], mode="hybrid", rrf_k=2)
     assert len(hits) == q["limit"]  # not the 6 of a 3 + 3 prefetch union
     assert 9 in [h.payload["pid"] for h in hits[:3]]
-    assert all(h.score < 0.7 for h in hits)  # fused scores are ranks, not similarities: no threshold applies
+    # fused scores are RRF sums over ranks, not similarities (at most ~1.0 with two prefetches and k = 2),
+    # and no similarity threshold drops any of them: the full limit came back above. Which unit tops both
+    # lists (and so scores over 0.5) depends on how the shard orders BM25 ties, so no tighter bound holds.
+    assert all(0 < h.score <= 1.001 for h in hits)
