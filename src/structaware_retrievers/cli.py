@@ -321,21 +321,7 @@ def query(
         typer.echo("no results (the filter matched no unit)", err=True)
     for hit, u, via in ((h, n, h.unit.unit_id if n is not h.unit else None) for h in hits for n in [h.unit, *h.neighbours]):
         if as_json:
-            record = {
-                "rank": hit.rank,
-                "score": hit.score,
-                "unit_type": u.unit_type.value,
-                "unit_id": u.unit_id,
-                "doc": u.doc_name,
-                "doc_id": u.doc_id,
-                "pages": u.pages,
-                "element_ids": u.element_ids,
-                "bboxes": u.bboxes,
-                "context": u.context,
-                "text": u.text,
-                "grade": u.grade.model_dump() if u.grade else None,
-                "expanded_from": via,
-            }
+            record = {**hit.to_record(u), "expanded_from": via}
             typer.echo(json.dumps(record, ensure_ascii=False))
         else:
             typer.echo(

@@ -101,11 +101,14 @@ class SearchHit(BaseModel):
     #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
     neighbours: list[Unit] = Field(default_factory=list)
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self, unit: Unit | None = None) -> dict[str, Any]:
         """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
         ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
-        ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``)."""
-        u = self.unit
+        ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``).
+
+        ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the hit's unit).
+        """
+        u = unit or self.unit
         return {
             "rank": self.rank,
             "score": self.score,
