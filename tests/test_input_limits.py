@@ -170,9 +170,9 @@ def test_query_k_and_text_bounds_in_the_cli(tmp_path: Path) -> None:
 
 
 def test_megabytes_of_graded_text_end_in_units(tmp_path: Path) -> None:
-    """The issue's hang: 10 MB of graded text (a grade scan slower than linear); 100 KB here."""
+    """The issue's hang: 10 MB of graded text (a grade scan slower than linear); 2 MB here."""
     sentence = "Recommendation 1: offer treatment (Grade A, strong recommendation). "
-    text = sentence * (100 * 1024 // len(sentence))  # 100 KB: grades/normalise.py is quadratic beyond
+    text = sentence * (2 * 1024 * 1024 // len(sentence))  # ~30,000 grade mentions
     items = [{"type": "text", "text": "1 Guideline", "text_level": 1, "page_idx": 0},
              {"type": "text", "text": text, "page_idx": 0}]  # fmt: skip
     units = build_units(load_document(_write(tmp_path, "graded.json", json.dumps(items))))
