@@ -319,7 +319,9 @@ def query(
         return
     if not hits:
         typer.echo("no results (the filter matched no unit)", err=True)
-    for hit, u, via in ((h, n, h.unit.unit_id if n is not h.unit else None) for h in hits for n in [h.unit, *h.neighbours]):
+    from structaware_retrievers.evidence import evidence_units
+
+    for hit, u, via in evidence_units(hits):
         if as_json:
             record = {**hit.to_record(u), "expanded_from": via}
             typer.echo(json.dumps(record, ensure_ascii=False))

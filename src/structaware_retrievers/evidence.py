@@ -22,7 +22,7 @@ Neighbourhood of a hit (units of the same document, read from the store around t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import Unit, UnitType
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from structaware_retrievers.index import SearchHit
     from structaware_retrievers.store.base import VectorStore
 
-__all__ = ["WINDOW", "fit_budget", "neighbours", "unit_chars"]
+__all__ = ["WINDOW", "evidence_units", "fit_budget", "neighbours", "unit_chars"]
 
 #: units of the same document read either side of a hit (by ``ordinal``) to find its neighbours
 WINDOW = 40
@@ -63,6 +63,22 @@ def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
                 left -= unit_chars(n)
         out.append(hit.model_copy(update={"neighbours": kept}) if len(kept) != len(hit.neighbours) else hit)
     return out
+
+
+def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit, str | None]]:
+    """Every unit the hits hand over, in order: each hit's unit, then its neighbours (``expand=True``).
+
+    Yields ``(hit, unit, expanded_from)``: ``expanded_from`` is ``None`` for the hit's own unit, else the
+    hit's unit id; a unit already given (a neighbour that is also a hit) is not repeated. The one walk
+    behind ``structaware query``, the LlamaIndex retriever's nodes and the LangChain retriever's documents.
+    """
+    seen: set[str] = set()
+    for hit in hits:
+        for unit in [hit.unit, *hit.neighbours]:
+            if unit.unit_id in seen:
+                continue
+            seen.add(unit.unit_id)
+            yield hit, unit, (None if unit is hit.unit else hit.unit.unit_id)
 
 
 def _lead_sentence(text: str) -> str:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
-import threading
 from pathlib import Path
 from typing import NamedTuple
+
+from structaware_retrievers.sqlite_file import open_sqlite
 
 __all__ = ["IngestLedger", "LedgerEntry", "input_fingerprint"]
 
@@ -76,20 +76,12 @@ class IngestLedger:
     def __init__(self, path: str | Path | None, location: str) -> None:
         self.path = Path(path) if path is not None else None
         self.location = location
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(str(self.path) if self.path else ":memory:", check_same_thread=False)
-        self._lock = threading.Lock()
-        with self._lock:
-            if self.path is not None:
-                self._conn.execute("PRAGMA journal_mode=WAL")
-                self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS inputs (location TEXT NOT NULL, source TEXT NOT NULL,"
-                " fingerprint TEXT NOT NULL, doc_id TEXT NOT NULL, units INTEGER NOT NULL, doc_name TEXT NOT NULL,"
-                " PRIMARY KEY (location, source)) WITHOUT ROWID"
-            )
-            self._conn.commit()
+        self._conn, self._lock = open_sqlite(
+            self.path,
+            "CREATE TABLE IF NOT EXISTS inputs (location TEXT NOT NULL, source TEXT NOT NULL,"
+            " fingerprint TEXT NOT NULL, doc_id TEXT NOT NULL, units INTEGER NOT NULL, doc_name TEXT NOT NULL,"
+            " PRIMARY KEY (location, source)) WITHOUT ROWID",
+        )
 
     @staticmethod
     def key(path: str | Path) -> str:

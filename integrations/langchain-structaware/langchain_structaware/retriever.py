@@ -63,17 +63,14 @@ def hits_to_documents(hits: list[Any]) -> list[Document]:
     """``SearchHit`` list -> ``Document`` list (same order). A hit's neighbours (``expand=True``)
     follow it with the hit's score and rank and ``metadata["expanded_from"]`` = the hit's unit id;
     a unit already given is not repeated."""
+    from structaware_retrievers.evidence import evidence_units
+
     out: list[Document] = []
-    seen: set[str] = set()
-    for h in hits:
-        for unit in [h.unit, *getattr(h, "neighbours", [])]:
-            if unit.unit_id in seen:
-                continue
-            seen.add(unit.unit_id)
-            doc = unit_to_document(unit, score=float(h.score), rank=h.rank)
-            if unit is not h.unit:
-                doc.metadata["expanded_from"] = h.unit.unit_id
-            out.append(doc)
+    for h, unit, via in evidence_units(hits):
+        doc = unit_to_document(unit, score=float(h.score), rank=h.rank)
+        if via is not None:
+            doc.metadata["expanded_from"] = via
+        out.append(doc)
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
+from structaware_retrievers.sqlite_file import open_sqlite
 
 __all__ = ["CachedEncoder", "EmbeddingCache"]
 
@@ -33,19 +34,11 @@ class EmbeddingCache:
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else None
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(str(self.path) if self.path else ":memory:", check_same_thread=False)
-        self._lock = threading.Lock()
-        with self._lock:
-            if self.path is not None:
-                self._conn.execute("PRAGMA journal_mode=WAL")
-                self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, data BLOB NOT NULL,"
-                " PRIMARY KEY (model, hash)) WITHOUT ROWID"
-            )
-            self._conn.commit()
+        self._conn, self._lock = open_sqlite(
+            self.path,
+            "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, data BLOB NOT NULL,"
+            " PRIMARY KEY (model, hash)) WITHOUT ROWID",
+        )
 
     def get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """Stored blobs for those of ``hashes`` that are present."""

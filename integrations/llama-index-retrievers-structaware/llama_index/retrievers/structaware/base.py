@@ -35,19 +35,16 @@ def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
 
     A hit's neighbours (``expand=True``) follow it, with the hit's score and
     ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated."""
+    from structaware_retrievers.evidence import evidence_units
+
     out: list[NodeWithScore] = []
-    seen: set[str] = set()
-    for hit in hits:
-        for unit in [hit.unit, *getattr(hit, "neighbours", [])]:
-            if unit.unit_id in seen:
-                continue
-            seen.add(unit.unit_id)
-            node = unit_to_node(unit)
-            if unit is not hit.unit:
-                node.metadata["expanded_from"] = hit.unit.unit_id
-                node.excluded_embed_metadata_keys.append("expanded_from")
-                node.excluded_llm_metadata_keys.append("expanded_from")
-            out.append(NodeWithScore(node=node, score=float(hit.score)))
+    for hit, unit, via in evidence_units(hits):
+        node = unit_to_node(unit)
+        if via is not None:
+            node.metadata["expanded_from"] = via
+            node.excluded_embed_metadata_keys.append("expanded_from")
+            node.excluded_llm_metadata_keys.append("expanded_from")
+        out.append(NodeWithScore(node=node, score=float(hit.score)))
     return out
 
 
