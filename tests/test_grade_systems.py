@@ -35,14 +35,14 @@ WORDING = [
     (
         "ACC/AHA",
         "In patients with HFrEF, the use of ARNi is recommended to reduce morbidity and mortality. COR 1, LOE A",
-        ("ACC/AHA", "1", "", "A", ""),
+        ("ACC/AHA", "1", "strong", "A", ""),
     ),
     (
         "ACC/AHA",
         "Class III: Harm, Level of Evidence: B-R",
-        ("ACC/AHA", "III: Harm", "", "B-R", "against"),
+        ("ACC/AHA", "III: Harm", "strong", "B-R", "against"),
     ),
-    ("ACC/AHA", "COR 2b LOE C-LD", ("ACC/AHA", "2b", "", "C-LD", "")),
+    ("ACC/AHA", "COR 2b LOE C-LD", ("ACC/AHA", "2b", "weak", "C-LD", "")),
     # ESC (class and level printed in the last columns, flattened to the end of the sentence)
     (
         "ESC",
@@ -52,7 +52,7 @@ WORDING = [
     (
         "ESC",
         "Catheter ablation should be considered in selected patients (Class IIa, Level B).",
-        ("ACC/AHA", "IIa", "", "B", ""),
+        ("ACC/AHA", "IIa", "moderate", "B", ""),
     ),
     # NCCN
     ("NCCN", "Osimertinib (category 1, preferred)", ("NCCN", "1", "", "", "")),

@@ -90,22 +90,23 @@ POSITIVE = [
     ("证据质量：中", "GRADE", "", "", "moderate"),
     ("（极低质量证据）", "GRADE", "", "", "very low"),
     ("强烈推荐，中等质量证据", "GRADE", "", "strong", "moderate"),
-    # ACC/AHA (and ESC / Chinese cardiology)
-    ("Class I", "ACC/AHA", "I", "", ""),
-    ("Class IIa recommendation", "ACC/AHA", "IIa", "", ""),
-    ("(Class IIb)", "ACC/AHA", "IIb", "", ""),
-    ("Class III (Harm)", "ACC/AHA", "III: Harm", "", ""),
-    ("COR 3: No Benefit", "ACC/AHA", "3: No Benefit", "", ""),
-    ("COR 1", "ACC/AHA", "1", "", ""),
-    ("LOE B-R", "ACC/AHA", "B-R", "", "B-R"),
+    # ACC/AHA (and ESC / Chinese cardiology); the class is the strength (ACC/AHA 2015+: 1 strong,
+    # 2a moderate, 2b weak, 3: No Benefit moderate, 3: Harm strong)
+    ("Class I", "ACC/AHA", "I", "strong", ""),
+    ("Class IIa recommendation", "ACC/AHA", "IIa", "moderate", ""),
+    ("(Class IIb)", "ACC/AHA", "IIb", "weak", ""),
+    ("Class III (Harm)", "ACC/AHA", "III: Harm", "strong", ""),
+    ("COR 3: No Benefit", "ACC/AHA", "3: No Benefit", "moderate", ""),
+    ("COR 1", "ACC/AHA", "1", "strong", ""),
+    ("LOE B-R", "ACC/AHA", "B-R", "", "B-R"),  # a level alone states no strength
     ("Level of Evidence: C-LD", "ACC/AHA", "C-LD", "", "C-LD"),
-    ("Class I, Level A", "ACC/AHA", "I", "", "A"),
-    ("COR 2a, LOE B-NR", "ACC/AHA", "2a", "", "B-NR"),
-    ("Class IIb (Level of Evidence C-EO)", "ACC/AHA", "IIb", "", "C-EO"),
-    ("Class of recommendation and level of evidence (I, A)", "ACC/AHA", "I", "", "A"),
-    ("Ⅰ类推荐，A级证据", "ACC/AHA", "I", "", "A"),
-    ("Ⅱa类推荐", "ACC/AHA", "IIa", "", ""),
-    ("推荐类别与证据等级（Ⅱb，B）", "ACC/AHA", "IIb", "", "B"),
+    ("Class I, Level A", "ACC/AHA", "I", "strong", "A"),
+    ("COR 2a, LOE B-NR", "ACC/AHA", "2a", "moderate", "B-NR"),
+    ("Class IIb (Level of Evidence C-EO)", "ACC/AHA", "IIb", "weak", "C-EO"),
+    ("Class of recommendation and level of evidence (I, A)", "ACC/AHA", "I", "strong", "A"),
+    ("Ⅰ类推荐，A级证据", "ACC/AHA", "I", "strong", "A"),
+    ("Ⅱa类推荐", "ACC/AHA", "IIa", "moderate", ""),
+    ("推荐类别与证据等级（Ⅱb，B）", "ACC/AHA", "IIb", "weak", "B"),
     # ESMO/ESC
     ("Adjuvant chemotherapy is recommended [I, A].", "ESMO/ESC", "I-A", "", ""),
     ("[II, B]", "ESMO/ESC", "II-B", "", ""),
@@ -150,7 +151,7 @@ POSITIVE = [
     # several signals combined (precedence: see module docstring)
     ("(Strong recommendation; high-quality evidence) [Grade A]", "GRADE", "A", "strong", "high"),
     ("（强推荐，高质量证据）【A级】", "GRADE", "A", "strong", "high"),
-    ("Class IIa; Level B. (Strong recommendation)", "ACC/AHA", "IIa", "strong", "B"),
+    ("Class IIa; Level B. (Strong recommendation)", "ACC/AHA", "IIa", "strong", "B"),  # stated wins
     ("Level 1a evidence, grade of recommendation: A", "Oxford", "A", "", "1a"),
     ("Ⅰ级推荐（1A类证据），强推荐", "CSCO", "I", "strong", "1A"),
 ]

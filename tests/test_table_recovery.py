@@ -79,7 +79,7 @@ def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table():
     doc = load_document(parse)
     assert _unit_keys(build_units(doc)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
     # its checklists wrap cells over several lines: their text lines give no trusted grid
-    assert len(doc.warnings) == 8 and doc.warnings[0].startswith("page 21: table p21-e1 has no cell structure")
+    assert len(doc.warnings) == 8 and doc.warnings[0].startswith("page 21, element p21-e1: table has no cell structure")
 
 
 def test_grid_rebuilt_from_the_pdf_text_layer():
@@ -178,8 +178,8 @@ def test_table_region_without_text_is_a_warning_and_stays_section_text():
     assert _table(out, 1).table is None
     assert out.warnings == [
         (
-            f"page 1: table {table.block_id} has no cell structure and none could be rebuilt from neither the"
-            " PDF text layer nor the parser's text; its text stays section text"
+            f"page 1, element {table.block_id}: table has no cell structure and none could be rebuilt from the"
+            " PDF text layer or the parser's text; its text stays section text"
         )
     ]
     units = build_units(out)

@@ -126,13 +126,16 @@ def test_acc_aha_table_gives_one_graded_recommendation_per_recommendation(shared
     units = _mineru_units(tmp_path, html, caption=caption)
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert len(recs) == 3
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty, u.grade.source) for u in recs] == [
-        ("ACC/AHA", "I", "B-NR", "table_column"),
-        ("ACC/AHA", "I", "C-LD", "table_column"),
-        ("ACC/AHA", "IIa", "C-LD", "table_column"),
+    # class, level with its suffix, system, and the strength the class stands for (ACC/AHA 2015+)
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty, u.grade.strength, u.grade.source) for u in recs] == [
+        ("ACC/AHA", "I", "B-NR", "strong", "table_column"),
+        ("ACC/AHA", "I", "C-LD", "strong", "table_column"),
+        ("ACC/AHA", "IIa", "C-LD", "moderate", "table_column"),
     ]
+    assert all(u.grade.direction == "" for u in recs)  # classes I and IIa are no recommendations against
     assert recs[0].text.startswith("Anticoagulation with a vitamin K antagonist (VKA) is indicated")
-    assert "CHA2DS2-VASc" in recs[1].text
+    assert "CHA2DS2-VASc" in recs[1].text and "CHA2DS2-VASc" in recs[2].text  # "CHA <sub>2</sub>DS" too
+    assert "(34, 35)" in recs[0].text  # &nbsp; a plain space
     assert "MODIFIED: VKA" in recs[0].text
     for u in recs:
         assert caption in u.context
@@ -180,11 +183,33 @@ def test_unstructured_tables_without_usable_html_never_abort(shared_dir, caplog)
     warned = [r.getMessage() for r in caplog.records]
     assert any("44dd55ee" in m and "page 10" in m and "sodium" in m for m in warned)
     assert any("page 9" in m for m in warned) and any("page 11" in m for m in warned)
+    # the same warnings reach the document, each naming its page and the table's block id, once
+    t4_block, t5_block = (next(b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == p) for p in (9, 10))
+    assert [w.split(":", 1)[0] for w in doc.warnings] == [
+        f"page 9, element {t4_block.block_id}", f"page 10, element {t5_block.block_id}", f"page 11, element {table6_id(doc)}"
+    ]
+    assert "sodium" in doc.warnings[1] and "44dd55ee" in doc.warnings[1]
+    assert len(warned) == len(doc.warnings)
     # the untitled <table></table> table: its text is one unit of its own, no rows, no borrowed caption
     t6 = [u for u in units if "Month 3 < 130/80" in u.text]
     assert len(t6) == 1 and t6[0].pages == [11] and not any(u.pages == [11] for u in rows)
     table6 = next(b for b in doc.blocks if b.page == 11 and b.kind is BlockKind.TABLE)
     assert table6.caption == "" and table6.table is None
+
+
+def table6_id(doc) -> str:
+    return next(b.block_id for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == 11)
+
+
+def test_unstructured_table_warnings_are_not_repeated_by_the_loader(shared_dir, caplog):
+    """``load_document`` tries the parser's text on the ungridded tables: one warning per table stays."""
+    from structaware_readers.loader import load_document
+
+    with caplog.at_level(logging.WARNING):
+        doc = load_document(_case(shared_dir, "27-") / "input_elements.json", pdf=False)
+    assert len(doc.warnings) == 3 and len({w.split(":", 1)[0] for w in doc.warnings}) == 3
+    assert sum("page 9" in w for w in doc.warnings) == 1 and sum("page 11" in w for w in doc.warnings) == 1
+    assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 3
 
 
 # ------------------------------------------------- 28: inline markup, footnote markers, nested table
@@ -223,9 +248,12 @@ def test_markup_in_cells_becomes_text_without_gluing(case28_rows):
 
 def test_footnotes_reach_the_rows_that_mark_them(case28_rows):
     assert "Confirm with home or ambulatory readings." in case28_rows["Office BP"].context
-    assert "Reduce the dose when eGFR is 30-44" in case28_rows["eGFR"].context
+    assert "Note a: Confirm with home or ambulatory readings." in case28_rows["Office BP"].context
+    # the note is read like the cells: its formula is text, and it reaches only the row marked b
+    assert "Note b: Reduce the dose when eGFR is 30-44 mL/min/1.73 m²." in case28_rows["eGFR"].context
     assert "Reduce the dose" not in case28_rows["HbA1c"].context
     assert "Confirm with home" not in case28_rows["eGFR"].context
+    assert not any("Note" in u.context for k, u in case28_rows.items() if k not in ("Office BP", "eGFR"))
 
 
 def test_bm25_tokens_of_a_formula_cell_are_not_glued(case28_rows):
@@ -268,6 +296,9 @@ def test_grade_letters_in_a_column(case29_rows):
     assert by_first["Cardiovascular health/Blood"].grade.grade == "A"
     assert by_first["Cardiovascular health/Stati"].grade.grade == "B"
     assert by_first["Cardiovascular health/Low-d"].grade.grade == "D"
+    # USPSTF D: a recommendation against; no other row is one
+    assert by_first["Cardiovascular health/Low-d"].grade.direction == "against"
+    assert [k for k, u in by_first.items() if u.grade.direction == "against"] == ["Cardiovascular health/Low-d"]
     assert by_first["Hepatitis C"].grade.grade == "B"  # the C of "Hepatitis C" is not a grade
     lipids = by_first["Lipids"].grade
     assert lipids.system == "GRADE" and lipids.grade == "2C" and lipids.strength == "weak" and lipids.certainty == "low"
@@ -292,6 +323,16 @@ def test_empty_html_table_is_a_warning_not_a_table_of_nothing(shared_dir, caplog
     empty = [b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == 2]
     assert len(empty) == 1 and empty[0].table is None and empty[0].caption == ""
     assert any("page 2" in r.getMessage() and "table" in r.getMessage() for r in caplog.records)
+    # in the document's warnings too, with page and element, once (also after the loader's recovery pass)
+    prefix = f"page 2, element {empty[0].block_id}: table"
+    assert [w for w in doc.warnings if w.startswith(prefix)] == doc.warnings and len(doc.warnings) == 1
+    from structaware_readers.loader import load_document
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        loaded = load_document(_case(shared_dir, "06-") / "input_content_list_v2.json", pdf=False)
+    assert len(loaded.warnings) == 1 and loaded.warnings[0].startswith(prefix)
+    assert len([r for r in caplog.records if "page 2" in r.getMessage()]) == 1  # logged once, not twice
 
 
 def _middle_page(page_idx: int, blocks: list[dict]) -> dict:

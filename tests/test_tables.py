@@ -217,6 +217,17 @@ def test_cell_text_entities_breaks_eq_and_nested_tables():
     assert len(grid.body_rows) == 2
 
 
+def test_short_scripts_are_set_against_the_word_before_them():
+    grid = parse_html_table(
+        "<table><tr><td>Score</td><td>Action</td></tr>"
+        "<tr><td>CHA <sub>2</sub>DS <sub>2</sub>-VASc, H<sub>2</sub>O</td><td>Start treatment <sup>a</sup></td></tr>"
+        "<tr><td>x<br><sub>2</sub></td><td>see ( <sup>b</sup> ) and <sup>a long superscript</sup></td></tr></table>"
+    )
+    assert grid.body_rows[0] == ["CHA2DS2-VASc, H2O", "Start treatment^a"]
+    # never across a line break; a script after a bracket or a long one stays apart
+    assert grid.body_rows[1] == ["x\n2", "see ( b ) and a long superscript"]
+
+
 def test_markdown_pipe_table_with_escaped_pipe():
     grid = parse_html_table("| a | b |\n| :-- | --: |\n| x \\| y | &gt;2 |\n", field="content")
     assert grid.header_rows == [["a", "b"]]

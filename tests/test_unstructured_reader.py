@@ -326,6 +326,9 @@ def test_table_without_html_uses_cells_then_text():
     assert blocks[0].table.title == "Dose"
     assert blocks[0].table.body_rows == [["adult", "5 mg"]]
     assert blocks[1].table.body_rows == [["Drug", "Dose"], ["A", "5 mg"]]
+    # where each grid came from: the parser's cell structure, or rows rebuilt from its text
+    assert blocks[0].table.grid_source == "parser_html"
+    assert blocks[1].table.grid_source == "parser_text"
 
 
 def test_heading_level_falls_back_to_the_parent_chain():

@@ -3,7 +3,9 @@
 COR ``I``, ``IIa``, ``IIb``, ``III: No Benefit``, ``III: Harm`` (or ``1``, ``2a``, ``2b``, ``3``);
 LOE ``A``, ``B-R``, ``B-NR``, ``C-LD``, ``C-EO`` (ESC: ``A``, ``B``, ``C``). Also the Chinese
 cardiology form ``Ⅰ类推荐``. Class 3 is a recommendation against (direction ``against``).
-A class after a disease classification (NYHA, Killip, ...) is not a grade.
+A class after a disease classification (NYHA, Killip, ...) is not a grade. The class *is* the
+strength of the recommendation (ACC/AHA 2015+, "Class (Strength) of Recommendation"): see
+:data:`CLASS_STRENGTH`.
 
 Source: ACC/AHA Clinical Practice Guideline Recommendation Classification (2019 update); ESC
 classes of recommendations and levels of evidence; ESMO levels of evidence and grades.
@@ -29,6 +31,15 @@ from structaware_readers.grades.signals import (
 
 SYSTEM = "ACC/AHA"
 ESC_SYSTEM = "ESMO/ESC"
+
+
+#: ACC/AHA class -> strength, as the ACC/AHA recommendation classification names it (2015 and later):
+#: 1 Strong, 2a Moderate, 2b Weak, 3: No Benefit Moderate, 3: Harm Strong. A class 3 without its
+#: qualifier (older guidelines) has no stated strength.
+CLASS_STRENGTH = {
+    "I": "strong", "1": "strong", "IIa": "moderate", "2a": "moderate", "IIb": "weak", "2b": "weak",
+    "III: No Benefit": "moderate", "3: No Benefit": "moderate", "III: Harm": "strong", "3: Harm": "strong",
+}  # fmt: skip
 
 
 def _direction(label: str) -> str:

@@ -3,7 +3,9 @@
 Signals are ranked by system precedence (:data:`.catalogue.SYSTEM_PRECEDENCE`) and then by
 position. The result takes ``system`` from the best-ranked signal; ``grade`` = the first
 recommendation grade/class/category in rank order, else the first evidence level (``Level 1a``
-alone gives ``"1a"``); ``strength`` = the first stated strength (never inferred from a class);
+alone gives ``"1a"``); ``strength`` = the first stated strength, else, for an ACC/AHA class, the
+strength that class stands for (:data:`.acc_aha.CLASS_STRENGTH`: ``I`` strong, ``IIa`` moderate, ...;
+no other system's grade is read as a strength);
 ``certainty`` = the first GRADE certainty word, else the first evidence level (``"B-R"``,
 ``"1A"``, ``"2++"``); ``direction`` and ``status`` = the first stated. A USPSTF ``D`` and an ACC/AHA
 class III are recommendations *against*. ``raw`` is the original text from the first to the last
@@ -13,6 +15,8 @@ brackets that enclose it (``"(category 2B)"``).
 
 from __future__ import annotations
 
+from structaware_readers.grades.acc_aha import CLASS_STRENGTH
+from structaware_readers.grades.acc_aha import SYSTEM as ACC_AHA
 from structaware_readers.grades.catalogue import RANK
 from structaware_readers.grades.normalise import NormalisedText
 from structaware_readers.grades.signals import Signal
@@ -49,6 +53,8 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
     status = pick("status")
     if not direction and primary.system == "USPSTF" and grade == "D":
         direction = "against"
+    if not strength and primary.system == ACC_AHA:
+        strength = CLASS_STRENGTH.get(grade, "")
     return Grade(
         system=primary.system,
         grade=grade,

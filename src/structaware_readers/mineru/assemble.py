@@ -28,6 +28,8 @@ Steps, in order (all formats):
    first page, else the PDF metadata title.
 6. Blocks are built with ``block_id = p{page}-e{j}``; ``page_count`` = the format's own count or
    the highest page seen; ``page_sizes`` padded with ``None`` to ``page_count``.
+7. Each table left without a grid is a warning in ``ParsedDocument.warnings`` naming its page and
+   element (:func:`table_warnings`).
 
 Raises :class:`EmptyDocumentError` when no body block carries any text.
 """
@@ -41,7 +43,8 @@ from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.headings import heading_levels, numbering_depth
 from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
 from structaware_readers.models import Block, BlockKind, ParsedDocument
-from structaware_readers.tables import grid_to_text
+from structaware_readers.tables import grid_to_text, table_warning
+from structaware_readers.tables.cell_text import plain_math
 
 log = logging.getLogger(__name__)
 _CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
@@ -93,6 +96,7 @@ def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: 
         page_sizes=sizes,
         title=title,
         blocks=blocks,
+        warnings=warnings,
     )
 
 
@@ -144,12 +148,14 @@ def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]
 
 def table_warnings(blocks: list[Block]) -> list[str]:
     """One warning per table block without a grid, naming its page and element: its cell markup
-    was empty or unreadable, so it gives no row units (its text, if any, stays section text)."""
+    was empty or unreadable, so it gives no row units (its text, if any, stays section text).
+    They go to ``ParsedDocument.warnings`` (and are logged once); a grid rebuilt later
+    (:mod:`structaware_readers.table_recovery`) replaces the warning of its table."""
     out = []
     for b in blocks:
         if b.kind is BlockKind.TABLE and b.table is None:
             kept = "its text stays section text" if b.text.strip() else "it has no text to index"
-            out.append(f"page {b.page}, element {b.block_id}: table without readable cell markup; {kept}")
+            out.append(table_warning(b.page, b.block_id, f"table without readable cell markup; {kept}"))
     return out
 
 
@@ -218,9 +224,12 @@ _BULLET = re.compile(r"^\s*[-*+\u2022\u00b7\u25aa\u25e6]\s+")  # Markdown/typogr
 
 
 def _to_block(d: Draft, level: int | None) -> Block:
-    text = d.text
-    if d.kind is BlockKind.TABLE and d.table is not None:
-        text = grid_to_text(d.table)
+    text, caption, footnote = d.text, d.caption, d.footnote
+    if d.kind is BlockKind.TABLE:
+        # a table's caption and notes are read like its cells: "m$^{2}$" -> "m²" (tables.cell_text)
+        caption, footnote = plain_math(caption), plain_math(footnote)
+        if d.table is not None:
+            text = grid_to_text(d.table)
     return Block(
         block_id=d.block_id,
         kind=d.kind,
@@ -229,8 +238,8 @@ def _to_block(d: Draft, level: int | None) -> Block:
         bbox=d.bbox,
         level=level,
         table=d.table,
-        caption=d.caption,
-        footnote=d.footnote,
+        caption=caption,
+        footnote=footnote,
         items=[_BULLET.sub("", item) for item in d.items],
         mermaid=d.mermaid,
         source_type=d.source_type,

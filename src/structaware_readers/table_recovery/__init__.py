@@ -16,7 +16,9 @@ layer (:mod:`structaware_readers.table_recovery.pdf_text_layer`, pdfplumber's ta
   Unstructured's ``Table.text``) never is;
 * a table whose grid cannot be rebuilt keeps its text, which stays searchable as section text, and a
   warning naming its page and element is added to ``ParsedDocument.warnings`` (and logged); the
-  document is never aborted for it.
+  document is never aborted for it. The reader's own warning about a table without cell markup
+  (:func:`structaware_readers.tables.table_warning`) is replaced by the outcome here: dropped when
+  the grid is rebuilt, replaced by this warning (logged once, not again) when it is not.
 
 Only pages holding such regions are opened, each page is cropped to the region, and pages are
 released after use. A PDF whose page count differs from the document's is not the document's PDF:
@@ -41,7 +43,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
-from structaware_readers.tables import grid_to_text
+from structaware_readers.tables import grid_to_text, is_table_warning, table_warning
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +92,11 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
     if not targets:
         return doc
     blocks = list(doc.blocks)
-    warnings = list(doc.warnings)
+    warnings, warned = _take_reader_warnings(doc, targets)
     if pdf is None:
         for i in targets:
             if blocks[i].kind is BlockKind.TABLE:
-                blocks[i] = _from_parser_text(blocks[i], None, warnings)
+                blocks[i] = _from_parser_text(blocks[i], None, warnings, warned)
         return doc.model_copy(update={"blocks": blocks, "warnings": warnings})
     with _open_pdf(pdf) as plumber:
         if len(plumber.pages) != doc.page_count:
@@ -103,7 +105,7 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
                 " tables without cell structure are read from the parser's text only"
             )
             log.warning("%s: %s", doc.source, msg)
-            return recover_table_grids(doc.model_copy(update={"warnings": [*warnings, msg]}), None)
+            return recover_table_grids(doc.model_copy(update={"warnings": [*doc.warnings, msg]}), None)
         by_page: dict[int, list[int]] = {}
         for i in targets:
             by_page.setdefault(blocks[i].page, []).append(i)
@@ -113,10 +115,25 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             try:
                 for i, region in zip(by_page[page_number], regions, strict=True):
                     if region is not None:  # None: an image fragment read with the region it belongs to
-                        blocks[i] = _recover_block(blocks[i], page, region, warnings)
+                        blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
     return doc.model_copy(update={"blocks": blocks, "warnings": warnings})
+
+
+def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> tuple[list[str], set[str]]:
+    """``doc.warnings`` without the reader's warnings about the target tables that have no grid (their
+    outcome is decided here), and the ids of those tables (already warned about, so not logged again)."""
+    tables = [doc.blocks[i] for i in targets if doc.blocks[i].kind is BlockKind.TABLE and doc.blocks[i].table is None]
+    kept: list[str] = []
+    warned: set[str] = set()
+    for w in doc.warnings:
+        about = next((b for b in tables if is_table_warning(w, b.page, b.block_id)), None)
+        if about is None:
+            kept.append(w)
+        else:
+            warned.add(about.block_id)
+    return kept, warned
 
 
 def _regions(blocks: list[Block]) -> list[BBox | None]:
@@ -146,7 +163,7 @@ def _same_rows(a: BBox, b: BBox) -> bool:
     return overlap >= BAND_OVERLAP * min(a[3] - a[1], b[3] - b[1]) and gap <= BAND_GAP
 
 
-def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str]) -> Block:
+def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str], warned: set[str]) -> Block:
     try:
         grid = grid_from_region(page, region, page_number=block.page)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
@@ -155,24 +172,23 @@ def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str]) -
     if block.kind is BlockKind.TABLE:
         if has_grid(grid):
             return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})  # type: ignore[arg-type]
-        return _from_parser_text(block, "the PDF text layer nor", warnings)
+        return _from_parser_text(block, "the PDF text layer", warnings, warned)
     # an image region: a table only when its text layer holds labelled figures
     if grid is None or sum(1 for row in grid.body_rows if is_data_row_cells(row)) < MIN_IMAGE_DATA_ROWS:
         return block
     return block.model_copy(update={"kind": BlockKind.TABLE, "table": grid, "text": grid_to_text(grid)})
 
 
-def _from_parser_text(block: Block, tried: str | None, warnings: list[str]) -> Block:
-    """The grid of the parser's space-aligned text, else the block unchanged and a warning."""
+def _from_parser_text(block: Block, tried: str | None, warnings: list[str], warned: set[str]) -> Block:
+    """The grid of the parser's space-aligned text, else the block unchanged and a warning (logged
+    unless the reader already logged one about this table: ``warned``)."""
     grid = grid_from_aligned_text(block.text, page_number=block.page)
     if has_grid(grid):
         return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})  # type: ignore[arg-type]
-    sources = f"neither {tried} the parser's text" if tried else "the parser's text (no PDF given)"
-    msg = (
-        f"page {block.page}: table {block.block_id} has no cell structure and none could be rebuilt from"
-        f" {sources}; its text stays section text"
-    )
-    log.warning(msg)
+    sources = f"{tried} or the parser's text" if tried else "the parser's text (no PDF given)"
+    kept = "its text stays section text" if block.text.strip() else "it has no text to index"
+    msg = table_warning(block.page, block.block_id, f"table has no cell structure and none could be rebuilt from {sources}; {kept}")
+    (log.debug if block.block_id in warned else log.warning)(msg)
     warnings.append(msg)
     return block
 

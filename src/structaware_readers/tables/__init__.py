@@ -78,4 +78,15 @@ def grid_to_text(grid: TableGrid, *, cell_sep: str = " | ") -> str:
     return "\n".join(lines)
 
 
-__all__ = ["MAX_HEADER_SPAN", "MAX_SPAN", "grid_to_text", "parse_html_table"]
+def table_warning(page: int, element_id: str, message: str) -> str:
+    """The text of a warning about one table (``ParsedDocument.warnings``): ``"page 3, element p3-e2:
+    <message>"`` (1-based page, the block id of the table)."""
+    return f"page {page}, element {element_id}: {message}"
+
+
+def is_table_warning(warning: str, page: int, element_id: str) -> bool:
+    """True when ``warning`` was made by :func:`table_warning` for this page and element."""
+    return warning.startswith(f"page {page}, element {element_id}: ")
+
+
+__all__ = ["MAX_HEADER_SPAN", "MAX_SPAN", "grid_to_text", "is_table_warning", "parse_html_table", "table_warning"]

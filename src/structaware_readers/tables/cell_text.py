@@ -11,6 +11,9 @@ Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converter
 * ``<sub>x</sub>`` and other inline tags (``<b>``, ``<span>``...) add their text where they stand
   (``CHA<sub>2</sub>DS<sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``); the text after a tag is kept with
   its spaces (``<b>MODIFIED:</b> VKA`` -> ``MODIFIED: VKA``);
+* a short ``<sub>``/``<sup>`` (up to 6 characters) is set against the word before it: spaces between
+  them are dropped (``CHA <sub>2</sub>DS <sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``,
+  ``treatment <sup>a</sup>`` -> ``treatment^a``), never a line break;
 * MinerU's formula tag ``<eq>x</eq>`` becomes ``$x$`` set apart by spaces (MinerU 3.x content lists
   write the same ``$x$``), except a bare marker ``<eq>^a</eq>`` / ``<eq>^{a}</eq>``, which becomes
   ``^a`` like ``<sup>a</sup>``; then every ``$x$`` that is plain once a few symbols are written as
@@ -72,6 +75,20 @@ def _last_char(parts: list[str]) -> str:
     return next((p[-1] for p in reversed(parts) if p), "")
 
 
+def _attach(parts: list[str]) -> None:
+    """Drop the spaces (not line breaks) between a word and the short sub/superscript that follows
+    it: a script is set against the glyph before it (``CHA <sub>2</sub>DS`` -> ``CHA2DS``)."""
+    k = len(parts) - 1
+    while k >= 0 and parts[k].strip(" \u00a0") == "" and "\n" not in parts[k]:
+        k -= 1
+    if k < 0 or "\n" in parts[k][len(parts[k].rstrip(" \u00a0")):]:
+        return
+    stripped = parts[k].rstrip(" \u00a0")
+    if stripped and stripped[-1].isalnum():
+        parts[k] = stripped
+        del parts[k + 1 :]
+
+
 def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
     tag = el.tag.lower() if isinstance(el.tag, str) else ""
     if tag == "br":
@@ -86,11 +103,16 @@ def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
     elif tag == "sup":
         inner = " ".join("".join(el.itertext()).split())
         if inner:
+            if len(inner) <= _MAX_SUP:
+                _attach(parts)
             last = _last_char(parts)
             if last.isalnum() or (last and last in ")]%"):
                 parts.append(f"^{inner}" if len(inner) <= _MAX_SUP else f" {inner} ")
             else:  # "(<sup>a</sup>)" -> "(a)"; never glued to the word after it
                 parts.append(inner if last in ("(", "[") else f" {inner} ")
+    elif tag == "sub" and 0 < len("".join(el.itertext()).strip()) <= _MAX_SUP:
+        _attach(parts)
+        parts.append(" ".join("".join(el.itertext()).split()))
     elif tag in ("script", "style") or not tag:
         pass  # comments and processing instructions have a non-string tag; their tail is kept below
     else:

@@ -25,21 +25,23 @@ _FOOTNOTE_CLASS = re.compile(r"^\s*<\w+[^>]*\bclass\s*=\s*[\"']?Footnote\b")
 _LIST_MAX_GAP = 0.05  # page fraction between stacked list items of one list
 
 
-def build_blocks(records: list[Record], source: str) -> list[Block]:
+def build_blocks(records: list[Record], source: str, warnings: list[str] | None = None) -> list[Block]:
     """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record). Heading
     levels: Unstructured's own (:meth:`Hierarchy.parser_level`) where it gives one, else from
-    numbering and title order (:func:`~structaware_readers.headings.heading_levels`).
+    numbering and title order (:func:`~structaware_readers.headings.heading_levels`). Tables that
+    cannot be read append a warning naming their page and element to ``warnings``.
 
     Raises:
         MalformedInputError: bad table markup or table chunk metadata (names element and field).
     """
-    return _Builder(records, source).build()
+    return _Builder(records, source, warnings).build()
 
 
 class _Builder:
-    def __init__(self, records: list[Record], source: str):
+    def __init__(self, records: list[Record], source: str, warnings: list[str] | None):
         self.records = records
         self.source = source
+        self.warnings = warnings
         self.hierarchy = Hierarchy(records, source)
         self.blocks: list[Block] = []
         self.caption_blocks: set[int] = set()
@@ -130,7 +132,7 @@ class _Builder:
         self._append(run, BlockKind.LIST, "\n".join(items), items=items, bbox=_union(boxes) if boxes else None)
 
     def _emit_table(self, chunks: list[Record]) -> None:
-        grid = table_grid(chunks, self.source)
+        grid = table_grid(chunks, self.source, self.warnings)
         first = chunks[0]
         text = grid_to_text(grid) if grid is not None else "\n".join(c.text.strip() for c in chunks if c.text.strip())
         extra_pages: list[int] = []

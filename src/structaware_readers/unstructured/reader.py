@@ -53,7 +53,8 @@ def read_unstructured(
     """
     dicts, source, doc_id, version = load_elements(src, partition_kwargs)
     records = expand_records(dicts, source)
-    blocks = build_blocks(records, source)
+    warnings: list[str] = []
+    blocks = build_blocks(records, source, warnings)
     body = [b for b in blocks if not b.is_furniture and (b.text.strip() or b.table is not None)]
     if not body:
         raise EmptyDocumentError("no body element with text", path=source, field="elements")
@@ -73,6 +74,7 @@ def read_unstructured(
         page_count=pages,
         page_sizes=sizes,
         blocks=blocks,
+        warnings=warnings,
     )
 
 

@@ -1,9 +1,11 @@
 """Unstructured tables: ``Table`` elements and ``TableChunk`` s rebuilt into one grid.
 
 A table without usable markup (no ``text_as_html``/``table_as_cells``, or ``<table></table>``)
-and with a flat text gets no grid (its text stays section text) and a logged warning; markup
-that holds only part of ``Table.text`` keeps its grid and ``TableGrid.text_outside_grid``
-(warned too). Warnings name the page and the element.
+and with a flat text gets no grid (its text stays section text) and a warning; markup that holds
+only part of ``Table.text`` keeps its grid and ``TableGrid.text_outside_grid`` (warned too). A text
+with line and cell breaks (tabs, `` | ``, runs of spaces) gives a grid with ``grid_source =
+"parser_text"``. Warnings name the page, the block id and Unstructured's ``element_id``; they are
+logged and appended to the ``warnings`` list the caller passes (``ParsedDocument.warnings``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import TableGrid
-from structaware_readers.tables import parse_html_table
+from structaware_readers.tables import parse_html_table, table_warning
 from structaware_readers.tables.coverage import missing_words
 from structaware_readers.unstructured.records import Record
 
@@ -55,21 +57,22 @@ def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Rec
     return groups
 
 
-def table_grid(chunks: list[Record], source: str) -> TableGrid | None:
+def table_grid(chunks: list[Record], source: str, warnings: list[str] | None = None) -> TableGrid | None:
     """The grid of one table (``chunks``: a ``Table``, or the ``TableChunk`` s of one table):
     later chunks' first ``num_carried_over_header_rows`` rows are dropped, and
     ``body_row_pages`` is set when the rows lie on several pages. ``None`` when the table has no
-    usable markup (the text then stays section text; see the module docstring).
+    usable markup (the text then stays section text; see the module docstring). Warnings are
+    appended to ``warnings`` (when given) and logged.
 
     Raises:
         MalformedInputError: bad ``table_as_cells`` or carried-over row count.
     """
     if len(chunks) == 1:
-        return _one_grid(chunks[0], source)
+        return _one_grid(chunks[0], source, warnings)
     if not all(isinstance(c.md.get("text_as_html"), str) and c.md["text_as_html"].strip() for c in chunks):
         # text-only chunks: the split text, joined back
-        return _text_grid(chunks[0], " ".join(c.text.strip() for c in chunks), source)
-    grids = [_one_grid(c, source) for c in chunks]
+        return _text_grid(chunks[0], " ".join(c.text.strip() for c in chunks), source, warnings)
+    grids = [_one_grid(c, source, warnings, table=chunks[0]) for c in chunks]
     if any(g is None for g in grids):
         return None
     first = grids[0]
@@ -95,12 +98,13 @@ def table_grid(chunks: list[Record], source: str) -> TableGrid | None:
     return merged
 
 
-def _one_grid(r: Record, source: str) -> TableGrid | None:
+def _one_grid(r: Record, source: str, warnings: list[str] | None, table: Record | None = None) -> TableGrid | None:
     """Grid of one ``Table``: from ``text_as_html``, else ``table_as_cells``, else line-structured text.
 
     Markup with no row (``<table></table>``) counts as missing; markup that holds only part of
     ``Table.text`` keeps its grid and ``text_outside_grid`` (both with a warning naming the page
-    and element); a one-line text is never split into invented cells.
+    and element); a one-line text is never split into invented cells. ``table``: the first record
+    of the table ``r`` is a chunk of (its block id names the table in warnings), default ``r``.
     """
     html = r.md.get("text_as_html")
     field = f"{r.where}.metadata.text_as_html"
@@ -109,17 +113,19 @@ def _one_grid(r: Record, source: str) -> TableGrid | None:
         html = _cells_to_html(cells, source, f"{r.where}.metadata.table_as_cells")
         field = f"{r.where}.metadata.table_as_cells"
     if not (isinstance(html, str) and html.strip()):
-        return _text_grid(r, r.text, source)
+        return _text_grid(r, r.text, source, warnings)
     try:
         grid = parse_html_table(html, path=source, field=field)
     except MalformedInputError as exc:
-        _warn(r, source, f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text")
+        _warn(r, source, warnings, table, f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text")
         return None
     missing = missing_words(grid, r.text)
     if missing:
         _warn(
             r,
             source,
+            warnings,
+            table,
             f"table markup holds only part of the table text (no cell has {', '.join(missing[:6])});"
             " the whole text stays searchable",
         )
@@ -127,16 +133,22 @@ def _one_grid(r: Record, source: str) -> TableGrid | None:
     return grid
 
 
-def _text_grid(r: Record, text: str, source: str) -> TableGrid | None:
+def _text_grid(r: Record, text: str, source: str, warnings: list[str] | None) -> TableGrid | None:
     """A grid from text with line and cell breaks (tabs, `` | ``, 2+ spaces), else None (and a warning)."""
     grid = _grid_from_text(text)
     if grid is None:
-        _warn(r, source, "table has no markup (text_as_html/table_as_cells); its text stays section text")
+        _warn(r, source, warnings, None, "table has no markup (text_as_html/table_as_cells); its text stays section text")
     return grid
 
 
-def _warn(r: Record, source: str, message: str) -> None:
-    log.warning("%s: page %s, element %s: %s", source, r.page, r.element_id or r.where, message)
+def _warn(r: Record, source: str, warnings: list[str] | None, table: Record | None, message: str) -> None:
+    """Log and record one warning about element ``r`` of the table whose first record is ``table``
+    (default ``r``; the table's block id is ``p{page}-e{j}`` of that record)."""
+    t = table or r
+    text = table_warning(t.page, f"p{t.page}-e{t.j}", f"{message} (Unstructured element {r.element_id or r.where})")
+    log.warning("%s: %s", source, text)
+    if warnings is not None:
+        warnings.append(text)
 
 
 def _grid_from_text(text: str) -> TableGrid | None:
@@ -151,7 +163,7 @@ def _grid_from_text(text: str) -> TableGrid | None:
     if sum(1 for r in rows if len(r) >= 2) < 2:
         return None
     width = max(len(r) for r in rows)
-    return TableGrid(body_rows=[r + [""] * (width - len(r)) for r in rows])
+    return TableGrid(body_rows=[r + [""] * (width - len(r)) for r in rows], grid_source="parser_text")
 
 
 def _cells_to_html(cells: Any, source: str, where: str) -> str:
