@@ -159,6 +159,31 @@ def test_pdf_with_another_page_count_is_not_used():
     assert len(doc.warnings) == 1 and "tiny_heading_table.pdf has 1 pages" in doc.warnings[0]
 
 
+def test_continued_rows_keep_their_pages_and_boxes():
+    """``tables.continued.append_rows``: a repeated header is dropped with its box; pages and boxes stay
+    aligned with the rows, ``None`` where a part had no row boxes."""
+    from structaware_readers.tables.continued import append_rows
+
+    first = TableGrid(header_rows=[["Item", "2021"]], body_rows=[["Revenue", "5"]])  # the parser's cells
+    second = TableGrid(
+        header_rows=[["item", "2021"]],
+        body_rows=[["Cost", "3"], ["Net", "2"]],
+        body_row_bboxes=[(0.1, 0.1, 0.9, 0.15), (0.1, 0.15, 0.9, 0.2)],
+        grid_source="pdf_text_layer",
+    )
+    merged = append_rows(first, 4, second, 5)
+    assert merged.header_rows == [["Item", "2021"]]
+    assert merged.body_rows == [["Revenue", "5"], ["Cost", "3"], ["Net", "2"]]
+    assert merged.body_row_pages == [4, 5, 5]
+    assert merged.body_row_bboxes == [None, (0.1, 0.1, 0.9, 0.15), (0.1, 0.15, 0.9, 0.2)]
+    # a continuation whose first row is not the header keeps that row as a body row
+    other = second.model_copy(update={"header_rows": [["Tax", "1"]]})
+    assert append_rows(first, 4, other, 5).body_rows[1] == ["Tax", "1"]
+    assert append_rows(first, 4, other, 5).body_row_bboxes[1] is None
+    # without any row box, none is invented
+    assert append_rows(first, 4, first, 5).body_row_bboxes == []
+
+
 def test_bad_pdf_argument_is_a_typed_error(tmp_path: Path):
     with pytest.raises(InputNotFoundError) as missing:
         load_document(PARSE, pdf=tmp_path / "nope.pdf")
@@ -212,8 +237,9 @@ def test_cdc_guide_tables_get_grids_and_figures_stay_figures(shared_dir: Path):
     after = load_document(parse, pdf=pdf)
     tables = [b for b in before.blocks if b.kind is BlockKind.TABLE and not has_grid(b.table)]
     assert len(tables) == 8
-    rebuilt = [after.block(b.block_id) for b in tables]
-    assert all(has_grid(b.table) and b.table.grid_source == "pdf_text_layer" for b in rebuilt)
+    rebuilt = [after.block(b.block_id) for b in tables]  # the part, or the table it continues (below)
+    assert all(has_grid(b.table) for b in rebuilt)
+    assert all(r == "pdf_text_layer" for b in rebuilt for r in ([b.table.grid_source] if not b.extra_pages else []))
     assert after.warnings == []
     # the checklists are ruled tables: whole cells, however many lines they wrap over
     checklist = after.block("p26-e2").table
@@ -224,6 +250,44 @@ def test_cdc_guide_tables_get_grids_and_figures_stay_figures(shared_dir: Path):
     figures_before = {b.block_id for b in before.blocks if b.kind is BlockKind.FIGURE}
     figures_after = {b.block_id for b in after.blocks if b.kind is BlockKind.FIGURE}
     assert figures_after == figures_before
+
+
+@pytest.mark.shared
+def test_cdc_tables_continued_across_pages_are_one_table_once_rebuilt(shared_dir: Path):
+    """The CDC checklists run over page breaks; parts the parser left without cells get their grid from
+    the PDF and are then merged like the parser's own continued tables: one table, its rows lettered
+    A, B, C ... without a gap, the header not repeated as a row, each row with its page (and its box
+    where the grid was rebuilt)."""
+    parse = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+    pdf = shared_dir / "fixtures" / "pdf" / "cdc_2016_outpatient_infection_prevention_guide.pdf"
+    before = load_document(parse, pdf=False)
+    doc = load_document(parse, pdf=pdf)
+    merged = {b.block_id: b for b in doc.blocks if b.kind is BlockKind.TABLE and b.extra_pages}
+    assert {k: (b.extra_pages, b.extra_ids) for k, b in merged.items()} == {
+        "p23-e1": ([24], ["p24-e0"]),  # merged by the reader (both parts have the parser's cells)
+        "p30-e3": ([31], ["p31-e0"]),  # parser's cells + a part rebuilt from the PDF
+        "p33-e2": ([34], ["p34-e1"]),  # rebuilt + parser's cells (caption "... (continued)")
+        "p37-e2": ([38], ["p38-e0"]),  # rebuilt + rebuilt
+        "p38-e3": ([39, 40], ["p39-e1", "p40-e1"]),  # three pages
+    }
+    assert not any(b.block_id in {"p31-e0", "p34-e1", "p38-e0", "p39-e1", "p40-e1"} for b in doc.blocks)
+    assert [b.block_id for b in before.blocks if b.kind is BlockKind.TABLE and b.extra_pages] == ["p23-e1"]
+    header = ["Elements to be assessed", "Assessment", "Notes/Areas for Improvement"]
+    for b in list(merged.values())[1:]:
+        grid = b.table
+        assert grid.header_rows == [header] and header not in grid.body_rows
+        letters = [row[0][0] for row in grid.body_rows]
+        assert letters == [chr(ord("A") + k) for k in range(len(letters))], b.block_id
+        assert len(grid.body_row_pages) == len(grid.body_rows) == len(grid.body_row_bboxes)
+        assert grid.body_row_pages == sorted(grid.body_row_pages) and set(grid.body_row_pages) == {b.page, *b.extra_pages}
+    p30 = merged["p30-e3"].table
+    assert p30.body_row_pages == [30] * 7 + [31] * 2
+    assert p30.body_row_bboxes[:7] == [None] * 7 and all(box is not None for box in p30.body_row_bboxes[7:])
+    # a row of the continuation points at its own page, element part and row box
+    rows = [u for u in build_units(doc) if u.table is not None and u.table.table_id == "p30-e3"]
+    assert len(rows) == 9 and len({u.unit_id for u in rows}) == 9
+    h_row = next(u for u in rows if u.table.cells[0].startswith("H. Facility has policies"))
+    assert h_row.pages == [31] and h_row.bboxes == [p30.body_row_bboxes[7]] and h_row.element_ids == ["p31-e0"]
 
 
 @pytest.mark.shared

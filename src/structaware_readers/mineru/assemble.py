@@ -9,7 +9,8 @@ Steps, in order (all formats):
    and bbox are appended to the previous kept table's ``extra_pages``/``extra_bboxes``. MinerU
    already moved the rows, so which row came from which page is unknown: ``body_row_pages``
    stays empty for such a table.
-2. **Continued tables** are merged into the previous kept table: a 4.x table with
+2. **Continued tables** are merged into the previous kept table
+   (:mod:`structaware_readers.tables.continued`): a 4.x table with
    ``continues_prev: true`` always; with ``merge_by_position`` (on for every format: 4.x
    content lists lose the flag and MinerU <= 3.x misses some continuations) also a table
    that is the first body element of page N+1, has the same column count as a table that is
@@ -45,9 +46,9 @@ from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.tables import grid_to_text, table_warning
 from structaware_readers.tables.cell_text import plain_math
+from structaware_readers.tables.continued import append_rows, continues
 
 log = logging.getLogger(__name__)
-_CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
 _KEEP_EMPTY = {BlockKind.TABLE, BlockKind.FIGURE, BlockKind.FLOWCHART, BlockKind.EQUATION}
 
 
@@ -123,19 +124,12 @@ def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]
             if last_table is not None:
                 _add_extra(last_table, d)
             continue
-        by_flag = d.continues_prev
-        by_position = (
-            merge_by_position
-            and first_body.get(d.page) == i
-            and last_body.get(d.page - 1) == last_table_src
-            and last_table is not None
-            and (not d.caption or _CONTINUED.search(d.caption) is not None)
-            and d.table is not None
-            and last_table.table is not None
-            and d.table.n_cols == last_table.table.n_cols
-        )
-        if last_table is not None and last_table.table is not None and d.table is not None and (by_flag or by_position):
-            _append_rows(last_table, d)
+        by_position = merge_by_position and first_body.get(d.page) == i and last_body.get(d.page - 1) == last_table_src
+        if last_table is not None and continues(
+            last_table.table, d.table, flagged=d.continues_prev, by_position=by_position, caption=d.caption
+        ):
+            assert last_table.table is not None and d.table is not None
+            last_table.table = append_rows(last_table.table, last_table.page, d.table, d.page)
             _add_extra(last_table, d)
             if d.footnote:
                 last_table.footnote = " ".join(x for x in (last_table.footnote, d.footnote) if x)
@@ -166,32 +160,6 @@ def _add_extra(target: Draft, cont: Draft) -> None:
     target.extra_pages.extend(cont.extra_pages)
     target.extra_bboxes.extend(cont.extra_bboxes)
     target.extra_ids.extend(cont.extra_ids)
-
-
-def _append_rows(target: Draft, cont: Draft) -> None:
-    first, second = target.table, cont.table
-    assert first is not None and second is not None
-    rows = [*second.header_rows, *second.body_rows]
-    k = len(first.header_rows)
-    if k and [_norm_row(r) for r in rows[:k]] == [_norm_row(r) for r in first.header_rows]:
-        rows = rows[k:]  # repeated header row(s)
-    pages = list(first.body_row_pages) or [target.page] * len(first.body_rows)
-    pages += [cont.page] * len(rows)
-    n_cols = max(first.n_cols, second.n_cols)
-    pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]  # noqa: E731
-    title = first.title or second.title
-    target.table = first.model_copy(
-        update={
-            "header_rows": pad(first.header_rows),
-            "body_rows": pad([*first.body_rows, *rows]),
-            "body_row_pages": pages,
-            "title": title,
-        }
-    )
-
-
-def _norm_row(row: list[str]) -> list[str]:
-    return [" ".join(c.split()).casefold() for c in row]
 
 
 # ---------------------------------------------------------------------- blocks

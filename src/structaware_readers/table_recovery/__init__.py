@@ -20,6 +20,9 @@ layer (:mod:`structaware_readers.table_recovery.pdf_text_layer`, pdfplumber's ta
   (:func:`structaware_readers.tables.table_warning`) is replaced by the outcome here: dropped when
   the grid is rebuilt, replaced by this warning (logged once, not again) when it is not.
 
+A table continued across pages whose grid (of either part) was rebuilt here is merged into one table
+as the readers merge the parser's own continued tables (:mod:`.continued`).
+
 Only pages holding such regions are opened, each page is cropped to the region, and pages are
 released after use. A PDF whose page count differs from the document's is not the document's PDF:
 it is ignored with a warning.
@@ -40,6 +43,7 @@ from structaware_readers.errors import (
     MissingExtraError,
 )
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.continued import merge_continued_tables
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
@@ -97,7 +101,7 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
         for i in targets:
             if blocks[i].kind is BlockKind.TABLE:
                 blocks[i] = _from_parser_text(blocks[i], None, warnings, warned)
-        return doc.model_copy(update={"blocks": blocks, "warnings": warnings})
+        return _with_blocks(doc, blocks, targets, warnings)
     with _open_pdf(pdf) as plumber:
         if len(plumber.pages) != doc.page_count:
             msg = (
@@ -118,7 +122,14 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
                         blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
-    return doc.model_copy(update={"blocks": blocks, "warnings": warnings})
+    return _with_blocks(doc, blocks, targets, warnings)
+
+
+def _with_blocks(doc: ParsedDocument, blocks: list[Block], targets: list[int], warnings: list[str]) -> ParsedDocument:
+    """``doc`` with the recovered ``blocks`` (tables continued across pages merged, see
+    :mod:`.continued`) and ``warnings``."""
+    rebuilt = {blocks[i].block_id for i in targets if blocks[i].kind is BlockKind.TABLE and has_grid(blocks[i].table)}
+    return doc.model_copy(update={"blocks": merge_continued_tables(blocks, rebuilt), "warnings": warnings})
 
 
 def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> tuple[list[str], set[str]]:

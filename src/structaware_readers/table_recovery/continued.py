@@ -1,0 +1,75 @@
+"""Tables continued across pages whose grid was rebuilt: merged into one table, as the readers
+merge the parser's own continued tables (rules: :mod:`structaware_readers.tables.continued`).
+
+A reader can only merge two parts of a table when both have cells; a part the parser left without
+cells gets its grid later (:func:`structaware_readers.table_recovery.recover_table_grids`), so the
+merge is made again here for every pair in which at least one part's grid was just rebuilt: the
+later part's rows are appended to the first (a repeated header dropped; each row keeps its page and
+bbox), its page, bbox and id go to the first's ``extra_pages`` / ``extra_bboxes`` / ``extra_ids``,
+its footnote is appended, and the later block is removed.
+"""
+
+from __future__ import annotations
+
+from structaware_readers.models import Block, BlockKind
+from structaware_readers.tables import grid_to_text
+from structaware_readers.tables.continued import append_rows, continues
+
+
+def merge_continued_tables(blocks: list[Block], rebuilt: set[str]) -> list[Block]:
+    """``blocks`` with each continued table merged into the table it continues (module docstring).
+
+    Args:
+        blocks: a document's blocks in reading order.
+        rebuilt: ids of the blocks whose grid was rebuilt by the caller; a pair is merged only when
+            one of its parts is among them (other pairs were already decided by the reader).
+    """
+    rebuilt = set(rebuilt)
+    first_body: dict[int, int] = {}
+    last_body: dict[int, int] = {}
+    for i, b in enumerate(blocks):
+        if not b.is_furniture and b.kind is not BlockKind.FOOTNOTE:
+            first_body.setdefault(b.page, i)
+            last_body[b.page] = i
+    out: list[Block] = []
+    last: int | None = None  # index in `out` of the last kept table
+    last_src = -1  # index in `blocks` of the last table part seen (a third page may continue it)
+    for i, b in enumerate(blocks):
+        if b.kind is not BlockKind.TABLE:
+            out.append(b)
+            continue
+        prev = out[last] if last is not None else None
+        by_position = first_body.get(b.page) == i and last_body.get(b.page - 1) == last_src
+        if (
+            prev is not None
+            and (b.block_id in rebuilt or prev.block_id in rebuilt)
+            and continues(prev.table, b.table, flagged=b.continues_prev, by_position=by_position, caption=b.caption)
+        ):
+            assert prev.table is not None and b.table is not None
+            out[last] = _merged(prev, b)  # type: ignore[index]
+            rebuilt.add(prev.block_id)  # a third part continues the merged table
+            last_src = i
+            continue
+        out.append(b)
+        last, last_src = len(out) - 1, i
+    return out
+
+
+def _merged(first: Block, cont: Block) -> Block:
+    assert first.table is not None and cont.table is not None
+    grid = append_rows(first.table, first.page, cont.table, cont.page)
+    ids_known = len(first.extra_ids) == len(first.extra_pages) and len(cont.extra_ids) == len(cont.extra_pages)
+    return first.model_copy(
+        update={
+            "table": grid,
+            "text": grid_to_text(grid),
+            "footnote": " ".join(x for x in (first.footnote, cont.footnote) if x),
+            "extra_pages": [*first.extra_pages, cont.page, *cont.extra_pages],
+            "extra_bboxes": [*first.extra_bboxes, cont.bbox, *cont.extra_bboxes],
+            "extra_ids": [*first.extra_ids, cont.block_id, *cont.extra_ids] if ids_known else [],
+            "parser_ids": [*first.parser_ids, *cont.parser_ids],
+        }
+    )
+
+
+__all__ = ["merge_continued_tables"]

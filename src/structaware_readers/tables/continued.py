@@ -1,0 +1,93 @@
+"""A table continued on the next page: which table continues which, and the rows it adds.
+
+Used by the MinerU assembler on the parser's own grids
+(:func:`structaware_readers.mineru.assemble.merge_tables`) and, for grids rebuilt from the PDF or
+the parser's text, after grid recovery (:mod:`structaware_readers.table_recovery`), so that a table
+is one table whichever way its grid was read.
+
+* **Continues** (:func:`continues`): the parser says so (MinerU 4.x ``continues_prev``), or by
+  position: the table is the first body element of page N+1, the table before it the last body
+  element of page N (or of the page it was last continued on), both have grids with the same column
+  count, and the later one has no caption or a continuation caption (``continued``, ``cont'd``,
+  ``续``): a new caption means a new table.
+* **Rows** (:func:`append_rows`): the continuation's rows are appended as body rows, its leading rows
+  equal to the first table's header rows (a repeated header) are dropped, and ``body_row_pages`` /
+  ``body_row_bboxes`` stay aligned with the body rows (``None`` where a row's box is unknown). The
+  merged grid keeps the first part's ``grid_source`` (a part's rows keep their own pages and boxes).
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.models import BBox, TableGrid
+
+CONTINUED = re.compile(r"continu|\bcont(?:'d|d|\.)|续", re.IGNORECASE)
+
+
+def continues(
+    first: TableGrid | None,
+    second: TableGrid | None,
+    *,
+    flagged: bool,
+    by_position: bool,
+    caption: str,
+) -> bool:
+    """True when the table with grid ``second`` continues the one with grid ``first``.
+
+    Args:
+        first, second: the two grids (``None``: no grid, never merged).
+        flagged: the parser marked ``second`` as continuing the previous table.
+        by_position: ``second`` is the first body element of its page and ``first`` the last body
+            element of the page before.
+        caption: the caption of ``second``.
+    """
+    if first is None or second is None:
+        return False
+    if flagged:
+        return True
+    return by_position and (not caption or CONTINUED.search(caption) is not None) and first.n_cols == second.n_cols
+
+
+def append_rows(first: TableGrid, first_page: int, second: TableGrid, second_page: int) -> TableGrid:
+    """``first`` with the rows of its continuation ``second`` (on ``second_page``) appended (module
+    docstring); ``first_page`` is the page of ``first``'s rows when it has no ``body_row_pages``."""
+    rows = [*second.header_rows, *second.body_rows]
+    boxes: list[BBox | None] = [None] * len(second.header_rows) + _boxes(second)
+    second_pages = [second_page] * len(second.header_rows) + _pages(second, second_page)
+    k = len(first.header_rows)
+    if k and [_norm_row(r) for r in rows[:k]] == [_norm_row(r) for r in first.header_rows]:
+        rows, boxes, second_pages = rows[k:], boxes[k:], second_pages[k:]  # the header repeated on the next page
+    pages = _pages(first, first_page) + second_pages
+    first_boxes = _boxes(first)
+    n_cols = max(first.n_cols, second.n_cols)
+    pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]  # noqa: E731
+    known = any(b is not None for b in [*first_boxes, *boxes])
+    return first.model_copy(
+        update={
+            "header_rows": pad(first.header_rows),
+            "body_rows": pad([*first.body_rows, *rows]),
+            "body_row_pages": pages,
+            "body_row_bboxes": [*first_boxes, *boxes] if known else [],
+            "title": first.title or second.title,
+        }
+    )
+
+
+def _pages(grid: TableGrid, page: int) -> list[int]:
+    """One page per body row (``page`` when the grid does not say)."""
+    n = len(grid.body_rows)
+    return list(grid.body_row_pages) if len(grid.body_row_pages) == n else [page] * n
+
+
+def _boxes(grid: TableGrid) -> list[BBox | None]:
+    """One box (or ``None``) per body row."""
+    n = len(grid.body_rows)
+    return list(grid.body_row_bboxes[:n]) + [None] * (n - len(grid.body_row_bboxes[:n]))
+
+
+def _norm_row(row: list[str]) -> list[str]:
+    return [" ".join(c.split()).casefold() for c in row]
+
+
+__all__ = ["CONTINUED", "append_rows", "continues"]
