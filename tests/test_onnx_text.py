@@ -46,8 +46,11 @@ def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
     assert lean.count_tokens(TEXTS)[3] == 256  # truncated at tokenizer_config's model_max_length
     np.testing.assert_allclose(next(lean.query_embed(TEXTS[0])), theirs[0], atol=2e-6)
 
-    # the optimised graph was saved once; a new runner loads it and gives the same vectors
-    (saved,) = (tmp_path / "opt").glob("minilm@test-ort*.onnx")
+    # the optimised graph was saved once, its weights beside it as external data (memory-mapped
+    # on load); a new runner loads it and gives the same vectors
+    (saved,) = (tmp_path / "opt").glob("minilm@test-ort*")
+    assert sorted(p.name for p in saved.iterdir()) == ["model.data", "model.onnx"]
+    assert (saved / "model.data").stat().st_size > 20 * (saved / "model.onnx").stat().st_size
     again = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt")
     np.testing.assert_allclose(np.vstack(list(again.embed(TEXTS))), ours, atol=2e-6)
     assert list((tmp_path / "opt").iterdir()) == [saved]
@@ -85,14 +88,19 @@ def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> Non
     with StructureIndex(tmp_path / "ix") as ix:
         assert ix.ingest([TINY]).documents == 1
     script = (
-        "import sys, json\n"
+        "import sys\n"
         "from structaware_retrievers.cli import main\n"
         f"sys.argv = ['structaware', 'query', 'clinic blood pressure target', '--index', {str(tmp_path / 'ix')!r}, '-k', '1']\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('fastembed', 'llama_index', 'langchain', 'huggingface_hub', 'qdrant_client', 'jieba', 'torch')\n"
-        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy})))\n"
+        "main()\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
-    lines = out.stdout.strip().splitlines()
-    assert lines[0].startswith("1. [") and "tiny_heading_table" in lines[0]
-    assert json.loads(lines[-1]) == []
+    # -X importtime names every module the process imports, on stderr (the command ends with
+    # os._exit after its answer, so nothing can run after main())
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines()[0].startswith("1. [") and "tiny_heading_table" in out.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in out.stderr.splitlines() if "|" in line}
+    assert {"structaware_retrievers", "onnxruntime", "qdrant_edge"} <= imported  # the parse is right
+    heavy = {"fastembed", "llama_index", "langchain", "huggingface_hub", "qdrant_client", "jieba", "torch"}
+    heavy |= {"scipy", "unstructured", "mineru", "pdfplumber", "pypdfium2", "filelock", "asyncio", "fitz"}
+    assert imported & heavy == set()

@@ -20,7 +20,7 @@ import sys
 from collections import Counter
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import click
 import typer
@@ -130,6 +130,11 @@ def _open_index(index: Path | None, url: str | None, api_key: str | None, collec
     return StructureIndex(index, collection=collection, dense=dense)
 
 
+#: Set by a command that writes nothing to the index (``query``): :func:`main` may then end the
+#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends.
+_EXIT: dict[str, Any] = {"read_only": False, "loader": None}
+
+
 def _dense_loading():
     """The default dense encoder, its model loading in a background thread (ONNX Runtime releases
     the GIL), so the load overlaps with opening the index. A load error surfaces on first use."""
@@ -137,7 +142,7 @@ def _dense_loading():
 
     from structaware_retrievers.encoders import DenseEncoder
 
-    dense = DenseEncoder()
+    dense = DenseEncoder(threads=1)  # one short query: a thread pool costs more CPU than it saves
 
     def load() -> None:
         try:
@@ -146,7 +151,9 @@ def _dense_loading():
             pass
 
     # not a daemon: interpreter exit waits for it (a thread killed inside ONNX Runtime aborts the process)
-    threading.Thread(target=load, name="structaware-model-load", daemon=False).start()
+    thread = threading.Thread(target=load, name="structaware-model-load", daemon=False)
+    thread.start()
+    _EXIT["loader"] = thread
     return dense
 
 
@@ -298,6 +305,7 @@ def query(
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
 ) -> None:
     """Answer a question with the evidence units that hold the answer."""
+    _EXIT["read_only"] = True
     text = clean_text(text)  # bytes that are not UTF-8 arrive as lone surrogates: U+FFFD
     flt = _parse_filters(filters or [])
     w: tuple[float, float] | None = None
@@ -454,11 +462,34 @@ def eval_(
 
 
 def main() -> None:  # pragma: no cover - console entry point
+    """The ``structaware`` console command.
+
+    A command that wrote nothing to the index (``query``) ends its process with ``os._exit`` once
+    its output is flushed, skipping the interpreter's teardown: Qdrant Edge's shard close syncs
+    every memory-mapped file of the shard to disk (``msync``) even when nothing changed, 20-270 ms
+    on this project's test machine depending on the disk's other traffic (BENCHMARKS.md, "Speed
+    (issue 14)"). Nothing is lost: the process wrote nothing, and the OS releases its file locks.
+    """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    # pydantic looks for its plugins in the entry points of every installed distribution when the
+    # first model class is made (~10 ms in a large environment); the command uses none
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     for stream in (sys.stdout, sys.stderr):  # text that cannot be encoded never aborts the output
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        if _EXIT["read_only"] and (exc.code is None or isinstance(exc.code, int)):
+            if _EXIT["loader"] is not None:  # done, or ending, when the query used the model
+                _EXIT["loader"].join()
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):  # a closed pipe: the normal exit reports it
+                raise exc from None
+            os._exit(exc.code or 0)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,8 +8,11 @@ models and the Hugging Face hub client: about 1 s per process). Two costs are cu
 
 * **Load time.** ONNX Runtime optimises the graph every time a session is created (0.3-0.5 s for
   MiniLM). The optimised graph (``ORT_ENABLE_EXTENDED``: portable, no hardware-specific layout) is
-  saved once under ``<cache>/models/optimized/`` and later sessions load it with optimisation
-  off (about 0.1 s).
+  saved once under ``<cache>/models/optimized/<model key>-ort<version>/`` and later sessions load
+  it with optimisation off. Its weights go to a separate raw file (``model.data``, ONNX external
+  data) that ONNX Runtime memory-maps instead of parsing and copying them out of the protobuf:
+  constant folding turns MiniLM's int8 weights into 90 MB of float32, which took 0.11 s to load
+  inline and takes 0.04-0.05 s as external data (``benchmarks/bench_speed.py``).
 * **Memory.** Texts are batched by **padded tokens**, not by count: a batch holds at most
   ``max_batch_tokens`` (default :data:`DEFAULT_MAX_BATCH_TOKENS`) of ``texts x longest text``
   tokens, after sorting by token length. The activations of a transformer grow with
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -36,6 +40,9 @@ __all__ = ["DEFAULT_MAX_BATCH_TOKENS", "OnnxMeanPoolEmbedder", "token_budget_bat
 #: pieces, or 128 table rows of 32. Peak RSS of ingest with MiniLM int8: see BENCHMARKS.md
 #: "Speed (issue 14)".
 DEFAULT_MAX_BATCH_TOKENS = 4096
+
+_GRAPH = "model.onnx"  # the saved optimised graph, in its own folder of the cache
+_WEIGHTS = "model.data"  # its weights as ONNX external data, memory-mapped when loaded
 
 
 def token_budget_batches(lengths: Sequence[int], max_tokens: int, max_count: int | None = None) -> list[list[int]]:
@@ -157,24 +164,30 @@ class OnnxMeanPoolEmbedder:
         if self.optimized_dir is None:
             return ort.InferenceSession(str(source), self._options(level.ORT_ENABLE_ALL), providers=providers)
         safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in self.model_key)
-        saved = self.optimized_dir / f"{safe}-ort{ort.__version__}.onnx"
-        if saved.is_file():
+        saved = self.optimized_dir / f"{safe}-ort{ort.__version__}"  # model.onnx + model.data
+        if (saved / _GRAPH).is_file():
             try:
-                return ort.InferenceSession(str(saved), self._options(level.ORT_DISABLE_ALL), providers=providers)
-            except Exception:  # noqa: BLE001 - a damaged cache file: rebuild it below
-                saved.unlink(missing_ok=True)
+                return ort.InferenceSession(
+                    str(saved / _GRAPH), self._options(level.ORT_DISABLE_ALL), providers=providers
+                )
+            except Exception:  # noqa: BLE001 - a damaged cache entry: rebuild it below
+                shutil.rmtree(saved, ignore_errors=True)
         self.optimized_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".opt-", suffix=".onnx", dir=self.optimized_dir)
-        os.close(fd)
+        tmp = Path(tempfile.mkdtemp(prefix=".opt-", dir=self.optimized_dir))
         try:
             so = self._options(level.ORT_ENABLE_EXTENDED)
-            so.optimized_model_filepath = tmp
+            so.optimized_model_filepath = str(tmp / _GRAPH)
+            so.add_session_config_entry("session.optimized_model_external_initializers_file_name", _WEIGHTS)
+            so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
             session = ort.InferenceSession(str(source), so, providers=providers)
-            os.replace(tmp, saved)  # atomic: a concurrent process sees the old state or the whole file
+            (self.optimized_dir / f"{saved.name}.onnx").unlink(missing_ok=True)  # the one-file form of 0.1
+            try:  # atomic: a concurrent process sees no entry or the whole folder
+                os.rename(tmp, saved)
+            except OSError:  # another process saved it first (or the cache is read-only): keep theirs
+                pass
             return session
         finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            shutil.rmtree(tmp, ignore_errors=True)
 
     # -- embedding -------------------------------------------------------------------------
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
