@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from structaware_retrievers.evidence import evidence_units
 from structaware_retrievers.filters import SearchFilter
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.serve import QueryServer, make_server
@@ -97,6 +98,27 @@ def test_serves_the_same_hits_as_an_in_process_query(server: QueryServer) -> Non
     assert status == 200 and sorted(d["doc_name"] for d in docs["documents"]) == sorted([TINY.name, EN.name])
 
 
+def test_serves_expansion_budget_and_weights_as_the_index_answers_them(server: QueryServer) -> None:
+    q = "clinic target for adults 57-59 y"
+    status, body = _call(
+        f"{server.url}/query", {"text": q, "k": 3, "expand": True, "budget_chars": 3000, "weights": [0.5, 1]}
+    )
+    expected = server.index.query(q, k=3, expand=True, budget_chars=3000, weights=(0.5, 1.0))
+    assert status == 200 and [r["unit_id"] for r in body["hits"]] == [h.unit.unit_id for h in expected]
+    walk = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(expected)]
+    assert body["evidence"] == json.loads(json.dumps(walk))  # the lines of `structaware query --expand --json`
+    assert any(r["expanded_from"] == body["hits"][0]["unit_id"] for r in body["evidence"])  # adjacent rows
+    assert sum(len(r["context"]) + 1 + len(r["text"]) for r in body["evidence"]) <= 3000
+    status, again = _call(f"{server.url}/query?text={q.replace(' ', '+')}&k=3&expand=true&budget_chars=3000&weights=0.5,1")
+    assert status == 200 and again == body  # the same request as URL parameters
+    status, plain = _call(f"{server.url}/query", {"text": q, "k": 3})
+    assert status == 200 and "evidence" not in plain
+    status, err = _call(f"{server.url}/query", {"text": q, "weights": [1]})
+    assert status == 400 and err["field"] == "weights"
+    status, err = _call(f"{server.url}/query", {"text": q, "expand": "yes"})
+    assert status == 400 and err["field"] == "expand"
+
+
 def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     status, body = _call(f"{server.url}/query", raw=b"{not json")
     assert status == 400 and body["field"] == "body" and "invalid JSON" in body["message"]
@@ -145,3 +167,43 @@ def test_cli_serve_answers_over_http(index_dir: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(TIMEOUT)
+
+
+def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> None:
+    """`structaware serve` advertises itself beside the folder; `structaware query` on that folder
+    answers through it (the server holds the shard, so with no lock wait allowed only the served
+    query can answer), prints what `--no-server` prints, and the advertisement goes when it stops."""
+    folder = tmp_path / "ix"
+    with StructureIndex(folder) as ix:
+        assert ix.ingest([TINY, EN]).documents == 2
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_LOCK_TIMEOUT": "0"}
+    cli = [sys.executable, "-m", "structaware_retrievers.cli"]
+    query = [*cli, "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3"]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120)
+
+    alone = run()
+    alone_json = run("--json", "--expand", "--filter", "type=table_row")
+    assert alone.returncode == 0 and alone.stdout.startswith("1. [table_row]")
+    proc = subprocess.Popen([*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stderr.readline()  # type: ignore[union-attr]
+        assert "serving" in line, line
+        advert = json.loads((tmp_path / "ix" / "structaware.serve.json").read_text())
+        assert advert["pid"] == proc.pid and advert["url"] in line
+        served, served_json = run(), run("--json", "--expand", "--filter", "type=table_row")
+        assert (served.returncode, served.stdout) == (0, alone.stdout)
+        assert (served_json.returncode, served_json.stdout) == (0, alone_json.stdout)
+        assert len(served_json.stdout.splitlines()) > 3  # the hits' neighbours came through too
+        bad = run("--filter", "page=99")
+        assert bad.returncode == 0 and bad.stdout == "" and "no results" in bad.stderr
+        empty = subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120)
+        assert empty.returncode == 2 and "query text is empty" in empty.stderr
+        itself = run("--no-server")  # answers in its own process: the server holds the shard
+        assert itself.returncode == 2 and "lock" in itself.stderr
+    finally:
+        proc.terminate()
+        proc.wait(TIMEOUT)
+    assert not (tmp_path / "ix" / "structaware.serve.json").exists()  # SIGTERM: withdrawn
+    assert run().stdout == alone.stdout

@@ -9,19 +9,22 @@ from structaware_readers.errors import (
     StructawareError,
     UnknownFormatError,
 )
-from structaware_readers.models import (
-    Block,
-    BlockKind,
-    FlowEdgeInfo,
-    Grade,
-    ParsedDocument,
-    TableGrid,
-    TableRowInfo,
-    Unit,
-    UnitType,
-)
 
 telemetry.opt_out()  # before any dependency (ONNX Runtime) initialises; see structaware_readers.telemetry
+
+#: The data model, imported on first access (PEP 562): it imports pydantic, which a
+#: ``structaware query`` answered by a running server never needs (about 0.1 s).
+_MODELS = frozenset(
+    {"Block", "BlockKind", "FlowEdgeInfo", "Grade", "ParsedDocument", "TableGrid", "TableRowInfo", "Unit", "UnitType"}
+)
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODELS:
+        from structaware_readers import models
+
+        return getattr(models, name)
+    raise AttributeError(f"module 'structaware_readers' has no attribute {name!r}")
 
 __all__ = [
     "Block",

@@ -234,9 +234,9 @@ def ingest(
         raise typer.Exit(code=1)
 
 
-def _parse_filters(items: list[str]):
-    from structaware_retrievers.filters import SearchFilter
-
+def _parse_filters(items: list[str]) -> dict[str, Any]:
+    """``--filter`` words -> :class:`~structaware_retrievers.filters.SearchFilter` fields, checked
+    by building one (usage errors as ``typer.BadParameter``); ``{}`` for no filter."""
     fields: dict[str, list[str]] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -263,11 +263,52 @@ def _parse_filters(items: list[str]):
         else:
             raise typer.BadParameter(f"--filter {key}: unknown key; use doc, doc_id, page, type or grade")
     if not kwargs:
-        return None
+        return {}
+    from structaware_retrievers.filters import SearchFilter
+
     try:
-        return SearchFilter(**kwargs)
+        SearchFilter(**kwargs)
     except (StructawareError, ValueError) as exc:
         raise typer.BadParameter(f"--filter: {exc}") from None
+    return kwargs
+
+
+def _served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The answer of a running ``structaware serve`` of the index folder, as ``--json`` records;
+    ``None`` when no server of that folder is running or reachable (the caller answers itself).
+    A request the server rejects (bad value, missing or empty index) ends the command as it would
+    have ended here: ``error: ...``, exit code 2."""
+    from structaware_retrievers import serve_client
+    from structaware_retrievers.index_paths import default_index_path
+
+    url = serve_client.find_server((index if index is not None else default_index_path()) / collection)
+    answer = serve_client.ask(url, body) if url is not None else None
+    if answer is None or answer.status >= 500:
+        return None
+    if answer.status != 200:
+        typer.echo(f"error: {answer.body.get('detail') or answer.body.get('message')}", err=True)
+        raise typer.Exit(code=2)
+    if "evidence" in answer.body:
+        return list(answer.body["evidence"])
+    return [{**record, "expanded_from": None} for record in answer.body.get("hits", [])]
+
+
+def _print_records(records: list[dict[str, Any]], as_json: bool) -> None:
+    """Print ``structaware query``'s answer: one JSON object per line, or a few lines per unit."""
+    if not records:
+        typer.echo("no results (the filter matched no unit)", err=True)
+    for r in records:
+        if as_json:
+            typer.echo(json.dumps(r, ensure_ascii=False))
+            continue
+        lead = "   +" if r["expanded_from"] else f"{r['rank']}."
+        typer.echo(
+            f"{lead} [{r['unit_type']}] {r['doc']} p.{','.join(map(str, r['pages']))} "
+            f"{'+'.join(r['element_ids'])}  score={r['score']:.4f}"
+        )
+        if r["context"]:
+            typer.echo(f"   {r['context']}")
+        typer.echo(f"   {r['text'].replace(chr(10), ' ')[:300]}")
 
 
 @app.command(cls=_FilterCommand)
@@ -303,11 +344,18 @@ def query(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
+    use_server: Annotated[
+        bool,
+        typer.Option(
+            "--server/--no-server",
+            help="ask a running `structaware serve` of the same index folder when there is one (default)",
+        ),
+    ] = True,
 ) -> None:
     """Answer a question with the evidence units that hold the answer."""
     _EXIT["read_only"] = True
     text = clean_text(text)  # bytes that are not UTF-8 arrive as lone surrogates: U+FFFD
-    flt = _parse_filters(filters or [])
+    filter_fields = _parse_filters(filters or [])
     w: tuple[float, float] | None = None
     if weights is not None:
         try:
@@ -315,32 +363,30 @@ def query(
         except ValueError:
             raise typer.BadParameter(f"--weights: expected DENSE,BM25 (two numbers), got {weights!r}") from None
         w = (dw, sw)
+    args: dict[str, Any] = {
+        "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
+        "weights": w, "budget_chars": budget, "expand": expand,
+    }  # fmt: skip
+    if use_server and url is None:
+        body = {"text": text, **{key: v for key, v in args.items() if v is not None}}
+        if filter_fields:
+            body["filter"] = filter_fields
+        records = _served_records(index, collection, body)
+        if records is not None:
+            _print_records(records, as_json)
+            return
     try:
+        from structaware_retrievers.evidence import evidence_units
+        from structaware_retrievers.filters import SearchFilter
+
         dense = _dense_loading() if mode != ModeChoice.sparse else None
         idx = _open_index(index, url, api_key, collection, dense=dense)
-        hits = idx.query(
-            text, k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=flt,
-            weights=w, budget_chars=budget, expand=expand,
-        )  # fmt: skip
+        flt = SearchFilter(**filter_fields) if filter_fields else None
+        hits = idx.query(text, filter=flt, **args)
     except StructawareError as exc:
         _fail(exc)
         return
-    if not hits:
-        typer.echo("no results (the filter matched no unit)", err=True)
-    from structaware_retrievers.evidence import evidence_units
-
-    for hit, u, via in evidence_units(hits):
-        if as_json:
-            record = {**hit.to_record(u), "expanded_from": via}
-            typer.echo(json.dumps(record, ensure_ascii=False))
-        else:
-            typer.echo(
-                f"{'   +' if via else f'{hit.rank}.'} [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} "
-                f"{'+'.join(u.element_ids)}  score={hit.score:.4f}"
-            )
-            if u.context:
-                typer.echo(f"   {u.context}")
-            typer.echo(f"   {u.text.replace(chr(10), ' ')[:300]}")
+    _print_records([{**hit.to_record(u), "expanded_from": via} for hit, u, via in evidence_units(hits)], as_json)
 
 
 @app.command()
@@ -353,6 +399,7 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
 ) -> None:
     """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health."""
+    from structaware_retrievers import serve_client
     from structaware_retrievers.serve import make_server
 
     try:
@@ -364,12 +411,28 @@ def serve(
     except OSError as exc:
         _fail(StructawareError(f"cannot listen on {host}:{port}: {exc}", field="--port"))
         return
+    folder = getattr(idx.store, "folder", None)  # a folder index: `structaware query` on it asks this server
+    if folder is not None:
+        bound, bound_port = server.server_address[:2]
+        local = "127.0.0.1" if bound in ("0.0.0.0", "") else bound  # noqa: S104 - reading, not binding
+        try:
+            serve_client.advertise(folder, f"http://{local}:{bound_port}")
+        except OSError:  # a read-only folder: queries still work, in their own processes
+            folder = None
     typer.echo(f"serving {idx.store.location} at {server.url} (POST /query, GET /documents, GET /health); Ctrl-C stops", err=True)
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the server as Ctrl-C does: advertisement withdrawn, index closed
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        if folder is not None:
+            serve_client.withdraw(folder)
         server.server_close()
         idx.close()
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import re
 import threading
 import time
@@ -51,6 +50,7 @@ from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.filters import Match, PointFilter, SearchFilter
 from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.model_assets import cache_dir
 from structaware_retrievers.store.base import PointRecord, ScoredRecord, VectorStore
@@ -71,10 +71,6 @@ __all__ = [
     "expand_inputs",
 ]
 
-#: Default index folder (relative to the working directory).
-DEFAULT_INDEX_PATH = Path(".structaware") / "index"
-#: Environment variable overriding the default index folder.
-ENV_INDEX = "STRUCTAWARE_INDEX"
 #: Version of the index layout/config written by this module.
 INDEX_FORMAT = "1"
 
@@ -276,11 +272,6 @@ def _write_lock(location: str) -> threading.RLock:
         return _write_locks.setdefault(location, threading.RLock())
 
 
-def _default_path() -> Path:
-    env = os.environ.get(ENV_INDEX)
-    return Path(env).expanduser() if env else DEFAULT_INDEX_PATH
-
-
 class StructureIndex:
     """A searchable index of structure-aware evidence units (paper sections 2.3-2.4).
 
@@ -332,7 +323,7 @@ class StructureIndex:
         else:
             from structaware_retrievers.store.edge import EdgeStore
 
-            self.path = Path(path) if path is not None else _default_path()
+            self.path = Path(path) if path is not None else default_index_path()
             self.store = EdgeStore(self.path / collection)
         self.dense = dense if dense is not None else DenseEncoder()
         self.sparse = sparse if sparse is not None else SparseEncoder()

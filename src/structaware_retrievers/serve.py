@@ -10,17 +10,24 @@ Endpoints:
 * ``GET /health`` -> ``{"status": "ok", "index": <location>, "units": <count>}``
 * ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
 * ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
-  "fusion": "rrf"|"dbsf", "rrf_k": int = 60, "prefetch_limit": int = 50, "filter": {...}}``, where
+  "fusion": "rrf"|"dbsf", "rrf_k": int = 60, "prefetch_limit": int = 50, "weights": [dense, bm25],
+  "budget_chars": int, "expand": bool = false, "filter": {...}}`` (the arguments of
+  :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`), where
   ``filter`` holds :class:`~structaware_retrievers.filters.SearchFilter` fields (``doc_ids``,
   ``doc_names``, ``page_from``, ``page_to``, ``unit_types``, ``grades``); or ``GET /query?text=...&k=5``
-  with the scalar fields as URL parameters. Answer: ``{"hits": [record, ...]}``, one
-  :meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>` per hit, best first
-  (the fields of ``structaware query --json``; no neighbour expansion).
+  with the scalar fields as URL parameters (``weights=0.5,1``, ``expand=true``). Answer:
+  ``{"hits": [record, ...]}``, one :meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>`
+  per hit, best first (the fields of ``structaware query --json``); with ``expand``, also
+  ``"evidence"``: every unit handed over, each hit's unit then its neighbours, each unit once, as
+  ``structaware query --expand --json`` prints them (a record plus ``expanded_from``: ``null``, or
+  the unit id of the hit it neighbours).
 
-Errors are JSON ``{"error": <class>, "message": ..., "field": ...}``: 400 for a bad request
-(:class:`~structaware_readers.errors.MalformedInputError`, bad JSON, unknown parameter), 404 for
-an unknown path or a missing/empty index, 500 otherwise. The index is opened once (one process
-may hold an embedded index folder: stop the server before ingesting into the same folder).
+Errors are JSON ``{"error": <class>, "message": ..., "field": ..., "detail": <one line>}``: 400 for a
+bad request (:class:`~structaware_readers.errors.MalformedInputError`, bad JSON, unknown parameter),
+404 for an unknown path or a missing/empty index, 500 otherwise. The index is opened once (one
+process may hold an embedded index folder: stop the server before ingesting into the same folder).
+``structaware serve`` advertises itself beside an index folder, so ``structaware query`` on that
+folder asks it (:mod:`structaware_retrievers.serve_client`).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError, StructawareError
 from structaware_readers.limits import clean_text
+from structaware_retrievers.evidence import evidence_units
 from structaware_retrievers.filters import SearchFilter
 from structaware_retrievers.index import StructureIndex
 
@@ -42,7 +50,17 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QueryServer", "make_server"]
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 _MAX_BODY = 1 << 20  # bytes of a request body
-_QUERY_FIELDS = {"text": str, "k": int, "mode": str, "fusion": str, "rrf_k": int, "prefetch_limit": int}
+_QUERY_FIELDS = {
+    "text": str,
+    "k": int,
+    "mode": str,
+    "fusion": str,
+    "rrf_k": int,
+    "prefetch_limit": int,
+    "budget_chars": int,
+    "expand": bool,
+    "weights": list,
+}
 
 
 class _BadRequest(Exception):
@@ -61,13 +79,14 @@ def _query_args(raw: dict[str, Any]) -> dict[str, Any]:
         if name not in raw:
             continue
         value = raw[name]
-        if kind is int and isinstance(value, str):
-            try:
-                value = int(value)
-            except ValueError:
-                raise _BadRequest(f"expected an integer, got {value!r}", name) from None
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if isinstance(value, str) and kind is not str:  # a URL parameter
+            value = _from_text(name, kind, value)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise _BadRequest(f"expected {kind.__name__}, got {type(value).__name__}", name)
+        if name == "weights":
+            if len(value) != 2 or not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in value):
+                raise _BadRequest(f"expected two numbers [dense, bm25], got {value!r}", name)
+            value = (float(value[0]), float(value[1]))
         args[name] = value
     if "text" not in args:
         raise _BadRequest("missing the query text", "text")
@@ -78,6 +97,19 @@ def _query_args(raw: dict[str, Any]) -> dict[str, Any]:
             raise _BadRequest("expected an object of SearchFilter fields", "filter")
         args["filter"] = SearchFilter(**flt)
     return args
+
+
+def _from_text(name: str, kind: type, value: str) -> Any:
+    try:
+        if kind is int:
+            return int(value)
+        if kind is bool and value.lower() in ("true", "1", "false", "0"):
+            return value.lower() in ("true", "1")
+        if kind is list:
+            return [float(x) for x in value.split(",")]
+    except ValueError:
+        pass
+    raise _BadRequest(f"expected {kind.__name__}, got {value!r}", name)
 
 
 class QueryServer(ThreadingHTTPServer):
@@ -114,7 +146,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, status: int, exc: BaseException, field: str | None = None) -> None:
         message = exc.message if isinstance(exc, StructawareError) else str(exc)
         field = field or getattr(exc, "field", None)
-        self._send(status, {"error": type(exc).__name__, "message": message, "field": field})
+        detail = str(exc) if isinstance(exc, StructawareError) else f"{field}: {message}" if field else message
+        self._send(status, {"error": type(exc).__name__, "message": message, "field": field, "detail": detail})
 
     def _dispatch(self, route: str, params: dict[str, Any] | None) -> None:
         index = self.server.index
@@ -129,7 +162,10 @@ class _Handler(BaseHTTPRequestHandler):
                 args = _query_args(params)
                 with self.server.lock:
                     hits = index.query(args.pop("text"), **args)
-                self._send(HTTPStatus.OK, {"hits": [h.to_record() for h in hits]})
+                body: dict[str, Any] = {"hits": [h.to_record() for h in hits]}
+                if args.get("expand"):
+                    body["evidence"] = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]
+                self._send(HTTPStatus.OK, body)
             else:
                 self._send(HTTPStatus.NOT_FOUND, {"error": "NotFound", "message": f"no endpoint {route}", "field": None})
         except _BadRequest as exc:

