@@ -8,6 +8,7 @@ Usage::
     python tests/robust_worker.py ingest INDEX INPUT...   # prints the IngestSummary as JSON
     python tests/robust_worker.py query INDEX TEXT        # prints the number of hits
     python tests/robust_worker.py state INDEX             # prints {doc_id: [unit ids]} (visible)
+    python tests/robust_worker.py reader INDEX idle|loop  # keeps the index open until stdin closes
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import threading
 
 import numpy as np
 
@@ -60,6 +62,25 @@ def state(ix: StructureIndex) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(out.items())}
 
 
+def reader(ix: StructureIndex, how: str) -> int:
+    """A reader that keeps ``ix`` open: one query, ``ready N`` on stdout, then (``idle``) nothing
+    until stdin closes, or (``loop``) queries back to back until stdin closes; then one last
+    query. Prints ``answered A failed F last N`` (queries with 5 hits, queries that raised)."""
+    text = "treat condition with drug"
+    print("ready", len(ix.query(text, k=5)), flush=True)
+    closed = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), closed.set()), daemon=True).start()
+    answered = failed = 0
+    while not closed.wait(3600 if how == "idle" else 0):
+        try:
+            answered += len(ix.query(text, k=5)) == 5
+        except Exception as exc:  # noqa: BLE001 - counted and shown: the test asserts there are none
+            failed += 1
+            print("error", exc, file=sys.stderr, flush=True)
+    print("answered", answered, "failed", failed, "last", len(ix.query(text, k=5)), flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     cmd, index = argv[0], argv[1]
     with open_index(index) as ix:
@@ -70,6 +91,8 @@ def main(argv: list[str]) -> int:
         if cmd == "query":
             print(len(ix.query(argv[2], k=5)), flush=True)
             return 0
+        if cmd == "reader":
+            return reader(ix, argv[2])
         if cmd == "state":
             print(json.dumps(state(ix)), flush=True)
             return 0

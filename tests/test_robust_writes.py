@@ -4,12 +4,14 @@ real processes (``tests/robust_worker.py``, a tiny hash dense model so the engin
 * kill -9 at random moments of a multi-document ingest: never a half-present document, never a
   duplicate, and the next ingest reaches the state of a clean one;
 * two ingests started together into a new folder: both finish, nothing lost;
-* queries during an ingest are answered and do not make it fail; two query processes both answer.
+* queries during an ingest are answered and do not make it fail; two query processes both answer;
+  a reader that keeps the index open, idle or querying in a loop, never makes a writer fail.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -57,10 +59,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], dict[s
     return paths, clean
 
 
-def _run(*args: str) -> subprocess.Popen:
+def _run(*args: str, stdin: int | None = None, lock_timeout: int | None = None) -> subprocess.Popen:
+    env = {**os.environ, "STRUCTAWARE_LOCK_TIMEOUT": str(lock_timeout)} if lock_timeout else None
     return subprocess.Popen(
-        [sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        [sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=stdin, text=True,
+        env=env,
+    )  # fmt: skip
 
 
 def _check_consistent(index: Path, clean: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -132,6 +136,33 @@ def test_queries_during_an_ingest_are_answered_and_two_query_processes_both_answ
     assert _check_consistent(index, clean) == clean
 
 
+def test_a_reader_holding_the_index_open_never_makes_a_writer_fail(
+    corpus: tuple[list[Path], dict[str, list[str]]], tmp_path: Path
+) -> None:
+    """Two reader processes keep the index open, one idle and one querying back to back, while a
+    writer ingests: the writer waits at most its turn (before: it waited for the idle reader until
+    its lock timeout and failed), and every query of the readers is answered."""
+    paths, clean = corpus
+    index = tmp_path / "ix"
+    with open_index(str(index)) as ix:
+        ix.ingest(paths[:1], optimize=False)
+    readers = [_run("reader", str(index), how, stdin=subprocess.PIPE, lock_timeout=300) for how in ("idle", "loop")]
+    for r in readers:
+        assert r.stdout is not None and r.stdout.readline().split() == ["ready", "5"], r.communicate(timeout=60)
+    # 120 s: a hang guard (the writer waits for one query at most); before the fix it failed here
+    writer = _run("ingest", str(index), *map(str, paths), lock_timeout=120)
+    out, err = writer.communicate(timeout=600)
+    assert writer.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["documents"] == N_DOCS - 1
+    finals = [r.communicate(input="", timeout=600) for r in readers]
+    assert [r.returncode for r in readers] == [0, 0], finals
+    for (o, e), how in zip(finals, ("idle", "loop"), strict=True):
+        words = o.split()
+        assert words[0] == "answered" and words[2:4] == ["failed", "0"] and words[4:] == ["last", "5"], (how, o, e)
+    assert int(finals[1][0].split()[1]) >= 1  # the looping reader was answered after its first query too
+    assert _check_consistent(index, clean) == clean
+
+
 def test_a_folder_where_no_lock_can_be_made_gives_a_clear_error(tmp_path: Path) -> None:
     from structaware_readers.errors import StoreError
     from structaware_retrievers.locking import FolderLock
@@ -169,3 +200,32 @@ def test_a_broken_sparse_encoder_fails_its_document_only(
         assert state(ix) == before and ix.store.count(PointFilter(include_hidden=True)) == len(before[next(iter(before))])
         monkeypatch.setattr(ix.sparse, "embed_documents", real)
         assert ix.ingest(paths, optimize=False).ok and state(ix) == clean
+
+
+def test_payload_indexes_an_older_version_did_not_make_are_created_when_writing(
+    corpus: tuple[list[Path], dict[str, list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Collections made before the write protocol have no payload index on ``_pending`` /
+    ``_superseded`` (every read filters on them): the next writer creates them, once."""
+    import structaware_retrievers.store.edge as edge
+    from structaware_retrievers.store.base import PAYLOAD_INDEXES, PENDING, SUPERSEDED
+
+    def indexed(ix) -> set[str]:
+        with ix.store._using() as shard:  # noqa: SLF001 - the engine's own record of its indexes
+            return set(shard.info().payload_schema)
+
+    paths, clean = corpus
+    older = {k: v for k, v in PAYLOAD_INDEXES.items() if k not in (PENDING, SUPERSEDED)}
+    with monkeypatch.context() as m:
+        m.setattr(edge, "PAYLOAD_INDEXES", older)
+        with open_index(str(tmp_path / "ix")) as ix:
+            assert ix.ingest(paths[:1], optimize=False).ok
+            assert indexed(ix) == set(older)
+    with open_index(str(tmp_path / "ix")) as ix:
+        assert indexed(ix) == set(older) and ix.query("dose mg", k=5)  # reading creates nothing
+        assert ix.ingest(paths, optimize=False).ok
+        assert indexed(ix) == set(PAYLOAD_INDEXES)
+        assert state(ix) == clean
+        assert ix.store.ensure_payload_indexes() == []
+    with open_index(str(tmp_path / "ix")) as ix:  # persisted: a new handle finds nothing missing
+        assert ix.store.ensure_payload_indexes() == [] and indexed(ix) == set(PAYLOAD_INDEXES)

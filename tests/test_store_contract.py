@@ -417,22 +417,28 @@ def test_edge_data_survives_a_crash_without_flush(tmp_path: Path) -> None:
     s.close()
 
 
-def test_edge_folder_is_locked_against_other_processes(tmp_path: Path) -> None:
+def test_edge_folder_is_shared_with_other_processes_in_turns(tmp_path: Path) -> None:
     folder = tmp_path / "edge"
     s = filled(EdgeStore(folder))
     code = (
         "import sys\nfrom structaware_readers.errors import StoreError\n"
         "from structaware_retrievers.store import EdgeStore\n"
-        "try:\n    EdgeStore(sys.argv[1]).count()\nexcept StoreError as e:\n    print('LOCKED', e)\n"
+        "try:\n    print('COUNT', EdgeStore(sys.argv[1]).count())\nexcept StoreError as e:\n    print('LOCKED', e)\n"
     )
     env = {**os.environ, "STRUCTAWARE_LOCK_TIMEOUT": "1"}  # the other process waits 1 s, then says why
-    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env)
+    with s.hold():  # busy (a write transaction): the other process waits, then names this one
+        out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env)
     assert "LOCKED" in out.stdout and "another process" in out.stdout and f"pid {os.getpid()}" in out.stdout
+    # idle with the shard open: this process lets the other one in (its watcher thread parks the shard)
+    assert s.count() == 5
+    env = {**os.environ, "STRUCTAWARE_LOCK_TIMEOUT": "120"}  # a hang guard only
+    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split() == ["COUNT", "5"], out
     # within one process, handles share the open shard
     second = EdgeStore(folder)
     assert second.count() == 5
     second.close()
-    assert s.count() == 5  # the first handle still works
+    assert s.count() == 5  # the first handle still works (reopening the parked shard)
     s.close()
     out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
     assert "LOCKED" not in out.stdout  # released by the last close()
@@ -440,7 +446,8 @@ def test_edge_folder_is_locked_against_other_processes(tmp_path: Path) -> None:
 
 def test_edge_payload_indexes_and_optimize(tmp_path: Path) -> None:
     s = filled(EdgeStore(tmp_path / "edge"))
-    schema = s._shard.info().payload_schema  # noqa: SLF001 - checking the engine state itself
+    with s._using() as shard:  # noqa: SLF001 - checking the engine state itself
+        schema = shard.info().payload_schema
     assert {k: str(v.data_type).split(".")[-1].lower() for k, v in schema.items()} == PAYLOAD_INDEXES
     s.delete(PointFilter.match("doc_id", "doc2"))
     s.optimize()

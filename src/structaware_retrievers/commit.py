@@ -68,23 +68,28 @@ def write_document(store: VectorStore, points: Sequence[PointRecord], replaces: 
     new_ids = [p.id for p in points]
     new_set = set(new_ids)
     overwritten = [i for i in replaces if i in new_set]
-    backup = store.retrieve(overwritten, with_vectors=True) if overwritten else []
     staged = [PointRecord(id=p.id, payload={**p.payload, PENDING: txn}, dense=p.dense, sparse=p.sparse) for p in points]
-    try:
-        if overwritten:
-            store.set_payload(replaces, {SUPERSEDED: txn})
-        store.upsert(staged)
-        if replaces and not overwritten:
-            store.set_payload(replaces, {SUPERSEDED: txn})
-        store.delete_payload(new_ids, [PENDING])  # the commit point
-    except Exception as exc:
-        _undo_live(store, new_ids, replaces, backup, src, exc)
-        raise StoreError(f"writing the document failed and was rolled back: {exc}", path=src, field="upsert") from exc
-    try:
-        store.delete_ids([i for i in replaces if i not in new_set])
-        store.flush()
-    except Exception as exc:  # noqa: BLE001 - committed: the leftovers are hidden and recover() deletes them
-        log.warning("%s: committed, but removing the replaced points failed (%s); the next write finishes it", src, exc)
+    with store.hold():  # one transaction at a time: a waiting reader gets the shard before or after it
+        backup = store.retrieve(overwritten, with_vectors=True) if overwritten else []
+        try:
+            if overwritten:
+                store.set_payload(replaces, {SUPERSEDED: txn})
+            store.upsert(staged)
+            if replaces and not overwritten:
+                store.set_payload(replaces, {SUPERSEDED: txn})
+            store.delete_payload(new_ids, [PENDING])  # the commit point
+        except Exception as exc:
+            _undo_live(store, new_ids, replaces, backup, src, exc)
+            raise StoreError(
+                f"writing the document failed and was rolled back: {exc}", path=src, field="upsert"
+            ) from exc
+        try:
+            store.delete_ids([i for i in replaces if i not in new_set])
+            store.flush()
+        except Exception as exc:  # noqa: BLE001 - committed: the leftovers are hidden and recover() deletes them
+            log.warning(
+                "%s: committed, but removing the replaced points failed (%s); the next write finishes it", src, exc
+            )
 
 
 def _undo_live(
@@ -122,9 +127,12 @@ class RecoveryReport:
 
 
 def recover(store: VectorStore) -> RecoveryReport:
-    """Finish or roll back the transactions an interrupted writer left (see the module docstring).
+    """Prepare an existing collection for writing: create the payload indexes it lacks (a
+    collection made by an older version has none on the write-protocol markers), then finish or
+    roll back the transactions an interrupted writer left (see the module docstring).
 
-    Call it with the writer lock held. Costs two indexed counts when there is nothing to do.
+    Call it with the writer lock held, before writing. Costs two indexed counts when there is
+    nothing to do (and one look at the collection's indexes per store object).
 
     Raises:
         StoreError: the engine refused a repair operation (nothing is lost: run it again).
@@ -132,6 +140,14 @@ def recover(store: VectorStore) -> RecoveryReport:
     report = RecoveryReport()
     if not store.exists():
         return report
+    with store.hold():
+        return _recover(store, report)
+
+
+def _recover(store: VectorStore, report: RecoveryReport) -> RecoveryReport:
+    added = store.ensure_payload_indexes()
+    if added:
+        log.info("%s: created the payload indexes an older version did not make: %s", store.location, ", ".join(added))
     pending_n, superseded_n = store.count(_marked(PENDING)), store.count(_marked(SUPERSEDED))
     if not pending_n and not superseded_n:
         return report

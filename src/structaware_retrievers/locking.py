@@ -10,10 +10,13 @@ process dies, so a ``kill -9`` never leaves a stale lock):
     under it, so two processes never race to create one collection.
 ``<store folder>.shard.lock``
     held while a process has the embedded Qdrant Edge shard open (Qdrant Edge lets one process
-    open a shard at a time). Readers (queries) wait for it instead of failing; a writer holds it
-    only while it writes a document, not while it parses or embeds, so queries are answered
-    between documents. In a read-only folder (no lock file can be made, and nobody can write)
-    readers go ahead without it.
+    open a shard at a time). A process waiting for it says so (``.wanted`` marker, its pid), and
+    a process holding it lets it go as soon as no operation of its own runs
+    (``store/edge.py``: a watcher thread for idle handles, and a check before each operation for
+    a reader that queries in a loop). So a reader, idle or busy, never keeps a writer waiting
+    for more than one query, and a writer lets readers in between documents and while it parses
+    or embeds (it keeps the shard only while it writes one document). In a read-only folder (no
+    lock file can be made, and nobody can write) readers go ahead without it.
 
 Both waits end after :func:`lock_timeout` seconds (``$STRUCTAWARE_LOCK_TIMEOUT``, default 600)
 with a :class:`~structaware_readers.errors.StoreError` that says which process holds the lock.
@@ -185,7 +188,7 @@ class FolderLock:
                     if time.monotonic() >= deadline:
                         raise
                     with contextlib.suppress(OSError):
-                        self._want.touch()
+                        self._want.write_text(str(os.getpid()), encoding="ascii")
         except _Timeout:
             raise StoreError(
                 f"another process has held the {self.what} lock for {wait:.0f} s ({_holder(self.path)});"
@@ -218,10 +221,13 @@ class FolderLock:
                 self._thread_lock.release()
 
     def wanted(self) -> bool:
-        """Whether another process is waiting for this lock now (it refreshes a marker file while it waits)."""
+        """Whether another process is waiting for this lock now (it rewrites a marker file with its
+        pid every 0.25 s while it waits; this process's own marker does not count)."""
         try:
-            return time.time() - self._want.stat().st_mtime < 4 * _POLL
-        except OSError:
+            if time.time() - self._want.stat().st_mtime >= 4 * _POLL:
+                return False
+            return self._want.read_text(encoding="ascii").strip() != str(os.getpid())
+        except (OSError, ValueError):
             return False
 
     @property

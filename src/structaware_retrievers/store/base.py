@@ -27,6 +27,7 @@ first. No score moves by more than ~1e-5, and no other order changes except near
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -153,6 +154,19 @@ class VectorStore(ABC):
     @abstractmethod
     def delete_payload(self, ids: Sequence[str], keys: Sequence[str]) -> None:
         """Remove payload ``keys`` from the points ``ids`` (one engine operation: all or none)."""
+
+    @abstractmethod
+    def ensure_payload_indexes(self) -> list[str]:
+        """Create the payload indexes of :data:`PAYLOAD_INDEXES` the existing collection lacks (a
+        collection made by an older version has none on ``_pending``/``_superseded``, so every read
+        would scan its payloads); idempotent. Returns the fields indexed now (sorted, ``[]`` when
+        none was missing)."""
+
+    def hold(self) -> contextlib.AbstractContextManager[None]:
+        """Keep the engine for the block (several operations that belong together, e.g. one write
+        transaction): the embedded backend lets another process use the data only between
+        operations, and not inside this block. A no-op elsewhere."""
+        return contextlib.nullcontext()
 
     def flush(self) -> None:
         """Make written data durable (no-op where the engine does it itself)."""

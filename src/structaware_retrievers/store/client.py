@@ -117,6 +117,7 @@ class ClientStore(VectorStore):
         where = url or location or getattr(getattr(client, "_client", None), "location", None) or "client"
         self.location = f"{where}#{collection}"
         self._dim: int | None = None
+        self._indexes_checked = False  # ensure_payload_indexes() ran
 
     @property
     def _is_local(self) -> bool:
@@ -154,24 +155,32 @@ class ClientStore(VectorStore):
                     path=self.location,
                     field="metadata",
                 )
-            with warnings.catch_warnings():
-                if self._is_local:
-                    warnings.filterwarnings("ignore", message="Payload indexes have no effect")
-                for name, kind in PAYLOAD_INDEXES.items():
-                    schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
-                    self._run(
-                        "create_payload_index",
-                        self.client.create_payload_index,
-                        self.collection,
-                        name,
-                        schema,
-                        wait=True,
-                    )
+            self._create_indexes(PAYLOAD_INDEXES)
+            self._indexes_checked = True
         except StoreError:
             with contextlib.suppress(Exception):  # leave no half-made collection behind
                 self.client.delete_collection(self.collection)
             raise
         self._dim = dim
+
+    def _create_indexes(self, wanted: dict[str, str]) -> None:
+        with warnings.catch_warnings():
+            if self._is_local:
+                warnings.filterwarnings("ignore", message="Payload indexes have no effect")
+            for name, kind in wanted.items():
+                schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
+                self._run(
+                    "create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True
+                )
+
+    def ensure_payload_indexes(self) -> list[str]:
+        if self._indexes_checked or self._is_local:  # local mode keeps no payload indexes
+            return []
+        have = set(self._info().payload_schema or {})
+        missing = {k: v for k, v in PAYLOAD_INDEXES.items() if k not in have}
+        self._create_indexes(missing)
+        self._indexes_checked = True
+        return sorted(missing)
 
     def _info(self) -> Any:
         if not self.exists():

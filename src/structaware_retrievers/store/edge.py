@@ -14,9 +14,15 @@ Durability and concurrency (measured with qdrant-edge-py 0.9.0):
 * The shard holds an exclusive OS lock on its WAL while open. A second open of the same folder,
   from another process **or the same one**, fails (``Can't init WAL: WouldBlock``). This class
   therefore shares one open shard per folder within a process (reference counted, released by
-  the last ``close()``), and turns the cross-process failure into a :class:`StoreError` that says
-  another process holds the index. One process at a time may use an index folder; queries from
-  several threads of that process are safe.
+  the last ``close()``), and between processes takes turns through the folder's shard lock
+  (:mod:`structaware_retrievers.locking`): a process that waits for the shard marks it wanted,
+  and the holder *parks* its shard (flush, close, free the lock) as soon as no operation of its
+  own runs: a watcher thread does it for idle handles, and every operation checks first, so a
+  reader querying in a loop lets a waiting writer in between two queries. The next operation
+  reopens the shard (waiting its turn). An open handle therefore never keeps another process
+  waiting for longer than one operation (or one :meth:`EdgeStore.hold` block: a writer's
+  transaction); a wait past ``$STRUCTAWARE_LOCK_TIMEOUT`` is a :class:`StoreError` naming the
+  holder. Queries from several threads of a process are safe.
 * Qdrant Edge runs no background optimiser. Points land in appendable segments that are searched
   exactly; ``optimize()`` builds HNSW indexes and vacuums deleted points. It is worth running
   after a large ingest (``StructureIndex.ingest`` does), not after every document.
@@ -26,12 +32,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import shutil
 import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +48,7 @@ import qdrant_edge as E
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
-from structaware_retrievers.locking import folder_lock
+from structaware_retrievers.locking import FolderLock, folder_lock
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
@@ -62,13 +70,110 @@ from structaware_retrievers.store.common import (
 
 __all__ = ["EdgeStore"]
 
+log = logging.getLogger(__name__)
+
 _UPSERT_BATCH = 256
 _META_FILE = "collection.json"
 _SHARD_DIR = "shard"
 
-_registry_lock = threading.Lock()
-_open_shards: dict[str, list[Any]] = {}  # resolved folder -> [EdgeShard, refcount]
-_unflushed: set[str] = set()  # resolved folders written since their last flush (close flushes only these)
+_registry_lock = threading.RLock()
+_open_shards: dict[str, _OpenShard] = {}  # resolved folder -> the process's open shard of it
+_watching = False  # whether the watcher thread runs (changed under _registry_lock)
+_WATCH_POLL = 0.25  # seconds between the watcher's looks at the "wanted" markers
+_YIELD_PAUSE = 0.5  # seconds a process that let another one in waits before it takes the shard again
+
+
+class _OpenShard:
+    """The process's shard of one folder, shared by its :class:`EdgeStore` handles.
+
+    ``shard`` is ``None`` while the shard is *parked*: closed, its lock free for another process,
+    reopened by the next operation of any handle. ``active`` counts operations running now (and
+    :meth:`EdgeStore.hold` blocks); the shard is parked only when it is 0.
+    """
+
+    def __init__(self, lock: FolderLock):
+        self.lock = lock
+        self.shard: Any = None
+        self.handles = 0
+        self.active = 0
+        self.unflushed = False  # written since the last flush (closing flushes only then)
+        self.parked_at = 0.0
+
+    def open(self, folder: Path, config: Any = None) -> Any:
+        if self.shard is not None:
+            return self.shard
+        pause = self.parked_at + _YIELD_PAUSE - time.monotonic()
+        if pause > 0:  # the process this one let in polls every 0.05 s: let it take the lock first
+            time.sleep(pause)
+        self.lock.acquire()  # waits while another process has the shard open
+        try:
+            shard_dir = str(folder / _SHARD_DIR)
+            self.shard = E.EdgeShard.create(shard_dir, config) if config is not None else E.EdgeShard.load(shard_dir)
+        except (KeyboardInterrupt, SystemExit):
+            self.lock.release()
+            raise
+        except BaseException as exc:  # the engine's errors, and its panics (not Exceptions)
+            self.lock.release()
+            if "WouldBlock" in str(exc):
+                raise StoreError(
+                    "the index folder is open in another process (Qdrant Edge locks its write-ahead log);"
+                    " close that process or use another folder",
+                    path=folder,
+                    field="shard",
+                ) from exc
+            raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=folder, field="shard") from exc
+        _start_watcher()
+        return self.shard
+
+    def park(self) -> None:
+        """Flush (if written) and close the shard and free its lock; the next operation reopens it."""
+        shard, self.shard = self.shard, None
+        if shard is None:
+            return
+        try:
+            if self.unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
+                self.unflushed = False
+                shard.flush()
+        finally:
+            try:
+                shard.close()
+            finally:
+                self.lock.release()
+                self.parked_at = time.monotonic()
+
+    def yield_if_wanted(self) -> None:
+        """Park the shard if no operation runs, no write transaction holds it, and another process waits."""
+        if self.shard is not None and self.active == 0 and self.lock.wanted():
+            log.debug("%s: another process waits for the shard; letting it in", self.lock.path)
+            self.park()
+
+
+def _start_watcher() -> None:
+    """Start (once per process; call under ``_registry_lock``) the thread that parks idle shards
+    another process waits for; it ends when no shard of the process is open."""
+    global _watching
+    if not _watching:
+        _watching = True
+        threading.Thread(target=_watch, name="structaware-shard-watcher", daemon=True).start()
+
+
+def _watch() -> None:
+    global _watching
+    while True:
+        time.sleep(_WATCH_POLL)
+        if not _registry_lock.acquire(timeout=_WATCH_POLL):
+            continue  # an operation is opening a shard: look again later
+        try:
+            for entry in list(_open_shards.values()):
+                try:
+                    entry.yield_if_wanted()
+                except Exception as exc:  # noqa: BLE001 - keep watching; the next operation reports engine errors
+                    log.warning("%s: letting another process in failed: %s", entry.lock.path, exc)
+            if not any(e.shard is not None for e in _open_shards.values()):
+                _watching = False
+                return  # nothing open: the next open starts a new watcher
+        finally:
+            _registry_lock.release()
 
 
 def _edge_condition(c: Match | Range | IsEmpty | HasId) -> Any:
@@ -111,87 +216,79 @@ class EdgeStore(VectorStore):
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
         self.location = str(self.folder)
-        self._shard: Any = None
         self._key = str(self.folder.resolve())
         self._dim: int | None = None
-        self._shard_lock = folder_lock(self.folder, "shard")
+        self._entry: _OpenShard | None = None  # this handle's share of the process's open shard
+        self._indexes_checked = False  # ensure_payload_indexes() ran
 
     # -- shard lifecycle ---------------------------------------------------------------------
     @property
     def _shard_dir(self) -> Path:
         return self.folder / _SHARD_DIR
 
-    def _acquire(self, config: Any = None) -> None:
-        with _registry_lock:
+    def _register(self) -> _OpenShard:
+        """This handle's :class:`_OpenShard` (call under ``_registry_lock``)."""
+        if self._entry is None:
             entry = _open_shards.get(self._key)
-            if entry is not None:
-                entry[1] += 1
-                self._shard = entry[0]
-                return
-            self._shard_lock.acquire()  # waits while another process has the shard open
-            try:
-                if config is not None:
-                    shard = E.EdgeShard.create(str(self._shard_dir), config)
-                else:
-                    shard = E.EdgeShard.load(str(self._shard_dir))
-            except (KeyboardInterrupt, SystemExit):
-                self._shard_lock.release()
-                raise
-            except BaseException as exc:  # the engine's errors, and its panics (not Exceptions)
-                self._shard_lock.release()
-                if "WouldBlock" in str(exc):
-                    raise StoreError(
-                        "the index folder is open in another process (Qdrant Edge locks its write-ahead log);"
-                        " close that process or use another folder",
-                        path=self.folder,
-                        field="shard",
-                    ) from exc
-                raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=self.folder, field="shard") from exc
-            _open_shards[self._key] = [shard, 1]
-            self._shard = shard
+            if entry is None:
+                entry = _open_shards[self._key] = _OpenShard(folder_lock(self.folder, "shard"))
+            entry.handles += 1
+            self._entry = entry
+        return self._entry
+
+    @contextmanager
+    def _using(self, config: Any = None, *, must_exist: bool = True) -> Iterator[Any]:
+        """The open shard for one operation (or several, see :meth:`hold`): opened (or reopened
+        after parking) on entry, never parked while the block runs. On entry, a shard no operation
+        of this process uses is first handed to another process that waits for it, so a reader
+        that queries in a loop lets a writer in between two queries (and waits for its turn)."""
+        with _registry_lock:
+            if must_exist and self._entry is None and not self.exists():
+                raise StoreError("no collection here yet (nothing was ingested)", path=self.folder)
+            entry = self._register()
+            entry.yield_if_wanted()
+            shard = entry.open(self.folder, config)
+            entry.active += 1
+        try:
+            yield shard
+        finally:
+            with _registry_lock:
+                entry.active -= 1
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """Keep the shard open across several operations (a write transaction): another process
+        waiting for it is let in only after the block."""
+        with self._using():
+            yield
 
     def close(self) -> None:
         """Flush and release this handle; the shard closes when the process's last handle does."""
-        if self._shard is None:
-            return
         with _registry_lock:
-            entry = _open_shards.get(self._key)
-            self._shard = None
+            entry, self._entry = self._entry, None
             if entry is None:
                 return
-            entry[1] -= 1
-            if entry[1] <= 0:
-                del _open_shards[self._key]
-                try:
-                    if self._key in _unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
-                        _unflushed.discard(self._key)
-                        entry[0].flush()
-                finally:
-                    try:
-                        entry[0].close()
-                    finally:
-                        self._shard_lock.release()
+            entry.handles -= 1
+            if entry.handles <= 0:
+                if _open_shards.get(self._key) is entry:
+                    del _open_shards[self._key]
+                entry.park()
 
     def release(self, *, only_if_wanted: bool = False) -> None:
-        """Close the shard (and free its lock for other processes) unless another handle of this
-        process has it open; the next operation opens it again. With ``only_if_wanted``, only when
-        another process is waiting for it (reopening costs ~0.1 s per 10,000 points)."""
+        """Close this handle (the shard closes unless another handle of this process has it open),
+        or with ``only_if_wanted`` let a process that waits for the shard in now; the next
+        operation opens it again (reopening costs ~0.1 s per 10,000 points). Idle handles are let
+        go by a watcher thread as well, so an open handle never keeps another process waiting."""
         if not only_if_wanted:
             self.close()
-        elif self._shard_lock.wanted():
-            self.close()
-            time.sleep(0.5)  # the waiting process polls every 0.25 s: let it in before this one reopens
+            return
+        with _registry_lock:
+            if self._entry is not None:
+                self._entry.yield_if_wanted()
 
     def __del__(self) -> None:  # a handle dropped without close() still releases the shard
         with contextlib.suppress(Exception):  # never raise from a finaliser (interpreter shutdown)
             self.close()
-
-    def _require(self) -> Any:
-        if self._shard is None:
-            if not self.exists():
-                raise StoreError("no collection here yet (nothing was ingested)", path=self.folder)
-            self._acquire()
-        return self._shard
 
     def _run(self, what: str, fn: Any, *args: Any) -> Any:
         try:
@@ -202,6 +299,10 @@ class EdgeStore(VectorStore):
             raise
         except BaseException as exc:  # plain Exception with a message, or a Rust panic (a BaseException)
             raise StoreError(f"{what} failed: {type(exc).__name__}: {exc}", path=self.folder) from exc
+
+    def _written(self) -> None:
+        if self._entry is not None:
+            self._entry.unflushed = True
 
     # -- collection ----------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -214,33 +315,49 @@ class EdgeStore(VectorStore):
         self.folder.mkdir(parents=True, exist_ok=True)
         if self._shard_dir.exists():  # left by a crash between shard creation and metadata: start over
             try:
-                self._acquire()  # fails if another process holds it (it may be creating it right now)
-                self.close()
+                with self._using(must_exist=False):  # fails if another process holds it (it may be creating it)
+                    pass
             except StoreError as exc:
                 if "another process" in exc.message:
                     raise
+            finally:
+                self.close()
             shutil.rmtree(self._shard_dir)
         config = E.EdgeConfig(
             vectors={DENSE: E.EdgeVectorParams(size=dim, distance=E.Distance.Cosine)},
             sparse_vectors={SPARSE: E.EdgeSparseVectorParams(modifier=E.Modifier.Idf)},
         )
-        self._acquire(config)
         try:
-            for name, kind in PAYLOAD_INDEXES.items():
-                schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
-                self._run(
-                    f"payload index on {name}", self._shard.update, E.UpdateOperation.create_field_index(name, schema)
-                )
-            self._shard.flush()
-            meta = {"dense_dim": dim, "metadata": metadata}
-            tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"
-            tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self.folder / _META_FILE)
+            with self._using(config, must_exist=False) as shard:
+                self._create_indexes(shard, PAYLOAD_INDEXES)
+                self._run("flush", shard.flush)
+                meta = {"dense_dim": dim, "metadata": metadata}
+                tmp = self.folder / f".{_META_FILE}.{uuid.uuid4().hex}"
+                tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
+                os.replace(tmp, self.folder / _META_FILE)
+            self._indexes_checked = True
         except BaseException:
             self.close()  # leave no half-made shard behind
             shutil.rmtree(self._shard_dir, ignore_errors=True)
             raise
         self._dim = dim
+
+    def _create_indexes(self, shard: Any, wanted: dict[str, str]) -> None:
+        for name, kind in wanted.items():
+            schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
+            self._run(f"payload index on {name}", shard.update, E.UpdateOperation.create_field_index(name, schema))
+
+    def ensure_payload_indexes(self) -> list[str]:
+        if self._indexes_checked:
+            return []
+        with self._using() as shard:
+            have = set(self._run("info", shard.info).payload_schema)
+            missing = {k: v for k, v in PAYLOAD_INDEXES.items() if k not in have}
+            if missing:
+                self._written()
+                self._create_indexes(shard, missing)
+        self._indexes_checked = True
+        return sorted(missing)
 
     def _meta(self) -> dict[str, Any]:
         path = self.folder / _META_FILE
@@ -261,54 +378,62 @@ class EdgeStore(VectorStore):
 
     # -- writes --------------------------------------------------------------------------------
     def upsert(self, points: Sequence[PointRecord]) -> None:
-        shard = self._require()
-        for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
-            batch = [
-                E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
-                for p in chunk
-            ]
-            _unflushed.add(self._key)
-            self._run("upsert", shard.update, E.UpdateOperation.upsert_points(batch))
+        with self._using() as shard:
+            for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
+                batch = [
+                    E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
+                    for p in chunk
+                ]
+                self._written()
+                self._run("upsert", shard.update, E.UpdateOperation.upsert_points(batch))
 
     def delete_ids(self, ids: Sequence[str]) -> None:
         if not ids:
             return
-        shard = self._require()
-        _unflushed.add(self._key)
-        for i in range(0, len(ids), 1000):
-            self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
+        with self._using() as shard:
+            self._written()
+            for i in range(0, len(ids), 1000):
+                self._run("delete", shard.update, E.UpdateOperation.delete_points([str(x) for x in ids[i : i + 1000]]))
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            self._run("set payload", self._require().update, E.UpdateOperation.set_payload(list(ids), payload))
+            with self._using() as shard:
+                self._written()
+                self._run("set payload", shard.update, E.UpdateOperation.set_payload(list(ids), payload))
 
     def delete_payload(self, ids: Sequence[str], keys: Sequence[str]) -> None:
         if ids:
-            self._run("delete payload", self._require().update, E.UpdateOperation.delete_payload(list(ids), list(keys)))
+            with self._using() as shard:
+                self._written()
+                self._run("delete payload", shard.update, E.UpdateOperation.delete_payload(list(ids), list(keys)))
 
     def delete(self, flt: PointFilter) -> int:
         require_filter(flt, self.location)
-        shard = self._require()
-        n = self.count(flt)
-        if n:
-            _unflushed.add(self._key)
-            self._run("delete by filter", shard.update, E.UpdateOperation.delete_points_by_filter(to_edge_filter(flt)))
+        with self._using() as shard:
+            n = self.count(flt)
+            if n:
+                self._written()
+                self._run(
+                    "delete by filter", shard.update, E.UpdateOperation.delete_points_by_filter(to_edge_filter(flt))
+                )
         return n
 
     def flush(self) -> None:
-        if self._shard is not None:
-            self._run("flush", self._shard.flush)
-            _unflushed.discard(self._key)
+        entry = self._entry
+        if entry is not None and entry.shard is not None and entry.unflushed:
+            with self._using() as shard:
+                self._run("flush", shard.flush)
+                entry.unflushed = False
 
     def optimize(self) -> None:
-        if self._shard is not None:
-            _unflushed.add(self._key)
-            self._run("optimize", self._shard.optimize)
+        with self._using() as shard:
+            self._written()
+            self._run("optimize", shard.optimize)
 
     # -- reads ---------------------------------------------------------------------------------
     def count(self, flt: PointFilter | None = None) -> int:
-        shard = self._require()
-        return int(self._run("count", shard.count, E.CountRequest(exact=True, filter=to_edge_filter(flt))))
+        with self._using() as shard:
+            return int(self._run("count", shard.count, E.CountRequest(exact=True, filter=to_edge_filter(flt))))
 
     def scroll(
         self,
@@ -318,33 +443,32 @@ class EdgeStore(VectorStore):
         with_vectors: bool = False,
         batch: int = 1000,
     ) -> Iterator[PointRecord]:
-        shard = self._require()
         payload: Any = E.PayloadSelector.Include(list(fields)) if fields is not None else True
         offset = None
-        while True:
-            req = E.ScrollRequest(
-                offset=offset, limit=batch, filter=to_edge_filter(flt), with_payload=payload, with_vector=with_vectors
-            )
-            records, offset = self._run("scroll", shard.scroll, req)
-            for r in records:
-                yield to_point_record(r, with_vectors)
-            if offset is None or not records:
-                return
+        with self._using() as shard:  # one shard for the whole scroll: no write lands between two pages
+            while True:
+                req = E.ScrollRequest(
+                    offset=offset, limit=batch, filter=to_edge_filter(flt), with_payload=payload, with_vector=with_vectors
+                )
+                records, offset = self._run("scroll", shard.scroll, req)
+                for r in records:
+                    yield to_point_record(r, with_vectors)
+                if offset is None or not records:
+                    return
 
     def retrieve(
         self, ids: Sequence[str], *, with_vectors: bool = False, include_hidden: bool = False
     ) -> list[PointRecord]:
         if not ids:
             return []
-        shard = self._require()
         out: list[PointRecord] = []
-        for i in range(0, len(ids), 1000):
-            recs = self._run("retrieve", shard.retrieve, [str(x) for x in ids[i : i + 1000]], True, with_vectors)
-            out.extend(to_point_record(r, with_vectors) for r in recs)
+        with self._using() as shard:
+            for i in range(0, len(ids), 1000):
+                recs = self._run("retrieve", shard.retrieve, [str(x) for x in ids[i : i + 1000]], True, with_vectors)
+                out.extend(to_point_record(r, with_vectors) for r in recs)
         return out if include_hidden else [r for r in out if not is_hidden(r.payload)]
 
     def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
-        shard = self._require()
         ef = to_edge_filter(plan.flt)
         queries = [(E.Query.Nearest(_vector(v), using=u), w) for u, v, w in plan.searches]
         if plan.fusion is None:
@@ -355,7 +479,8 @@ class EdgeStore(VectorStore):
             weights = [w for _, w in queries]
             fused = E.Fusion.Rrf(k=plan.rrf_k, weights=weights) if plan.fusion == "rrf" else E.Fusion.Dbsf()
             req = E.QueryRequest(limit=plan.limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
-        return [to_scored_record(h) for h in self._run("query", shard.query, req)]
+        with self._using() as shard:
+            return [to_scored_record(h) for h in self._run("query", shard.query, req)]
 
     def __repr__(self) -> str:
         return f"EdgeStore({self.location!r})"
