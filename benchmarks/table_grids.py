@@ -8,8 +8,10 @@ Usage::
 For each document it reads the parse as MinerU wrote it (``read_mineru``: no grid recovery), then loads
 it with the PDF (``load_document(..., pdf=PDF)``) and without (``pdf=False``: the parser's aligned text
 only), and prints the table blocks, how many have a grid, the grid sources, the image blocks turned into
-tables, the pages opened, and the seconds spent rebuilding grids (wall time, this machine). Figures recorded in BENCHMARKS.md
-("Table grids (issue 9)").
+tables, the parts of continued tables merged once their grid was rebuilt, the pages opened, and the
+seconds spent rebuilding grids (wall time, this machine). A table block counts as gridded when it ends
+in a table with a grid, merged parts included. Figures recorded in BENCHMARKS.md ("Table grids
+(issue 9)").
 """
 
 from __future__ import annotations
@@ -40,18 +42,19 @@ def main(parsed: Path, pdfs: Path, names: list[str]) -> None:
         seconds = time.perf_counter() - t1 - read_seconds  # reading the parse itself is not grid recovery
         no_pdf = load_document(src, pdf=False)
         tables_before = [b for b in before.blocks if b.kind is BlockKind.TABLE]
+        table_ids = {b.block_id for b in tables_before}
         parser_tables = [b for b in after.blocks if b.kind is BlockKind.TABLE and b.source_type == "table"]
         images = [b for b in after.blocks if b.kind is BlockKind.TABLE and b.source_type == "image"]
         sources = Counter(b.table.grid_source for b in parser_tables if has_grid(b.table))
-        no_pdf_tables = [b for b in no_pdf.blocks if b.kind is BlockKind.TABLE]
         row = Counter(
             docs=1,
             pages=after.page_count,
             pages_opened=pages_opened,
             tables=len(tables_before),
-            grid_before=sum(1 for b in tables_before if has_grid(b.table)),
-            grid_after=sum(1 for b in parser_tables if has_grid(b.table)),
-            grid_no_pdf=sum(1 for b in no_pdf_tables if has_grid(b.table)),
+            grid_before=_parts_with_grid(before, table_ids),
+            grid_after=_parts_with_grid(after, table_ids),
+            grid_no_pdf=_parts_with_grid(no_pdf, table_ids),
+            merged_after_recovery=_merged_parts(after, table_ids) - _merged_parts(before, table_ids),
             images_to_tables=len(images),
             warnings=len(after.warnings),
             **{f"src_{k}": v for k, v in sources.items()},
@@ -69,6 +72,21 @@ def main(parsed: Path, pdfs: Path, names: list[str]) -> None:
         f" grid recovery {total['ms'] / 1000:.1f} s for {total['pages_opened']} pages opened"
         f" ({total['ms'] / max(1, total['pages_opened']):.0f} ms per page opened)"
     )
+
+
+def _parts_with_grid(doc, table_ids: set[str]) -> int:
+    """Table blocks of the parse (``table_ids``) that end in a table with a grid: a part merged into the
+    table it continues (``extra_ids``) counts with that table."""
+    return sum(
+        sum(1 for i in [b.block_id, *b.extra_ids] if i in table_ids)
+        for b in doc.blocks
+        if b.kind is BlockKind.TABLE and has_grid(b.table)
+    )
+
+
+def _merged_parts(doc, table_ids: set[str]) -> int:
+    """Table blocks of the parse merged into the table they continue."""
+    return sum(1 for b in doc.blocks if b.kind is BlockKind.TABLE for i in b.extra_ids if i in table_ids)
 
 
 if __name__ == "__main__":

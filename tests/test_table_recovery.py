@@ -9,6 +9,7 @@ space-aligned text (no grid) and page 2's has an HTML grid; the CDC guide and OH
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -74,9 +75,14 @@ def test_synthetic_guidelines_give_the_same_units_with_their_pdf(name: str):
     assert _unit_keys(build_units(with_pdf)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
 
 
-def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table():
+def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table(caplog):
     parse = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
-    doc = load_document(parse)
+    with caplog.at_level(logging.WARNING):
+        doc = load_document(parse)
+    # one log line for the document (the reader's, naming the pages), not one per table, nor a second one
+    # from the grid recovery that tried them again
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1 and "8 table(s) without readable cell markup on pages 21, 26, 31, 33, 37, 38, 39" in logged[0]
     assert _unit_keys(build_units(doc)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
     # its checklists wrap cells over several lines: their text lines give no trusted grid
     assert len(doc.warnings) == 8 and doc.warnings[0].startswith("page 21, element p21-e1: table has no cell structure")
@@ -182,6 +188,26 @@ def test_continued_rows_keep_their_pages_and_boxes():
     assert append_rows(first, 4, other, 5).body_row_bboxes[1] is None
     # without any row box, none is invented
     assert append_rows(first, 4, first, 5).body_row_bboxes == []
+
+
+def test_a_rebuilt_part_with_its_own_header_starts_a_new_table():
+    """JPMorgan 10-Q p86/p87: the fair-value table for March 31, 2021 ends page 86 and the same layout for
+    December 31, 2020 starts page 87: not one table, although it is first on its page with as many columns."""
+    from structaware_readers.tables.continued import continues
+
+    march = TableGrid(header_rows=[["March 31, 2021", "Level 1", "Level 2"]], body_rows=[["Loans", "1", "2"]])
+    december = TableGrid(header_rows=[["December 31, 2020", "Level 1", "Level 2"]], body_rows=[["Loans", "3", "4"]])
+    rows_only = TableGrid(body_rows=[["Deposits", "5", "6"], ["Other", "7", "8"]])
+    repeated = march.model_copy(update={"body_rows": [["Deposits", "5", "6"]]})
+    kw = {"flagged": False, "by_position": True, "caption": "", "own_header_starts_a_table": True}
+    assert not continues(march, december, **kw)
+    assert continues(march, rows_only, **kw) and continues(march, repeated, **kw)
+    assert continues(march, december, **{**kw, "caption": "Table 5 (continued)"})
+    assert continues(march, december, **{**kw, "flagged": True})  # the parser says so
+    assert not continues(march, rows_only, **{**kw, "caption": "Table 6 Deposits"})  # a new caption
+    assert not continues(march, rows_only, **{**kw, "by_position": False})
+    # the parser's own grids keep the assembler's rule (their header rows are the parser's markup)
+    assert continues(march, december, **{**kw, "own_header_starts_a_table": False})
 
 
 def test_bad_pdf_argument_is_a_typed_error(tmp_path: Path):

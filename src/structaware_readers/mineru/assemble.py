@@ -69,8 +69,13 @@ def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: 
     levels = iter(heading_levels([(d.text, d.level) for d in drafts if d.kind is BlockKind.HEADING]))
     blocks = [_to_block(d, next(levels) if d.kind is BlockKind.HEADING else None) for d in drafts]
     warnings = table_warnings(blocks)
-    for w in warnings:
-        log.warning("%s: %s", error_path or source, w)
+    if warnings:  # one log line per document; each table is named in ParsedDocument.warnings
+        pages = sorted({b.page for b in blocks if b.kind is BlockKind.TABLE and b.table is None})
+        shown = ", ".join(map(str, pages[:20])) + (", ..." if len(pages) > 20 else "")
+        log.warning(
+            "%s: %d table(s) without readable cell markup on page%s %s (each named in ParsedDocument.warnings)",
+            error_path or source, len(warnings), "s" if len(pages) > 1 else "", shown,
+        )  # fmt: skip
     if not any(_body_text(b) for b in blocks if not b.is_furniture):
         raise EmptyDocumentError(
             f"no body text in {len(ex.drafts)} {ex.input_format} elements",
@@ -143,7 +148,7 @@ def merge_tables(drafts: list[Draft], *, merge_by_position: bool) -> list[Draft]
 def table_warnings(blocks: list[Block]) -> list[str]:
     """One warning per table block without a grid, naming its page and element: its cell markup
     was empty or unreadable, so it gives no row units (its text, if any, stays section text).
-    They go to ``ParsedDocument.warnings`` (and are logged once); a grid rebuilt later
+    They go to ``ParsedDocument.warnings`` (one log line per document names their pages); a grid rebuilt later
     (:mod:`structaware_readers.table_recovery`) replaces the warning of its table."""
     out = []
     for b in blocks:

@@ -3,7 +3,9 @@ merge the parser's own continued tables (rules: :mod:`structaware_readers.tables
 
 A reader can only merge two parts of a table when both have cells; a part the parser left without
 cells gets its grid later (:func:`structaware_readers.table_recovery.recover_table_grids`), so the
-merge is made again here for every pair in which at least one part's grid was just rebuilt: the
+merge is made again here for every pair in which at least one part's grid was just rebuilt (a later
+part that has header rows of its own, other than the first part's, and no continuation caption is a new
+table: ``own_header_starts_a_table``): the
 later part's rows are appended to the first (a repeated header dropped; each row keeps its page and
 bbox), its page, bbox and id go to the first's ``extra_pages`` / ``extra_bboxes`` / ``extra_ids``,
 its footnote is appended, and the later block is removed.
@@ -43,7 +45,14 @@ def merge_continued_tables(blocks: list[Block], rebuilt: set[str]) -> list[Block
         if (
             prev is not None
             and (b.block_id in rebuilt or prev.block_id in rebuilt)
-            and continues(prev.table, b.table, flagged=b.continues_prev, by_position=by_position, caption=b.caption)
+            and continues(
+                prev.table,
+                b.table,
+                flagged=b.continues_prev,
+                by_position=by_position,
+                caption=b.caption,
+                own_header_starts_a_table=True,
+            )
         ):
             assert prev.table is not None and b.table is not None
             out[last] = _merged(prev, b)  # type: ignore[index]

@@ -9,7 +9,8 @@ is one table whichever way its grid was read.
   position: the table is the first body element of page N+1, the table before it the last body
   element of page N (or of the page it was last continued on), both have grids with the same column
   count, and the later one has no caption or a continuation caption (``continued``, ``cont'd``,
-  ``续``): a new caption means a new table.
+  ``续``): a new caption means a new table. For grids rebuilt from text, a later part without a
+  continuation caption whose own header rows differ from the first's is a new table too.
 * **Rows** (:func:`append_rows`): the continuation's rows are appended as body rows, its leading rows
   equal to the first table's header rows (a repeated header) are dropped, and ``body_row_pages`` /
   ``body_row_bboxes`` stay aligned with the body rows (``None`` where a row's box is unknown). The
@@ -32,6 +33,7 @@ def continues(
     flagged: bool,
     by_position: bool,
     caption: str,
+    own_header_starts_a_table: bool = False,
 ) -> bool:
     """True when the table with grid ``second`` continues the one with grid ``first``.
 
@@ -41,12 +43,23 @@ def continues(
         by_position: ``second`` is the first body element of its page and ``first`` the last body
             element of the page before.
         caption: the caption of ``second``.
+        own_header_starts_a_table: by position without a continuation caption, a ``second`` whose
+            header rows differ from ``first``'s starts a new table (financial statements print the
+            same layout for another date on the next page: ``December 31, 2020`` after ``March 31,
+            2021``); used for grids rebuilt from text, whose header rows are the leading lines
+            without figures.
     """
     if first is None or second is None:
         return False
     if flagged:
         return True
-    return by_position and (not caption or CONTINUED.search(caption) is not None) and first.n_cols == second.n_cols
+    if not by_position or first.n_cols != second.n_cols:
+        return False
+    if caption:
+        return CONTINUED.search(caption) is not None
+    if own_header_starts_a_table and second.header_rows:
+        return [_norm_row(r) for r in second.header_rows] == [_norm_row(r) for r in first.header_rows]
+    return True
 
 
 def append_rows(first: TableGrid, first_page: int, second: TableGrid, second_page: int) -> TableGrid:
