@@ -89,8 +89,9 @@ def check_dense(dense: Any, dim: int, where: str, location: str) -> None:
         raise StoreError(
             f"{where}: dense vector has {len(dense)} dimensions, the collection {dim}", path=location, field="dense"
         )
-    try:
-        ok = all(math.isfinite(x) for x in dense)
+    try:  # a sum is finite when every value is (NaN and infinities carry through); only a sum that
+        # is not (overflow of huge values, or a bad value) needs the value-by-value check
+        ok = math.isfinite(sum(dense)) or all(math.isfinite(x) for x in dense)
     except TypeError:
         ok = False
     if not ok:
