@@ -15,11 +15,19 @@ Sections (``--only``; default all):
     outside the encoders (``IngestSummary.seconds - embedding_seconds``). Then the raw model on the
     same texts: fastembed's ``TextEmbedding`` with its defaults on the same ONNX folder. Then
     re-ingest of the unchanged five filings (a new process, as a user re-runs the command).
+``overhead``
+    The CDC fixture's first ingest, ``--repeats`` times, alternating with the ``--start-src`` tree:
+    the share of the ingest outside the encoders (see :func:`section_overhead`).
 ``query``
-    On the CDC index: ``structaware query`` wall per call (a new process each), the same queries
-    in one process (warm), and through ``structaware serve`` over HTTP. With ``--before-src DIR``
-    (a source tree of an older commit, e.g. ``git archive <commit> | tar -x -C DIR``) the older CLI
-    is timed too, alternating call by call with the current one, so load changes hit both alike.
+    On the CDC index: the same queries in one process (warm), and through ``structaware serve``
+    over HTTP.
+``cli``
+    ``structaware query`` wall and CPU time per call (a new process each; see :func:`section_cli`):
+    with ``--before-src DIR`` (a source tree of an older commit, e.g. ``git archive <commit> | tar
+    -x -C DIR``) the older CLI too, each on an index its own code ingested from the CDC fixture,
+    alternating call by call with this checkout's CLI without and with a running ``structaware
+    serve`` (so load changes hit every variant alike); then the same for each ``--presets`` model,
+    the older tree being ``--start-src``.
 ``store``
     Synthetic units from real sentences with precomputed dense vectors (as ``bench_store.py``),
     at ``--sizes``: our Qdrant Edge store (``VectorStore.query``, hybrid RRF, unoptimised shard),
@@ -31,7 +39,8 @@ Sections (``--only``; default all):
 Run (about 15-25 min on a shared 2-core machine)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_speed.py --json out.json [--before-src DIR]
-        [--only ingest query store] [--sizes 10000 100000] [--queries 20]
+        [--start-src DIR --presets use-multilingual-v3] [--only ingest overhead query cli store]
+        [--sizes 10000 100000] [--queries 20] [--repeats 2]
 """
 
 from __future__ import annotations
@@ -357,13 +366,80 @@ def timed_cmd(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float]
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def cli_query_cmd(src: Path | None, index: Path, q: str) -> list[str]:
+def cli_cmd(src: Path | None, argv: list[str]) -> list[str]:
+    """``structaware ARGV`` in a new process, from the source tree ``src`` (``None``: this checkout)."""
     prelude = f"import sys; sys.path.insert(0, {str(src / 'src')!r}); " if src else "import sys; "
-    code = (
-        prelude + "from structaware_retrievers.cli import main; "
-        f"sys.argv = ['structaware', 'query', {q!r}, '--index', {str(index)!r}, '-k', '5']; main()"
-    )
+    code = prelude + f"from structaware_retrievers.cli import main; sys.argv = ['structaware', *{argv!r}]; main()"
     return [sys.executable, "-c", code]
+
+
+def cli_query_cmd(src: Path | None, index: Path, q: str) -> list[str]:
+    return cli_cmd(src, ["query", q, "--index", str(index), "-k", "5"])
+
+
+def start_server(env: dict[str, str], index: Path) -> tuple[subprocess.Popen[str], str, float]:
+    """``structaware serve`` of ``index`` on a free port: (process, URL, seconds until it listened)."""
+    cmd = [sys.executable, "-m", "structaware_retrievers.cli", "serve", "--index", str(index), "--port", "0"]
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
+    line = proc.stderr.readline()  # type: ignore[union-attr]
+    return proc, line.split(" at ", 1)[1].split()[0], time.perf_counter() - t
+
+
+def section_cli(
+    env: dict[str, str], tmp: Path, before: Path | None, start: Path | None, presets: list[str], repeats: int
+) -> dict[str, Any]:
+    """CLI query wall and CPU time per call, a new process each, variants alternating call by call.
+
+    Per dense model (``default``, then each of ``presets``): ``before`` (the source tree ``before``
+    for the default model, ``start`` for a preset, on an index that tree ingested itself: older
+    trees cannot read this checkout's indexes), ``now`` (this checkout, no server running for its
+    index) and ``served`` (this checkout, a ``structaware serve`` of a copy of that index running:
+    the command asks it). Every variant answers one untimed query first (caches prepared).
+    """
+    out: dict[str, Any] = {"queries": len(QUERIES), "repeats": repeats}
+    for preset in ["default", *presets]:
+        penv = dict(env)
+        if preset != "default":
+            penv["STRUCTAWARE_DENSE_MODEL"] = preset
+        old = before if preset == "default" else start
+        now_ix, old_ix, served_ix = tmp / f"cli-{preset}-now", tmp / f"cli-{preset}-old", tmp / f"cli-{preset}-served"
+        print(f"  {preset}: ingest ...", flush=True)
+        variants: dict[str, tuple[Path | None, Path]] = {"now": (None, now_ix), "served": (None, served_ix)}
+        subprocess.run(cli_cmd(None, ["ingest", str(CDC), "--index", str(now_ix), "--no-progress"]), env=penv, check=True, capture_output=True)
+        shutil.copytree(now_ix, served_ix)
+        if old is not None:
+            subprocess.run(cli_cmd(old, ["ingest", str(CDC), "--index", str(old_ix), "--no-progress"]), env=penv, check=True, capture_output=True)
+            variants = {"before": (old, old_ix), **variants}
+        server, _, startup = start_server(penv, served_ix)
+        rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+        try:
+            for src, ix in variants.values():
+                timed_cmd(cli_query_cmd(src, ix, QUERIES[0]), penv)  # warm-up
+            print(f"  {preset}: CLI queries {list(variants)} ...", flush=True)
+            for _ in range(repeats):
+                for q in QUERIES:  # alternating, so a change of load hits every variant alike
+                    for name, (src, ix) in variants.items():
+                        rows[name].append(timed_cmd(cli_query_cmd(src, ix, q), penv))
+        finally:
+            server.terminate()
+            server.wait(60)
+        res: dict[str, Any] = {"serve_startup_s": startup, "before_src": str(old) if old else None}
+        for name, r in rows.items():
+            res[f"{name}_wall_s"] = [x[0] for x in r]
+            res[f"{name}_cpu_s"] = [x[1] for x in r]
+            res[f"{name}_peak_rss_mb"] = max(x[2] for x in r)
+            res[f"{name}_median_wall_s"] = statistics.median(res[f"{name}_wall_s"])
+            res[f"{name}_median_cpu_s"] = statistics.median(res[f"{name}_cpu_s"])
+        if "before" in rows:
+            for name in ("now", "served"):
+                pairs = [a[0] / b[0] for a, b in zip(rows[name], rows["before"], strict=True)]
+                res[f"{name}_vs_before_median_wall"] = res[f"{name}_median_wall_s"] / res["before_median_wall_s"]
+                res[f"{name}_vs_before_median_pair_ratio"] = statistics.median(pairs)
+                res[f"{name}_vs_before_median_cpu"] = res[f"{name}_median_cpu_s"] / res["before_median_cpu_s"]
+        print(f"   {json.dumps({k: v for k, v in res.items() if not isinstance(v, list)})}", flush=True)
+        out[preset] = res
+    return out
 
 
 def section_ingest(env: dict[str, str], tmp: Path, filings_dir: Path) -> dict[str, Any]:
@@ -390,33 +466,40 @@ def section_ingest(env: dict[str, str], tmp: Path, filings_dir: Path) -> dict[st
     return out
 
 
-def section_query(env: dict[str, str], tmp: Path, before: Path | None, repeats: int) -> dict[str, Any]:
+def section_overhead(env: dict[str, str], tmp: Path, start: Path | None, repeats: int) -> dict[str, Any]:
+    """First ingest of the CDC fixture into a fresh index (fresh embedding cache), ``repeats`` times,
+    alternating with the source tree ``start`` when given: the share of the ingest's own time outside
+    the encoders (``IngestSummary.seconds - embedding_seconds``) and the process's wall time."""
+    trees: dict[str, Path | None] = {"now": None, **({"start": start} if start is not None else {})}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    if start is not None:  # the older tree's own model caches (its optimised graph), as the warm-up did for ours
+        run_child({**env, "PYTHONPATH": str(start / "src")}, "lean_model", _write(tmp / "warm-start.json", ["warm up"]))
+    for r in range(repeats):
+        for name, src in trees.items():
+            cenv = {**env, "PYTHONPATH": str(src / "src")} if src is not None else env
+            res = run_child(cenv, "ingest", str(tmp / f"overhead-{name}-{r}"), [str(CDC)], None)
+            res["outside_s"] = res["seconds"] - res["embedding_seconds"]
+            res["outside_share"] = res["outside_s"] / res["seconds"]
+            print(f"   {name} {r}: {res}", flush=True)
+            runs[name].append(res)
+    out: dict[str, Any] = {"repeats": repeats, "start_src": str(start) if start else None}
+    for name, rows in runs.items():
+        out[name] = rows
+        for key in ("outside_share", "outside_s", "seconds", "wall_s", "peak_rss_mb"):
+            out[f"{name}_median_{key}"] = statistics.median(x[key] for x in rows)
+    return out
+
+
+def section_query(env: dict[str, str], tmp: Path, repeats: int) -> dict[str, Any]:
     index = tmp / "cdc"
     if not index.exists():
         run_child(env, "ingest", str(index), [str(CDC)], None)
     out: dict[str, Any] = {"queries": len(QUERIES), "repeats": repeats}
-    runs: dict[str, list[tuple[float, float, float]]] = {"cli": [], "cli_before": []}
-    print("  CLI queries ...", flush=True)
-    for _ in range(repeats):
-        for q in QUERIES:  # alternating, so a change of load hits both alike
-            runs["cli"].append(timed_cmd(cli_query_cmd(None, index, q), env))
-            if before is not None:
-                runs["cli_before"].append(timed_cmd(cli_query_cmd(before, index, q), env))
-    for name, rows in runs.items():
-        if rows:
-            out[f"{name}_wall_s"] = [r[0] for r in rows]
-            out[f"{name}_cpu_s"] = [r[1] for r in rows]
-            out[f"{name}_peak_rss_mb"] = max(r[2] for r in rows)
     print("  in-process queries ...", flush=True)
     out["in_process"] = run_child(env, "inprocess_queries", str(index), repeats)
     print("  served queries (structaware serve) ...", flush=True)
-    cmd = [sys.executable, "-m", "structaware_retrievers.cli", "serve", "--index", str(index), "--port", "0"]
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
+    proc, url, out["serve_startup_s"] = start_server(env, index)
     try:
-        line = proc.stderr.readline()  # type: ignore[union-attr]
-        out["serve_startup_s"] = time.perf_counter() - t
-        url = line.split(" at ", 1)[1].split()[0]
         lat = []
         for _ in range(repeats):
             for q in QUERIES:
@@ -471,8 +554,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument("child_args", nargs="?", default="[]", help=argparse.SUPPRESS)
-    ap.add_argument("--only", nargs="+", choices=["ingest", "query", "store"], default=None)
+    ap.add_argument("--only", nargs="+", choices=["ingest", "overhead", "query", "cli", "store"], default=None)
     ap.add_argument("--before-src", type=Path, default=None, help="source tree of an older commit (for the CLI before/after)")
+    ap.add_argument("--start-src", type=Path, default=None, help="cli: the older tree for --presets; overhead: the older tree")
+    ap.add_argument("--presets", nargs="*", default=[], help="cli section: dense presets measured after the default")
     ap.add_argument("--filings-dir", type=Path, default=FILINGS_DIR)
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--queries", type=int, default=20, help="store section: timed queries per backend")
@@ -486,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench_store import machine
 
-    only = set(args.only or ["ingest", "query", "store"])
+    only = set(args.only or ["ingest", "overhead", "query", "cli", "store"])
     report: dict[str, Any] = {"machine": machine(), "args": {k: str(v) for k, v in vars(args).items()}}
     try:
         report["commit"] = subprocess.run(
@@ -504,7 +589,13 @@ def main(argv: list[str] | None = None) -> int:
             report["ingest"] = section_ingest(env, tmp, args.filings_dir)
         if "query" in only:
             print("query ...", flush=True)
-            report["query"] = section_query(env, tmp, args.before_src, args.repeats)
+            report["query"] = section_query(env, tmp, args.repeats)
+        if "overhead" in only:
+            print("overhead ...", flush=True)
+            report["overhead"] = section_overhead(env, tmp, args.start_src, args.repeats)
+        if "cli" in only:
+            print("cli ...", flush=True)
+            report["cli"] = section_cli(env, tmp, args.before_src, args.start_src, args.presets, args.repeats)
         if "store" in only:
             print("store ...", flush=True)
             report["store"] = section_store(env, tmp, sorted(args.sizes), args.queries)
