@@ -1,4 +1,4 @@
-"""The ``structaware`` command line: units, ingest, query, serve, documents, delete, eval.
+"""The ``structaware`` command line: units, ingest, query, serve, mcp, documents, delete, eval.
 
 Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
 is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr.
@@ -434,6 +434,30 @@ def serve(
         if folder is not None:
             serve_client.withdraw(folder)
         server.server_close()
+        idx.close()
+
+
+@app.command()
+def mcp(
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+) -> None:
+    """Serve the index to an MCP client over stdin/stdout: tools search and list_documents (extra: mcp)."""
+    from structaware_retrievers.mcp_server import make_mcp_server
+
+    try:
+        idx = _open_index(index, url, api_key, collection)
+        server = make_mcp_server(idx)
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    try:
+        server.run("stdio")
+    except KeyboardInterrupt:
+        pass
+    finally:
         idx.close()
 
 

@@ -1,0 +1,107 @@
+"""``structaware mcp``: one index as a Model Context Protocol server, with search as a tool.
+
+An MCP client (an agent, a desktop assistant) starts ``structaware mcp --index DIR`` and talks to
+it over stdin/stdout; the process keeps the model and the index open, so every search after the
+first costs milliseconds (as ``structaware serve``, which speaks plain HTTP instead). Needs the
+``mcp`` extra (``pip install 'structaware[mcp]'``: the official MCP Python SDK, 2.x).
+
+Tools (read-only):
+
+* ``search(query, k=5, mode="hybrid", doc_names=None, unit_types=None, grades=None,
+  page_from=None, page_to=None, expand=False, budget_chars=None)`` -> ``{"results": [record, ...]}``:
+  :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`, one record per
+  evidence unit handed over, as ``structaware query --json`` prints them
+  (:meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>` plus
+  ``expanded_from``: ``None`` for a hit, the hit's unit id for one of its neighbours): ``rank``,
+  ``score``, ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
+  (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``.
+* ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
+
+A bad argument or a missing/empty index is a tool error (``isError``) whose text is the one line
+``structaware query`` would print.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Literal
+
+from structaware_readers.errors import MissingExtraError, StructawareError
+
+if TYPE_CHECKING:
+    from structaware_retrievers.index import StructureIndex
+
+__all__ = ["make_mcp_server"]
+
+INSTRUCTIONS = (
+    "Search structure-aware evidence units (sections, table rows with their headers, graded"
+    " recommendations, flowchart edges) of the indexed documents. Each result names its document,"
+    " 1-based pages and element ids, so an answer can cite where it comes from."
+)
+
+
+def make_mcp_server(index: StructureIndex) -> Any:
+    """An ``mcp.server.mcpserver.MCPServer`` exposing ``search`` and ``list_documents`` over ``index``.
+
+    Run it with ``server.run("stdio")``. The index stays open for the server's life (close it after).
+
+    Raises:
+        MissingExtraError: the ``mcp`` package is not installed (the ``mcp`` extra).
+    """
+    try:
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+        from mcp.types import ToolAnnotations
+    except ImportError as exc:
+        raise MissingExtraError("mcp", "mcp", "the MCP server") from exc
+    from structaware_retrievers.evidence import evidence_units
+    from structaware_retrievers.filters import SearchFilter
+
+    server = MCPServer("structaware", instructions=INSTRUCTIONS)
+    lock = threading.Lock()  # one search at a time: the store and the model are shared
+    read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+
+    @server.tool(annotations=read_only)
+    def search(
+        query: str,
+        k: int = 5,
+        mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
+        doc_names: list[str] | None = None,
+        unit_types: list[str] | None = None,
+        grades: list[str] | None = None,
+        page_from: int | None = None,
+        page_to: int | None = None,
+        expand: bool = False,
+        budget_chars: int | None = None,
+    ) -> dict[str, Any]:
+        """Find the evidence units that answer a question, best first.
+
+        Args:
+            query: the question, in natural language or keywords.
+            k: how many hits (each hit may bring neighbours with expand).
+            mode: hybrid (dense + BM25, fused), dense or sparse (BM25 only).
+            doc_names: only these documents (names as list_documents gives them).
+            unit_types: only these unit types: section, table_row, recommendation, flow_path, figure.
+            grades: only recommendations of these evidence grades (e.g. A, B, 1A).
+            page_from: first 1-based page (inclusive).
+            page_to: last 1-based page (inclusive).
+            expand: add each hit's neighbours (adjacent table rows, the section's lead sentence, flow edges).
+            budget_chars: return only the best units that fit this many characters together.
+        """
+        fields = {"doc_names": doc_names, "unit_types": unit_types, "grades": grades, "page_from": page_from, "page_to": page_to}
+        fields = {key: v for key, v in fields.items() if v is not None}
+        try:
+            flt = SearchFilter(**fields) if fields else None
+            with lock:
+                hits = index.query(query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars)
+        except (StructawareError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+        return {"results": [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]}
+
+    @server.tool(annotations=read_only)
+    def list_documents() -> dict[str, Any]:
+        """The indexed documents: doc_id, doc_name, source path and number of units of each."""
+        with lock:
+            return {"documents": index.documents()}
+
+    return server

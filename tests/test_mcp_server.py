@@ -1,0 +1,86 @@
+"""``structaware mcp``: search as an MCP tool, through the official SDK's client, in-process and as
+the real command over stdio."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client, StdioServerParameters  # noqa: E402
+
+from structaware_retrievers.evidence import evidence_units  # noqa: E402
+from structaware_retrievers.index import StructureIndex  # noqa: E402
+from structaware_retrievers.mcp_server import make_mcp_server  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
+EN = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("mcp") / "ix"
+    with pytest.MonkeyPatch.context() as mp:  # module scope: the autouse _env has not run yet
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+        mp.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+        with StructureIndex(folder) as ix:
+            assert ix.ingest([TINY, EN]).documents == 2
+    return folder
+
+
+def _json(result) -> dict:  # noqa: ANN001 - a CallToolResult
+    assert not result.is_error, result.content
+    return result.structured_content if result.structured_content is not None else json.loads(result.content[0].text)
+
+
+async def test_search_tool_answers_as_the_index_does(index_dir: Path) -> None:
+    with StructureIndex(index_dir) as ix:
+        q = "clinic target for adults 57-59 y"
+        async with Client(make_mcp_server(ix)) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"search", "list_documents"}
+            assert tools["search"].annotations.read_only_hint is True
+            assert {"query", "k", "unit_types", "expand"} <= set(tools["search"].input_schema["properties"])
+
+            got = _json(await client.call_tool("search", {"query": q, "k": 3, "unit_types": ["table_row"], "expand": True}))
+            from structaware_retrievers.filters import SearchFilter
+
+            hits = ix.query(q, k=3, filter=SearchFilter(unit_types=["table_row"]), expand=True)
+            walk = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]
+            assert got["results"] == json.loads(json.dumps(walk))  # the lines of `structaware query --expand --json`
+            assert got["results"][0]["text"].startswith("Population: Adults 57-59 y")
+            assert any(r["expanded_from"] for r in got["results"])  # the hit's adjacent rows
+
+            docs = _json(await client.call_tool("list_documents", {}))["documents"]
+            assert sorted(d["doc_name"] for d in docs) == sorted([TINY.name, EN.name])
+
+            bad = await client.call_tool("search", {"query": "   "})
+            assert bad.is_error and "query text is empty" in bad.content[0].text
+            bad = await client.call_tool("search", {"query": "x", "page_from": 0})
+            assert bad.is_error and "page" in bad.content[0].text
+
+
+async def test_structaware_mcp_command_serves_over_stdio(index_dir: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "structaware_retrievers.cli", "mcp", "--index", str(index_dir)],
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    async with Client(params, read_timeout_seconds=120) as client:
+        got = _json(await client.call_tool("search", {"query": "clinic blood pressure target", "k": 2}))
+        assert [r["rank"] for r in got["results"]] == [1, 2]
+        assert {r["doc"] for r in got["results"]} <= {TINY.name, EN.name}
