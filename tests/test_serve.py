@@ -181,7 +181,7 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
     query = [*cli, "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3"]
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120)
+        return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120, check=False)
 
     alone = run()
     alone_json = run("--json", "--expand", "--filter", "type=table_row")
@@ -198,7 +198,7 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
         assert len(served_json.stdout.splitlines()) > 3  # the hits' neighbours came through too
         bad = run("--filter", "page=99")
         assert bad.returncode == 0 and bad.stdout == "" and "no results" in bad.stderr
-        empty = subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120)
+        empty = subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120, check=False)
         assert empty.returncode == 2 and "query text is empty" in empty.stderr
         itself = run("--no-server")  # answers in its own process: the server holds the shard
         assert itself.returncode == 2 and "lock" in itself.stderr
