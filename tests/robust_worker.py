@@ -20,6 +20,7 @@ import threading
 
 import numpy as np
 
+from structaware_readers.errors import StructawareError
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.index import StructureIndex
 
@@ -82,6 +83,14 @@ def reader(ix: StructureIndex, how: str) -> int:
 
 
 def main(argv: list[str]) -> int:
+    try:
+        return run(argv)
+    except StructawareError as exc:  # one typed error line, as the CLI prints it
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        return 2
+
+
+def run(argv: list[str]) -> int:
     cmd, index = argv[0], argv[1]
     with open_index(index) as ix:
         if cmd == "ingest":

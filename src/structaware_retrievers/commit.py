@@ -80,6 +80,8 @@ def write_document(store: VectorStore, points: Sequence[PointRecord], replaces: 
             store.delete_payload(new_ids, [PENDING])  # the commit point
         except Exception as exc:
             _undo_live(store, new_ids, replaces, backup, src, exc)
+            if isinstance(exc, StoreError) and exc.field == "disk":
+                raise  # the file system's refusal, naming the index folder, says it all
             raise StoreError(
                 f"writing the document failed and was rolled back: {exc}", path=src, field="upsert"
             ) from exc

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from structaware_retrievers.sqlite_file import open_sqlite
+from structaware_retrievers.sqlite_file import open_sqlite, write_or_warn
 
 __all__ = ["IngestLedger", "LedgerEntry", "input_fingerprint"]
 
@@ -100,12 +100,13 @@ class IngestLedger:
     def put(self, path: str | Path, entry: LedgerEntry) -> None:
         """Record that ``path`` is indexed as ``entry`` (replacing an older record)."""
         with self._lock:
-            self._conn.execute(
+            write_or_warn(
+                self._conn,
+                self.path,
                 "INSERT OR REPLACE INTO inputs (location, source, fingerprint, doc_id, units, doc_name)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (self.location, self.key(path), *entry),
+                [(self.location, self.key(path), *entry)],
             )
-            self._conn.commit()
 
     def close(self) -> None:
         with self._lock:

@@ -14,7 +14,7 @@ from typing import Any
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_retrievers.sqlite_file import open_sqlite
+from structaware_retrievers.sqlite_file import open_sqlite, write_or_warn
 
 __all__ = ["CachedEncoder", "EmbeddingCache"]
 
@@ -59,11 +59,12 @@ class EmbeddingCache:
         if not items:
             return
         with self._lock:
-            self._conn.executemany(
+            write_or_warn(
+                self._conn,
+                self.path,
                 "INSERT OR REPLACE INTO vectors (model, hash, data) VALUES (?, ?, ?)",
                 [(model_id, h, sqlite3.Binary(b)) for h, b in items.items()],
             )
-            self._conn.commit()
 
     def __len__(self) -> int:
         with self._lock:

@@ -23,6 +23,11 @@ Durability and concurrency (measured with qdrant-edge-py 0.9.0):
   waiting for longer than one operation (or one :meth:`EdgeStore.hold` block: a writer's
   transaction); a wait past ``$STRUCTAWARE_LOCK_TIMEOUT`` is a :class:`StoreError` naming the
   holder. Queries from several threads of a process are safe.
+* A full disk would crash the engine (``SIGBUS`` on a write into a mapped file), so every write
+  checks the free space first (:mod:`~structaware_retrievers.store.disk`) and refuses with a
+  :class:`StoreError` (field ``disk``) before anything is written. The engine's own file-system
+  errors (file too large, read-only, permission denied) become a :class:`StoreError` that says
+  so; a flush that fails on close is only logged (the WAL keeps the data).
 * Qdrant Edge runs no background optimiser. Points land in appendable segments that are searched
   exactly; ``optimize()`` builds HNSW indexes and vacuums deleted points. It is worth running
   after a large ingest (``StructureIndex.ingest`` does), not after every document.
@@ -58,6 +63,7 @@ from structaware_retrievers.store.base import (
     ScoredRecord,
     VectorStore,
 )
+from structaware_retrievers.store.disk import check_space, io_hint, points_bytes
 from structaware_retrievers.store.common import (
     check_dim,
     checked_batches,
@@ -91,12 +97,14 @@ class _OpenShard:
     :meth:`EdgeStore.hold` blocks); the shard is parked only when it is 0.
     """
 
-    def __init__(self, lock: FolderLock):
+    def __init__(self, folder: Path, lock: FolderLock):
+        self.folder = folder
         self.lock = lock
         self.shard: Any = None
         self.handles = 0
         self.active = 0
         self.unflushed = False  # written since the last flush (closing flushes only then)
+        self.wrote = False  # written since the shard was opened (closing settles it then)
         self.parked_at = 0.0
 
     def open(self, folder: Path, config: Any = None) -> Any:
@@ -107,6 +115,8 @@ class _OpenShard:
             time.sleep(pause)
         self.lock.acquire()  # waits while another process has the shard open
         try:
+            if config is None:  # loading may fill preallocated files: a typed error, not a SIGBUS
+                check_space(folder, opening=True)
             shard_dir = str(folder / _SHARD_DIR)
             self.shard = E.EdgeShard.create(shard_dir, config) if config is not None else E.EdgeShard.load(shard_dir)
         except (KeyboardInterrupt, SystemExit):
@@ -121,22 +131,50 @@ class _OpenShard:
                     path=folder,
                     field="shard",
                 ) from exc
+            hint = io_hint(exc)
+            if hint is not None:
+                why = (
+                    "; Qdrant Edge writes to its folder even to search it: make the folder writable (or copy"
+                    " the index to a writable place)"
+                    if "writable" in hint or "read-only" in hint
+                    else ""
+                )
+                raise StoreError(f"cannot open the index: {hint}{why} ({exc})", path=folder, field="disk") from exc
             raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=folder, field="shard") from exc
         _start_watcher()
         return self.shard
 
-    def park(self) -> None:
-        """Flush (if written) and close the shard and free its lock; the next operation reopens it."""
+    def park(self, *, settle: bool = False) -> None:
+        """Flush (if written) and close the shard and free its lock; the next operation reopens it.
+
+        With ``settle`` (the process's last handle closes) a shard this process wrote is loaded
+        once more before the lock is freed: the first load after a write fills the files the write
+        preallocated (up to 32 MiB each), and this process checked the free space before writing,
+        while a later reader on a full disk would crash there."""
         shard, self.shard = self.shard, None
         if shard is None:
             return
+        settle, self.wrote = settle and self.wrote, False
         try:
             if self.unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
                 self.unflushed = False
                 shard.flush()
+        except BaseException as exc:  # noqa: BLE001 - e.g. a full disk: the write-ahead log keeps every write
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            log.warning(
+                "%s: could not write the index's segments (%s: %s); nothing is lost, the write-ahead log"
+                " holds every write and the next open replays it",
+                self.lock.path.parent,
+                io_hint(exc) or "engine error",
+                exc,
+            )
         finally:
             try:
                 shard.close()
+                if settle:
+                    with contextlib.suppress(Exception):  # best effort: readers check the free space too
+                        E.EdgeShard.load(str(self.folder / _SHARD_DIR)).close()
             finally:
                 self.lock.release()
                 self.parked_at = time.monotonic()
@@ -231,7 +269,7 @@ class EdgeStore(VectorStore):
         if self._entry is None:
             entry = _open_shards.get(self._key)
             if entry is None:
-                entry = _open_shards[self._key] = _OpenShard(folder_lock(self.folder, "shard"))
+                entry = _open_shards[self._key] = _OpenShard(self.folder, folder_lock(self.folder, "shard"))
             entry.handles += 1
             self._entry = entry
         return self._entry
@@ -272,7 +310,7 @@ class EdgeStore(VectorStore):
             if entry.handles <= 0:
                 if _open_shards.get(self._key) is entry:
                     del _open_shards[self._key]
-                entry.park()
+                entry.park(settle=True)
 
     def release(self, *, only_if_wanted: bool = False) -> None:
         """Close this handle (the shard closes unless another handle of this process has it open),
@@ -298,11 +336,18 @@ class EdgeStore(VectorStore):
         except (KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
         except BaseException as exc:  # plain Exception with a message, or a Rust panic (a BaseException)
+            hint = io_hint(exc)
+            if hint is not None:
+                raise StoreError(
+                    f"{what} failed: {hint} ({exc}). Documents committed before are intact; fix this and run again",
+                    path=self.folder,
+                    field="disk",
+                ) from exc
             raise StoreError(f"{what} failed: {type(exc).__name__}: {exc}", path=self.folder) from exc
 
     def _written(self) -> None:
         if self._entry is not None:
-            self._entry.unflushed = True
+            self._entry.unflushed = self._entry.wrote = True
 
     # -- collection ----------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -312,6 +357,7 @@ class EdgeStore(VectorStore):
         check_dim(dim, self.location)
         if self.exists():
             raise StoreError("a collection already exists here", path=self.folder)
+        check_space(self.folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         if self._shard_dir.exists():  # left by a crash between shard creation and metadata: start over
             try:
@@ -336,6 +382,8 @@ class EdgeStore(VectorStore):
                 tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
                 os.replace(tmp, self.folder / _META_FILE)
             self._indexes_checked = True
+            self._written()
+            self.close()  # settles the new shard (park): its first load fills ~80 MiB of preallocated files
         except BaseException:
             self.close()  # leave no half-made shard behind
             shutil.rmtree(self._shard_dir, ignore_errors=True)
@@ -378,6 +426,7 @@ class EdgeStore(VectorStore):
 
     # -- writes --------------------------------------------------------------------------------
     def upsert(self, points: Sequence[PointRecord]) -> None:
+        check_space(self.folder, points_bytes(points))  # before the engine can hit a full disk (SIGBUS)
         with self._using() as shard:
             for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
                 batch = [
