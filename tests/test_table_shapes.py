@@ -147,6 +147,18 @@ def test_acc_aha_table_gives_one_graded_recommendation_per_recommendation(shared
     support = [u for u in _rows(units) if u.text.startswith("A retrospective analysis")]
     assert len(support) == 1 and support[0].grade is None and ">20,000" in support[0].text
     assert not any("Group: A retrospective" in u.context for u in units)
+    # every colspan=4 paragraph: one ungraded unit naming the recommendation above it
+    starts = ("A retrospective analysis", "Many patients with VHD", "DOACs appear to be as effective")
+    supporting = [u for u in units if u.unit_type is not UnitType.RECOMMENDATION]
+    assert [u.text[: len(t)] for u, t in zip(supporting, starts)] == list(starts) and len(supporting) == 3
+    for u, rec in zip(supporting, recs):
+        assert u.grade is None and f"Supporting text of: {rec.text[:40]}" in u.context
+    # no rowspan cell (recommendation or rationale) emitted twice; the "See Online" note in the context
+    for rec in recs:
+        first_line, rationale = rec.text.splitlines()[0], rec.text.splitlines()[1]
+        assert sum(first_line in u.text for u in units) == 1 and sum(rationale in u.text for u in units) == 1
+        assert "Note: See Online Data Supplements 3 and 4." in rec.context
+    assert not any("\xa0" in u.text or "&nbsp;" in u.text or "&gt;" in u.text for u in units)
 
 
 # --------------------------------------------------------------------- 08: a two-row table stays two rows
@@ -270,6 +282,13 @@ def test_bm25_tokens_of_a_formula_cell_are_not_glued(case28_rows):
 @pytest.fixture
 def case29_rows(shared_dir) -> list[Unit]:
     return _rows(build_units(read_mineru(_case(shared_dir, "29-") / "input_content_list.json")))
+
+
+def test_intro_that_names_grades_is_no_recommendation(shared_dir):
+    units = build_units(read_mineru(_case(shared_dir, "29-") / "input_content_list.json"))
+    intro = [u for u in units if "all Grade A and B services" in u.text]
+    assert len(intro) == 1 and intro[0].unit_type is UnitType.SECTION and intro[0].grade is None
+    assert not any(u.unit_type is UnitType.RECOMMENDATION for u in units)  # graded rows stay table rows
 
 
 def test_title_only_header_is_the_caption_and_rows_keep_their_cells(case29_rows):
