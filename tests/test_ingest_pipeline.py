@@ -147,7 +147,7 @@ def test_a_changed_input_is_parsed_again_and_re_embeds_only_changed_units(
         (report,) = [r for r in summary.reports if not r.skipped]
         assert report.embedded == len(changed) and report.removed_old_versions == len(new_units)
         only_d = SearchFilter(doc_ids=[report.doc_id])
-        assert {u.unit_id for u in new_units} == {h.unit.unit_id for h in ix.query("blood", k=10, filter=only_d)}
+        assert {u.unit_id for u in new_units} == {h.unit.unit_id for h in ix.query("blood", k=10, filter=only_d, group_size=1)}
         hit = ix.query("drug treatment stage 2 hypertension", k=1, mode="sparse", filter=only_d)[0]
         assert hit.unit.text == new_text
 

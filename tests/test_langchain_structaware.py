@@ -160,8 +160,12 @@ def test_retriever_results_match_the_index(index) -> None:
     (top,) = StructureAwareRetriever(index=index, k=1).invoke(QUESTION)  # hybrid, RRF
     assert top.id == index.query(QUESTION, k=1)[0].unit.unit_id == docs[0].id
     assert top.metadata["unit_type"] == "table_row" and "57-59" in top.page_content
-    # Qdrant RRF: 1/(r/w + k - 1) per prefetch, first in both lists; the dense prefetch weighs 1.001 (tie-break)
-    assert top.metadata["score"] == pytest.approx(1 / (1 / 1.001 + 59) + 1 / 60)
+    # Qdrant RRF: 1/(r/w + k - 1) per prefetch, first in both lists with the default fusion; the
+    # dense prefetch weighs its weight x 1.001 (tie-break)
+    from structaware_retrievers.fusion import DEFAULT_RRF_K as K, DEFAULT_WEIGHTS
+
+    WD, WS = DEFAULT_WEIGHTS
+    assert top.metadata["score"] == pytest.approx(1 / (1 / (WD * 1.001) + K - 1) + 1 / (1 / WS + K - 1))
 
 
 def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:

@@ -148,8 +148,8 @@ def test_ingestion_pipeline_with_cache_and_docstore(tmp_path: Path, document: Do
 
     from structaware_readers.units import UnitOptions, build_units
 
-    parser = StructureAwareNodeParser(max_section_chars=600)
-    assert parser.to_dict()["max_section_chars"] == 600  # the cache key is str(to_dict())
+    parser = StructureAwareNodeParser(max_section_chars=300)
+    assert parser.to_dict()["max_section_chars"] == 300  # the cache key is str(to_dict())
     cache = IngestionCache()
     pipeline = IngestionPipeline(
         transformations=[parser],
@@ -159,13 +159,13 @@ def test_ingestion_pipeline_with_cache_and_docstore(tmp_path: Path, document: Do
     )
     first = pipeline.run(documents=[document])
     # the option reaches the unit builder: shorter section parts -> more units than the default
-    expected = build_units(parsed_from_document(document), UnitOptions(max_section_chars=600))
+    expected = build_units(parsed_from_document(document), UnitOptions(max_section_chars=300))
     assert [n.node_id for n in first] == [u.unit_id for u in expected]
     assert len(first) > len(units)
     assert len(cache.cache.get_all(collection=cache.collection)) == 1
 
     # second pipeline, same cache: the nodes come from the cache, identical
-    again = IngestionPipeline(transformations=[StructureAwareNodeParser(max_section_chars=600)], cache=cache)
+    again = IngestionPipeline(transformations=[StructureAwareNodeParser(max_section_chars=300)], cache=cache)
     second = again.run(documents=[document])
     assert [n.node_id for n in second] == [n.node_id for n in first]
     assert second[0].metadata == first[0].metadata
@@ -175,7 +175,7 @@ def test_ingestion_pipeline_with_cache_and_docstore(tmp_path: Path, document: Do
     store = SimpleDocumentStore.from_persist_path(str(tmp_path / "pipeline" / "docstore.json"))
     stored = store.get_document(document.id_)
     assert parsed_from_document(stored) == parsed_from_document(document)
-    reparsed = StructureAwareNodeParser(max_section_chars=600).get_nodes_from_documents([stored])
+    reparsed = StructureAwareNodeParser(max_section_chars=300).get_nodes_from_documents([stored])
     assert [n.node_id for n in reparsed] == [n.node_id for n in first]
 
 

@@ -46,9 +46,10 @@ def test_a_table_value_question_returns_that_row_first_with_page_and_element(wor
     hits = query(workdir, "What is the blood pressure target for adults 57-59 y?", "-k", "3")
     top = hits[0]
     assert top["rank"] == 1 and top["unit_type"] == "table_row"
-    assert top["text"] == "Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
+    # the best row first; other matched rows of the table follow it in the same hit (table groups)
+    assert top["text"].splitlines()[0] == "Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
     assert top["doc"] == "synthetic_guideline_en"
-    assert top["pages"] == [3] and top["element_ids"] == ["p3-e1"]
+    assert 3 in top["pages"] and top["element_ids"][0] == "p3-e1"
     assert top["context"].startswith("Table: Table 1. Blood pressure targets by population")
     assert all(0 <= c <= 1 for c in top["bboxes"][0])
 
@@ -56,7 +57,7 @@ def test_a_table_value_question_returns_that_row_first_with_page_and_element(wor
 def test_a_row_of_the_continued_table_points_at_page_4(workdir):
     hits = query(workdir, "Which grade is given for adults 129-131 y?", "-k", "3", "--filter", "type=table_row")
     assert hits[0]["text"].startswith("Population: Adults 129-131 y")
-    assert hits[0]["pages"] == [4] and hits[0]["element_ids"] == ["p4-e1"]
+    assert 4 in hits[0]["pages"] and hits[0]["element_ids"][0] == "p4-e1"
 
 
 def test_a_chinese_question_finds_its_recommendation(workdir):

@@ -1,4 +1,4 @@
-"""Query-time evidence packing on real fixture units: RRF weights, ``budget_chars`` and ``expand``
+"""Query-time evidence packing on real fixture units: RRF weights, table groups, ``budget_chars`` and ``expand``
 (StructureIndex, the LlamaIndex and LangChain retrievers), with the real default encoders and
 the embedded Qdrant engine."""
 
@@ -12,7 +12,7 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.evidence import fit_budget, unit_chars
+from structaware_retrievers.evidence import fit_budget, hit_unit, unit_chars
 from structaware_retrievers.index import SearchHit, StructureIndex
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -48,16 +48,23 @@ def test_budget_returns_the_best_hits_that_fit(filled: StructureIndex) -> None:
     full = filled.query(q, k=10)
     for budget in (300, 1000, 2000):
         packed = filled.query(q, k=10, budget_chars=budget)
-        assert packed and sum(unit_chars(h.unit) for h in packed) <= budget
+        assert packed and sum(unit_chars(hit_unit(h)) for h in packed) <= budget
         assert packed == fit_budget(full, budget)  # the same search, then packed
-        # every hit left out would not have fitted in what remained at its turn
-        kept = {h.unit.unit_id for h in packed}
+        # hits first: every hit left out would not have fitted in what the hits before it left
+        kept = {h.unit.unit_id: h for h in packed}
         left = budget
         for h in full:
             if h.unit.unit_id in kept:
                 left -= unit_chars(h.unit)
             else:
                 assert unit_chars(h.unit) > left
+        # then group rows: every row left out would not have fitted in what remained
+        for h in packed:
+            for row in next(f for f in full if f.unit.unit_id == h.unit.unit_id).group:
+                if row in h.group:
+                    left -= len(row.text) + 1  # a group row shares its hit's context
+                else:
+                    assert len(row.text) + 1 > left
         assert [h.rank for h in packed] == sorted(h.rank for h in packed)
     assert filled.query(q, k=10, budget_chars=10) == []  # nothing is that short
     with pytest.raises(MalformedInputError, match="budget_chars"):
@@ -97,7 +104,7 @@ def test_expand_brings_adjacent_rows_section_lead_and_flow_neighbours(filled: St
     edges = [u for u in units if u.unit_type == UnitType.FLOW_PATH]
     if edges:
         edge = edges[len(edges) // 2]
-        hit = filled._finish([SearchHit(unit=edge, score=1.0, rank=1)], None, True)[0]
+        hit = filled._finish([SearchHit(unit=edge, score=1.0, rank=1)], 1, None, True, 1)[0]
         assert hit.neighbours
         for n in hit.neighbours:
             assert n.flow is not None and edge.flow is not None
@@ -112,16 +119,96 @@ def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: Str
     from langchain_structaware import StructureAwareRetriever as LCRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
 
-    q = "clinic target for adults 57-59 y"
-    li = LIRetriever(filled, similarity_top_k=5, mode="sparse", budget_chars=1200, expand=True)
+    q = "clinic target for adults 57-59 y"  # two hits leave room for their rows and neighbours
+    li = LIRetriever(filled, similarity_top_k=2, mode="sparse", budget_chars=1200, expand=True)
     nodes = li.retrieve(q)
     assert nodes and sum(len(n.node.get_content(metadata_mode="none")) for n in nodes) <= 1200
     assert any("expanded_from" in n.node.metadata for n in nodes)
     assert len({n.node.node_id for n in nodes}) == len(nodes)
 
-    lc = LCRetriever(index=filled, k=5, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0))
+    lc = LCRetriever(index=filled, k=2, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0))
     docs = lc.invoke(q)
     assert docs and any("expanded_from" in d.metadata for d in docs)
     # the same hits as the index, in order (a hit that is also an earlier hit's neighbour comes once)
-    expected = [h.unit.unit_id for h in filled.query(q, k=5, mode="sparse", budget_chars=1200, expand=True)]
+    expected = [h.unit.unit_id for h in filled.query(q, k=2, mode="sparse", budget_chars=1200, expand=True)]
     assert [i for i in (d.metadata["unit_id"] for d in docs) if i in expected] == expected
+
+
+def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> None:
+    q = "clinic target for adults 57-59 y"
+    flat = filled.query(q, k=50, mode="sparse", group_size=1)
+    grouped = filled.query(q, k=5, mode="sparse", group_size=3)
+    assert [h.rank for h in grouped] == list(range(1, len(grouped) + 1))
+    assert grouped[0].unit == flat[0].unit and grouped[0].unit.unit_type == UnitType.TABLE_ROW
+    order = [h.unit.unit_id for h in flat]
+    # a table comes back as a second hit only after its first group is full
+    seen: dict[tuple[str, str], SearchHit] = {}
+    for hit in grouped:
+        if hit.unit.table is not None:
+            key = (hit.unit.doc_id, hit.unit.table.table_id)
+            assert key not in seen or len(seen[key].group) == 2
+            seen[key] = hit
+    assert any(h.group for h in grouped)
+    for hit in grouped:
+        assert len(hit.group) <= 2
+        for row in hit.group:
+            assert row.table is not None and hit.unit.table is not None
+            assert row.table.table_id == hit.unit.table.table_id
+            # a group row ranked below its hit among the same candidates
+            assert order.index(row.unit_id) > order.index(hit.unit.unit_id)
+        assert [order.index(r.unit_id) for r in hit.group] == sorted(order.index(r.unit_id) for r in hit.group)
+    # the hits that are not rows of an earlier table keep their relative order
+    heads = [u for u in order if u in {h.unit.unit_id for h in grouped}]
+    assert heads == [h.unit.unit_id for h in grouped]
+    # group_size 1: every row is a hit of its own, the top k of the list (BM25 ties may swap places)
+    single = filled.query(q, k=5, mode="sparse", group_size=1)
+    assert not any(h.group for h in single)
+    assert [round(h.score, 5) for h in single] == [round(h.score, 5) for h in flat[:5]]
+    for bad in (0, -1, 1.5):
+        with pytest.raises(MalformedInputError, match="group_size"):
+            filled.query(q, group_size=bad)  # type: ignore[arg-type]
+
+
+def test_budget_drops_group_rows_before_hits(filled: StructureIndex) -> None:
+    q = "clinic target for adults 57-59 y"
+    grouped = [h for h in filled.query(q, k=5, mode="sparse") if h.group]
+    assert grouped
+    hit = grouped[0]
+    row_cost = unit_chars(hit.unit)
+    # room for the hit and one group row only
+    budget = row_cost + len(hit.group[0].text) + 1  # a group row shares the hit's context
+    (packed,) = fit_budget([hit], budget)
+    assert packed.unit == hit.unit and packed.group == hit.group[:1]
+    (alone,) = fit_budget([hit], row_cost)
+    assert alone.unit == hit.unit and alone.group == []
+    # a later hit that fits goes before an earlier hit's group rows
+    other = next(h for h in filled.query(q, k=10, mode="sparse") if h.unit.unit_id != hit.unit.unit_id)
+    both = fit_budget([hit, other], row_cost + unit_chars(other.unit))
+    assert [h.unit for h in both] == [hit.unit, other.unit] and both[0].group == []
+
+
+def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: StructureIndex) -> None:
+    from langchain_structaware import StructureAwareRetriever as LCRetriever
+    from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
+
+    q = "clinic target for adults 57-59 y"
+    hits = filled.query(q, k=5, mode="sparse")
+    grouped = next(h for h in hits if h.group)
+    merged = hit_unit(grouped)
+    rows = [grouped.unit, *grouped.group]  # the best row first
+    assert merged.text.splitlines() == [line for u in rows for line in u.text.splitlines()]
+    assert merged.unit_id == grouped.unit.unit_id and merged.context == grouped.unit.context
+    assert set(merged.pages) == {p for u in rows for p in u.pages}
+    assert unit_chars(merged) == unit_chars(grouped.unit) + sum(len(u.text) + 1 for u in grouped.group)
+    # k hits -> k nodes / documents (the frameworks' contract), each grouped hit one of them
+    nodes = LIRetriever(filled, similarity_top_k=5, mode="sparse").retrieve(q)
+    assert [n.node.node_id for n in nodes] == [h.unit.unit_id for h in hits]
+    node = next(n for n in nodes if n.node.node_id == grouped.unit.unit_id)
+    assert node.node.get_content(metadata_mode="none").endswith(merged.text)
+    docs = LCRetriever(index=filled, k=5, mode="sparse").invoke(q)
+    assert [d.metadata["unit_id"] for d in docs] == [h.unit.unit_id for h in hits]
+    doc = next(d for d in docs if d.metadata["unit_id"] == grouped.unit.unit_id)
+    assert merged.text in doc.page_content
+    single = LIRetriever(filled, similarity_top_k=5, mode="sparse", group_size=1).retrieve(q)
+    ungrouped = {h.unit.unit_id: h.unit.text for h in filled.query(q, k=5, mode="sparse", group_size=1)}
+    assert len(single) == 5 and all(n.node.text == ungrouped[n.node.node_id] for n in single)

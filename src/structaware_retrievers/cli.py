@@ -28,7 +28,7 @@ from typer.core import TyperCommand
 
 from structaware_readers.errors import StructawareError
 from structaware_readers.limits import clean_text
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 app = typer.Typer(
     name="structaware",
@@ -334,6 +334,12 @@ def query(
     expand: Annotated[
         bool, typer.Option("--expand", help="add each hit's neighbours (adjacent rows, section lead, flow edges)")
     ] = False,
+    group_size: Annotated[
+        int,
+        typer.Option(
+            "--group-size", min=1, max=MAX_K, help="rows of one table per hit: the best row + other matched rows (1: off)"
+        ),
+    ] = DEFAULT_GROUP_SIZE,
     filters: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -365,7 +371,7 @@ def query(
         w = (dw, sw)
     args: dict[str, Any] = {
         "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
-        "weights": w, "budget_chars": budget, "expand": expand,
+        "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
     }  # fmt: skip
     if use_server and url is None:
         body = {"text": text, **{key: v for key, v in args.items() if v is not None}}

@@ -1,9 +1,16 @@
-"""Query-time evidence packing: fit hits to a character budget, expand a hit to its neighbourhood.
+"""Query-time evidence packing: group a table's rows into one hit, fit hits to a character budget,
+expand a hit to its neighbourhood.
 
 Both work on :class:`~structaware_retrievers.index.SearchHit` lists returned by
 ``StructureIndex.query`` (``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
 handed for a unit, ``len(unit.embedding_text())`` (``context + "\\n" + text``), the measure of the
 evaluation's budgeted page hit (paper Table 5).
+
+Table groups (:func:`group_table_rows`): among the fused candidates, the best row of a table is
+the hit and up to ``group_size - 1`` further matched rows of the same table ride along in
+``SearchHit.group`` (best first), so the top k shows k different pieces of evidence and a
+question spread over several rows of one table (a comparison, a total and its parts) gets them
+together.
 
 Neighbourhood of a hit (units of the same document, read from the store around the hit's
 ``ordinal``; :data:`WINDOW` units either side):
@@ -32,7 +39,7 @@ if TYPE_CHECKING:
     from structaware_retrievers.index import SearchHit
     from structaware_retrievers.store.base import VectorStore
 
-__all__ = ["WINDOW", "evidence_units", "fit_budget", "neighbours", "unit_chars"]
+__all__ = ["WINDOW", "evidence_units", "fit_budget", "group_table_rows", "hit_unit", "neighbours", "unit_chars"]
 
 #: units of the same document read either side of a hit (by ``ordinal``) to find its neighbours
 WINDOW = 40
@@ -44,41 +51,121 @@ def unit_chars(unit: Unit) -> int:
     return len(unit.embedding_text())
 
 
-def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
-    """The best hits that fit ``budget_chars`` together: hits in rank order, each kept when it
-    still fits (``unit_chars`` of the unit plus those of its ``neighbours``; neighbours that do not
-    fit are dropped first), else skipped so that a later, shorter hit may still enter.
-    Ranks are kept as retrieved (so gaps show skipped hits)."""
+def group_table_rows(hits: Sequence[SearchHit], group_size: int, k: int) -> list[SearchHit]:
+    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit.
+
+    The first row of a table becomes a hit; later rows of the same table (same ``doc_id`` and
+    ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; other units stay
+    hits of their own. Rows past a full group are set aside and, only when fewer than ``k`` hits
+    result, grouped the same way after them (so a query that one table answers still gets ``k``
+    hits). A group keeps its rows' rank order. Returns the first ``k`` hits, ranked 1..k again
+    (a hit's score is its best row's). ``group_size`` 1: the first ``k`` hits unchanged.
+    """
+    if group_size <= 1:
+        return list(hits[:k])
     out: list[SearchHit] = []
+    rest = list(hits)
+    while rest and len(out) < k:
+        more, rest = _group_once(rest, group_size)
+        out.extend(more)
+    return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
+
+
+def _group_once(hits: Sequence[SearchHit], group_size: int) -> tuple[list[SearchHit], list[SearchHit]]:
+    """One pass of :func:`group_table_rows`: ``(hits with their groups, rows past a full group)``."""
+    out: list[SearchHit] = []
+    overflow: list[SearchHit] = []
+    head: dict[tuple[str, str], SearchHit] = {}  # (doc_id, table_id) -> the hit holding its group
+    for hit in hits:
+        table = hit.unit.table if hit.unit.unit_type == UnitType.TABLE_ROW else None
+        key = (hit.unit.doc_id, table.table_id) if table is not None else None
+        if key is not None and key in head:
+            group = head[key].group
+            if len(group) < group_size - 1:
+                group.append(hit.unit)
+            else:
+                overflow.append(hit)
+            continue
+        new = hit.model_copy(update={"group": []})
+        if key is not None:
+            head[key] = new
+        out.append(new)
+    return out, overflow
+
+
+def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
+    """The best hits that fit ``budget_chars`` together, then what still fits of their extras.
+
+    First the hits' own units in rank order (``unit_chars``), each kept when it still fits, else
+    skipped so that a later, shorter hit may still enter; then, in the same order, each kept hit's
+    ``group`` rows (``len(text) + 1`` each: they share the hit's context in :func:`hit_unit`) and
+    then its ``neighbours`` (``unit_chars``), each kept when it fits in what is left. Under a tight
+    budget more different pieces of evidence beat more rows of one table. Ranks are kept as
+    retrieved (so gaps show skipped hits).
+    """
+    kept: list[SearchHit] = []
     left = budget_chars
     for hit in hits:
         need = unit_chars(hit.unit)
-        if need > left:
-            continue
-        left -= need
-        kept: list[Unit] = []
-        for n in hit.neighbours:
-            if unit_chars(n) <= left:
-                kept.append(n)
-                left -= unit_chars(n)
-        out.append(hit.model_copy(update={"neighbours": kept}) if len(kept) != len(hit.neighbours) else hit)
+        if need <= left:
+            kept.append(hit)
+            left -= need
+    out: list[SearchHit] = []
+    for hit in kept:
+        extras: dict[str, list[Unit]] = {"group": [], "neighbours": []}
+        for name, got in extras.items():
+            for n in getattr(hit, name):
+                need = len(n.text) + 1 if name == "group" else unit_chars(n)
+                if need <= left:
+                    got.append(n)
+                    left -= need
+        changed = len(extras["group"]) != len(hit.group) or len(extras["neighbours"]) != len(hit.neighbours)
+        out.append(hit.model_copy(update=extras) if changed else hit)
     return out
 
 
+def hit_unit(hit: SearchHit) -> Unit:
+    """The unit a hit hands over: its own unit, or, when it has ``group`` rows, one unit holding the
+    hit's row then its group rows, best first (``text`` newline-joined, the hit's ``context`` once;
+    ``pages``, ``element_ids``/``bboxes``/``element_pages`` and ``source_element_ids`` of every row).
+    Ids, type, grade and ``table`` stay the hit's (the best row), so a node or document of a grouped
+    hit is addressed by its best row; the other rows' ids are ``[u.unit_id for u in hit.group]``."""
+    if not hit.group:
+        return hit.unit
+    rows = [hit.unit, *hit.group]
+    refs = list(dict.fromkeys((e, tuple(b) if b is not None else None, p) for u in rows for e, b, p in zip(u.element_ids, u.bboxes, u.element_pages)))
+    return hit.unit.model_copy(
+        update={
+            "text": "\n".join(u.text for u in rows),
+            "pages": sorted({p for u in rows for p in u.pages}),
+            "element_ids": [e for e, _, _ in refs],
+            "bboxes": [b for _, b, _ in refs],
+            "element_pages": [p for _, _, p in refs],
+            "source_element_ids": list(dict.fromkeys(i for u in rows for i in u.source_element_ids)),
+        }
+    )
+
+
 def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit, str | None]]:
-    """Every unit the hits hand over, in order: each hit's unit, then its neighbours (``expand=True``).
+    """Every unit the hits hand over, in order: each hit's unit (:func:`hit_unit`: with its table-group
+    rows), then its neighbours (``expand=True``).
 
     Yields ``(hit, unit, expanded_from)``: ``expanded_from`` is ``None`` for the hit's own unit, else the
-    hit's unit id; a unit already given (a neighbour that is also a hit) is not repeated. The one walk
-    behind ``structaware query``, the LlamaIndex retriever's nodes and the LangChain retriever's documents.
+    hit's unit id; a unit already given (a neighbour that is also a hit or a group row) is not
+    repeated. The one walk behind ``structaware query``, ``structaware serve``, the LlamaIndex
+    retriever's nodes and the LangChain retriever's documents.
     """
     seen: set[str] = set()
     for hit in hits:
-        for unit in [hit.unit, *hit.neighbours]:
+        ids = [hit.unit.unit_id, *(u.unit_id for u in hit.group)]
+        if hit.unit.unit_id not in seen:
+            yield hit, hit_unit(hit), None
+        seen.update(ids)
+        for unit in hit.neighbours:
             if unit.unit_id in seen:
                 continue
             seen.add(unit.unit_id)
-            yield hit, unit, (None if unit is hit.unit else hit.unit.unit_id)
+            yield hit, unit, hit.unit.unit_id
 
 
 def _lead_sentence(text: str) -> str:

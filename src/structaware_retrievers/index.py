@@ -49,7 +49,7 @@ from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.filters import Match, PointFilter, SearchFilter
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.model_assets import cache_dir
@@ -96,15 +96,24 @@ class SearchHit(BaseModel):
     #: rows, the parent section's lead sentence, neighbouring flow edges, adjacent section parts;
     #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
     neighbours: list[Unit] = Field(default_factory=list)
+    #: other matched rows of the hit's table (``group_size`` > 1 and a ``table_row`` hit), best
+    #: first: rows that ranked below the hit among the fused candidates (see
+    #: :func:`structaware_retrievers.evidence.group_table_rows`); empty otherwise
+    group: list[Unit] = Field(default_factory=list)
 
     def to_record(self, unit: Unit | None = None) -> dict[str, Any]:
         """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
         ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
         ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``).
 
-        ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the hit's unit).
+        ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the unit
+        the hit hands over, :func:`~structaware_retrievers.evidence.hit_unit`: with its table-group rows).
         """
-        u = unit or self.unit
+        if unit is None:
+            from structaware_retrievers.evidence import hit_unit
+
+            unit = hit_unit(self)
+        u = unit
         return {
             "rank": self.rank,
             "score": self.score,
@@ -621,6 +630,7 @@ class StructureIndex:
         prefetch_limit: int,
         filter: SearchFilter | None,
         weights: tuple[float, float] | None = None,
+        group_size: int = 1,
     ) -> dict[str, Any]:
         """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
         arguments of :meth:`VectorStore.query` (raises as :meth:`query` documents)."""
@@ -651,7 +661,7 @@ class StructureIndex:
         return {
             "dense": dense,
             "sparse": sparse,
-            "limit": k,
+            "limit": max(k, prefetch_limit) if group_size > 1 else k,  # rows to group come from below k
             "mode": mode,
             "fusion": fusion,
             "rrf_k": rrf_k,
@@ -682,6 +692,7 @@ class StructureIndex:
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
+        group_size: int = DEFAULT_GROUP_SIZE,
     ) -> list[SearchHit]:
         """Search the index; best first.
 
@@ -701,6 +712,10 @@ class StructureIndex:
             expand: attach each hit's evidence neighbourhood (``SearchHit.neighbours``: adjacent
                 table rows, the parent section's lead sentence of a recommendation, neighbouring
                 flow edges, adjacent section parts; :mod:`structaware_retrievers.evidence`).
+            group_size: merge rows of one table into one hit: the best row plus up to
+                ``group_size - 1`` other matched rows of its table in ``SearchHit.group``, taken from
+                the top ``max(k, prefetch_limit)`` fused candidates
+                (:func:`evidence.group_table_rows`); 1 turns grouping off.
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
@@ -712,11 +727,11 @@ class StructureIndex:
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``.
+                ``weights``/``budget_chars``/``group_size``.
         """
-        self._check_budget(budget_chars)
-        prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights)
-        return self._finish(self._hits(self.store.query(**prep)), budget_chars, expand)
+        self._check_budget(budget_chars, group_size)
+        prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
+        return self._finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size)
 
     async def aquery(
         self,
@@ -731,24 +746,32 @@ class StructureIndex:
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
+        group_size: int = DEFAULT_GROUP_SIZE,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
-        self._check_budget(budget_chars)
-        prep = functools.partial(self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights)
+        self._check_budget(budget_chars, group_size)
+        prep = functools.partial(
+            self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
+        )
         hits = self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
-        return await asyncio.to_thread(self._finish, hits, budget_chars, expand)
+        return await asyncio.to_thread(self._finish, hits, k, budget_chars, expand, group_size)
 
     @staticmethod
-    def _check_budget(budget_chars: int | None) -> None:
+    def _check_budget(budget_chars: int | None, group_size: int) -> None:
         if budget_chars is not None and (not isinstance(budget_chars, int) or budget_chars < 1):
             raise MalformedInputError(f"must be a positive number of characters, got {budget_chars!r}", field="budget_chars")
+        if not isinstance(group_size, int) or isinstance(group_size, bool) or group_size < 1:
+            raise MalformedInputError(f"must be a positive whole number, got {group_size!r}", field="group_size")
 
-    def _finish(self, hits: list[SearchHit], budget_chars: int | None, expand: bool) -> list[SearchHit]:
+    def _finish(
+        self, hits: list[SearchHit], k: int, budget_chars: int | None, expand: bool, group_size: int
+    ) -> list[SearchHit]:
         from structaware_retrievers import evidence
 
+        hits = evidence.group_table_rows(hits, group_size, k)
         if expand:
             hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
         if budget_chars is not None:

@@ -10,14 +10,15 @@ Endpoints:
 * ``GET /health`` -> ``{"status": "ok", "index": <location>, "units": <count>}``
 * ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
 * ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
-  "fusion": "rrf"|"dbsf", "rrf_k": int = 60, "prefetch_limit": int = 50, "weights": [dense, bm25],
-  "budget_chars": int, "expand": bool = false, "filter": {...}}`` (the arguments of
+  "fusion": "rrf"|"dbsf", "rrf_k": int = 2, "prefetch_limit": int = 50, "weights": [dense, bm25],
+  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "filter": {...}}`` (the arguments of
   :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`), where
   ``filter`` holds :class:`~structaware_retrievers.filters.SearchFilter` fields (``doc_ids``,
   ``doc_names``, ``page_from``, ``page_to``, ``unit_types``, ``grades``); or ``GET /query?text=...&k=5``
   with the scalar fields as URL parameters (``weights=0.5,1``, ``expand=true``). Answer:
   ``{"hits": [record, ...]}``, one :meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>`
-  per hit, best first (the fields of ``structaware query --json``); with ``expand``, also
+  per hit, best first (the fields of ``structaware query --json``; a hit with table-group rows holds
+  them: :func:`~structaware_retrievers.evidence.hit_unit`); with ``expand``, also
   ``"evidence"``: every unit handed over, each hit's unit then its neighbours, each unit once, as
   ``structaware query --expand --json`` prints them (a record plus ``expanded_from``: ``null``, or
   the unit id of the hit it neighbours).
@@ -60,6 +61,7 @@ _QUERY_FIELDS = {
     "budget_chars": int,
     "expand": bool,
     "weights": list,
+    "group_size": int,
 }
 
 

@@ -19,7 +19,7 @@ from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -60,9 +60,9 @@ def to_search_filter(value: Any, *, field: str = "filter") -> Any:
 
 
 def hits_to_documents(hits: list[Any]) -> list[Document]:
-    """``SearchHit`` list -> ``Document`` list (same order). A hit's neighbours (``expand=True``)
-    follow it with the hit's score and rank and ``metadata["expanded_from"]`` = the hit's unit id;
-    a unit already given is not repeated."""
+    """``SearchHit`` list -> ``Document`` list (same order). A hit's group rows (other matched rows
+    of its table) and neighbours (``expand=True``) follow it with the hit's score and rank and
+    ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated."""
     from structaware_retrievers.evidence import evidence_units
 
     out: list[Document] = []
@@ -93,6 +93,9 @@ class StructureAwareRetriever(BaseRetriever):
             (``context + text`` per unit, neighbours included); ``None``: no budget.
         expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
             section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
+        group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
+            matched rows of that table, marked ``metadata["expanded_from"]``; 1: every row is a hit
+            of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
         filter: a ``SearchFilter`` or a dict of its fields (documents, 1-based page range, unit
             types, grades); see :func:`to_search_filter`.
 
@@ -110,6 +113,7 @@ class StructureAwareRetriever(BaseRetriever):
     weights: tuple[float, float] | None = None
     budget_chars: int | None = Field(default=None, ge=1)
     expand: bool = False
+    group_size: int = Field(default=DEFAULT_GROUP_SIZE, ge=1)
     filter: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
@@ -139,6 +143,7 @@ class StructureAwareRetriever(BaseRetriever):
             "weights": self.weights,
             "budget_chars": self.budget_chars,
             "expand": self.expand,
+            "group_size": self.group_size,
             "filter": to_search_filter(filter) if filter is not None else self.filter,
         }
 

@@ -22,7 +22,10 @@ Definitions (all ranks are 1-based; a query's results are its top ``depth`` hits
   total (same length as above) fits in the budget (1,000 / 2,000 / 4,000 characters); policy
   ``"stop"`` (the default, reported): the first result that does not fit ends the list;
   policy ``"skip"``: it is skipped and later, shorter results may still be taken. A query hits
-  when a taken result is a page hit. No result is ever truncated.
+  when a taken result is a page hit. No result is ever truncated. The harness adds policy
+  ``"pack"`` for our index: what ``StructureIndex.query(..., budget_chars=B)`` hands over (skip, and a
+  hit's table-group rows are dropped before the hit; ``harness.packed_budget_hits``); for methods
+  without hits (peers) it equals ``"skip"``.
 
 Gold-text coverage: both texts are normalised by :func:`normalize_text` and split by
 :func:`tokens`; coverage is the fraction of gold tokens (as a multiset) also found in the

@@ -105,8 +105,9 @@ def _budget_table(summ: dict[str, Any], scope: str, budgets: Sequence[int], retr
     rows = []
     for method, by_subset in by_method.items():
         s = by_subset["all"]
-        for policy in ("stop", "skip"):
-            rows.append([_label(method), policy] + [fmt(s.get(f"budget_{policy}@{b}")) for b in budgets])
+        for policy in ("stop", "skip", "pack"):
+            if any(f"budget_{policy}@{b}" in s for b in budgets):
+                rows.append([_label(method), policy] + [fmt(s.get(f"budget_{policy}@{b}")) for b in budgets])
     return format_table(header, rows)
 
 
@@ -203,7 +204,8 @@ def render_result(result: EvalResult) -> str:
             out += [
                 "",
                 f"== Page hit rate under a context budget (characters), {_LABELS[br]}, scope={scope} "
-                "(Table 5 layout; stop: a result that does not fit ends the list, skip: it is skipped) ==",
+                "(Table 5 layout; stop: a result that does not fit ends the list, skip: it is skipped; pack: what "
+                "query(budget_chars=B) hands over, table-group rows dropped before hits) ==",
                 bt,
             ]
         if result.significance.get(scope):
@@ -282,8 +284,9 @@ def render_markdown(
             rows = []
             for method, by_subset in summ[scope][br].items():
                 s = by_subset["all"]
-                for policy in ("stop", "skip"):
-                    rows.append([_label(method), policy, *[fmt(s.get(f"budget_{policy}@{b}")) for b in cfg["budgets"]]])
+                for policy in ("stop", "skip", "pack"):
+                    if any(f"budget_{policy}@{b}" in s for b in cfg["budgets"]):
+                        rows.append([_label(method), policy, *[fmt(s.get(f"budget_{policy}@{b}")) for b in cfg["budgets"]]])
             out += [
                 f"**Page hit rate under a context budget, {_LABELS[br]}, scope `{scope}`**",
                 "",

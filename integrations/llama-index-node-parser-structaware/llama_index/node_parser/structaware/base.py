@@ -45,6 +45,7 @@ from llama_index.node_parser.structaware.nodes import (
     unit_to_node,
 )
 from llama_index.readers.structaware.base import DOCUMENT_METADATA_KEY, parsed_from_document
+from structaware_readers.units.options import DEFAULT_MAX_SECTION_CHARS
 
 _PARENT_KIND_TABLE = "table"
 _PARENT_KIND_FLOWCHART = "flowchart"
@@ -73,7 +74,9 @@ class StructureAwareNodeParser(NodeParser):
         EmptyDocumentError: a document yields no units.
     """
 
-    max_section_chars: int = Field(default=1000, ge=100, description="section part size, characters")
+    max_section_chars: int = Field(
+        default=DEFAULT_MAX_SECTION_CHARS, ge=100, description="section part size, characters"
+    )
     figure_units: bool = Field(default=True, description="emit figure units")
     recommendation_units: bool = Field(default=True, description="split graded paragraphs out of sections")
     include_context: bool = Field(default=True, description="False: empty context strings (ablation)")

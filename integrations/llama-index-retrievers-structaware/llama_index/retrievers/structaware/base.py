@@ -24,17 +24,18 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_search_filter
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
 
 
 def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
-    """``SearchHit(unit, score, rank, neighbours)`` list -> ``NodeWithScore`` list (same order).
+    """``SearchHit(unit, score, rank, group, neighbours)`` list -> ``NodeWithScore`` list (same order).
 
-    A hit's neighbours (``expand=True``) follow it, with the hit's score and
-    ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated."""
+    A hit's group rows (other matched rows of its table) and neighbours (``expand=True``) follow it,
+    with the hit's score and ``metadata["expanded_from"]`` = the hit's unit id; a unit already given
+    is not repeated."""
     from structaware_retrievers.evidence import evidence_units
 
     out: list[NodeWithScore] = []
@@ -65,6 +66,9 @@ class StructureAwareRetriever(BaseRetriever):
             (``context + text`` per unit, neighbours included); ``None``: no budget.
         expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
             section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
+        group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
+            matched rows of that table as nodes marked ``metadata["expanded_from"]``; 1: every row
+            is a hit of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
         filters: LlamaIndex ``MetadataFilters`` on ``doc_id``, ``doc_name``, ``page``,
             ``unit_type`` and ``grade`` (see ``llama_index.retrievers.structaware.filters``).
         callback_manager, verbose: as for every LlamaIndex retriever.
@@ -88,6 +92,7 @@ class StructureAwareRetriever(BaseRetriever):
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
+        group_size: int = DEFAULT_GROUP_SIZE,
         filters: MetadataFilters | None = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
@@ -109,6 +114,7 @@ class StructureAwareRetriever(BaseRetriever):
         self.weights = weights
         self.budget_chars = budget_chars
         self.expand = expand
+        self.group_size = group_size
         self.filters = filters
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
@@ -144,6 +150,7 @@ class StructureAwareRetriever(BaseRetriever):
             "weights": self.weights,
             "budget_chars": self.budget_chars,
             "expand": self.expand,
+            "group_size": self.group_size,
             "filter": self._search_filter,
         }
 
