@@ -1,8 +1,8 @@
 """Query-time evidence packing: group a table's rows into one hit, fit hits to a character budget,
 expand a hit to its neighbourhood.
 
-Both work on :class:`~structaware_retrievers.index.SearchHit` lists returned by
-``StructureIndex.query`` (``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
+All work on :class:`~structaware_retrievers.index.SearchHit` lists returned by
+``StructureIndex.query`` (``group_size=``, ``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
 handed for a unit, ``len(unit.embedding_text())`` (``context + "\\n" + text``), the measure of the
 evaluation's budgeted page hit (paper Table 5).
 
@@ -133,7 +133,13 @@ def hit_unit(hit: SearchHit) -> Unit:
     if not hit.group:
         return hit.unit
     rows = [hit.unit, *hit.group]
-    refs = list(dict.fromkeys((e, tuple(b) if b is not None else None, p) for u in rows for e, b, p in zip(u.element_ids, u.bboxes, u.element_pages)))
+    refs = list(
+        dict.fromkeys(
+            (e, tuple(b) if b is not None else None, p)
+            for u in rows
+            for e, b, p in zip(u.element_ids, u.bboxes, u.element_pages)
+        )
+    )
     return hit.unit.model_copy(
         update={
             "text": "\n".join(u.text for u in rows),
