@@ -54,6 +54,17 @@ def test_a_table_value_question_returns_that_row_first_with_page_and_element(wor
     assert all(0 <= c <= 1 for c in top["bboxes"][0])
 
 
+def test_the_printed_hit_shows_the_answer_row_first_and_its_group_rows_one_per_line(workdir):
+    work, env = workdir
+    out = cli("query", "What is the blood pressure target for adults 57-59 y?", "-k", "1", cwd=work, env=env).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("1. [table_row] synthetic_guideline_en")
+    assert lines[1].startswith("   Table: Table 1. Blood pressure targets by population")
+    assert lines[2] == "   Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
+    rows = [line for line in lines[3:] if line.startswith("   Population: Adults ")]
+    assert 1 <= len(rows) <= 2 and len(lines) == 3 + len(rows)  # the group rows, nothing else
+
+
 def test_a_row_of_the_continued_table_points_at_page_4(workdir):
     hits = query(workdir, "Which grade is given for adults 129-131 y?", "-k", "3", "--filter", "type=table_row")
     assert hits[0]["text"].startswith("Population: Adults 129-131 y")

@@ -308,7 +308,10 @@ def _print_records(records: list[dict[str, Any]], as_json: bool) -> None:
         )
         if r["context"]:
             typer.echo(f"   {r['context']}")
-        typer.echo(f"   {r['text'].replace(chr(10), ' ')[:300]}")
+        # a table hit holds its group rows, one per line, best first; other text is one line
+        lines = r["text"].splitlines() if r["unit_type"] == "table_row" else [r["text"].replace("\n", " ")]
+        for line in lines:
+            typer.echo(f"   {line[:300]}")
 
 
 @app.command(cls=_FilterCommand)
