@@ -171,6 +171,14 @@ class VectorStore(ABC):
     def flush(self) -> None:
         """Make written data durable (no-op where the engine does it itself)."""
 
+    def prepare(self, dim: int) -> None:  # noqa: B027 - optional hook
+        """Do the slow part of :meth:`create` ahead, aside, while the caller does other work (a
+        writer embeds meanwhile); nothing is visible until :meth:`create`. Best effort (a failure
+        leaves :meth:`create` to do it all); no-op where creating is cheap."""
+
+    def discard_prepared(self) -> None:  # noqa: B027 - optional hook
+        """Undo :meth:`prepare` when no :meth:`create` follows (the writer's embedding failed)."""
+
     def release(self, *, only_if_wanted: bool = False) -> None:  # noqa: B027 - optional hook
         """Let other processes use the data until this handle's next operation (the embedded
         backend closes its shard if no other handle of the process has it open; with
