@@ -247,7 +247,23 @@ def test_embedding_failure_writes_nothing(
     with pytest.raises(RuntimeError, match="encoder crashed"):
         ix.add_document(doc, units)
     assert not ix.store.exists() and ix.count() == 0
+    assert not ix.store.folder.exists()  # the shard prepared aside meanwhile is gone too
     ix.close()
+
+
+def test_a_new_collection_is_prepared_aside_then_moved_in_place(
+    index: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]]
+) -> None:
+    from structaware_retrievers.store.base import PAYLOAD_INDEXES
+    from structaware_retrievers.store.edge import EdgeStore
+
+    index.add_document(*en_doc)
+    folder = index.store.folder
+    assert sorted(p.name for p in folder.iterdir()) == ["collection.json", "shard"]  # nothing staged is left
+    fresh = EdgeStore(folder)  # checks the shard's payload schema itself
+    assert fresh.ensure_payload_indexes() == [] and len(PAYLOAD_INDEXES) >= 9
+    assert index.count() == len(en_doc[1])
+    fresh.close()
 
 
 def test_write_failure_rolls_back_this_document_only(
