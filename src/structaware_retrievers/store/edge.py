@@ -382,8 +382,9 @@ class EdgeStore(VectorStore):
                 tmp.write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
                 os.replace(tmp, self.folder / _META_FILE)
             self._indexes_checked = True
-            self._written()
-            self.close()  # settles the new shard (park): its first load fills ~80 MiB of preallocated files
+            if not staged:  # a staged shard was settled by prepare() and stays open for the first write
+                self._written()
+                self.close()  # settles the new shard (park): its first load fills ~80 MiB of preallocated files
         except BaseException:
             self.close()  # leave no half-made shard behind
             shutil.rmtree(self._shard_dir, ignore_errors=True)
@@ -403,15 +404,22 @@ class EdgeStore(VectorStore):
         move in place. Each payload index costs several fsyncs (0.1-0.8 s for all of them on a busy
         disk): ``StructureIndex.add_document`` runs this while it embeds the first document."""
         check_dim(dim, self.location)
+        check_space(self.folder)
         self.discard_prepared()
         self.folder.mkdir(parents=True, exist_ok=True)
-        shard = E.EdgeShard.create(str(self.folder / _STAGED_DIR), self._config(dim))
+        staged = str(self.folder / _STAGED_DIR)
         try:
-            self._create_indexes(shard, PAYLOAD_INDEXES)
-            shard.flush()
-        finally:
-            shard.close()
-        (self.folder / _STAGED_DIM).write_text(str(dim), encoding="utf-8")
+            shard = E.EdgeShard.create(staged, self._config(dim))
+            try:
+                self._create_indexes(shard, PAYLOAD_INDEXES)
+                shard.flush()
+            finally:
+                shard.close()
+            E.EdgeShard.load(staged).close()  # settled, as create() settles: the first load fills preallocated files
+            (self.folder / _STAGED_DIM).write_text(str(dim), encoding="utf-8")
+        except BaseException:
+            self.discard_prepared()
+            raise
 
     def discard_prepared(self) -> None:
         """Remove what :meth:`prepare` built (and the folder, if it made it and it is empty)."""
