@@ -180,7 +180,7 @@ class OnnxMeanPoolEmbedder:
             so.add_session_config_entry("session.optimized_model_external_initializers_file_name", _WEIGHTS)
             so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
             session = ort.InferenceSession(str(source), so, providers=providers)
-            (self.optimized_dir / f"{saved.name}.onnx").unlink(missing_ok=True)  # the one-file form of 0.1
+            (self.optimized_dir / f"{saved.name}.onnx").unlink(missing_ok=True)  # the single-file form saved before (90 MB)
             try:  # atomic: a concurrent process sees no entry or the whole folder
                 os.rename(tmp, saved)
             except OSError:  # another process saved it first (or the cache is read-only): keep theirs
