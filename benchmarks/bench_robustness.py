@@ -13,12 +13,17 @@ Sections (``--only`` picks some; default all):
     RSS from ``wait4``. Outcome per input: units (exit 0), one typed error line (exit 2,
     ``error: <file>: <field>: ...``), crash (a traceback, a signal or any other exit), hang (timeout).
 ``kill``
-    ``--moments`` kill -9 at random moments of a multi-document ingest (``tests/robust_worker.py``:
-    real Qdrant Edge, a tiny hash dense model); after each kill every visible document must be
-    complete and present once; then one more ingest must reach the state of a clean ingest.
+    ``--moments`` ingests of 4 documents (``tests/robust_worker.py``: real Qdrant Edge, a tiny hash
+    dense model), each killed with SIGKILL just before or after a random one of its engine write
+    operations (upsert batches, payload markers, deletes, flushes; the worker kills itself there,
+    ``ROBUST_KILL_AT``, so every kill lands mid-write), alternately into a new folder and over an
+    index holding an older edition of the same files. After each kill every visible document must
+    be one whole edition, each file once; then one more ingest must reach the state of a clean
+    ingest with no hidden point left.
 ``concurrent``
     Two ingests started together into a new folder; an ingest with query processes running
-    meanwhile; two ``structaware query`` processes (the real CLI and default model) at once.
+    meanwhile; an ingest while two reader processes keep the index open (one idle, one querying
+    back to back); two ``structaware query`` processes (the real CLI and default model) at once.
 
 Run::
 
@@ -34,6 +39,7 @@ import os
 import platform
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -264,12 +270,14 @@ def bench_fuzz(n: int, seed: int, timeout: float) -> dict:
 # -------------------------------------------------------------------------------------------
 
 
-def _corpus(folder: Path, n_docs: int = 6) -> list[Path]:
+def _corpus(folder: Path, n_docs: int = 6, edition: str = "") -> list[Path]:
+    """``n_docs`` MinerU content lists of 300 + 60 i table rows (several 256-point upsert batches
+    each); ``edition`` changes every row, so a second edition at the same paths replaces the first."""
     paths = []
     for i in range(n_docs):
-        rows = "".join(f"<tr><td>condition {k * 7 + i}</td><td>drug {k % 13}</td><td>{k % 5 + 1} mg</td></tr>"
+        rows = "".join(f"<tr><td>condition {k * 7 + i}{edition}</td><td>drug {k % 13}</td><td>{k % 5 + 1} mg</td></tr>"
                        for k in range(300 + 60 * i))  # fmt: skip
-        items = [{"type": "text", "text": f"Guideline {i}", "text_level": 1, "page_idx": 0},
+        items = [{"type": "text", "text": f"Guideline {i}{edition}", "text_level": 1, "page_idx": 0},
                  {"type": "table", "table_caption": [f"Table {i}"], "page_idx": 1,
                   "table_body": f"<table><tr><th>Condition</th><th>Drug</th><th>Dose</th></tr>{rows}</table>"}]  # fmt: skip
         p = folder / f"guideline{i}_content_list.json"
@@ -278,55 +286,99 @@ def _corpus(folder: Path, n_docs: int = 6) -> list[Path]:
     return paths
 
 
-def _worker(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(WORKER.parent)}
+def _worker(*args: str, env: dict | None = None) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(WORKER.parent), **(env or {})}
     return subprocess.Popen([sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)  # fmt: skip
 
 
-def _state(index: Path) -> dict[str, list[str]]:
-    proc = _worker("state", str(index))
+def _state(index: Path, hidden: bool = False) -> dict[str, list[str]]:
+    proc = _worker("state", str(index), *(["--hidden"] if hidden else []))
     out, err = proc.communicate(timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(err)
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _write_ops(index: Path, paths: list[Path]) -> tuple[int, float]:
+    """Engine write operations of one ingest (``ROBUST_COUNT_OPS``) and its wall time."""
+    t0 = time.monotonic()
+    proc = _worker("ingest", str(index), *map(str, paths), env={"ROBUST_COUNT_OPS": "1"})
+    _, err = proc.communicate(timeout=1200)
+    if proc.returncode != 0:
+        raise RuntimeError(err)
+    ops = json.loads(next(ln for ln in err.splitlines() if ln.startswith("{")))
+    return int(ops["write"]), time.monotonic() - t0
+
+
 def bench_kill(moments: int, seed: int) -> dict:
+    """``moments`` ingests killed with SIGKILL at a random engine write operation (the worker kills
+    itself there: ``ROBUST_KILL_AT``), half into a new folder, half over an index holding an older
+    edition of the same files (so the replace path is hit: superseded points, rollback). After
+    each kill every visible document must be one whole edition, each file once; then one more
+    ingest must reach the state of a clean ingest, with no hidden point left."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="sa-kill-") as tmp:
         tmp_path = Path(tmp)
-        paths = _corpus(tmp_path)
-        t0 = time.monotonic()
-        clean_proc = _worker("ingest", str(tmp_path / "clean"), *map(str, paths))
-        clean_proc.communicate(timeout=1200)
-        duration = time.monotonic() - t0
+        docs = tmp_path / "docs"
+        docs.mkdir()
+        old_paths = _corpus(docs, 4, edition=" (2019)")
+        old_index = tmp_path / "old"
+        _worker("ingest", str(old_index), *map(str, old_paths)).communicate(timeout=1200)
+        old = _state(old_index)
+        paths = _corpus(docs, 4)  # the new edition, same paths
+        ops = {"new folder": _write_ops(tmp_path / "clean", paths)}
         clean = _state(tmp_path / "clean")
-        index = tmp_path / "ix"
-        half = dup = 0
-        visible_counts = []
-        for _ in range(moments):
-            proc = _worker("ingest", str(index), *map(str, paths))
-            time.sleep(rng.uniform(0.2, duration))
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            seen = _state(index)
-            visible_counts.append(len(seen))
-            half += sum(ids != clean.get(d) for d, ids in seen.items())
-            dup += sum(len(ids) - len(set(ids)) for ids in seen.values())
-        final = _worker("ingest", str(index), *map(str, paths))
-        final.communicate(timeout=1200)
-        same = _state(index) == clean
+        scratch = tmp_path / "scratch"
+        subprocess.run(["cp", "-a", "--sparse=always", str(old_index), str(scratch)], check=True)
+        ops["over the 2019 edition"] = _write_ops(scratch, paths)
+        trials = []
+        for m in range(moments):
+            kind = "new folder" if m % 2 == 0 else "over the 2019 edition"
+            index = tmp_path / f"ix{m}"
+            if kind != "new folder":
+                subprocess.run(["cp", "-a", "--sparse=always", str(old_index), str(index)], check=True)
+            at = f"{rng.choice(['before', 'after'])}:write:{rng.randint(1, ops[kind][0])}"
+            proc = _worker("ingest", str(index), *map(str, paths), env={"ROBUST_KILL_AT": at})
+            _, err = proc.communicate(timeout=1200)
+            killed = proc.returncode == -signal.SIGKILL
+            phase = next((ln.split("killing at ", 1)[1] for ln in err.splitlines() if "killing at " in ln), "not reached")
+            exists = (index / "structaware" / "collection.json").is_file()
+            seen = _state(index) if exists else {}
+            hidden = sum(map(len, _state(index, hidden=True).values())) - sum(map(len, seen.values())) if exists else 0
+            half = sum(ids not in (clean.get(d), old.get(d)) for d, ids in seen.items())
+            sources = [d["source"] for d in _documents(index)] if exists else []
+            dup = sum(len(ids) - len(set(ids)) for ids in seen.values()) + len(sources) - len(set(sources))
+            final = _worker("ingest", str(index), *map(str, paths))
+            final.communicate(timeout=1200)
+            all_points = sum(map(len, _state(index, hidden=True).values()))
+            same = _state(index) == clean and all_points == sum(map(len, clean.values()))
+            trials.append({"kind": kind, "kill_at": at, "killed": killed, "phase": phase,
+                           "visible": {"new": sum(d in clean for d in seen), "old": sum(d in old for d in seen)},
+                           "hidden_points_after_kill": hidden, "half_present": half, "duplicates": dup,
+                           "next_ingest_equals_clean": same})  # fmt: skip
+            print(f"  kill {m + 1}/{moments} ({kind}) {phase}: visible {trials[-1]['visible']}, hidden {hidden},"
+                  f" half {half}, dup {dup}, next ingest == clean: {same}", file=sys.stderr, flush=True)
+            shutil.rmtree(index, ignore_errors=True)
     return {
         "documents": len(paths),
         "units": sum(map(len, clean.values())),
-        "clean_ingest_s": round(duration, 1),
+        "write_ops_and_seconds_of_an_ingest": {k: [v[0], round(v[1], 1)] for k, v in ops.items()},
         "kills": moments,
-        "documents_visible_after_each_kill": visible_counts,
-        "half_present_documents": half,
-        "duplicates": dup,
-        "next_ingest_equals_clean": same,
+        "killed_mid_write": sum(t["killed"] for t in trials),
+        "half_present_documents": sum(t["half_present"] for t in trials),
+        "duplicates": sum(t["duplicates"] for t in trials),
+        "next_ingest_equals_clean": sum(t["next_ingest_equals_clean"] for t in trials),
+        "trials": trials,
     }
+
+
+def _documents(index: Path) -> list[dict]:
+    proc = _worker("documents", str(index))
+    out, err = proc.communicate(timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(err)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def bench_concurrent() -> dict:
@@ -354,6 +406,25 @@ def bench_concurrent() -> dict:
             failed += not (q.returncode == 0 and o.strip() == "5")
         out["ingest_with_queries"] = {"ingest_exit": writer.returncode, "queries_answered": answered,
                                       "queries_failed": failed, "state_equals_clean": _state(index) == clean}  # fmt: skip
+        # a writer while two readers keep the index open: one idle, one querying back to back
+        index = tmp_path / "ir"
+        _worker("ingest", str(index), str(paths[0])).communicate(timeout=600)
+        readers = []
+        for how in ("idle", "loop"):
+            r = subprocess.Popen([sys.executable, str(WORKER), "reader", str(index), how], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(WORKER.parent)})  # fmt: skip
+            r.stdout.readline()  # "ready 5": the index is open in the reader
+            readers.append(r)
+        t0 = time.monotonic()
+        writer = _worker("ingest", str(index), *map(str, paths), env={"STRUCTAWARE_LOCK_TIMEOUT": "120"})
+        writer.communicate(timeout=1200)
+        seconds = time.monotonic() - t0
+        finals = [r.communicate(input="", timeout=1200)[0].split() for r in readers]
+        out["writer_with_open_readers"] = {
+            "ingest_exit": writer.returncode, "ingest_seconds": round(seconds, 1),
+            "idle_reader": " ".join(finals[0]), "looping_reader": " ".join(finals[1]),
+            "state_equals_clean": _state(index) == clean}  # fmt: skip
         # two `structaware query` processes (real CLI, default model) at once
         cli_index = tmp_path / "cli"
         fixture = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"

@@ -7,22 +7,35 @@ Usage::
 
     python tests/robust_worker.py ingest INDEX INPUT...   # prints the IngestSummary as JSON
     python tests/robust_worker.py query INDEX TEXT        # prints the number of hits
-    python tests/robust_worker.py state INDEX             # prints {doc_id: [unit ids]} (visible)
+    python tests/robust_worker.py state INDEX [--hidden]  # prints {doc_id: [unit ids]} (visible, or all)
+    python tests/robust_worker.py documents INDEX         # prints StructureIndex.documents()
     python tests/robust_worker.py reader INDEX idle|loop  # keeps the index open until stdin closes
+
+Environment (crash tests): ``ROBUST_KILL_AT=WHEN:WHAT:N`` makes the process kill itself with
+SIGKILL just ``before`` or ``after`` its N-th engine write operation named WHAT (``upsert``,
+``set payload``, ``delete payload``, ``delete``, ``flush``, ...; ``write`` counts them all), after
+saying ``killing at ...`` on stderr; ``ROBUST_COUNT_OPS=1`` prints the counts of write operations
+as JSON on stderr at exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import os
+import signal
 import sys
 import threading
+from collections import Counter
 
 import numpy as np
 
 from structaware_readers.errors import StructawareError
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.store.edge import EdgeStore
 
 DIM = 16
 
@@ -54,11 +67,45 @@ def open_index(path: str) -> StructureIndex:
     return StructureIndex(path, dense=DenseEncoder(model=HashModel(), cache=cache), sparse=SparseEncoder(cache=cache))
 
 
-def state(ix: StructureIndex) -> dict[str, list[str]]:
-    """Visible unit ids per document."""
+#: The engine write operations of :class:`EdgeStore` (the names its ``_run`` gets).
+WRITES = ("upsert", "set payload", "delete payload", "delete", "delete by filter", "flush")
+
+
+def install_write_hook(kill_at: str | None, count: bool) -> None:
+    """Count the engine write operations of this process; kill it with SIGKILL at ``kill_at``
+    (``WHEN:WHAT:N``, see the module docstring). A real ``kill -9``: no cleanup runs."""
+    seen: Counter[str] = Counter()
+    when, what, n = (kill_at.split(":") if kill_at else ("", "", "0"))
+    real = EdgeStore._run
+
+    def kill(phase: str) -> None:
+        print(f"killing at {phase}", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def _run(self: EdgeStore, name: str, fn, *args):  # type: ignore[no-untyped-def]
+        if name not in WRITES:
+            return real(self, name, fn, *args)
+        seen[name] += 1
+        seen["write"] += 1
+        hit = seen[what] == int(n) and what in (name, "write")
+        phase = f"{when} {name} #{seen[name]} (write operation {seen['write']})"
+        if hit and when == "before":
+            kill(phase)
+        out = real(self, name, fn, *args)
+        if hit and when == "after":
+            kill(phase)
+        return out
+
+    EdgeStore._run = _run  # type: ignore[method-assign]
+    if count:
+        atexit.register(lambda: print(json.dumps(dict(seen)), file=sys.stderr, flush=True))
+
+
+def state(ix: StructureIndex, hidden: bool = False) -> dict[str, list[str]]:
+    """Unit ids per document: the visible ones (or, with ``hidden``, every stored point)."""
     out: dict[str, list[str]] = {}
     if ix.store.exists():
-        for r in ix.store.scroll(fields=["doc_id"]):
+        for r in ix.store.scroll(PointFilter(include_hidden=True) if hidden else None, fields=["doc_id"]):
             out.setdefault(r.payload["doc_id"], []).append(r.id)
     return {k: sorted(v) for k, v in sorted(out.items())}
 
@@ -103,10 +150,15 @@ def run(argv: list[str]) -> int:
         if cmd == "reader":
             return reader(ix, argv[2])
         if cmd == "state":
-            print(json.dumps(state(ix)), flush=True)
+            print(json.dumps(state(ix, hidden="--hidden" in argv[2:])), flush=True)
+            return 0
+        if cmd == "documents":
+            print(json.dumps(ix.documents()), flush=True)
             return 0
     raise SystemExit(f"unknown command {cmd!r}")
 
 
 if __name__ == "__main__":
+    if os.environ.get("ROBUST_KILL_AT") or os.environ.get("ROBUST_COUNT_OPS"):
+        install_write_hook(os.environ.get("ROBUST_KILL_AT"), bool(os.environ.get("ROBUST_COUNT_OPS")))
     sys.exit(main(sys.argv[1:]))

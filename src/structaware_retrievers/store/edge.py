@@ -109,7 +109,9 @@ class _OpenShard:
         self.wrote = False  # written since the shard was opened (closing settles it then)
         self.parked_at = 0.0
 
-    def open(self, folder: Path, config: Any = None) -> Any:
+    def open(self, config: Any = None) -> Any:
+        """The shard, loaded (or created from ``config``) if parked; waits for the folder's shard lock."""
+        folder = self.folder
         if self.shard is not None:
             return self.shard
         pause = self.parked_at + _YIELD_PAUSE - time.monotonic()
@@ -167,7 +169,7 @@ class _OpenShard:
             log.warning(
                 "%s: could not write the index's segments (%s: %s); nothing is lost, the write-ahead log"
                 " holds every write and the next open replays it",
-                self.lock.path.parent,
+                self.folder,
                 io_hint(exc) or "engine error",
                 exc,
             )
@@ -175,8 +177,7 @@ class _OpenShard:
             try:
                 shard.close()
                 if settle:
-                    with contextlib.suppress(Exception):  # best effort: readers check the free space too
-                        E.EdgeShard.load(str(self.folder / _SHARD_DIR)).close()
+                    _settle(self.folder / _SHARD_DIR)
             finally:
                 self.lock.release()
                 self.parked_at = time.monotonic()
@@ -186,6 +187,16 @@ class _OpenShard:
         if self.shard is not None and self.active == 0 and self.lock.wanted():
             log.debug("%s: another process waits for the shard; letting it in", self.lock.path)
             self.park()
+
+
+def _settle(shard_dir: Path) -> None:
+    """Load and close a shard once (see :meth:`_OpenShard.park`); best effort, readers check the space too."""
+    try:
+        E.EdgeShard.load(str(shard_dir)).close()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the engine's errors and panics: the next open reports them
+        log.warning("%s: loading the shard after writing failed: %s", shard_dir, exc)
 
 
 def _start_watcher() -> None:
@@ -287,7 +298,7 @@ class EdgeStore(VectorStore):
                 raise StoreError("no collection here yet (nothing was ingested)", path=self.folder)
             entry = self._register()
             entry.yield_if_wanted()
-            shard = entry.open(self.folder, config)
+            shard = entry.open(config)
             entry.active += 1
         try:
             yield shard
