@@ -50,7 +50,7 @@ def docs(tmp_path: Path) -> tuple[Path, Path]:
 
 def _worker(*args: str, preexec: Callable[[], None] | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(WORKER), *args], capture_output=True, text=True, timeout=600, preexec_fn=preexec,
+        [sys.executable, str(WORKER), *args], capture_output=True, text=True, timeout=600, preexec_fn=preexec, check=False,
         env={**os.environ, "PYTHONPATH": str(WORKER.parent), **(env or {})},
     )  # fmt: skip
 
@@ -73,7 +73,7 @@ def test_a_full_disk_is_refused_before_writing_and_the_index_stays_readable(docs
     if shutil.which("unshare") is None:
         pytest.skip("needs unshare(1) for a private tmpfs mount")
     probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=1m tmpfs {tmp_path}"],
-                           capture_output=True, text=True)  # fmt: skip
+                           capture_output=True, text=True, check=False)  # fmt: skip
     if probe.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (needs CAP_SYS_ADMIN): {probe.stderr.strip()}")
     a, b = docs
@@ -94,7 +94,8 @@ df -k --output=avail {mnt} | tail -1 > {tmp_path}/free.txt
 {py} state {mnt}/ix > {tmp_path}/state.out
 """
     env = {**os.environ, "PYTHONPATH": str(WORKER.parent), "STRUCTAWARE_MIN_FREE_MB": "64"}
-    run = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600, env=env)
+    run = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600, env=env,
+                         check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert json.loads((tmp_path / "a.out").read_text())["documents"] == 1
     assert int((tmp_path / "free.txt").read_text()) < 64 * 1024  # the disk was really (almost) full
@@ -156,12 +157,12 @@ def test_a_read_only_folder_gives_a_typed_error_and_loses_nothing(docs: tuple[Pa
         assert ix.ingest([a], optimize=False).ok
         before = state(ix)
     modes = {p: p.stat().st_mode for p in [index, *index.rglob("*")]}
-    for p in modes:
-        p.chmod(stat.S_IMODE(modes[p]) & ~0o222)
+    for p, mode in modes.items():
+        p.chmod(stat.S_IMODE(mode) & ~0o222)
     preexec = _drop_dac if os.geteuid() == 0 else None
     try:
         probe = subprocess.run([sys.executable, "-c", f"open({str(index / 'ingested.sqlite')!r}, 'ab')"],
-                               capture_output=True, preexec_fn=preexec)  # fmt: skip
+                               capture_output=True, preexec_fn=preexec, check=False)  # fmt: skip
         if probe.returncode == 0:
             pytest.skip("this process can write into a read-only folder (root without a way to drop CAP_DAC_OVERRIDE)")
         proc = _worker("ingest", str(index), str(b), preexec=preexec)

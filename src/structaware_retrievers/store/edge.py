@@ -63,7 +63,6 @@ from structaware_retrievers.store.base import (
     ScoredRecord,
     VectorStore,
 )
-from structaware_retrievers.store.disk import check_space, io_hint, points_bytes
 from structaware_retrievers.store.common import (
     check_dim,
     checked_batches,
@@ -73,6 +72,7 @@ from structaware_retrievers.store.common import (
     to_scored_record,
     translate_filter,
 )
+from structaware_retrievers.store.disk import check_space, io_hint, points_bytes
 
 __all__ = ["EdgeStore"]
 
@@ -163,7 +163,7 @@ class _OpenShard:
             if self.unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
                 self.unflushed = False
                 shard.flush()
-        except BaseException as exc:  # noqa: BLE001 - e.g. a full disk: the write-ahead log keeps every write
+        except BaseException as exc:  # e.g. a full disk (or a panic): the write-ahead log keeps every write
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
             log.warning(
