@@ -12,7 +12,7 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.evidence import fit_budget, hit_unit, unit_chars
+from structaware_retrievers.evidence import evidence_units, fit_budget, hit_unit, unit_chars
 from structaware_retrievers.index import SearchHit, StructureIndex
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -212,3 +212,17 @@ def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: Stru
     single = LIRetriever(filled, similarity_top_k=5, mode="sparse", group_size=1).retrieve(q)
     ungrouped = {h.unit.unit_id: h.unit.text for h in filled.query(q, k=5, mode="sparse", group_size=1)}
     assert len(single) == 5 and all(n.node.text == ungrouped[n.node.node_id] for n in single)
+
+
+def test_the_harness_budget_policy_pack_is_what_query_with_a_budget_hands_over(filled: StructureIndex) -> None:
+    from structaware_retrievers.evaluation.harness import packed_budget_hits
+
+    q = "clinic target for adults 57-59 y"
+    hits = filled.query(q, k=20)
+    doc_id = hits[0].unit.doc_id
+    for pages in ([3], [4], [1, 2]):
+        got = packed_budget_hits(hits, doc_id, pages, [300, 1000, 4000])
+        for budget, hit in got.items():
+            handed = [u for _, u, _ in evidence_units(filled.query(q, k=20, budget_chars=budget))]
+            assert hit == any(set(pages) & set(u.pages) for u in handed), (pages, budget)
+    assert packed_budget_hits(hits, "another-document", [3], [4000]) == {4000: False}

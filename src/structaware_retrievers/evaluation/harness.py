@@ -4,7 +4,8 @@ Entry point: :func:`run_eval`. For each unit-construction method (:mod:`.baselin
 every question document are indexed in their own :class:`~structaware_retrievers.index.StructureIndex`
 collection, all sharing one dense and one sparse encoder (so a text embedded for one method is
 reused from the encoders' content-hash cache by the others); then every question is searched with
-every retriever (``bm25`` = sparse, ``dense``, ``hybrid`` = the index's default weighted RRF in Qdrant) in two scopes:
+every retriever (``bm25`` = sparse, ``dense``, ``hybrid`` = the index's default weighted RRF in
+Qdrant) in two scopes:
 
 * ``corpus``: the whole index (all question documents), a page hit needs the right document too;
 * ``document``: a payload filter on the question's own ``doc_id``.
@@ -208,22 +209,23 @@ class IndexSearcher:
     def search(self, text: str, *, k: int, mode: str, doc_id: str | None) -> list[Unit]:
         """Top ``k`` results (best first), one unit per hit with the index's default table groups:
         a hit whose ``group`` holds other rows of its table is judged as the one unit the retrievers
-        hand over for it (:func:`structaware_retrievers.evidence.hit_unit`). A BM25 query with no searchable term (only stop words) returns
-        no result, i.e. counts as a miss."""
+        hand over for it (:func:`structaware_retrievers.evidence.hit_unit`). A BM25 query with no
+        searchable term (only stop words) returns no result, i.e. counts as a miss."""
+        from structaware_retrievers.evidence import hit_unit
         from structaware_retrievers.filters import SearchFilter
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
         self.last_hits = []
         if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
             return []  # the index would answer with its dense fallback: not BM25's result
-        hits = sorted(self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k)), key=lambda h: h.rank)
-        self.last_hits = hits
-        from structaware_retrievers.evidence import hit_unit
-
-        return [hit_unit(h) for h in hits]
+        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k))
+        self.last_hits = sorted(hits, key=lambda h: h.rank)
+        return [hit_unit(h) for h in self.last_hits]
 
 
-def packed_budget_hits(hits: Sequence[Any], doc_id: str, gold_pages: Sequence[int], budgets: Sequence[int]) -> dict[int, bool]:
+def packed_budget_hits(
+    hits: Sequence[Any], doc_id: str, gold_pages: Sequence[int], budgets: Sequence[int]
+) -> dict[int, bool]:
     """Policy ``pack``: whether ``StructureIndex.query(..., budget_chars=B)`` would hand over a unit of
     ``doc_id`` on a gold page, for each budget B (:func:`structaware_retrievers.evidence.fit_budget`
     over the same hits: skip what does not fit, drop group rows before hits)."""
@@ -232,7 +234,7 @@ def packed_budget_hits(hits: Sequence[Any], doc_id: str, gold_pages: Sequence[in
     wanted = set(gold_pages)
     return {
         b: any(u.doc_id == doc_id and wanted.intersection(u.pages) for _, u, _ in evidence_units(fit_budget(hits, b)))
-        for b in budgets
+        for b in budgets  # fmt: skip
     }
 
 
@@ -391,7 +393,8 @@ def run_eval(
         parsed: folder of pre-parsed MinerU outputs (``<stem>.zip`` or ``<stem>/``), searched first.
         methods: method keys of :data:`.baselines.METHODS` (``flat``, ``heading``, ``page``,
             ``element``, ``struct``, ``struct_noctx``).
-        retrievers: any of ``bm25`` (sparse BM25, IDF in Qdrant), ``dense``, ``hybrid`` (the index's default fusion, :mod:`structaware_retrievers.fusion`).
+        retrievers: any of ``bm25`` (sparse BM25, IDF in Qdrant), ``dense``, ``hybrid`` (the index's
+            default fusion, :mod:`structaware_retrievers.fusion`).
         ks: cut-offs for PH@k / EH@k / EvH@k.
         json_out: write :meth:`EvalResult.to_json` here (per-query ranks included).
         index_dir: where the per-method index folders (``<index_dir>/<method>``) and the
@@ -588,7 +591,9 @@ def _search_all(
             out = judge.judge(q, doc_id, units, element_addressable=element_addressable, budgets=budgets)
             hits = getattr(searcher, "last_hits", None)  # peers have no hits: their packing is ``skip``
             out.budget_hits["pack"] = (
-                packed_budget_hits(hits, doc_id, q.gold_pages, budgets) if hits is not None else dict(out.budget_hits["skip"])
+                packed_budget_hits(hits, doc_id, q.gold_pages, budgets)
+                if hits is not None
+                else dict(out.budget_hits["skip"])
             )
             outs.append(out)
             bar.update(1)
