@@ -14,11 +14,12 @@ Durability and concurrency (measured with qdrant-edge-py 0.9.0):
 * The shard holds an exclusive OS lock on its WAL while open. A second open of the same folder,
   from another process **or the same one**, fails (``Can't init WAL: WouldBlock``). This class
   therefore shares one open shard per folder within a process (reference counted, released by
-  the last ``close()``), and between processes takes turns through the folder's shard lock
-  (:mod:`structaware_retrievers.locking`): a process that waits for the shard marks it wanted,
-  and the holder *parks* its shard (flush, close, free the lock) as soon as no operation of its
-  own runs: a watcher thread does it for idle handles, and every operation checks first, so a
-  reader querying in a loop lets a waiting writer in between two queries. The next operation
+  the last ``close()``; :mod:`~structaware_retrievers.store.edge_shard`), and between processes
+  takes turns through the folder's shard lock (:mod:`structaware_retrievers.locking`): a process
+  that waits for the shard marks it wanted, and the holder *parks* its shard (flush, close, free
+  the lock) as soon as no operation of its own runs: a watcher thread does it for idle handles,
+  and every operation checks first, so a reader querying in a loop lets a waiting writer in
+  between two queries. The next operation
   reopens the shard (waiting its turn). An open handle therefore never keeps another process
   waiting for longer than one operation (or one :meth:`EdgeStore.hold` block: a writer's
   transaction); a wait past ``$STRUCTAWARE_LOCK_TIMEOUT`` is a :class:`StoreError` naming the
@@ -37,11 +38,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import shutil
-import threading
-import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -53,7 +51,7 @@ import qdrant_edge as E
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
-from structaware_retrievers.locking import FolderLock, folder_lock
+from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.store.base import (
     DENSE,
     PAYLOAD_INDEXES,
@@ -73,159 +71,19 @@ from structaware_retrievers.store.common import (
     translate_filter,
 )
 from structaware_retrievers.store.disk import check_space, io_hint, points_bytes
+from structaware_retrievers.store.edge_shard import (
+    SHARD_DIR,
+    OpenShard,
+    open_shards,
+    registry_lock,
+)
 
 __all__ = ["EdgeStore"]
 
-log = logging.getLogger(__name__)
-
 _UPSERT_BATCH = 256
 _META_FILE = "collection.json"
-_SHARD_DIR = "shard"
 _STAGED_DIR = ".shard-staged"  # prepare(): the new shard, built aside
 _STAGED_DIM = ".shard-staged.dim"  # written last: the staged shard is whole, for this dimension
-
-_registry_lock = threading.RLock()
-_open_shards: dict[str, _OpenShard] = {}  # resolved folder -> the process's open shard of it
-_watching = False  # whether the watcher thread runs (changed under _registry_lock)
-_WATCH_POLL = 0.25  # seconds between the watcher's looks at the "wanted" markers
-_YIELD_PAUSE = 0.5  # seconds a process that let another one in waits before it takes the shard again
-
-
-class _OpenShard:
-    """The process's shard of one folder, shared by its :class:`EdgeStore` handles.
-
-    ``shard`` is ``None`` while the shard is *parked*: closed, its lock free for another process,
-    reopened by the next operation of any handle. ``active`` counts operations running now (and
-    :meth:`EdgeStore.hold` blocks); the shard is parked only when it is 0.
-    """
-
-    def __init__(self, folder: Path, lock: FolderLock):
-        self.folder = folder
-        self.lock = lock
-        self.shard: Any = None
-        self.handles = 0
-        self.active = 0
-        self.unflushed = False  # written since the last flush (closing flushes only then)
-        self.wrote = False  # written since the shard was opened (closing settles it then)
-        self.parked_at = 0.0
-
-    def open(self, config: Any = None) -> Any:
-        """The shard, loaded (or created from ``config``) if parked; waits for the folder's shard lock."""
-        folder = self.folder
-        if self.shard is not None:
-            return self.shard
-        pause = self.parked_at + _YIELD_PAUSE - time.monotonic()
-        if pause > 0:  # the process this one let in polls every 0.05 s: let it take the lock first
-            time.sleep(pause)
-        self.lock.acquire()  # waits while another process has the shard open
-        try:
-            if config is None:  # loading may fill preallocated files: a typed error, not a SIGBUS
-                check_space(folder, opening=True)
-            shard_dir = str(folder / _SHARD_DIR)
-            self.shard = E.EdgeShard.create(shard_dir, config) if config is not None else E.EdgeShard.load(shard_dir)
-        except (KeyboardInterrupt, SystemExit):
-            self.lock.release()
-            raise
-        except BaseException as exc:  # the engine's errors, and its panics (not Exceptions)
-            self.lock.release()
-            if "WouldBlock" in str(exc):
-                raise StoreError(
-                    "the index folder is open in another process (Qdrant Edge locks its write-ahead log);"
-                    " close that process or use another folder",
-                    path=folder,
-                    field="shard",
-                ) from exc
-            hint = io_hint(exc)
-            if hint is not None:
-                why = (
-                    "; Qdrant Edge writes to its folder even to search it: make the folder writable (or copy"
-                    " the index to a writable place)"
-                    if "writable" in hint or "read-only" in hint
-                    else ""
-                )
-                raise StoreError(f"cannot open the index: {hint}{why} ({exc})", path=folder, field="disk") from exc
-            raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=folder, field="shard") from exc
-        _start_watcher()
-        return self.shard
-
-    def park(self, *, settle: bool = False) -> None:
-        """Flush (if written) and close the shard and free its lock; the next operation reopens it.
-
-        With ``settle`` (the process's last handle closes) a shard this process wrote is loaded
-        once more before the lock is freed: the first load after a write fills the files the write
-        preallocated (up to 32 MiB each), and this process checked the free space before writing,
-        while a later reader on a full disk would crash there."""
-        shard, self.shard = self.shard, None
-        if shard is None:
-            return
-        settle, self.wrote = settle and self.wrote, False
-        try:
-            if self.unflushed:  # a read-only process (a query) skips the flush (~0.15 s)
-                self.unflushed = False
-                shard.flush()
-        except BaseException as exc:  # e.g. a full disk (or a panic): the write-ahead log keeps every write
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            log.warning(
-                "%s: could not write the index's segments (%s: %s); nothing is lost, the write-ahead log"
-                " holds every write and the next open replays it",
-                self.folder,
-                io_hint(exc) or "engine error",
-                exc,
-            )
-        finally:
-            try:
-                shard.close()
-                if settle:
-                    _settle(self.folder / _SHARD_DIR)
-            finally:
-                self.lock.release()
-                self.parked_at = time.monotonic()
-
-    def yield_if_wanted(self) -> None:
-        """Park the shard if no operation runs, no write transaction holds it, and another process waits."""
-        if self.shard is not None and self.active == 0 and self.lock.wanted():
-            log.debug("%s: another process waits for the shard; letting it in", self.lock.path)
-            self.park()
-
-
-def _settle(shard_dir: Path) -> None:
-    """Load and close a shard once (see :meth:`_OpenShard.park`); best effort, readers check the space too."""
-    try:
-        E.EdgeShard.load(str(shard_dir)).close()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - the engine's errors and panics: the next open reports them
-        log.warning("%s: loading the shard after writing failed: %s", shard_dir, exc)
-
-
-def _start_watcher() -> None:
-    """Start (once per process; call under ``_registry_lock``) the thread that parks idle shards
-    another process waits for; it ends when no shard of the process is open."""
-    global _watching
-    if not _watching:
-        _watching = True
-        threading.Thread(target=_watch, name="structaware-shard-watcher", daemon=True).start()
-
-
-def _watch() -> None:
-    global _watching
-    while True:
-        time.sleep(_WATCH_POLL)
-        if not _registry_lock.acquire(timeout=_WATCH_POLL):
-            continue  # an operation is opening a shard: look again later
-        try:
-            for entry in list(_open_shards.values()):
-                try:
-                    entry.yield_if_wanted()
-                except Exception as exc:  # noqa: BLE001 - keep watching; the next operation reports engine errors
-                    log.warning("%s: letting another process in failed: %s", entry.lock.path, exc)
-            if not any(e.shard is not None for e in _open_shards.values()):
-                _watching = False
-                return  # nothing open: the next open starts a new watcher
-        finally:
-            _registry_lock.release()
-
 
 def _edge_condition(c: Match | Range | IsEmpty | HasId) -> Any:
     if isinstance(c, Match):
@@ -269,20 +127,20 @@ class EdgeStore(VectorStore):
         self.location = str(self.folder)
         self._key = str(self.folder.resolve())
         self._dim: int | None = None
-        self._entry: _OpenShard | None = None  # this handle's share of the process's open shard
+        self._entry: OpenShard | None = None  # this handle's share of the process's open shard
         self._indexes_checked = False  # ensure_payload_indexes() ran
 
     # -- shard lifecycle ---------------------------------------------------------------------
     @property
     def _shard_dir(self) -> Path:
-        return self.folder / _SHARD_DIR
+        return self.folder / SHARD_DIR
 
-    def _register(self) -> _OpenShard:
-        """This handle's :class:`_OpenShard` (call under ``_registry_lock``)."""
+    def _register(self) -> OpenShard:
+        """This handle's :class:`OpenShard` (call under ``registry_lock``)."""
         if self._entry is None:
-            entry = _open_shards.get(self._key)
+            entry = open_shards.get(self._key)
             if entry is None:
-                entry = _open_shards[self._key] = _OpenShard(self.folder, folder_lock(self.folder, "shard"))
+                entry = open_shards[self._key] = OpenShard(self.folder, folder_lock(self.folder, "shard"))
             entry.handles += 1
             self._entry = entry
         return self._entry
@@ -293,7 +151,7 @@ class EdgeStore(VectorStore):
         after parking) on entry, never parked while the block runs. On entry, a shard no operation
         of this process uses is first handed to another process that waits for it, so a reader
         that queries in a loop lets a writer in between two queries (and waits for its turn)."""
-        with _registry_lock:
+        with registry_lock:
             if must_exist and self._entry is None and not self.exists():
                 raise StoreError("no collection here yet (nothing was ingested)", path=self.folder)
             entry = self._register()
@@ -303,7 +161,7 @@ class EdgeStore(VectorStore):
         try:
             yield shard
         finally:
-            with _registry_lock:
+            with registry_lock:
                 entry.active -= 1
 
     @contextmanager
@@ -315,14 +173,14 @@ class EdgeStore(VectorStore):
 
     def close(self) -> None:
         """Flush and release this handle; the shard closes when the process's last handle does."""
-        with _registry_lock:
+        with registry_lock:
             entry, self._entry = self._entry, None
             if entry is None:
                 return
             entry.handles -= 1
             if entry.handles <= 0:
-                if _open_shards.get(self._key) is entry:
-                    del _open_shards[self._key]
+                if open_shards.get(self._key) is entry:
+                    del open_shards[self._key]
                 entry.park(settle=True)
 
     def release(self, *, only_if_wanted: bool = False) -> None:
@@ -333,7 +191,7 @@ class EdgeStore(VectorStore):
         if not only_if_wanted:
             self.close()
             return
-        with _registry_lock:
+        with registry_lock:
             if self._entry is not None:
                 self._entry.yield_if_wanted()
 
