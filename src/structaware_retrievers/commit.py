@@ -128,13 +128,14 @@ class RecoveryReport:
         return not (self.finished or self.rolled_back)
 
 
-def recover(store: VectorStore) -> RecoveryReport:
+def recover(store: VectorStore, *, ensure_indexes: bool = True) -> RecoveryReport:
     """Prepare an existing collection for writing: create the payload indexes it lacks (a
     collection made by an older version has none on the write-protocol markers), then finish or
     roll back the transactions an interrupted writer left (see the module docstring).
 
-    Call it with the writer lock held, before writing. Costs two indexed counts when there is
-    nothing to do (and one look at the collection's indexes per store object).
+    Call it with the writer lock held, before writing (a reader that gets the writer lock at once
+    repairs too, with ``ensure_indexes=False``: it creates no index). Costs two indexed counts when
+    there is nothing to do (and one look at the collection's indexes per store object).
 
     Raises:
         StoreError: the engine refused a repair operation (nothing is lost: run it again).
@@ -143,11 +144,11 @@ def recover(store: VectorStore) -> RecoveryReport:
     if not store.exists():
         return report
     with store.hold():
-        return _recover(store, report)
+        return _recover(store, report, ensure_indexes)
 
 
-def _recover(store: VectorStore, report: RecoveryReport) -> RecoveryReport:
-    added = store.ensure_payload_indexes()
+def _recover(store: VectorStore, report: RecoveryReport, ensure_indexes: bool) -> RecoveryReport:
+    added = store.ensure_payload_indexes() if ensure_indexes else []
     if added:
         log.info("%s: created the payload indexes an older version did not make: %s", store.location, ", ".join(added))
     pending_n, superseded_n = store.count(_marked(PENDING)), store.count(_marked(SUPERSEDED))

@@ -346,6 +346,7 @@ class StructureIndex:
         self._folder_writer = folder_lock(folder, "write") if isinstance(folder, Path) else None
         if self.store.exists():
             self._check_config()
+            self._repair_if_no_writer()
 
     # -- config ----------------------------------------------------------------------------
     def config(self) -> dict[str, Any]:
@@ -396,6 +397,24 @@ class StructureIndex:
                 path=where,
                 field="schema_version",
             )
+
+    def _repair_if_no_writer(self) -> None:
+        """Finish or roll back what a killed writer left (:func:`~structaware_retrievers.commit.recover`)
+        when a folder index is opened and no writer is at work: a document whose replacement was
+        interrupted is visible again (its previous version) without waiting for the next ingest.
+        Skipped when another process or thread writes (it repairs first), and in a read-only folder."""
+        if self._folder_writer is None:  # a server: no cross-process writer lock, so only writers repair
+            return
+        try:
+            self._folder_writer.acquire(timeout=0.01)
+        except StoreError:
+            return
+        try:
+            recover(self.store, ensure_indexes=False)
+        except StoreError as exc:  # the next writer repairs it; reading goes on
+            log.warning("%s: could not repair an interrupted write on open: %s", self.store.location, exc)
+        finally:
+            self._folder_writer.release()
 
     def writing(self) -> contextlib.AbstractContextManager[Any]:
         """The writer lock: one writer per index at a time, across processes for a folder index
