@@ -584,6 +584,9 @@ def main() -> None:  # pragma: no cover - console entry point
                 sys.stderr.flush()
             except (OSError, ValueError):  # a closed pipe: the normal exit reports it
                 raise exc from None
+            shards = sys.modules.get("structaware_retrievers.store.edge_shard")
+            if shards is not None:  # a read-only folder was searched in a temporary copy
+                shards.drop_copies()
             os._exit(exc.code or 0)
         raise
 

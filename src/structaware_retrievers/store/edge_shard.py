@@ -7,11 +7,20 @@ shard at a time; a process that waits for it marks the folder's shard lock wante
 lock) as soon as none of its own operations runs: :func:`start_watcher` runs a thread that does it
 for idle processes, and every operation checks first (``EdgeStore._using``). The next operation
 reopens the shard.
+
+An index in a folder this process cannot write (a read-only mount, a folder without write permission)
+is searched in a copy: Qdrant Edge writes to its folder even to load it, so the shard is copied to a
+temporary folder, loaded there and the copy deleted when the shard is parked or the process ends
+(a warning names both folders). Writers never get that far: they take the folder's write lock
+first, which fails with a typed error in such a folder.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
+import shutil
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -23,7 +32,7 @@ from structaware_readers.errors import StoreError
 from structaware_retrievers.locking import FolderLock
 from structaware_retrievers.store.disk import check_space, io_hint
 
-__all__ = ["SHARD_DIR", "OpenShard", "open_shards", "registry_lock"]
+__all__ = ["SHARD_DIR", "OpenShard", "drop_copies", "open_shards", "registry_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +62,7 @@ class OpenShard:
         self.unflushed = False  # written since the last flush (closing flushes only then)
         self.wrote = False  # written since the shard was opened (closing settles it then)
         self.parked_at = 0.0
+        self.snapshot: Path | None = None  # the temporary copy searched for a read-only folder
 
     def open(self, config: Any = None) -> Any:
         """The shard, loaded (or created from ``config``) if parked; waits for the folder's shard lock."""
@@ -81,17 +91,47 @@ class OpenShard:
                     field="shard",
                 ) from exc
             hint = io_hint(exc)
+            if config is None and hint is not None and ("writable" in hint or "read-only" in hint):
+                self.shard = self._load_copy(exc)
+                start_watcher()
+                return self.shard
             if hint is not None:
-                why = (
-                    "; Qdrant Edge writes to its folder even to search it: make the folder writable (or copy"
-                    " the index to a writable place)"
-                    if "writable" in hint or "read-only" in hint
-                    else ""
-                )
-                raise StoreError(f"cannot open the index: {hint}{why} ({exc})", path=folder, field="disk") from exc
+                raise StoreError(f"cannot open the index: {hint} ({exc})", path=folder, field="disk") from exc
             raise StoreError(f"cannot open the Qdrant Edge shard: {exc}", path=folder, field="shard") from exc
         start_watcher()
         return self.shard
+
+    def _load_copy(self, cause: BaseException) -> Any:
+        """Load a temporary copy of a shard whose folder this process cannot write (see the module
+        docstring); holds the folder's shard lock like a load in place. Raises ``StoreError`` naming
+        the folder when the copy cannot be made or loaded."""
+        self.lock.acquire()
+        copy = Path(tempfile.mkdtemp(prefix="structaware-read-only-"))
+        try:
+            shutil.copytree(self.folder / SHARD_DIR, copy / SHARD_DIR, copy_function=shutil.copyfile)
+            for path in (copy / SHARD_DIR, *(copy / SHARD_DIR).rglob("*")):  # copytree keeps folder modes
+                if path.is_dir():
+                    path.chmod(0o700)
+            shard = E.EdgeShard.load(str(copy / SHARD_DIR))
+        except BaseException as exc:
+            self.lock.release()
+            shutil.rmtree(copy, ignore_errors=True)
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise StoreError(
+                f"cannot open the index: {io_hint(cause)}, and a copy to search could not be made in {copy} ({exc})",
+                path=self.folder,
+                field="disk",
+            ) from exc
+        log.warning(
+            "%s: the folder is not writable (%s); searching a copy in %s, deleted when done",
+            self.folder,
+            io_hint(cause),
+            copy,
+        )
+        self.snapshot = copy
+        atexit.register(shutil.rmtree, copy, True)  # a process that ends without parking its shard
+        return shard
 
     def park(self, *, settle: bool = False) -> None:
         """Flush (if written) and close the shard and free its lock; the next operation reopens it.
@@ -121,9 +161,12 @@ class OpenShard:
         finally:
             try:
                 shard.close()
-                if settle:
+                if settle and self.snapshot is None:
                     _settle(self.folder / SHARD_DIR)
             finally:
+                if self.snapshot is not None:  # a read-only folder's copy: nothing in it to keep
+                    shutil.rmtree(self.snapshot, ignore_errors=True)
+                    self.snapshot = None
                 self.lock.release()
                 self.parked_at = time.monotonic()
 
@@ -170,3 +213,12 @@ def _watch() -> None:
                 return  # nothing open: the next open starts a new watcher
         finally:
             registry_lock.release()
+
+
+def drop_copies() -> None:
+    """Delete the temporary copies of read-only folders' shards (for a process about to end with
+    ``os._exit``, which runs no ``atexit`` hook: ``structaware query``)."""
+    with registry_lock:
+        for shard in open_shards.values():
+            if shard.snapshot is not None:
+                shutil.rmtree(shard.snapshot, ignore_errors=True)
