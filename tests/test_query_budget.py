@@ -119,18 +119,18 @@ def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: Str
     from langchain_structaware import StructureAwareRetriever as LCRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
 
-    q = "clinic target for adults 57-59 y"  # two hits leave room for their rows and neighbours
-    li = LIRetriever(filled, similarity_top_k=2, mode="sparse", budget_chars=1200, expand=True)
+    q = "clinic target for adults 57-59 y"  # two ungrouped hits always leave room for neighbours
+    li = LIRetriever(filled, similarity_top_k=2, mode="sparse", budget_chars=1200, expand=True, group_size=1)
     nodes = li.retrieve(q)
     assert nodes and sum(len(n.node.get_content(metadata_mode="none")) for n in nodes) <= 1200
     assert any("expanded_from" in n.node.metadata for n in nodes)
     assert len({n.node.node_id for n in nodes}) == len(nodes)
 
-    lc = LCRetriever(index=filled, k=2, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0))
+    lc = LCRetriever(index=filled, k=2, mode="sparse", budget_chars=1200, expand=True, weights=(0.5, 1.0), group_size=1)
     docs = lc.invoke(q)
     assert docs and any("expanded_from" in d.metadata for d in docs)
     # the same hits as the index, in order (a hit that is also an earlier hit's neighbour comes once)
-    expected = [h.unit.unit_id for h in filled.query(q, k=2, mode="sparse", budget_chars=1200, expand=True)]
+    expected = [h.unit.unit_id for h in filled.query(q, k=2, mode="sparse", budget_chars=1200, expand=True, group_size=1)]
     assert [i for i in (d.metadata["unit_id"] for d in docs) if i in expected] == expected
 
 
