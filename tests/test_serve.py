@@ -35,15 +35,8 @@ def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPat
 
 
 @pytest.fixture(scope="module")
-def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("serve") / "ix"
-    with pytest.MonkeyPatch.context() as mp:  # module scope: the autouse _env has not run yet
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-        mp.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
-        with StructureIndex(folder) as ix:
-            assert ix.ingest([TINY, EN]).documents == 2
-    return folder
+def index_dir(tiny_en_index_dir: Path) -> Path:
+    return tiny_en_index_dir  # TINY and EN ingested (conftest)
 
 
 @pytest.fixture
