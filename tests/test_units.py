@@ -258,3 +258,64 @@ def test_wrapped_row_labels_are_joined_in_text_tables():
         "Nonaccrual loans held-for-sale and loans at fair value(b): 1,266, 766, 65",
     ]
     assert "Nonaccrual loans:" in rows[0].context  # lines before the first row are column-header context
+
+
+def _doc(*blocks: Block) -> ParsedDocument:
+    return ParsedDocument(doc_id="5" * 16, source="filing.json", name="filing", parser="test", page_count=59, blocks=list(blocks))
+
+
+_STATEMENT = TableGrid(
+    header_rows=[["", "2018", "2019"]],
+    body_rows=[["Net income", "$", "10,073"], ["Net sales", "232,887", "280,522"]],
+)
+
+
+def test_a_table_without_caption_takes_the_title_line_or_lead_in_just_before_it():
+    title = Block(block_id="p39-e4", kind=BlockKind.PARAGRAPH, text="CONSOLIDATED STATEMENTS OF OPERATIONS", page=39)
+    table = Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT)
+    units = build_units(_doc(title, table))
+    rows = [u for u in units if u.unit_type is UnitType.TABLE_ROW]
+    assert [u.context.split(" | ")[0] for u in rows] == ["Table: CONSOLIDATED STATEMENTS OF OPERATIONS"] * 2
+    # the title line stays searchable text of its own, nothing is lost
+    assert any(u.unit_type is UnitType.SECTION and u.text == title.text for u in units)
+
+    lead = "Our other long-term liabilities are summarized as follows (in millions):"
+    units = build_units(_doc(Block(block_id="p58-e2", kind=BlockKind.PARAGRAPH, text=lead, page=58),
+                             table.model_copy(update={"block_id": "p59-e0", "page": 59})))
+    assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith(f"Table: {lead} |")
+
+
+@pytest.mark.parametrize(
+    "text, page",
+    [
+        ("Net sales increased 20% in 2019, compared to the prior year.", 39),  # a sentence, not a title
+        ("Note: amounts are unaudited", 39),  # a note
+        ("(a) Includes collateral dependent loans", 39),  # a footnote
+        ("CONSOLIDATED STATEMENTS OF OPERATIONS", 37),  # two pages away
+    ],
+)
+def test_text_that_does_not_title_the_table_is_not_its_title(text, page):
+    units = build_units(_doc(Block(block_id=f"p{page}-e1", kind=BlockKind.PARAGRAPH, text=text, page=page),
+                             Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT)))
+    assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.split(" | ")[0] == "Table"
+
+
+def test_a_caption_wins_over_the_line_before_the_table():
+    units = build_units(_doc(Block(block_id="p39-e4", kind=BlockKind.PARAGRAPH, text="SUMMARY", page=39),
+                             Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT,
+                                   caption="Table 4. Results of operations")))
+    assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith("Table: Table 4. Results")
+
+
+def test_sign_cells_join_their_value_and_unnamed_columns_get_no_invented_header():
+    units = build_units(_doc(Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT)))
+    rows = [u for u in units if u.unit_type is UnitType.TABLE_ROW]
+    # "$" in a column of its own (a PDF-rebuilt grid) is written with the value next to it; the stub
+    # column has no header, so the label stands alone (no "Column 1: Net income")
+    assert rows[0].text == "Net income; 2019: $10,073"
+    assert rows[1].text == "Net sales; 2018: 232,887; 2019: 280,522"
+    assert rows[0].table.headers == ["", "2018", "2019"]
+    assert "Columns: 2018; 2019" in rows[0].context and "Column 1" not in rows[0].context
+    percent = TableGrid(header_rows=[["", "Change", ""]], body_rows=[["Service", "4.4", "%"], ["Other", "(4.5)", "%"]])
+    units = build_units(_doc(Block(block_id="p28-e2", kind=BlockKind.TABLE, text="", page=28, table=percent)))
+    assert [u.text for u in units if u.unit_type is UnitType.TABLE_ROW] == ["Service; Change: 4.4%", "Other; Change: (4.5)%"]

@@ -129,7 +129,8 @@ class TableGrid(BaseModel):
 
         Repeated text from an expanded colspan is collapsed so that a header spanning three
         columns over three sub-headers gives ``"Dose / Adults"``, not ``"Dose / Dose / Adults"``.
-        A column with no header text gets ``"Column {i}"`` (1-based).
+        A column with no header text gets ``""`` (no invented name: a row's text then gives that
+        column's value alone).
         """
         headers: list[str] = []
         for c in range(self.n_cols):
@@ -138,7 +139,7 @@ class TableGrid(BaseModel):
                 cell = row[c].strip() if c < len(row) else ""
                 if cell and (not parts or parts[-1] != cell):
                     parts.append(cell)
-            headers.append(sep.join(parts) if parts else f"Column {c + 1}")
+            headers.append(sep.join(parts))
         return headers
 
 

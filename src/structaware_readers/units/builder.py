@@ -5,6 +5,7 @@ Source: the reference paper, section 2.3; see the package docstring for every un
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -35,6 +36,14 @@ from structaware_readers.units.table_rows import emit_table
 PARSER_CHUNKS = frozenset({"CompositeElement"})
 
 
+#: Longest lead-in sentence (characters, ending with ``:``) read as a table's title.
+LEAD_IN_CHARS = 300
+#: Longest title line (characters, no sentence end) read as a table's title.
+LEAD_IN_TITLE_CHARS = 150
+#: A note, source line or footnote before a table is not its title.
+_NOT_A_TITLE = re.compile(r"(?i)^(?:notes?|sources?|abbreviations?)\b|^[*†‡]|^\(?[a-z0-9]\)\s")
+
+
 @dataclass
 class _Part:
     """A piece of text taken from one block, with the block's provenance."""
@@ -59,6 +68,7 @@ class UnitBuilder:
     position: dict[str, int] = field(default_factory=dict)
     grading: DocumentGrading = field(default_factory=DocumentGrading)  # the document's grade signals
     open_rec: bool = False  # the last thing emitted is a recommendation (a grade line may follow)
+    previous: Block | None = None  # the body block handled just before the current one
 
     def __post_init__(self) -> None:
         self.grading = profile_document(self.doc)
@@ -143,6 +153,26 @@ class UnitBuilder:
             unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, unit.element_ids, self.extras[i])
             final.append(unit)
         return final
+
+    def lead_in(self, table: Block) -> str:
+        """The text that titles ``table`` when the parser gave it no caption: the paragraph just
+        before it in reading order (same page or the page before), if it reads as a title (at most
+        :data:`LEAD_IN_TITLE_CHARS` characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH
+        FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:``: ``... are
+        summarized as follows (in millions):``). Empty otherwise. The paragraph stays section text."""
+        prev = self.previous
+        if prev is None or prev.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
+            return ""
+        if not (prev.page == table.page or prev.page + 1 == table.page or table.page in prev.extra_pages):
+            return ""
+        text = " ".join(prev.text.split())
+        if _NOT_A_TITLE.match(text):
+            return ""
+        if text.endswith(":") and len(text) <= LEAD_IN_CHARS:
+            return text
+        if len(text) <= LEAD_IN_TITLE_CHARS and not text.endswith((".", "!", "?", "。")):
+            return text
+        return ""
 
     # -- sections --------------------------------------------------------------------------
     def flush_section(self) -> None:
@@ -288,6 +318,7 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
             builder.on_chunk(block)
         else:  # paragraph, equation, code, footnote, reference
             builder.on_text(block, block.text)
+        builder.previous = block
     builder.flush_section()
     if not builder.units:
         # a document made only of headings still yields units: one per heading

@@ -77,7 +77,7 @@ def _emit_text_table(builder: UnitBuilder, block: Block) -> bool:
     if sum(1 for row in parsed if row is not None and _is_data_row(row)) < 2:
         return False
     builder.flush_section()
-    caption = block.caption.strip()
+    caption = block.caption.strip() or builder.lead_in(block)
     header: list[str] = []
     group = ""
     section = builder.section_context()

@@ -67,17 +67,32 @@ def classify_rows(rows: list[list[str]]) -> list[RowKind]:
     return kinds
 
 
+#: A cell that is only a currency or percent sign: a column of its own in PDF-rebuilt grids
+#: (``$ | 584,265``); it is written with the value next to it, never as a value of its own.
+_SIGN_CELL = re.compile(r"^[$€£¥%]$")
+
+
 def row_text(headers: list[str], cells: list[str]) -> str:
     """``Header: value; Header: value`` for one row; empty cells are left out.
 
     A merged cell a parser repeated across columns (the same header and the same value in adjacent
     columns) is written once, and adjacent columns under one header give ``Header: v1, v2``, so no
-    header is repeated. Columns without a header give their value alone.
+    header is repeated. Columns without a header give their value alone. A cell holding only a
+    currency sign is written before the next value (``$584,265``), a lone ``%`` after the previous one.
     """
     pieces: list[tuple[str, list[str]]] = []
     prev: tuple[str, str] | None = None
+    sign = ""
     for header, cell in zip(headers, cells):
         cell = cell.strip()
+        if _SIGN_CELL.match(cell):
+            if cell == "%" and pieces and not pieces[-1][1][-1].endswith("%"):
+                pieces[-1][1][-1] += "%"
+            elif cell != "%":
+                sign = cell
+            continue
+        if sign and cell:
+            cell, sign = (cell if cell.startswith(sign) else f"{sign}{cell}"), ""
         if not cell or (header, cell) == prev:
             continue
         prev = (header, cell)
@@ -125,7 +140,8 @@ class TableView:
         n_cols = grid.n_cols
         headers = grid.column_headers() if grid.header_rows and grid.body_rows else [""] * n_cols
         caption = block.caption.strip()
-        titles = [t for t in (title(caption) if caption else "", grid.title.strip()) if t]
+        lead = "" if caption or grid.title.strip() else builder.lead_in(block)
+        titles = [t for t in (title(caption) if caption else "", grid.title.strip(), title(lead) if lead else "") if t]
         if len(titles) == 2 and titles[1].casefold() in titles[0].casefold():
             titles = titles[:1]
         head = f"Table: {' > '.join(titles)}" if titles else "Table"
