@@ -55,6 +55,10 @@ def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
     np.testing.assert_allclose(np.vstack(list(again.embed(TEXTS))), ours, atol=2e-6)
     assert list((tmp_path / "opt").iterdir()) == [saved]
 
+    # without weight pre-packing (`structaware query`'s one-query session): the same vectors
+    unpacked = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt", threads=1, prepack=False)
+    np.testing.assert_allclose(np.vstack(list(unpacked.embed(TEXTS))), ours, atol=2e-6)
+
 
 def test_token_budget_batches_bound_padded_tokens() -> None:
     lengths = [5, 256, 12, 12, 40, 3, 300, 8, 8, 8]

@@ -20,15 +20,17 @@ import sys
 from collections import Counter
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import click
 import typer
 from typer.core import TyperCommand
 
 from structaware_readers.errors import StructawareError
 from structaware_readers.limits import clean_text
 from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+
+if TYPE_CHECKING:  # typer carries its own click; importing the click distribution costs ~25 ms
+    import click
 
 app = typer.Typer(
     name="structaware",
@@ -131,8 +133,9 @@ def _open_index(index: Path | None, url: str | None, api_key: str | None, collec
 
 
 #: Set by a command that writes nothing to the index (``query``): :func:`main` may then end the
-#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends.
-_EXIT: dict[str, Any] = {"read_only": False, "loader": None}
+#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends; ``"index"``
+#: keeps the command's index object alive until then (dropping it would close its shard).
+_EXIT: dict[str, Any] = {"read_only": False, "loader": None, "index": None}
 
 
 def _dense_loading():
@@ -140,9 +143,11 @@ def _dense_loading():
     the GIL), so the load overlaps with opening the index. A load error surfaces on first use."""
     import threading
 
-    from structaware_retrievers.encoders import DenseEncoder
+    from structaware_retrievers.encoders import DenseEncoder, FastembedModel
 
     dense = DenseEncoder(threads=1)  # one short query: a thread pool costs more CPU than it saves
+    if isinstance(dense.backend, FastembedModel):  # and so does pre-packing the weights
+        dense.backend.prepack = False
 
     def load() -> None:
         try:
@@ -385,11 +390,11 @@ def query(
             _print_records(records, as_json)
             return
     try:
+        dense = _dense_loading() if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
         from structaware_retrievers.evidence import evidence_units
         from structaware_retrievers.filters import SearchFilter
 
-        dense = _dense_loading() if mode != ModeChoice.sparse else None
-        idx = _open_index(index, url, api_key, collection, dense=dense)
+        idx = _EXIT["index"] = _open_index(index, url, api_key, collection, dense=dense)
         flt = SearchFilter(**filter_fields) if filter_fields else None
         hits = idx.query(text, filter=flt, **args)
     except StructawareError as exc:
@@ -567,6 +572,8 @@ def main() -> None:  # pragma: no cover - console entry point
     (issue 14)"). Nothing is lost: the process wrote nothing, and the OS releases its file locks.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if sys.argv[1:2] == ["query"]:  # before numpy loads: one query needs no BLAS thread pool (~50 ms to start)
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # pydantic looks for its plugins in the entry points of every installed distribution when the
     # first model class is made (~10 ms in a large environment); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -585,8 +592,8 @@ def main() -> None:  # pragma: no cover - console entry point
             except (OSError, ValueError):  # a closed pipe: the normal exit reports it
                 raise exc from None
             shards = sys.modules.get("structaware_retrievers.store.edge_shard")
-            if shards is not None:  # a read-only folder was searched in a temporary copy
-                shards.drop_copies()
+            if shards is not None:  # a shard repaired on open is closed; a read-only folder's copy deleted
+                shards.before_exit()
             os._exit(exc.code or 0)
         raise
 

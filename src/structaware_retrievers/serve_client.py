@@ -16,7 +16,6 @@ this module runs before any of them would be needed.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import tempfile
@@ -104,6 +103,8 @@ def find_server(store_folder: str | Path) -> str | None:
 def ask(url: str, body: dict[str, Any], timeout: float = QUERY_TIMEOUT) -> ServedAnswer | None:
     """POST ``body`` to ``url``'s ``/query``; ``None`` when the server cannot be reached or does
     not answer with JSON (the caller then answers itself)."""
+    import http.client  # here, not at the top: it imports ssl (~5 ms), and most queries find no server
+
     parts = urlsplit(url)
     if not parts.hostname or parts.port is None:
         return None

@@ -105,6 +105,9 @@ class FastembedModel:
         self.batch_size = batch_size
         self.max_batch_tokens = max_batch_tokens
         self.threads = threads
+        #: ONNX Runtime's weight pre-packing (default and local-folder models; see
+        #: :class:`OnnxMeanPoolEmbedder`): set ``False`` before the first use in a process that embeds one query.
+        self.prepack = True
         self._model: Any = None
         self._load_lock = threading.Lock()
         self._custom: dict[str, Any] | None = None
@@ -182,6 +185,7 @@ class FastembedModel:
                     threads=self.threads,
                     optimized_dir=model_assets.cache_dir() / "models" / "optimized",
                     max_batch_tokens=self.max_batch_tokens,
+                    prepack=self.prepack,
                 )
                 lean.session  # noqa: B018 - load now, so a broken model fails here as ModelUnavailableError
                 return lean

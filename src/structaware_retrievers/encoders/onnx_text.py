@@ -94,6 +94,9 @@ class OnnxMeanPoolEmbedder:
         threads: ONNX Runtime intra-op threads (``None``: its default).
         optimized_dir: where the optimised graph is kept (``None``: optimise in memory each time).
         max_batch_tokens: padded tokens per ONNX Runtime call (see the module docstring).
+        prepack: let ONNX Runtime pre-pack the weights when the session is created (faster
+            calls). ``False`` for a process that embeds one short query (``structaware query``):
+            creating MiniLM's session takes ~30 ms less, the call ~4 ms more.
 
     The session is created on the first call; safe to call from several threads.
     """
@@ -107,6 +110,7 @@ class OnnxMeanPoolEmbedder:
         threads: int | None = None,
         optimized_dir: str | Path | None = None,
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
+        prepack: bool = True,
     ) -> None:
         from tokenizers import Tokenizer
 
@@ -116,6 +120,7 @@ class OnnxMeanPoolEmbedder:
         self.threads = threads
         self.optimized_dir = Path(optimized_dir) if optimized_dir is not None else None
         self.max_batch_tokens = max_batch_tokens
+        self.prepack = prepack
         tok = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
         tok.enable_truncation(max_length=_max_context(self.folder))
         specials = self.folder / "special_tokens_map.json"
@@ -153,6 +158,8 @@ class OnnxMeanPoolEmbedder:
         if self.threads is not None:
             so.intra_op_num_threads = self.threads
             so.inter_op_num_threads = 1
+        if not self.prepack:
+            so.add_session_config_entry("session.disable_prepacking", "1")
         return so
 
     def _create_session(self) -> Any:

@@ -32,7 +32,7 @@ from structaware_readers.errors import StoreError
 from structaware_retrievers.locking import FolderLock
 from structaware_retrievers.store.disk import check_space, io_hint
 
-__all__ = ["SHARD_DIR", "OpenShard", "drop_copies", "open_shards", "registry_lock"]
+__all__ = ["SHARD_DIR", "OpenShard", "before_exit", "open_shards", "registry_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -215,10 +215,17 @@ def _watch() -> None:
             registry_lock.release()
 
 
-def drop_copies() -> None:
-    """Delete the temporary copies of read-only folders' shards (for a process about to end with
-    ``os._exit``, which runs no ``atexit`` hook: ``structaware query``)."""
+def before_exit() -> None:
+    """For a process about to end with ``os._exit`` (``structaware query``), which runs no
+    ``atexit`` hook and no finaliser: shards the process wrote to (e.g. a repair on open) are
+    parked as :meth:`EdgeStore.close` would park them (flushed, closed, settled); the temporary
+    copies of read-only folders' shards are deleted. A shard only read is left open for the OS to
+    release: closing it syncs every memory-mapped file of the shard (see ``structaware_retrievers.cli.main``)."""
     with registry_lock:
-        for shard in open_shards.values():
-            if shard.snapshot is not None:
+        for key, shard in list(open_shards.items()):
+            if shard.wrote or shard.unflushed:
+                del open_shards[key]
+                shard.park(settle=True)
+            elif shard.snapshot is not None:
                 shutil.rmtree(shard.snapshot, ignore_errors=True)
+                shard.snapshot = None

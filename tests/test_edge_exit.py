@@ -1,0 +1,40 @@
+"""``structaware query`` ends with ``os._exit`` (no finalisers): ``edge_shard.before_exit`` closes
+the shards the process wrote to, and leaves a shard it only read open for the OS to release
+(closing one syncs every memory-mapped file of the shard, even unchanged)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from test_store_contract import DIM, Q_DENSE, points
+
+from structaware_retrievers.store import EdgeStore, edge_shard
+
+
+def _count_in_new_process(folder: Path) -> int:
+    code = f"from structaware_retrievers.store import EdgeStore; s = EdgeStore({str(folder)!r}); print(s.count()); s.close()"
+    return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout)
+
+
+def test_before_exit_closes_written_shards_and_leaves_read_ones_open(tmp_path: Path) -> None:
+    written, read = EdgeStore(tmp_path / "written"), EdgeStore(tmp_path / "read")
+    for store in (written, read):
+        store.create(DIM, {"owner": "exit-test"})
+        store.upsert(points("ab"))
+    read.close()  # reopened below by a read only
+    read = EdgeStore(tmp_path / "read")
+    assert read.count() == 2 and len(read.query(dense=Q_DENSE, sparse=None, limit=2, mode="dense")) == 2
+    written.upsert(points("cde"))  # a write in this process (as a repair on open would be)
+    entries = {name: edge_shard.open_shards[str((tmp_path / name).resolve())] for name in ("written", "read")}
+    assert entries["written"].unflushed and entries["read"].shard is not None
+
+    edge_shard.before_exit()
+
+    assert entries["written"].shard is None  # flushed, closed, its lock free
+    assert str((tmp_path / "written").resolve()) not in edge_shard.open_shards
+    assert _count_in_new_process(tmp_path / "written") == 5
+    assert entries["read"].shard is not None  # only read: not closed (os._exit follows)
+    read.close()
+    written.close()  # a no-op now
