@@ -109,8 +109,6 @@ def test_grid_rebuilt_from_the_pdf_text_layer():
     for x0, y0, x1, y1 in grid.body_row_bboxes:
         assert region[0] - 0.01 <= x0 < x1 <= region[2] + 0.01
         assert region[1] - 0.01 <= y0 < y1 <= region[3] + 0.01
-    # the HTML grid of page 2 is the parser's and is left alone
-    assert _table(doc, 2).table.grid_source == "parser_html"
     assert doc.warnings == []
 
 
@@ -347,3 +345,57 @@ def test_cli_units_takes_the_pdf_and_prints_warnings():
     )
     assert other.returncode == 0
     assert "warning: mineru-4.0.12_flash-tier_borderless_tables: " in other.stderr and "has 1 pages" in other.stderr
+
+
+def _with_header(doc, block_id: str, header: list[list[str]]):
+    blocks = [
+        b.model_copy(update={"table": b.table.model_copy(update={"header_rows": header})}) if b.block_id == block_id else b
+        for b in doc.blocks
+    ]
+    return doc.model_copy(update={"blocks": blocks})
+
+
+_PAGE2_BODY = [
+    ["Consumer & Community Banking", "$1,181.6", "$1,148.1", "3 %"],
+    ["Corporate & Investment Bank", "757.1", "719.6", "5"],
+    ["Commercial Banking", "305.2", "312.3", "(2)"],
+    ["Asset & Wealth Management", "274.7", "282.1", "(3)"],
+    ["Total deposits", "$2,518.6", "$2,462.3", "2 %"],
+]
+
+
+def test_parser_markup_that_took_a_data_row_for_the_header_is_rebuilt_from_the_pdf():
+    raw = read_mineru(PARSE)
+    # MinerU's HTML for page 2 lost the real header and took the first data row for it
+    assert _table(raw, 2).table.header_rows == [["Consumer & Community Banking", "$ 1,181.6", "$ 1,148.1", "3 %"]]
+    grid = _table(load_document(PARSE, pdf=PDF), 2).table
+    assert grid.grid_source == "pdf_text_layer"
+    assert grid.header_rows == [["(in billions)", "Jun 30, 2022", "Dec 31, 2021", "Change"]]
+    assert grid.body_rows == _PAGE2_BODY  # the row taken for the header is a body row again
+    assert len(grid.body_row_bboxes) == 5
+    # without the PDF the parser's grid is all there is
+    assert _table(load_document(PARSE, pdf=False), 2).table.grid_source == "parser_html"
+
+
+def test_parser_markup_whose_header_cuts_words_is_rebuilt_and_a_sound_one_is_kept():
+    raw = read_mineru(PARSE)
+    body = _table(raw, 2).table.body_rows
+    garbled = _with_header(raw, _table(raw, 2).block_id, [["(in billions)", "Jun 30, De2022", "c 31, 2021", "Cha nge"]])
+    grid = _table(recover_table_grids(garbled, PDF), 2).table
+    assert grid.grid_source == "pdf_text_layer" and grid.header_rows[0][1:] == ["Jun 30, 2022", "Dec 31, 2021", "Change"]
+    assert grid.body_rows == _PAGE2_BODY
+    # a header whose words are all in the PDF region stays the parser's
+    sound = _with_header(raw, _table(raw, 2).block_id, [["(in billions)", "Jun 30, 2022", "Dec 31, 2021", "Change"]])
+    kept = _table(recover_table_grids(sound, PDF), 2).table
+    assert kept.grid_source == "parser_html" and kept.body_rows == body
+
+
+def test_a_rebuild_that_loses_figures_leaves_the_parser_markup():
+    raw = read_mineru(PARSE)
+    block = _table(raw, 2)
+    # body figures the PDF region does not hold (another table's values): the rebuild would lose them
+    other = [[label, "9,991.1", "9,992.2", "9 %"] for label, *_ in block.table.body_rows]
+    table = block.table.model_copy(update={"header_rows": [["(in billions)", "Ju n 30", "De c 31", "Cha nge"]], "body_rows": other})
+    doc = raw.model_copy(update={"blocks": [b.model_copy(update={"table": table}) if b is block else b for b in raw.blocks]})
+    grid = _table(recover_table_grids(doc, PDF), 2).table
+    assert grid.grid_source == "parser_html" and grid.body_rows == other

@@ -20,6 +20,10 @@ layer (:mod:`structaware_readers.table_recovery.pdf_text_layer`, pdfplumber's ta
   (:func:`structaware_readers.tables.table_warning`) is replaced by the outcome here: dropped when
   the grid is rebuilt, replaced by this warning (logged once, not again) when it is not.
 
+A table the parser did give cells, but whose header words the PDF's text layer does not hold (MinerU
+cuts words of multi-line headers across cells), gets the text layer's grid when that keeps the body's
+figures (:mod:`.markup_check`).
+
 A table continued across pages whose grid (of either part) was rebuilt here is merged into one table
 as the readers merge the parser's own continued tables (:mod:`.continued`).
 
@@ -45,6 +49,7 @@ from structaware_readers.errors import (
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.continued import merge_continued_tables
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
+from structaware_readers.table_recovery.markup_check import check_markup, needs_check
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.tables import grid_to_text, is_table_warning, table_warning
@@ -93,7 +98,8 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
         MissingExtraError: pdfplumber is not installed (``pip install 'structaware[pdf]'``).
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_grid(b)]
-    if not targets:
+    checks = [i for i, b in enumerate(doc.blocks) if pdf is not None and needs_check(b)]
+    if not targets and not checks:
         return doc
     blocks = list(doc.blocks)
     warnings, warned = _take_reader_warnings(doc, targets)
@@ -113,16 +119,33 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
         by_page: dict[int, list[int]] = {}
         for i in targets:
             by_page.setdefault(blocks[i].page, []).append(i)
-        for page_number in sorted(by_page):
+        checks_by_page: dict[int, list[int]] = {}
+        for i in checks:
+            checks_by_page.setdefault(blocks[i].page, []).append(i)
+        for page_number in sorted({*by_page, *checks_by_page}):
             page = plumber.pages[page_number - 1]
-            regions = _regions([blocks[i] for i in by_page[page_number]])
+            regions = _regions([blocks[i] for i in by_page.get(page_number, [])])
             try:
-                for i, region in zip(by_page[page_number], regions, strict=True):
+                for i, region in zip(by_page.get(page_number, []), regions, strict=True):
                     if region is not None:  # None: an image fragment read with the region it belongs to
                         blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
+                for i in checks_by_page.get(page_number, []):
+                    blocks[i] = _checked_block(blocks[i], page)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
     return _with_blocks(doc, blocks, targets, warnings)
+
+
+def _checked_block(block: Block, page: Any) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header (:mod:`.markup_check`)."""
+    try:
+        grid = check_markup(block, page)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
 
 
 def _with_blocks(doc: ParsedDocument, blocks: list[Block], targets: list[int], warnings: list[str]) -> ParsedDocument:
