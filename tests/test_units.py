@@ -319,3 +319,18 @@ def test_sign_cells_join_their_value_and_unnamed_columns_get_no_invented_header(
     percent = TableGrid(header_rows=[["", "Change", ""]], body_rows=[["Service", "4.4", "%"], ["Other", "(4.5)", "%"]])
     units = build_units(_doc(Block(block_id="p28-e2", kind=BlockKind.TABLE, text="", page=28, table=percent)))
     assert [u.text for u in units if u.unit_type is UnitType.TABLE_ROW] == ["Service; Change: 4.4%", "Other; Change: (4.5)%"]
+
+
+def test_a_heading_without_letters_is_section_text_not_a_level_of_the_path():
+    blocks = [
+        Block(block_id="p52-e0", kind=BlockKind.HEADING, text="Note 3—PROPERTY AND EQUIPMENT", page=52, level=1),
+        Block(block_id="p52-e1", kind=BlockKind.HEADING, text="5 $", page=52, level=2),  # a table cell typed as a title
+        Block(block_id="p52-e2", kind=BlockKind.PARAGRAPH, text="Property and equipment, at cost, consisted of:", page=52),
+        Block(block_id="p52-e3", kind=BlockKind.HEADING, text="___________________", page=52, level=2),
+        Block(block_id="p52-e4", kind=BlockKind.PARAGRAPH, text="Depreciation expense was $8.8 billion.", page=52),
+    ]
+    units = build_units(_doc(*blocks))
+    assert {tuple(u.section_path) for u in units} == {("Note 3—PROPERTY AND EQUIPMENT",)}
+    assert all(u.context == "Section: Note 3—PROPERTY AND EQUIPMENT" for u in units)
+    text = "\n".join(u.text for u in units)
+    assert "5 $" in text and "Depreciation expense" in text  # nothing is lost

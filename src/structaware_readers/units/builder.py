@@ -40,6 +40,8 @@ PARSER_CHUNKS = frozenset({"CompositeElement"})
 LEAD_IN_CHARS = 300
 #: Longest title line (characters, no sentence end) read as a table's title.
 LEAD_IN_TITLE_CHARS = 150
+#: A heading needs this many letters (any script) to open a section (see :meth:`UnitBuilder.on_heading`).
+MIN_HEADING_LETTERS = 2
 #: A note, source line or footnote before a table is not its title.
 _NOT_A_TITLE = re.compile(r"(?i)^(?:notes?|sources?|abbreviations?)\b|^[*†‡]|^\(?[a-z0-9]\)\s")
 
@@ -217,6 +219,12 @@ class UnitBuilder:
 
     # -- block handlers --------------------------------------------------------------------
     def on_heading(self, block: Block) -> None:
+        """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
+        ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
+        typed as titles) is text of the current section instead, not a level of the path."""
+        if sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS:
+            self.on_text(block, block.text)
+            return
         self.flush_section()
         level = block.level or 1
         while self.path and self.path[-1][0] >= level:
