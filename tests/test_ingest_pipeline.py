@@ -189,3 +189,19 @@ def test_input_fingerprint_covers_content_names_and_settings(tmp_path: Path) -> 
     assert input_fingerprint(folder, "s") not in (base, changed)
     one = folder / "structured_content.json"
     assert input_fingerprint(one) == input_fingerprint(one) != input_fingerprint(folder / "middle_json.json")
+
+
+def test_an_embedding_cache_that_cannot_be_opened_fails_each_input_and_writes_nothing(tmp_path: Path, dense: DenseEncoder) -> None:
+    # the cache is opened while the first input parses; its failure is still reported per input, by name
+    (tmp_path / "ix" / "embeddings.sqlite").mkdir(parents=True)  # a folder where the SQLite file goes
+    for overlap in (True, False):
+        with StructureIndex(tmp_path / "ix", dense=DenseEncoder(model=dense.backend)) as ix:
+            summary = ix.ingest([TINY], overlap=overlap)
+            assert (summary.documents, summary.units) == (0, 0) and not ix.store.exists()
+            (failure,) = summary.failed
+            assert failure.path == str(TINY) and failure.error_type == "StoreError"
+            assert "embeddings.sqlite" in failure.message and "sqlite" in failure.message
+    (tmp_path / "ix" / "embeddings.sqlite").rmdir()
+    with StructureIndex(tmp_path / "ix", dense=dense) as ix:
+        summary = ix.ingest([TINY])
+        assert summary.documents == 1 and not summary.failed and len(ix.query("blood pressure", k=3)) == 3

@@ -26,6 +26,7 @@ whole run holds the index's writer lock (:meth:`StructureIndex.writing`).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -142,41 +143,50 @@ def _parse(item: _Prepared, reading_order: str, unit_options: Any) -> _Prepared:
     return _Prepared(path, item.fingerprint, doc=doc, units=built)  # new: ``decided`` keeps no document
 
 
-def _ahead(items: Iterator[_Prepared]) -> Iterator[_Prepared]:
-    """Run ``items`` one element ahead in a daemon thread (a queue of one)."""
-    q: queue.Queue[Any] = queue.Queue(maxsize=1)
-    stop = threading.Event()
+class _Ahead:
+    """Run ``items`` one element ahead in a daemon thread (a queue of one), started at once, so
+    the caller's thread can do other work while the first element is made. Iterate it once;
+    :meth:`close` (also when iteration stops early) stops the worker after its current element."""
 
-    def put(item: Any) -> bool:
-        while not stop.is_set():
+    def __init__(self, items: Iterator[_Prepared]) -> None:
+        self._q: queue.Queue[Any] = queue.Queue(maxsize=1)
+        self._stop = threading.Event()
+        self._items = items
+        threading.Thread(target=self._work, name="structaware-ingest-parse", daemon=True).start()
+
+    def _put(self, item: Any) -> bool:
+        while not self._stop.is_set():
             try:
-                q.put(item, timeout=0.2)
+                self._q.put(item, timeout=0.2)
                 return True
             except queue.Full:
                 continue
         return False
 
-    def work() -> None:
+    def _work(self) -> None:
         try:
-            for item in items:
-                if not put(item):
+            for item in self._items:
+                if not self._put(item):
                     return
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-            put(_Crash(exc))
-        put(_DONE)
+            self._put(_Crash(exc))
+        self._put(_DONE)
 
-    worker = threading.Thread(target=work, name="structaware-ingest-parse", daemon=True)
-    worker.start()
-    try:
-        while True:
-            item = q.get()
-            if item is _DONE:
-                break
-            if isinstance(item, _Crash):
-                raise item.exc
-            yield item
-    finally:
-        stop.set()  # an abandoned ingest (error, KeyboardInterrupt) stops the worker after its current input
+    def __iter__(self) -> Iterator[_Prepared]:
+        try:
+            while True:
+                item = self._q.get()
+                if item is _DONE:
+                    break
+                if isinstance(item, _Crash):
+                    raise item.exc
+                yield item
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the worker (an abandoned ingest: error, KeyboardInterrupt) after its current input."""
+        self._stop.set()
 
 
 def run_ingest(
@@ -226,8 +236,14 @@ def _run(
             parse_bar.update(1)
             yield item
 
+    ahead = _Ahead(prepared()) if overlap else None
     try:
-        for item in _ahead(prepared()) if overlap else prepared():
+        if any(item.skipped is None and item.error is None for item in decided):
+            # the embedding cache's SQLite file (created, set to WAL: syncs, 0.02-0.2 s) is opened
+            # while the first input is parsed in the worker; sqlite3 releases the GIL meanwhile
+            with contextlib.suppress(Exception):  # a failure is reported per input by add_document, which retries
+                index._ensure_cache()
+        for item in ahead if ahead is not None else prepared():
             if item.skipped is not None:
                 summary.reports.append(item.skipped)
                 summary.skipped_unchanged += 1
@@ -253,6 +269,8 @@ def _run(
             index_bar.set_postfix_str(f"{summary.units} units written")
             index_bar.update(1)
     finally:
+        if ahead is not None:
+            ahead.close()
         parse_bar.close()
         index_bar.close()
     if optimize and summary.documents:
