@@ -22,7 +22,8 @@ Sections (``--only``; default all):
     On the CDC index: the same queries in one process (warm), and through ``structaware serve``
     over HTTP.
 ``cli``
-    ``structaware query`` wall and CPU time per call (a new process each; see :func:`section_cli`):
+    ``structaware query`` wall and CPU time per call (a new process each; see :func:`section_cli`;
+    with ``--compile`` every measured source tree is byte-compiled first, as an installed package is):
     with ``--before-src DIR`` (a source tree of an older commit, e.g. ``git archive <commit> | tar
     -x -C DIR``) the older CLI too, each on an index its own code ingested from the CDC fixture,
     alternating call by call with this checkout's CLI without and with a running ``structaware
@@ -563,6 +564,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=20, help="store section: timed queries per backend")
     ap.add_argument("--repeats", type=int, default=2, help="query section: passes over the 10 questions")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--compile",
+        action="store_true",
+        help="cli: byte-compile every measured source tree first (as pip does when it installs a wheel)",
+    )
     args = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.child:
@@ -594,6 +600,9 @@ def main(argv: list[str] | None = None) -> int:
             print("overhead ...", flush=True)
             report["overhead"] = section_overhead(env, tmp, args.start_src, args.repeats)
         if "cli" in only:
+            if args.compile:  # else each call compiles the trees' modules again (PYTHONDONTWRITEBYTECODE)
+                for tree in {REPO, args.before_src, args.start_src} - {None}:
+                    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "src")], check=True)
             print("cli ...", flush=True)
             report["cli"] = section_cli(env, tmp, args.before_src, args.start_src, args.presets, args.repeats)
         if "store" in only:
