@@ -399,3 +399,38 @@ def test_a_rebuild_that_loses_figures_leaves_the_parser_markup():
     doc = raw.model_copy(update={"blocks": [b.model_copy(update={"table": table}) if b is block else b for b in raw.blocks]})
     grid = _table(recover_table_grids(doc, PDF), 2).table
     assert grid.grid_source == "parser_html" and grid.body_rows == other
+
+
+@pytest.mark.parametrize(
+    "header, title, rest",
+    [
+        # a title line the region took in (label column only, three words or more) is the title
+        ([["Financial performance of JPMorgan Chase", "", ""], ["(in millions)", "2022", "2021"]],
+         "Financial performance of JPMorgan Chase", [["(in millions)", "2022", "2021"]]),
+        # a unit note or a short stub label is a column header line, not a title
+        ([["(in millions, except ratios)", "", ""], ["", "2022", "2021"]], "", None),
+        ([["Selected metrics", "", ""], ["", "2022", "2021"]], "", None),
+        # a row with text beyond the label column is a header line; the only header row is never taken
+        ([["Three months ended June 30,", "2022", "2021"]], "", None),
+        ([["The following table presents the loans:", "", ""]], "", None),
+    ],
+)
+def test_a_label_only_first_header_row_of_words_is_the_tables_title(header, title, rest):
+    from structaware_readers.table_recovery.grid_rules import split_title
+
+    assert split_title(header) == (title, header if rest is None else rest)
+
+
+def test_text_table_title_line_becomes_the_grid_title_and_the_row_context():
+    text = "\n".join([
+        "Noninterest expense by line of business",
+        "(in millions)                 2022        2021",
+        "Compensation expense        $ 9,088     $ 8,630",
+        "Occupancy expense             1,157       1,109",
+    ])
+    from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
+
+    grid = grid_from_aligned_text(text, page_number=3)
+    assert grid.title == "Noninterest expense by line of business"
+    assert grid.header_rows == [["(in millions)", "2022", "2021"]]
+    assert grid.body_rows[0] == ["Compensation expense", "$ 9,088", "$ 8,630"]

@@ -13,7 +13,10 @@ A source (the PDF's text layer, :mod:`.pdf_text_layer`; the parser's space-align
 * **Symbol columns** (``$``, ``%`` set apart in columns of their own) join their value: ``$`` the
   column to its right, ``%`` / ``)`` the column to its left; empty columns are dropped.
 * **Header rows** are the leading rows above the first data row that hold text outside the label
-  column (``2021 | 2020 | Change``); a table without figures has its first row as header.
+  column (``2021 | 2020 | Change``); a table without figures has its first row as header. A first
+  row with text in the label column only, of :data:`TITLE_MIN_WORDS` words or more and no unit note
+  (``Financial performance of JPMorgan Chase``, a lead-in sentence the region took in), is the
+  table's title, not a column header.
 * **Wrapped labels**: a body row with only a label, followed by a row whose label continues it (starts
   in lower case or with ``(``, or the first ends with ``-``/``/``/``,``), is joined into that row
   (``Nonaccrual loans`` + ``retained(a) | $842 | $689 | 22 %``).
@@ -241,6 +244,28 @@ def _attach_symbols(line: Line) -> Line:
         out.append(ph)
         i += 1
     return Line(line.top, line.bottom, out)
+
+
+#: A label-only first row of this many words or more is the table's title (see the module docstring).
+TITLE_MIN_WORDS = 3
+_UNIT_NOTE = re.compile(r"(?i)\((?:in|dollars|amounts|unaudited)\b")
+
+
+def split_title(header: list[list[str]]) -> tuple[str, list[list[str]]]:
+    """``(title, header_rows)``: the first header row taken out as the title when it is one (module
+    docstring), else ``("", header)``. Never takes the only header row."""
+    if len(header) < 2:
+        return "", header
+    first = header[0]
+    text = first[0].strip() if first else ""
+    if (
+        text
+        and not any(c.strip() for c in first[1:])
+        and len(text.split()) >= TITLE_MIN_WORDS
+        and not _UNIT_NOTE.search(text)
+    ):
+        return text, header[1:]
+    return "", header
 
 
 def build_grid(lines: list[Line]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from structaware_readers.models import TableGrid
-from structaware_readers.table_recovery.grid_rules import Line, Phrase, build_grid
+from structaware_readers.table_recovery.grid_rules import Line, Phrase, build_grid, split_title
 
 _PHRASE = re.compile(r"\S+(?: \S+)*")  # words joined by single spaces; two or more spaces end a phrase
 
@@ -39,6 +39,8 @@ def grid_from_aligned_text(text: str, *, page_number: int) -> TableGrid | None:
     if built is None:
         return None
     header, body, _boxes = built
+    title, header = split_title(header)
     return TableGrid(
+        title=title,
         header_rows=header, body_rows=body, body_row_pages=[page_number] * len(body), grid_source="parser_text"
     )

@@ -27,6 +27,7 @@ from structaware_readers.table_recovery.grid_rules import (
     Phrase,
     build_grid,
     header_count,
+    split_title,
     starts_new_cell,
 )
 
@@ -74,6 +75,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     if built is None:
         return None
     header, body, body_boxes = built
+    title, header = split_title(header)
     to_page = lambda b: (
         _clamp((b[0] - px0) / width),
         _clamp((b[1] - ptop) / height),
@@ -81,6 +83,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
         _clamp((b[3] - ptop) / height),
     )
     return TableGrid(
+        title=title,
         header_rows=header,
         body_rows=body,
         body_row_pages=[page_number] * len(body),
