@@ -421,7 +421,7 @@ def test_a_label_only_first_header_row_of_words_is_the_tables_title(header, titl
     assert split_title(header) == (title, header if rest is None else rest)
 
 
-def test_text_table_title_line_becomes_the_grid_title_and_the_row_context():
+def test_a_text_tables_title_line_becomes_the_grid_title():
     text = "\n".join([
         "Noninterest expense by line of business",
         "(in millions)                 2022        2021",
