@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from structaware_readers import ids
 from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.filing_cover import read_filing_cover
 from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.models import (
     BBox,
@@ -71,10 +72,13 @@ class UnitBuilder:
     grading: DocumentGrading = field(default_factory=DocumentGrading)  # the document's grade signals
     open_rec: bool = False  # the last thing emitted is a recommendation (a grade line may follow)
     previous: Block | None = None  # the body block handled just before the current one
+    document: str = ""  # "Document: <filing>" for table row contexts (UnitOptions.document_context)
 
     def __post_init__(self) -> None:
         self.grading = profile_document(self.doc)
         self.position = {b.block_id: i for i, b in enumerate(self.doc.blocks)}
+        cover = read_filing_cover(self.doc) if self.options.document_context else None
+        self.document = f"Document: {cover.label()}" if cover is not None else ""
 
     # -- helpers ---------------------------------------------------------------------------
     @property

@@ -23,6 +23,15 @@ class UnitOptions(BaseModel):
     figure_units: bool = Field(True, description="emit figure units for captioned or text-bearing figures")
     recommendation_units: bool = Field(True, description="split graded paragraphs out of sections")
     include_context: bool = Field(True, description="False gives empty contexts (the paper's 4.4 ablation)")
+    document_context: bool = Field(
+        True,
+        description=(
+            "start each table row's context with the document it belongs to, when the document names itself"
+            " on a filing cover page ('Document: JPMorgan Chase & Co. Form 10-Q for the period ended June 30,"
+            " 2022', structaware_readers.filing_cover); +0.025 table Page Hit@5 on OHR-Bench finance"
+            " (BENCHMARKS.md, 'Table retrieval, third session'). Documents without a cover are unchanged"
+        ),
+    )
     text_table_rows: bool = Field(
         False,
         description=(

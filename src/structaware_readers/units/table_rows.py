@@ -104,7 +104,9 @@ def _emit_text_table(builder: UnitBuilder, block: Block) -> bool:
         seen_data = True
         head = f"Table: {title(caption)}" if caption else "Table"
         columns = f"Columns: {' / '.join(header)}" if header else ""
-        context = " | ".join(x for x in (head, columns, section, f"Group: {group}" if group else "") if x)
+        context = " | ".join(
+            x for x in (builder.document, head, columns, section, f"Group: {group}" if group else "") if x
+        )
         builder.emit(
             UnitType.TABLE_ROW,
             f"{label}: {', '.join(values)}" if label else ", ".join(values),

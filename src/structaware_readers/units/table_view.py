@@ -148,7 +148,7 @@ class TableView:
         named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
         columns = f"Columns: {'; '.join(named)}" if named else ""
         notes, general = split_footnotes(block.footnote, cell_markers([c for r in rows for c in r]))
-        context = " | ".join(s for s in (head, columns, builder.section_context()) if s)
+        context = " | ".join(s for s in (builder.document, head, columns, builder.section_context()) if s)
         return cls(block, grid, rows, classify_rows(rows), headers, caption, context, notes, general)
 
     def context(self, cells: list[str], group: str = "") -> str:
