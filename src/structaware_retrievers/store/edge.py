@@ -196,8 +196,11 @@ class EdgeStore(VectorStore):
                 self._entry.yield_if_wanted()
 
     def __del__(self) -> None:  # a handle dropped without close() still releases the shard
-        with contextlib.suppress(Exception):  # never raise from a finaliser (interpreter shutdown)
+        # never raise from a finaliser; no contextlib here: module globals may be None at shutdown
+        try:
             self.close()
+        except Exception:  # noqa: BLE001
+            pass
 
     def _run(self, what: str, fn: Any, *args: Any) -> Any:
         try:
