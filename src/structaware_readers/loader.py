@@ -142,12 +142,12 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
 
 
 def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
-    """Rebuild ungridded tables (and tables whose markup garbles the header) from the PDF given or
-    found, else ungridded tables from the parser's text (:mod:`.table_recovery`)."""
-    from structaware_readers.table_recovery import needs_grid, recover_table_grids
+    """Rebuild ungridded tables (and tables whose markup garbles the header, or split into pieces) from
+    the PDF given or found, else ungridded tables from the parser's text (:mod:`.table_recovery`)."""
+    from structaware_readers.table_recovery import needs_recovery, recover_table_grids
     from structaware_readers.table_recovery.markup_check import needs_check
 
-    if not any(needs_grid(b) or (pdf is not False and needs_check(b)) for b in doc.blocks):
+    if not needs_recovery(doc) and not (pdf is not False and any(needs_check(b) for b in doc.blocks)):
         return doc
     if pdf is False:
         return recover_table_grids(doc, None)

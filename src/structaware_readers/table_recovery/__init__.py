@@ -24,6 +24,13 @@ A table the parser did give cells, but whose header words the PDF's text layer d
 cuts words of multi-line headers across cells), gets the text layer's grid when that keeps the body's
 figures (:mod:`.markup_check`).
 
+A table the parser split into pieces or partly missed (a ``table`` block with one block per number
+below it, an ``image`` of figures with its row labels as paragraphs beside it, an ``equation`` region
+whose text was dropped, two stacked ``table`` panels; :mod:`.split_regions`) is read from the PDF as
+one region first, and becomes one ``table`` block when that grid holds the pieces' words: the pieces
+are removed and their ids, boxes and pages kept in its ``extra_ids`` / ``extra_bboxes`` /
+``extra_pages``; otherwise the pieces stay (with a warning when one of them was a ``table``).
+
 A table continued across pages whose grid (of either part) was rebuilt here is merged into one table
 as the readers merge the parser's own continued tables (:mod:`.continued`).
 
@@ -52,6 +59,10 @@ from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.markup_check import check_markup, needs_check
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
+from structaware_readers.table_recovery.split_regions import (
+    covered_share,
+    find_split_regions,
+)
 from structaware_readers.tables import grid_to_text, is_table_warning, table_warning
 
 log = logging.getLogger(__name__)
@@ -61,6 +72,12 @@ MIN_IMAGE_DATA_ROWS = 3
 #: An image region joins an earlier candidate region on the same rows (see :func:`_regions`).
 BAND_OVERLAP = 0.6
 BAND_GAP = 0.03
+#: The grid of a table split into pieces must hold this share of the pieces' words (see ``_read_split_region``).
+MIN_PIECES_COVERED = 0.9
+#: ... and at least this share of each text piece's words (else the piece is left out, see ``_read_split_region``).
+MIN_PIECE_COVERED = 0.65
+OTHER_COLUMNS = "the table pieces have other columns"
+_TEXT_PIECES = {BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.FOOTNOTE}
 
 PdfSource = str | Path | bytes
 
@@ -68,6 +85,12 @@ PdfSource = str | Path | bytes
 def has_grid(grid: TableGrid | None) -> bool:
     """True when ``grid`` has at least 2 rows (header + body) and 2 columns."""
     return grid is not None and grid.n_cols >= 2 and len(grid.header_rows) + len(grid.body_rows) >= 2
+
+
+def needs_recovery(doc: ParsedDocument) -> bool:
+    """True when ``doc`` has a table region without cells (:func:`needs_grid`) or a table split into
+    pieces (:mod:`.split_regions`): :func:`recover_table_grids` may change it."""
+    return any(needs_grid(b) for b in doc.blocks) or bool(_split_regions(doc.blocks))
 
 
 def needs_grid(block: Block) -> bool:
@@ -99,7 +122,8 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_grid(b)]
     checks = [i for i, b in enumerate(doc.blocks) if pdf is not None and needs_check(b)]
-    if not targets and not checks:
+    split = _split_regions(doc.blocks) if pdf is not None else {}
+    if not targets and not checks and not split:
         return doc
     blocks = list(doc.blocks)
     warnings, warned = _take_reader_warnings(doc, targets)
@@ -122,17 +146,31 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
         checks_by_page: dict[int, list[int]] = {}
         for i in checks:
             checks_by_page.setdefault(blocks[i].page, []).append(i)
-        for page_number in sorted({*by_page, *checks_by_page}):
+        absorbed: set[int] = set()
+        merged: set[int] = set()
+        for page_number in sorted({*by_page, *checks_by_page, *split}):
             page = plumber.pages[page_number - 1]
-            regions = _regions([blocks[i] for i in by_page.get(page_number, [])])
             try:
-                for i, region in zip(by_page.get(page_number, []), regions, strict=True):
+                for members, region in split.get(page_number, []):
+                    read = _read_split_region(blocks, members, page, region, warnings, absorbed)
+                    if read is not None:
+                        joined, took = read
+                        blocks[took[0]] = joined
+                        absorbed.update(took[1:])
+                        merged.add(took[0])
+                rest = [i for i in by_page.get(page_number, []) if i not in absorbed and i not in merged]
+                regions = _regions([blocks[i] for i in rest])
+                for i, region in zip(rest, regions, strict=True):
                     if region is not None:  # None: an image fragment read with the region it belongs to
                         blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
                 for i in checks_by_page.get(page_number, []):
-                    blocks[i] = _checked_block(blocks[i], page)
+                    if i not in absorbed and i not in merged:
+                        blocks[i] = _checked_block(blocks[i], page)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
+        targets = sorted({*targets, *merged} - absorbed)
+        blocks = [b for i, b in enumerate(blocks) if i not in absorbed]
+        targets = [i - sum(1 for a in absorbed if a < i) for i in targets]
     return _with_blocks(doc, blocks, targets, warnings)
 
 
@@ -153,6 +191,110 @@ def _with_blocks(doc: ParsedDocument, blocks: list[Block], targets: list[int], w
     :mod:`.continued`) and ``warnings``."""
     rebuilt = {blocks[i].block_id for i in targets if blocks[i].kind is BlockKind.TABLE and has_grid(blocks[i].table)}
     return doc.model_copy(update={"blocks": merge_continued_tables(blocks, rebuilt), "warnings": warnings})
+
+
+def _split_regions(blocks: list[Block]) -> dict[int, list[tuple[list[int], BBox]]]:
+    """Per page, the tables the parser split into pieces (:mod:`.split_regions`): the members' indices
+    into ``blocks`` (reading order) and the region to read."""
+    on_page: dict[int, list[int]] = {}
+    for i, b in enumerate(blocks):
+        on_page.setdefault(b.page, []).append(i)
+    out: dict[int, list[tuple[list[int], BBox]]] = {}
+    for page_number, idx in on_page.items():
+        for r in find_split_regions([blocks[i] for i in idx]):
+            out.setdefault(page_number, []).append(([idx[k] for k in r.members], r.bbox))
+    return out
+
+
+def _read_split_region(
+    blocks: list[Block], members: list[int], page: Any, region: BBox, warnings: list[str], absorbed: set[int]
+) -> tuple[Block, list[int]] | None:
+    """The pieces ``members`` of one table (:mod:`.split_regions`) as one table block with the grid of
+    ``region`` read from the PDF's text layer, and the members it took in; ``None`` (the pieces stay as
+    they are) when it is not one table (see :func:`_split_grid`; a warning when a piece is a ``table``).
+
+    A text piece whose words the grid does not hold (less than :data:`MIN_PIECE_COVERED` of them: a
+    title above a ruled table, a sentence beside it) is left out and the region read again without it.
+    The first ``table`` piece (else image, else the first piece) gives the block its id; the others'
+    ids, boxes and pages go to ``extra_ids`` / ``extra_bboxes`` / ``extra_pages``, so the elements stay
+    addressable."""
+    first = blocks[members[0]]
+    others_on_page = [
+        b for i, b in enumerate(blocks)
+        if b.page == first.page and i not in members and i not in absorbed and not b.is_furniture and b.text.strip()
+    ]
+    grid, why = _split_grid(page, [blocks[i] for i in members], region, others_on_page)
+    if grid is not None:
+        text = grid_to_text(grid)
+        kept = [i for i in members if blocks[i].kind not in _TEXT_PIECES or covered_share(blocks[i].text, text) >= MIN_PIECE_COVERED]
+        if len(kept) < len(members):
+            members = kept
+            pieces = [blocks[i] for i in members]
+            region = (min(b.bbox[0] for b in pieces), min(b.bbox[1] for b in pieces), max(b.bbox[2] for b in pieces), max(b.bbox[3] for b in pieces))  # type: ignore[index]
+            grid, why = _split_grid(page, pieces, region, others_on_page) if len(members) > 1 else (None, "one piece left")
+    pieces = [blocks[i] for i in members]
+    if grid is None:
+        log.debug("page %d: pieces %s are not read as one table: %s", first.page, [b.block_id for b in pieces], why)
+        # figures and fragments were no table to begin with; table panels of other columns are two tables
+        if any(b.kind is BlockKind.TABLE for b in pieces) and why != OTHER_COLUMNS:
+            warnings.append(
+                table_warning(
+                    first.page,
+                    first.block_id,
+                    f"the {len(pieces)} pieces of a table ({', '.join(b.block_id for b in pieces)}) could not be read"
+                    f" as one table from the PDF text layer ({why}); they stay as the parser gave them",
+                )
+            )
+        return None
+    base = next((b for b in pieces if b.kind is BlockKind.TABLE), None) or next(
+        (b for b in pieces if b.kind is BlockKind.FIGURE), pieces[0]
+    )
+    others = [b for b in pieces if b is not base]
+    joined = base.model_copy(
+        update={
+            "kind": BlockKind.TABLE,
+            "table": grid,
+            "text": grid_to_text(grid),
+            "bbox": region,
+            "caption": base.caption or next((b.caption for b in others if b.caption), ""),
+            "footnote": " ".join(b.footnote for b in pieces if b.footnote),
+            "parser_ids": [p for b in pieces for p in b.parser_ids],
+            "extra_pages": [b.page for b in others],
+            "extra_bboxes": [b.bbox for b in others],
+            "extra_ids": [b.block_id for b in others],
+        }
+    )
+    return joined, members
+
+
+def _split_grid(page: Any, pieces: list[Block], region: BBox, others: list[Block]) -> tuple[TableGrid | None, str]:
+    """The grid of ``region`` when it reads as one table holding the ``pieces``, else ``None`` and why:
+    fewer than 2 labelled rows with figures, less than :data:`MIN_PIECES_COVERED` of the pieces' words,
+    text of a block that is not a piece (``others``: its centre in the region), or (several ``table``
+    pieces) other columns than the pieces read alone."""
+    if any(_inside(b.bbox, region) for b in others):
+        return None, "another block lies inside"
+    try:
+        grid = grid_from_region(page, region, page_number=pieces[0].page)
+        tables = [b for b in pieces if b.kind is BlockKind.TABLE]
+        parts = [grid_from_region(page, b.bbox, page_number=b.page) for b in tables] if len(tables) > 1 else []
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        return None, f"the text layer cannot be read: {exc}"
+    if grid is None or not has_grid(grid) or sum(1 for row in grid.body_rows if is_data_row_cells(row)) < 2:
+        return None, "no grid with 2 labelled rows of figures"
+    if covered_share("\n".join(b.text for b in pieces), grid_to_text(grid)) < MIN_PIECES_COVERED:
+        return None, "its grid misses words of the pieces"
+    if any(p is None or p.n_cols != grid.n_cols for p in parts):
+        return None, OTHER_COLUMNS
+    return grid, ""
+
+
+def _inside(box: BBox | None, region: BBox) -> bool:
+    """The centre of ``box`` lies in ``region``."""
+    if box is None:
+        return False
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= x <= region[2] and region[1] <= y <= region[3]
 
 
 def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> tuple[list[str], set[str]]:
@@ -252,4 +394,4 @@ def _open_pdf(pdf: PdfSource) -> Iterator[Any]:
         handle.close()
 
 
-__all__ = ["MIN_IMAGE_DATA_ROWS", "has_grid", "needs_grid", "recover_table_grids"]
+__all__ = ["MIN_IMAGE_DATA_ROWS", "has_grid", "needs_grid", "needs_recovery", "recover_table_grids"]
