@@ -221,10 +221,24 @@ def test_stacked_panels_of_the_same_columns_become_one_table_keeping_both_ids():
     assert [b.block_id for b in out.blocks] == ["p1-e0"]
     table = out.blocks[0]
     assert table.extra_ids == ["p1-e1"] and out.block("p1-e1") is table
-    body = table.table.body_rows
-    assert ["Foreign exchange", "185,672", "15,112"] in body and ["Foreign exchange", "205,359", "15,781"] in body
-    assert body.index(["Foreign exchange", "185,672", "15,112"]) < body.index(["Foreign exchange", "205,359", "15,781"])
+    # one band row per panel, named by what its header says and the other's does not; the header keeps
+    # what both share, the second panel's header is no body row
+    assert table.table.header_rows == [["", "", "Net"]]
+    assert table.table.body_rows == [
+        ["March 31, 2021"] * 3,
+        ["Interest rate", "310,838", "28,548"],
+        ["Foreign exchange", "185,672", "15,112"],
+        ["December 31, 2020"] * 3,
+        ["Interest rate", "390,659", "35,725"],
+        ["Foreign exchange", "205,359", "15,781"],
+    ]
+    assert len(table.table.body_row_bboxes) == 6 and table.table.body_row_bboxes[0] is None
     assert_no_text_lost_or_doubled(doc, out)
+    # the rows of each panel are units grouped under their panel's date
+    rows = [u for u in build_units(out) if u.unit_type is UnitType.TABLE_ROW]
+    fx = [u for u in rows if u.table.cells[0] == "Foreign exchange"]
+    assert "March 31, 2021" in fx[0].context and "December 31, 2020" in fx[1].context
+    assert "December" not in fx[0].context and "March" not in fx[1].context
 
 
 def test_stacked_tables_of_other_columns_stay_two_tables():
@@ -281,3 +295,35 @@ def test_pieces_the_pdf_does_not_hold_stay_as_they_are_with_a_warning():
     assert [b.block_id for b in out.blocks] == ["p1-e0", "p1-e1", "p1-e2", "p1-e3"]
     assert [b.text for b in out.blocks[1:]] == ["Operating profit margin adjusted", "9,999", "8,888"]
     assert any(w.startswith("page 1, element p1-e0: the 4 pieces of a table") for w in out.warnings)
+
+
+def test_panel_header_printed_again_for_another_period_becomes_a_band_row():
+    from structaware_readers.models import TableGrid
+    from structaware_readers.table_recovery.panels import split_panels
+
+    grid = TableGrid(
+        header_rows=[["Three months ended March 31,", "2021 Amounts reclassified", "Amounts recorded"],
+                     ["(in millions)", "from AOCI", "in OCI"]],
+        body_rows=[
+            ["Interest rate", "$237", "$(2,761)"],
+            ["Foreign exchange", "27", "66"],
+            ["Three months ended March 31,", "2020 Amounts reclassified", "Amounts recorded"],
+            ["(in millions)", "from AOCI", "in OCI"],
+            ["Interest rate", "$(9)", "$3,461"],
+            ["Foreign exchange", "17", "(210)"],
+        ],
+        body_row_pages=[7] * 6,
+        grid_source="pdf_text_layer",
+    )
+    out = split_panels(grid)
+    assert out.header_rows == [["Three months ended March 31,", "Amounts reclassified", "Amounts recorded"],
+                               ["(in millions)", "from AOCI", "in OCI"]]
+    assert [r[0] for r in out.body_rows] == [
+        "Three months ended March 31, 2021", "Interest rate", "Foreign exchange",
+        "Three months ended March 31, 2020", "Interest rate", "Foreign exchange",
+    ]
+    assert out.body_row_pages == [7] * 6
+    # a body line without figures that does not repeat the header (a sub-heading) stays a row
+    other = grid.model_copy(update={"body_rows": [*grid.body_rows[:2], ["Hedges of", "net investments", ""], *grid.body_rows[4:]],
+                                    "body_row_pages": [7] * 5})
+    assert split_panels(other) == other

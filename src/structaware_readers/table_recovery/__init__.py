@@ -57,6 +57,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.continued import merge_continued_tables
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.markup_check import check_markup, needs_check
+from structaware_readers.table_recovery.panels import split_panels
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.table_recovery.split_regions import (
@@ -271,7 +272,8 @@ def _split_grid(page: Any, pieces: list[Block], region: BBox, others: list[Block
     """The grid of ``region`` when it reads as one table holding the ``pieces``, else ``None`` and why:
     fewer than 2 labelled rows with figures, less than :data:`MIN_PIECES_COVERED` of the pieces' words,
     text of a block that is not a piece (``others``: its centre in the region), or (several ``table``
-    pieces) other columns than the pieces read alone."""
+    pieces) other columns than the pieces read alone. Panels of the grid under a header printed again
+    for another date become band rows (:mod:`.panels`)."""
     if any(_inside(b.bbox, region) for b in others):
         return None, "another block lies inside"
     try:
@@ -286,7 +288,7 @@ def _split_grid(page: Any, pieces: list[Block], region: BBox, others: list[Block
         return None, "its grid misses words of the pieces"
     if any(p is None or p.n_cols != grid.n_cols for p in parts):
         return None, OTHER_COLUMNS
-    return grid, ""
+    return split_panels(grid), ""
 
 
 def _inside(box: BBox | None, region: BBox) -> bool:
