@@ -1,6 +1,7 @@
 """``structaware query`` ends with ``os._exit`` (no finalisers): ``edge_shard.before_exit`` closes
 the shards the process wrote to, and leaves a shard it only read open for the OS to release
-(closing one syncs every memory-mapped file of the shard, even unchanged)."""
+(closing one syncs every memory-mapped file of the shard, even unchanged). Run in-process instead
+(``CliRunner``), the command closes its index when it returns."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def test_before_exit_closes_written_shards_and_leaves_read_ones_open(tmp_path: P
     assert entries["read"].shard is not None  # only read: not closed (os._exit follows)
     read.close()
     written.close()  # a no-op now
+
+
+def test_an_in_process_query_command_closes_its_index(tiny_en_index_dir: Path, monkeypatch) -> None:
+    # only the console command (main(), which ends with os._exit) keeps the index open to the end;
+    # the command run in-process (CliRunner, a script) closes it when it returns, as before
+    from typer.testing import CliRunner
+
+    from structaware_retrievers.cli import app
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    res = CliRunner().invoke(app, ["query", "blood pressure target", "--index", str(tiny_en_index_dir), "-k", "2", "--no-server"])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("1. [") and "\n2. [" in res.output
+    assert str((tiny_en_index_dir / "structaware").resolve()) not in edge_shard.open_shards

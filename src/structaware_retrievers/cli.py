@@ -134,9 +134,10 @@ def _open_index(index: Path | None, url: str | None, api_key: str | None, collec
 
 
 #: Set by a command that writes nothing to the index (``query``): :func:`main` may then end the
-#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends; ``"index"``
-#: keeps the command's index object alive until then (dropping it would close its shard).
-_EXIT: dict[str, Any] = {"read_only": False, "loader": None, "index": None}
+#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends. Under
+#: :func:`main` (``"main"``), ``"index"`` keeps the command's index object alive until then (dropping
+#: it would close its shard); run in-process otherwise (``CliRunner``), the command closes it as usual.
+_EXIT: dict[str, Any] = {"read_only": False, "loader": None, "main": False, "index": None}
 
 
 def _dense_loading():
@@ -395,7 +396,9 @@ def query(
         from structaware_retrievers.evidence import evidence_units
         from structaware_retrievers.filters import SearchFilter
 
-        idx = _EXIT["index"] = _open_index(index, url, api_key, collection, dense=dense)
+        idx = _open_index(index, url, api_key, collection, dense=dense)
+        if _EXIT["main"]:
+            _EXIT["index"] = idx
         flt = SearchFilter(**filter_fields) if filter_fields else None
         hits = idx.query(text, filter=flt, **args)
     except StructawareError as exc:
@@ -584,6 +587,7 @@ def main() -> None:  # pragma: no cover - console entry point
     for stream in (sys.stdout, sys.stderr):  # text that cannot be encoded never aborts the output
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    _EXIT["main"] = True
     try:
         app()
     except SystemExit as exc:
@@ -594,6 +598,7 @@ def main() -> None:  # pragma: no cover - console entry point
                 sys.stdout.flush()
                 sys.stderr.flush()
             except (OSError, ValueError):  # a closed pipe: the normal exit reports it
+                _EXIT["index"] = None  # and closes the index, before the interpreter's teardown
                 raise exc from None
             shards = sys.modules.get("structaware_retrievers.store.edge_shard")
             if shards is not None:  # a shard repaired on open is closed; a read-only folder's copy deleted
