@@ -6,7 +6,8 @@ pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction
 1. **Ruled tables**: the default ``lines`` strategy; used when its largest table has >= 2 rows and
    >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
    many lines they wrap over.
-2. **Borderless tables** (no ruled table, or one holding too few of the words): pdfplumber's
+2. **Borderless tables** (no ruled table, one holding too few of the words, or one whose rows hold
+   their label and figures in one cell: row shading read as rules): pdfplumber's
    ``text`` strategy sets row edges at text lines but column edges one per aligned word group, which
    cut right-aligned figures and wrapped labels; so rows are the region's text lines and columns come
    from phrases: words closer than :data:`PHRASE_GAP` x the font size form a phrase, and
@@ -27,6 +28,7 @@ from structaware_readers.table_recovery.grid_rules import (
     Phrase,
     build_grid,
     header_count,
+    is_value,
     split_title,
     starts_new_cell,
 )
@@ -71,7 +73,11 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     words = crop.extract_words(keep_blank_chars=False, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
-    built = _ruled_grid(crop, words) or _text_grid(words)
+    ruled = _ruled_grid(crop, words)
+    if ruled is not None and _rows_in_one_cell([*ruled[0], *ruled[1]]):
+        built = _text_grid(words) or ruled  # row shading, not cell borders: the text lines, if they read
+    else:
+        built = ruled or _text_grid(words)
     if built is None:
         return None
     header, body, body_boxes = built
@@ -128,6 +134,17 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
         return None
     n_head = header_count(rows)
     return rows[:n_head], rows[n_head:], boxes[n_head:]
+
+
+def _rows_in_one_cell(rows: list[list[str]]) -> bool:
+    """Most rows hold their label and figures in one cell (``Notional value settled 13,077 13,755``):
+    the rules were row shading, not cell borders, so the ruled cells are no columns (the region is read
+    as a borderless table instead, when that gives a grid)."""
+    def mixed(cell: str) -> bool:
+        words = cell.split()
+        return len(words) >= 2 and is_value(words[-1]) and any(ch.isalpha() for ch in cell) and not is_value(cell)
+
+    return sum(1 for r in rows if any(mixed(c) for c in r)) * 2 >= len(rows)
 
 
 def _text_grid(words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
