@@ -327,3 +327,26 @@ def test_panel_header_printed_again_for_another_period_becomes_a_band_row():
     other = grid.model_copy(update={"body_rows": [*grid.body_rows[:2], ["Hedges of", "net investments", ""], *grid.body_rows[4:]],
                                     "body_row_pages": [7] * 5})
     assert split_panels(other) == other
+
+
+
+def test_ruled_cells_holding_label_and_figures_are_row_shading_not_columns():
+    """Row shading draws rectangles that pdfplumber's ruled-table finder takes for cell borders: one cell
+    per row holding label and figures (Verizon's statements, as pdfplumber read p87). Such a ruled grid
+    gives way to the borderless reading; a ruled checklist (cells of words) does not."""
+    from structaware_readers.table_recovery.pdf_text_layer import _rows_in_one_cell
+
+    shaded = [
+        ["Foreign Exchange Forwards:", "Foreign Exchange Forwards:", ""],
+        ["Notional value entered into $ 12,604 $ 14,030", "Notional value entered into $ 12,604 $ 14,030", ""],
+        ["Notional value settled 13,077 13,755", "Notional value settled 13,077 13,755", ""],
+        ["Notional value sold 2,000", "", "—"],
+    ]
+    assert _rows_in_one_cell(shaded)
+    checklist = [
+        ["Elements to be assessed", "Assessment", "Notes/Areas for Improvement"],
+        ["A. HCP are required to demonstrate competency with safe injection practices", "Yes No", ""],
+        ["B. Single-dose vials are used for only one patient", "Yes No", ""],
+    ]
+    assert not _rows_in_one_cell(checklist)
+    assert not _rows_in_one_cell([["Net income", "$8,649", "$11,948"], ["Overhead ratio", "59", "56"]])
