@@ -63,6 +63,7 @@ from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.table_recovery.split_regions import (
     covered_share,
     find_split_regions,
+    union_box,
 )
 from structaware_readers.tables import grid_to_text, is_table_warning, table_warning
 
@@ -231,7 +232,7 @@ def _read_split_region(
         if len(kept) < len(members):
             members = kept
             pieces = [blocks[i] for i in members]
-            region = (min(b.bbox[0] for b in pieces), min(b.bbox[1] for b in pieces), max(b.bbox[2] for b in pieces), max(b.bbox[3] for b in pieces))  # type: ignore[index]
+            region = union_box([b.bbox for b in pieces])  # type: ignore[misc]
             grid, why = _split_grid(page, pieces, region, others_on_page) if len(members) > 1 else (None, "one piece left")
     pieces = [blocks[i] for i in members]
     if grid is None:

@@ -168,7 +168,8 @@ def _near(a: Block, b: Block) -> bool:
     return _gap(ab[1], ab[3], bb[1], bb[3]) <= GAP_Y and _gap(ab[0], ab[2], bb[0], bb[2]) <= across
 
 
-def _union(boxes: list[BBox]) -> BBox:
+def union_box(boxes: list[BBox]) -> BBox:
+    """The smallest box holding ``boxes``."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
@@ -235,7 +236,7 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
         kinds = [blocks[i].kind for i in members]
         if all(k in _TEXT_KINDS for k in kinds) and len(members) < MIN_FRAGMENTS:
             continue  # a lone number in running text is no table
-        box = _union([blocks[i].bbox for i in members])  # type: ignore[misc]
+        box = union_box([blocks[i].bbox for i in members])  # type: ignore[misc]
         figures = _figures(blocks, members)
         regions.append(SplitRegion(sorted(members), box, figures, len(members) > 1, box[1]))
     taken = {i for r in regions for i in r.members}
@@ -260,7 +261,7 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
                     # a label beside column headers above a table (``(in billions)``) adds no row
                     r.rows_added = r.rows_added or (rows and box[1] >= r.anchor_top - GAP_Y / 2)
                     r.members.append(i)
-                    r.bbox = _union([r.bbox, box])
+                    r.bbox = union_box([r.bbox, box])
                     taken.add(i)
                     changed = True
                     break
@@ -291,7 +292,7 @@ def _merge_overlapping(regions: list[SplitRegion], blocks: list[Block]) -> list[
                 continue
             if _gap(r.bbox[1], r.bbox[3], o.bbox[1], o.bbox[3]) <= GAP_Y and _gap(r.bbox[0], r.bbox[2], o.bbox[0], o.bbox[2]) < 0:
                 o.members.extend(r.members)
-                o.bbox = _union([o.bbox, r.bbox])
+                o.bbox = union_box([o.bbox, r.bbox])
                 o.figures = o.figures or r.figures
                 o.rows_added = True
                 o.anchor_top = min(o.anchor_top, r.anchor_top)
@@ -323,4 +324,4 @@ def covered_share(pieces: str, grid: str) -> float:
     return sum(min(n, have.get(w, 0)) for w, n in want.items()) / total
 
 
-__all__ = ["SplitRegion", "covered_share", "find_split_regions", "is_figure_fragment", "word_counts"]
+__all__ = ["SplitRegion", "covered_share", "find_split_regions", "is_figure_fragment", "union_box", "word_counts"]
