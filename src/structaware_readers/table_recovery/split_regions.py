@@ -16,11 +16,13 @@ grid from the PDF's text layer (:mod:`.pdf_text_layer`) and keeps the grouping o
 the pieces' text (:mod:`structaware_readers.table_recovery`). The pieces:
 
 * **anchors**: a ``table`` block, an ``image`` figure, an ``equation`` without text, or a *figure
-  fragment* (a text block whose words are all figures or currency signs: ``$``, ``4,551 (659) 3,892``);
+  fragment* (a text block whose words are all figures or currency signs: ``$``, ``4,551 (659) 3,892``,
+  or a lone dash);
 * **labels**: a short text block (at most :data:`MAX_LABEL_CHARS` characters), or a column of row
   labels read as one block (narrower than :data:`MAX_LABEL_WIDTH` of the page, not ending with a
-  sentence in it or at its end, at least :data:`MIN_LABEL_CAPITALS` of its words capitalised), never a heading unless it
-  is on the rows of an anchor (MinerU types some row labels as titles).
+  sentence in it or at its end, at least :data:`MIN_LABEL_CAPITALS` of its words capitalised), never a heading or a
+  page header unless it is on the rows of an anchor (MinerU types some row labels as titles, and the top rows
+  of a table at the top of a page as page headers).
 
 A table that already has cells (the parser's HTML) is re-read only when other anchors or row labels
 join it, not for column headers above it alone.
@@ -65,8 +67,12 @@ MIN_FIGURE_SHARE = 0.5
 #: A column header above a region starts right of this share of the region's width.
 HEADER_INDENT = 0.25
 
-_TEXT_KINDS = {BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.HEADING}
+_TEXT_KINDS = {BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.HEADING, BlockKind.HEADER}
+#: Kinds that join a region only as labels on its rows (beside it), never above or below it.
+_BESIDE_ONLY = {BlockKind.HEADING, BlockKind.HEADER}
 _NON_FIGURE = {"nm", "n/a", "na"}
+#: A block holding only one of these is a cell of a table too (a currency sign, a dash for nil).
+_LONE_CELLS = {*LEFT_SYMBOLS, "—", "–", "-"}
 _SENTENCE_END = re.compile(r"[a-z]{3,}[.;] [A-Z]")
 
 
@@ -99,7 +105,7 @@ def _is_anchor(b: Block) -> bool:
         return b.source_type == "image"
     if b.kind is BlockKind.EQUATION:
         return not b.text.strip()
-    return b.kind in _TEXT_KINDS and (is_figure_fragment(b.text) or b.text.strip() in LEFT_SYMBOLS)
+    return b.kind in _TEXT_KINDS and (is_figure_fragment(b.text) or b.text.strip() in _LONE_CELLS)
 
 
 def _figures(blocks: list[Block], members: list[int]) -> bool:
@@ -150,7 +156,8 @@ def figure_share(text: str) -> float:
 
 
 def _piece(b: Block) -> bool:
-    return b.bbox is not None and not b.is_furniture and not b.extra_pages
+    # MinerU types the top rows of a table at the top of a page as page headers (Verizon p25, p93)
+    return b.bbox is not None and (not b.is_furniture or b.kind is BlockKind.HEADER) and not b.extra_pages
 
 
 def _gap(a0: float, a1: float, b0: float, b1: float) -> float:
@@ -254,7 +261,7 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
                 continue
             box = blocks[i].bbox
             assert box is not None
-            heading = blocks[i].kind is BlockKind.HEADING
+            heading = blocks[i].kind in _BESIDE_ONLY
             for r in regions:
                 rows = _beside(box, r, texts) or (not heading and r.figures and _just_below(box, r.bbox))
                 if rows or (not heading and _header_above(box, r.bbox)):
