@@ -82,7 +82,7 @@ class SplitRegion:
 
     members: list[int] = field(default_factory=list)
     bbox: BBox = (0.0, 0.0, 0.0, 0.0)
-    #: the anchors' text is mostly figures (at least :data:`MIN_FIGURE_SHARE` of its words)
+    #: the anchors hold a table of figures (see ``_figures``): labels may join it from its left
     figures: bool = False
     #: other anchors or row labels joined the first anchor (not only column headers above it)
     rows_added: bool = False
@@ -248,9 +248,10 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
         regions.append(SplitRegion(sorted(members), box, figures, len(members) > 1, box[1]))
     taken = {i for r in regions for i in r.members}
     labels = [i for i, b in enumerate(blocks) if i not in taken and _piece(b) and _is_label(b)]
+    label_set = set(labels)
     texts = [
         b.bbox for i, b in enumerate(blocks)
-        if b.bbox is not None and not b.is_furniture and b.text.strip() and i not in taken and i not in labels
+        if b.bbox is not None and not b.is_furniture and b.text.strip() and i not in taken and i not in label_set
         and b.kind is not BlockKind.HEADING
     ]
     changed = True
