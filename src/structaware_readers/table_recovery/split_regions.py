@@ -51,7 +51,7 @@ from structaware_readers.table_recovery.parser_text import grid_from_aligned_tex
 GAP_Y = 0.012
 #: Anchors on the same or neighbouring rows at most this far apart across (share of the page width).
 GAP_X = 0.1
-#: Table, image and equation blocks side by side are one table only when at most this far apart across.
+#: Image and equation blocks (and a table beside them) are one table only when at most this far apart across.
 BLOCK_GAP_X = 0.03
 #: A region made only of figure fragments needs this many of them.
 MIN_FRAGMENTS = 3
@@ -167,11 +167,16 @@ def _gap(a0: float, a1: float, b0: float, b1: float) -> float:
 
 def _near(a: Block, b: Block) -> bool:
     """Pieces of one table: closer than GAP_Y vertically and, across, than GAP_X when one is a figure
-    fragment (numbers of one row), else than BLOCK_GAP_X (two tables side by side in two text columns
-    are two tables)."""
+    fragment (numbers of one row), overlapping when both are table blocks (two tables side by side in
+    two text columns are two tables), else closer than BLOCK_GAP_X (image pieces of one table)."""
     ab, bb = a.bbox, b.bbox
     assert ab is not None and bb is not None
-    across = GAP_X if a.kind in _TEXT_KINDS or b.kind in _TEXT_KINDS else BLOCK_GAP_X
+    if a.kind is BlockKind.TABLE and b.kind is BlockKind.TABLE:
+        across = 0.0  # two table blocks side by side are two tables (two text columns)
+    elif a.kind in _TEXT_KINDS or b.kind in _TEXT_KINDS:
+        across = GAP_X
+    else:
+        across = BLOCK_GAP_X
     return _gap(ab[1], ab[3], bb[1], bb[3]) <= GAP_Y and _gap(ab[0], ab[2], bb[0], bb[2]) <= across
 
 
