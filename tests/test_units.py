@@ -284,6 +284,12 @@ def test_a_table_without_caption_takes_the_title_line_or_lead_in_just_before_it(
                              table.model_copy(update={"block_id": "p59-e0", "page": 59})))
     assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith(f"Table: {lead} |")
 
+    # a sentence that says it describes the table below, whatever its last character
+    says = "The following table presents goodwill attributed to the reportable business segments and Corporate."
+    units = build_units(_doc(Block(block_id="p171-e2", kind=BlockKind.PARAGRAPH, text=says, page=171),
+                             table.model_copy(update={"block_id": "p171-e3", "page": 171})))
+    assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith(f"Table: {says} |")
+
 
 @pytest.mark.parametrize(
     "text, page",

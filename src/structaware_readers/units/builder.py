@@ -43,6 +43,9 @@ LEAD_IN_CHARS = 300
 LEAD_IN_TITLE_CHARS = 150
 #: A heading needs this many letters (any script) to open a section (see :meth:`UnitBuilder.on_heading`).
 MIN_HEADING_LETTERS = 2
+#: A sentence that says it describes the table after it ("The following table presents goodwill
+#: attributed to ...", "... as shown in the table below.").
+_DESCRIBES_TABLE = re.compile(r"(?i)\b(?:the following tables?|the tables? below|as follows)\b")
 #: A note, source line or footnote before a table is not its title.
 _NOT_A_TITLE = re.compile(r"(?i)^(?:notes?|sources?|abbreviations?)\b|^[*†‡]|^\(?[a-z0-9]\)\s")
 
@@ -164,8 +167,9 @@ class UnitBuilder:
         """The text that titles ``table`` when the parser gave it no caption: the paragraph just
         before it in reading order (same page or the page before), if it reads as a title (at most
         :data:`LEAD_IN_TITLE_CHARS` characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH
-        FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:``: ``... are
-        summarized as follows (in millions):``). Empty otherwise. The paragraph stays section text."""
+        FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:`` or saying it
+        describes the table: ``... are summarized as follows (in millions):``, ``The following table
+        presents goodwill attributed to ...``). Empty otherwise. The paragraph stays section text."""
         prev = self.previous
         if prev is None or prev.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             return ""
@@ -174,7 +178,7 @@ class UnitBuilder:
         text = " ".join(prev.text.split())
         if _NOT_A_TITLE.match(text):
             return ""
-        if text.endswith(":") and len(text) <= LEAD_IN_CHARS:
+        if len(text) <= LEAD_IN_CHARS and (text.endswith(":") or _DESCRIBES_TABLE.search(text)):
             return text
         if len(text) <= LEAD_IN_TITLE_CHARS and not text.endswith((".", "!", "?", "。")):
             return text
