@@ -53,3 +53,34 @@ def test_an_in_process_query_command_closes_its_index(tiny_en_index_dir: Path, m
     assert res.exit_code == 0, res.output
     assert res.output.startswith("1. [") and "\n2. [" in res.output
     assert str((tiny_en_index_dir / "structaware").resolve()) not in edge_shard.open_shards
+
+
+
+def test_a_handle_finaliser_never_waits_for_the_registry_lock(tmp_path: Path) -> None:
+    # an ingest process hung at exit: a handle dropped without close() was finalised while the shard
+    # watcher (a daemon thread, frozen at interpreter shutdown) held registry_lock, and the finaliser
+    # waited for it for ever. The finaliser must return at once when the lock is taken elsewhere.
+    import threading
+
+    store = EdgeStore(tmp_path / "ix")
+    store.create(DIM, {"owner": "exit-test"})
+    store.upsert(points("ab"))
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with edge_shard.registry_lock:
+            taken.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    assert taken.wait(60)
+    finaliser = threading.Thread(target=store.__del__, daemon=True)
+    finaliser.start()
+    finaliser.join(30)
+    returned = not finaliser.is_alive()
+    release.set()
+    holder.join(60)
+    assert returned, "EdgeStore.__del__ waited for registry_lock"
+    store.close()  # the handle is still usable and closes normally
+    assert str((tmp_path / "ix").resolve()) not in edge_shard.open_shards

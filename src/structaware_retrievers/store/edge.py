@@ -40,6 +40,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -195,11 +196,21 @@ class EdgeStore(VectorStore):
             if self._entry is not None:
                 self._entry.yield_if_wanted()
 
-    def __del__(self) -> None:  # a handle dropped without close() still releases the shard
-        # never raise from a finaliser; no contextlib here: module globals may be None at shutdown
+    def __del__(self) -> None:
+        """A handle dropped without :meth:`close` still releases the shard, but a finaliser never
+        blocks or raises: it runs wherever the garbage collector runs, and at interpreter shutdown the
+        shard watcher (a daemon thread, frozen then) may hold ``registry_lock`` for ever. So it closes
+        only when the lock is free at once and the interpreter is not finalising; otherwise the shard
+        stays as it is (``edge_shard.before_exit`` closes written shards at exit; the OS releases the
+        files and locks)."""
         try:
-            self.close()
-        except Exception:  # noqa: BLE001
+            if sys.is_finalizing() or not registry_lock.acquire(blocking=False):
+                return
+            try:
+                self.close()
+            finally:
+                registry_lock.release()
+        except Exception:  # noqa: BLE001 - module globals may already be None at shutdown
             pass
 
     def _run(self, what: str, fn: Any, *args: Any) -> Any:
