@@ -201,6 +201,10 @@ def test_an_embedding_cache_that_cannot_be_opened_fails_each_input_and_writes_no
             (failure,) = summary.failed
             assert failure.path == str(TINY) and failure.error_type == "StoreError"
             assert "embeddings.sqlite" in failure.message and "sqlite" in failure.message
+            # the new shard prepared aside while it embeds is gone with the failure, not left to a
+            # thread that outlives the call and races the next ingest on the same folder
+            assert not any(t.name == "structaware-prepare-collection" for t in threading.enumerate())
+            assert not (tmp_path / "ix" / ".shard-staged").exists()
     (tmp_path / "ix" / "embeddings.sqlite").rmdir()
     with StructureIndex(tmp_path / "ix", dense=dense) as ix:
         summary = ix.ingest([TINY])

@@ -534,12 +534,14 @@ class StructureIndex:
             # 1) embed everything first: nothing is written if this fails. A new collection is
             # prepared aside meanwhile (store.prepare: the Qdrant Edge shard and its payload indexes,
             # 0.1-0.8 s of fsyncs), and put in place by _ensure_collection only after the embedding.
+            # Whatever fails before the write (the embedding cache, the encoders), the thread is
+            # joined and its shard removed before this returns: it must never outlive the write lock.
             preparing = self._prepare_collection() if not self.store.exists() else None
-            self._ensure_cache()
             te = time.perf_counter()
-            texts = [u.embedding_text() for u in units]
             before = self.dense.computed
             try:
+                texts = [u.embedding_text() for u in units]
+                self._ensure_cache()
                 dense = self.dense.embed_array(texts)
                 sparse = self.sparse.embed_documents(texts)
             except BaseException:
