@@ -134,21 +134,47 @@ def _open_index(index: Path | None, url: str | None, api_key: str | None, collec
 
 
 #: Set by a command that writes nothing to the index (``query``): :func:`main` may then end the
-#: process at once (``"read_only"``), after the model-loading thread (``"loader"``) ends. Under
-#: :func:`main` (``"main"``), ``"index"`` keeps the command's index object alive until then (dropping
-#: it would close its shard); run in-process otherwise (``CliRunner``), the command closes it as usual.
-_EXIT: dict[str, Any] = {"read_only": False, "loader": None, "main": False, "index": None}
+#: process at once (``"read_only"``), after ``"settle"`` ran (it waits for the model-loading thread,
+#: or ends the model's child process). Under :func:`main` (``"main"``), ``"index"`` keeps the command's
+#: index object alive until then (dropping it would close its shard); run in-process otherwise
+#: (``CliRunner``), the command closes it as usual. ``"child"``: the dense encoder whose model a
+#: forked child loads from the start of a ``query`` process (:func:`_start_model_child`).
+_EXIT: dict[str, Any] = {"read_only": False, "settle": None, "main": False, "index": None, "child": None}
 
 
-def _dense_loading():
-    """The default dense encoder, its model loading in a background thread (ONNX Runtime releases
-    the GIL), so the load overlaps with opening the index. A load error surfaces on first use."""
+def _start_model_child() -> None:
+    """For ``structaware query`` run from :func:`main` on Linux: fork, before the command line is
+    parsed, a child that loads the default dense model on the other core and embeds the question once
+    the command hands it over (:class:`~structaware_retrievers.encoders.query_child.ForkedQueryEncoder`;
+    this process then never imports numpy or ONNX Runtime). Nothing happens when the encoder cannot
+    be made (the command reports that error) or forking is not safe; the child is ended at exit if the
+    command answers without it (a running server, ``--mode sparse``, an error)."""
+    from structaware_retrievers.encoders import FastembedModel
+    from structaware_retrievers.encoders.query_child import ForkedQueryEncoder
+
+    try:
+        dense = ForkedQueryEncoder(threads=1)  # one short query: a thread pool costs more CPU than it saves
+    except StructawareError:
+        return
+    if isinstance(dense.backend, FastembedModel):  # and so does pre-packing the weights
+        dense.backend.prepack = False
+    if dense.start():
+        _EXIT["child"], _EXIT["settle"] = dense, dense.close
+
+
+def _dense_loading(text: str):
+    """The default dense encoder, already at work on ``text`` while the index opens: the forked
+    child's (see :func:`_start_model_child`), else one whose model loads in a background thread
+    (ONNX Runtime releases the GIL). A load error surfaces, typed, on first use."""
+    if _EXIT["child"] is not None:
+        _EXIT["child"].ask(text)
+        return _EXIT["child"]
     import threading
 
     from structaware_retrievers.encoders import DenseEncoder, FastembedModel
 
-    dense = DenseEncoder(threads=1)  # one short query: a thread pool costs more CPU than it saves
-    if isinstance(dense.backend, FastembedModel):  # and so does pre-packing the weights
+    dense = DenseEncoder(threads=1)
+    if isinstance(dense.backend, FastembedModel):
         dense.backend.prepack = False
 
     def load() -> None:
@@ -160,7 +186,7 @@ def _dense_loading():
     # not a daemon: interpreter exit waits for it (a thread killed inside ONNX Runtime aborts the process)
     thread = threading.Thread(target=load, name="structaware-model-load", daemon=False)
     thread.start()
-    _EXIT["loader"] = thread
+    _EXIT["settle"] = thread.join
     return dense
 
 
@@ -392,7 +418,7 @@ def query(
             _print_records(records, as_json)
             return
     try:
-        dense = _dense_loading() if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
+        dense = _dense_loading(text) if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
         from structaware_retrievers.evidence import evidence_units
         from structaware_retrievers.filters import SearchFilter
 
@@ -581,6 +607,7 @@ def main() -> None:  # pragma: no cover - console entry point
         # no cyclic garbage collection: its ~100 passes over the objects the imports create cost 15-25 ms,
         # and the few cycles left are freed when the process ends a moment later
         gc.disable()
+        _start_model_child()
     # pydantic looks for its plugins in the entry points of every installed distribution when the
     # first model class is made (~10 ms in a large environment); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -592,8 +619,8 @@ def main() -> None:  # pragma: no cover - console entry point
         app()
     except SystemExit as exc:
         if _EXIT["read_only"] and (exc.code is None or isinstance(exc.code, int)):
-            if _EXIT["loader"] is not None:  # done, or ending, when the query used the model
-                _EXIT["loader"].join()
+            if _EXIT["settle"] is not None:  # the model's thread (done when the query used it) or child
+                _EXIT["settle"]()
             try:
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -605,6 +632,9 @@ def main() -> None:  # pragma: no cover - console entry point
                 shards.before_exit()
             os._exit(exc.code or 0)
         raise
+    finally:  # any other ending (a usage error, an exception): the model's child is not left running
+        if _EXIT["child"] is not None:
+            _EXIT["child"].close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
 
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers import model_assets
@@ -23,6 +22,9 @@ from .cache import CachedEncoder, EmbeddingCache
 from .fastembed_model import FastembedModel
 from .onnx_text import DEFAULT_MAX_BATCH_TOKENS
 from .tokenize import cjk_share
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
+    import numpy as np
 
 __all__ = ["DENSE_PRESETS", "ENV_DENSE_MODEL", "DenseEncoder", "DenseModel"]
 
@@ -190,6 +192,7 @@ class DenseEncoder(CachedEncoder):
     def _compute(self, texts: list[str]) -> list[np.ndarray]:
         # Batches are padded to their longest text: sorting by length first keeps short table
         # rows out of batches with long sections (2-3x faster on real unit mixes).
+        import numpy as np
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         done = self.backend.embed_documents([texts[i] for i in order])
         vecs: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
@@ -203,13 +206,16 @@ class DenseEncoder(CachedEncoder):
         return vecs
 
     def _encode(self, item: np.ndarray) -> bytes:
+        import numpy as np
         return np.asarray(item, dtype="<f4").tobytes()
 
     def _decode(self, blob: bytes) -> np.ndarray:
+        import numpy as np
         return np.frombuffer(blob, dtype="<f4")
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts (cached) into a ``(len(texts), dim)`` float32 array of unit-length rows."""
+        import numpy as np
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack(self._embed_cached(texts)).astype(np.float32, copy=False)
@@ -220,6 +226,7 @@ class DenseEncoder(CachedEncoder):
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (not cached). Raises :class:`MalformedInputError` on empty text."""
+        import numpy as np
         if not text or not text.strip():
             raise MalformedInputError("query text is empty", field="text")
         return np.asarray(self.backend.embed_query(text), dtype=np.float32).tolist()

@@ -14,15 +14,17 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError
 
 from .onnx_text import DEFAULT_MAX_BATCH_TOKENS, OnnxMeanPoolEmbedder, token_budget_batches
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
+    import numpy as np
 
 __all__ = ["FastembedModel"]
 
@@ -215,6 +217,7 @@ class FastembedModel:
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding), in
         batches of at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts."""
+        import numpy as np
         engine = self.load()
         if isinstance(engine, OnnxMeanPoolEmbedder):  # batches by tokens itself
             return np.vstack(list(engine.embed(texts, batch_size=self.batch_size)))
@@ -229,4 +232,5 @@ class FastembedModel:
 
     def embed_query(self, text: str) -> np.ndarray:
         """``(dim,)`` float32 unit-length query vector (fastembed's ``query_embed``)."""
+        import numpy as np
         return np.asarray(next(iter(self.load().query_embed(text))), dtype=np.float32)

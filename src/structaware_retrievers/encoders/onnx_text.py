@@ -30,9 +30,11 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
+    import numpy as np
+
 
 __all__ = ["DEFAULT_MAX_BATCH_TOKENS", "OnnxMeanPoolEmbedder", "token_budget_batches"]
 
@@ -202,6 +204,7 @@ class OnnxMeanPoolEmbedder:
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
 
     def _run(self, encodings: list[Any]) -> np.ndarray:
+        import numpy as np
         width = max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -225,6 +228,7 @@ class OnnxMeanPoolEmbedder:
 
         Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts.
         """
+        import numpy as np
         texts = list(texts)
         if not texts:
             return

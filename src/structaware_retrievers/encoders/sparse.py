@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
 
 from .cache import CachedEncoder, EmbeddingCache
 from .tokenize import LABEL_WORDS, Bm25Tokenizer
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
+    import numpy as np
 
 __all__ = ["SparseEncoder", "SparseVector"]
 
@@ -25,10 +27,12 @@ class SparseVector(NamedTuple):
 
 
 def _pack_sparse(v: SparseVector) -> bytes:
+    import numpy as np
     return np.asarray(v.indices, dtype="<u4").tobytes() + np.asarray(v.values, dtype="<f4").tobytes()
 
 
 def _unpack_sparse(b: bytes) -> SparseVector:
+    import numpy as np
     n = len(b) // 8
     idx = np.frombuffer(b[: 4 * n], dtype="<u4")
     val = np.frombuffer(b[4 * n :], dtype="<f4")
@@ -115,6 +119,7 @@ class SparseEncoder(CachedEncoder):
         return abs(mmh3.hash(token))
 
     def _doc_vector(self, text: str) -> SparseVector:
+        import numpy as np
         tokens = self.tokenize(text)
         if not tokens:
             return SparseVector([], [])

@@ -1,0 +1,156 @@
+"""The query vector of a one-question process, computed in a forked child on the other core.
+
+A cold ``structaware query`` spends about 0.1 s of CPU on the dense model (numpy, ONNX Runtime,
+the tokenizer file, the session, one forward pass) and about 0.17 s on the rest (the CLI and its
+options, the data model, opening the Qdrant Edge shard, the search). In a thread of the same
+process the two halves share one interpreter lock and barely overlap. In a child process made with
+``os.fork`` as the command starts, the model loads on a second core while the parent parses the
+command line and opens the index, and the parent never imports numpy or ONNX Runtime
+(BENCHMARKS.md, "Speed (issue 14)").
+
+The parent sends the query text through one pipe once it has it (:meth:`ForkedQueryEncoder.ask`);
+the child answers through another with ``dim`` little-endian float32 values and ends with
+``os._exit``. The values are the ones :meth:`DenseEncoder.embed_query` gives in-process (float32,
+bit for bit). When the child gives no vector (the model cannot be loaded, it was killed), the
+encoder embeds in-process, so the error is raised there, typed, as without a child.
+
+Only for a process that answers one question and ends: ``fork`` copies the process as it is, so
+:meth:`ForkedQueryEncoder.start` forks only on Linux while the process runs a single thread, and
+otherwise returns False (the encoder then works in-process, as a plain :class:`DenseEncoder`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import struct
+import sys
+import threading
+from typing import Any
+
+from .dense import DenseEncoder
+
+__all__ = ["ForkedQueryEncoder"]
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class ForkedQueryEncoder(DenseEncoder):
+    """A :class:`DenseEncoder` whose vector for one query is computed by a forked child process.
+
+    :meth:`start` forks the child, which loads the model at once; :meth:`ask` hands it the query;
+    :meth:`embed_query` of that text returns the child's vector. Any other text, and that text
+    when the child gave none (or was never started), is embedded in-process by the same model
+    settings. :meth:`close` ends and reaps a child whose work was not used (idempotent).
+
+    Args:
+        kwargs: as for :class:`DenseEncoder`. Set attributes of ``backend`` (e.g.
+            ``FastembedModel.prepack``) before :meth:`start`: the child copies them.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.text: str | None = None  # the query handed to the child
+        self._pid = 0
+        self._text_fd = -1  # parent -> child: the query, UTF-8, then end of file
+        self._vector_fd = -1  # child -> parent: the vector
+
+    def start(self) -> bool:
+        """Fork the child; False (nothing started) when forking is not safe here (not Linux, more
+        than one thread running) or no pipe or process can be made."""
+        if self._pid or not sys.platform.startswith("linux") or threading.active_count() != 1:
+            return False
+        fds: list[int] = []
+        try:
+            fds += os.pipe()
+            fds += os.pipe()
+            text_r, text_w, vector_r, vector_w = fds
+            pid = os.fork()
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            return False
+        if pid == 0:  # the child: never returns, never runs the parent's exit handlers
+            self._child(text_r, vector_w, (text_w, vector_r))
+        os.close(text_r)
+        os.close(vector_w)
+        self._pid, self._text_fd, self._vector_fd = pid, text_w, vector_r
+        return True
+
+    def _child(self, text_fd: int, vector_fd: int, parent_fds: tuple[int, ...]) -> None:
+        status = 1
+        try:
+            for fd in parent_fds:
+                os.close(fd)
+            self.model  # noqa: B018 - load while the parent parses its command line
+            text = _read_all(text_fd).decode("utf-8", errors="replace")
+            if text:
+                import numpy as np
+
+                vector = np.asarray(self.backend.embed_query(text), dtype="<f4").reshape(-1)
+                if vector.shape[0] == self.dim:
+                    _write_all(vector_fd, vector.tobytes())
+                    status = 0
+        except BaseException:  # noqa: BLE001, S110 - the parent embeds in-process and raises it there
+            pass
+        finally:
+            os._exit(status)
+
+    def ask(self, text: str) -> None:
+        """Hand ``text`` to the child (once; a later call is ignored)."""
+        if self._text_fd < 0 or self.text is not None:
+            return
+        self.text = text
+        try:
+            _write_all(self._text_fd, text.encode("utf-8", errors="replace"))
+        except OSError:  # the child has ended: embed_query works in-process
+            pass
+        finally:
+            os.close(self._text_fd)
+            self._text_fd = -1
+
+    def _child_vector(self) -> list[float] | None:
+        """The child's vector (waits for it), or ``None`` if it gave none; reaps the child."""
+        if self._vector_fd < 0:
+            return None
+        try:
+            data = _read_all(self._vector_fd)
+        finally:
+            self.close()
+        if len(data) != 4 * self.dim:
+            return None
+        return list(struct.unpack(f"<{self.dim}f", data))
+
+    def embed_query(self, text: str) -> list[float]:
+        """The child's vector when ``text`` is the query given to :meth:`ask`, else in-process."""
+        if self.text is not None and text == self.text:
+            vector = self._child_vector()
+            if vector is not None:
+                return vector
+        return super().embed_query(text)
+
+    def close(self) -> None:
+        """End the child if it still runs and reap it; idempotent."""
+        for name in ("_text_fd", "_vector_fd"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                os.close(fd)
+                setattr(self, name, -1)
+        if self._pid:
+            pid, self._pid = self._pid, 0
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)  # no effect on a child that has ended (a zombie until reaped)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
