@@ -94,6 +94,10 @@ class ForkedQueryEncoder(DenseEncoder):
         try:
             for fd in parent_fds:
                 os.close(fd)
+            devnull = os.open(os.devnull, os.O_RDWR)  # the command's stdin and stdout are not the child's:
+            os.dup2(devnull, 0)  # a reader of its output (`structaware query ... | head`) waits for the
+            os.dup2(devnull, 1)  # parent alone; stderr stays, for the model's warnings
+            os.close(devnull)
             self.model  # noqa: B018 - load while the parent parses its command line
             text = _read_all(text_fd).decode("utf-8", errors="replace")
             if text:
