@@ -126,11 +126,16 @@ unused = ForkedQueryEncoder(threads=1)
 assert unused.start()
 before = len(children())
 unused.close(); unused.close()  # the answer came from elsewhere (a server, --mode sparse): idempotent
-print(json.dumps({"refused": refused, "same": same, "before": before, "after": children()}))
+after = children()
+odd = ForkedQueryEncoder(threads=1)
+assert odd.start()
+odd.ask("caf\\udcc3 x")  # a lone surrogate cannot reach the child as this text: it is ended, not asked
+print(json.dumps({"refused": refused, "same": same, "before": before, "after": after,
+                  "odd": [odd.text, children()]}))
 """,
         env,
     )
-    assert got == {"refused": True, "same": True, "before": 1, "after": []}
+    assert got == {"refused": True, "same": True, "before": 1, "after": [], "odd": [None, []]}
 
 
 @pytest.mark.parametrize("extra", [[], ["--mode", "sparse"], ["-k", "0"]])

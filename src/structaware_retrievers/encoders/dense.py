@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError

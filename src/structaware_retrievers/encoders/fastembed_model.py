@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError

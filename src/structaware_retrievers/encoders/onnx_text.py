@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
 
-
 __all__ = ["DEFAULT_MAX_BATCH_TOKENS", "OnnxMeanPoolEmbedder", "token_budget_batches"]
 
 #: Padded tokens per ONNX Runtime call (texts x longest text in the batch): 16 texts of 256 word

@@ -99,7 +99,7 @@ class ForkedQueryEncoder(DenseEncoder):
             os.dup2(devnull, 1)  # parent alone; stderr stays, for the model's warnings
             os.close(devnull)
             self.model  # noqa: B018 - load while the parent parses its command line
-            text = _read_all(text_fd).decode("utf-8", errors="replace")
+            text = _read_all(text_fd).decode("utf-8")
             if text:
                 import numpy as np
 
@@ -116,9 +116,14 @@ class ForkedQueryEncoder(DenseEncoder):
         """Hand ``text`` to the child (once; a later call is ignored)."""
         if self._text_fd < 0 or self.text is not None:
             return
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: the child could not embed this very text
+            self.close()
+            return
         self.text = text
         try:
-            _write_all(self._text_fd, text.encode("utf-8", errors="replace"))
+            _write_all(self._text_fd, data)
         except OSError:  # the child has ended: embed_query works in-process
             pass
         finally:

@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
 
