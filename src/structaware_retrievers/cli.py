@@ -162,6 +162,30 @@ def _start_model_child() -> None:
         _EXIT["child"], _EXIT["settle"] = dense, dense.close
 
 
+def _server_answers(args: list[str]) -> bool:
+    """Whether a ``query`` command line (``args``: after ``query``) will be answered by a running
+    ``structaware serve``: its ``--index``/``--collection`` (else the default index) has a live
+    server's advertisement, and neither ``--url`` nor ``--no-server`` is given. Read before typer
+    parses the line, only to skip forking the model child (:func:`_start_model_child`): a wrong guess
+    costs time, never a wrong answer (the command itself asks the server, or answers without it)."""
+    from structaware_retrievers import serve_client
+    from structaware_retrievers.index_paths import default_index_path
+
+    values: dict[str, str] = {}
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg in ("--url", "--no-server") or arg.startswith("--url="):
+            return False
+        for name in ("--index", "--collection"):
+            if arg == name and i + 1 < len(args):
+                values[name] = args[i + 1]
+            elif arg.startswith(name + "="):
+                values[name] = arg.split("=", 1)[1]
+    folder = Path(values["--index"]) if "--index" in values else default_index_path()
+    return serve_client.find_server(folder / values.get("--collection", "structaware")) is not None
+
+
 def _dense_loading(text: str):
     """The default dense encoder, already at work on ``text`` while the index opens: the forked
     child's (see :func:`_start_model_child`), else one whose model loads in a background thread
@@ -610,7 +634,8 @@ def main() -> None:  # pragma: no cover - console entry point
         # no cyclic garbage collection: its ~100 passes over the objects the imports create cost 15-25 ms,
         # and the few cycles left are freed when the process ends a moment later
         gc.disable()
-        _start_model_child()
+        if not _server_answers(sys.argv[2:]):  # a server has the model loaded: no child needed
+            _start_model_child()
     # pydantic looks for its plugins in the entry points of every installed distribution when the
     # first model class is made (~10 ms in a large environment); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
