@@ -161,3 +161,24 @@ def _cmdline(pid: str) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+RACE = """
+import sys, threading, time
+from structaware_retrievers.encoders import DenseEncoder
+enc = DenseEncoder(threads=1)
+loader = threading.Thread(target=lambda: enc.model)  # as `structaware query` loads it when it cannot fork
+loader.start()
+time.sleep(float(sys.argv[1]))  # the main thread opens the index meanwhile
+print(len(enc.embed_query("hand hygiene")))
+loader.join()
+"""
+
+
+@pytest.mark.parametrize("delay", [0.004, 0.008, 0.012, 0.016, 0.02, 0.024, 0.03, 0.04])
+def test_a_model_loading_in_a_thread_while_the_main_thread_embeds(env: dict[str, str], delay: float) -> None:
+    # numpy is imported where the encoders use it; a DenseEncoder that computes in-process imports it
+    # in __init__, before any thread: two first imports at once failed in about 1 run of 3
+    # ("cannot import name '__cpu_features__' from partially initialized module")
+    done = subprocess.run([sys.executable, "-c", RACE, str(delay)], capture_output=True, text=True, env=env, timeout=300)
+    assert (done.returncode, done.stdout.strip()) == (0, "384"), done.stderr[-600:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -224,3 +225,22 @@ def test_a_query_command_line_knows_before_parsing_whether_a_server_will_answer(
     assert _server_answers(["q"])
     serve_client.withdraw(folder / "structaware")
     assert not _server_answers(["q"])
+
+
+def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Path, tmp_path: Path) -> None:
+    """A server killed with SIGKILL leaves its advertisement; while its pid lives on (a zombie not yet
+    reaped, or a reused pid) the command finds the address dead and answers itself. It then loads the
+    model in a thread while its main thread embeds: numpy is imported before that thread starts
+    (`DenseEncoder._in_process`), where two first imports at once failed ('__cpu_features__')."""
+    from structaware_retrievers import serve_client
+
+    folder = tmp_path / "ix"
+    shutil.copytree(tiny_en_index_dir, folder)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(tiny_en_index_dir.parent.parent / "sa-cache")}
+    cli = [sys.executable, "-m", "structaware_retrievers.cli", "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3"]
+    alone = subprocess.run([*cli, "--no-server"], capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert alone.returncode == 0 and alone.stdout.startswith("1. [table_row]"), alone.stderr
+    serve_client.advertise(folder / "structaware", "http://127.0.0.1:9")  # this pytest process: alive, no server
+    for _ in range(3):
+        stale = subprocess.run(cli, capture_output=True, text=True, env=env, timeout=120, check=False)
+        assert (stale.returncode, stale.stdout, stale.stderr) == (0, alone.stdout, "")

@@ -339,12 +339,12 @@ def _served_records(index: Path | None, collection: str, body: dict[str, Any]) -
     from structaware_retrievers.index_paths import default_index_path
 
     url = serve_client.find_server((index if index is not None else default_index_path()) / collection)
-    if url is not None and _EXIT["child"] is not None:  # the server has the model: end the child's load now
-        _EXIT["child"].close()
-        _EXIT["child"] = None
     answer = serve_client.ask(url, body) if url is not None else None
     if answer is None or answer.status >= 500:
-        return None
+        return None  # no server, or it failed: the model's child (if any) answers
+    if _EXIT["child"] is not None:  # the server answered: end the child's load now
+        _EXIT["child"].close()
+        _EXIT["child"] = None
     if answer.status != 200:
         typer.echo(f"error: {answer.body.get('detail') or answer.body.get('message')}", err=True)
         raise typer.Exit(code=2)

@@ -124,6 +124,13 @@ class DenseEncoder(CachedEncoder):
             package missing).
     """
 
+    #: Whether vectors are computed in this process. If so, ``__init__`` imports numpy: the encoder
+    #: modules import it only where they use it (a ``structaware query`` process needs none, see
+    #: :mod:`~structaware_retrievers.encoders.query_child`), and two threads importing numpy for
+    #: the first time at once can get a partially initialised module (``ImportError: cannot import
+    #: name '__cpu_features__'``), e.g. a model-loading thread and a query in the main thread.
+    _in_process = True
+
     def __init__(
         self,
         model_name: str | None = None,
@@ -137,6 +144,8 @@ class DenseEncoder(CachedEncoder):
         model: DenseModel | None = None,
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
     ) -> None:
+        if self._in_process:  # here, once, before any worker thread can run the model (see _in_process)
+            import numpy  # noqa: F401
         super().__init__(cache)
         if batch_size < 1:
             raise MalformedInputError(f"must be >= 1, got {batch_size}", field="batch_size")

@@ -60,6 +60,8 @@ class ForkedQueryEncoder(DenseEncoder):
             ``FastembedModel.prepack``) before :meth:`start`: the child copies them.
     """
 
+    _in_process = False  # the child imports numpy; the parent only if the child fails (embed_query)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.text: str | None = None  # the query handed to the child
