@@ -67,6 +67,27 @@ async def test_search_tool_answers_as_the_index_does(index_dir: Path) -> None:
             assert bad.is_error and "page" in bad.content[0].text
 
 
+async def test_unknown_tool_arguments_are_errors_and_the_schemas_say_so(index_dir: Path) -> None:
+    """A typo (`unit_type` for `unit_types`) used to be dropped by the SDK's argument model: the
+    search answered unfiltered. It is a tool error naming the argument and the accepted ones."""
+    with StructureIndex(index_dir) as ix:
+        async with Client(make_mcp_server(ix)) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
+            accepted = set(tools["search"].input_schema["properties"])
+            assert {"query", "k", "unit_types", "doc_names", "page_from"} <= accepted
+
+            bad = await client.call_tool("search", {"query": "clinic BP target", "unit_type": ["table_row"]})
+            text = bad.content[0].text
+            assert bad.is_error and text.startswith("search.unit_type: unknown argument(s) ['unit_type']"), text
+            assert all(repr(name) in text for name in accepted)
+            bad = await client.call_tool("list_documents", {"doc": "x"})
+            assert bad.is_error and "list_documents.doc" in bad.content[0].text
+
+            got = _json(await client.call_tool("search", {"query": "clinic BP target", "unit_types": ["table_row"]}))
+            assert got["results"] and {r["unit_type"] for r in got["results"]} == {"table_row"}
+
+
 async def test_structaware_mcp_command_serves_over_stdio(index_dir: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from structaware_readers import errors
 from structaware_retrievers.evidence import evidence_units, hit_unit
 from structaware_retrievers.filters import SearchFilter
 from structaware_retrievers.index import StructureIndex
@@ -130,8 +131,91 @@ def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     status, body = _call(f"{server.url}/query", raw=b'{"text": "blood \\ud800 pressure", "k": 1}')
     assert status == 200 and len(body["hits"]) == 1  # a lone surrogate does not break the answer
     status, body = _call(f"{server.url}/nope")
-    assert status == 404
+    assert status == 404 and body["error"] == "InputNotFoundError" and body["field"] == "path"
+    assert body["detail"] == f"path: {body['message']}" and "/query" in body["message"]
     # the server is still up
+    assert _call(f"{server.url}/health")[0] == 200
+
+
+PUBLIC_ERRORS = {name for name in dir(errors) if isinstance(getattr(errors, name), type)}
+ERROR_FIELDS = {"error", "message", "field", "detail"}  # README, "Serving queries"
+
+
+def test_unknown_fields_are_400s_naming_the_field_and_the_accepted_ones(server: QueryServer) -> None:
+    """A typo in a filter key (`unit_type`) or a top-level field is rejected, never ignored (it used to
+    answer 200 with unfiltered hits); the error names the field and lists the accepted ones."""
+    q = {"text": "clinic BP target", "k": 5, "mode": "sparse"}
+    status, body = _call(f"{server.url}/query", {**q, "filter": {"unit_type": ["table_row"]}})
+    assert status == 400, body
+    assert (body["error"], body["field"]) == ("MalformedInputError", "filter.unit_type")
+    for accepted in ("unit_types", "doc_names", "doc_ids", "page_from", "page_to", "grades"):
+        assert accepted in body["message"]
+    assert body["detail"] == f"filter.unit_type: {body['message']}"
+    status, body = _call(f"{server.url}/query", {**q, "filter": {"unit_types": ["table_row"], "pages": [1]}})
+    assert status == 400 and body["field"] == "filter.pages"
+    status, body = _call(f"{server.url}/query", {**q, "fliter": {"unit_types": ["table_row"]}})
+    assert status == 400 and body["field"] == "fliter" and "'filter'" in body["message"] and "'k'" in body["message"]
+    # the GET form: URL parameters carry the scalar fields; a filter field there is unknown too
+    status, body = _call(f"{server.url}/query?text=clinic+BP+target&unit_types=table_row")
+    assert status == 400 and body["field"] == "unit_types" and "POST" in body["message"] and "'k'" in body["message"]
+    status, body = _call(f"{server.url}/query?text=clinic+BP+target&limit=2")
+    assert status == 400 and body["field"] == "limit"
+    # the well-spelled filter still filters
+    status, body = _call(f"{server.url}/query", {**q, "filter": {"unit_types": ["table_row"]}})
+    assert status == 200 and body["hits"] and {h["unit_type"] for h in body["hits"]} == {"table_row"}
+
+
+def test_every_error_body_has_the_documented_fields_and_a_public_error_name(server: QueryServer, tmp_path: Path) -> None:
+    bad = [
+        _call(f"{server.url}/query", raw=b"{not json"),
+        _call(f"{server.url}/query", raw=b"[1]"),
+        _call(f"{server.url}/query", {"k": 2}),
+        _call(f"{server.url}/query", {"text": "x", "weights": [1]}),
+        _call(f"{server.url}/query", {"text": "x", "filter": {"unit_type": "table_row"}}),
+        _call(f"{server.url}/query", {"text": "x", "filter": {"page_from": 0}}),
+        _call(f"{server.url}/query?text=x&k=two"),
+        _call(f"{server.url}/nope"),
+        _call(f"{server.url}/nope", {"text": "x"}),
+    ]
+    with StructureIndex(tmp_path / "empty") as empty:  # the same server over an empty index: 404
+        served, server.index = server.index, empty
+        try:
+            bad.append(_call(f"{server.url}/query", {"text": "anything"}))
+        finally:
+            server.index = served
+    assert [status for status, _ in bad] == [400] * 7 + [404] * 3
+    for status, body in bad:
+        assert set(body) == ERROR_FIELDS, body
+        assert body["error"] in PUBLIC_ERRORS and not body["error"].startswith("_"), body
+        assert body["detail"] and body["message"] in body["detail"] and "\n" not in body["detail"]
+        assert body["field"] is None or body["detail"].startswith(f"{body['field']}: ") or body["field"] in body["detail"]
+    assert bad[-1][1]["error"] == "IndexNotFoundError" and str(tmp_path / "empty") in bad[-1][1]["detail"]
+
+
+def test_a_failure_is_a_500_with_the_same_error_shape(server: QueryServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected exception (here a store read failing) is a 500 ``InternalError`` with the same four
+    fields; a typed error keeps its own name. The server stays up."""
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(server.index, "documents", broken)
+    status, body = _call(f"{server.url}/documents")
+    assert status == 500 and set(body) == ERROR_FIELDS
+    assert (body["error"], body["field"]) == ("InternalError", None)
+    assert body["detail"] == "OSError: [Errno 5] Input/output error" and body["message"] in body["detail"]
+
+    def store_error(*_: Any, **__: Any) -> Any:
+        raise errors.StoreError("shard lock not granted within 0 s", path="/ix/shard", field="lock")
+
+    monkeypatch.setattr(server.index, "documents", store_error)
+    status, body = _call(f"{server.url}/documents")
+    assert status == 500 and body == {
+        "error": "StoreError",
+        "message": "shard lock not granted within 0 s",
+        "field": "lock",
+        "detail": "/ix/shard: lock: shard lock not granted within 0 s",
+    }
     assert _call(f"{server.url}/health")[0] == 200
 
 
@@ -178,8 +262,13 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120, check=False)
 
+    def run_empty() -> subprocess.CompletedProcess[str]:  # a request the index rejects: 400 from a server
+        return subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120, check=False)
+
     alone = run()
     alone_json = run("--json", "--expand", "--filter", "type=table_row")
+    alone_empty = run_empty()
+    assert (alone_empty.returncode, alone_empty.stderr) == (2, "error: text: query text is empty\n")
     assert alone.returncode == 0 and alone.stdout.startswith("1. [table_row]")
     proc = subprocess.Popen([*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
     try:
@@ -193,8 +282,8 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
         assert len(served_json.stdout.splitlines()) > 3  # the hits' neighbours came through too
         bad = run("--filter", "page=99")
         assert bad.returncode == 0 and bad.stdout == "" and "no results" in bad.stderr
-        empty = subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120, check=False)
-        assert empty.returncode == 2 and "query text is empty" in empty.stderr
+        empty = run_empty()  # the server's 400 ends the command as it ends alone
+        assert (empty.returncode, empty.stdout, empty.stderr) == (2, "", alone_empty.stderr)
         itself = run("--no-server")  # answers in its own process: the server holds the shard
         assert itself.returncode == 2 and "lock" in itself.stderr
     finally:
@@ -244,3 +333,52 @@ def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Pa
     for _ in range(3):
         stale = subprocess.run(cli, capture_output=True, text=True, env=env, timeout=120, check=False)
         assert (stale.returncode, stale.stdout, stale.stderr) == (0, alone.stdout, "")
+
+
+def test_an_ingest_into_the_served_folder_is_seen_by_the_running_server(tiny_en_index_dir: Path, tmp_path: Path) -> None:
+    """`structaware ingest` into the folder a `structaware serve` holds: the server lets go of the
+    shard while idle (the ingest marks the shard lock wanted), takes it back at its next request and
+    answers with the new document; both processes stay up and nothing indexed is lost."""
+    folder = tmp_path / "ix"
+    shutil.copytree(tiny_en_index_dir, folder)
+    html = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_sample_html"
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "STRUCTAWARE_CACHE_DIR": str(tiny_en_index_dir.parent.parent / "sa-cache"),
+        "STRUCTAWARE_LOCK_TIMEOUT": "120",  # a lock never handed over fails the ingest instead of hanging
+    }
+    cli = [sys.executable, "-m", "structaware_retrievers.cli"]
+    proc = subprocess.Popen([*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stderr.readline()  # type: ignore[union-attr]
+        match = re.search(r"at (http://127\.0\.0\.1:\d+)", line)
+        assert match, line
+        url = match.group(1)
+        status, before = _call(f"{url}/health")
+        assert status == 200 and before["units"] > 0
+        old_docs = {d["doc_name"] for d in _call(f"{url}/documents")[1]["documents"]}
+        assert old_docs == {TINY.name, EN.name}
+
+        ingest = subprocess.run(
+            [*cli, "ingest", str(html), "--index", str(folder), "--no-progress"],
+            capture_output=True, text=True, env=env, timeout=300, check=False,
+        )  # fmt: skip
+        assert ingest.returncode == 0, ingest.stderr
+        assert proc.poll() is None  # the server is still up
+
+        status, docs = _call(f"{url}/documents")
+        new = {d["doc_name"]: d for d in docs["documents"]}
+        assert status == 200 and old_docs < set(new), new
+        (added,) = set(new) - old_docs
+        status, after = _call(f"{url}/health")
+        assert status == 200 and after["units"] == before["units"] + new[added]["units"] > before["units"]
+        q = {"text": "antihypertensive drug treatment stage 2 hypertension", "k": 3, "mode": "sparse"}
+        status, body = _call(f"{url}/query", {**q, "filter": {"doc_names": [added]}})
+        assert status == 200 and body["hits"] and {h["doc"] for h in body["hits"]} == {added}
+        assert any("antihypertensive" in h["text"] for h in body["hits"])
+        status, body = _call(f"{url}/query", {"text": "clinic target for adults 57-59 y", "k": 1, "mode": "sparse"})
+        assert status == 200 and "Adults 57-59 y" in body["hits"][0]["text"]  # the older documents are kept
+    finally:
+        proc.terminate()
+        proc.wait(TIMEOUT)

@@ -18,7 +18,9 @@ Tools (read-only):
 * ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
 
 A bad argument or a missing/empty index is a tool error (``isError``) whose text is the one line
-``structaware query`` would print.
+``structaware query`` would print; so is an unknown argument (the tools' input schemas say
+``additionalProperties: false``), e.g. ``search.unit_type: unknown argument(s) ['unit_type']; expected
+any of [...]``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Literal
 
-from structaware_readers.errors import MissingExtraError, StructawareError
+from structaware_readers.errors import MalformedInputError, MissingExtraError, StructawareError
 
 if TYPE_CHECKING:
     from structaware_retrievers.index import StructureIndex
@@ -57,7 +59,24 @@ def make_mcp_server(index: StructureIndex) -> Any:
     from structaware_retrievers.evidence import evidence_units
     from structaware_retrievers.filters import SearchFilter
 
-    server = MCPServer("structaware", instructions=INSTRUCTIONS)
+    class _StrictServer(MCPServer):
+        """Tools whose input schemas say ``additionalProperties: false`` and whose calls with an
+        unknown argument are tool errors (the SDK's argument models ignore unknown keys)."""
+
+        async def list_tools(self) -> list[Any]:
+            tools = await super().list_tools()
+            return [t.model_copy(update={"input_schema": {**t.input_schema, "additionalProperties": False}}) for t in tools]
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            schema = next((t.input_schema for t in await super().list_tools() if t.name == name), None)
+            accepted = sorted(schema.get("properties", {})) if schema is not None else None
+            unknown = sorted(set(arguments) - set(accepted)) if accepted is not None else []
+            if unknown:
+                msg = f"unknown argument(s) {unknown}; expected any of {accepted}"
+                raise ToolError(str(MalformedInputError(msg, field=f"{name}.{unknown[0]}")))
+            return await super().call_tool(name, arguments, context)
+
+    server = _StrictServer("structaware", instructions=INSTRUCTIONS)
     lock = threading.Lock()  # one search at a time: the store and the model are shared
     read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 

@@ -23,10 +23,16 @@ Endpoints:
   ``structaware query --expand --json`` prints them (a record plus ``expanded_from``: ``null``, or
   the unit id of the hit it neighbours).
 
-Errors are JSON ``{"error": <class>, "message": ..., "field": ..., "detail": <one line>}``: 400 for a
-bad request (:class:`~structaware_readers.errors.MalformedInputError`, bad JSON, unknown parameter),
-404 for an unknown path or a missing/empty index, 500 otherwise. The index is opened once (one
-process may hold an embedded index folder: stop the server before ingesting into the same folder).
+Errors are JSON ``{"error": <class>, "message": ..., "field": ..., "detail": <one line>}``, every
+field always present (``field`` may be ``null``), ``error`` the name of a typed error of
+:mod:`structaware_readers.errors`: 400 :class:`~structaware_readers.errors.MalformedInputError` for a
+bad request (a bad value, bad JSON, an unknown field of the body, of ``filter`` (``field`` is
+``filter.<name>``) or of the URL parameters: the message lists the accepted ones); 404
+:class:`~structaware_readers.errors.IndexNotFoundError` for a missing/empty index,
+:class:`~structaware_readers.errors.InputNotFoundError` for an unknown path; 500 otherwise (the typed
+error's name, or ``InternalError``). The index is opened once; a ``structaware ingest`` into the
+same folder from another process works meanwhile (the shard is handed over while no request runs,
+:mod:`structaware_retrievers.store.edge_shard`) and the next request sees its documents.
 ``structaware serve`` advertises itself beside an index folder, so ``structaware query`` on that
 folder asks it (:mod:`structaware_retrievers.serve_client`).
 """
@@ -40,7 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from structaware_readers.errors import IndexNotFoundError, MalformedInputError, StructawareError
+from structaware_readers.errors import IndexNotFoundError, InputNotFoundError, MalformedInputError, StructawareError
 from structaware_readers.limits import clean_text
 from structaware_retrievers.evidence import evidence_units
 from structaware_retrievers.filters import SearchFilter
@@ -65,17 +71,26 @@ _QUERY_FIELDS = {
 }
 
 
-class _BadRequest(Exception):
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
+_FILTER_FIELDS = sorted(SearchFilter.model_fields)
 
 
-def _query_args(raw: dict[str, Any]) -> dict[str, Any]:
-    """Check and convert the fields of a query request into :meth:`StructureIndex.query` arguments."""
-    unknown = sorted(set(raw) - set(_QUERY_FIELDS) - {"filter"})
+def _reject_unknown(given: Any, accepted: list[str], where: str, note: str = "") -> None:
+    unknown = sorted(set(given) - set(accepted))
     if unknown:
-        raise _BadRequest(f"unknown field(s) {unknown}; expected {sorted([*_QUERY_FIELDS, 'filter'])}", unknown[0])
+        raise MalformedInputError(f"unknown field(s) {unknown}; expected any of {accepted}{note}", field=where + unknown[0])
+
+
+def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
+    """Check and convert the fields of a query request into :meth:`StructureIndex.query` arguments.
+
+    Raises:
+        MalformedInputError: an unknown field (of the request or of its ``filter``; ``field`` names
+            it, ``filter.<name>`` for a filter's), a missing ``text``, a value of the wrong type.
+    """
+    if from_url:  # URL parameters carry the scalar fields only
+        _reject_unknown(raw, sorted(_QUERY_FIELDS), "", " (a filter needs POST /query)")
+    else:
+        _reject_unknown(raw, sorted([*_QUERY_FIELDS, "filter"]), "")
     args: dict[str, Any] = {"k": 5}
     for name, kind in _QUERY_FIELDS.items():
         if name not in raw:
@@ -84,19 +99,20 @@ def _query_args(raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and kind is not str:  # a URL parameter
             value = _from_text(name, kind, value)
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise _BadRequest(f"expected {kind.__name__}, got {type(value).__name__}", name)
+            raise MalformedInputError(f"expected {kind.__name__}, got {type(value).__name__}", field=name)
         if name == "weights":
             if len(value) != 2 or not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in value):
-                raise _BadRequest(f"expected two numbers [dense, bm25], got {value!r}", name)
+                raise MalformedInputError(f"expected two numbers [dense, bm25], got {value!r}", field=name)
             value = (float(value[0]), float(value[1]))
         args[name] = value
     if "text" not in args:
-        raise _BadRequest("missing the query text", "text")
+        raise MalformedInputError("missing the query text", field="text")
     args["text"] = clean_text(args["text"])  # a JSON "\ud800" escape gives a lone surrogate: U+FFFD
     flt = raw.get("filter")
     if flt is not None:
         if not isinstance(flt, dict):
-            raise _BadRequest("expected an object of SearchFilter fields", "filter")
+            raise MalformedInputError(f"expected an object of SearchFilter fields {_FILTER_FIELDS}", field="filter")
+        _reject_unknown(flt, _FILTER_FIELDS, "filter.")  # SearchFilter itself ignores unknown keys
         args["filter"] = SearchFilter(**flt)
     return args
 
@@ -111,7 +127,7 @@ def _from_text(name: str, kind: type, value: str) -> Any:
             return [float(x) for x in value.split(",")]
     except ValueError:
         pass
-    raise _BadRequest(f"expected {kind.__name__}, got {value!r}", name)
+    raise MalformedInputError(f"expected {kind.__name__}, got {value!r}", field=name)
 
 
 class QueryServer(ThreadingHTTPServer):
@@ -145,11 +161,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _error(self, status: int, exc: BaseException, field: str | None = None) -> None:
-        message = exc.message if isinstance(exc, StructawareError) else str(exc)
-        field = field or getattr(exc, "field", None)
-        detail = str(exc) if isinstance(exc, StructawareError) else f"{field}: {message}" if field else message
-        self._send(status, {"error": type(exc).__name__, "message": message, "field": field, "detail": detail})
+    def _error(self, status: int, exc: BaseException) -> None:
+        """Answer ``{"error", "message", "field", "detail"}``: ``error`` is the class name of a typed
+        error (:mod:`structaware_readers.errors`), or ``InternalError`` for anything unexpected."""
+        if isinstance(exc, StructawareError):
+            name, message, field, detail = type(exc).__name__, exc.message, exc.field, str(exc)
+        else:
+            name, message, field, detail = "InternalError", str(exc), None, f"{type(exc).__name__}: {exc}"
+        self._send(status, {"error": name, "message": message, "field": field, "detail": detail})
 
     def _dispatch(self, route: str, params: dict[str, Any] | None) -> None:
         index = self.server.index
@@ -161,7 +180,7 @@ class _Handler(BaseHTTPRequestHandler):
                 with self.server.lock:
                     self._send(HTTPStatus.OK, {"documents": index.documents()})
             elif route == "/query" and params is not None:
-                args = _query_args(params)
+                args = _query_args(params, from_url=self.command == "GET")
                 with self.server.lock:
                     hits = index.query(args.pop("text"), **args)
                 body: dict[str, Any] = {"hits": [h.to_record() for h in hits]}
@@ -169,10 +188,9 @@ class _Handler(BaseHTTPRequestHandler):
                     body["evidence"] = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]
                 self._send(HTTPStatus.OK, body)
             else:
-                self._send(HTTPStatus.NOT_FOUND, {"error": "NotFound", "message": f"no endpoint {route}", "field": None})
-        except _BadRequest as exc:
-            self._error(HTTPStatus.BAD_REQUEST, exc, exc.field)
-        except IndexNotFoundError as exc:
+                endpoints = "GET /health, GET /documents, GET or POST /query"
+                raise InputNotFoundError(f"no endpoint {route!r}; expected {endpoints}", field="path")
+        except (IndexNotFoundError, InputNotFoundError) as exc:
             self._error(HTTPStatus.NOT_FOUND, exc)
         except MalformedInputError as exc:
             self._error(HTTPStatus.BAD_REQUEST, exc)
@@ -192,15 +210,15 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if not 0 <= length <= _MAX_BODY:
             self.close_connection = True
-            self._error(HTTPStatus.BAD_REQUEST, _BadRequest(f"body must be 0..{_MAX_BODY} bytes"), "Content-Length")
+            self._error(HTTPStatus.BAD_REQUEST, MalformedInputError(f"body must be 0..{_MAX_BODY} bytes", field="Content-Length"))
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
         except ValueError as exc:
-            self._error(HTTPStatus.BAD_REQUEST, _BadRequest(f"invalid JSON: {exc}"), "body")
+            self._error(HTTPStatus.BAD_REQUEST, MalformedInputError(f"invalid JSON: {exc}", field="body"))
             return
         if not isinstance(body, dict):
-            self._error(HTTPStatus.BAD_REQUEST, _BadRequest("expected a JSON object"), "body")
+            self._error(HTTPStatus.BAD_REQUEST, MalformedInputError("expected a JSON object", field="body"))
             return
         self._dispatch(route, body)
 
