@@ -89,3 +89,24 @@ def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
     data = json.loads(out.read_text())
     per_query = json.dumps(data)
     assert "t1" in per_query and "x1" in per_query
+
+
+def test_an_empty_answer_says_what_it_can_mean(tiny_en_index_dir):
+    # exit 0 (the query ran), nothing on stdout, and on stderr the reasons that fit the options given
+    cases = {
+        ("zzqxv", "--mode", "sparse"): "no results (no unit shares a term with the question)",
+        ("blood pressure", "--filter", "page=99"): "no results (the filter matched no unit)",
+        ("blood pressure", "--budget-chars", "5"): (
+            "no results (no unit shares a term with the question or no hit fits in --budget-chars 5)"
+        ),
+    }
+    for args, message in cases.items():
+        res = run("query", *args, "--index", str(tiny_en_index_dir), "--no-server")
+        assert (res.returncode, res.stdout, res.stderr.strip()) == (0, "", message)
+
+
+def test_version():
+    from importlib.metadata import version
+
+    res = run("--version")
+    assert (res.returncode, res.stdout) == (0, f"structaware {version('structaware')}\n")

@@ -43,6 +43,24 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version  # here: ~10 ms that no other command needs
+
+        typer.echo(f"structaware {version('structaware')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Options before the command (``structaware --version``)."""
+
+
 #: Largest -k / --rrf-k / --prefetch accepted (larger values are usage errors, not engine overflows).
 MAX_K = 10_000
 
@@ -353,10 +371,11 @@ def _served_records(index: Path | None, collection: str, body: dict[str, Any]) -
     return [{**record, "expanded_from": None} for record in answer.body.get("hits", [])]
 
 
-def _print_records(records: list[dict[str, Any]], as_json: bool) -> None:
-    """Print ``structaware query``'s answer: one JSON object per line, or a few lines per unit."""
+def _print_records(records: list[dict[str, Any]], as_json: bool, empty: str) -> None:
+    """Print ``structaware query``'s answer: one JSON object per line, or a few lines per unit;
+    with no hit, ``no results (<empty>)`` on stderr."""
     if not records:
-        typer.echo("no results (the filter matched no unit)", err=True)
+        typer.echo(f"no results ({empty})", err=True)
     for r in records:
         if as_json:
             typer.echo(json.dumps(r, ensure_ascii=False))
@@ -432,6 +451,10 @@ def query(
         except ValueError:
             raise typer.BadParameter(f"--weights: expected DENSE,BM25 (two numbers), got {weights!r}") from None
         w = (dw, sw)
+    why = ["the filter matched no unit"] if filter_fields else ["no unit shares a term with the question"]
+    if budget is not None:
+        why.append(f"no hit fits in --budget-chars {budget}")
+    empty = " or ".join(why)  # what an empty answer can mean, said on stderr
     args: dict[str, Any] = {
         "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
         "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
@@ -442,7 +465,7 @@ def query(
             body["filter"] = filter_fields
         records = _served_records(index, collection, body)
         if records is not None:
-            _print_records(records, as_json)
+            _print_records(records, as_json, empty)
             return
     try:
         dense = _dense_loading(text) if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
@@ -457,7 +480,7 @@ def query(
     except StructawareError as exc:
         _fail(exc)
         return
-    _print_records([{**hit.to_record(u), "expanded_from": via} for hit, u, via in evidence_units(hits)], as_json)
+    _print_records([{**hit.to_record(u), "expanded_from": via} for hit, u, via in evidence_units(hits)], as_json, empty)
 
 
 @app.command()
