@@ -340,3 +340,30 @@ def test_a_heading_without_letters_is_section_text_not_a_level_of_the_path():
     assert all(u.context == "Section: Note 3—PROPERTY AND EQUIPMENT" for u in units)
     text = "\n".join(u.text for u in units)
     assert "5 $" in text and "Depreciation expense" in text  # nothing is lost
+
+
+def test_a_heading_that_titles_the_next_table_is_its_caption_not_a_section():
+    # MinerU typed "Table 1. Recommended targets" as a title; the table after it has no caption
+    doc = read_mineru(FIX / "mineru-4.0.12_flash-tier_tiny_heading_table")
+    title = next(b for b in doc.blocks if b.text.strip() == "Table 1. Recommended targets")
+    assert title.kind is BlockKind.HEADING
+    units = build_units(doc)
+    rows = [u for u in units if u.unit_type == UnitType.TABLE_ROW]
+    assert len(rows) == 2 and all(u.context.startswith("Table: Table 1. Recommended targets | Columns: ") for u in rows)
+    assert all("Table 1" not in " > ".join(u.section_path) for u in units)
+    assert all(title.block_id not in u.element_ids for u in units)  # its text is in the rows' context
+    source = next(u for u in units if u.text.startswith("Source:"))
+    assert source.context == "Section: 1 Management of Hypertension > 1.1 Blood pressure targets"
+
+
+def test_a_numbered_heading_before_a_table_still_opens_a_section():
+    blocks = [
+        Block(block_id="p1-e1", kind=BlockKind.HEADING, text="2 Tables of doses", page=1, level=1),
+        Block(block_id="p1-e2", kind=BlockKind.HEADING, text="Table 3 Doses", page=1, level=2),
+        Block(block_id="p1-e3", kind=BlockKind.TABLE, text="", page=1, caption="Table 3. Doses by age",
+              table=TableGrid(header_rows=[["Age", "Dose"]], body_rows=[["< 12", "5 mg"], ["12+", "10 mg"]])),
+    ]  # fmt: skip
+    units = build_units(ParsedDocument(doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks))
+    rows = [u for u in units if u.unit_type == UnitType.TABLE_ROW]
+    # the table has its own caption: the heading before it stays a heading
+    assert rows and all(u.section_path == ["2 Tables of doses", "Table 3 Doses"] for u in rows)

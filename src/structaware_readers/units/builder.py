@@ -37,6 +37,8 @@ from structaware_readers.units.table_rows import emit_table
 PARSER_CHUNKS = frozenset({"CompositeElement"})
 
 
+#: A table's label at the start of a title: ``Table 1``, ``TABLE 2-3``, ``Tab. A.1``, ``表 1``, ``表2``.
+_TABLE_LABEL = re.compile(r"^(?:table|tab\.)\s*[A-Z]?\d+(?:[.\-–]\d+)*\b|^表\s*[A-Z]?\d+", re.IGNORECASE)
 #: Longest lead-in sentence (characters, ending with ``:``) read as a table's title.
 LEAD_IN_CHARS = 300
 #: Longest title line (characters, no sentence end) read as a table's title.
@@ -300,6 +302,19 @@ def _refs(b: Block) -> list[tuple[str, BBox | None, int]]:
     return refs
 
 
+def _is_table_title(block: Block, following: Block | None) -> bool:
+    """A heading that is the title of the table right after it (``Table 1. Recommended targets``
+    typed as a title by the parser, the table without a caption): it becomes that table's caption
+    and opens no section."""
+    return (
+        block.kind is BlockKind.HEADING
+        and following is not None
+        and following.kind is BlockKind.TABLE
+        and not following.caption.strip()
+        and _TABLE_LABEL.match(" ".join(block.text.split())) is not None
+    )
+
+
 def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list[Unit]:
     """Build the structure-aware evidence units of ``doc`` (paper section 2.3).
 
@@ -316,7 +331,12 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
     """
     options = options or UnitOptions()
     builder = UnitBuilder(doc=doc, options=options)
-    for block in doc.body_blocks():
+    blocks = list(doc.body_blocks())
+    for i, block in enumerate(blocks):
+        if _is_table_title(block, blocks[i + 1] if i + 1 < len(blocks) else None):
+            # the caption of the table after it, in its rows' context, and no section of its own
+            blocks[i + 1] = blocks[i + 1].model_copy(update={"caption": " ".join(block.text.split())})
+            continue
         kind = block.kind
         if kind is BlockKind.HEADING:
             builder.on_heading(block)
