@@ -57,7 +57,7 @@ def test_exit_codes_are_the_same_across_commands(tmp_path: Path) -> None:
         assert res.returncode == 2, (args, res.stdout, res.stderr)
         assert "missing or empty" in res.stderr and res.stderr.startswith("error: ")
     assert run("delete", "0123456789abcdef", cwd=tmp_path).returncode == 2
-    assert run("ingest", str(tmp_path / "nope.json"), cwd=tmp_path).returncode == 1  # the only input failed
+    assert run("ingest", str(tmp_path / "nope.json"), cwd=tmp_path).returncode == 2  # the only input failed
 
     res = run("ingest", str(EN_OUT), "--no-progress", cwd=tmp_path)
     assert res.returncode == 0, res.stderr

@@ -97,10 +97,10 @@ def test_ci_runs_exactly_the_readme_test_command_and_it_installs_every_integrati
     assert '-e ".[mineru,unstructured,test]"' in readme_cmd
 
 
-def test_quick_start_installs_the_core_with_the_mineru_extra_only():
+def test_quick_start_installs_the_core_with_the_pdf_parsing_extras_only():
     first = _bash_block_after("## Quick start")
     install = re.search(r"pip install (.*?) &&", first).group(1)
-    assert install == '-e ".[mineru]"'
+    assert install == '-e ".[mineru,pdf]"'  # MinerU parses the PDF; pdfplumber grids its cell-less tables
 
 
 def test_missing_unstructured_is_an_import_error_naming_the_extra(monkeypatch, tmp_path):

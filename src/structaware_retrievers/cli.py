@@ -6,9 +6,11 @@ is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr.
 Exit codes, the same for every command:
 
 * ``0``: done (``query`` with no hit under a filter is done too: it says so on stderr);
-* ``1``: ``ingest`` only: some inputs failed (each named on stderr), the others were ingested;
-* ``2``: nothing done: a usage error (bad option or value), an input that cannot be read, an index
-  that is missing or empty (``query``, ``documents``), an unknown document id (``delete``).
+* ``1``: ``ingest`` only: some inputs failed (each named on stderr), the others are in the index
+  (ingested now, or unchanged since an earlier ingest);
+* ``2``: nothing done: a usage error (bad option or value), an input that cannot be read (for
+  ``ingest``: every input failed, or no input was found), an index that is missing or empty
+  (``query``, ``documents``), an unknown document id (``delete``).
 """
 
 from __future__ import annotations
@@ -286,27 +288,47 @@ def ingest(
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
     reading_order: ReadingOrderOpt = ReadingOrderChoice.auto,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar")] = True,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="show progress bars (on a terminal only)")
+    ] = True,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="read, parse and write every input again, even one unchanged since it was indexed (e.g. after"
+            " installing structaware[pdf]); the embedding cache still skips computing texts embedded before",
+        ),
+    ] = False,
 ) -> None:
-    """Put the units of documents into the index (idempotent; atomic per document)."""
+    """Put the units of documents into the index (idempotent; atomic per document).
+
+    Exit code 0: every input is in the index (ingested now or unchanged); 1: some inputs failed, the
+    others are in the index; 2: nothing done (every input failed, or none was found)."""
     try:
         idx = _open_index(index, url, api_key, collection)
-        summary = idx.ingest(paths, reading_order=reading_order.value, progress=progress)
+        summary = idx.ingest(
+            paths,
+            reading_order=reading_order.value,
+            progress=progress,
+            reparse=force,
+            log=lambda line: typer.echo(line, err=True),
+        )
     except StructawareError as exc:
         _fail(exc)
         return
     if summary.documents == 0 and summary.skipped_unchanged == 0 and not summary.failed:
         _fail(StructawareError("no PDF, MinerU output or Unstructured JSON found", path=", ".join(map(str, paths))))
     skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""
+    failed = f"; {len(summary.failed)} failed" if summary.failed else ""
     typer.echo(
         f"ingested {summary.documents} documents, {summary.units} units{skipped} into {idx.store.location} "
-        f"in {summary.seconds:.1f} s (embedding {summary.embedding_seconds:.1f} s)"
+        f"in {summary.seconds:.1f} s (embedding {summary.embedding_seconds:.1f} s){failed}"
     )
     for failure in summary.failed:  # the message names the file already
         message = failure.message if str(failure.path) in failure.message else f"{failure.path}: {failure.message}"
         typer.echo(f"error: {message}", err=True)
-    if summary.failed:
-        raise typer.Exit(code=1)
+    if summary.failed:  # 2: no input is in the index; 1: the others are
+        raise typer.Exit(code=1 if summary.reports else 2)
 
 
 def _parse_filters(items: list[str]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -146,6 +146,8 @@ class IngestReport(BaseModel):
             (an older version of the file).
         embedded: texts the dense encoder actually ran (cache misses).
         seconds: wall time of the call; embed_seconds: of which embedding (dense + sparse).
+        warnings: the document's ``ParsedDocument.warnings`` (problems met while reading it that
+            did not stop it, each naming its page and element).
     """
 
     doc_id: str
@@ -159,6 +161,7 @@ class IngestReport(BaseModel):
     embedded: int = 0
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    warnings: list[str] = Field(default_factory=list)
 
 
 class IngestFailure(BaseModel):
@@ -506,7 +509,9 @@ class StructureIndex:
         t0 = time.perf_counter()
         self._validate(doc, units)
         src = doc.source or doc.name
-        report = IngestReport(doc_id=doc.doc_id, doc_name=doc.name, source=doc.source, units=len(units))
+        report = IngestReport(
+            doc_id=doc.doc_id, doc_name=doc.name, source=doc.source, units=len(units), warnings=list(doc.warnings)
+        )
         ids = [u.unit_id for u in units]
         payloads = [u.to_payload() for u in units]
         with self.writing():
@@ -582,6 +587,7 @@ class StructureIndex:
         optimize: bool = True,
         reparse: bool = False,
         overlap: bool = True,
+        log: Callable[[str], None] | None = None,
     ) -> IngestSummary:
         """Read, unit-build and index every document under ``paths``.
 
@@ -590,19 +596,22 @@ class StructureIndex:
         (with ``reading_order``), ``structaware_readers.units.build_units`` (with ``unit_options``)
         and :meth:`add_document`. A failing input does not stop the others: its error is recorded
         in ``summary.failed`` and the summary is returned; call ``summary.raise_for_errors()`` to
-        turn failures into an :class:`IngestError`.
+        turn failures into an :class:`IngestError`. ``log`` (e.g. ``print``) receives each written
+        document's warnings, a few lines per document (``reports[i].warnings`` holds them all).
 
         Speed (details in :mod:`structaware_retrievers.ingest_pipeline`):
 
         * an input of any kind (PDF, MinerU file/folder/zip, Unstructured JSON) whose content hash
           and ingest settings (``reading_order``, ``unit_options``, package and schema version,
-          encoders) are unchanged since it was indexed here, and whose units are still in the
-          index, is skipped **before parsing** (``reports[i].skipped``); so is a PDF whose
-          ``doc_id`` is in the index. ``reparse=True`` reads every input anyway;
+          encoders, whether pdfplumber can rebuild table grids, MinerU's version) are unchanged
+          since it was indexed here, and whose units are still in the index, is skipped **before
+          parsing** (``reports[i].skipped``); so is a PDF whose ``doc_id`` is in the index.
+          ``reparse=True`` reads every input anyway (``structaware ingest --force``);
         * a changed input re-embeds only the units whose text changed (embedding cache);
         * ``overlap=True`` parses the next input in a worker thread while this one embeds;
           the result is the same as with ``overlap=False``;
-        * ``progress=True`` shows two tqdm bars: documents parsed and documents indexed.
+        * ``progress=True`` shows two tqdm bars on stderr when it is a terminal (documents parsed,
+          documents indexed); none when stderr is a file or a pipe.
 
         With the embedded backend the shard is optimised at the end (HNSW build, vacuum) when
         anything was written and ``optimize`` is true.
@@ -621,6 +630,7 @@ class StructureIndex:
             optimize=optimize,
             reparse=reparse,
             overlap=overlap,
+            log=log,
         )
 
     def _ledger(self) -> IngestLedger:

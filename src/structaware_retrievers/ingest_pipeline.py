@@ -21,7 +21,10 @@ document. At most one parsed document waits in the queue (memory stays bounded).
 input order on the caller's thread, so the final index is the same as a sequential run's. The
 whole run holds the index's writer lock (:meth:`StructureIndex.writing`).
 
-``progress=True`` shows two tqdm bars: documents parsed (or skipped) and documents indexed.
+``progress=True`` shows two tqdm bars on stderr when it is a terminal (none in a log file or a
+pipe): documents parsed (or skipped) and documents indexed. ``log`` receives, as each document is
+written, its warnings (``ParsedDocument.warnings``: tables left without a grid, a PDF found but not
+used, ...) as a few lines (:func:`warning_lines`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,7 +49,10 @@ if TYPE_CHECKING:
     from structaware_readers.models import ParsedDocument, Unit
     from structaware_retrievers.index import IngestReport, IngestSummary, StructureIndex
 
-__all__ = ["run_ingest"]
+__all__ = ["ingest_settings", "run_ingest", "warning_lines"]
+
+#: Warnings of one document printed in full by :func:`warning_lines`; the rest are counted.
+SHOWN_WARNINGS = 3
 
 
 @dataclass
@@ -71,17 +77,37 @@ class _Crash:
 _DONE = object()
 
 
-def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any) -> str:
-    """Everything besides the input bytes that changes the indexed units, as one string."""
+def warning_lines(name: str, warnings: list[str], shown: int = SHOWN_WARNINGS) -> list[str]:
+    """A document's warnings as ``warning: <name>: <warning>`` lines: the first ``shown`` of them,
+    then one line counting the rest (a filing can have hundreds of tables without a grid)."""
+    lines = [f"warning: {name}: {w}" for w in warnings[:shown]]
+    if len(warnings) > shown:
+        lines.append(
+            f"warning: {name}: ... and {len(warnings) - shown} more warnings (`structaware units` lists them all)"
+        )
+    return lines
+
+
+def _version(distribution: str) -> str:
     from importlib import metadata
 
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any) -> str:
+    """Everything besides the input bytes that changes the indexed units, as one string: the
+    package, schema and encoders, the options, and what the readers can do in this environment
+    (pdfplumber rebuilds table grids from a PDF's text layer; MinerU's version makes a PDF's
+    parse), so installing ``structaware[pdf]`` or another MinerU re-reads every input."""
+    from structaware_readers.mineru.pdf import MINERU_PACKAGE
     from structaware_readers.models import SCHEMA_VERSION
+    from structaware_readers.table_recovery import text_layer_reader
     from structaware_readers.units import UnitOptions
 
-    try:
-        version = metadata.version("structaware")
-    except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout without install
-        version = ""
+    version = _version("structaware")
     options = unit_options if unit_options is not None else UnitOptions()
     return "|".join(
         [
@@ -91,6 +117,8 @@ def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any
             f"units={options.model_dump_json()}",
             f"dense={index.dense.model_id}",
             f"sparse={index.sparse.model_id}",
+            f"pdf_text_layer={text_layer_reader() or 'none'}",
+            f"mineru={_version(MINERU_PACKAGE)}",
         ]
     )
 
@@ -199,10 +227,11 @@ def run_ingest(
     optimize: bool,
     reparse: bool,
     overlap: bool,
+    log: Callable[[str], None] | None = None,
 ) -> IngestSummary:
     """Implementation of :meth:`StructureIndex.ingest` (see there and the module docstring)."""
     with index.writing():  # before any work: a second writer waits here, not after minutes of embedding
-        summary = _run(index, paths, reading_order, progress, unit_options, optimize, reparse, overlap)
+        summary = _run(index, paths, reading_order, progress, unit_options, optimize, reparse, overlap, log)
         index.store.release()
     return summary
 
@@ -216,6 +245,7 @@ def _run(
     optimize: bool,
     reparse: bool,
     overlap: bool,
+    log: Callable[[str], None] | None,
 ) -> IngestSummary:
     from tqdm.auto import tqdm
 
@@ -226,8 +256,10 @@ def _run(
     ledger = index._ledger()
     settings = ingest_settings(index, reading_order, unit_options)
     decided = [_decide(index, ledger, path, settings, reparse) for path in expand_inputs(paths)]
-    parse_bar = tqdm(total=len(decided), desc="parse", unit="doc", position=0, disable=not progress)
-    index_bar = tqdm(total=len(decided), desc="embed+write", unit="doc", position=1, disable=not progress)
+    # disable=None: no bar when stderr is not a terminal (a log file, a pipe); a notebook shows it
+    bars = {"unit": "doc", "disable": None if progress else True}
+    parse_bar = tqdm(total=len(decided), desc="parse", position=0, **bars)
+    index_bar = tqdm(total=len(decided), desc="embed+write", position=1, **bars)
 
     def prepared() -> Iterator[_Prepared]:
         for item in decided:
@@ -259,6 +291,10 @@ def _run(
                     if item.fingerprint is not None:
                         ledger.put(item.path, LedgerEntry(item.fingerprint, rep.doc_id, rep.units, rep.doc_name))
                     summary.reports.append(rep)
+                    if log is not None and rep.warnings:
+                        with tqdm.external_write_mode():  # above the bars, which are drawn again after
+                            for line in warning_lines(rep.doc_name, rep.warnings):
+                                log(line)
                     summary.embedding_seconds += rep.embed_seconds
                     if rep.skipped:
                         summary.skipped_unchanged += 1

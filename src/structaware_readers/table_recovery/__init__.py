@@ -84,6 +84,24 @@ _TEXT_PIECES = {BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.FOOTNOTE}
 PdfSource = str | Path | bytes
 
 
+def text_layer_reader() -> str | None:
+    """The version of pdfplumber, the PDF text-layer reader, when it can be imported (grids are then
+    rebuilt from a PDF given or found), else ``None`` (extra ``structaware[pdf]`` missing). Cheap: the
+    module is found, not imported. Part of the ingest ledger's key (an install re-reads inputs)."""
+    import importlib.util
+    from importlib import metadata
+
+    try:
+        if importlib.util.find_spec("pdfplumber") is None:
+            return None
+    except (ImportError, ValueError):  # a broken or half-imported module
+        return None
+    try:
+        return metadata.version("pdfplumber")
+    except metadata.PackageNotFoundError:  # importable without distribution metadata (a source tree)
+        return "unknown"
+
+
 def has_grid(grid: TableGrid | None) -> bool:
     """True when ``grid`` has at least 2 rows (header + body) and 2 columns."""
     return grid is not None and grid.n_cols >= 2 and len(grid.header_rows) + len(grid.body_rows) >= 2
@@ -397,4 +415,4 @@ def _open_pdf(pdf: PdfSource) -> Iterator[Any]:
         handle.close()
 
 
-__all__ = ["MIN_IMAGE_DATA_ROWS", "has_grid", "needs_grid", "needs_recovery", "recover_table_grids"]
+__all__ = ["MIN_IMAGE_DATA_ROWS", "has_grid", "needs_grid", "needs_recovery", "recover_table_grids", "text_layer_reader"]
