@@ -84,21 +84,25 @@ def test_document_warnings_are_shown_a_few_per_document(tmp_path: Path) -> None:
     assert lines[3:] == [f"warning: {name}: ... and 5 more warnings (`structaware units` lists them all)"]
 
 
-@pytest.fixture
-def borderless_beside_its_pdf(tmp_path: Path) -> Path:
-    """A MinerU output folder of borderless tables with its PDF beside it (``<name>.pdf``)."""
-    out = tmp_path / "borderless_tables"
-    shutil.copytree(BORDERLESS, out)
-    shutil.copy(FIX / "pdf" / "borderless_tables.pdf", tmp_path / "borderless_tables.pdf")
-    return out
+@pytest.fixture(params=["mineru_output_beside_its_pdf", "pdf"])
+def borderless(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """Borderless tables as an input: MinerU's output folder with its PDF beside it (``<name>.pdf``),
+    or the PDF itself (parsed by MinerU's flash tier, its parse cached under ``tmp_path``)."""
+    pdf = tmp_path / "borderless_tables.pdf"
+    shutil.copy(FIX / "pdf" / "borderless_tables.pdf", pdf)
+    if request.param == "pdf":
+        return pdf
+    shutil.copytree(BORDERLESS, tmp_path / "borderless_tables")
+    return tmp_path / "borderless_tables"
 
 
 def test_installing_the_pdf_extra_re_reads_an_unchanged_input(
-    tmp_path: Path, borderless_beside_its_pdf: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, borderless: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runner = CliRunner()
-    args = ["ingest", str(borderless_beside_its_pdf), "--index", str(tmp_path / "ix"), "--no-progress"]
+    args = ["ingest", str(borderless), "--index", str(tmp_path / "ix"), "--no-progress"]
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
     with monkeypatch.context() as without_pdfplumber:
         without_pdfplumber.setitem(sys.modules, "pdfplumber", None)  # `import pdfplumber` raises ImportError
         res = runner.invoke(app, args)
@@ -115,6 +119,10 @@ def test_installing_the_pdf_extra_re_reads_an_unchanged_input(
     assert res.exit_code == 0, res.output
     assert "ingested 1 documents, 15 units" in res.stdout and "warning:" not in res.stderr
     assert "1 unchanged" in runner.invoke(app, args).stdout
+    if borderless.suffix == ".pdf":  # the same bytes from another path, same settings: not read again
+        copy = shutil.copy(borderless, tmp_path / "copy.pdf")
+        other = runner.invoke(app, ["ingest", str(copy), *args[2:]])
+        assert other.exit_code == 0 and "1 unchanged" in other.stdout
 
 
 def test_force_is_in_the_help_and_the_readme() -> None:

@@ -605,7 +605,8 @@ class StructureIndex:
           and ingest settings (``reading_order``, ``unit_options``, package and schema version,
           encoders, whether pdfplumber can rebuild table grids, MinerU's version) are unchanged
           since it was indexed here, and whose units are still in the index, is skipped **before
-          parsing** (``reports[i].skipped``); so is a PDF whose ``doc_id`` is in the index.
+          parsing** (``reports[i].skipped``); so is a PDF whose ``doc_id`` is in the index (unless
+          every ingest of it recorded here had other settings).
           ``reparse=True`` reads every input anyway (``structaware ingest --force``);
         * a changed input re-embeds only the units whose text changed (embedding cache);
         * ``overlap=True`` parses the next input in a worker thread while this one embeds;

@@ -97,6 +97,14 @@ class IngestLedger:
             ).fetchone()
         return LedgerEntry(*row) if row else None
 
+    def fingerprints(self, doc_id: str) -> set[str]:
+        """The fingerprints recorded in this location for inputs that produced ``doc_id``."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT fingerprint FROM inputs WHERE location = ? AND doc_id = ?", (self.location, doc_id)
+            ).fetchall()
+        return {row[0] for row in rows}
+
     def put(self, path: str | Path, entry: LedgerEntry) -> None:
         """Record that ``path`` is indexed as ``entry`` (replacing an older record)."""
         with self._lock:

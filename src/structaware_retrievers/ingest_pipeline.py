@@ -6,7 +6,8 @@ For each input path, in order:
    with the ingest settings) is looked up in the index's :class:`~structaware_retrievers.ingest_ledger.IngestLedger`;
    an input indexed with the same hash, whose units are all still in the index, is reported as
    ``skipped`` without being read. A PDF whose ``doc_id`` (the hash of its bytes) is in the index
-   is skipped too, even when it was indexed from another path.
+   is skipped too, even when it was indexed from another path, unless the ledger records it only
+   under other settings (the settings include what the readers can do: :func:`ingest_settings`).
 2. **Parse** (``load_document``) and **build units** (``build_units``).
 3. **Embed and write** through :meth:`StructureIndex.add_document` (atomic per document). The
    embedding cache is keyed by text, so a changed document re-embeds only the units whose
@@ -130,15 +131,20 @@ def _known(index: StructureIndex, ledger: IngestLedger, path: Path, fingerprint:
     if not index.store.exists():
         return None
     entry = ledger.get(path) if fingerprint is not None else None
-    if (
-        entry is not None
-        and entry.fingerprint == fingerprint
-        and index.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units
-    ):
-        return IngestReport(
-            doc_id=entry.doc_id, doc_name=entry.doc_name, source=str(path.resolve()), units=entry.units, skipped=True
-        )
-    return index._indexed_pdf(path)
+    if entry is not None:  # indexed from this path: skipped only when nothing changed since
+        if entry.fingerprint == fingerprint and index.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units:
+            return IngestReport(
+                doc_id=entry.doc_id, doc_name=entry.doc_name, source=str(path.resolve()), units=entry.units, skipped=True
+            )
+        return None
+    # a PDF whose bytes are indexed (from another path, or by add_document), unless every ingest
+    # of it recorded here had other settings (e.g. before `pip install 'structaware[pdf]'`)
+    report = index._indexed_pdf(path)
+    if report is not None and fingerprint is not None:
+        recorded = ledger.fingerprints(report.doc_id)
+        if recorded and fingerprint not in recorded:
+            return None
+    return report
 
 
 def _decide(
