@@ -151,6 +151,12 @@ async def test_aquery_matches_query(filled: StructureIndex) -> None:
     assert all(h.unit.unit_type == UnitType.RECOMMENDATION for h in asynced)
 
 
+def test_a_misspelt_filter_field_is_an_error_not_an_empty_filter() -> None:
+    with pytest.raises(MalformedInputError) as err:
+        SearchFilter(unit_type=["table_row"])  # unit_types
+    assert err.value.field == "SearchFilter.unit_type" and "'unit_types'" in str(err.value)
+
+
 def test_query_argument_errors(filled: StructureIndex) -> None:
     for kwargs, field in (
         (dict(k=0), "k"),

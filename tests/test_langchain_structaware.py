@@ -185,6 +185,8 @@ def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:
     assert "unit" in str(err.value) and err.value.field == "filter"
     with pytest.raises(MalformedInputError):
         StructureAwareRetriever(index=index).invoke(QUESTION, filter={"page_from": 0})
+    with pytest.raises(MalformedInputError, match="unit_types"):  # misspelt: an error, not unfiltered hits
+        StructureAwareRetriever(index=index).invoke(QUESTION, filter={"unit_type": ["table_row"]})
 
 
 async def test_retriever_async(index) -> None:

@@ -122,11 +122,12 @@ class SearchFilter(BaseModel):
             matched exactly against the payload field ``grade_label``.
 
     Raises:
-        MalformedInputError: a page < 1, ``page_from > page_to``, an unknown unit type, or an
-            empty list (``None`` means "no restriction"); ``field`` names the attribute.
+        MalformedInputError: a page < 1, ``page_from > page_to``, an unknown unit type, an
+            empty list (``None`` means "no restriction"), or an unknown field (a misspelt
+            ``unit_type=`` would otherwise filter nothing); ``field`` names the attribute.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     doc_ids: list[str] | None = None
     doc_names: list[str] | None = None
@@ -144,6 +145,8 @@ class SearchFilter(BaseModel):
             errors = getattr(exc, "errors", lambda: [])()
             loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
             msg = errors[0]["msg"] if errors else str(exc)
+            if errors and errors[0]["type"] == "extra_forbidden":
+                msg = f"unknown field; expected any of {sorted(type(self).model_fields)}"
             raise MalformedInputError(msg, field=f"SearchFilter.{loc}" if loc else "SearchFilter") from None
 
     @field_validator("unit_types", mode="before")
