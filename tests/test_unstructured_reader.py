@@ -288,6 +288,22 @@ def test_list_items_group_by_parent_and_column():
     assert lists[1].block_id == "p1-e4"
 
 
+def test_a_parent_id_that_is_not_a_string_is_ignored_with_a_warning():
+    # found by the fuzz test: a list as parent_id crashed list grouping (TypeError: unhashable type)
+    els = [
+        el("ListItem", "", "l1"),
+        el("ListItem", "one", "l2", parent_id=[]),
+        el("ListItem", "two", "l3", parent_id=["l1"]),
+        el("NarrativeText", "text", "p", parent_id=7),
+    ]
+    with pytest.warns(InputWarning) as got:
+        doc = read_unstructured(els)
+    (warning,) = [w.message for w in got if "parent_id" in str(w.message)]
+    assert warning.field == "[1].metadata.parent_id, [2].metadata.parent_id, [3].metadata.parent_id"
+    assert "3 parent_id values are not strings" in str(warning)
+    assert [b.items for b in doc.blocks if b.kind is K.LIST] == [["one", "two"]]
+
+
 def test_caption_attaches_by_geometry_and_stays_a_caption_when_alone():
     els = [
         el("Image", "", "img", coordinates=pixel(100, 200, 900, 800)),

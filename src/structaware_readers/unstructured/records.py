@@ -95,8 +95,12 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
 
     records: list[Record] = []
     per_page: dict[int, int] = {}
+    bad_parents: list[str] = []
     for d, where in flat:
         md = dict(d.get("metadata") or {})
+        if md.get("parent_id") is not None and not isinstance(md["parent_id"], str):
+            del md["parent_id"]  # an id is a string: a list or number links nothing (hierarchy.py)
+            bad_parents.append(f"{where}.metadata.parent_id")
         page = md.get("page_number", 1)
         if page is None:
             page = 1
@@ -115,6 +119,16 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
                 type=d["type"], text=text, md=md, element_id=eid if isinstance(eid, str) else "",
                 page=page, j=j, bbox=bbox, page_size=size, where=where,
             )
+        )
+    if bad_parents:
+        warnings.warn(
+            InputWarning(
+                f"{len(bad_parents)} parent_id values are not strings: ignored (heading levels come from"
+                " title order there)",
+                path=source,
+                field=", ".join(bad_parents[:5]) + (", ..." if len(bad_parents) > 5 else ""),
+            ),
+            stacklevel=3,
         )
     return records
 
