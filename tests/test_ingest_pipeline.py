@@ -209,3 +209,20 @@ def test_an_embedding_cache_that_cannot_be_opened_fails_each_input_and_writes_no
     with StructureIndex(tmp_path / "ix", dense=dense) as ix:
         summary = ix.ingest([TINY])
         assert summary.documents == 1 and not summary.failed and len(ix.query("blood pressure", k=3)) == 3
+
+
+def test_a_forced_re_ingest_of_an_unchanged_document_rewrites_nothing(tmp_path: Path, dense: DenseEncoder) -> None:
+    # row bboxes rebuilt from the PDF text layer have 17 significant digits; the store gave them back
+    # with the last one changed, so every row looked changed and was written again (Unit.bboxes rounds)
+    folder = tmp_path / "borderless_tables"
+    shutil.copytree(FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_borderless_tables", folder)
+    shutil.copy(FIXTURES / "pdf" / "borderless_tables.pdf", folder / "borderless_tables.pdf")
+    with StructureIndex(tmp_path / "ix", dense=dense) as ix:
+        (first,) = ix.ingest([folder]).reports
+        (again,) = ix.ingest([folder], reparse=True).reports
+        stored = {r.id: r.payload for r in ix.store.scroll(None)}
+    assert first.written == 15 and (again.skipped, again.written) == (True, 0)
+    doc = loader.load_document(folder)
+    assert any(b.table is not None and b.table.grid_source == "pdf_text_layer" for b in doc.blocks)
+    units = build_units(doc)
+    assert all(stored[u.unit_id] == u.to_payload() for u in units)

@@ -30,6 +30,9 @@ SCHEMA_VERSION = "1"
 BBox = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in 0..1 page fractions, origin top-left."""
 
+#: Decimals a unit's bboxes keep (:attr:`Unit.bboxes`): a millionth of the page.
+BBOX_DECIMALS = 6
+
 #: Values of :attr:`TableGrid.grid_source` (see its docstring).
 GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text")
 
@@ -343,7 +346,8 @@ class Unit(BaseModel):
         doc_id, doc_name, source: the document's id, name and source path.
         pages: sorted 1-based pages the unit covers.
         element_ids: ids of the source blocks, in reading order.
-        bboxes: one normalised bbox (or ``None``) per entry of ``element_ids``.
+        bboxes: one normalised bbox (or ``None``) per entry of ``element_ids``, rounded to
+            :data:`BBOX_DECIMALS` decimals.
         element_pages: the 1-based page of each entry of ``element_ids``.
         source_element_ids: the parser's own ids of the elements behind the unit
             (Unstructured ``element_id``, as given: UUID or hash; ``Block.parser_ids``), in
@@ -373,6 +377,13 @@ class Unit(BaseModel):
     table: TableRowInfo | None = None
     flow: FlowEdgeInfo | None = None
     ordinal: int = 0
+
+    @field_validator("bboxes")
+    @classmethod
+    def _round_bboxes(cls, v: list[BBox | None]) -> list[BBox | None]:
+        # 6 decimals (a millionth of the page): a stored payload reads back equal (Qdrant Edge
+        # returns a float's 17th significant digit changed, and an unchanged unit looked changed)
+        return [None if b is None else tuple(round(x, BBOX_DECIMALS) for x in b) for b in v]  # type: ignore[misc]
 
     def embedding_text(self) -> str:
         """The text both encoders embed: ``context``, a newline, then ``text`` (paper 2.4)."""
