@@ -145,8 +145,10 @@ class SearchFilter(BaseModel):
             errors = getattr(exc, "errors", lambda: [])()
             loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
             msg = errors[0]["msg"] if errors else str(exc)
-            if errors and errors[0]["type"] == "extra_forbidden":
-                msg = f"unknown field; expected any of {sorted(type(self).model_fields)}"
+            unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden" and e["loc"]]
+            if unknown:
+                loc = unknown[0]
+                msg = f"unknown field(s) {unknown}; expected any of {sorted(type(self).model_fields)}"
             raise MalformedInputError(msg, field=f"SearchFilter.{loc}" if loc else "SearchFilter") from None
 
     @field_validator("unit_types", mode="before")

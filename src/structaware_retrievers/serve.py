@@ -74,10 +74,10 @@ _QUERY_FIELDS = {
 _FILTER_FIELDS = sorted(SearchFilter.model_fields)
 
 
-def _reject_unknown(given: Any, accepted: list[str], where: str, note: str = "") -> None:
+def _reject_unknown(given: Any, accepted: list[str], note: str = "") -> None:
     unknown = sorted(set(given) - set(accepted))
     if unknown:
-        raise MalformedInputError(f"unknown field(s) {unknown}; expected any of {accepted}{note}", field=where + unknown[0])
+        raise MalformedInputError(f"unknown field(s) {unknown}; expected any of {accepted}{note}", field=unknown[0])
 
 
 def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
@@ -88,9 +88,9 @@ def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
             it, ``filter.<name>`` for a filter's), a missing ``text``, a value of the wrong type.
     """
     if from_url:  # URL parameters carry the scalar fields only
-        _reject_unknown(raw, sorted(_QUERY_FIELDS), "", " (a filter needs POST /query)")
+        _reject_unknown(raw, sorted(_QUERY_FIELDS), " (a filter needs POST /query)")
     else:
-        _reject_unknown(raw, sorted([*_QUERY_FIELDS, "filter"]), "")
+        _reject_unknown(raw, sorted([*_QUERY_FIELDS, "filter"]))
     args: dict[str, Any] = {"k": 5}
     for name, kind in _QUERY_FIELDS.items():
         if name not in raw:
@@ -112,8 +112,11 @@ def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
     if flt is not None:
         if not isinstance(flt, dict):
             raise MalformedInputError(f"expected an object of SearchFilter fields {_FILTER_FIELDS}", field="filter")
-        _reject_unknown(flt, _FILTER_FIELDS, "filter.")  # SearchFilter itself ignores unknown keys
-        args["filter"] = SearchFilter(**flt)
+        try:
+            args["filter"] = SearchFilter(**flt)  # it rejects unknown fields too
+        except MalformedInputError as exc:  # its field is "SearchFilter.<name>": here "filter.<name>"
+            name = (exc.field or "").partition(".")[2]
+            raise MalformedInputError(exc.message, field=f"filter.{name}" if name else "filter") from None
     return args
 
 
