@@ -188,9 +188,6 @@ def _server_answers(args: list[str]) -> bool:
     server's advertisement, and neither ``--url`` nor ``--no-server`` is given. Read before typer
     parses the line, only to skip forking the model child (:func:`_start_model_child`): a wrong guess
     costs time, never a wrong answer (the command itself asks the server, or answers without it)."""
-    from structaware_retrievers import serve_client
-    from structaware_retrievers.index_paths import default_index_path
-
     values: dict[str, str] = {}
     for i, arg in enumerate(args):
         if arg == "--":
@@ -202,8 +199,16 @@ def _server_answers(args: list[str]) -> bool:
                 values[name] = args[i + 1]
             elif arg.startswith(name + "="):
                 values[name] = arg.split("=", 1)[1]
-    folder = Path(values["--index"]) if "--index" in values else default_index_path()
-    return serve_client.find_server(folder / values.get("--collection", "structaware")) is not None
+    index = Path(values["--index"]) if "--index" in values else None
+    return _server_url(index, values.get("--collection", "structaware")) is not None
+
+
+def _server_url(index: Path | None, collection: str) -> str | None:
+    """The URL of a live ``structaware serve`` of ``--index`` (else the default index) and ``--collection``."""
+    from structaware_retrievers import serve_client
+    from structaware_retrievers.index_paths import default_index_path
+
+    return serve_client.find_server((index if index is not None else default_index_path()) / collection)
 
 
 def _dense_loading(text: str):
@@ -376,9 +381,8 @@ def _served_records(index: Path | None, collection: str, body: dict[str, Any]) -
     A request the server rejects (bad value, missing or empty index) ends the command as it would
     have ended here: ``error: ...``, exit code 2."""
     from structaware_retrievers import serve_client
-    from structaware_retrievers.index_paths import default_index_path
 
-    url = serve_client.find_server((index if index is not None else default_index_path()) / collection)
+    url = _server_url(index, collection)
     answer = serve_client.ask(url, body) if url is not None else None
     if answer is None or answer.status >= 500:
         return None  # no server, or it failed: the model's child (if any) answers
