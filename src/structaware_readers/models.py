@@ -291,7 +291,8 @@ class Grade(BaseModel):
         certainty: certainty/quality of evidence when stated: ``"high"``, ``"moderate"``,
             ``"low"``, ``"very low"``, or a level such as ``"B-NR"``, ``"2++"``, ``"1a"``.
         direction: ``"for"`` or ``"against"`` when the grade or the wording states it
-            (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), else ``""``.
+            (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), ``"neither"`` for VA/DoD
+            ``Neither for nor against`` (insufficient evidence either way; no strength), else ``""``.
         status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``),
             else ``""``.
         source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``

@@ -80,6 +80,7 @@ _REGISTRY: tuple[tuple[str, Detector], ...] = (
     (_STRENGTH, gradewg.STRENGTH_LABELLED),
     (_STRENGTH, gradewg.STRENGTH),
     (_STRENGTH, gradewg.FOR_AGAINST),
+    (r"(?i)neither", gradewg.NEITHER_FOR_NOR_AGAINST),
     (r"(?i)reviewed", gradewg.STATUS),
     (r"(?i)quality|certainty", gradewg.CERTAINTY_LABELLED),
     (r"(?i)quality|certainty", gradewg.CERTAINTY_PHRASE),
