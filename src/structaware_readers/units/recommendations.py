@@ -15,9 +15,19 @@ hold recommendations; neither does a bibliography entry that cites "strong recom
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
 2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
    ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
-   recommendation emitted just before it, with ``Grade.source = "next_paragraph"``.
+   recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
+   to the paragraph just before it if that is a statement about recommending (``There is
+   insufficient evidence to recommend for or against ...`` over ``(Neither for nor against |
+   Reviewed, New-added)``): both become one recommendation unit.
+   A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
+   legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
    the document default grade if there is one (NCCN "category 2A unless otherwise indicated").
+   In a guideline that grades its recommendations
+   (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
+   a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
+   Wording that is quoted or trails off (``Strong for (or "We recommend offering this option …")``,
+   ``We suggest …``) defines a grade: never a recommendation.
 The parent section is the context; a recommendation's text is not repeated inside its section unit.
 """
 
@@ -46,6 +56,13 @@ _SENTENCE_START = re.compile(
     r"(?<=[.!?])[\"”’)\]]*\s+(?=\S)|(?<=[。！？；])\s*(?=\S)|\s+(?=[•▪●■◦]\s)|\s+(?=[a-z]\)\s)"
 )
 _NOTE = re.compile(r"(?i)^\W*(?:notes?|remarks?|comments?|rationale|注|说明|备注)\b|^\W*(?:注|说明|备注)")
+# recommendation wording quoted, or trailing off into an ellipsis: a grade's definition, not a recommendation
+_DEFINITION = re.compile(
+    r"(?i)[“\"][^“”\"]{0,80}?\b(?:recommend|suggest)\w*\b[^“”\"]*[”\"]|\b(?:recommend|suggest)\w*\b[^.!?…]{0,60}(?:…|\.\.\.)"
+)
+# what a statement graded by the line after it talks about (rule 2)
+_STATEMENT = re.compile(r"(?i)\b(?:recommend|suggest)|\binsufficient\s+evidence\b|推荐|建议")
+_STRENGTH_WORD = re.compile(r"(?i)\b(?:strong|weak|conditional|neither)|强推荐|弱推荐")
 _GRADE_LINE_MAX_WORDS = 4  # "Strength of recommendation: strong; quality of evidence: low" leaves label words only
 _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
@@ -93,6 +110,40 @@ def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     return len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
+def _ungraded_counts(builder: UnitBuilder, text: str) -> bool:
+    """Ungraded ``text`` is a recommendation here (rule 3 of the module docstring)."""
+    grading = builder.grading
+    if not (grading.is_guideline and _wording(text)) or _DEFINITION.search(text):
+        return False
+    return not grading.grades_recommendations or _grade_line_follows(builder)
+
+
+def _grade_line_follows(builder: UnitBuilder) -> bool:
+    nxt = builder.following
+    if nxt is None or nxt.kind not in _KINDS:
+        return False
+    return _is_grade_line(nxt.text, builder.grading.accepted(nxt.text))
+
+
+def _grade_statement_before(builder: UnitBuilder, block: Block, text: str, grade: Grade) -> bool:
+    """Rule 2 without an open recommendation: the paragraph just before, still section text, and
+    this grade line become one recommendation unit; False when that paragraph is no statement."""
+    part = builder.pending[-1] if builder.pending else None
+    if part is None or part.block is not builder.previous or part.block.kind not in _KINDS:
+        return False
+    if not _STATEMENT.search(part.text) or _DEFINITION.search(part.text) or builder.grading.accepted(part.text):
+        return False
+    builder.pending.pop()
+    builder.emit(
+        UnitType.RECOMMENDATION,
+        f"{part.text}\n{text.strip()}",
+        builder.section_context(),
+        [part.block, block],
+        grade=grade.model_copy(update={"source": "next_paragraph"}),
+    )
+    return True
+
+
 def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
@@ -101,7 +152,7 @@ def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> boo
     grading = builder.grading
     matches = grading.accepted(text)
     if not matches:
-        if not (grading.is_guideline and _wording(text)):
+        if not _ungraded_counts(builder, text):
             return False
         builder.emit(
             UnitType.RECOMMENDATION,
@@ -111,7 +162,11 @@ def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> boo
             grade=grading.default_grade,
         )
         return True
-    if _is_grade_line(text, matches) and builder.attach_grade_line(block, text, matches[0].grade):
+    if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
+        return False  # a legend listing the scheme's strengths
+    if _is_grade_line(text, matches) and (
+        builder.attach_grade_line(block, text, matches[0].grade) or _grade_statement_before(builder, block, text, matches[0].grade)
+    ):
         return True
     spans, tail = _pieces(text, matches)
     context = builder.section_context()
@@ -129,7 +184,7 @@ def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> boo
             extra=f"s{start}" if start else "",
         )
     if trailing:
-        if grading.is_guideline and _wording(trailing):
+        if _ungraded_counts(builder, trailing):
             builder.emit(
                 UnitType.RECOMMENDATION,
                 trailing,
