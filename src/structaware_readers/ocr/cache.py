@@ -34,8 +34,8 @@ class OcrCache:
         safe = re.sub(r"[^A-Za-z0-9._+-]", "_", key)
         return self.root / "ocr" / doc_id / safe / f"p{page}.json"
 
-    def load(self, doc_id: str, key: str, page: int) -> tuple[list[OcrLine], list[Rule]] | None:
-        """The page's lines and horizontal rules, or ``None`` on a miss."""
+    def load(self, doc_id: str, key: str, page: int, rules_version: int = 0) -> tuple[list[OcrLine], list[Rule] | None] | None:
+        """The page's lines and horizontal rules (``None`` when found by another ``rules_version``), or ``None`` on a miss."""
         try:
             data = json.loads(self._entry(doc_id, key, page).read_text(encoding="utf-8"))
             if data.get("format") != _FORMAT:
@@ -44,11 +44,13 @@ class OcrCache:
                 OcrLine(str(d["text"]), tuple(d["bbox"]), float(d["confidence"]), tuple(tuple(p) for p in d["polygon"]))
                 for d in data["lines"]
             ]
+            if data.get("rules_version", 0) != rules_version:
+                return lines, None
             return lines, [tuple(r) for r in data["rules"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def store(self, doc_id: str, key: str, page: int, lines: list[OcrLine], rules: list[Rule]) -> None:
+    def store(self, doc_id: str, key: str, page: int, lines: list[OcrLine], rules: list[Rule], rules_version: int = 0) -> None:
         target = self._entry(doc_id, key, page)
         record = {
             "format": _FORMAT,
@@ -57,6 +59,7 @@ class OcrCache:
                 for ln in lines
             ],
             "rules": [list(r) for r in rules],
+            "rules_version": rules_version,
         }
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")

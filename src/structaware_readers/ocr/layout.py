@@ -7,7 +7,8 @@ boxes are 0..1 of the page, origin top-left. Steps:
 1. **Furniture**: lines in the top band (:data:`TOP_BAND`) become HEADER, in the bottom band
    FOOTER (PAGE_NUMBER when they are only a page number), narrow lines in the side margins ASIDE.
    :func:`structaware_readers.furniture.mark_furniture` later adds running heads found by repetition.
-2. **Tables**: three or more horizontal rules of about the same extent, stacked without body text
+2. **Tables**: three or more horizontal rules of about the same extent (or inside the top rule's
+   extent and more than half as wide: the rule under a merged cell), stacked without body text
    between them that spans the rule (a ruled table, or a journal's three-line table), bound a
    table region. Its columns are the vertical whitespace gaps every line respects (cells indented
    within a column stay in it); its rows are the bands between inner rules, or, without inner
@@ -22,7 +23,8 @@ boxes are 0..1 of the page, origin top-left. Steps:
    Lines are joined without a space between CJK characters and with one between Latin words
    (a hyphen at a line end before a lower-case letter is removed).
 
-Every block's ``source_type`` says ``ocr`` (``ocr_text``, ``ocr_table``...), and low-confidence
+Recogniser slips with one reading only are repaired (:func:`repair_line`: a Roman grade numeral
+read twice). Every block's ``source_type`` says ``ocr`` (``ocr_text``, ``ocr_table``...), and low-confidence
 lines are listed in :attr:`LayoutResult.low_confidence`.
 """
 
@@ -47,6 +49,7 @@ PARA_GAP = 0.75
 #: A heading line has at most this many characters.
 HEADING_MAX_CHARS = 40
 _SENTENCE_END = tuple("。；;：:，,、！？!?") + (".",)
+_DOUBLED_ROMAN = re.compile(r"([ⅠⅡⅢⅣⅤ])\1+(?=\s*(?:级|类|期))")
 _CAPTION = re.compile(r"^\s*(表|Table|TABLE)\s*[\dA-Za-z一二三四五六七八九十]")
 
 
@@ -62,7 +65,7 @@ def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, rout
     """Typed blocks of one OCR'd page in reading order, ids ``p{page}-e{j}`` in that order."""
     from ..reading_order import restore_reading_order
 
-    lines = [ln for ln in lines if ln.text.strip()]
+    lines = [repair_line(ln) for ln in lines if ln.text.strip()]
     low = [ln for ln in lines if ln.low_confidence]
     if not lines:
         return LayoutResult([], low)
@@ -130,8 +133,10 @@ def _table_regions(lines: list[OcrLine], rules: list[Rule], body_h: float) -> li
     for r in sorted(rules):
         for g in groups:
             last = g[-1]
+            first = g[0]
             similar = abs(r[1] - last[1]) < 0.04 and abs(r[2] - last[2]) < 0.04
-            if similar and r[0] - last[0] < 0.3 and not _text_across(lines, last, r):
+            inside = r[1] > first[1] - 0.01 and r[2] < first[2] + 0.01 and r[2] - r[1] > 0.5 * (first[2] - first[1])
+            if (similar or inside) and r[0] - last[0] < 0.3 and not _text_across(lines, last, r):
                 g.append(r)
                 break
         else:
@@ -169,7 +174,7 @@ def _columns(lines: list[OcrLine], x0: float, x1: float) -> list[float]:
         b = min(steps, int((ln.bbox[2] - x0) / width * steps) + 1)
         for i in range(a, b):
             cover[i] += 1
-    allowed = max(0, len(lines) // 25)  # a few spanning lines (a title row) do not hide a column gap
+    allowed = max(1, len(lines) // 10)  # a few spanning lines (a title row, two header cells read as one line) do not hide a gap
     cuts: list[float] = []
     i = 0
     first = next((k for k, c in enumerate(cover) if c > allowed), steps)
@@ -290,6 +295,13 @@ def _continues(prev: OcrLine, ln: OcrLine, body_h: float) -> bool:
         return False
     overlap = min(prev.bbox[2], ln.bbox[2]) - max(prev.bbox[0], ln.bbox[0])
     return overlap > 0.3 * min(prev.bbox[2] - prev.bbox[0], ln.bbox[2] - ln.bbox[0])
+
+
+def repair_line(ln: OcrLine) -> OcrLine:
+    """Undo recogniser slips with one reading only: a Roman numeral read twice before ``级``/``类``/``期``
+    (CTC repeats a wide glyph: ``ⅢⅢ级推荐`` -> ``Ⅲ级推荐``; ``Ⅱ期`` stays ``Ⅱ期``)."""
+    text = _DOUBLED_ROMAN.sub(r"\1", ln.text)
+    return ln if text == ln.text else OcrLine(text, ln.bbox, ln.confidence, ln.polygon)
 
 
 def _is_cjk(ch: str) -> bool:

@@ -18,8 +18,12 @@ from .pages import OCR_DPI, open_pdf, render_page
 
 #: A horizontal rule spans at least this share of the page width.
 RULE_MIN_WIDTH = 0.25
-#: A pixel darker than this (0..255 grey) can belong to a rule.
-_DARK = 170
+#: Version of :func:`horizontal_rules`: cached pages whose rules another version found get them again.
+RULES_VERSION = 1
+#: Ink is this many grey levels (0..255) darker than the page background.
+_INK_CONTRAST = 25
+#: Breaks in a rule up to this share of the page width are bridged.
+_RULE_GAP = 0.006
 
 
 @dataclass
@@ -42,42 +46,44 @@ class PageRead:
 def horizontal_rules(image: Any) -> list[Rule]:
     """Horizontal rules of an RGB page image: ``(y, x0, x1)`` in 0..1, one per rule (top to bottom).
 
-    A rule is a run of image rows (at most ~0.4 % of the height thick) in which one dark segment
-    spans at least :data:`RULE_MIN_WIDTH` of the width; text rows never do (gaps between characters).
+    A rule is an image row in which one run of ink spans at least :data:`RULE_MIN_WIDTH` of the width
+    and is at least 90 % ink (breaks of up to :data:`_RULE_GAP` of the width, from scanning noise or
+    crossing column rules, are bridged). "Ink" is any pixel :data:`_INK_CONTRAST` grey levels darker
+    than the page background (the median grey), so light grey and coloured rules count. Text rows
+    never qualify: their ink is broken by the gaps between strokes and characters. Adjacent rows
+    of one thick rule give one rule; each row is taken with two neighbours above and below, so a
+    thin rule scanned a little askew (stepping one pixel row every few centimetres) stays whole.
     """
     import numpy as np
 
-    grey = np.asarray(image.convert("L"))
+    grey = np.asarray(image.convert("L"), dtype=np.int16)
     h, w = grey.shape
-    dark = grey < _DARK
+    ink = grey < int(np.median(grey)) - _INK_CONTRAST
+    ink[2:-2] = ink[2:-2] | ink[:-4] | ink[1:-3] | ink[3:-1] | ink[4:]  # a rule scanned askew steps between rows
     min_run = int(RULE_MIN_WIDTH * w)
+    bridge = max(2, int(_RULE_GAP * w))
+    found: list[list[tuple[int, int, int]]] = []  # runs of adjacent rule rows: (y, x0, x1)
+    for y in np.nonzero(ink.sum(axis=1) >= min_run * 0.9)[0]:
+        xs = np.flatnonzero(ink[y])
+        breaks = np.flatnonzero(np.diff(xs) > bridge)
+        starts = np.concatenate(([0], breaks + 1))
+        ends = np.concatenate((breaks, [len(xs) - 1]))
+        spans = xs[ends] - xs[starts] + 1
+        k = int(np.argmax(spans))
+        filled = ends[k] - starts[k] + 1
+        if spans[k] < min_run or filled < 0.9 * spans[k]:
+            continue
+        row = (int(y), int(xs[starts[k]]), int(xs[ends[k]]) + 1)
+        if found and y - found[-1][-1][0] <= 2:
+            found[-1].append(row)  # the same rule, one pixel row further (thick, blurred or askew)
+        else:
+            found.append([row])
     rules: list[Rule] = []
-    candidates = np.nonzero(dark.sum(axis=1) >= min_run)[0]
-    last_y = -10
-    for y in candidates:
-        row = dark[y]
-        # longest run of dark pixels in this row (allowing 2-pixel breaks from scanning noise)
-        padded = np.concatenate(([False], row, [False]))
-        edges = np.flatnonzero(padded[1:] != padded[:-1])
-        starts, ends = edges[0::2], edges[1::2]
-        best: tuple[int, int] | None = None
-        s0, e0 = None, None
-        for s, e in zip(starts, ends):
-            if s0 is not None and s - e0 <= 2:
-                e0 = e
-                continue
-            if s0 is not None and (best is None or e0 - s0 > best[1] - best[0]):
-                best = (s0, e0)
-            s0, e0 = s, e
-        if s0 is not None and (best is None or e0 - s0 > best[1] - best[0]):
-            best = (s0, e0)
-        if best is None or best[1] - best[0] < min_run:
-            continue
-        if y - last_y <= 2 and rules:  # the same (thick) rule
-            last_y = y
-            continue
-        last_y = y
-        rules.append((float(y) / h, float(best[0]) / w, float(best[1]) / w))
+    for run in found:
+        widest = max(r[2] - r[1] for r in run)
+        whole = [r for r in run if r[2] - r[1] == widest]  # the rows where the rule is whole: their middle
+        y, x0, x1 = whole[len(whole) // 2]
+        rules.append((float(y) / h, float(x0) / w, float(x1) / w))
     return rules
 
 
@@ -102,14 +108,14 @@ def read_pages(
     doc = open_pdf(pdf)
     out: list[PageRead] = []
     for page in pages:
-        hit = store.load(doc_id, route, page) if store is not None and doc_id else None
-        if hit is not None:
+        hit = store.load(doc_id, route, page, RULES_VERSION) if store is not None and doc_id else None
+        if hit is not None and hit[1] is not None:
             out.append(PageRead(page, hit[0], hit[1], route))
             continue
         image = render_page(doc, page, dpi=dpi)
-        lines = engine.read(image)
+        lines = hit[0] if hit is not None else engine.read(image)  # rules found another way: lines kept
         rules = horizontal_rules(image)
         if store is not None and doc_id:
-            store.store(doc_id, route, page, lines, rules)
+            store.store(doc_id, route, page, lines, rules, RULES_VERSION)
         out.append(PageRead(page, lines, rules, route))
     return out
