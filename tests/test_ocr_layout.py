@@ -106,3 +106,12 @@ def test_join_lines_and_repair():
     assert repair_line(_line("ⅢⅢ级推荐", 0, 0, 1, 1)).text == "Ⅲ级推荐"
     assert repair_line(_line("ⅡⅡ期", 0, 0, 1, 1)).text == "Ⅱ期"
     assert repair_line(_line("ⅠⅡ级", 0, 0, 1, 1)).text == "ⅠⅡ级"  # trap: two different numerals are kept
+
+
+def test_a_shaded_header_band_gives_its_two_edges_not_a_rule_through_its_text():
+    img = Image.new("RGB", (1000, 1400), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle((100, 150, 900, 180), fill=(215, 215, 215))  # a header row's grey fill, 30 px high
+    d.line((100, 220, 900, 220), fill="black", width=1)
+    rules = horizontal_rules(img)
+    assert [y * 1400 for y, _, _ in rules] == [pytest.approx(150, abs=3), pytest.approx(180, abs=3), pytest.approx(220, abs=1)]

@@ -248,7 +248,7 @@ def _visual_row_count(lines: list[OcrLine], body_h: float) -> int:
 def _caption_above(lines: list[OcrLine], region: BBox, body_h: float) -> OcrLine | None:
     above = [
         ln for ln in lines
-        if ln.bbox[3] <= region[1] + 0.002 and region[1] - ln.bbox[3] < 3 * body_h and _CAPTION.match(ln.text)
+        if ln.center_y < region[1] and region[1] - ln.bbox[3] < 3 * body_h and _CAPTION.match(ln.text)
     ]  # fmt: skip
     return max(above, key=lambda ln: ln.bbox[3], default=None)
 

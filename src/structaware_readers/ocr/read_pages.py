@@ -19,9 +19,11 @@ from .pages import OCR_DPI, open_pdf, render_page
 #: A horizontal rule spans at least this share of the page width.
 RULE_MIN_WIDTH = 0.25
 #: Version of :func:`horizontal_rules`: cached pages whose rules another version found get them again.
-RULES_VERSION = 1
+RULES_VERSION = 2
 #: Ink is this many grey levels (0..255) darker than the page background.
 _INK_CONTRAST = 25
+#: A run of rule rows thicker than this share of the page height is a shaded band, not a rule.
+_BAND_MIN = 0.005
 #: Breaks in a rule up to this share of the page width are bridged.
 _RULE_GAP = 0.006
 
@@ -53,6 +55,8 @@ def horizontal_rules(image: Any) -> list[Rule]:
     never qualify: their ink is broken by the gaps between strokes and characters. Adjacent rows
     of one thick rule give one rule; each row is taken with two neighbours above and below, so a
     thin rule scanned a little askew (stepping one pixel row every few centimetres) stays whole.
+    A band of such rows thicker than :data:`_BAND_MIN` of the height (a shaded header row) gives
+    its top and bottom edges as two rules.
     """
     import numpy as np
 
@@ -80,6 +84,10 @@ def horizontal_rules(image: Any) -> list[Rule]:
             found.append([row])
     rules: list[Rule] = []
     for run in found:
+        if run[-1][0] - run[0][0] > _BAND_MIN * h:  # a shaded band (a header row's fill): its two edges
+            x0, x1 = min(r[1] for r in run), max(r[2] for r in run)
+            rules.extend([(float(run[0][0]) / h, float(x0) / w, float(x1) / w), (float(run[-1][0]) / h, float(x0) / w, float(x1) / w)])
+            continue
         widest = max(r[2] - r[1] for r in run)
         whole = [r for r in run if r[2] - r[1] == widest]  # the rows where the rule is whole: their middle
         y, x0, x1 = whole[len(whole) // 2]
