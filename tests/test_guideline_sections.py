@@ -143,6 +143,7 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
         ("Jacqueline H. Langston, BSN, RN, Nurse Midwife", "person"),
         ("Angela Giles, DBH, LCSW, BCD", "person"),
         ("Dorene Doi, OTR/L", "person"),
+        ("David X. Cifu, MD (Champion)", "person"),
         ("12. Whelton PK, Carey RM, Aronow WS, et al. 2017 ACC/AHA guideline. Hypertension. 2018;71(6):e13-e115.", "reference"),
         ("James PA, Oparil S. Evidence-based guideline. JAMA. 2014;311(5):507-20", "reference"),
         ("VI. Routine Pregnancy Care........................................12", "toc"),

@@ -43,7 +43,9 @@ _NAME = rf"{_WORD}(?:\s+(?:[A-Z]\.|{_WORD}|van|von|de|del|la)){{1,4}}"
 #: A credential not in the list: two to six letters, the first and last capitals (``DBH``, ``BCD``, ``PsyD``).
 _CREDENTIAL_SHAPE = r"[A-Z][A-Za-z]{0,4}[A-Z]"
 # a name, a credential, then only further comma-separated items ("MHSCR", "FACOG (Champion)", "Nurse Midwife")
-_PERSON_CREDENTIAL = re.compile(rf"^{_NAME}(?:,\s*|\s+)(?:{CREDENTIALS})(?![\w/-])(?:\s*[,;]\s*[^,;]{{1,40}})*$")
+_PERSON_CREDENTIAL = re.compile(
+    rf"^{_NAME}(?:,\s*|\s+)(?:{CREDENTIALS})(?![\w/-])(?:\s*[,;]\s*[^,;]{{1,40}})*(?:\s*\([^()\d]{{1,30}}\))?$"
+)
 _NAME_THEN_ITEMS = re.compile(rf"^{_NAME}((?:\s*,\s*{_CREDENTIAL_SHAPE}){{2,}})$")
 _KNOWN = re.compile(rf"^(?:{CREDENTIALS})$")
 _PERSON_RANK = re.compile(rf"^(?:{RANKS})\.?\s+(?:\(Ret\.?\)\s+)?{_NAME}(?:\s*,.*)?$")

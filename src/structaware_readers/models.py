@@ -305,6 +305,9 @@ class Grade(BaseModel):
             ``Neither for nor against`` (insufficient evidence either way; no strength), else ``""``.
         status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``),
             else ``""``.
+        preference: the NCCN preference tier printed with the category (``"preferred"``,
+            ``"other recommended"``, ``"useful in certain circumstances"``: ``Olaparib (category 1,
+            preferred)``), else ``""``.
         source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``
             (a grade column of a recommendation table), ``"next_paragraph"`` (a grade line after
             the statement, WHO style), ``"document_default"`` (e.g. NCCN "All recommendations are
@@ -318,6 +321,7 @@ class Grade(BaseModel):
     certainty: str = ""
     direction: str = ""
     status: str = ""
+    preference: str = ""
     source: str = "sentence"
     raw: str = ""
 

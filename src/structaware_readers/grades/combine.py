@@ -7,7 +7,7 @@ alone gives ``"1a"``); ``strength`` = the first stated strength, else, for an AC
 strength that class stands for (:data:`.acc_aha.CLASS_STRENGTH`: ``I`` strong, ``IIa`` moderate, ...;
 no other system's grade is read as a strength);
 ``certainty`` = the first GRADE certainty word, else the first evidence level (``"B-R"``,
-``"1A"``, ``"2++"``); ``direction`` and ``status`` = the first stated. A signal is a grade by itself
+``"1A"``, ``"2++"``); ``direction``, ``status`` and ``preference`` = the first stated. A signal is a grade by itself
 when it states a grade, level, strength or certainty, or the direction ``neither`` (VA/DoD
 ``Neither for nor against``); a status alone is not. A USPSTF ``D`` and an ACC/AHA
 class III are recommendations *against*. ``raw`` is the original text from the first to the last
@@ -54,6 +54,7 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
     certainty = pick("certainty") or pick("level")
     direction = pick("direction")
     status = pick("status")
+    preference = pick("preference")
     if not direction and primary.system == "USPSTF" and grade == "D":
         direction = "against"
     if not strength and primary.system == ACC_AHA:
@@ -65,6 +66,7 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
         certainty=certainty,
         direction=direction,
         status=status,
+        preference=preference,
         source=source,
         raw=_raw(text, [(s.start, s.end) for s in used]),
     )

@@ -65,6 +65,7 @@ _REGISTRY: tuple[tuple[str, Detector], ...] = (
     (r"(?i)practice\s+point", kdigo.PRACTICE_POINT),
     (_ZH, csco.LEVEL),
     (_ZH, csco.EVIDENCE),
+    (_ZH, csco.EVIDENCE_BRACKET),
     (_ZH, chinese.LABELLED),
     (_ZH, chinese.LETTER),
     (_ZH, chinese.BRACKET_LETTER),

@@ -7,9 +7,11 @@ Source: the reference paper, section 2.3 (graded recommendations); grades come f
 Rules, in order, for a paragraph or list item (references, footnotes, code and equations never
 hold recommendations; neither does a bibliography entry that cites "strong recommendation"):
 
-1. **Several graded statements** in one text become one unit each, with its own grade. Each grade
-   label closes the statement before it: the most recent sentence with recommendation wording
-   ("we recommend", "推荐", an imperative) plus everything after it up to the label. Text between
+1. **Several graded statements** in one text become one unit each, with its own grade. A grade
+   label at the start of the text opens its statement (``Practice Point 1.3.1: ...``): each runs to
+   the next label. Otherwise each grade label closes the statement before it: the most recent
+   sentence with recommendation wording ("we recommend", "推荐", an imperative) plus everything
+   after it up to the label. Text between
    the previous label and that sentence (a ``Note: ...``) belongs to the previous recommendation;
    so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
@@ -27,7 +29,9 @@ hold recommendations; neither does a bibliography entry that cites "strong recom
    (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
    a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
    Wording that is quoted or trails off (``Strong for (or "We recommend offering this option …")``,
-   ``We suggest …``) defines a grade: never a recommendation.
+   ``We suggest …``), or says what a grade means (``The 1A grade means that ...``), defines a grade:
+   never a recommendation; nor is the document's default-grade statement itself (NCCN "All
+   recommendations are category 2A unless otherwise indicated").
 The parent section is the context; a recommendation's text is not repeated inside its section unit.
 """
 
@@ -56,14 +60,21 @@ _SENTENCE_START = re.compile(
     r"(?<=[.!?])[\"”’)\]]*\s+(?=\S)|(?<=[。！？；])\s*(?=\S)|\s+(?=[•▪●■◦]\s)|\s+(?=[a-z]\)\s)"
 )
 _NOTE = re.compile(r"(?i)^\W*(?:notes?|remarks?|comments?|rationale|注|说明|备注)\b|^\W*(?:注|说明|备注)")
-# recommendation wording quoted, or trailing off into an ellipsis: a grade's definition, not a recommendation
+# recommendation wording quoted, trailing off into an ellipsis, or saying what a grade means ("The 1A
+# grade means that most patients should receive ..."): a grade's definition, not a recommendation
 _DEFINITION = re.compile(
-    r"(?i)[“\"][^“”\"]{0,80}?\b(?:recommend|suggest)\w*\b[^“”\"]*[”\"]|\b(?:recommend|suggest)\w*\b[^.!?…]{0,60}(?:…|\.\.\.)"
+    r"(?i)[“\"][^“”\"]{0,80}?\b(?:recommend|suggest)\w*\b[^“”\"]*[”\"]|"
+    r"\b(?:recommend|suggest)\w*\b[^.!?…]{0,60}(?:…|\.\.\.)|"
+    r"\b(?:grade|recommendation|class|level|category|strength|certainty)\b[^.;:]{0,40}"
+    r"\b(?:means|indicates|implies|denotes)\s+that\b"
 )
+# only bullets, brackets or numbering before a grade label that opens its statement ("Practice Point 1.3.1: ...")
+_LABEL_FIRST = re.compile(r"[\s•▪●■◦\-–(\[]*")
 # what a statement graded by the line after it talks about (rule 2)
 _STATEMENT = re.compile(r"(?i)\b(?:recommend|suggest)|\binsufficient\s+evidence\b|推荐|建议")
 _STRENGTH_WORD = re.compile(r"(?i)\b(?:strong|weak|conditional|neither)|强推荐|弱推荐")
 _GRADE_LINE_MAX_WORDS = 4  # "Strength of recommendation: strong; quality of evidence: low" leaves label words only
+_WORD = re.compile(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+")  # a Chinese character is a word of its own
 _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
     r"推荐|证据|等级|强度|级别|质量"
@@ -102,12 +113,22 @@ def _pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, 
     return spans, prev_end
 
 
+def _label_first_pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, Grade]], int] | None:
+    """Statements whose grade label opens them (``Practice Point 1.3.1: ...``, ``[I, A] ...``): each
+    runs from its label to the next; None when the first label does not open the text."""
+    first = matches[0]
+    if _LABEL_FIRST.fullmatch(text, 0, first.start) is None or not text[first.end :].strip(" :.;,)]"):
+        return None
+    ends = [m.start for m in matches[1:]] + [len(text)]
+    return [(m.start if k else 0, e, m.grade) for k, (m, e) in enumerate(zip(matches, ends))], len(text)
+
+
 def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     """True when ``text`` is one grade label and label words ("Strength of recommendation: ...")."""
     if len(matches) != 1:
         return False
     rest = text[: matches[0].start] + " " + text[matches[0].end :]
-    return len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
+    return len(_WORD.findall(_LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
 def _ungraded_counts(builder: UnitBuilder, text: str) -> bool:
@@ -164,11 +185,15 @@ def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> boo
         return True
     if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
         return False  # a legend listing the scheme's strengths
+    grade_line = matches[0].grade
     if _is_grade_line(text, matches) and (
-        builder.attach_grade_line(block, text, matches[0].grade) or _grade_statement_before(builder, block, text, matches[0].grade)
+        builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line)
     ):
         return True
-    spans, tail = _pieces(text, matches)
+    if default := grading.default_grade:
+        if default.raw and default.raw in text:
+            return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
+    spans, tail = _label_first_pieces(text, matches) or _pieces(text, matches)
     context = builder.section_context()
     trailing = text[tail:].strip()
     if trailing and _NOTE.match(trailing):

@@ -66,6 +66,7 @@ _STRENGTH_HEADER = re.compile(
 )
 _CATEGORY_HEADER = re.compile(rf"(?i)^(?:(?:recommendation\s+)?category|status){_MARK}$")
 _NUMBER_HEADER = re.compile(r"(?i)^(?:#|no\.?|number|rec(?:ommendation)?\s*#)$")
+_NAMES_STRENGTH = re.compile(r"(?i)strength")  # "Recommendation Strength and Direction" is no recommendation column
 _NOT_OWN = re.compile(r"(?i)^(?:evidence|references?|studies)\b|\b(?:19|20)\d\d\b")
 _CLASS = re.compile(r"(?i)^(?:I{1,3}|IIa|IIb|1|2a|2b|3)(?:\s*[:(]\s*(?:no\s+benefit|harm)\)?)?$")
 _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
@@ -103,6 +104,10 @@ class _Rec:
     notes: list[str] = field(default_factory=list)
 
 
+def _squeeze(text: str) -> str:
+    return re.sub(r"[\s\-]+", "", text).lower()
+
+
 def _clean(header: str) -> str:
     return " ".join(_FOOTNOTE_MARK.sub("", header).split())
 
@@ -116,10 +121,7 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
     cls_col = next((j for j, h in enumerate(clean) if _CLASS_HEADER.match(h)), None)
     lvl_col = next((j for j, h in enumerate(clean) if _LEVEL_HEADER.match(h)), None)
     taken = {strength, cls_col, lvl_col}
-    rec = next(
-        (j for j, h in enumerate(clean) if j not in taken and _REC_HEADER.search(h) and not re.search(r"(?i)strength", h)),
-        None,
-    )
+    rec = next((j for j, h in enumerate(clean) if j not in taken and _REC_HEADER.search(h) and not _NAMES_STRENGTH.search(h)), None)
     if rec is None:
         return None
     if cls_col is not None and lvl_col is not None:
@@ -163,8 +165,9 @@ class _Topics:
         self.own = [j for j in (layout.rec, layout.number) if j is not None]
 
     def read(self, cells: list[str]) -> str:
-        own = {cells[j].strip() for j in self.own}  # a number or recommendation cell spread over a topic column
-        values = [_CONTINUED.sub(" ", cells[j]).strip() if cells[j].strip() not in own else "" for j in self.columns]
+        # a number or recommendation cell spread over a topic column, a header word repeated in the body
+        own = {_squeeze(cells[j]) for j in self.own} | {_squeeze(h) for h in self.headers}
+        values = [_CONTINUED.sub(" ", cells[j]).strip() if _squeeze(cells[j]) not in own else "" for j in self.columns]
         for k, v in enumerate(values):
             if v and v != self.current[k]:
                 self.current[k] = v
@@ -242,11 +245,8 @@ def _text(table: TableView, layout: _Layout, cells: list[str]) -> str:
     """The recommendation cell, then (strength tables) the grade columns and any other column as ``Header: value``."""
     skip = layout.used - (set(layout.grade) if layout.strength_table else set())
     names = dict(zip(layout.grade, _grade_headers(table, layout)))
-    others = list(  # a merged cell repeated under one header is written once
-        dict.fromkeys(
-            f"{names.get(j) or _clean(h)}: {c}" for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in skip
-        )
-    )
+    pairs = [(names.get(j) or _clean(h), c) for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in skip]
+    others = [f"{h}: {c}" for h, c in dict.fromkeys(pairs)]  # a merged cell repeated under one header once
     lines = [cells[layout.rec], "; ".join(others)] if layout.strength_table else [cells[layout.rec], *others]
     return "\n".join(line for line in lines if line)
 

@@ -15,6 +15,7 @@ from structaware_readers.units.boxed_text import box_text, emit_box
 from structaware_readers.units.common import NUMBER, title
 from structaware_readers.units.table_recommendations import emit_recommendation_table
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
+from structaware_readers.units.tier_tables import emit_tier_table
 
 if TYPE_CHECKING:
     from structaware_readers.units.builder import UnitBuilder
@@ -39,7 +40,7 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
     if grid.text_outside_grid:
         # the markup missed part of the table: its whole text stays searchable as a unit of its own
         _emit_table_text(builder, block, grid.text_outside_grid)
-    if emit_recommendation_table(builder, table):
+    if emit_recommendation_table(builder, table) or emit_tier_table(builder, table):
         return
     group = ""
     for i, kind in enumerate(table.kinds):
