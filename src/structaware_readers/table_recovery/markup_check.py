@@ -24,6 +24,7 @@ from typing import Any
 from structaware_readers.models import Block, BlockKind, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.reading_direction import region_words
 
 #: A header whose words are found in the PDF region at this share or more is right as it is.
 MIN_HEADER_WORDS_FOUND = 0.9
@@ -91,7 +92,7 @@ def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str
     )
     if region[2] - region[0] < 1 or region[3] - region[1] < 1:
         return set()
-    words = page.crop(region, strict=False).extract_words(x_tolerance=3, y_tolerance=3)
+    words = region_words(page.crop(region, strict=False), x_tolerance=3, y_tolerance=3)
     return {w.lower() for word in words for w in _WORD.findall(word["text"])}
 
 

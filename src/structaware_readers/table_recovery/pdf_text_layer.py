@@ -3,7 +3,8 @@
 The page is cropped to the region the parser found (padded by :data:`PAD` points) and handed to
 pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction-settings):
 
-1. **Ruled tables**: the default ``lines`` strategy; used when its largest table has >= 2 rows and
+1. **Ruled tables**: the default ``lines`` strategy (on the rectangles that can be borders,
+   :mod:`.ruling`: a same-colour shading strip behind one line of a cell is none); used when its largest table has >= 2 rows and
    >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
    many lines they wrap over.
 2. **Borderless tables** (no ruled table, one holding too few of the words, or one whose rows hold
@@ -14,7 +15,8 @@ pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction
    :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid (its rules:
    columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels, trust).
 
-Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
+Words and cells are read in each glyph's own direction (:mod:`.reading_direction`: a column label
+written bottom-to-top reads forwards). Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from structaware_readers.table_recovery.grid_rules import (
     split_title,
     starts_new_cell,
 )
+from structaware_readers.table_recovery.reading_direction import region_words, table_text
+from structaware_readers.table_recovery.ruling import visible_rules
 
 #: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
 PHRASE_GAP = 0.6
@@ -70,7 +74,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     if region[2] - region[0] < 1 or region[3] - region[1] < 1:
         return None
     crop = page.crop(region, strict=False)
-    words = crop.extract_words(keep_blank_chars=False, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
+    words = region_words(crop, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
     ruled = _ruled_grid(crop, words)
@@ -105,7 +109,7 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats its text
     (colspan: the cell to the left, rowspan: the cell above). Returns header rows, body rows, body boxes.
     """
-    tables = crop.find_tables()
+    tables = visible_rules(crop).find_tables()
     if not tables:
         return None
     best = max(tables, key=lambda t: len(t.cells))
@@ -113,7 +117,7 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     inside = sum(1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom)
     if inside < MIN_RULED_SHARE * len(words):
         return None
-    raw = best.extract()
+    raw = table_text(best)
     rows: list[list[str]] = []
     boxes: list[Box] = []
     for r, (values, row) in enumerate(zip(raw, best.rows)):
