@@ -126,7 +126,9 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`).
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`), inline
+    markup written as plain text (:func:`~structaware_readers.inline_markup.plain_blocks`:
+    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -135,9 +137,10 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     """
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
+    from structaware_readers.inline_markup import plain_blocks
     from structaware_readers.references import mark_references
 
-    doc = apply_reading_order(mark_furniture(doc), reading_order)
+    doc = apply_reading_order(mark_furniture(plain_blocks(doc)), reading_order)
     return mark_references(join_continued_paragraphs(doc))
 
 
