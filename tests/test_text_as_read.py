@@ -15,6 +15,7 @@ import pytest
 
 pdfplumber = pytest.importorskip("pdfplumber")
 
+from structaware_readers.glyphs import repair_glyphs  # noqa: E402
 from structaware_readers.inline_markup import has_markup, plain_text  # noqa: E402
 from structaware_readers.loader import load_document  # noqa: E402
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region  # noqa: E402
@@ -167,3 +168,46 @@ def test_paper_units_hold_no_markup():
     assert not [u.text[:80] for u in units if has_markup(u.text) or has_markup(u.context)]
     first = next(u for u in units if "Kai Zhang" in u.text)
     assert "Kai Zhang^1, Yangyang Kang^2" in first.text
+
+
+# ---------------------------------------------------------------- glyphs without a name
+
+
+@pytest.mark.parametrize(
+    ("raw", "read"),
+    [
+        # the VA/DoD asthma guideline's Wingdings 2 square bullets (U+F0A1), at line starts and run
+        # into one line
+        ("\uf0a1 Symptoms suggestive of airway hyperresponsiveness", "▪ Symptoms suggestive of airway hyperresponsiveness"),
+        ("e.g.,: \uf0a1 Resource use\n\uf0a1 Equity", "e.g.,: ▪ Resource use\n▪ Equity"),
+        ("\uf0a1 Recent hospitalization \uf0a1 ED visit", "▪ Recent hospitalization ▪ ED visit"),
+        ("2025\x03年\x036月", "2025 年 6月"),  # a space glyph mapped to U+0003
+        ("an ef(cid:28)cient retriever", "an efcient retriever"),
+        # traps: a Private Use Area glyph set against a figure is no bullet; real bullets and
+        # symbols stay
+        ("BP \uf0b3140 mm Hg", "BP 140 mm Hg"),
+        ("• ICS ♦ Budesonide ≥ 140 ☑ done", "• ICS ♦ Budesonide ≥ 140 ☑ done"),
+        ("tab\tand\nnewline", "tab\tand\nnewline"),
+    ],
+)
+def test_repair_glyphs(raw, read):
+    assert repair_glyphs(raw) == read
+
+
+def test_table_cells_and_captions_are_read_too():
+    from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+    from structaware_readers.text_as_read import read_as_printed
+
+    grid = TableGrid(header_rows=[["Step", "Therapy"]], body_rows=[["1", "\uf0a1 Initial therapy: \uf0a1 ICS"]])
+    doc = ParsedDocument(
+        doc_id="0" * 16, name="t", source="t", parser="mineru", input_format="test", page_count=1,
+        blocks=[
+            Block(block_id="p1-e0", kind=BlockKind.TABLE, page=1, table=grid, caption="Table 1<sup>a</sup>"),
+            Block(block_id="p1-e1", kind=BlockKind.PARAGRAPH, page=1, text="plain"),
+        ],
+    )  # fmt: skip
+    out = read_as_printed(doc)
+    assert out.blocks[0].table.body_rows == [["1", "▪ Initial therapy: ▪ ICS"]]
+    assert out.blocks[0].caption == "Table 1^a"
+    assert out.blocks[1] is doc.blocks[1]  # untouched blocks are not copied
+    assert read_as_printed(out) is out

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.models import ParsedDocument
-
 #: Tags read as inline markup (any other ``<...>`` is text: ``<140``, ``<b and c>`` are not tags).
 INLINE_TAGS = (
     "sup", "sub", "b", "i", "u", "s", "em", "strong", "span", "small", "big", "mark", "font", "a",
@@ -48,26 +46,6 @@ def plain_text(text: str) -> str:
     if not text or not has_markup(text):
         return text
     return "\n".join(_plain_line(line) if has_markup(line) else line for line in text.split("\n"))
-
-
-def plain_blocks(doc: ParsedDocument) -> ParsedDocument:
-    """``doc`` with :func:`plain_text` applied to every block's ``text``, ``caption``, ``footnote``
-    and list ``items``; ``doc`` itself when no block holds markup."""
-    changed = False
-    blocks = []
-    for b in doc.blocks:
-        update: dict[str, object] = {}
-        for name in ("text", "caption", "footnote"):
-            value = getattr(b, name)
-            if value and has_markup(value):
-                update[name] = plain_text(value)
-        if any(has_markup(it) for it in b.items):
-            update["items"] = [plain_text(it) for it in b.items]
-        if update:
-            changed = True
-            b = b.model_copy(update=update)
-        blocks.append(b)
-    return doc.model_copy(update={"blocks": blocks}) if changed else doc
 
 
 def _plain_line(line: str) -> str:
@@ -95,4 +73,4 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-__all__ = ["INLINE_TAGS", "has_markup", "plain_blocks", "plain_text"]
+__all__ = ["INLINE_TAGS", "has_markup", "plain_text"]

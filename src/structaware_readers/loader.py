@@ -126,9 +126,9 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`), inline
-    markup written as plain text (:func:`~structaware_readers.inline_markup.plain_blocks`:
-    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``).
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`), every
+    text field written as a reader sees it (:func:`~structaware_readers.text_as_read.read_as_printed`:
+    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``, Symbol-font bullets -> ``▪``).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -137,10 +137,10 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     """
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
-    from structaware_readers.inline_markup import plain_blocks
     from structaware_readers.references import mark_references
+    from structaware_readers.text_as_read import read_as_printed
 
-    doc = apply_reading_order(mark_furniture(plain_blocks(doc)), reading_order)
+    doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
     return mark_references(join_continued_paragraphs(doc))
 
 
