@@ -22,7 +22,7 @@ layer (:mod:`structaware_readers.table_recovery.pdf_text_layer`, pdfplumber's ta
 
 A table the parser did give cells, but whose header words the PDF's text layer does not hold (MinerU
 cuts words of multi-line headers across cells), gets the text layer's grid when that keeps the body's
-figures (:mod:`.markup_check`).
+figures and reads the document's own words at least as well as the parser's grid (:mod:`.markup_check`).
 
 A table the parser split into pieces or partly missed (a ``table`` block with one block per number
 below it, an ``image`` of figures with its row labels as paragraphs beside it, an ``equation`` region
@@ -56,7 +56,7 @@ from structaware_readers.errors import (
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.continued import merge_continued_tables
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
-from structaware_readers.table_recovery.markup_check import check_markup, needs_check
+from structaware_readers.table_recovery.markup_check import check_markup, document_words, needs_check
 from structaware_readers.table_recovery.panels import split_panels
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
@@ -168,6 +168,7 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             checks_by_page.setdefault(blocks[i].page, []).append(i)
         absorbed: set[int] = set()
         merged: set[int] = set()
+        vocabulary = document_words([b.text for b in doc.blocks if not b.is_furniture and b.kind is not BlockKind.TABLE]) if checks else None
         for page_number in sorted({*by_page, *checks_by_page, *split}):
             page = plumber.pages[page_number - 1]
             try:
@@ -185,7 +186,7 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
                         blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
                 for i in checks_by_page.get(page_number, []):
                     if i not in absorbed and i not in merged:
-                        blocks[i] = _checked_block(blocks[i], page)
+                        blocks[i] = _checked_block(blocks[i], page, vocabulary)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
         targets = sorted({*targets, *merged} - absorbed)
@@ -194,10 +195,11 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
     return _with_blocks(doc, blocks, targets, warnings)
 
 
-def _checked_block(block: Block, page: Any) -> Block:
-    """``block`` with the text layer's grid when its markup garbles the header (:mod:`.markup_check`)."""
+def _checked_block(block: Block, page: Any, vocabulary: Any) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
+    the document's words as well (:mod:`.markup_check`)."""
     try:
-        grid = check_markup(block, page)
+        grid = check_markup(block, page, vocabulary)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None

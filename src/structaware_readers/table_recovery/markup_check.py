@@ -10,7 +10,11 @@ text layer; when fewer than :data:`MIN_HEADER_WORDS_FOUND` of them are there, or
 a data row (a label and figures), the region's grid is rebuilt from the text layer
 (:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and used instead,
 but only if it keeps the body's figures (at least :data:`MIN_FIGURES_KEPT` of them, counted with
-repeats) and loses no body row: a rebuild that drops data stays unused and the parser's grid is kept.
+repeats), loses no body row, and reads the document's own words at least as well as the parser's
+grid (:func:`known_share`: the share of a grid's words found in the document's text outside its
+tables, as the parser read it): a text layer without spaces between words (``Method MMLUPhysics MMLUChemistry``,
+a LaTeX table in a small font) or one that cuts words keeps the figures but not the words, and the
+parser's grid is kept.
 
 A table merged across pages (``Block.extra_ids``) is left as it is: one region cannot rebuild it.
 """
@@ -49,13 +53,15 @@ def needs_check(block: Block) -> bool:
     )
 
 
-def check_markup(block: Block, page: Any) -> TableGrid | None:
+def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module
     docstring), else ``None`` (keep the parser's grid).
 
     Args:
         block: a table block for which :func:`needs_check` holds.
         page: its ``pdfplumber.page.Page``.
+        vocabulary: :func:`document_words` of the document's blocks other than tables, as the parser
+            read them; ``None``: no words check.
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
@@ -78,7 +84,34 @@ def check_markup(block: Block, page: Any) -> TableGrid | None:
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
         return None
+    if vocabulary is not None:
+        if known_share(_cells(rebuilt), vocabulary) < known_share(_cells(grid), vocabulary):
+            return None
     return rebuilt
+
+
+def document_words(texts: list[str]) -> Counter[str]:
+    """For each word (3+ letters, lower case) of ``texts`` (one text per block), the number of texts
+    holding it: a document's own words, as its parser read them."""
+    out: Counter[str] = Counter()
+    for text in texts:
+        out.update(set(_words_of([text])))
+    return out
+
+
+def known_share(cells: list[str], vocabulary: Counter[str]) -> float:
+    """The share of the distinct words (3+ letters) of ``cells`` that ``vocabulary`` holds; 1.0 when
+    the cells hold no word."""
+    words = set(_words_of(cells))
+    return sum(1 for w in words if vocabulary[w] > 0) / len(words) if words else 1.0
+
+
+def _words_of(texts: list[str]) -> list[str]:
+    return [w.lower() for t in texts for w in _WORD.findall(t)]
+
+
+def _cells(grid: TableGrid) -> list[str]:
+    return [grid.title, *(c for row in [*grid.header_rows, *grid.body_rows] for c in row)]
 
 
 def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str]:
