@@ -66,3 +66,83 @@ def test_known_share_counts_distinct_words_of_the_document():
     assert known_share(["MMLU Physics", "MMLU"], vocab) == 1.0
     assert known_share(["MMLUPhysics", "Chainofthought"], vocab) == 0.0
     assert known_share(["41.2", "55.0"], vocab) == 1.0  # no words: nothing lost
+
+
+# ---------------------------------------------------------------- items stacked in one ruled row
+
+HTN_F1_PDF = Path(__file__).parent / "fixtures" / "pdf" / "vadod_htn_2020_p98-101.pdf"
+HTN_F1 = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_2020_p98-101" / "middle_json.json"
+
+
+@pytest.fixture(scope="module")
+def f1_rows():
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc = load_document(HTN_F1, pdf=HTN_F1_PDF)
+    return [u for u in build_units(doc) if u.unit_type.value == "table_row"]
+
+
+def _by_drug(rows) -> dict[str, dict[str, str]]:
+    out = {}
+    for u in rows:
+        cells = dict(zip(u.table.headers, u.table.cells))
+        out[cells.get("Drug", "")] = cells
+    return out
+
+
+def test_dose_table_one_row_per_drug(f1_rows):
+    """Table F-1 of the VA/DoD hypertension guideline stacks each class's drugs in one ruled row, each
+    dose on its drug's line; the parser read 'Chlorthalidone^b HCTZ^b Indapamide' as one row."""
+    drugs = _by_drug(f1_rows)
+    assert drugs["Chlorthalidone^b"]["Usual Dose Range"] == "12.5-25 mg daily"
+    assert drugs["HCTZ^b"]["Usual Dose Range"] == "25-50 mg daily^c"
+    assert drugs["Indapamide"]["Usual Dose Range"] == "IR: 2.5 mg daily"
+    assert drugs["Doxazosin"]["Usual Dose Range"] == "1-16 mg/daily"  # a continuation page
+    assert drugs["Doxazosin"]["Comments^a"].startswith("• Initiate at low doses (1 mg)")
+    # a dose wrapped over two lines stays whole, with the note under the last drug
+    assert drugs["Ramipril^b"]["Usual Dose Range"] == "2.5-20 mg/day (daily or divided bid) (10 mg daily for CV risk prevention)"
+    # the class (merged down) and the class's comments (a bulleted list) are in every drug's row
+    assert {drugs[d][""] for d in ("Benazepril", "Enalapril", "Ramipril^b")} == {"Angiotensin-Converting Enzyme Inhibitors (ACEI)"}
+    assert drugs["Benazepril"]["Comments^a"] == drugs["Ramipril^b"]["Comments^a"]
+    assert not [d for d in drugs if "HCTZ" in d and "Indapamide" in d]  # the trap: three drugs in a row
+
+
+def test_stacked_split_needs_items_in_line_with_figures():
+    from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, split_stacked
+
+    drugs = [(100.0, "Chlorthalidone^b"), (112.0, "HCTZ^b"), (124.0, "Indapamide")]
+    doses = [(100.0, "12.5-25 mg daily"), (112.0, "25-50 mg daily^c"), (124.0, "IR: 2.5 mg daily")]
+    comments = [(100.0, "• May cause gout"), (112.0, "• Monitor K+ levels"), (124.0, "• Rare photosensitivity"), (136.0, "• Hyponatremia")]
+    cls = [(108.0, "Thiazide-type"), (120.0, "Diuretics")]
+    assert split_stacked([cls, drugs, doses, comments]) == [
+        ["Thiazide-type Diuretics", "Chlorthalidone^b", "12.5-25 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+        ["Thiazide-type Diuretics", "HCTZ^b", "25-50 mg daily^c", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+        ["Thiazide-type Diuretics", "Indapamide", "IR: 2.5 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+    ]
+    # traps: a wrapped category beside a wrapped recommendation; names beside prose without figures
+    category = [(100.0, "Reviewed,"), (112.0, "New-added")]
+    recommendation = [(100.0, "We suggest offering home blood pressure"), (112.0, "Self-monitoring with co-interventions.")]
+    assert split_stacked([None, recommendation, category]) is None
+    assert split_stacked([drugs, [(100.0, "Preferred"), (112.0, "Alternative"), (124.0, "Avoid")]]) is None
+    assert may_hold_stacked_rows([["Thiazide-type Diuretics", "Chlorthalidone^b HCTZ^b Indapamide", "12.5-25 mg daily 25-50 mg daily"]])
+    assert not may_hold_stacked_rows([["Screening", "We recommend screening adults, 18 to 39 years", "Strong for"]])
+
+
+def test_label_spanning_its_row_takes_no_figures_from_above():
+    """A ruled cell spanning the whole row (a group label such as 'OTHER ASSETS') repeats itself over
+    the columns it covers; the figures of the row above stay there."""
+    from structaware_readers.table_recovery.pdf_text_layer import _fill_covered
+
+    cells = [(0, 10, 300, 20), None, None]  # the label's cell reaches over the figure columns
+    col_x1 = [100.0, 200.0, 300.0]
+    above = ["Total investments", "29,505", "28,120"]
+    reach_down = [10.0, 10.0, 10.0]  # the cells above end where this row starts
+    assert _fill_covered(["OTHER ASSETS", None, None], cells, col_x1, reach_down, above) == ["OTHER ASSETS"] * 3
+    # a merged cell reaching down from the row above (rowspan) is repeated
+    cells = [(0, 10, 100, 20), None, (200, 10, 300, 20)]
+    assert _fill_covered(["Lisinopril", None, "daily"], cells, col_x1, [10.0, 20.0, 10.0], ["ACEI", "10-40 mg", "x"]) == [
+        "Lisinopril", "10-40 mg", "daily"
+    ]
+    # neither: empty, never the figure above
+    assert _fill_covered(["Label", None, "4"], cells, col_x1, [10.0, 10.0, 10.0], above) == ["Label", "", "4"]

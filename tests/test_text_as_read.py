@@ -131,7 +131,8 @@ def test_join_words_cjk_and_line_end_hyphens():
     assert join_words([["Sub-"], ["topic"]]) == "Sub-topic"
     assert join_words([["pre-", "and", "post-operative"]]) == "pre- and post-operative"  # inside a line
     assert join_words([["Type", "2"], ["Diabetes"]]) == "Type 2 Diabetes"
-    assert join_words([["Non-"], ["Pharmacological"]]) == "Non- Pharmacological"  # capital: a new word
+    assert join_words([["Angiotensin-"], ["Converting"]]) == "Angiotensin-Converting"
+    assert join_words([["therapy", "-"], ["Then"]]) == "therapy - Then"  # a dash set apart
 
 
 # ---------------------------------------------------------------- inline markup

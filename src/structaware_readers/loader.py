@@ -148,9 +148,10 @@ def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | b
     """Rebuild ungridded tables (and tables whose markup garbles the header, or split into pieces) from
     the PDF given or found, else ungridded tables from the parser's text (:mod:`.table_recovery`)."""
     from structaware_readers.table_recovery import needs_recovery, recover_table_grids
-    from structaware_readers.table_recovery.markup_check import needs_check
+    from structaware_readers.table_recovery.markup_check import needs_check, needs_parts_check
 
-    if not needs_recovery(doc) and not (pdf is not False and any(needs_check(b) for b in doc.blocks)):
+    checked = pdf is not False and any(needs_check(b) or needs_parts_check(b) for b in doc.blocks)
+    if not needs_recovery(doc) and not checked:
         return doc
     if pdf is False:
         return recover_table_grids(doc, None)

@@ -16,6 +16,11 @@ tables, as the parser read it): a text layer without spaces between words (``Met
 a LaTeX table in a small font) or one that cuts words keeps the figures but not the words, and the
 parser's grid is kept.
 
+A parser grid that may hold items stacked in one ruled row (a dose table's drugs, each on its own
+line beside its dose: :func:`~structaware_readers.table_recovery.stacked_rows.may_hold_stacked_rows`)
+is read from the text layer too, and that grid is used when it cuts such rows into one row per item
+(more body rows), under the same figures and words checks.
+
 A table merged across pages (``Block.extra_ids``) is left as it is: one region cannot rebuild it.
 """
 
@@ -29,6 +34,7 @@ from structaware_readers.models import Block, BlockKind, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
 from structaware_readers.table_recovery.reading_direction import region_words
+from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows
 
 #: A header whose words are found in the PDF region at this share or more is right as it is.
 MIN_HEADER_WORDS_FOUND = 0.9
@@ -65,29 +71,87 @@ def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    header_words = [w.lower() for row in grid.header_rows for cell in row for w in _WORD.findall(cell)]
-    if not any(is_data_row_cells(row) for row in grid.header_rows):
-        if not header_words:
-            return None
-        pdf_words = _region_words(page, block.bbox)
-        if not pdf_words:
-            return None
-        if sum(1 for w in header_words if w in pdf_words) >= MIN_HEADER_WORDS_FOUND * len(header_words):
-            return None
+    stacked = may_hold_stacked_rows(grid.body_rows)
+    if not stacked and not _header_garbled(grid, page, block.bbox):
+        return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2 or len(rebuilt.body_rows) < len(grid.body_rows):
         return None
-    if any(is_data_row_cells(row) for row in rebuilt.header_rows):
+    if stacked and len(rebuilt.body_rows) == len(grid.body_rows) and not _header_garbled(grid, page, block.bbox):
+        return None  # no stacked rows after all, and the parser's header is right
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
+
+
+def needs_parts_check(block: Block) -> bool:
+    """A table merged across pages (``extra_ids``) from parser markup, every part with its region,
+    whose rows may hold stacked items (:func:`~.stacked_rows.may_hold_stacked_rows`)."""
+    return (
+        block.kind is BlockKind.TABLE
+        and block.table is not None
+        and block.table.grid_source == "parser_html"
+        and bool(block.extra_ids)
+        and block.bbox is not None
+        and all(b is not None for b in block.extra_bboxes)
+        and len(block.extra_bboxes) == len(block.extra_pages)
+        and not block.is_furniture
+        and may_hold_stacked_rows(block.table.body_rows)
+    )
+
+
+def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
+    """The text layer's grid of a table merged across pages (:func:`needs_parts_check`), read part by
+    part (``pages``: the pdfplumber pages of ``block.page`` and ``block.extra_pages``, in that order)
+    and joined, when it cuts stacked items into more rows than the parser's grid and keeps its data
+    (:func:`keeps_data`); else ``None``. Every part must give the same columns; a continuation part's
+    header rows (the header printed again) are dropped when they repeat the first part's."""
+    grid = block.table
+    assert grid is not None and block.bbox is not None
+    regions = [(block.page, block.bbox), *zip(block.extra_pages, block.extra_bboxes)]
+    parts = [grid_from_region(page, bbox, page_number=p) for (p, bbox), page in zip(regions, pages)]
+    first = parts[0]
+    if any(g is None or g.n_cols != parts[0].n_cols for g in parts) or first is None or first.n_cols < 2:
         return None
+    body: list[list[str]] = []
+    pages_of: list[int] = []
+    boxes: list[Any] = []
+    for k, part in enumerate(parts):
+        assert part is not None
+        extra = part.header_rows if k and part.header_rows != first.header_rows else []
+        body += [*extra, *part.body_rows]
+        pages_of += [part.body_row_pages[0] if part.body_row_pages else regions[k][0]] * len(extra) + part.body_row_pages
+        boxes += [regions[k][1]] * len(extra) + part.body_row_bboxes
+    rebuilt = first.model_copy(update={"body_rows": body, "body_row_pages": pages_of, "body_row_bboxes": boxes})
+    if len(rebuilt.body_rows) <= len(grid.body_rows):
+        return None
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
+
+
+def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None) -> bool:
+    """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
+    least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats), and (``vocabulary`` given)
+    it reads the document's own words at least as well (:func:`known_share`)."""
+    if any(is_data_row_cells(row) for row in rebuilt.header_rows):
+        return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
     after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
-        return None
-    if vocabulary is not None:
-        if known_share(_cells(rebuilt), vocabulary) < known_share(_cells(grid), vocabulary):
-            return None
-    return rebuilt
+        return False
+    return vocabulary is None or known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
+
+
+def _header_garbled(grid: TableGrid, page: Any, bbox: tuple[float, float, float, float]) -> bool:
+    """A header row is a data row, or fewer than :data:`MIN_HEADER_WORDS_FOUND` of the header's words
+    are in the region's text layer."""
+    if any(is_data_row_cells(row) for row in grid.header_rows):
+        return True
+    header_words = [w.lower() for row in grid.header_rows for cell in row for w in _WORD.findall(cell)]
+    if not header_words:
+        return False
+    pdf_words = _region_words(page, bbox)
+    if not pdf_words:
+        return False
+    return sum(1 for w in header_words if w in pdf_words) < MIN_HEADER_WORDS_FOUND * len(header_words)
 
 
 def document_words(texts: list[str]) -> Counter[str]:

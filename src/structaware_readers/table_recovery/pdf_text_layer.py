@@ -34,7 +34,8 @@ from structaware_readers.table_recovery.grid_rules import (
     split_title,
     starts_new_cell,
 )
-from structaware_readers.table_recovery.reading_direction import region_words, table_text
+from structaware_readers.table_recovery.reading_direction import cell_lines, reading_text, region_words, table_cell_chars
+from structaware_readers.table_recovery.stacked_rows import split_stacked
 from structaware_readers.table_recovery.ruling import visible_rules
 
 #: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
@@ -106,8 +107,12 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy).
 
     Used when the finder's largest ruled table has >= 2 rows and >= 2 columns and holds at least
-    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats its text
-    (colspan: the cell to the left, rowspan: the cell above). Returns header rows, body rows, body boxes.
+    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats the merged
+    cell's text: the cell to its left when that one reaches over it (colspan), else the cell above
+    when that one reaches down over it (rowspan), else it is empty (a label spanning its row never
+    takes the figures of the row above). Items stacked in one ruled row, each on its own line in
+    line with a figure (a dose table's drugs), become one row each (:mod:`.stacked_rows`). Returns
+    header rows, body rows, body boxes.
     """
     tables = visible_rules(crop).find_tables()
     if not tables:
@@ -117,20 +122,24 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     inside = sum(1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom)
     if inside < MIN_RULED_SHARE * len(words):
         return None
-    raw = table_text(best)
+    col_x0 = sorted({float(c[0]) for c in best.cells})
+    col_x1 = [*col_x0[1:], float(bx1)]
     rows: list[list[str]] = []
     boxes: list[Box] = []
-    for r, (values, row) in enumerate(zip(raw, best.rows)):
-        cells: list[str] = []
-        for c, value in enumerate(values):
-            if value is None:  # covered by a merged cell
-                left = cells[c - 1] if c > 0 and row.cells[c - 1] is not None else ""
-                above = rows[-1][c] if rows and c < len(rows[-1]) else ""
-                value = left or above
-            cells.append(" ".join(value.split()))
-        if any(cells):
-            rows.append(cells)
-            boxes.append(tuple(row.bbox))  # type: ignore[arg-type]
+    reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
+    for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
+        values = [None if ch is None else reading_text(ch) for ch in cell_chars]
+        stacked = split_stacked([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
+        tops = [float(row.bbox[1])] + ([] if stacked is None else _item_tops(cell_chars, len(stacked))[1:])
+        for k, item in enumerate(stacked or [values]):
+            cells = _fill_covered(item, row.cells, col_x1, reach_down, rows[-1] if rows else None)
+            if any(cells):
+                rows.append(cells)
+                bottom = tops[k + 1] if k + 1 < len(tops) else float(row.bbox[3])
+                boxes.append((float(row.bbox[0]), tops[k], float(row.bbox[2]), bottom))
+        for c, cell in enumerate(row.cells):
+            if cell is not None and c < len(reach_down):
+                reach_down[c] = float(cell[3])
     n_cols = max((len(r) for r in rows), default=0)
     keep = [c for c in range(n_cols) if any(c < len(r) and r[c] for r in rows)]
     rows = [[r[c] if c < len(r) else "" for c in keep] for r in rows]
@@ -138,6 +147,36 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
         return None
     n_head = header_count(rows)
     return rows[:n_head], rows[n_head:], boxes[n_head:]
+
+
+def _fill_covered(
+    values: list[str | None], cells: list[Any], col_x1: list[float], reach_down: list[float], above: list[str] | None
+) -> list[str]:
+    """One row's texts with each covered cell (``None``) given the text of the merged cell over it:
+    the nearest cell to its left that reaches over it, else the cell above that reaches down over it."""
+    out: list[str] = []
+    row_bottom = max((float(c[3]) for c in cells if c is not None), default=0.0)
+    for c, value in enumerate(values):
+        if value is None:
+            left = next((j for j in range(c - 1, -1, -1) if cells[j] is not None), None)
+            if left is not None and c < len(col_x1) and float(cells[left][2]) >= col_x1[c] - 1.0:
+                value = out[left]
+            elif above is not None and c < len(above) and c < len(reach_down) and reach_down[c] >= row_bottom - 1.0:
+                value = above[c]
+            else:
+                value = ""
+        out.append(" ".join(value.split()))
+    return out
+
+
+def _item_tops(cell_chars: list[list[dict[str, Any]] | None], n: int) -> list[float]:
+    """The tops of the ``n`` stacked items of a row: the line tops of the first cell of ``n`` lines
+    (the key cell of :func:`~.stacked_rows.split_stacked`, or one in line with it)."""
+    for chars in cell_chars:
+        lines = cell_lines(chars) if chars else []
+        if len(lines) == n:
+            return [top for top, _ in lines]
+    return [0.0] * n
 
 
 def _rows_in_one_cell(rows: list[list[str]]) -> bool:

@@ -14,7 +14,7 @@ Upright glyphs stacked one per line in one column (vertical CJK writing, or a ve
 letter by letter) are one word read top to bottom (``治疗方案``, never ``治 疗 方 案``); a column of
 single figures is not (``1``, ``2``, ``3`` stay three words). The words of a cell are joined by a
 space, except between two CJK characters, which join directly (a wrapped ``慢性阻塞性`` +
-``肺疾病`` reads ``慢性阻塞性肺疾病``).
+``肺疾病`` reads ``慢性阻塞性肺疾病``), and after a hyphen ending a line (``Sub-`` / ``topic``).
 """
 
 from __future__ import annotations
@@ -177,21 +177,45 @@ def _left_neighbour(chars: list[dict[str, Any]], left_of: list[int], ch: dict[st
     return None
 
 
-def table_text(table: Any) -> list[list[str | None]]:
-    """The cells of a pdfplumber ``Table`` as :meth:`pdfplumber.table.Table.extract` gives them (a
-    glyph belongs to the cell holding its centre; ``None`` for a cell covered by a merged one), each
-    read by :func:`reading_text`."""
+def table_cell_chars(table: Any) -> list[list[list[dict[str, Any]] | None]]:
+    """The glyphs of each cell of a pdfplumber ``Table``, row by row, as
+    :meth:`pdfplumber.table.Table.extract` assigns them (a glyph belongs to the cell holding its
+    centre); ``None`` for a cell covered by a merged one."""
     chars = list(table.page.chars)
 
     def inside(ch: dict[str, Any], box: tuple[float, float, float, float]) -> bool:
         h, v = (float(ch["x0"]) + float(ch["x1"])) / 2, (float(ch["top"]) + float(ch["bottom"])) / 2
         return box[0] <= h < box[2] and box[1] <= v < box[3]
 
-    out: list[list[str | None]] = []
+    out: list[list[list[dict[str, Any]] | None]] = []
     for row in table.rows:
         row_chars = [ch for ch in chars if inside(ch, row.bbox)]
-        out.append([None if cell is None else reading_text([ch for ch in row_chars if inside(ch, cell)]) for cell in row.cells])
+        out.append([None if cell is None else [ch for ch in row_chars if inside(ch, cell)] for cell in row.cells])
     return out
+
+
+def table_text(table: Any) -> list[list[str | None]]:
+    """The cells of a pdfplumber ``Table`` as :meth:`pdfplumber.table.Table.extract` gives them
+    (``None`` for a covered cell), each read by :func:`reading_text`."""
+    return [[None if c is None else reading_text(c) for c in row] for row in table_cell_chars(table)]
+
+
+def cell_lines(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3) -> list[tuple[float, str]]:
+    """The text lines of one cell's upright, left-to-right glyphs, top to bottom: ``(top, text)``,
+    ``top`` in PDF points from the page top; ``[]`` when the cell holds rotated or stacked text."""
+    from pdfplumber.utils import extract_words
+
+    groups = _by_direction(chars)
+    if set(groups) - {"ltr"} or any(not ch.get("upright", True) for ch in chars) or not chars or _is_stacked(chars):
+        return []
+    words = extract_words(mark_superscripts(chars), x_tolerance=x_tolerance, y_tolerance=y_tolerance)
+    lines: list[tuple[float, list[str]]] = []
+    for w in words:
+        if lines and abs(float(w["top"]) - lines[-1][0]) <= y_tolerance:
+            lines[-1][1].append(w["text"])
+        else:
+            lines.append((float(w["top"]), [w["text"]]))
+    return [(top, join_words([ws])) for top, ws in lines]
 
 
 _HYPHEN_END = re.compile(r"[A-Za-z0-9]-$")
@@ -200,15 +224,15 @@ _HYPHEN_END = re.compile(r"[A-Za-z0-9]-$")
 def join_words(lines: list[list[str]]) -> str:
     """The lines of one cell (each a list of words) joined as a reader reads them: words by a space,
     except between two CJK characters (``慢性阻塞性`` + ``肺疾病`` -> ``慢性阻塞性肺疾病``) and across a
-    line break after a hyphen, before a lower-case word or a figure (``Sub-`` / ``topic`` ->
-    ``Sub-topic``, ``12.5-`` / ``25 mg`` -> ``12.5-25 mg``; the hyphen is kept). A hyphen inside a
-    line stays apart (``pre- and post-operative``)."""
+    line break after a hyphen set against a letter or figure, before a word or a figure (``Sub-`` /
+    ``topic`` -> ``Sub-topic``, ``Angiotensin-`` / ``Converting`` -> ``Angiotensin-Converting``,
+    ``12.5-`` / ``25 mg`` -> ``12.5-25 mg``; the hyphen is kept). A hyphen inside a line stays apart
+    (``pre- and post-operative``), and so does a dash set apart (``therapy -`` / ``Then``)."""
     out = ""
     for line in lines:
         for k, w in enumerate(x for word in line for x in word.split()):
             glue = out and (
-                (_CJK_CHAR.match(out[-1]) and _CJK_CHAR.match(w[0]))
-                or (k == 0 and _HYPHEN_END.search(out) and (w[0].islower() or w[0].isdigit()))
+                (_CJK_CHAR.match(out[-1]) and _CJK_CHAR.match(w[0])) or (k == 0 and _HYPHEN_END.search(out) and w[0].isalnum())
             )
             out += w if glue else (" " + w if out else w)
     return out
@@ -230,4 +254,7 @@ def _lines_of(words: list[dict[str, Any]], direction: Direction, tolerance: floa
     return lines
 
 
-__all__ = ["Direction", "char_direction", "join_words", "reading_text", "reading_words", "region_words", "table_text"]
+__all__ = [
+    "Direction", "cell_lines", "char_direction", "join_words", "reading_text", "reading_words", "region_words",
+    "table_cell_chars", "table_text",
+]
