@@ -182,11 +182,14 @@ def test_paper_units_hold_no_markup():
         ("\uf0a1 Symptoms suggestive of airway hyperresponsiveness", "▪ Symptoms suggestive of airway hyperresponsiveness"),
         ("e.g.,: \uf0a1 Resource use\n\uf0a1 Equity", "e.g.,: ▪ Resource use\n▪ Equity"),
         ("\uf0a1 Recent hospitalization \uf0a1 ED visit", "▪ Recent hospitalization ▪ ED visit"),
+        ("Sidebar B: Assessment: \uf0a1Symptoms (see Sidebar A) \uf0a1Pattern", "Sidebar B: Assessment: ▪ Symptoms (see Sidebar A) ▪ Pattern"),
+        ("\uf0a1", "▪"),
         ("2025\x03年\x036月", "2025 年 6月"),  # a space glyph mapped to U+0003
         ("an ef(cid:28)cient retriever", "an efcient retriever"),
         # traps: a Private Use Area glyph set against a figure is no bullet; real bullets and
         # symbols stay
         ("BP \uf0b3140 mm Hg", "BP 140 mm Hg"),
+        ("ab\uf0a1cd", "abcd"),
         ("• ICS ♦ Budesonide ≥ 140 ☑ done", "• ICS ♦ Budesonide ≥ 140 ☑ done"),
         ("tab\tand\nnewline", "tab\tand\nnewline"),
     ],
