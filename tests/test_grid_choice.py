@@ -146,3 +146,13 @@ def test_label_spanning_its_row_takes_no_figures_from_above():
     ]
     # neither: empty, never the figure above
     assert _fill_covered(["Label", None, "4"], cells, col_x1, [10.0, 10.0, 10.0], above) == ["Label", "", "4"]
+
+
+def test_more_rows_for_another_reason_is_no_ground_to_replace():
+    from structaware_readers.table_recovery.stacked_rows import splits_names
+
+    parser = [["ACEI", "Benazepril Enalapril", "10-40 mg 5-40 mg"]]
+    assert splits_names(parser, [["ACEI", "Benazepril", "10-40 mg"], ["ACEI", "Enalapril", "5-40 mg"]])
+    # lines of the same row read apart (a wrapped label), the names still together: no
+    assert not splits_names(parser, [["ACEI", "Benazepril Enalapril", "10-40 mg"], ["", "", "5-40 mg"]])
+    assert not splits_names([["Total Revenue", "1,204 (2.5)"]], [["Total", ""], ["Revenue", "1,204"]])

@@ -18,8 +18,9 @@ parser's grid is kept.
 
 A parser grid that may hold items stacked in one ruled row (a dose table's drugs, each on its own
 line beside its dose: :func:`~structaware_readers.table_recovery.stacked_rows.may_hold_stacked_rows`)
-is read from the text layer too, and that grid is used when it cuts such rows into one row per item
-(more body rows), under the same figures and words checks.
+is read from the text layer too, and that grid is used when it cuts those names into rows of their
+own (:func:`~structaware_readers.table_recovery.stacked_rows.splits_names`; more rows for another
+reason is no ground), under the same figures and words checks.
 
 A table merged across pages (``Block.extra_ids``) is left as it is: one region cannot rebuild it.
 """
@@ -34,7 +35,7 @@ from structaware_readers.models import Block, BlockKind, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
 from structaware_readers.table_recovery.reading_direction import region_words
-from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows
+from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
 
 #: A header whose words are found in the PDF region at this share or more is right as it is.
 MIN_HEADER_WORDS_FOUND = 0.9
@@ -77,8 +78,8 @@ def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2 or len(rebuilt.body_rows) < len(grid.body_rows):
         return None
-    if stacked and len(rebuilt.body_rows) == len(grid.body_rows) and not _header_garbled(grid, page, block.bbox):
-        return None  # no stacked rows after all, and the parser's header is right
+    if stacked and not splits_names(grid.body_rows, rebuilt.body_rows) and not _header_garbled(grid, page, block.bbox):
+        return None  # no stacked items cut apart, and the parser's header is right
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 
 
@@ -121,7 +122,7 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
         pages_of += [part.body_row_pages[0] if part.body_row_pages else regions[k][0]] * len(extra) + part.body_row_pages
         boxes += [regions[k][1]] * len(extra) + part.body_row_bboxes
     rebuilt = first.model_copy(update={"body_rows": body, "body_row_pages": pages_of, "body_row_bboxes": boxes})
-    if len(rebuilt.body_rows) <= len(grid.body_rows):
+    if len(rebuilt.body_rows) <= len(grid.body_rows) or not splits_names(grid.body_rows, rebuilt.body_rows):
         return None
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 

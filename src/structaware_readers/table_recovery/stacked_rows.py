@@ -112,6 +112,30 @@ def may_hold_stacked_rows(body_rows: list[list[str]]) -> bool:
     return False
 
 
+def splits_names(parser_rows: list[list[str]], rebuilt_rows: list[list[str]]) -> bool:
+    """The rebuilt grid cuts a parser cell listing names (:func:`may_hold_stacked_rows`) into rows of
+    their own: two or more rebuilt cells, each a strict part of that cell in a row with a figure
+    (``Chlorthalidone^b`` beside ``12.5-25 mg daily``, ``HCTZ^b`` beside ``25-50 mg daily``). A rebuilt
+    grid with more rows for any other reason (a wrapped label read as two lines) does not."""
+    # cells of rebuilt rows that hold a figure in another cell (an item's row: a drug and its dose)
+    rebuilt_cells = {
+        " ".join(c.split())
+        for row in rebuilt_rows
+        for k, c in enumerate(row)
+        if c.strip() and any(_DIGIT.search(o) for j, o in enumerate(row) if j != k)
+    }
+    for row in parser_rows:
+        if not any(len(_FIGURES.findall(c)) >= 2 for c in row):
+            continue
+        for cell in row:
+            whole = " ".join(cell.split())
+            if _names_only(whole):
+                parts = [c for c in rebuilt_cells if c != whole and f" {c} " in f" {whole} "]
+                if len(parts) >= 2:
+                    return True
+    return False
+
+
 def _names_only(cell: str) -> bool:
     text = re.sub(r"\^\S+", "", cell)
     if "," in text or ";" in text:
@@ -120,4 +144,4 @@ def _names_only(cell: str) -> bool:
     return len(words) >= 2 and all(w[0].isupper() for w in words) and len(text.split()) == len(words)
 
 
-__all__ = ["MAX_KEY_WORDS", "TOLERANCE", "may_hold_stacked_rows", "split_stacked"]
+__all__ = ["MAX_KEY_WORDS", "TOLERANCE", "may_hold_stacked_rows", "split_stacked", "splits_names"]
