@@ -22,7 +22,8 @@ is read from the text layer too, and that grid is used when it cuts those names 
 own (:func:`~structaware_readers.table_recovery.stacked_rows.splits_names`; more rows for another
 reason is no ground), under the same figures and words checks.
 
-A table merged across pages (``Block.extra_ids``) is left as it is: one region cannot rebuild it.
+A table merged across pages (``Block.extra_ids``) is checked only for stacked items, part by part
+(:func:`check_parts`); its header is left as the parser read it.
 """
 
 from __future__ import annotations
@@ -72,14 +73,14 @@ def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    stacked = may_hold_stacked_rows(grid.body_rows)
-    if not stacked and not _header_garbled(grid, page, block.bbox):
+    garbled = _header_garbled(grid, page, block.bbox)
+    if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2 or len(rebuilt.body_rows) < len(grid.body_rows):
         return None
-    if stacked and not splits_names(grid.body_rows, rebuilt.body_rows) and not _header_garbled(grid, page, block.bbox):
-        return None  # no stacked items cut apart, and the parser's header is right
+    if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
+        return None  # the parser's header is right and no stacked items were cut apart
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 
 
@@ -119,7 +120,7 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
         assert part is not None
         extra = part.header_rows if k and part.header_rows != first.header_rows else []
         body += [*extra, *part.body_rows]
-        pages_of += [part.body_row_pages[0] if part.body_row_pages else regions[k][0]] * len(extra) + part.body_row_pages
+        pages_of += [regions[k][0]] * len(extra) + part.body_row_pages
         boxes += [regions[k][1]] * len(extra) + part.body_row_bboxes
     rebuilt = first.model_copy(update={"body_rows": body, "body_row_pages": pages_of, "body_row_bboxes": boxes})
     if len(rebuilt.body_rows) <= len(grid.body_rows) or not splits_names(grid.body_rows, rebuilt.body_rows):
