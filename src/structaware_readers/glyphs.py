@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-_SUSPECT = re.compile("[\ue000-\uf8ff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]|\\(cid:\\d+\\)")
+_SUSPECT = re.compile("[\ue000-\uf8ff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\\(cid:\\d+\\)")
 _PUA = "\ue000-\uf8ff"
 #: A Private Use Area glyph where a bullet stands: at the start of a word (after a line start, a space
 #: or ":"/";"), before a space, punctuation, the end, or a letter (a bullet set against its item).
@@ -45,7 +45,7 @@ def repair_glyphs(text: str) -> str:
         return text
     text = _PUA_BULLET.sub(lambda m: BULLET + " " if m.group("letter") else BULLET, text)
     text = re.sub(f"[{_PUA}]", "", text)
-    text = _CID.sub("", text).replace("\ufffd", "")
+    text = _CID.sub("", text)
     return _CONTROL.sub(" ", text)
 
 
