@@ -60,6 +60,20 @@ def test_text_layer_without_spaces_keeps_the_parser_grid():
     assert [r[0] for r in spaced.body_rows] == ["Zero shot", "Chain of thought", "Retrieval augmented"]
 
 
+def test_a_grid_that_cuts_words_loses_them():
+    """The VA/DoD LLA guideline's 2007 recommendation table read as text lines: the rotated header
+    comes apart in letters ('M e N S' for 'Module'); the parser grid's words are not kept."""
+    from structaware_readers.models import TableGrid
+    from structaware_readers.table_recovery.markup_check import keeps_data
+
+    vocab = document_words(["Module Section Number Recommendation Text Grade wound healing"])
+    parser = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    cut = TableGrid(header_rows=[["M e", "S", "N", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    whole = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    assert not keeps_data(parser, cut, vocab)
+    assert keeps_data(parser, whole, vocab)
+
+
 def test_known_share_counts_distinct_words_of_the_document():
     vocab = document_words(["MMLU Physics results", "chain of thought"])
     assert vocab == Counter({"mmlu": 1, "physics": 1, "results": 1, "chain": 1, "thought": 1})
@@ -127,6 +141,7 @@ def test_stacked_split_needs_items_in_line_with_figures():
     assert split_stacked([drugs, [(100.0, "Preferred"), (112.0, "Alternative"), (124.0, "Avoid")]]) is None
     assert may_hold_stacked_rows([["Thiazide-type Diuretics", "Chlorthalidone^b HCTZ^b Indapamide", "12.5-25 mg daily 25-50 mg daily"]])
     assert not may_hold_stacked_rows([["Screening", "We recommend screening adults, 18 to 39 years", "Strong for"]])
+    assert not may_hold_stacked_rows([["A", "10.1", "3", "The potential for wound healing", "I A"]])  # a grade, no names
 
 
 def test_label_spanning_its_row_takes_no_figures_from_above():

@@ -42,6 +42,8 @@ from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_row
 MIN_HEADER_WORDS_FOUND = 0.9
 #: The rebuilt grid must keep at least this share of the parser body's figures.
 MIN_FIGURES_KEPT = 0.95
+#: ... and of the parser grid's words that the document's text holds (a grid that cuts words loses them).
+MIN_WORDS_KEPT = 0.95
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _FIGURE = re.compile(r"\d[\d,.]*")
@@ -131,7 +133,9 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
 def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None) -> bool:
     """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
     least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats), and (``vocabulary`` given)
-    it reads the document's own words at least as well (:func:`known_share`)."""
+    it reads the document's own words at least as well (:func:`known_share`) and keeps at least
+    :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
+    cells cut words, ``M e N S`` for ``Module``, loses them)."""
     if any(is_data_row_cells(row) for row in rebuilt.header_rows):
         return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
@@ -139,7 +143,13 @@ def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | N
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
         return False
-    return vocabulary is None or known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
+    if vocabulary is None:
+        return True
+    parser_known = {w for w in _words_of(_cells(grid)) if vocabulary[w] > 0}
+    lost = parser_known - set(_words_of(_cells(rebuilt)))
+    if len(lost) > (1 - MIN_WORDS_KEPT) * len(parser_known):
+        return False
+    return known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
 
 
 def _header_garbled(grid: TableGrid, page: Any, bbox: tuple[float, float, float, float]) -> bool:

@@ -141,7 +141,11 @@ def _names_only(cell: str) -> bool:
     if "," in text or ";" in text:
         return False
     words = _WORD.findall(text)
-    return len(words) >= 2 and all(w[0].isupper() for w in words) and len(text.split()) == len(words)
+    return (
+        len(words) >= 2
+        and all(w[0].isupper() and len(w) >= 3 for w in words)  # names, not grade letters ("I A")
+        and len(text.split()) == len(words)
+    )
 
 
 __all__ = ["MAX_KEY_WORDS", "TOLERANCE", "may_hold_stacked_rows", "split_stacked", "splits_names"]
