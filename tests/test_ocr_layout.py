@@ -91,6 +91,14 @@ def test_two_columns_headings_and_furniture():
     ]
 
 
+def test_a_table_note_with_a_raised_marker_is_no_heading():
+    lines = [_line("正文段落，说明诊断方法与检查时机。", 0.1, 0.2, 0.8, 0.215), _line("正文第二行内容继续。", 0.1, 0.22, 0.6, 0.235),
+             _line("d 对于C型子宫切除首选剖腹手术", 0.1, 0.30, 0.5, 0.322), _line("2.2 病理诊断", 0.1, 0.35, 0.3, 0.372)]  # fmt: skip
+    kinds = {b.text: b.kind for b in page_blocks(1, lines).blocks}
+    assert kinds["d 对于C型子宫切除首选剖腹手术"] is BlockKind.PARAGRAPH
+    assert kinds["2.2 病理诊断"] is BlockKind.HEADING  # trap: an equally tall numbered line still is one
+
+
 def test_low_confidence_lines_are_kept_and_listed():
     lines = [_line("Blood pressure target", 0.1, 0.2, 0.5, 0.215, 0.95), _line("<140/9O mmHg", 0.1, 0.22, 0.4, 0.235, 0.55)]
     result = page_blocks(2, lines)

@@ -50,6 +50,7 @@ PARA_GAP = 0.75
 HEADING_MAX_CHARS = 40
 _SENTENCE_END = tuple("。；;：:，,、！？!?") + (".",)
 _DOUBLED_ROMAN = re.compile(r"([ⅠⅡⅢⅣⅤ])\1+(?=\s*(?:级|类|期))")
+_NOTE = re.compile(r"^[a-z*†‡§]\s")  # a table note ("d 对于…", "* p < 0.05"): taller with its marker, no heading
 _CAPTION = re.compile(r"^\s*(表|Table|TABLE)\s*[\dA-Za-z一二三四五六七八九十]")
 
 
@@ -80,7 +81,7 @@ def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, rout
             furniture.append((kind, ln))
 
     tables: list[tuple[BBox, TableGrid, str, list[OcrLine]]] = []
-    for region, inner in _table_regions(rest, rules, body_h):
+    for region, inner in _table_regions(rest, rules):
         inside = [ln for ln in rest if _center_in(ln, region)]
         grid = _grid(inside, region, inner, body_h)
         if grid is None:
@@ -127,7 +128,7 @@ def _furniture_kind(ln: OcrLine) -> BlockKind | None:
 
 
 # ---------------------------------------------------------------------------- tables
-def _table_regions(lines: list[OcrLine], rules: list[Rule], body_h: float) -> list[tuple[BBox, list[float]]]:
+def _table_regions(lines: list[OcrLine], rules: list[Rule]) -> list[tuple[BBox, list[float]]]:
     """Regions bounded by >= 3 stacked rules of similar extent; with the inner rules' y."""
     groups: list[list[Rule]] = []
     for r in sorted(rules):
@@ -261,7 +262,7 @@ def _body_height(lines: list[OcrLine]) -> float:
 
 def _is_heading(ln: OcrLine, body_h: float) -> bool:
     text = ln.text.strip()
-    if len(text) > HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or len(text) < 2:
+    if len(text) > HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or len(text) < 2 or _NOTE.match(text):
         return False
     numbered = numbering_depth(text) is not None
     tall = ln.height >= 1.3 * body_h
