@@ -5,6 +5,11 @@
   default engine (:class:`RapidOcrEngine`, weights inside its PyPI wheel, loaded lazily);
 * :mod:`.pages`: which pages of a PDF need OCR (no text layer, images on the page) and rendering
   them (pypdfium2).
+* :mod:`.read_pages`: OCR of chosen pages with their horizontal rules, cached per page (:mod:`.cache`);
+* :mod:`.layout`: one page's lines -> typed blocks in reading order (furniture, tables as grids,
+  headings, paragraphs);
+* :mod:`.route`: :func:`~.route.read_pdf`, each page of a PDF by the route that can read it (what
+  :func:`structaware_readers.loader.load_document` uses for PDFs).
 
 Importing this package imports no OCR library; a missing one raises
 :class:`~structaware_readers.errors.MissingExtraError` naming ``structaware[ocr]`` when first used.

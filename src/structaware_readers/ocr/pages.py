@@ -21,7 +21,7 @@ from ..errors import MalformedInputError, MissingExtraError
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
 
-#: A page with fewer non-space characters than this in its text layer has no usable text layer.
+#: A page with fewer characters than this in its text layer (PDFium's count, spaces included) has no usable text layer.
 MIN_TEXT_CHARS = 16
 #: ... when images cover at least this share of its area (else it is taken as blank).
 MIN_IMAGE_COVER = 0.25
@@ -35,21 +35,22 @@ class PageScan:
 
     Attributes:
         page: 1-based page number.
-        text_chars: non-whitespace characters in the page's text layer.
-        image_cover: share of the page area covered by image objects (0..1; overlaps counted once
-            per image, so it can exceed 1 before clamping; clamped to 1).
+        text_chars: characters in the page's text layer (``FPDFText_CountChars``: spaces and the
+            line breaks PDFium generates included).
+        image_cover: share of the page area covered by image objects (0..1; overlapping images
+            counted each, clamped to 1); ``None`` for pages with a text layer (not looked at).
         size: ``(width, height)`` in PDF points.
     """
 
     page: int
     text_chars: int
-    image_cover: float
+    image_cover: float | None
     size: tuple[float, float]
 
     @property
     def needs_ocr(self) -> bool:
         """No usable text layer, and images on it: a scanned page."""
-        return self.text_chars < MIN_TEXT_CHARS and self.image_cover >= MIN_IMAGE_COVER
+        return self.text_chars < MIN_TEXT_CHARS and (self.image_cover or 0.0) >= MIN_IMAGE_COVER
 
 
 def _pdfium() -> Any:
@@ -87,16 +88,17 @@ def scan_pages(pdf: str | Path | bytes | Any) -> list[PageScan]:
             width, height = page.get_size()
             textpage = page.get_textpage()
             try:
-                text = textpage.get_text_range()
+                chars = textpage.count_chars()  # no text extracted: this runs on every PDF read
             finally:
                 textpage.close()
-            chars = sum(1 for ch in text if not ch.isspace())
-            area = max(width * height, 1e-6)
-            covered = 0.0
-            for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
-                x0, y0, x1, y1 = obj.get_bounds()
-                covered += max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(y1, height) - max(y0, 0.0))
-            out.append(PageScan(i + 1, chars, min(1.0, covered / area), (float(width), float(height))))
+            cover: float | None = None
+            if chars < MIN_TEXT_CHARS:  # images are looked at only where text is missing (the hot path skips them)
+                covered = 0.0
+                for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
+                    x0, y0, x1, y1 = obj.get_bounds()
+                    covered += max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(y1, height) - max(y0, 0.0))
+                cover = min(1.0, covered / max(width * height, 1e-6))
+            out.append(PageScan(i + 1, chars, cover, (float(width), float(height))))
         finally:
             page.close()
     return out
