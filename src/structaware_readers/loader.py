@@ -19,7 +19,9 @@ Document structure (:func:`prepare_document`, applied to every document whicheve
 page furniture the parser did not type is marked by repetition and position
 (:mod:`structaware_readers.furniture`), the reading order above is applied, then paragraphs
 broken by a page or column break are joined (:mod:`structaware_readers.continuations`), and
-bibliographies are typed (:mod:`structaware_readers.references`).
+bibliographies are typed (:mod:`structaware_readers.references`), algorithms described in text
+become flowcharts (:mod:`structaware_readers.algorithms`) and figures without text are named in the
+document's warnings.
 """
 
 from __future__ import annotations
@@ -126,19 +128,25 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`).
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
+    algorithms described in text read into flowchart blocks on the algorithm's page
+    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), and figures that hold no
+    text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
     Raises:
         ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
     """
+    from structaware_readers.algorithms import attach_described_algorithms
+    from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
     from structaware_readers.references import mark_references
 
     doc = apply_reading_order(mark_furniture(doc), reading_order)
-    return mark_references(join_continued_paragraphs(doc))
+    doc = mark_references(join_continued_paragraphs(doc))
+    return note_unread_figures(attach_described_algorithms(doc))
 
 
 def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
