@@ -148,3 +148,40 @@ def test_score_matches_boxes_by_normalised_text() -> None:
     # trap: a box whose text is unlike every described box is matched to none
     read.nodes["b2"] = "Abbreviations: HTN"
     assert score_edges(read, described).right == 0
+
+
+def test_unread_algorithm_images_become_flow_paths() -> None:
+    """The route a document takes: the hypertension pages without their text description (the appendix
+    pages cut off), the images read from the PDF with the OCR lines recorded for them."""
+    from structaware_readers.algorithms import attach_described_algorithms
+    from structaware_readers.algorithms.images import read_algorithm_images
+    from structaware_readers.loader import prepare_document
+    from structaware_readers.mineru import read_mineru
+    from structaware_readers.models import UnitType
+    from structaware_readers.units import build_units
+
+    raw = read_mineru(FIX / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_algorithm_pages")
+    staged = raw.model_copy(update={"blocks": [b for b in raw.blocks if b.page < 6]})
+    pdf = FIX / "pdf" / "vadod_htn_algorithm_pages.pdf"
+    calls: list[tuple[int, int]] = []
+
+    def read_lines(image: np.ndarray) -> list[TextLine]:
+        calls.append(image.shape[:2])
+        return _lines("module_a" if len(calls) == 1 else "module_b")
+
+    read = read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=read_lines)
+    assert len(calls) == 2  # the raster images have no text layer: OCR was asked for both
+    flows = [b.caption for b in read.blocks if b.kind is BlockKind.FLOWCHART]
+    # (the study flow diagram is read from its own text description, on pages 4-5)
+    assert flows == ["A. Module A: Screening and Diagnosis", "B. Module B: Treatment", "Figure A-1. Study Flow Diagram"]
+    units = [u for u in build_units(read) if u.unit_type is UnitType.FLOW_PATH and u.flow.title.startswith(("A.", "B."))]
+    assert len(units) >= 27
+    edge = next(u for u in units if u.text.startswith("Box 12: Is secondary cause suspected?") and "(No)" in u.text)
+    # (OCR drops a space now and then: the recorded lines read "Initiatetreatment")
+    assert edge.text.replace(" ", "") == "Box12:Issecondarycausesuspected?-(No)->Box14:Initiatetreatment(gotoModuleB)"
+    assert edge.pages == [2] and edge.context.startswith("Flowchart: A. Module A: Screening and Diagnosis")
+    assert not any("algorithm image" in w for w in read.warnings)
+    # trap: without OCR (the text layer only) nothing is invented and the warnings name both images
+    plain = prepare_document(staged, pdf=pdf)
+    assert [b.caption for b in plain.blocks if b.kind is BlockKind.FLOWCHART] == ["Figure A-1. Study Flow Diagram"]
+    assert sum("algorithm image" in w for w in plain.warnings) == 2

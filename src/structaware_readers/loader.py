@@ -120,17 +120,32 @@ def load_document(
 
         doc = read_unstructured(path)
     doc = _with_table_grids(doc, path, pdf)
-    return prepare_document(doc, reading_order)
+    return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
 
 
-def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes | bool | None) -> str | Path | bytes | None:
+    """The PDF behind ``path``: the one given, else the one found in or beside it; ``None`` for ``False``."""
+    if pdf is False:
+        return None
+    if pdf is not None and pdf is not True:
+        return pdf
+    from structaware_readers.table_recovery.locate import find_pdf
+
+    return find_pdf(path, name=doc.name)
+
+
+def prepare_document(
+    doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
+) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built:
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
     bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
     algorithms described in text read into flowchart blocks on the algorithm's page
-    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), and figures that hold no
+    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), algorithm images left
+    unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
+    :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
     text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`).
 
     Returns ``doc`` itself when nothing changes, else a copy.
@@ -145,8 +160,25 @@ def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") 
     from structaware_readers.references import mark_references
 
     doc = apply_reading_order(mark_furniture(doc), reading_order)
-    doc = mark_references(join_continued_paragraphs(doc))
-    return note_unread_figures(attach_described_algorithms(doc))
+    doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
+    if pdf is not None:
+        doc = _with_algorithm_images(doc, pdf)
+    return note_unread_figures(doc)
+
+
+def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Algorithm images left unread, read from the PDF when the ``ocr`` extra is installed."""
+    from structaware_readers.algorithms.images import algorithm_images, read_algorithm_images
+    from structaware_readers.errors import MalformedInputError, MissingExtraError
+
+    if not algorithm_images(doc):
+        return doc
+    try:
+        return read_algorithm_images(doc, pdf)
+    except MissingExtraError:
+        return doc  # note_unread_figures names the images
+    except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"algorithm images not read from the PDF: {exc}"]})
 
 
 def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:

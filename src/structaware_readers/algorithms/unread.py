@@ -20,10 +20,15 @@ import re
 from structaware_readers.algorithms.described import figure_titles
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 
-__all__ = ["note_unread_figures"]
+__all__ = ["is_algorithm_title", "note_unread_figures"]
 
 #: A heading that titles an algorithm (English and Chinese wording).
 _ALGORITHM_TITLE = re.compile(r"\b(?:algorithms?|module\s+[A-Z0-9]{1,2}\b|flow\s*charts?|pathways?)|流程图|路径图|诊疗流程", re.I)
+
+
+def is_algorithm_title(text: str) -> bool:
+    """A title that names an algorithm: ``Module A: ...``, ``Algorithm``, ``Flowchart``, ``流程图``."""
+    return _ALGORITHM_TITLE.search(text) is not None
 
 
 def _unread(block: Block) -> bool:
@@ -40,7 +45,7 @@ def note_unread_figures(doc: ParsedDocument) -> ParsedDocument:
         if not _unread(b):
             continue
         title = titles.get(b.block_id, "")
-        if title and _ALGORITHM_TITLE.search(title):
+        if title and is_algorithm_title(title):
             algorithms.append(
                 f"p.{b.page}: the algorithm image '{title}' ({b.block_id}) has no text the parser read and no"
                 " text description in the document: it gives no flow_path unit"
