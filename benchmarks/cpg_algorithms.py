@@ -35,12 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image
+from structaware_readers.algorithms.images import DPI, padded, render_region
 from structaware_readers.algorithms.score import score_edges
 from structaware_readers.loader import load_document
 from structaware_readers.models import BlockKind
-
-DPI = 200
-
 
 def _ocr(image: Any) -> list[TextLine]:
     try:
@@ -61,17 +59,13 @@ def _ocr(image: Any) -> list[TextLine]:
 
 
 def _render(pdf: Path, page: int, bbox: tuple[float, float, float, float]) -> Any:
-    import numpy as np
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(pdf))
     try:
-        img = doc[page - 1].render(scale=DPI / 72).to_numpy()
+        return render_region(doc[page - 1], bbox, DPI)
     finally:
         doc.close()
-    h, w = img.shape[:2]
-    x0, y0, x1, y1 = int(bbox[0] * w), int(bbox[1] * h), int(bbox[2] * w) + 1, int(bbox[3] * h) + 1
-    return np.ascontiguousarray(img[y0:y1, x0:x1, :3][:, :, ::-1])  # BGRx -> RGB
 
 
 def _lines(pdf: Path, page: int, bbox: tuple, image: Any, cache: Path) -> tuple[list[TextLine], float]:
@@ -110,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             if block.caption.startswith("Figure"):
                 continue  # the study flow diagram: not an algorithm
             truth = block.flowchart
-            image = _render(pdf, block.page, block.bbox)
-            lines, ocr_s = _lines(pdf, block.page, block.bbox, image, cache)
+            region = padded(block.bbox)
+            image = _render(pdf, block.page, region)
+            lines, ocr_s = _lines(pdf, block.page, region, image, cache)
             t0 = time.perf_counter()
             flow = read_flowchart_image(image, lines, dpi=DPI)
             geo_s = time.perf_counter() - t0

@@ -192,6 +192,10 @@ def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_D
             continue
         tips = heads[sl] & piece
         targets = [j for j in touched if (tips & near_zones[j][sl]).any()]
+        if not targets and tips.any():
+            # arrowheads only where branches join a trunk: the trunk's target is the box it enters
+            # from above (flow runs down), the boxes it leaves are its sources
+            targets = [j for j in touched if _enters_from_top(grown, zones[j][sl], flow.boxes[j].bbox, sl)]
         sources = [j for j in touched if j not in targets]
         if not targets or not sources:
             continue
@@ -200,10 +204,20 @@ def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_D
             for t in targets:
                 if (s, t) not in {(a, b) for a, b, _ in flow.edges}:
                     flow.edges.append((s, t, ""))
-    _label_edges(flow, pieces, words, px, np)
-    used = {id(line) for b in flow.boxes for line in b.lines}
-    flow.loose = [line for line in words if id(line) not in used and not getattr(line, "_label", False)]
+    used = _label_edges(flow, pieces, words, px, np)
+    flow.loose = [line for k, line in enumerate(words) if k not in used]
     return flow
+
+
+def _enters_from_top(grown: Any, zone: Any, bbox: tuple[int, int, int, int], sl: tuple[slice, slice]) -> bool:
+    """The connector meets the box in the top quarter of its height."""
+    import numpy as np
+
+    ys, _ = np.nonzero(grown & zone)
+    if not len(ys):
+        return False
+    y = float(ys.mean()) + sl[0].start
+    return y < bbox[1] + 0.25 * bbox[3]
 
 
 def _line_height(lines: list[TextLine], idx: list[int]) -> float:
@@ -229,19 +243,24 @@ def _number_boxes(boxes: list[ImageBox], numbers: list[TextLine], px: Any) -> No
             box.number = numbers[best[1]].text.strip()
 
 
-def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, np: Any) -> None:
+def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, np: Any) -> set[int]:
     """Each short text outside the boxes labels the edge of the nearest connector that leaves the
-    source box nearest to it."""
-    for line in words:
+    source box nearest to it; returns the indexes (into ``words``) of the lines used as labels."""
+    used: set[int] = set()
+    for k, line in enumerate(words):
         if len(line.text.split()) > 4:
             continue
         cx, cy = line.center
+        x0, y0, x1, y1 = line.bbox
         best: tuple[float, int] | None = None
         for p, ((sl, piece), _, _) in enumerate(pieces):
             ys, xs = np.nonzero(piece)
             if not len(xs):
                 continue
-            d = float(np.min((xs + sl[1].start - cx) ** 2 + (ys + sl[0].start - cy) ** 2))
+            # distance from the label's box (a long label sits beside the line with its end, not its middle)
+            dx = np.maximum(np.maximum(x0 - (xs + sl[1].start), (xs + sl[1].start) - x1), 0)
+            dy = np.maximum(np.maximum(y0 - (ys + sl[0].start), (ys + sl[0].start) - y1), 0)
+            d = float(np.min(dx**2 + dy**2))
             if best is None or d < best[0]:
                 best = (d, p)
         if best is None or best[0] > px(60) ** 2:
@@ -253,7 +272,8 @@ def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, 
             return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2
 
         src = min(sources, key=dist)
-        for k, (s, t, label) in enumerate(flow.edges):
+        for e, (s, t, label) in enumerate(flow.edges):
             if s == src and t in targets and not label:
-                flow.edges[k] = (s, t, " ".join(line.text.split()))
-                line._label = True  # type: ignore[attr-defined]
+                flow.edges[e] = (s, t, " ".join(line.text.split()))
+                used.add(k)
+    return used

@@ -31,7 +31,7 @@ from structaware_readers.errors import MissingExtraError
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
-__all__ = ["DPI", "algorithm_images", "read_algorithm_images"]
+__all__ = ["DPI", "algorithm_images", "padded", "read_algorithm_images", "render_region"]
 
 #: Resolution the figure regions are rendered at (dots per inch).
 DPI = 200
@@ -66,27 +66,41 @@ def _pdfium() -> Any:
     return pdfium
 
 
-def _render(page: Any, bbox: BBox) -> Any:
+#: Margin (fraction of the page) added around a figure's region: parsers' boxes are often tight
+#: enough to cut the outline of a box at the chart's edge.
+PAD = 0.01
+
+
+def padded(bbox: BBox) -> BBox:
+    """``bbox`` grown by :data:`PAD` on every side, within the page."""
+    return (max(0.0, bbox[0] - PAD), max(0.0, bbox[1] - PAD), min(1.0, bbox[2] + PAD), min(1.0, bbox[3] + PAD))
+
+
+def render_region(page: Any, bbox: BBox, dpi: int = DPI) -> Any:
+    """The region ``bbox`` (0..1 of the page, origin top-left) of a pypdfium2 page as an RGB array."""
     import numpy as np
 
-    img = page.render(scale=DPI / 72).to_numpy()
+    img = page.render(scale=dpi / 72).to_numpy()
     h, w = img.shape[:2]
     x0, y0, x1, y1 = int(bbox[0] * w), int(bbox[1] * h), int(bbox[2] * w) + 1, int(bbox[3] * h) + 1
     return np.ascontiguousarray(img[y0:y1, x0:x1, :3][:, :, ::-1])  # BGRx -> RGB
 
 
-def _text_layer_lines(page: Any, bbox: BBox) -> list[TextLine]:
-    """The text runs of the page's text layer inside ``bbox``, in the rendered region's pixels."""
+def _text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
+    """The text runs of the page's text layer whose middle lies inside the ``figure`` (the parser's
+    region, not the padded one: the caption or a note just outside is no text of the chart), in the
+    pixels of ``region`` rendered at :data:`DPI`."""
     width, height = page.get_size()
     textpage = page.get_textpage()
     try:
         lines = []
         scale = DPI / 72
-        left, top = bbox[0] * width, bbox[1] * height
+        left, top = region[0] * width, region[1] * height
         for i in range(textpage.count_rects()):
             x0, y0, x1, y1 = textpage.get_rect(i)  # PDF points, origin bottom-left
             t0, t1 = height - y1, height - y0
-            if not (bbox[0] * width <= (x0 + x1) / 2 <= bbox[2] * width and bbox[1] * height <= (t0 + t1) / 2 <= bbox[3] * height):
+            cx, cy = (x0 + x1) / 2 / width, (t0 + t1) / 2 / height
+            if not (figure[0] <= cx <= figure[2] and figure[1] <= cy <= figure[3]):
                 continue
             text = " ".join(textpage.get_text_bounded(x0, y0, x1, y1).split())
             if text:
@@ -121,13 +135,16 @@ def read_algorithm_images(
     try:
         for block, title in targets:
             page = document[block.page - 1]
+            region = padded(block.bbox)
             try:
-                lines = _text_layer_lines(page, block.bbox)
+                lines = _text_layer_lines(page, region, block.bbox)
+                image = None
                 if sum(len(line.text) for line in lines) < _MIN_LAYER_CHARS:
-                    lines = read_lines(_render(page, block.bbox)) if read_lines is not None else []
+                    image = render_region(page, region)
+                    lines = read_lines(image) if read_lines is not None else []
                 if not lines:
                     continue
-                flow = read_flowchart_image(_render(page, block.bbox), lines, dpi=DPI)
+                flow = read_flowchart_image(image if image is not None else render_region(page, region), lines, dpi=DPI)
             finally:
                 page.close()
             box_text = "\n".join(b.text for b in flow.boxes if b.text) or "\n".join(line.text for line in lines)
