@@ -177,3 +177,23 @@ def test_text_stating_no_box() -> None:
     assert parse_alt_text(intro).edges == [] and parse_alt_text(intro).boxes == {}
     # trap: a sentence naming boxes without an outline's wording states nothing
     assert parse_alt_text("Return to Module A - Box 4 as indicated; see Box 7 or Box 18.").edges == []
+
+
+def test_two_entry_points_and_terse_wording() -> None:
+    # CKD Module A: "Beginning at Box 10", "Box 1 connects Box 2" (no "to"), "then to Box 11"
+    text = (
+        "1. Module A has two entry points, at Box 1 and Box 10. Beginning at Box 1, in the shape of a rounded "
+        "rectangle: “Incidental finding of abnormal electrolytes, creatinine, proteinuria, hematuria, new highly "
+        "elevated BP, or peripheral edema”\n"
+        "2. Box 1 connects Box 2, in the shape of a rectangle: “Initial assessment for kidney (see Sidebars 1 and "
+        "2) and non-kidney disease”\n"
+        "4. Beginning at Box 10, in the shape of a rounded rectangle: “Patients at risk for CKD (Sidebar 1)”\n"
+        "5. Box 10 connects Box 11, in the shape of a rectangle: “Periodically obtain SCr, eGFR, urinalysis, and spot uACR”\n"
+        "ii. If the answer is “No” to Box 13, then to Box 11, in the shape of a rectangle:"
+    )
+    desc = parse_alt_text(text)
+    assert _edges(text) == [("1", "2", ""), ("10", "11", ""), ("13", "11", "No")]
+    assert desc.boxes["10"].text == "Patients at risk for CKD (Sidebar 1)"
+    assert desc.boxes["1"].text.startswith("Incidental finding of abnormal electrolytes")
+    # trap: "two entry points, at Box 1 and Box 10" names boxes but states no edge between them
+    assert ("1", "10", "") not in _edges(text)

@@ -6,12 +6,12 @@ This module reads that outline's wording; it knows no layout, only text. Forms r
 of the VA/DoD appendices "Alternative Text Descriptions of Algorithms"):
 
 * a start: ``Module A begins with Box 1, in the shape of a rounded rectangle: "Adult in healthcare
-  system"`` (also ``starts with``, ``The algorithm begins with Box 1``);
+  system"`` (also ``starts with``, ``The algorithm begins with Box 1``, ``Beginning at Box 10``);
 * an unlabelled edge: ``Box 1 connects to Box 2, in the shape of a hexagon, asks the question: "Is
-  ...?"`` (also ``then connects``, ``also connects``, ``connects back to``), and ``This connects back
-  to Box 26.`` after a box;
+  ...?"`` (also ``connects Box 2`` without "to", ``then connects``, ``also connects``, ``connects
+  back to``), and ``This connects back to Box 26.`` after a box;
 * a branch: ``If the answer is "Yes" to Box 2, then Box 3, in the shape of an oval: "Go to Module
-  B, Box 16"`` (also ``If the answer "No" to``, ``then continue to Box 10``, any answer text such as
+  B, Box 16"`` (also ``If the answer "No" to``, ``then continue to Box 10``, ``then to Box 11``, any answer text such as
   ``"No (still suspect asthma)"``, and ``If the "Patient agrees" to Box 19, then Box 24``);
 * a box on its own: ``Box 10, in the shape of a rectangle: "Monitor outcomes of treatment"``;
 * the study-flow form: ``Box 1: 16,492 citations identified ... a. Right to Box 2: 11,050 citations
@@ -39,19 +39,19 @@ _LABEL = r"[\"“”](?P<label>[^\"“”]{1,80})[\"“”]"
 
 #: Statements, each at the place it starts; ``tgt`` is the box the statement's shape and text describe.
 _STATEMENTS = re.compile(
-    r"(?P<start>(?:Module\s+[A-Z0-9]+|[Tt]he\s+(?:algorithm|module)|Algorithm)\s+(?:begins|starts)\s+with\s+"
+    r"(?P<start>(?:(?:Module\s+[A-Z0-9]+|[Tt]he\s+(?:algorithm|module)|Algorithm)\s+(?:begins|starts)\s+with|Beginning\s+at)\s+"
     + _BOX.replace("(", "(?P<s_tgt>", 1)
     + r")"
     r"|(?P<branch>If\s+the\s+(?:answer\s+(?:is\s+)?)?"
     + _LABEL
     + r"\s+(?:to|for)\s+"
     + _BOX.replace("(", "(?P<b_src>", 1)
-    + r",?\s+then\s+(?:(?:continue|proceed|go)\s+(?:on\s+)?to\s+)?"
+    + r",?\s+then\s+(?:(?:continue|proceed|go)\s+(?:on\s+)?)?(?:to\s+)?"
     + _BOX.replace("(", "(?P<b_tgt>", 1)
     + r")"
     r"|(?P<connect>"
     + _BOX.replace("(", "(?P<c_src>", 1)
-    + r",?\s+(?:then\s+|also\s+)?connects\s+(?:back\s+)?to\s+"
+    + r",?\s+(?:then\s+|also\s+)?connects\s+(?:back\s+)?(?:to\s+)?"
     + _BOX.replace("(", "(?P<c_tgt>", 1)
     + r")"
     r"|(?P<back>This\s+(?:then\s+)?connects\s+(?:back\s+)?to\s+"

@@ -41,7 +41,12 @@ INK_LEVEL = 160
 #: Smallest convexity (contour area / hull area) of a box.
 MIN_SOLIDITY = 0.9
 _MIN_BOX = (30, 15)  # width, height in pixels at BASE_DPI
+#: An arrowhead this close to a box (pixels at BASE_DPI, beyond the grown outline) points into it; an
+#: arrowhead further away points into another connector (a branch joining a trunk).
+NEAR = 9
 _NUMBER = re.compile(r"\d{1,3}")
+#: Stray marks OCR reads at a label's ends (``Yes/``, ``-No``).
+_LABEL_EDGE = re.compile(r"^[^\w(]+|[^\w)?]+$")
 
 
 @dataclass
@@ -177,7 +182,7 @@ def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_D
     heads = cv2.morphologyEx(conn, cv2.MORPH_OPEN, np.ones((px(4), px(4)), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(conn, connectivity=8)
     touch = np.ones((px(9), px(9)), np.uint8)
-    near = np.ones((px(25), px(25)), np.uint8)
+    near = np.ones((px(NEAR), px(NEAR)), np.uint8)
     near_zones = [cv2.dilate(z, near) for z in zones]
     pieces: list[tuple[Any, list[int], list[int]]] = []
     for ci in range(1, n):
@@ -248,8 +253,8 @@ def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, 
     source box nearest to it; returns the indexes (into ``words``) of the lines used as labels."""
     used: set[int] = set()
     for k, line in enumerate(words):
-        if len(line.text.split()) > 4:
-            continue
+        if len(line.text.split()) > 4 or _NUMBER.fullmatch(line.text.strip()):
+            continue  # a sentence, or a box number the boxes did not take: no label
         cx, cy = line.center
         x0, y0, x1, y1 = line.bbox
         best: tuple[float, int] | None = None
@@ -274,6 +279,6 @@ def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, 
         src = min(sources, key=dist)
         for e, (s, t, label) in enumerate(flow.edges):
             if s == src and t in targets and not label:
-                flow.edges[e] = (s, t, " ".join(line.text.split()))
+                flow.edges[e] = (s, t, _LABEL_EDGE.sub("", " ".join(line.text.split())))
                 used.add(k)
     return used
