@@ -185,3 +185,23 @@ def test_unread_algorithm_images_become_flow_paths() -> None:
     plain = prepare_document(staged, pdf=pdf)
     assert [b.caption for b in plain.blocks if b.kind is BlockKind.FLOWCHART] == ["Figure A-1. Study Flow Diagram"]
     assert sum("algorithm image" in w for w in plain.warnings) == 2
+
+
+def test_score_takes_a_printed_box_number_with_a_shorter_text() -> None:
+    from structaware_readers.mermaid import FlowEdge, Flowchart
+
+    # CKD Module C: the description adds a clause the image prints as a footnote
+    described = Flowchart(
+        nodes={
+            "26": "Box 26: Is consultation with urology indicated? (see Sidebar 7; referral should be made following shared decision making)",
+            "27": "Box 27: Consult urology",
+        }
+    )
+    described.edges = [FlowEdge("26", "27", "Yes")]
+    read = Flowchart(nodes={"26": "Box 26: Is consultation with urology indicated* (see Sidebar7)", "27": "Box 27: Consult urology"})
+    read.edges = [FlowEdge("26", "27", "Yes")]
+    assert score_edges(read, described).right == 1
+    # trap: the same short text under another printed number is no match by number
+    read.nodes = {"b1": "Is consultation with urology indicated* (see Sidebar7)", "27": "Box 27: Consult urology"}
+    read.edges = [FlowEdge("b1", "27", "Yes")]
+    assert score_edges(read, described).right == 0

@@ -2,8 +2,10 @@
 
 A box read from the image is the described box whose text is most alike after normalising
 (``Box N:`` prefix dropped, lowercase, letters and digits only, so that OCR's lost or added spaces
-do not count), when the ``difflib`` ratio reaches ``min_ratio``; a printed box number equal to a
-described number breaks ties between boxes of the same text. A read edge is right when its two
+do not count), when the ``difflib`` ratio (of the whole texts, or of the shorter and the start of the
+longer) reaches ``min_ratio``; a box whose printed number is a described number is that box when
+their texts reach :data:`NUMBERED_RATIO` (the description adds clauses the image leaves out), and a
+printed number breaks ties between boxes of the same text. A read edge is right when its two
 boxes are the two boxes of a described edge and its label equals the described one (case and spaces
 aside); ``right_ignoring_labels`` counts the pairs alone.
 
@@ -22,6 +24,8 @@ from structaware_readers.mermaid import Flowchart
 __all__ = ["EdgeScore", "normalise_box_text", "score_edges"]
 
 _BOX_PREFIX = re.compile(r"^Box\s+\d+:\s*")
+#: A box whose printed number is a described box's number matches it at this lower text ratio.
+NUMBERED_RATIO = 0.5
 
 
 def normalise_box_text(text: str) -> str:
@@ -50,6 +54,18 @@ class EdgeScore:
         return self.right / self.described if self.described else 0.0
 
 
+def _similarity(a: str, b: str, *, shortest: float = 0.4) -> float:
+    """``difflib`` ratio of two normalised texts, or, when higher and the shorter is at least
+    ``shortest`` of the longer, the ratio of the shorter and the other's start: a description may add to a box what
+    the image prints as a footnote (``Is consultation with urology indicated? (see Sidebar 7;
+    referral should be made ...)``)."""
+    full = difflib.SequenceMatcher(None, a, b).ratio()
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 12 or len(short) < shortest * len(long_):
+        return full
+    return max(full, difflib.SequenceMatcher(None, short, long_[: len(short)]).ratio())
+
+
 def _match(read: Flowchart, described: Flowchart, min_ratio: float) -> dict[str, str]:
     truth = {node: normalise_box_text(label) for node, label in described.nodes.items()}
     out: dict[str, str] = {}
@@ -57,7 +73,10 @@ def _match(read: Flowchart, described: Flowchart, min_ratio: float) -> dict[str,
         text = normalise_box_text(label)
         if not text:
             continue
-        scored = sorted(((difflib.SequenceMatcher(None, text, t).ratio(), k) for k, t in truth.items() if t), reverse=True)
+        scored = sorted(((_similarity(text, t), k) for k, t in truth.items() if t), reverse=True)
+        if node in truth and _similarity(text, truth[node], shortest=0.0) >= NUMBERED_RATIO:
+            out[node] = node  # the box number printed in the image, its text alike enough
+            continue
         if not scored or scored[0][0] < min_ratio:
             continue
         best = [k for r, k in scored if r >= scored[0][0] - 0.02]
