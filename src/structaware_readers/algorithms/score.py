@@ -54,16 +54,24 @@ class EdgeScore:
         return self.right / self.described if self.described else 0.0
 
 
-def _similarity(a: str, b: str, *, shortest: float = 0.4) -> float:
-    """``difflib`` ratio of two normalised texts, or, when higher and the shorter is at least
-    ``shortest`` of the longer, the ratio of the shorter and the other's start: a description may add to a box what
+def _similarity(a: str, b: str) -> float:
+    """``difflib`` ratio of two normalised texts, or, when higher and the shorter is at least 40%
+    of the longer, the ratio of the shorter and the other's start: a description may add to a box what
     the image prints as a footnote (``Is consultation with urology indicated? (see Sidebar 7;
     referral should be made ...)``)."""
     full = difflib.SequenceMatcher(None, a, b).ratio()
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < 12 or len(short) < shortest * len(long_):
+    if len(short) < 12 or len(short) < 0.4 * len(long_):
         return full
     return max(full, difflib.SequenceMatcher(None, short, long_[: len(short)]).ratio())
+
+
+def _numbered_similarity(read: str, described: str) -> float:
+    """How alike a numbered box's read text is to the described box of that number: the read text
+    against the description's start of its length (the description may go on), never the reverse."""
+    if len(read) < 12 or len(read) > len(described):
+        return difflib.SequenceMatcher(None, read, described).ratio()
+    return difflib.SequenceMatcher(None, read, described[: len(read)]).ratio()
 
 
 def _match(read: Flowchart, described: Flowchart, min_ratio: float) -> dict[str, str]:
@@ -74,7 +82,7 @@ def _match(read: Flowchart, described: Flowchart, min_ratio: float) -> dict[str,
         if not text:
             continue
         scored = sorted(((_similarity(text, t), k) for k, t in truth.items() if t), reverse=True)
-        if node in truth and _similarity(text, truth[node], shortest=0.0) >= NUMBERED_RATIO:
+        if node in truth and _numbered_similarity(text, truth[node]) >= NUMBERED_RATIO:
             out[node] = node  # the box number printed in the image, its text alike enough
             continue
         if not scored or scored[0][0] < min_ratio:
