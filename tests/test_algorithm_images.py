@@ -154,10 +154,11 @@ def test_unread_algorithm_images_become_flow_paths() -> None:
     """The route a document takes: the hypertension pages without their text description (the appendix
     pages cut off), the images read from the PDF with the OCR lines recorded for them."""
     from structaware_readers.algorithms import attach_described_algorithms
-    from structaware_readers.algorithms.images import read_algorithm_images
+    from structaware_readers.algorithms.images import engine_lines, read_algorithm_images
     from structaware_readers.loader import prepare_document
     from structaware_readers.mineru import read_mineru
     from structaware_readers.models import UnitType
+    from structaware_readers.ocr import OcrLine
     from structaware_readers.units import build_units
 
     raw = read_mineru(FIX / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_algorithm_pages")
@@ -165,9 +166,18 @@ def test_unread_algorithm_images_become_flow_paths() -> None:
     pdf = FIX / "pdf" / "vadod_htn_algorithm_pages.pdf"
     calls: list[tuple[int, int]] = []
 
-    def read_lines(image: np.ndarray) -> list[TextLine]:
-        calls.append(image.shape[:2])
-        return _lines("module_a" if len(calls) == 1 else "module_b")
+    class Recorded:
+        """The OCR engine's interface (structaware_readers.ocr.OcrEngine) giving the recorded lines."""
+
+        name, version = "recorded rapidocr lines", "1"
+
+        def read(self, image: np.ndarray) -> list[OcrLine]:
+            calls.append(image.shape[:2])
+            h, w = image.shape[:2]
+            lines = _lines("module_a" if len(calls) == 1 else "module_b")
+            return [OcrLine(ln.text, (ln.bbox[0] / w, ln.bbox[1] / h, ln.bbox[2] / w, ln.bbox[3] / h), ln.confidence) for ln in lines]
+
+    read_lines = engine_lines(Recorded())
 
     read = read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=read_lines)
     assert len(calls) == 2  # the raster images have no text layer: OCR was asked for both
@@ -182,9 +192,9 @@ def test_unread_algorithm_images_become_flow_paths() -> None:
     assert edge.pages == [2] and edge.context.startswith("Flowchart: A. Module A: Screening and Diagnosis")
     assert not any("algorithm image" in w for w in read.warnings)
     # trap: without OCR (the text layer only) nothing is invented and the warnings name both images
-    plain = prepare_document(staged, pdf=pdf)
+    plain = read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=None)
     assert [b.caption for b in plain.blocks if b.kind is BlockKind.FLOWCHART] == ["Figure A-1. Study Flow Diagram"]
-    assert sum("algorithm image" in w for w in plain.warnings) == 2
+    assert sum("algorithm image" in w for w in prepare_document(plain).warnings) == 2
 
 
 def test_score_takes_a_printed_box_number_with_a_shorter_text() -> None:

@@ -172,15 +172,16 @@ def prepare_document(
 
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
-    """Algorithm images left unread, read from the PDF when the ``ocr`` extra is installed."""
-    from structaware_readers.algorithms.images import algorithm_images, read_algorithm_images
-    from structaware_readers.errors import MalformedInputError, MissingExtraError
+    """Algorithm images left unread, read from the PDF (its text layer over the image, else the default
+    OCR engine) when the ``ocr`` extra is installed."""
+    from structaware_readers.algorithms.images import algorithm_images, engine_lines, read_algorithm_images
+    from structaware_readers.errors import MalformedInputError, ParserUnavailableError
 
     if not algorithm_images(doc):
         return doc
     try:
-        return read_algorithm_images(doc, pdf)
-    except MissingExtraError:
+        return read_algorithm_images(doc, pdf, read_lines=engine_lines())
+    except ParserUnavailableError:  # OpenCV / the OCR engine not installed or without its weights
         return doc  # note_unread_figures names the images
     except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
         return doc.model_copy(update={"warnings": [*doc.warnings, f"algorithm images not read from the PDF: {exc}"]})

@@ -31,7 +31,7 @@ from structaware_readers.errors import MissingExtraError
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
-__all__ = ["DPI", "algorithm_images", "padded", "read_algorithm_images", "render_region"]
+__all__ = ["DPI", "algorithm_images", "engine_lines", "padded", "read_algorithm_images", "render_region"]
 
 #: Resolution the figure regions are rendered at (dots per inch).
 DPI = 200
@@ -40,6 +40,23 @@ _MIN_LAYER_CHARS = 12
 
 #: Reads the text lines of an image (an RGB uint8 array): the OCR engine's job.
 ReadLines = Callable[[Any], list[TextLine]]
+
+
+def engine_lines(engine: Any = None) -> ReadLines:
+    """A :data:`ReadLines` over an OCR engine of :mod:`structaware_readers.ocr` (its default engine
+    when ``None``): the engine's lines (bbox in 0..1 of the image) in the image's pixels."""
+
+    def read(image: Any) -> list[TextLine]:
+        from structaware_readers.ocr import default_engine
+
+        h, w = image.shape[:2]
+        lines = (engine or default_engine()).read(image)
+        return [
+            TextLine(line.text, (line.bbox[0] * w, line.bbox[1] * h, line.bbox[2] * w, line.bbox[3] * h), line.confidence)
+            for line in lines
+        ]
+
+    return read
 
 
 def algorithm_images(doc: ParsedDocument) -> list[tuple[Block, str]]:
@@ -119,7 +136,8 @@ def read_algorithm_images(
     Args:
         doc: a document whose blocks are in reading order, algorithm descriptions already attached.
         pdf: the PDF the document was parsed from (path or bytes).
-        read_lines: OCR for images without a text layer; ``None`` reads the text layer only.
+        read_lines: OCR for images without a text layer (:func:`engine_lines` wraps an engine of
+            :mod:`structaware_readers.ocr`); ``None`` reads the text layer only.
 
     Raises:
         MissingExtraError: pypdfium2 (extra ``pdf``) or OpenCV (extra ``ocr``) is not installed.
