@@ -36,8 +36,10 @@ __all__ = ["ImageBox", "ImageFlow", "TextLine", "read_flowchart_image"]
 
 #: Resolution the pixel sizes below are tuned for (dots per inch).
 BASE_DPI = 200
-#: Darkest gray level counted as background (0-255).
+#: Gray levels (0-255) below this are always ink.
 INK_LEVEL = 160
+#: Gray levels this much darker than the page's median are ink too (boxes outlined in light gray).
+INK_CONTRAST = 60
 #: Smallest convexity (contour area / hull area) of a box.
 MIN_SOLIDITY = 0.9
 _MIN_BOX = (30, 15)  # width, height in pixels at BASE_DPI
@@ -135,7 +137,9 @@ def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_D
     if img.dtype != np.uint8 or img.ndim not in (2, 3):
         raise ValueError(f"image must be a (h, w) or (h, w, 3) uint8 array, not {img.dtype} of shape {img.shape}")
     gray = img if img.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(img[:, :, :3]), cv2.COLOR_RGB2GRAY)
-    ink = (gray < INK_LEVEL).astype(np.uint8)
+    # ink: darker than the page (its median) by INK_CONTRAST, so light gray outlines count
+    background = float(np.median(gray))
+    ink = (gray < max(INK_LEVEL, background - INK_CONTRAST)).astype(np.uint8)
     h, w = ink.shape
     f = dpi / BASE_DPI
     px = lambda n: max(1, int(round(n * f)))  # noqa: E731
@@ -197,9 +201,9 @@ def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_D
             continue
         tips = heads[sl] & piece
         targets = [j for j in touched if (tips & near_zones[j][sl]).any()]
-        if not targets and tips.any():
-            # arrowheads only where branches join a trunk: the trunk's target is the box it enters
-            # from above (flow runs down), the boxes it leaves are its sources
+        if not targets:
+            # arrowheads only where branches join a trunk, or drawn open (a "V" no opening keeps): the
+            # target is the box the connector enters from above (flow runs down)
             targets = [j for j in touched if _enters_from_top(grown, zones[j][sl], flow.boxes[j].bbox, sl)]
         sources = [j for j in touched if j not in targets]
         if not targets or not sources:
