@@ -121,7 +121,7 @@ class EvidencePicture:
         info = PngInfo()
         info.add_itxt("structaware", json.dumps(self.describe(), ensure_ascii=False))
         buffer = io.BytesIO()
-        self.image.save(buffer, format="PNG", pnginfo=info)
+        self.image.save(buffer, format="PNG", pnginfo=info, compress_level=3)  # level 6 (the default) is slower and larger here
         return buffer.getvalue()
 
     def describe(self) -> dict[str, Any]:
