@@ -53,25 +53,6 @@ class PageRenderer:
         self._docs: OrderedDict[tuple, Any] = OrderedDict()
         self._pages: OrderedDict[tuple, Image.Image] = OrderedDict()
 
-    def page_count(self, pdf: PdfSource) -> int:
-        """Number of pages of ``pdf``.
-
-        Raises:
-            MalformedInputError: the file is not a PDF PDFium can open.
-        """
-        with PDFIUM_LOCK:
-            return len(self._document(pdf)[1])
-
-    def page_size(self, pdf: PdfSource, page: int) -> tuple[float, float]:
-        """``(width, height)`` in PDF points of 1-based ``page`` as displayed (``/Rotate`` applied)."""
-        with PDFIUM_LOCK:
-            _, doc = self._document(pdf)
-            handle = doc[page - 1]
-            try:
-                return tuple(handle.get_size())  # type: ignore[return-value]
-            finally:
-                handle.close()
-
     def render(self, pdf: PdfSource, page: int, scale: float) -> Image.Image:
         """1-based ``page`` of ``pdf`` as an RGB image, ``scale`` pixels per PDF point (72 dpi = 1).
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Union
 
 from structaware_readers.errors import PdfNotFoundError
-from structaware_readers.ids import doc_id_from_bytes, doc_id_from_file
+from structaware_readers.ids import doc_id_from_file
 from structaware_readers.models import Unit
 
 __all__ = ["PdfArg", "PdfSource", "source_pdf"]
@@ -132,7 +132,3 @@ def _file_doc_id(path: Path) -> str:
         _HASHED[key] = doc_id_from_file(path)
     return _HASHED[key]
 
-
-def pdf_doc_id(pdf: PdfSource) -> str:
-    """The ``doc_id`` a PDF would get when ingested (SHA-256 of its bytes, 16 hex characters)."""
-    return doc_id_from_bytes(pdf) if isinstance(pdf, bytes) else _file_doc_id(Path(pdf))
