@@ -124,7 +124,7 @@ def load_document(
         from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
-    doc = _with_table_grids(doc, path, pdf)
+    doc = _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
     return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
 
 
@@ -210,6 +210,27 @@ def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | b
     except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
         doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
         return recover_table_grids(doc, None)
+
+
+def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
+    """Each table body row's own box from the PDF given or found, where the grid has none
+    (:mod:`.table_recovery.row_boxes`); ``doc`` itself without a PDF."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+    from structaware_readers.table_recovery.row_boxes import add_row_boxes, needs_row_boxes
+
+    if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
+        return doc
+    if pdf is None or pdf is True:
+        from structaware_readers.table_recovery.locate import find_pdf
+
+        found = find_pdf(path, name=doc.name)
+        if found is None:
+            return doc
+        try:
+            return add_row_boxes(doc, found)
+        except (InputNotFoundError, MalformedInputError):  # a PDF found on the way is a bonus, not a requirement
+            return doc
+    return add_row_boxes(doc, pdf)
 
 
 def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:

@@ -5,7 +5,8 @@ Conventions used everywhere in the package:
 * **Pages** are 1-based integers (MinerU's ``page_idx`` is 0-based and is converted on read;
   Unstructured's ``page_number`` is already 1-based).
 * **Bounding boxes** are ``(x0, y0, x1, y1)`` floats normalised to ``0..1`` of the page width
-  and height, with the origin at the **top-left** corner of the page (y grows downwards).
+  and height, with the origin at the **top-left** corner of the page (y grows downwards), in the
+  page as displayed (its ``/Rotate`` applied, as the parsers report it and renderers show it).
   MinerU ``content_list`` boxes (integers 0..1000), ``middle.json`` boxes (PDF points) and
   Unstructured coordinates (pixel or point space) are all converted to this system on read.
 * **Element ids** are stable within a document: ``p{page}-e{j}`` where ``j`` is the 0-based
