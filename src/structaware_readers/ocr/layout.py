@@ -11,9 +11,10 @@ boxes are 0..1 of the page, origin top-left. Steps:
    extent and more than half as wide: the rule under a merged cell), stacked without body text
    between them that spans the rule (a ruled table, or a journal's three-line table), bound a
    table region. Its columns are the vertical whitespace gaps every line respects (cells indented
-   within a column stay in it); its rows are the bands between inner rules, or, without inner
-   rules, the visual rows, a row with an empty first column continuing the row above (a wrapped
-   cell). The first band is the header. A line right above the region starting with
+   within a column stay in it); its rows are the bands between inner rules when there are two or
+   more, else (a three-line table: one rule under the header) the header is what lies above that
+   rule and the rows are the visual rows below it, a row with an empty first column continuing the
+   row above (a wrapped cell). The first band is the header. A line right above the region starting with
    ``Table``/``表`` is the caption.
 3. **Text**: the other lines are ordered by :func:`structaware_readers.reading_order.restore_reading_order`
    (XY-cut: two-column pages read column by column) and joined into paragraphs: a line continues
@@ -50,6 +51,7 @@ PARA_GAP = 0.75
 HEADING_MAX_CHARS = 40
 _SENTENCE_END = tuple("。；;：:，,、！？!?") + (".",)
 _DOUBLED_ROMAN = re.compile(r"([ⅠⅡⅢⅣⅤ])\1+(?=\s*(?:级|类|期))")
+_NOTE = re.compile(r"^[a-z*†‡§]\s")  # a table note ("d 对于…", "* p < 0.05"): taller with its marker, no heading
 _CAPTION = re.compile(r"^\s*(表|Table|TABLE)\s*[\dA-Za-z一二三四五六七八九十]")
 
 
@@ -80,7 +82,7 @@ def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, rout
             furniture.append((kind, ln))
 
     tables: list[tuple[BBox, TableGrid, str, list[OcrLine]]] = []
-    for region, inner in _table_regions(rest, rules, body_h):
+    for region, inner in _table_regions(rest, rules):
         inside = [ln for ln in rest if _center_in(ln, region)]
         grid = _grid(inside, region, inner, body_h)
         if grid is None:
@@ -127,7 +129,7 @@ def _furniture_kind(ln: OcrLine) -> BlockKind | None:
 
 
 # ---------------------------------------------------------------------------- tables
-def _table_regions(lines: list[OcrLine], rules: list[Rule], body_h: float) -> list[tuple[BBox, list[float]]]:
+def _table_regions(lines: list[OcrLine], rules: list[Rule]) -> list[tuple[BBox, list[float]]]:
     """Regions bounded by >= 3 stacked rules of similar extent; with the inner rules' y."""
     groups: list[list[Rule]] = []
     for r in sorted(rules):
@@ -205,16 +207,18 @@ def _grid(lines: list[OcrLine], region: BBox, inner: list[float], body_h: float)
         return sum(1 for c in cuts if ln.bbox[0] + 0.002 >= c)
 
     bands: list[list[OcrLine]] = []
-    if len(inner) >= 1 and len(inner) >= _visual_row_count(lines, body_h) // 3:
+    if len(inner) >= 2:  # ruled rows: each band between two rules is one row, however many lines it holds
         edges = [region[1], *inner, region[3]]
         for top, bottom in zip(edges, edges[1:]):
             band = [ln for ln in lines if top <= ln.center_y < bottom]
             if band:
                 bands.append(band)
-    else:
-        rows = _visual_rows(lines, body_h)
-        for row in rows:
-            if bands and not any(col(ln) == 0 for ln in row) and any(col(ln) == 0 for ln in bands[0]):
+    else:  # a three-line table (one rule under the header) or rules only around it: visual rows
+        head = [ln for ln in lines if inner and ln.center_y < inner[0]]
+        if head:
+            bands.append(head)
+        for row in _visual_rows([ln for ln in lines if not head or ln.center_y >= inner[0]], body_h):
+            if len(bands) > bool(head) and not any(col(ln) == 0 for ln in row):
                 bands[-1].extend(row)  # a wrapped cell: no first-column text
             else:
                 bands.append(list(row))
@@ -241,10 +245,6 @@ def _visual_rows(lines: list[OcrLine], body_h: float) -> list[list[OcrLine]]:
     return rows
 
 
-def _visual_row_count(lines: list[OcrLine], body_h: float) -> int:
-    return len(_visual_rows(lines, body_h))
-
-
 def _caption_above(lines: list[OcrLine], region: BBox, body_h: float) -> OcrLine | None:
     above = [
         ln for ln in lines
@@ -261,7 +261,7 @@ def _body_height(lines: list[OcrLine]) -> float:
 
 def _is_heading(ln: OcrLine, body_h: float) -> bool:
     text = ln.text.strip()
-    if len(text) > HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or len(text) < 2:
+    if len(text) > HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or len(text) < 2 or _NOTE.match(text):
         return False
     numbered = numbering_depth(text) is not None
     tall = ln.height >= 1.3 * body_h
