@@ -62,7 +62,9 @@ def parse_html_table(html: str, *, path: str | None = None, field: str = "table_
         raise MalformedInputError("table body is empty", path=path, field=field)
     if re.search(r"<\s*(table|tr|td|th)\b", text, re.IGNORECASE):
         rows = read_html_rows(text, path=path, field=field)
-        return grid_from_rows(turn_back(rows) or rows)
+        if turned := turn_back(rows):
+            return grid_from_rows(turned).model_copy(update={"turned": True})
+        return grid_from_rows(rows)
     if looks_like_markdown_table(text):
         return parse_markdown_table(text)
     if looks_like_latex_table(text):

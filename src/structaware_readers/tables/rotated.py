@@ -17,6 +17,8 @@ right under a label at the end, so a plain transposed table (``Year | 2021 | 202
 The grid is turned back: printed row ``r`` (the header first) is column ``n - 1 - r``, read top to
 bottom; spans stay expanded (a ``colspan`` over five numbers is a merged ``Topic`` cell of five
 printed rows). The rows carry no header mark: :mod:`.header` decides the header as for any table.
+The grid is marked ``TableGrid.turned``: with the PDF at hand its text layer is tried for it
+(vertical text read from a turned image comes out spaced, ``Treatm e nt``).
 """
 
 from __future__ import annotations
