@@ -218,3 +218,43 @@ def test_a_guideline_that_does_not_grade_keeps_its_imperatives() -> None:
     )
     assert not profile_document(doc).grades_recommendations
     assert [u.unit_type for u in build_units(doc)] == [UnitType.RECOMMENDATION] * 3
+
+
+def test_a_grade_line_closes_a_lead_in_and_its_list_items() -> None:
+    items = Block(
+        block_id="l", kind=BlockKind.LIST, text="", page=1,
+        items=["• Buprenorphine/naloxone in any setting; or", "• Methadone in an Opioid Treatment Program"],
+    )
+    doc = _doc(
+        (H, "VA/DoD Clinical Practice Guideline for the Management of Substance Use Disorders"),
+        *GRADED,
+        (H, "Recommendation"),
+        (P, "For patients with opioid use disorder, we recommend one of the following strategies:"),
+        items,
+        (P, "(Strong for | Reviewed, Amended)"),
+        (H, "Discussion"),
+        (P, "Buprenorphine and methadone both reduce mortality."),
+    )
+    recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
+    assert len(recs) == 6 and recs[5].text == (
+        "For patients with opioid use disorder, we recommend one of the following strategies:\n"
+        "• Buprenorphine/naloxone in any setting; or\n• Methadone in an Opioid Treatment Program\n"
+        "(Strong for | Reviewed, Amended)"
+    )
+    assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
+    # trap: a grade line after prose that states nothing stays no recommendation of its own
+    doc = _doc((H, "Guideline"), *GRADED, (H, "Notes"), (P, "The panel met twice in 2019."), (P, "(Weak for | Reviewed, Amended)"))
+    assert [u.text for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION][5:] == ["(Weak for | Reviewed, Amended)"]
+
+
+def test_an_earlier_versions_recommendations_are_none_of_this_guidelines() -> None:
+    doc = _doc(
+        (H, "VA/DoD Clinical Practice Guideline for the Management of Chronic Kidney Disease"),
+        *GRADED,
+        (H, "Appendix D: 2014 Recommendation Categorization Table"),
+        (P, "Topic – Periodic Evaluation Recommendation – We suggest that periodic evaluation for CKD be considered."),
+        (P, "Weak for"),
+    )
+    units = build_units(doc)
+    assert len([u for u in units if u.unit_type is UnitType.RECOMMENDATION]) == 5
+    assert units[-1].unit_type is UnitType.SECTION and units[-1].text.endswith("be considered.\nWeak for")

@@ -5,7 +5,9 @@ Source: the reference paper, section 2.3 (graded recommendations); grades come f
 :mod:`structaware_readers.grades.document` (computed once per document by the builder).
 
 Rules, in order, for a paragraph or list item (references, footnotes, code and equations never
-hold recommendations; neither does a bibliography entry that cites "strong recommendation"):
+hold recommendations; neither does a bibliography entry that cites "strong recommendation", nor a
+section printing an evidence table or an earlier version's recommendations, VA/DoD "Appendix D:
+2014 Recommendation Categorization Table"):
 
 1. **Several graded statements** in one text become one unit each, with its own grade. A grade
    label at the start of the text opens its statement (``Practice Point 1.3.1: ...``): each runs to
@@ -20,7 +22,8 @@ hold recommendations; neither does a bibliography entry that cites "strong recom
    recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
    to the paragraph just before it if that is a statement about recommending (``There is
    insufficient evidence to recommend for or against ...`` over ``(Neither for nor against |
-   Reviewed, New-added)``): both become one recommendation unit.
+   Reviewed, New-added)``), with the list items between them (``we recommend one of the
+   following: • ... • ...``): they become one recommendation unit.
    A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
    legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
@@ -72,6 +75,10 @@ _DEFINITION = re.compile(
 _LABEL_FIRST = re.compile(r"[\s•▪●■◦\-–(\[]*")
 # what a statement graded by the line after it talks about (rule 2)
 _STATEMENT = re.compile(r"(?i)\b(?:recommend|suggest)|\binsufficient\s+evidence\b|推荐|建议")
+# a section printing an evidence table or an earlier version's recommendations (VA/DoD "Appendix D:
+# 2014 Recommendation Categorization Table"): restated or old recommendations, none of this guideline's
+_NOT_OWN_SECTION = re.compile(r"(?i)\bevidence\s+tables?\b|\brecommendation\s+categori[sz]ation\s+table\b")
+_MAX_LIST_ITEMS = 12  # list items between a statement and the grade line that closes them (rule 2)
 _STRENGTH_WORD = re.compile(r"(?i)\b(?:strong|weak|conditional|neither)|强推荐|弱推荐")
 _GRADE_LINE_MAX_WORDS = 4  # "Strength of recommendation: strong; quality of evidence: low" leaves label words only
 _WORD = re.compile(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+")  # a Chinese character is a word of its own
@@ -147,19 +154,32 @@ def _grade_line_follows(builder: UnitBuilder) -> bool:
 
 
 def _grade_statement_before(builder: UnitBuilder, block: Block, text: str, grade: Grade) -> bool:
-    """Rule 2 without an open recommendation: the paragraph just before, still section text, and
-    this grade line become one recommendation unit; False when that paragraph is no statement."""
-    part = builder.pending[-1] if builder.pending else None
-    if part is None or part.block is not builder.previous or part.block.kind not in _KINDS:
+    """Rule 2 without an open recommendation: the statement just before, still section text (a
+    paragraph, or a lead-in and the list items after it: "we recommend one of the following: • ...
+    • ..."), and this grade line become one recommendation unit; False when there is no statement."""
+    parts = builder.pending
+    if not parts or parts[-1].block is not builder.previous:
         return False
-    if not _STATEMENT.search(part.text) or _DEFINITION.search(part.text) or builder.grading.accepted(part.text):
+    k = len(parts) - 1
+    while k >= 0 and len(parts) - k <= _MAX_LIST_ITEMS and parts[k].block.kind in _KINDS:
+        if _STATEMENT.search(parts[k].text):
+            break
+        if parts[k].block.kind is not BlockKind.LIST:
+            return False  # prose that is no statement
+        k -= 1
+    else:
         return False
-    builder.pending.pop()
+    statement = "\n".join(p.text for p in parts[k:])
+    if _DEFINITION.search(statement) or builder.grading.accepted(statement):
+        return False
+    blocks = list(dict.fromkeys(p.block.block_id for p in parts[k:]))
+    by_id = {p.block.block_id: p.block for p in parts[k:]}
+    del parts[k:]
     builder.emit(
         UnitType.RECOMMENDATION,
-        f"{part.text}\n{text.strip()}",
+        f"{statement}\n{text.strip()}",
         builder.section_context(),
-        [part.block, block],
+        [*(by_id[b] for b in blocks), block],
         grade=grade.model_copy(update={"source": "next_paragraph"}),
     )
     return True
@@ -168,7 +188,7 @@ def _grade_statement_before(builder: UnitBuilder, block: Block, text: str, grade
 def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
-    if block.kind not in _KINDS or _CITATION.match(text):
+    if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):
         return False
     grading = builder.grading
     matches = grading.accepted(text)
