@@ -49,7 +49,8 @@ becomes unit text.
 
 Modules: :mod:`.builder` (the pass over blocks, section units, ids), :mod:`.table_rows` (with
 :mod:`.table_view`, the table read once, and :mod:`.table_recommendations`), :mod:`.recommendations`,
-:mod:`.flowcharts`, :mod:`.figures` (one unit kind each), :mod:`.options`.
+:mod:`.flowcharts`, :mod:`.figures` (one unit kind each; each receives the pass as an
+:class:`~.context.EmitContext`, :mod:`.context`), :mod:`.options`.
 """
 
 from structaware_readers.units.builder import UnitBuilder, build_units

@@ -14,10 +14,10 @@ from structaware_readers.units.common import title
 from structaware_readers.units.figures import emit_figure
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 
-def emit_flowchart(builder: UnitBuilder, block: Block) -> None:
+def emit_flowchart(builder: EmitContext, block: Block) -> None:
     """One ``flow_path`` unit per edge of ``block``'s Mermaid chart; a figure unit when it has none."""
     try:
         # lenient: one bad line from a vision model must not lose the whole chart
