@@ -25,7 +25,7 @@ from structaware_readers.loader import load_document, prepare_document
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import BBOX_DECIMALS, GRID_SOURCES, BlockKind, TableGrid
 from structaware_readers.table_recovery import has_grid, needs_grid, recover_table_grids
-from structaware_readers.table_recovery.locate import find_pdf
+from structaware_readers.table_recovery.stage2_find_pdf import find_pdf
 from structaware_readers.tables import parse_html_table
 from structaware_readers.units import build_units
 

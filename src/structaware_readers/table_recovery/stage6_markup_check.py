@@ -1,4 +1,4 @@
-"""A parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
+"""Stage 6: a parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
 
 MinerU's table recognition reads a table's cells from the page image; on dense financial tables it
 often cuts the words of a multi-line column header across cells (``June 30, Dec2022 | ember 31,
@@ -17,13 +17,20 @@ A table merged across pages (``Block.extra_ids``) is left as it is: one region c
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from typing import Any
 
-from structaware_readers.models import Block, BlockKind, TableGrid
+from structaware_readers.models import Block, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.record import Recovery
+from structaware_readers.tables import grid_to_text
+
+__all__ = ["MIN_FIGURES_KEPT", "MIN_HEADER_WORDS_FOUND", "check_markup", "check_parser_markup"]
+
+log = logging.getLogger(__name__)
 
 #: A header whose words are found in the PDF region at this share or more is right as it is.
 MIN_HEADER_WORDS_FOUND = 0.9
@@ -34,18 +41,12 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 _FIGURE = re.compile(r"\d[\d,.]*")
 
 
-def needs_check(block: Block) -> bool:
-    """A single-part table block with a parser-markup grid, a header and a region."""
-    return (
-        block.kind is BlockKind.TABLE
-        and block.table is not None
-        and block.table.grid_source == "parser_html"
-        and bool(block.table.header_rows)
-        and bool(block.table.body_rows)
-        and block.bbox is not None
-        and not block.extra_ids
-        and not block.is_furniture
-    )
+def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
+    """Check the parser-markup tables of ``page_number`` (stage 1's ``checks``; ``page``: its
+    ``pdfplumber.page.Page``) and give each whose header garbles words the text layer's grid."""
+    for i in rec.on_page(rec.checks, page_number):
+        if not rec.taken(i):
+            rec.blocks[i] = _checked_block(rec.blocks[i], page)
 
 
 def check_markup(block: Block, page: Any) -> TableGrid | None:
@@ -53,7 +54,7 @@ def check_markup(block: Block, page: Any) -> TableGrid | None:
     docstring), else ``None`` (keep the parser's grid).
 
     Args:
-        block: a table block for which :func:`needs_check` holds.
+        block: a table block for which :func:`~.stage1_select.needs_check` holds.
         page: its ``pdfplumber.page.Page``.
     """
     grid = block.table
@@ -97,3 +98,15 @@ def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str
 
 def _figures(rows: list[list[str]]) -> Counter[str]:
     return Counter(f.rstrip(".,") for row in rows for cell in row for f in _FIGURE.findall(cell))
+
+
+def _checked_block(block: Block, page: Any) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header (see the module docstring)."""
+    try:
+        grid = check_markup(block, page)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
