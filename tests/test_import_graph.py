@@ -174,3 +174,17 @@ def test_every_package_folder_is_a_package(root: str) -> None:
     for folder in (ROOT / "src" / root).rglob("*"):
         if folder.is_dir() and any(folder.glob("*.py")) and "__pycache__" not in folder.parts:
             assert (folder / "__init__.py").is_file(), folder
+
+
+#: Longest module (lines) in src/ and integrations/: "at most ~400 lines, one job each" (issue 26);
+#: a module past this splits by job, it does not grow.
+MAX_MODULE_LINES = 450
+
+
+def test_every_module_is_short() -> None:
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in _modules().values()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"modules over {MAX_MODULE_LINES} lines (split them by job): {long}"
