@@ -19,7 +19,7 @@ def main() -> None:  # pragma: no cover - console entry point
     A command that wrote nothing to the index (``query``) ends its process with ``os._exit`` once
     its output is flushed, skipping the interpreter's teardown: Qdrant Edge's shard close syncs
     every memory-mapped file of the shard to disk (``msync``) even when nothing changed, 20-270 ms
-    on this project's test machine depending on the disk's other traffic (BENCHMARKS.md, "Speed
+    on this project's test machine depending on the disk's other traffic (docs/benchmarks/speed.md, "Speed
     (issue 14)"). Nothing is lost: the process wrote nothing, and the OS releases its file locks.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
