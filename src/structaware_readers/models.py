@@ -5,7 +5,8 @@ Conventions used everywhere in the package:
 * **Pages** are 1-based integers (MinerU's ``page_idx`` is 0-based and is converted on read;
   Unstructured's ``page_number`` is already 1-based).
 * **Bounding boxes** are ``(x0, y0, x1, y1)`` floats normalised to ``0..1`` of the page width
-  and height, with the origin at the **top-left** corner of the page (y grows downwards).
+  and height, with the origin at the **top-left** corner of the page (y grows downwards), in the
+  page as displayed (its ``/Rotate`` applied, as the parsers report it and renderers show it).
   MinerU ``content_list`` boxes (integers 0..1000), ``middle.json`` boxes (PDF points) and
   Unstructured coordinates (pixel or point space) are all converted to this system on read.
 * **Element ids** are stable within a document: ``p{page}-e{j}`` where ``j`` is the 0-based
@@ -24,6 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from structaware_readers.mermaid import Flowchart
+
 #: Schema version written into every stored point; bump it when a unit field changes meaning.
 SCHEMA_VERSION = "1"
 
@@ -34,7 +37,7 @@ BBox = tuple[float, float, float, float]
 BBOX_DECIMALS = 6
 
 #: Values of :attr:`TableGrid.grid_source` (see its docstring).
-GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text")
+GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text", "ocr_lines")
 
 
 class BlockKind(str, Enum):
@@ -78,7 +81,9 @@ class TableGrid(BaseModel):
     * ``"pdf_text_layer"``: rebuilt from the PDF's text layer inside the table's region (the parser
       gave the region without cell structure; :mod:`structaware_readers.table_recovery`);
     * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
-      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes.
+      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes;
+    * ``"ocr_lines"``: rebuilt from OCR text lines of a page without a text layer (:mod:`structaware_readers.ocr`),
+      rows cut at the table's rules (or its visual rows), columns at whitespace gaps.
 
     ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
     otherwise): a row unit then points at its own row, not at the whole table.
@@ -162,6 +167,10 @@ class Block(BaseModel):
         footnote: footnote text attached to a table or figure.
         items: list items for lists.
         mermaid: Mermaid source for flowcharts.
+        flowchart: the flowchart already read, when a reader built it from the document rather than
+            from Mermaid source (an algorithm's text description,
+            :mod:`structaware_readers.algorithms`): its edges name the elements that state them
+            (``FlowEdge.element_ids``); ``mermaid`` then holds the same chart written as Mermaid.
         source_type: the parser's own type name for this element (e.g. ``"image"``, ``"Title"``).
         parser_ids: the parser's own element ids behind this block (Unstructured ``element_id``;
             several when the reader merged elements, e.g. list items or table chunks).
@@ -185,6 +194,7 @@ class Block(BaseModel):
     footnote: str = ""
     items: list[str] = Field(default_factory=list)
     mermaid: str | None = None
+    flowchart: Flowchart | None = None
     source_type: str = ""
     parser_ids: list[str] = Field(default_factory=list)
     continues_prev: bool = False
@@ -207,6 +217,15 @@ class Block(BaseModel):
     def is_furniture(self) -> bool:
         return self.kind.is_furniture
 
+    def element_refs(self) -> list[tuple[str, BBox | None, int]]:
+        """``(element id, bbox, page)`` of this block and of each continuation merged into it (a
+        paragraph or table joined across pages, an algorithm's description joined to its image), in
+        order; continuations without an id are left out."""
+        refs = [(self.block_id, self.bbox, self.page)]
+        if self.extra_ids and len(self.extra_ids) == len(self.extra_pages) == len(self.extra_bboxes):
+            refs += [(i, box, p) for i, box, p in zip(self.extra_ids, self.extra_bboxes, self.extra_pages) if i]
+        return refs
+
 
 class ParsedDocument(BaseModel):
     """A parsed document: its identity and its blocks in reading order.
@@ -223,6 +242,7 @@ class ParsedDocument(BaseModel):
         page_sizes: ``(width, height)`` per page in PDF points when known, else ``None`` entries.
         title: document title if the parser found one.
         blocks: all blocks, in reading order, page furniture included.
+        page_routes: pages read without a text layer and what read them (OCR route or MinerU's OCR tier).
         warnings: problems met while reading that did not stop it, each naming its page and element
             (e.g. a table whose grid could not be read and stays section text); also logged.
     """
@@ -238,6 +258,13 @@ class ParsedDocument(BaseModel):
     title: str = ""
     blocks: list[Block] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    page_routes: dict[int, str] = Field(
+        default_factory=dict,
+        description=(
+            "1-based page -> what read it, for pages not read from the text layer by ``parser``: "
+            "'ocr:<engine> <version>@<dpi>dpi' (structaware's OCR route) or 'mineru:<tier>' (MinerU's OCR)"
+        ),
+    )
 
     def body_blocks(self) -> list[Block]:
         """Blocks that may become unit text (page furniture removed), in reading order."""
