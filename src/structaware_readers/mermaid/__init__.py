@@ -42,12 +42,14 @@ Decisions
 
 Modules, in the order a source is read: :mod:`.fences` (Mermaid inside Markdown or a parser's
 text), :mod:`.parser` (the header, front matter and statements; :func:`parse_mermaid`), which reads
-characters through :mod:`.scanner` and label text through :mod:`.labels`, into :mod:`.model`.
+characters through :mod:`.scanner` and label text through :mod:`.labels`, into :mod:`.model`;
+:mod:`.writer` writes a model back as Mermaid source (:func:`to_mermaid`).
 """
 
 from structaware_readers.mermaid.fences import find_flowchart_source, find_mermaid_blocks
 from structaware_readers.mermaid.model import FlowEdge, Flowchart, NotAFlowchartError
 from structaware_readers.mermaid.parser import parse_mermaid
+from structaware_readers.mermaid.writer import to_mermaid
 
 __all__ = [
     "FlowEdge",
@@ -56,4 +58,5 @@ __all__ = [
     "find_flowchart_source",
     "find_mermaid_blocks",
     "parse_mermaid",
+    "to_mermaid",
 ]

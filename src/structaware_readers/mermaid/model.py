@@ -31,6 +31,10 @@ class FlowEdge:
         stroke: ``"normal"``, ``"dotted"`` or ``"thick"``.
         head: arrow head at the target: ``"arrow"``, ``"open"`` (no head), ``"circle"``, ``"cross"``.
         bidirectional: the link had markers at both ends (this edge is one of its two edges).
+        element_ids: ids of the document elements that state this edge (``p{page}-e{j}``), when
+            the chart was read from a document rather than from one Mermaid source (an algorithm's
+            text description: the paragraph that says ``If the answer is "Yes" to Box 2, then Box
+            3``, and the algorithm's image); empty for parsed Mermaid source.
     """
 
     source: str
@@ -42,6 +46,7 @@ class FlowEdge:
     stroke: str = "normal"
     head: str = "arrow"
     bidirectional: bool = False
+    element_ids: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         """The flow-path unit text: ``"A label -(yes)-> B label"``, or ``"A -> B"`` when unlabelled."""

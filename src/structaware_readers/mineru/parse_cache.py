@@ -5,41 +5,34 @@ tier and the MinerU version, so a second ingest of the same PDF does not run Min
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CACHE_DIR_ENV", "CACHE_FORMAT", "ParseCache", "default_cache_dir", "write_atomic"]
+from ..user_cache import cache_dir, write_replace
 
-#: Env var naming the cache folder.
-CACHE_DIR_ENV = "STRUCTAWARE_CACHE_DIR"
+__all__ = ["CACHE_FORMAT", "ParseCache", "default_cache_dir"]
+
 #: Version of the entry layout below.
 CACHE_FORMAT = 1
 
 
 def default_cache_dir() -> Path:
-    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``."""
-    env = os.environ.get(CACHE_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:  # pragma: no cover - platformdirs ships with most environments
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base) / "structaware"
-    return Path(user_cache_dir("structaware", appauthor=False))
+    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``
+    (:func:`structaware_readers.user_cache.cache_dir`)."""
+    return cache_dir()
 
 
 class ParseCache:
     """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``).
 
     Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
-    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. Writes are atomic (temporary
-    file + rename), so concurrent ingests of the same PDF never read a half-written entry; an
-    unreadable entry counts as a miss.
+    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. An entry's path is its key (the
+    PDF's content hash, the tier, MinerU's version), and writes are atomic (temporary file + rename,
+    :func:`~structaware_readers.user_cache.write_replace`), so concurrent ingests of the same PDF,
+    from any install sharing the cache, never read a half-written entry; an unreadable entry counts
+    as a miss.
     """
 
     def __init__(self, root: str | Path | None = None) -> None:
@@ -84,8 +77,8 @@ class ParseCache:
             "middle_json": middle_json,
         }
         if package is not None:
-            write_atomic(entry.with_suffix(".zip"), package)
-        write_atomic(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+            write_replace(entry.with_suffix(".zip"), package)
+        write_replace(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
         return entry
 
     def copy_zip(self, doc_id: str, tier: str, version: str, target: Path) -> bool:
@@ -96,16 +89,3 @@ class ParseCache:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(package, target)
         return True
-
-
-def write_atomic(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` through a temporary file and a rename (never half-written)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -48,7 +48,8 @@ from ..ids import doc_id_from_file
 from ..models import ParsedDocument
 from .api_client import MinerUApiClient, parse_pdf_via_api
 from .failures import mineru_failure
-from .parse_cache import CACHE_DIR_ENV, ParseCache, default_cache_dir, write_atomic
+from ..user_cache import CACHE_DIR_ENV, write_replace
+from .parse_cache import ParseCache, default_cache_dir
 
 #: Seconds one MinerU run (local or remote) may take before it is stopped.
 DEFAULT_TIMEOUT = 900.0
@@ -149,7 +150,7 @@ def parse_pdf(
             if cache:
                 cache.store(doc_id, tier, version, middle, package=package, pdf=pdf, route="api" if url else "local")
             if zip_target is not None and package is not None:
-                write_atomic(zip_target, package)
+                write_replace(zip_target, package)
             version = doc_version
     finally:
         if client is not None:

@@ -9,8 +9,8 @@ section text) and gets a warning naming its page and element in ``ParsedDocument
 document is never aborted for it. The reader's own warning about a table without cell markup
 (:func:`structaware_readers.tables.table_warning`) is replaced by the outcome here.
 
-One entry point, :func:`recover_tables` (:mod:`.pipeline`; :func:`recover_table_grids` for a given
-PDF), runs the stages in order over one shared record (:class:`~.record.Recovery`: the blocks as the
+One entry point, :func:`recover_tables` (:mod:`.pipeline`; :func:`recover_table_grids` for stages 1-7
+with a given PDF), runs the stages in order over one shared record (:class:`~.record.Recovery`: the blocks as the
 stages change them, the blocks each stage works on, absorbed pieces, warnings; a rebuilt grid names
 its source in ``TableGrid.grid_source``). The stages, in the order of their modules:
 
@@ -21,14 +21,20 @@ its source in ``TableGrid.grid_source``). The stages, in the order of their modu
 3. :mod:`.stage3_split_tables` -- a table split into pieces or partly missed, read as one region;
 4. :mod:`.stage4_text_layer` -- an ungridded table or image region read from the text layer, else
 5. :mod:`.stage5_parser_text` -- from the parser's space-aligned text;
-6. :mod:`.stage6_markup_check` -- parser markup whose header the text layer does not hold, replaced
-   by the text layer's grid when that keeps the body's figures;
-7. :mod:`.stage7_continued` -- tables continued across pages whose grid was rebuilt, merged.
+6. :mod:`.stage6_markup_check` -- parser markup whose header the text layer does not hold, or whose
+   rows stack items (a dose table's drugs), replaced by the text layer's grid when that keeps the
+   body's figures and reads the document's own words at least as well (a table merged across pages:
+   part by part);
+7. :mod:`.stage7_continued` -- tables continued across pages whose grid was rebuilt, merged;
+8. :mod:`.stage8_row_boxes` -- each body row's own box on the page, from PDFium's text layer, where
+   the grid has none (parser markup).
 
 The tools the stages share: :mod:`.split_regions` (finding a split table's pieces on a page),
 :mod:`.pdf_text_layer` (a page region -> grid) and :mod:`.parser_text` (aligned text -> grid), both
-through :mod:`.grid_rules` (positioned phrases -> rows and columns), and :mod:`.panels` (a header
-printed again inside the body -> band rows).
+through :mod:`.grid_rules` (positioned phrases -> rows and columns); :mod:`.reading_direction` (words
+read in each glyph's direction), :mod:`.ruling` (shading strips that are no cell borders),
+:mod:`.stacked_rows` (items stacked in one ruled row) and :mod:`.panels` (a header printed again
+inside the body -> band rows).
 """
 
 from structaware_readers.table_recovery.pipeline import recover_table_grids, recover_tables

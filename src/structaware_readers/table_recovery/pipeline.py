@@ -3,15 +3,19 @@
 :func:`recover_tables` is what :func:`structaware_readers.loader.load_document` calls: it decides
 whether the document needs the stages at all, finds its PDF (stage 2) and runs
 :func:`recover_table_grids`, falling back to the parser's text when a PDF found on the way cannot be
-used. :func:`recover_table_grids` runs the stages over one document with a given PDF (or none):
+used, then gives table rows their own boxes (stage 8). :func:`recover_table_grids` runs stages 1-7
+over one document with a given PDF (or none):
 
 1. :mod:`.stage1_select` -- which blocks need a grid, which tables are split, which markup to check;
 2. :mod:`.stage2_find_pdf` -- the PDF opened (its page count must be the document's);
 3. :mod:`.stage3_split_tables` -- split tables read as one region;
 4. :mod:`.stage4_text_layer` -- ungridded regions read from the text layer, else
 5. :mod:`.stage5_parser_text` -- from the parser's space-aligned text (every target without a PDF);
-6. :mod:`.stage6_markup_check` -- parser markup that garbles the header replaced;
-7. :mod:`.stage7_continued` -- tables continued across pages merged.
+6. :mod:`.stage6_markup_check` -- parser markup that garbles the header, or stacks items in one row,
+   replaced (tables merged across pages: part by part, after the pages);
+7. :mod:`.stage7_continued` -- tables continued across pages merged;
+8. :mod:`.stage8_row_boxes` -- (:func:`recover_tables` only) each body row's own box, from PDFium's
+   text layer.
 
 Stages 3, 4 and 6 run page by page: only pages holding such regions are opened, each page is cropped
 to the region, and pages are released after use.
@@ -24,13 +28,14 @@ from pathlib import Path
 
 from structaware_readers.models import BlockKind, ParsedDocument
 from structaware_readers.table_recovery.record import PdfSource
-from structaware_readers.table_recovery.stage1_select import needs_check, needs_recovery, select
+from structaware_readers.table_recovery.stage1_select import needs_check, needs_parts_check, needs_recovery, select
 from structaware_readers.table_recovery.stage2_find_pdf import find_pdf, open_pdf, pdf_label
 from structaware_readers.table_recovery.stage3_split_tables import join_split_tables
 from structaware_readers.table_recovery.stage4_text_layer import rebuild_from_text_layer
 from structaware_readers.table_recovery.stage5_parser_text import from_parser_text
-from structaware_readers.table_recovery.stage6_markup_check import check_parser_markup
+from structaware_readers.table_recovery.stage6_markup_check import check_merged_parts, check_parser_markup, document_words
 from structaware_readers.table_recovery.stage7_continued import finish
+from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes, needs_row_boxes
 
 __all__ = ["recover_table_grids", "recover_tables"]
 
@@ -38,8 +43,9 @@ log = logging.getLogger(__name__)
 
 
 def recover_tables(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
-    """``doc`` with its ungridded tables (and tables whose markup garbles the header, or split into
-    pieces) rebuilt from the PDF given or found, else its ungridded tables from the parser's text.
+    """``doc`` with its ungridded tables (and tables whose markup garbles the header, stacks items or is
+    split into pieces) rebuilt from the PDF given or found, else its ungridded tables from the parser's
+    text; then each table body row's own box from that PDF where the grid has none (stage 8).
 
     Args:
         doc: what the reader made of ``path``.
@@ -49,9 +55,15 @@ def recover_tables(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool 
     Raises:
         InputNotFoundError, MalformedInputError, MissingExtraError: a ``pdf`` given that cannot be used
             (as :func:`recover_table_grids`); a PDF found on the way that cannot be used is left out
-            with a warning in ``doc.warnings`` instead.
+            (with a warning in ``doc.warnings`` when it was meant for table grids) instead.
     """
-    if not needs_recovery(doc) and not (pdf is not False and any(needs_check(b) for b in doc.blocks)):
+    return _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
+
+
+def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
+    """Stages 1-7 with the PDF given, found (stage 2) or none."""
+    checked = pdf is not False and any(needs_check(b) or needs_parts_check(b) for b in doc.blocks)
+    if not needs_recovery(doc) and not checked:
         return doc
     if pdf is False:
         return recover_table_grids(doc, None)
@@ -67,6 +79,24 @@ def recover_tables(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool 
     except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
         doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
         return recover_table_grids(doc, None)
+
+
+def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
+    """Stage 8: each table body row's own box from the PDF given or found, where the grid has none;
+    ``doc`` itself without a PDF."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+    if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
+        return doc
+    if pdf is None or pdf is True:
+        found = find_pdf(path, name=doc.name)
+        if found is None:
+            return doc
+        try:
+            return add_row_boxes(doc, found)
+        except (InputNotFoundError, MalformedInputError):  # a PDF found on the way is a bonus, not a requirement
+            return doc
+    return add_row_boxes(doc, pdf)
 
 
 def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> ParsedDocument:
@@ -103,6 +133,10 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             )
             log.warning("%s: %s", doc.source, msg)
             return recover_table_grids(doc.model_copy(update={"warnings": [*doc.warnings, msg]}), None)
+        if rec.checks or rec.parts:
+            rec.vocabulary = document_words(
+                [b.text for b in doc.blocks if not b.is_furniture and b.kind is not BlockKind.TABLE]
+            )
         for page_number in rec.pages():
             page = plumber.pages[page_number - 1]
             try:
@@ -111,5 +145,6 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
                 check_parser_markup(rec, page_number, page)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
+        check_merged_parts(rec, plumber)
         rec.drop_absorbed()
     return finish(rec)

@@ -10,6 +10,7 @@ warning in :attr:`Recovery.warnings`.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ class Recovery:
         targets: table regions without cells (stage 1), then also the tables joined from pieces
             (stage 3): the blocks whose grids were (to be) rebuilt.
         checks: tables with parser markup to check against the PDF's text layer (stage 1, read in stage 6).
+        parts: ids of tables merged across pages to check part by part for stacked items (stage 1, 6).
         split: per 1-based page, the tables the parser split into pieces: the pieces' indices and the
             region to read (stage 1, read in stage 3).
         warnings: the document's warnings, without the reader's warnings about the target tables
@@ -38,6 +40,8 @@ class Recovery:
         warned: ids of the target tables the reader had warned about (their warning is not logged again).
         absorbed: pieces taken into another block (stage 3); removed when the stages are done.
         merged: blocks that took pieces in (stage 3).
+        vocabulary: the document's own words (``stage6_markup_check.document_words`` of its blocks
+            other than tables), read when markup is checked; ``None`` otherwise.
     """
 
     doc: ParsedDocument
@@ -49,6 +53,8 @@ class Recovery:
     warned: set[str] = field(default_factory=set)
     absorbed: set[int] = field(default_factory=set)
     merged: set[int] = field(default_factory=set)
+    parts: list[str] = field(default_factory=list)
+    vocabulary: Counter[str] | None = None
 
     def on_page(self, indices: list[int], page_number: int) -> list[int]:
         """The blocks of ``indices`` on ``page_number`` as the reader placed them, in order."""

@@ -6,7 +6,8 @@
   space-aligned text (stage 5);
 * **tables split into pieces** (:mod:`.split_regions`), per page; read as one region (stage 3);
 * **parser markup to check** (:func:`needs_check`): a single-part table with a parser-markup grid,
-  a header and a region; checked against the PDF's text layer (stage 6).
+  a header and a region; checked against the PDF's text layer (stage 6); and a table merged across
+  pages whose rows may stack items (:func:`needs_parts_check`), checked part by part (stage 6).
 
 Pieces and markup are looked at only when the PDF is at hand. The reader's own warning about a
 target table without cell markup (:func:`structaware_readers.tables.table_warning`) is taken out of
@@ -18,9 +19,10 @@ from __future__ import annotations
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.record import Recovery
 from structaware_readers.table_recovery.split_regions import find_split_regions
+from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows
 from structaware_readers.tables import is_table_warning
 
-__all__ = ["has_grid", "needs_check", "needs_grid", "needs_recovery", "select", "split_regions_by_page"]
+__all__ = ["has_grid", "needs_check", "needs_grid", "needs_parts_check", "needs_recovery", "select", "split_regions_by_page"]
 
 
 def has_grid(grid: TableGrid | None) -> bool:
@@ -48,6 +50,22 @@ def needs_check(block: Block) -> bool:
         and block.bbox is not None
         and not block.extra_ids
         and not block.is_furniture
+    )
+
+
+def needs_parts_check(block: Block) -> bool:
+    """A table merged across pages (``extra_ids``) from parser markup, every part with its region,
+    whose rows may hold stacked items (:func:`~.stacked_rows.may_hold_stacked_rows`; stage 6)."""
+    return (
+        block.kind is BlockKind.TABLE
+        and block.table is not None
+        and block.table.grid_source == "parser_html"
+        and bool(block.extra_ids)
+        and block.bbox is not None
+        and all(b is not None for b in block.extra_bboxes)
+        and len(block.extra_bboxes) == len(block.extra_pages)
+        and not block.is_furniture
+        and may_hold_stacked_rows(block.table.body_rows)
     )
 
 
@@ -79,11 +97,12 @@ def select(doc: ParsedDocument, *, with_pdf: bool) -> Recovery | None:
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_grid(b)]
     checks = [i for i, b in enumerate(doc.blocks) if with_pdf and needs_check(b)]
+    parts = [b.block_id for b in doc.blocks if with_pdf and needs_parts_check(b)]
     split = split_regions_by_page(doc.blocks) if with_pdf else {}
-    if not targets and not checks and not split:
+    if not targets and not checks and not split and not parts:
         return None
     warnings, warned = _take_reader_warnings(doc, targets)
-    return Recovery(doc, list(doc.blocks), targets, checks, split, warnings, warned)
+    return Recovery(doc, list(doc.blocks), targets, checks, split, warnings, warned, parts=parts)
 
 
 def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> tuple[list[str], set[str]]:

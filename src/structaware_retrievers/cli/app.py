@@ -17,6 +17,7 @@ __all__ = [
     "FusionChoice",
     "IndexOpt",
     "ModeChoice",
+    "PdfOpt",
     "ReadingOrderChoice",
     "ReadingOrderOpt",
     "UrlOpt",
@@ -65,6 +66,14 @@ ApiKeyOpt = Annotated[
     Optional[str], typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
 ]
 CollectionOpt = Annotated[str, typer.Option("--collection", help="collection name")]
+PdfOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--pdf",
+        help="where the pictures find the PDFs when the index's record of each source is not enough (an index"
+        " built from parser output): a PDF, or a folder of <doc_name>.pdf files",
+    ),
+]
 class ReadingOrderChoice(str, Enum):
     auto = "auto"
     parser = "parser"

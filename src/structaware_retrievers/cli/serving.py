@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from structaware_readers.errors import StructawareError
-from structaware_retrievers.cli.app import ApiKeyOpt, CollectionOpt, IndexOpt, UrlOpt, app, fail, open_index
+from structaware_retrievers.cli.app import ApiKeyOpt, CollectionOpt, IndexOpt, PdfOpt, UrlOpt, app, fail, open_index
 
 
 @app.command()
@@ -19,14 +19,16 @@ def serve(
     collection: CollectionOpt = "structaware",
     host: Annotated[str, typer.Option("--host", help="address to bind (keep 127.0.0.1 unless you trust the network)")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
+    pdf: PdfOpt = None,
 ) -> None:
-    """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health."""
+    """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health,
+    and a search page at / whose hits show their pages with the region outlined (GET /image)."""
     from structaware_retrievers import serve_client
     from structaware_retrievers.serve import make_server
 
     try:
         idx = open_index(index, url, api_key, collection)
-        server = make_server(idx, host, port)
+        server = make_server(idx, host, port, pdf=pdf)
     except StructawareError as exc:
         fail(exc)
         return
@@ -41,7 +43,11 @@ def serve(
             serve_client.advertise(folder, f"http://{local}:{bound_port}")
         except OSError:  # a read-only folder: queries still work, in their own processes
             folder = None
-    typer.echo(f"serving {idx.store.location} at {server.url} (POST /query, GET /documents, GET /health); Ctrl-C stops", err=True)
+    typer.echo(
+        f"serving {idx.store.location} at {server.url} (search page at /; POST /query, GET /documents, GET /health);"
+        " Ctrl-C stops",
+        err=True,
+    )
     import signal
 
     def stop(signum: int, frame: Any) -> None:
@@ -65,13 +71,14 @@ def mcp(
     url: UrlOpt = None,
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
+    pdf: PdfOpt = None,
 ) -> None:
     """Serve the index to an MCP client over stdin/stdout: tools search and list_documents (extra: mcp)."""
     from structaware_retrievers.mcp_server import make_mcp_server
 
     try:
         idx = open_index(index, url, api_key, collection)
-        server = make_mcp_server(idx)
+        server = make_mcp_server(idx, pdf=pdf)
     except StructawareError as exc:
         fail(exc)
         return

@@ -41,6 +41,7 @@ from .questions import Question, load_questions
 from .results import EvalResult
 from .searchers import (
     MethodSearcher,
+    NoDenseEncoder,
     Searcher,
     default_encoders,
     open_method_index,
@@ -55,6 +56,7 @@ __all__ = [
     "RETRIEVER_MODES",
     "SCOPES",
     "EvalResult",
+    "NoDenseEncoder",
     "UnreadableDocumentWarning",
     "load_question_documents",
     "packed_budget_hits",
