@@ -17,7 +17,7 @@ pytest.importorskip("pdfplumber")
 
 from structaware_readers.models import Block, BlockKind, ParsedDocument  # noqa: E402
 from structaware_readers.table_recovery import recover_table_grids  # noqa: E402
-from structaware_readers.table_recovery.markup_check import document_words, known_share  # noqa: E402
+from structaware_readers.table_recovery.stage6_markup_check import document_words, known_share  # noqa: E402
 from structaware_readers.tables import grid_to_text, parse_html_table  # noqa: E402
 
 GLUED = Path(__file__).parent / "fixtures" / "pdf" / "glued_words_table.pdf"
@@ -64,7 +64,7 @@ def test_a_grid_that_cuts_words_loses_them():
     """The VA/DoD LLA guideline's 2007 recommendation table read as text lines: the rotated header
     comes apart in letters ('M e N S' for 'Module'); the parser grid's words are not kept."""
     from structaware_readers.models import TableGrid
-    from structaware_readers.table_recovery.markup_check import keeps_data
+    from structaware_readers.table_recovery.stage6_markup_check import keeps_data
 
     vocab = document_words(["Module Section Number Recommendation Text Grade wound healing"])
     parser = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])

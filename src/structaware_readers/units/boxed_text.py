@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from structaware_readers.models import Block, BlockKind, TableGrid
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 #: A box label: ``Sidebar 2:``, ``Sidebar C:``, ``Box 3.``, ``Panel A:``, ``Text box 1:`` and a title.
 SIDEBAR_LABEL = re.compile(r"(?i)^(?:sidebar|text\s+box|box|panel)\s+[A-Z]?\d{0,3}[a-z]?\s*[:.]\s*\S")
@@ -56,7 +56,7 @@ def box_text(block: Block, grid: TableGrid) -> tuple[str, str] | None:
     return (heading, text) if heading and text else None
 
 
-def emit_box(builder: UnitBuilder, block: Block, heading: str, text: str) -> None:
+def emit_box(builder: EmitContext, block: Block, heading: str, text: str) -> None:
     """``text`` (from ``block``) as section unit(s) titled ``heading``, one level below the current section."""
     builder.flush_section()
     level = builder.path[-1][0] + 1 if builder.path else 1
@@ -69,7 +69,7 @@ def emit_box(builder: UnitBuilder, block: Block, heading: str, text: str) -> Non
     builder.path.pop()
 
 
-def open_box(builder: UnitBuilder, block: Block) -> None:
+def open_box(builder: EmitContext, block: Block) -> None:
     """A box label paragraph: the heading of the text after it, one level below the current section."""
     builder.flush_section()
     level = builder.path[-1][0] + 1 if builder.path else 1
@@ -79,7 +79,7 @@ def open_box(builder: UnitBuilder, block: Block) -> None:
     builder.box = head
 
 
-def close_box(builder: UnitBuilder, block: Block) -> None:
+def close_box(builder: EmitContext, block: Block) -> None:
     """End the open box before ``block`` when it is a heading, table or figure, or on another page."""
     box = builder.box
     if box is None or not (block.page != box.page or block.kind in _BOX_ENDS):

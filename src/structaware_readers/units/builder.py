@@ -27,6 +27,7 @@ from structaware_readers.models import (
 )
 from structaware_readers.units.boxed_text import close_box, is_box_label, open_box
 from structaware_readers.units.common import SENTENCE_END
+from structaware_readers.units.context import SectionPart
 from structaware_readers.units.discussion import Discussion
 from structaware_readers.units.figures import emit_figure
 from structaware_readers.units.flowcharts import emit_flowchart
@@ -58,23 +59,16 @@ _HAS_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass
-class _Part:
-    """A piece of text taken from one block, with the block's provenance."""
-
-    text: str
-    block: Block
-
-
-@dataclass
 class UnitBuilder:
     """State of one pass over a document's body blocks (paper section 2.3); handlers per block kind
-    live in the sibling modules and call :meth:`emit` and :meth:`flush_section`."""
+    live in the sibling modules, which receive the builder as their :class:`~.context.EmitContext`
+    and call :meth:`emit` and :meth:`flush_section`."""
 
     doc: ParsedDocument
     options: UnitOptions
     units: list[Unit] = field(default_factory=list)
     path: list[tuple[int, Block]] = field(default_factory=list)  # heading stack (level, block)
-    pending: list[_Part] = field(default_factory=list)  # section parts since the last heading
+    pending: list[SectionPart] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
@@ -207,7 +201,7 @@ class UnitBuilder:
             return
         context = self.section_context()
         limit = self.options.max_section_chars
-        group: list[_Part] = []
+        group: list[SectionPart] = []
         size = 0
         heading = self.pending_heading
         for part in self._split_long(self.pending, limit):
@@ -222,12 +216,12 @@ class UnitBuilder:
         self.pending = []
         self.pending_heading = None
 
-    def _emit_section(self, parts: list[_Part], context: str, heading: Block | None) -> None:
+    def _emit_section(self, parts: list[SectionPart], context: str, heading: Block | None) -> None:
         blocks = ([heading] if heading is not None else []) + [p.block for p in parts]
         self.emit(UnitType.SECTION, "\n".join(p.text for p in parts), context, blocks)
 
     @staticmethod
-    def _split_long(parts: list[_Part], limit: int) -> Iterator[_Part]:
+    def _split_long(parts: list[SectionPart], limit: int) -> Iterator[SectionPart]:
         for part in parts:
             if len(part.text) <= limit:
                 yield part
@@ -235,11 +229,11 @@ class UnitBuilder:
             piece = ""
             for sentence in SENTENCE_END.split(part.text):
                 if piece and len(piece) + len(sentence) + 1 > limit:
-                    yield _Part(piece.strip(), part.block)
+                    yield SectionPart(piece.strip(), part.block)
                     piece = ""
                 piece = f"{piece} {sentence}" if piece else sentence
             if piece.strip():
-                yield _Part(piece.strip(), part.block)
+                yield SectionPart(piece.strip(), part.block)
 
     # -- block handlers --------------------------------------------------------------------
     def on_heading(self, block: Block) -> None:
@@ -275,7 +269,7 @@ class UnitBuilder:
 
     def add_section_text(self, block: Block, text: str) -> None:
         """Append ``text`` (from ``block``) to the section being collected."""
-        self.pending.append(_Part(text, block))
+        self.pending.append(SectionPart(text, block))
         self.open_rec = False
 
     def attach_grade_line(self, block: Block, text: str, grade: Grade) -> bool:

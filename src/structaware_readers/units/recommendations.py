@@ -48,7 +48,7 @@ from structaware_readers.grades.detect import GradeMatch
 from structaware_readers.models import Block, BlockKind, Grade, UnitType
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 _KINDS = {BlockKind.PARAGRAPH, BlockKind.LIST}
 # a bibliography entry: "[1] Doe J, Roe R. Title. J Rhythm Stud. 2024;12:101-9", "12. Smith AB, et al."
@@ -138,7 +138,7 @@ def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     return len(_WORD.findall(_LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
-def _ungraded_counts(builder: UnitBuilder, text: str) -> bool:
+def _ungraded_counts(builder: EmitContext, text: str) -> bool:
     """Ungraded ``text`` is a recommendation here (rule 3 of the module docstring)."""
     grading = builder.grading
     if not (grading.is_guideline and _wording(text)) or _DEFINITION.search(text):
@@ -146,14 +146,14 @@ def _ungraded_counts(builder: UnitBuilder, text: str) -> bool:
     return not grading.grades_recommendations or _grade_line_follows(builder)
 
 
-def _grade_line_follows(builder: UnitBuilder) -> bool:
+def _grade_line_follows(builder: EmitContext) -> bool:
     nxt = builder.following
     if nxt is None or nxt.kind not in _KINDS:
         return False
     return _is_grade_line(nxt.text, builder.grading.accepted(nxt.text))
 
 
-def _grade_statement_before(builder: UnitBuilder, block: Block, text: str, grade: Grade) -> bool:
+def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade: Grade) -> bool:
     """Rule 2 without an open recommendation: the statement just before, still section text (a
     paragraph, or a lead-in and the list items after it: "we recommend one of the following: • ...
     • ..."), and this grade line become one recommendation unit; False when there is no statement."""
@@ -185,7 +185,7 @@ def _grade_statement_before(builder: UnitBuilder, block: Block, text: str, grade
     return True
 
 
-def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
+def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
     if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):

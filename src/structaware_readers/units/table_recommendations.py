@@ -54,7 +54,7 @@ from structaware_readers.units.common import title
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 _MARK = r"[a-e]?"  # a footnote letter glued to a header word by the text layer ("Strengtha")
 _CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class)$")
@@ -187,7 +187,7 @@ class _Topics:
         return " > ".join(path)
 
 
-def emit_recommendation_table(builder: UnitBuilder, table: TableView) -> bool:
+def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
     """Emit the units of ``table`` when it is a recommendation table; False (nothing emitted) otherwise."""
     layout = _layout(table.headers, table.caption + " " + table.grid.title)
     if layout is None:

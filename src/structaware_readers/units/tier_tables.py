@@ -29,7 +29,7 @@ from structaware_readers.models import Grade, UnitType
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 #: Fewest tier columns that make a tier table.
 MIN_TIER_COLUMNS = 2
@@ -48,7 +48,7 @@ def _tier(header: str) -> str:
     return _ZH.get(value) or "I" * len(value)
 
 
-def emit_tier_table(builder: UnitBuilder, table: TableView) -> bool:
+def emit_tier_table(builder: EmitContext, table: TableView) -> bool:
     """Emit the units of ``table`` when its columns are recommendation tiers; False (nothing emitted) otherwise."""
     tiers = {j: t for j, h in enumerate(table.headers) if (t := _tier(h))}
     if len(tiers) < MIN_TIER_COLUMNS:
