@@ -137,6 +137,7 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
     [
         ("CDR Travis E. Harrell, MD, FACC, FACP", "person"),
         ("Lt Col. Jesse Wickham DO, FACP", "person"),
+        ("Lt Col Joseph C Sky, MD, FACP, FACC", "person"),  # an initial without its dot
         ("COL (Ret.) Charles Hoge, MD", "person"),
         ("Lillian Pinault, MS, RD, CSG, CDE", "person"),
         ("Alicia Christy, MD, MHSCR, FACOG (Champion)", "person"),
@@ -155,6 +156,8 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
         ("Role of the MD in Primary Care", ""),
         ("Blood Pressure Targets, MA Cohort", ""),
         ("Heart Failure, HFrEF, HFpEF", ""),
+        ("Vitamin D Supplementation", ""),
+        ("Hepatitis B, C", ""),
         ("Patients with CKD, DM", ""),
         ("Appendix I: Participant List", ""),
         ("2019 Updates", ""),
@@ -242,9 +245,33 @@ def test_a_grade_line_closes_a_lead_in_and_its_list_items() -> None:
         "(Strong for | Reviewed, Amended)"
     )
     assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
-    # trap: a grade line after prose that states nothing stays no recommendation of its own
+    # trap: a grade line after prose that states nothing is no recommendation: a grade alone states nothing
     doc = _doc((H, "Guideline"), *GRADED, (H, "Notes"), (P, "The panel met twice in 2019."), (P, "(Weak for | Reviewed, Amended)"))
-    assert [u.text for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION][5:] == ["(Weak for | Reviewed, Amended)"]
+    units = build_units(doc)
+    assert len([u for u in units if u.unit_type is UnitType.RECOMMENDATION]) == 5
+    assert units[-1].unit_type is UnitType.SECTION and units[-1].text.endswith("2019.\n(Weak for | Reviewed, Amended)")
+
+
+def test_a_grade_line_closes_bullet_lines_typed_as_paragraphs() -> None:
+    doc = _doc(
+        (H, "VA/DoD Clinical Practice Guideline for the Management of Substance Use Disorders"),
+        *GRADED,
+        (H, "Recommendation"),
+        (P, "28. For patients with alcohol use disorder in early recovery, we recommend one of the following approaches:"),
+        (P, "• Peer linkage"),
+        (P, "• Network support"),
+        (P, "(Strong for | Reviewed, New-replaced)"),
+    )
+    recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
+    assert len(recs) == 6 and recs[5].text.endswith("approaches:\n• Peer linkage\n• Network support\n(Strong for | Reviewed, New-replaced)")
+    assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
+    # trap: a paragraph between them that is no bullet and states nothing breaks the chain
+    doc = _doc(
+        (H, "Guideline"), *GRADED, (H, "Recommendation"),
+        (P, "We recommend one of the following approaches:"), (P, "• Peer linkage"),
+        (P, "Both were studied in 2019."), (P, "(Strong for | Reviewed, New-replaced)"),
+    )
+    assert len([u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]) == 5
 
 
 def test_an_earlier_versions_recommendations_are_none_of_this_guidelines() -> None:

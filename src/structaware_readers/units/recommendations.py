@@ -23,7 +23,9 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    to the paragraph just before it if that is a statement about recommending (``There is
    insufficient evidence to recommend for or against ...`` over ``(Neither for nor against |
    Reviewed, New-added)``), with the list items between them (``we recommend one of the
-   following: • ... • ...``): they become one recommendation unit.
+   following: • ... • ...``, also bullet lines a parser typed as paragraphs): they become one
+   recommendation unit. A grade line that closes no statement stays section text: a grade alone
+   is no recommendation.
    A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
    legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
@@ -79,6 +81,7 @@ _STATEMENT = re.compile(r"(?i)\b(?:recommend|suggest)|\binsufficient\s+evidence\
 # 2014 Recommendation Categorization Table"): restated or old recommendations, none of this guideline's
 _NOT_OWN_SECTION = re.compile(r"(?i)\bevidence\s+tables?\b|\brecommendation\s+categori[sz]ation\s+table\b")
 _MAX_LIST_ITEMS = 12  # list items between a statement and the grade line that closes them (rule 2)
+_BULLET = re.compile(r"^\s*[•▪●■◦\-–]\s")  # a list item a parser typed as a paragraph ("• Peer linkage")
 _STRENGTH_WORD = re.compile(r"(?i)\b(?:strong|weak|conditional|neither)|强推荐|弱推荐")
 _GRADE_LINE_MAX_WORDS = 4  # "Strength of recommendation: strong; quality of evidence: low" leaves label words only
 _WORD = re.compile(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+")  # a Chinese character is a word of its own
@@ -164,7 +167,7 @@ def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade
     while k >= 0 and len(parts) - k <= _MAX_LIST_ITEMS and parts[k].block.kind in _KINDS:
         if _STATEMENT.search(parts[k].text):
             break
-        if parts[k].block.kind is not BlockKind.LIST:
+        if parts[k].block.kind is not BlockKind.LIST and not _BULLET.match(parts[k].text):
             return False  # prose that is no statement
         k -= 1
     else:
@@ -206,10 +209,9 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
         return False  # a legend listing the scheme's strengths
     grade_line = matches[0].grade
-    if _is_grade_line(text, matches) and (
-        builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line)
-    ):
-        return True
+    if _is_grade_line(text, matches):
+        # a grade alone states nothing: it closes the statement before it, or stays section text
+        return builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line)
     if default := grading.default_grade:
         if default.raw and default.raw in text:
             return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
