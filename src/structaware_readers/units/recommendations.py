@@ -210,8 +210,10 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
         return False  # a legend listing the scheme's strengths
     grade_line = matches[0].grade
     if _is_grade_line(text, matches):
-        # a grade alone states nothing: it closes the statement before it, or stays section text
-        return builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line)
+        if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line):
+            return True
+        if not _wording(text):
+            return False  # a grade alone states nothing: section text
     if default := grading.default_grade:
         if default.raw and default.raw in text:
             return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
