@@ -138,6 +138,8 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
         ("CDR Travis E. Harrell, MD, FACC, FACP", "person"),
         ("Lt Col. Jesse Wickham DO, FACP", "person"),
         ("Lt Col Joseph C Sky, MD, FACP, FACC", "person"),  # an initial without its dot
+        ("R. Kevin Manning, PhD, CCC-SLP", "person"),  # an initial first
+        ("Navjit (Nicky) Goraya, MD", "person"),  # a nickname in brackets
         ("COL (Ret.) Charles Hoge, MD", "person"),
         ("Lillian Pinault, MS, RD, CSG, CDE", "person"),
         ("Alicia Christy, MD, MHSCR, FACOG (Champion)", "person"),
@@ -158,6 +160,8 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
         ("Heart Failure, HFrEF, HFpEF", ""),
         ("Vitamin D Supplementation", ""),
         ("Hepatitis B, C", ""),
+        ("A. Screening (Adults), MA", ""),
+        ("B. Treatment, DO", ""),
         ("Patients with CKD, DM", ""),
         ("Appendix I: Participant List", ""),
         ("2019 Updates", ""),

@@ -6,7 +6,8 @@ and a section path made of them misleads every unit below it (``Appendix I: Part
 
 * ``person``: one person's name with a rank before it or credentials after it, as participant and
   author lists print them: ``CDR Travis E. Harrell, MD, FACC``, ``Lt Col. Jesse Wickham DO, FACP``,
-  ``COL (Ret.) Charles Hoge, MD``, ``Lt Col Joseph C Sky, MD, FACP``, ``Erin Arra, MS, RD, CSOWM, LD``: a name (two to five
+  ``COL (Ret.) Charles Hoge, MD``, ``Lt Col Joseph C Sky, MD, FACP``, ``R. Kevin Manning, PhD, CCC-SLP``, ``Navjit (Nicky) Goraya, MD``,
+  ``Erin Arra, MS, RD, CSOWM, LD``: a name (two to five
   capitalised words or initials) followed by a comma and a degree or certification of
   :data:`CREDENTIALS`, or a military rank (:data:`RANKS`) followed by a name;
 * ``reference``: a bibliography entry (:func:`structaware_readers.references.is_citation`, or an
@@ -39,7 +40,13 @@ CREDENTIALS = (
 RANKS = "Lt\\.?\\s*Col|LTC|COL|Col|CDR|LCDR|CAPT|Capt|CPT|MAJ|Maj|Lt|LT|1LT|2LT|BG|BGen|RADM|ENS|SFC|SGT|MSG"
 
 _WORD = r"[A-Z](?:[^\W\d_]|['’-])+\.?"
-_NAME = rf"{_WORD}(?:\s+(?:[A-Z]\.?(?![^\W\d_])|{_WORD}|van|von|de|del|la)){{1,4}}"  # an initial with or without its dot
+# a first name, then one to four more names, initials (with or without the dot) or a nickname in
+# brackets ("Navjit (Nicky) Goraya", "Joseph C Sky"); or an initial and two names or more ("R. Kevin Manning")
+_INITIAL = r"[A-Z]\.?(?![^\W\d_])"
+_NAME = (
+    rf"(?:{_WORD}(?:\s+(?:{_INITIAL}|{_WORD}|\({_WORD}\)|van|von|de|del|la)){{1,4}}"
+    rf"|[A-Z]\.\s+{_WORD}(?:\s+(?:{_INITIAL}|{_WORD})){{1,3}})"  # an initial first: two more names ("B. Treatment" is none)
+)
 #: A credential not in the list: two to six letters, the first and last capitals (``DBH``, ``BCD``, ``PsyD``).
 _CREDENTIAL_SHAPE = r"[A-Z][A-Za-z]{0,4}[A-Z]"
 # a name, a credential, then only further comma-separated items ("MHSCR", "FACOG (Champion)", "Nurse Midwife")
