@@ -54,15 +54,16 @@ def page_cer(doc, page: int, lines) -> tuple[int, int, int]:
 
     p = doc[page - 1]
     try:
-        w, h = p.get_size()
+        left0, bottom0, right0, top0 = p.get_cropbox()  # what is rendered: character boxes are in PDF user space
+        w, h = right0 - left0, top0 - bottom0
         tp = p.get_textpage()
-        chars = []  # (x centre, y centre) in 0..1 of the page, top-left origin, and the character
+        chars = []  # (x centre, y centre) in 0..1 of the rendered page, top-left origin, and the character
         for i in range(tp.count_chars()):
             ch = tp.get_text_range(i, 1)
             if not ch.strip():
                 continue
             left, bottom, right, top = tp.get_charbox(i)
-            chars.append(((left + right) / 2 / w, 1 - (bottom + top) / 2 / h, ch))
+            chars.append((((left + right) / 2 - left0) / w, (top0 - (bottom + top) / 2) / h, ch))
         tp.close()
     finally:
         p.close()
