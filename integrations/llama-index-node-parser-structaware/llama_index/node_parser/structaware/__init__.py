@@ -4,6 +4,7 @@
 """
 
 from llama_index.node_parser.structaware.base import StructureAwareNodeParser
+from llama_index.node_parser.structaware.filters import to_filter_group
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,
@@ -19,6 +20,7 @@ __all__ = [
     "StructureAwareNodeParser",
     "element_boxes",
     "node_to_unit",
+    "to_filter_group",
     "unit_metadata",
     "unit_to_node",
 ]
