@@ -67,7 +67,10 @@ def _main_options(
 MAX_K = 10_000
 
 #: ``--filter`` keys; after one ``--filter``, further KEY=VALUE words with these keys are filters too.
-FILTER_KEYS = ("doc", "doc_id", "page", "type", "unit_type", "grade")
+FILTER_KEYS = (
+    "doc", "doc_id", "page", "type", "unit_type", "grade",
+    "doc_name", "file_name", "source", "unit_id", "table_id", "row_index", "flowchart_id", "ordinal",
+)  # fmt: skip
 _FILTER_WORD = re.compile(rf"^(?:{'|'.join(FILTER_KEYS)})=")
 
 
@@ -146,6 +149,13 @@ ReadingOrderOpt = Annotated[
 
 
 def _fail(exc: Exception) -> None:
+    from structaware_readers.errors import ModelMismatchError
+
+    if isinstance(exc, ModelMismatchError):  # the fix in a command-line user's terms
+        exc = exc.with_fix(
+            f"set STRUCTAWARE_DENSE_MODEL={exc.stored_model} for structaware's commands (or the model"
+            " folder it was built with), or use another --index folder or --collection"
+        )
     typer.echo(f"error: {exc}", err=True)
     raise typer.Exit(code=2)
 
@@ -329,6 +339,14 @@ def ingest(
     except StructawareError as exc:
         _fail(exc)
         return
+    if summary.skipped_files:  # said, never silent: which files of the folders no reader takes
+        names = [Path(p).name for p in summary.skipped_files]
+        more = f" (+{len(names) - 5} more)" if len(names) > 5 else ""
+        typer.echo(
+            f"skipped {len(names)} file(s) no reader takes (not PDF, MinerU output or Unstructured JSON):"
+            f" {', '.join(names[:5])}{more}",
+            err=True,
+        )
     if summary.documents == 0 and summary.skipped_unchanged == 0 and not summary.failed:
         _fail(StructawareError("no PDF, MinerU output or Unstructured JSON found", path=", ".join(map(str, paths))))
     skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""
@@ -345,42 +363,51 @@ def ingest(
 
 
 def _parse_filters(items: list[str]) -> dict[str, Any]:
-    """``--filter`` words -> :class:`~structaware_retrievers.filters.SearchFilter` fields, checked
-    by building one (usage errors as ``typer.BadParameter``); ``{}`` for no filter."""
-    fields: dict[str, list[str]] = {}
+    """``--filter`` words -> one filter dict of :mod:`structaware_retrievers.filters` (what the
+    LangChain faces and ``structaware serve`` take), checked by compiling it (usage errors as
+    ``typer.BadParameter``); ``{}`` for no filter.
+
+    ``KEY=VALUE`` with a key of ``FILTER_KEYS`` (``a,b``: either; ``page=3-5``: a 1-based range), or
+    a JSON object in the dict spelling (``{"page": {"$gte": 4}}``, ``{"$or": [...]}``); all combine
+    with AND.
+    """
+    parts: list[dict[str, Any]] = []
+    words: dict[str, list[str]] = {}
     for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not value:
-            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE (doc, doc_id, page, type, grade)")
-        fields.setdefault(key.strip(), []).extend(v.strip() for v in value.split(","))
-    kwargs: dict = {}
-    for key, values in fields.items():
-        if key == "doc":
-            kwargs["doc_names"] = values
-        elif key == "doc_id":
-            kwargs["doc_ids"] = values
-        elif key in ("type", "unit_type"):
-            kwargs["unit_types"] = values
-        elif key == "grade":
-            kwargs["grades"] = values
-        elif key == "page":
-            lo, _, hi = values[0].partition("-")
+        if item.lstrip().startswith("{"):
             try:
-                kwargs["page_from"] = int(lo)
-                kwargs["page_to"] = int(hi or lo)
-            except ValueError:
-                raise typer.BadParameter(f"--filter page={values[0]}: expected N or N-M (1-based pages)") from None
+                value = json.loads(item)
+            except ValueError as exc:
+                raise typer.BadParameter(f"--filter {item!r}: not a JSON object ({exc})") from None
+            if not isinstance(value, dict):
+                raise typer.BadParameter(f"--filter {item!r}: expected a JSON object")
+            parts.append(value)
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not value:
+            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE ({', '.join(FILTER_KEYS[:6])}, ...) or a JSON object")
+        if key not in FILTER_KEYS:
+            raise typer.BadParameter(
+                f"--filter {key}: unknown key; use {', '.join(FILTER_KEYS)} (or a JSON object for other keys)"
+            )
+        words.setdefault(key, []).extend(v.strip() for v in value.split(","))
+    for key, values in words.items():
+        if key == "page" and len(values) == 1 and "-" in values[0]:
+            lo, _, hi = values[0].partition("-")
+            parts.append({"page": {"$gte": lo.strip(), "$lte": hi.strip()}})
         else:
-            raise typer.BadParameter(f"--filter {key}: unknown key; use doc, doc_id, page, type or grade")
-    if not kwargs:
+            parts.append({key: values if len(values) > 1 else values[0]})
+    if not parts:
         return {}
-    from structaware_retrievers.filters import SearchFilter
+    flt = parts[0] if len(parts) == 1 else {"$and": parts}
+    from structaware_retrievers.filters import to_point_filter
 
     try:
-        SearchFilter(**kwargs)
+        to_point_filter(flt)
     except (StructawareError, ValueError) as exc:
         raise typer.BadParameter(f"--filter: {exc}") from None
-    return kwargs
+    return flt
 
 
 def _served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -461,8 +488,9 @@ def query(
         typer.Option(
             "--filter",
             metavar="KEY=VALUE...",
-            help="doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A; several after one --filter"
-            " (--filter type=table_row grade=A) or --filter repeated; keys combine with AND, a,b = either",
+            help="doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A, file_name=F; several after one"
+            " --filter (--filter type=table_row grade=A) or --filter repeated; keys combine with AND, a,b ="
+            ' either; or a JSON object: \'{"page": {"$gte": 4}}\', \'{"$or": [...]}\' (the LangChain faces\' dicts)',
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
@@ -504,13 +532,11 @@ def query(
     try:
         dense = _dense_loading(text) if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
         from structaware_retrievers.evidence import evidence_units
-        from structaware_retrievers.filters import SearchFilter
 
         idx = _open_index(index, url, api_key, collection, dense=dense)
         if _EXIT["main"]:
             _EXIT["index"] = idx
-        flt = SearchFilter(**filter_fields) if filter_fields else None
-        hits = idx.query(text, filter=flt, **args)
+        hits = idx.query(text, filter=filter_fields or None, **args)
     except StructawareError as exc:
         _fail(exc)
         return
@@ -568,10 +594,7 @@ def show(
         if unit:
             hits = hits_by_id(idx, unit)
         else:
-            from structaware_retrievers.filters import SearchFilter
-
-            flt = SearchFilter(**filter_fields) if filter_fields else None
-            hits = idx.query(clean_text(text or ""), k=k, mode=mode.value, filter=flt, group_size=group_size)
+            hits = idx.query(clean_text(text or ""), k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size)
         if not hits:
             typer.echo("no results (" + ("the filter matched no unit" if filter_fields else "no unit shares a term with the question") + ")", err=True)
             return

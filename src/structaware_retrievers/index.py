@@ -43,13 +43,16 @@ from structaware_readers.errors import (
     EmptyDocumentError,
     IndexNotFoundError,
     MalformedInputError,
+    ModelMismatchError,
     StoreError,
     StructawareError,
 )
+from structaware_readers.inputs import expand_inputs
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.filters import Match, PointFilter, SearchFilter
+from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.filters import FilterLike, Match, PointFilter, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.locking import folder_lock
@@ -195,6 +198,8 @@ class IngestSummary(BaseModel):
         units: units written.
         skipped_unchanged: documents already indexed with identical units.
         failed: inputs that failed (the others were still ingested).
+        skipped_files: files in the given folders that no reader takes (a ``.txt``, a ``.docx``;
+            :func:`structaware_readers.inputs.scan_inputs`), as paths.
         seconds: total wall time; embedding_seconds: of which embedding.
         reports: one :class:`IngestReport` per document that was read.
     """
@@ -203,6 +208,7 @@ class IngestSummary(BaseModel):
     units: int = 0
     skipped_unchanged: int = 0
     failed: list[IngestFailure] = Field(default_factory=list)
+    skipped_files: list[str] = Field(default_factory=list)
     seconds: float = 0.0
     embedding_seconds: float = 0.0
     reports: list[IngestReport] = Field(default_factory=list)
@@ -215,66 +221,6 @@ class IngestSummary(BaseModel):
         """Raise :class:`IngestError` listing the failed inputs, if any."""
         if self.failed:
             raise IngestError(self.failed)
-
-
-# --------------------------------------------------------------------------------------------
-# input expansion
-# --------------------------------------------------------------------------------------------
-
-_PARSER_OUTPUT_FILE = re.compile(r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.IGNORECASE)
-_DOC_SUFFIXES = {".pdf", ".json", ".zip"}
-
-
-def _is_parser_output_dir(folder: Path) -> bool:
-    """A MinerU output folder: it directly holds a content_list / middle / layout JSON."""
-    try:
-        return any(p.is_file() and _PARSER_OUTPUT_FILE.search(p.name) for p in folder.iterdir())
-    except OSError:
-        return False
-
-
-def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
-    """Turn the paths given to ``ingest`` into one path per document, in a stable order.
-
-    * A file is one document (the loader decides what it is by content).
-    * A MinerU output folder (it directly holds a ``*content_list*.json``, ``*middle*.json``,
-      ``layout.json``, ``structured_content.json`` or ``model_output.json``) is one document.
-    * Any other folder is searched recursively (sorted, hidden entries skipped) for ``.pdf``,
-      ``.json`` and ``.zip`` files and MinerU output folders. A PDF ``x.pdf`` is skipped when a
-      MinerU output for it was found under a sibling folder ``x/`` (MinerU's own layout
-      ``x/auto/...``), so a document is not indexed twice.
-    * A path that does not exist is passed through; reading it fails with ``InputNotFoundError``
-      and is reported as a failure of that input.
-    """
-    out: list[Path] = []
-    seen: set[Path] = set()
-
-    def add(p: Path) -> None:
-        key = p.resolve()
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-
-    def walk(folder: Path) -> list[Path]:
-        if _is_parser_output_dir(folder):
-            return [folder]
-        children = sorted(c for c in folder.iterdir() if not c.name.startswith("."))
-        found: dict[Path, list[Path]] = {c: walk(c) for c in children if c.is_dir()}
-        for c in children:
-            if c.is_file() and c.suffix.lower() in _DOC_SUFFIXES:
-                if c.suffix.lower() == ".pdf" and found.get(c.with_suffix("")):
-                    continue  # its parser output was found in the sibling folder
-                found[c] = [c]
-        return [p for c in children for p in found.get(c, [])]
-
-    for raw in paths:
-        p = Path(raw).expanduser()
-        if p.is_dir():
-            for q in walk(p):
-                add(q)
-        else:
-            add(p)
-    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -378,13 +324,15 @@ class StructureIndex:
             )
         stored_dense, stored_sparse = meta.get("dense", {}), meta.get("sparse", {})
         if stored_dense.get("model_id") != self.dense.model_id:
-            raise StoreError(
-                f"the index was built with dense model {stored_dense.get('model_name')!r}"
-                f" (id {stored_dense.get('model_id')}), not {self.dense.model_id}. Fix: open it with"
-                f" DenseEncoder(model_name={stored_dense.get('model_name')!r}) (or the same model_path=), or set"
-                f" STRUCTAWARE_DENSE_MODEL to it; or ingest into a new index folder/collection",
+            name = stored_dense.get("model_name")
+            raise ModelMismatchError(
+                f"the index was built with dense model {name!r} (id {stored_dense.get('model_id')}), not"
+                f" {self.dense.model_id}.",
+                f"open it with DenseEncoder(model_name={name!r}) (or the same model_path=), or set"
+                " STRUCTAWARE_DENSE_MODEL to it; or ingest into a new index folder/collection",
+                stored_model=str(name),
+                stored_id=str(stored_dense.get("model_id")),
                 path=where,
-                field="dense.model_id",
             )
         if int(stored_dense.get("dim", -1)) != self.store.dense_dim():
             raise StoreError(
@@ -693,7 +641,7 @@ class StructureIndex:
         fusion: str,
         rrf_k: int,
         prefetch_limit: int,
-        filter: SearchFilter | None,
+        filter: FilterLike,
         weights: tuple[float, float] | None = None,
         group_size: int = 1,
     ) -> dict[str, Any]:
@@ -718,6 +666,8 @@ class StructureIndex:
         use_dense = mode != "sparse"
         sparse = self.sparse.embed_query(text) if mode != "dense" else None
         if sparse is not None and not sparse.indices:
+            if mode == "sparse":  # BM25 alone was asked for: never answer with dense hits instead
+                raise MalformedInputError(NO_BM25_TERMS, field="text")
             sparse, use_dense = None, True  # only stop words or punctuation: the dense search answers
         elif mode == "hybrid" and not self._dense_covers(text):
             use_dense = False  # a dense model that lacks the query's language adds noise, not evidence
@@ -731,7 +681,7 @@ class StructureIndex:
             "fusion": fusion,
             "rrf_k": rrf_k,
             "prefetch_limit": prefetch_limit,
-            "flt": filter.to_point_filter() if filter is not None else None,
+            "flt": to_point_filter(filter),
             "weights": weights,
         }
 
@@ -753,7 +703,7 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: SearchFilter | None = None,
+        filter: FilterLike = None,
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
@@ -768,7 +718,9 @@ class StructureIndex:
             fusion: ``"rrf"`` (reciprocal rank fusion, paper 2.4) or ``"dbsf"`` (distribution-based).
             rrf_k: the RRF constant (:data:`~structaware_retrievers.fusion.DEFAULT_RRF_K`).
             prefetch_limit: candidates fetched per vector before fusion (at least ``k`` are used).
-            filter: payload filter applied inside each prefetch and to the fused result.
+            filter: payload filter applied inside each prefetch and to the fused result: a
+                :class:`~structaware_retrievers.filters.SearchFilter`, a filter dict or a
+                ``FilterGroup`` (the filter language of :mod:`structaware_retrievers.filters`).
             weights: (dense, BM25) RRF weights, positive (``None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`, chosen
                 on the development benchmark); DBSF ignores them.
             budget_chars: return only the best hits whose units (``context + "\n" + text``, and
@@ -785,14 +737,15 @@ class StructureIndex:
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
             fewer units or the budget is spent. A query with no BM25 terms (only stop words or
-            punctuation) searches the dense vector alone, in hybrid and in sparse mode; in hybrid
+            punctuation) searches the dense vector alone in hybrid mode (an error in sparse mode); in hybrid
             mode a query mostly in Chinese, Japanese or Korean searches BM25 alone when the dense
             model does not cover those languages (``DenseEncoder.languages``).
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``/``group_size``.
+                ``weights``/``budget_chars``/``group_size``, a bad filter (``UnsupportedFilterError``
+                naming an operator Qdrant cannot evaluate), a question with no BM25 term in ``"sparse"`` mode.
         """
         self._check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
@@ -807,7 +760,7 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: SearchFilter | None = None,
+        filter: FilterLike = None,
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
@@ -843,11 +796,11 @@ class StructureIndex:
             hits = evidence.fit_budget(hits, budget_chars)
         return hits
 
-    def count(self, filter: SearchFilter | None = None) -> int:
+    def count(self, filter: FilterLike = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
         if not self.store.exists():
             return 0
-        return self.store.count(filter.to_point_filter() if filter is not None else None)
+        return self.store.count(to_point_filter(filter))
 
     def documents(self) -> list[dict[str, Any]]:
         """One dict per indexed document: ``doc_id``, ``doc_name``, ``source``, ``units`` (count),

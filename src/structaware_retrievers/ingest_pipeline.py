@@ -256,13 +256,16 @@ def _run(
 ) -> IngestSummary:
     from tqdm.auto import tqdm
 
-    from structaware_retrievers.index import IngestFailure, IngestSummary, expand_inputs
+    from structaware_readers.inputs import scan_inputs
+    from structaware_retrievers.index import IngestFailure, IngestSummary
 
     t0 = time.perf_counter()
     summary = IngestSummary()
     ledger = index._ledger()
     settings = ingest_settings(index, reading_order, unit_options)
-    decided = [_decide(index, ledger, path, settings, reparse) for path in expand_inputs(paths)]
+    scan = scan_inputs(paths)
+    summary.skipped_files = [str(p) for p in scan.skipped]
+    decided = [_decide(index, ledger, path, settings, reparse) for path in scan.documents]
     # disable=None: no bar when stderr is not a terminal (a log file, a pipe); a notebook shows it
     bars = {"unit": "doc", "disable": None if progress else True}
     parse_bar = tqdm(total=len(decided), desc="parse", position=0, **bars)
