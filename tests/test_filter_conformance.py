@@ -276,6 +276,9 @@ def test_an_operator_qdrant_cannot_evaluate_is_the_same_typed_error_everywhere(
         (group(F("page", "three")), {"page": "three"}, "filter.page", "expected a number"),
         (group(F("unit_type", [], FilterOperator.IN)), {"unit_type": {"$in": []}}, "filter.unit_type", "empty list"),
         (group(F("page", "x", FilterOperator.GT)), {"page": {"$gt": "x"}}, "filter.page", "expected a number"),
+        # a 0-based page (MinerU's page_idx) would shift the set by one page: refused, as SearchFilter does
+        (group(F("page", 0)), {"page": 0}, "filter.page", "pages are 1-based"),
+        (group(F("page_from", 0)), {"page_from": 0}, "filter.page", "pages are 1-based"),
     ],
 )
 def test_bad_values_are_the_same_typed_error_everywhere(faces, llama, langchain, field, words) -> None:

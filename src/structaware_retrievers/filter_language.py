@@ -61,6 +61,8 @@ UNIT_KEYS: dict[str, str] = {
 }
 #: Unit keys holding whole numbers: numeric strings (``page_label``, CLI words) become numbers.
 _NUMBER_KEYS = frozenset({"page", "pages", "page_label", "row_index", "ordinal"})
+#: Unit keys holding 1-based page numbers: a value below 1 is a 0-based page (MinerU's ``page_idx``).
+_PAGE_KEYS = frozenset({"page", "pages", "page_label"})
 
 #: Other spellings of unit keys: the CLI's short ones and :class:`SearchFilter`'s field names.
 ALIASES: dict[str, str] = {
@@ -190,16 +192,19 @@ def _one_place(path: str, op: str, value: Any, field: str) -> tuple[Condition, b
     return IsEmpty(path), False  # is_empty
 
 
-def _number_value(value: Any, field: str) -> Any:
-    """Page, row and ordinal keys take numbers; numeric strings (``page_label``) become numbers."""
+def _number_value(value: Any, field: str, *, page: bool) -> Any:
+    """Page, row and ordinal keys take numbers; numeric strings (``page_label``) become numbers;
+    a page below 1 is refused (pages are 1-based: a 0 is a 0-based page, which would shift the set)."""
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_number_value(v, field) for v in value]
+        return [_number_value(v, field, page=page) for v in value]
     if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+        value = int(value)
+    elif isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise MalformedInputError(f"expected a number (pages are 1-based), not {value!r}", field=field)
+    if page and value < 1:
+        raise MalformedInputError(f"pages are 1-based, got {value!r}", field=field)
     return value
 
 
@@ -214,7 +219,8 @@ def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
     Raises:
         UnsupportedFilterError: an operator outside :data:`OPERATORS`.
         MalformedInputError: a key spelt almost like a unit key, an empty list, a list for ``==``,
-            ``None`` as a value, a non-number for a comparison or a page; ``field`` is ``filter.<key>``.
+            ``None`` as a value, a non-number for a comparison or a page, a page below 1; ``field`` is
+            ``filter.<key>``.
     """
     key, op, value = _canonical(key, op, value)
     field = f"filter.{key}"
@@ -225,7 +231,7 @@ def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
         cond, negative = _one_place(f"{METADATA_KEY}.{key}", op, value, field)
         return PointFilter(must_not=(cond,)) if negative else PointFilter(must=(cond,))
     if key in _NUMBER_KEYS and op != "is_empty":
-        value = _number_value(value, field)
+        value = _number_value(value, field, page=key in _PAGE_KEYS)
     unit, negative = _one_place(UNIT_KEYS[key], op, value, field)
     meta, _ = _one_place(f"{METADATA_KEY}.{key}", op, value, field)
     if op == "is_empty":

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers.errors import (
-    InputNotFoundError,
     ParserUnavailableError,
     UnknownFormatError,
 )

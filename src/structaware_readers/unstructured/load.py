@@ -14,7 +14,6 @@ from typing import Any
 from structaware_readers import ids
 from structaware_readers.errors import (
     EmptyDocumentError,
-    InputNotFoundError,
     MalformedInputError,
     MissingExtraError,
     ParserUnavailableError,

@@ -82,8 +82,8 @@ def unit_metadata(unit: Any) -> dict[str, Any]:
         "bboxes": json.dumps([list(b) if b is not None else None for b in unit.bboxes]),
         "ordinal": unit.ordinal,
     }
-    if source:
-        meta["file_path"] = source  # SimpleDirectoryReader's key; node_to_unit reads it back
+    if unit.source:
+        meta["file_path"] = unit.source  # SimpleDirectoryReader's key; node_to_unit reads it back
     if unit.grade is not None:
         if unit.grade.grade:
             meta["grade"] = unit.grade.grade
