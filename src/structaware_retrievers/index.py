@@ -68,6 +68,7 @@ __all__ = [
     "SearchHit",
     "StructureIndex",
     "expand_inputs",
+    "open_index_folder",
 ]
 
 Mode = Literal["hybrid", "dense", "sparse"]
@@ -365,3 +366,27 @@ class StructureIndex:
 
     def __repr__(self) -> str:
         return f"StructureIndex({self.store!r}, dense={self.dense!r}, sparse={self.sparse!r})"
+
+
+def open_index_folder(
+    path: str | Path, *, collection: str = "structaware", model_name: str | None = None, fix: str
+) -> StructureIndex:
+    """Open the index stored in folder ``path`` as a framework face's ``from_path`` does.
+
+    Args:
+        model_name: the dense model the index was built with, when not the default (a preset, a
+            fastembed name or a local ONNX folder, as ``DenseEncoder`` takes).
+        fix: what the face's users do about another model, with ``{model}`` for the model that
+            built the index (``"StructureAwareRetriever.from_path(path, model_name={model!r})"``).
+
+    Raises:
+        ModelMismatchError: the index was built with another dense model; the message names it and
+            gives ``fix``.
+    """
+    from structaware_readers.errors import ModelMismatchError
+
+    try:
+        dense = DenseEncoder(model_name=model_name) if model_name else None
+        return StructureIndex(path, collection=collection, dense=dense)
+    except ModelMismatchError as exc:
+        raise exc.with_fix(fix.format(model=exc.stored_model)) from None

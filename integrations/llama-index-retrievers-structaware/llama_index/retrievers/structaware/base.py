@@ -134,17 +134,10 @@ class StructureAwareRetriever(BaseRetriever):
         Raises:
             ModelMismatchError: the index was built with another dense model (the message names it).
         """
-        from structaware_readers.errors import ModelMismatchError
-        from structaware_retrievers.encoders import DenseEncoder
-        from structaware_retrievers.index import StructureIndex
+        from structaware_retrievers.index import open_index_folder
 
-        try:
-            dense = DenseEncoder(model_name=model_name) if model_name else None
-            index = StructureIndex(path, collection=collection, dense=dense)
-        except ModelMismatchError as exc:
-            raise exc.with_fix(
-                f"StructureAwareRetriever.from_path(path, model_name={exc.stored_model!r}); or another path or collection"
-            ) from None
+        fix = "StructureAwareRetriever.from_path(path, model_name={model!r}); or another path or collection"
+        index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)
         return cls(index, **kwargs)
 
     @property
