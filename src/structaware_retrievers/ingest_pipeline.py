@@ -41,13 +41,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from structaware_readers.inputs import scan_inputs
 from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.ingest_ledger import (
     IngestLedger,
     LedgerEntry,
     input_fingerprint,
 )
-from structaware_retrievers.inputs import expand_inputs
 from structaware_retrievers.results import IngestFailure, IngestReport, IngestSummary
 
 if TYPE_CHECKING:
@@ -263,7 +263,9 @@ def _run(
     summary = IngestSummary()
     ledger = writer.ledger()
     settings = ingest_settings(writer, reading_order, unit_options)
-    decided = [_decide(writer, ledger, path, settings, reparse) for path in expand_inputs(paths)]
+    scan = scan_inputs(paths)
+    summary.skipped_files = [str(p) for p in scan.skipped]
+    decided = [_decide(writer, ledger, path, settings, reparse) for path in scan.documents]
     # disable=None: no bar when stderr is not a terminal (a log file, a pipe); a notebook shows it
     bars = {"unit": "doc", "disable": None if progress else True}
     parse_bar = tqdm(total=len(decided), desc="parse", position=0, **bars)
