@@ -120,14 +120,8 @@ class TableGrid(BaseModel):
         ),
     )
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
-    turned: bool = Field(
-        False,
-        description=(
-            "the parser read the table a quarter turn round and its grid was turned back"
-            " (:mod:`structaware_readers.tables.rotated`): its cells were read from a turned image, so the"
-            " PDF's text layer, when at hand, is tried for it (:mod:`structaware_readers.table_recovery.markup_check`)"
-        ),
-    )
+    turned: bool = Field(False, description=(  # tables.rotated turned it back; table_recovery.stage6_markup_check
+        "the parser read the table a quarter turn round (cells read from a turned image): its PDF text layer is tried"))
 
     @field_validator("grid_source")
     @classmethod
