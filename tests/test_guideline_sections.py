@@ -96,6 +96,19 @@ def test_a_discussion_names_the_recommendation_it_discusses(mdd_units: list[Unit
     assert not [u for u in mdd_units if u.section_path == ["Summary"] and "Discusses" in u.context]
 
 
+def test_a_discussion_links_to_the_recommendation_unit_it_discusses(mdd_units: list[Unit]) -> None:
+    by_id = {u.unit_id: u for u in mdd_units}
+    disc = [u for u in mdd_units if u.section_path == ["Discussion"]]
+    for u in disc:
+        assert len(u.linked_ids) == 1, u.context
+        rec = by_id[u.linked_ids[0]]
+        assert rec.unit_type is UnitType.RECOMMENDATION and rec.doc_id == u.doc_id
+        assert u.context.split("Discusses: ", 1)[1][:40] == rec.text[:40]
+        assert rec.ordinal < u.ordinal
+    # trap: units outside a discussion, and the recommendations themselves, link to nothing
+    assert not [u for u in mdd_units if u.linked_ids and "Discusses" not in u.context]
+
+
 def test_discussion_headings_and_what_they_keep() -> None:
     for text in ("Discussion", "a. Discussion", "Rationale", "Evidence Summary", "Summary of the Evidence", "推荐理由"):
         assert DISCUSSION_HEADING.match(text), text
@@ -120,6 +133,10 @@ def test_discussion_headings_and_what_they_keep() -> None:
     want = "Discusses: 2. We suggest using automated office blood pressure measurement. (Weak for | Reviewed, New-added) | 3. When it"
     assert want in ctx["The Work Gro"] and want in ctx["In older adu"]  # a heading below the discussion keeps it
     assert "Discusses" not in ctx["Monitoring i"]  # the next sibling heading forgets it
+    by_id = {u.unit_id: u for u in units}
+    linked = {u.text[:12]: [by_id[i].text[:12] for i in u.linked_ids] for u in units if u.unit_type is UnitType.SECTION}
+    assert linked["The Work Gro"] == linked["In older adu"] == ["2. We sugges", "3. When it i"]
+    assert linked["Monitoring i"] == []
 
 
 # ----------------------------------------------------------------------------- section paths

@@ -393,6 +393,8 @@ class Unit(BaseModel):
         table: row metadata (``table_row`` units).
         flow: edge metadata (``flow_path`` units).
         ordinal: 0-based position of the unit in the document's unit sequence.
+        linked_ids: ids of units of the same document this one elaborates (a discussion section: the
+            recommendations it discusses); a search that hits this unit brings one of them up.
     """
 
     unit_id: str
@@ -412,6 +414,7 @@ class Unit(BaseModel):
     table: TableRowInfo | None = None
     flow: FlowEdgeInfo | None = None
     ordinal: int = 0
+    linked_ids: list[str] = Field(default_factory=list)
 
     @field_validator("bboxes")
     @classmethod

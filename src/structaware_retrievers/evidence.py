@@ -12,6 +12,11 @@ the hit and up to ``group_size - 1`` further matched rows of the same table ride
 question spread over several rows of one table (a comparison, a total and its parts) gets them
 together.
 
+Linked units (:func:`bring_linked`): a unit that elaborates others (``Unit.linked_ids``: a
+discussion section names the recommendations it discusses) brings one of them up to just above
+itself, the best ranked of those the search found too (else its first), so a question worded like
+the discussion gets the recommendation itself; a linked unit already ranked higher stays where it is.
+
 Neighbourhood of a hit (units of the same document, read from the store around the hit's
 ``ordinal``; :data:`WINDOW` units either side):
 
@@ -39,7 +44,16 @@ from structaware_retrievers.results import SearchHit, hit_unit
 if TYPE_CHECKING:
     from structaware_retrievers.store.base import VectorStore
 
-__all__ = ["WINDOW", "evidence_units", "fit_budget", "group_table_rows", "hit_unit", "neighbours", "unit_chars"]
+__all__ = [
+    "WINDOW",
+    "bring_linked",
+    "evidence_units",
+    "fit_budget",
+    "group_table_rows",
+    "hit_unit",
+    "neighbours",
+    "unit_chars",
+]
 
 #: units of the same document read either side of a hit (by ``ordinal``) to find its neighbours
 WINDOW = 40
@@ -91,6 +105,34 @@ def _group_once(hits: Sequence[SearchHit], group_size: int) -> tuple[list[Search
             head[key] = new
         out.append(new)
     return out, overflow
+
+
+def bring_linked(hits: Sequence[SearchHit], candidates: Sequence[SearchHit], k: int) -> list[SearchHit]:
+    """Each hit's linked unit placed just above it, unless already placed higher; the first ``k``
+    hits, ranked 1..k again.
+
+    ``candidates``: the fused results the hits were taken from (best first), then any linked units
+    read for hits whose links the search did not find. A hit brings at most one unit: of its
+    ``Unit.linked_ids``, the one ranked highest among the candidates; a linked unit that is no
+    candidate (a filter excluded it) is never brought. A brought unit that is also a hit further
+    down moves up (its later place is dropped, its group kept) and takes the score of the hit that
+    brought it, so scores stay in rank order.
+    """
+    position = {h.unit.unit_id: i for i, h in reversed(list(enumerate(candidates)))}
+    by_id = {**{h.unit.unit_id: h for h in candidates}, **{h.unit.unit_id: h for h in hits}}
+    placed: set[str] = set()
+    out: list[SearchHit] = []
+    for hit in hits:
+        if hit.unit.unit_id in placed:
+            continue
+        found = [uid for uid in hit.unit.linked_ids if uid in position and uid not in placed]
+        if found:
+            uid = min(found, key=position.__getitem__)
+            out.append(by_id[uid].model_copy(update={"score": hit.score}))
+            placed.add(uid)
+        out.append(hit)
+        placed.add(hit.unit.unit_id)
+    return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
 
 
 def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:

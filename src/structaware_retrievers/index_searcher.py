@@ -7,7 +7,8 @@ One query, in order (paper section 2.4):
 2. the store runs one Qdrant query: a dense and a sparse prefetch fused inside Qdrant (weighted RRF
    or DBSF; :meth:`VectorStore.query <structaware_retrievers.store.base.VectorStore.query>`);
 3. the fused list is packed (:mod:`structaware_retrievers.evidence`): rows of one table grouped into
-   one hit, each hit expanded to its neighbourhood on request, the hits fitted to a character budget.
+   one hit, the units a hit links to (a discussion's recommendation) placed just above it, each hit
+   expanded to its neighbourhood on request, the hits fitted to a character budget.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from structaware_readers.models import Unit
 from structaware_retrievers import evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
-from structaware_retrievers.filters import FilterLike, to_point_filter
+from structaware_retrievers.filters import FilterLike, HasId, PointFilter, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
 from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
@@ -95,7 +96,7 @@ class IndexSearcher:
         return {
             "dense": dense,
             "sparse": sparse,
-            "limit": max(k, prefetch_limit) if group_size > 1 else k,  # rows to group come from below k
+            "limit": max(k, prefetch_limit),  # rows to group and linked units to bring come from below k
             "mode": mode,
             "fusion": fusion,
             "rrf_k": rrf_k,
@@ -131,7 +132,7 @@ class IndexSearcher:
         """Steps 1-3 of the module docstring; best first."""
         self.check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        return self.finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size)
+        return self.finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size, prep["flt"])
 
     async def aquery(
         self,
@@ -156,8 +157,9 @@ class IndexSearcher:
         prep = functools.partial(
             self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
         )
-        hits = self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
-        return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size)
+        args = await asyncio.to_thread(prep)
+        hits = self._hits(await self.store.aquery(**args))
+        return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size, args["flt"])
 
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:
@@ -169,15 +171,34 @@ class IndexSearcher:
             raise MalformedInputError(f"must be a positive whole number, got {group_size!r}", field="group_size")
 
     def finish(
-        self, hits: list[SearchHit], k: int, budget_chars: int | None, expand: bool, group_size: int
+        self,
+        hits: list[SearchHit],
+        k: int,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+        flt: PointFilter | None = None,
     ) -> list[SearchHit]:
-        """Step 3: the fused candidates (best first) grouped by table, expanded and fitted to the budget."""
-        hits = evidence.group_table_rows(hits, group_size, k)
+        """Step 3: the fused candidates (best first) grouped by table, each hit's linked unit brought up
+        (from among them, else read from the store if it passes ``flt``, the query's filter), expanded
+        and fitted to the budget."""
+        top = evidence.group_table_rows(hits, group_size, k)
+        hits = evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k)
         if expand:
             hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
         if budget_chars is not None:
             hits = evidence.fit_budget(hits, budget_chars)
         return hits
+
+    def _unfound_links(self, top: list[SearchHit], found: list[SearchHit], flt: PointFilter | None) -> list[SearchHit]:
+        """For each hit of ``top`` none of whose linked units is among ``found``: its first linked unit,
+        read from the store when it passes ``flt`` (score 0, after every candidate)."""
+        have = {h.unit.unit_id for h in found}
+        want = {h.unit.linked_ids[0] for h in top if h.unit.linked_ids and not have.intersection(h.unit.linked_ids)}
+        if not want:
+            return []
+        records = self.store.scroll(PointFilter(must=(HasId(tuple(sorted(want))),)) & flt)
+        return [SearchHit(unit=Unit.from_payload(r.payload), score=0.0, rank=len(found) + 1) for r in records]
 
     def count(self, filter: FilterLike = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""

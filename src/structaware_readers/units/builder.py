@@ -71,6 +71,7 @@ class UnitBuilder:
     pending: list[SectionPart] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
+    links: list[list[int]] = field(default_factory=list)  # per unit: positions of the units it links to
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
     position: dict[str, int] = field(default_factory=dict)
     grading: DocumentGrading = field(default_factory=DocumentGrading)  # the document's grade signals
@@ -151,9 +152,10 @@ class UnitBuilder:
                 flow=flow,
             )
         )
+        self.links.append(self.discussion.linked())
         self.open_rec = unit_type is UnitType.RECOMMENDATION
         if self.open_rec and table is None:
-            self.discussion.on_recommendation(text)
+            self.discussion.on_recommendation(text, len(self.units) - 1)
         self.extras.append(extra)
         self.keys.append(min(self.position[b.block_id] for b in blocks))
 
@@ -170,6 +172,8 @@ class UnitBuilder:
             unit.ordinal = ordinal
             unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, unit.element_ids, self.extras[i])
             final.append(unit)
+        for unit, links in zip(self.units, self.links):
+            unit.linked_ids = [self.units[j].unit_id for j in links]
         return final
 
     def lead_in(self, table: Block) -> str:

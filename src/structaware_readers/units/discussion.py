@@ -12,7 +12,9 @@ since the last heading that is no discussion heading are the ones discussed; a d
 the evidence``, ``Remarks``, ``Justification``, ``推荐理由``, ``证据总结``, ...; numbering such as
 ``a.`` or ``2.1`` allowed) and every heading below it keep them; the next other heading at the
 discussion's level or above forgets them. At most :data:`MAX_NAMED` are named, each by its first
-line as a title (:func:`structaware_readers.units.common.title`, at most 160 characters).
+line as a title (:func:`structaware_readers.units.common.title`, at most 160 characters), and every
+unit under the discussion links to their units (:meth:`Discussion.linked`, ``Unit.linked_ids``), so a
+search that hits the discussion brings the recommendation along.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ MAX_NAMED = 3
 class Discussion:
     """The recommendations printed since the last heading, and the ones the open discussion discusses."""
 
-    recent: list[str] = field(default_factory=list)
-    discussed: list[str] = field(default_factory=list)
+    recent: list[tuple[str, int]] = field(default_factory=list)  # (title, position among the units built)
+    discussed: list[tuple[str, int]] = field(default_factory=list)
     level: int | None = None  # level of the open discussion heading
 
     def on_heading(self, level: int, text: str) -> None:
@@ -47,14 +49,21 @@ class Discussion:
         elif self.level is None or level <= self.level:
             self.level, self.discussed, self.recent = None, [], []
 
-    def on_recommendation(self, text: str) -> None:
-        self.recent.append(title(text.strip().splitlines()[0]))
+    def on_recommendation(self, text: str, position: int) -> None:
+        """A recommendation built from the body text, the ``position``-th unit of the pass."""
+        self.recent.append((title(text.strip().splitlines()[0]), position))
+
+    def linked(self) -> list[int]:
+        """Positions (among the units built) of the recommendations named by :meth:`context`."""
+        if self.level is None:
+            return []
+        return [position for _, position in self.discussed[:MAX_NAMED]]
 
     def context(self) -> str:
         """``Discusses: <title> | <title>`` inside a discussion, else ``""``."""
         if self.level is None or not self.discussed:
             return ""
-        return "Discusses: " + " | ".join(self.discussed[:MAX_NAMED])
+        return "Discusses: " + " | ".join(name for name, _ in self.discussed[:MAX_NAMED])
 
 
 __all__ = ["DISCUSSION_HEADING", "MAX_NAMED", "Discussion"]
