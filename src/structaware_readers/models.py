@@ -25,6 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from structaware_readers.mermaid import Flowchart
+
 #: Schema version written into every stored point; bump it when a unit field changes meaning.
 SCHEMA_VERSION = "1"
 
@@ -165,6 +167,10 @@ class Block(BaseModel):
         footnote: footnote text attached to a table or figure.
         items: list items for lists.
         mermaid: Mermaid source for flowcharts.
+        flowchart: the flowchart already read, when a reader built it from the document rather than
+            from Mermaid source (an algorithm's text description,
+            :mod:`structaware_readers.algorithms`): its edges name the elements that state them
+            (``FlowEdge.element_ids``); ``mermaid`` then holds the same chart written as Mermaid.
         source_type: the parser's own type name for this element (e.g. ``"image"``, ``"Title"``).
         parser_ids: the parser's own element ids behind this block (Unstructured ``element_id``;
             several when the reader merged elements, e.g. list items or table chunks).
@@ -188,6 +194,7 @@ class Block(BaseModel):
     footnote: str = ""
     items: list[str] = Field(default_factory=list)
     mermaid: str | None = None
+    flowchart: Flowchart | None = None
     source_type: str = ""
     parser_ids: list[str] = Field(default_factory=list)
     continues_prev: bool = False
@@ -209,6 +216,15 @@ class Block(BaseModel):
     @property
     def is_furniture(self) -> bool:
         return self.kind.is_furniture
+
+    def element_refs(self) -> list[tuple[str, BBox | None, int]]:
+        """``(element id, bbox, page)`` of this block and of each continuation merged into it (a
+        paragraph or table joined across pages, an algorithm's description joined to its image), in
+        order; continuations without an id are left out."""
+        refs = [(self.block_id, self.bbox, self.page)]
+        if self.extra_ids and len(self.extra_ids) == len(self.extra_pages) == len(self.extra_bboxes):
+            refs += [(i, box, p) for i, box, p in zip(self.extra_ids, self.extra_bboxes, self.extra_pages) if i]
+        return refs
 
 
 class ParsedDocument(BaseModel):

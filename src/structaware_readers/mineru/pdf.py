@@ -49,6 +49,7 @@ from ..errors import (
 )
 from ..ids import doc_id_from_file
 from ..models import ParsedDocument
+from ..user_cache import CACHE_DIR_ENV, cache_dir, write_replace
 from . import in_process
 from .api_client import MinerUApiClient, mineru_failure, parse_pdf_via_api
 
@@ -59,7 +60,6 @@ API_URL_ENV = "STRUCTAWARE_MINERU_API"
 #: Env var with the Bearer key for that server.
 API_KEY_ENV = "STRUCTAWARE_MINERU_API_KEY"
 #: Env var naming the cache folder.
-CACHE_DIR_ENV = "STRUCTAWARE_CACHE_DIR"
 #: The PyPI distribution (and import package) that provides MinerU.
 MINERU_PACKAGE = "mineru"
 _KIT_SCRIPT = "mineru-kit"
@@ -157,7 +157,7 @@ def parse_pdf(
             if cache:
                 cache.store(doc_id, tier, version, middle, package=package, pdf=pdf, route="api" if url else "local")
             if zip_target is not None and package is not None:
-                _write_atomic(zip_target, package)
+                write_replace(zip_target, package)
             version = doc_version
     finally:
         if client is not None:
@@ -353,25 +353,20 @@ def _first_error_line(stderr: str, pdf: Path) -> str:
 
 # ---------------------------------------------------------------------------- cache
 def default_cache_dir() -> Path:
-    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``."""
-    env = os.environ.get(CACHE_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:  # pragma: no cover - platformdirs ships with most environments
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base) / "structaware"
-    return Path(user_cache_dir("structaware", appauthor=False))
+    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``
+    (:func:`structaware_readers.user_cache.cache_dir`)."""
+    return cache_dir()
 
 
 class ParseCache:
     """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``).
 
     Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
-    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. Writes are atomic (temporary
-    file + rename), so concurrent ingests of the same PDF never read a half-written entry; an
-    unreadable entry counts as a miss.
+    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. An entry's path is its key (the
+    PDF's content hash, the tier, MinerU's version), and writes are atomic (temporary file + rename,
+    :func:`~structaware_readers.user_cache.write_replace`), so concurrent ingests of the same PDF,
+    from any install sharing the cache, never read a half-written entry; an unreadable entry counts
+    as a miss.
     """
 
     def __init__(self, root: str | Path | None = None) -> None:
@@ -416,8 +411,8 @@ class ParseCache:
             "middle_json": middle_json,
         }
         if package is not None:
-            _write_atomic(entry.with_suffix(".zip"), package)
-        _write_atomic(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
+            write_replace(entry.with_suffix(".zip"), package)
+        write_replace(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
         return entry
 
     def copy_zip(self, doc_id: str, tier: str, version: str, target: Path) -> bool:
@@ -428,18 +423,6 @@ class ParseCache:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(package, target)
         return True
-
-
-def _write_atomic(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _zip_target(keep_output: str | Path, pdf: Path) -> Path:

@@ -22,7 +22,7 @@ layer (:mod:`structaware_readers.table_recovery.pdf_text_layer`, pdfplumber's ta
 
 A table the parser did give cells, but whose header words the PDF's text layer does not hold (MinerU
 cuts words of multi-line headers across cells), gets the text layer's grid when that keeps the body's
-figures (:mod:`.markup_check`).
+figures and reads the document's own words at least as well as the parser's grid (:mod:`.markup_check`).
 
 A table the parser split into pieces or partly missed (a ``table`` block with one block per number
 below it, an ``image`` of figures with its row labels as paragraphs beside it, an ``equation`` region
@@ -30,6 +30,10 @@ whose text was dropped, two stacked ``table`` panels; :mod:`.split_regions`) is 
 one region first, and becomes one ``table`` block when that grid holds the pieces' words: the pieces
 are removed and their ids, boxes and pages kept in its ``extra_ids`` / ``extra_bboxes`` /
 ``extra_pages``; otherwise the pieces stay (with a warning when one of them was a ``table``).
+
+A table the parser merged across pages whose rows may stack several items (a dose table's drugs,
+:mod:`.stacked_rows`) is read from the text layer part by part, and takes that grid when it cuts them
+into rows of their own and keeps the data (:func:`~.markup_check.check_parts`).
 
 A table continued across pages whose grid (of either part) was rebuilt here is merged into one table
 as the readers merge the parser's own continued tables (:mod:`.continued`).
@@ -56,7 +60,13 @@ from structaware_readers.errors import (
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.continued import merge_continued_tables
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
-from structaware_readers.table_recovery.markup_check import check_markup, needs_check
+from structaware_readers.table_recovery.markup_check import (
+    check_markup,
+    check_parts,
+    document_words,
+    needs_check,
+    needs_parts_check,
+)
 from structaware_readers.table_recovery.panels import split_panels
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
@@ -142,8 +152,9 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_grid(b)]
     checks = [i for i, b in enumerate(doc.blocks) if pdf is not None and needs_check(b)]
+    parts = [b.block_id for b in doc.blocks if pdf is not None and needs_parts_check(b)]
     split = _split_regions(doc.blocks) if pdf is not None else {}
-    if not targets and not checks and not split:
+    if not targets and not checks and not split and not parts:
         return doc
     blocks = list(doc.blocks)
     warnings, warned = _take_reader_warnings(doc, targets)
@@ -168,6 +179,11 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             checks_by_page.setdefault(blocks[i].page, []).append(i)
         absorbed: set[int] = set()
         merged: set[int] = set()
+        vocabulary = (
+            document_words([b.text for b in doc.blocks if not b.is_furniture and b.kind is not BlockKind.TABLE])
+            if checks or parts
+            else None
+        )
         for page_number in sorted({*by_page, *checks_by_page, *split}):
             page = plumber.pages[page_number - 1]
             try:
@@ -185,22 +201,43 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
                         blocks[i] = _recover_block(blocks[i], page, region, warnings, warned)
                 for i in checks_by_page.get(page_number, []):
                     if i not in absorbed and i not in merged:
-                        blocks[i] = _checked_block(blocks[i], page)
+                        blocks[i] = _checked_block(blocks[i], page, vocabulary)
             finally:
                 page.close()  # pdfplumber caches a page's objects until it is closed
+        for i, b in enumerate(blocks):
+            if b.block_id in parts and i not in absorbed:
+                blocks[i] = _checked_parts(b, plumber, vocabulary)
         targets = sorted({*targets, *merged} - absorbed)
         blocks = [b for i, b in enumerate(blocks) if i not in absorbed]
         targets = [i - sum(1 for a in absorbed if a < i) for i in targets]
     return _with_blocks(doc, blocks, targets, warnings)
 
 
-def _checked_block(block: Block, page: Any) -> Block:
-    """``block`` with the text layer's grid when its markup garbles the header (:mod:`.markup_check`)."""
+def _checked_block(block: Block, page: Any, vocabulary: Any) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
+    the document's words as well (:mod:`.markup_check`)."""
     try:
-        grid = check_markup(block, page)
+        grid = check_markup(block, page, vocabulary)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
+
+
+def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
+    """``block`` (a table merged across pages) with the text layer's grid, read part by part, when that
+    cuts stacked items into rows of their own (:func:`~.markup_check.check_parts`)."""
+    pages = [plumber.pages[p - 1] for p in (block.page, *block.extra_pages)]
+    try:
+        grid = check_parts(block, pages, vocabulary)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    finally:
+        for page in pages:
+            page.close()
     if grid is None:
         return block
     return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})

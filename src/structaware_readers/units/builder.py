@@ -50,6 +50,8 @@ MIN_HEADING_LETTERS = 2
 _DESCRIBES_TABLE = re.compile(r"(?i)\b(?:the following tables?|the tables? below|as follows)\b")
 #: A note, source line or footnote before a table is not its title.
 _NOT_A_TITLE = re.compile(r"(?i)^(?:notes?|sources?|abbreviations?)\b|^[*†‡]|^\(?[a-z0-9]\)\s")
+#: A title names something: a word of two letters or more (``11,171`` or ``(2.5)`` titles nothing).
+_HAS_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass
@@ -115,7 +117,7 @@ class UnitBuilder:
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
-        for eid, box, page in refs or [ref for b in blocks for ref in _refs(b)]:
+        for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
             if eid in element_ids:
                 continue
             element_ids.append(eid)
@@ -171,14 +173,15 @@ class UnitBuilder:
         :data:`LEAD_IN_TITLE_CHARS` characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH
         FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:`` or saying it
         describes the table: ``... are summarized as follows (in millions):``, ``The following table
-        presents goodwill attributed to ...``). Empty otherwise. The paragraph stays section text."""
+        presents goodwill attributed to ...``). Empty otherwise, and for a paragraph without a word
+        (a stray figure such as ``11,171`` titles nothing). The paragraph stays section text."""
         prev = self.previous
         if prev is None or prev.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             return ""
         if not (prev.page == table.page or prev.page + 1 == table.page or table.page in prev.extra_pages):
             return ""
         text = " ".join(prev.text.split())
-        if _NOT_A_TITLE.match(text):
+        if _NOT_A_TITLE.match(text) or not _HAS_WORD.search(text):
             return ""
         if len(text) <= LEAD_IN_CHARS and (text.endswith(":") or _DESCRIBES_TABLE.search(text)):
             return text
@@ -291,15 +294,6 @@ class UnitBuilder:
         items = block.items or [line for line in block.text.splitlines() if line.strip()]
         for item in items:
             self.on_text(block, item)
-
-
-def _refs(b: Block) -> list[tuple[str, BBox | None, int]]:
-    """(element id, bbox, page) of a block and of the continuations merged into it (a paragraph
-    or table joined across pages keeps both elements' ids)."""
-    refs = [(b.block_id, b.bbox, b.page)]
-    if b.extra_ids and len(b.extra_ids) == len(b.extra_pages) == len(b.extra_bboxes):
-        refs += [(eid, box, page) for eid, box, page in zip(b.extra_ids, b.extra_bboxes, b.extra_pages) if eid]
-    return refs
 
 
 def _is_table_title(block: Block, following: Block | None) -> bool:
