@@ -65,7 +65,8 @@ class _Part:
 @dataclass
 class UnitBuilder:
     """State of one pass over a document's body blocks (paper section 2.3); handlers per block kind
-    live in the sibling modules and call :meth:`emit` and :meth:`flush_section`."""
+    live in the sibling modules, which receive the builder as their :class:`~.context.EmitContext`
+    and call :meth:`emit` and :meth:`flush_section`."""
 
     doc: ParsedDocument
     options: UnitOptions

@@ -1,4 +1,4 @@
-"""A parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
+"""Stage 6: a parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
 
 MinerU's table recognition reads a table's cells from the page image; on dense financial tables it
 often cuts the words of a multi-line column header across cells (``June 30, Dec2022 | ember 31,
@@ -28,15 +28,34 @@ A table merged across pages (``Block.extra_ids``) is checked only for stacked it
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from typing import Any
 
-from structaware_readers.models import Block, BlockKind, TableGrid
+from structaware_readers.models import Block, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
 from structaware_readers.table_recovery.reading_direction import region_words
+from structaware_readers.table_recovery.record import Recovery
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
+from structaware_readers.tables import grid_to_text
+
+__all__ = [
+    "MIN_FIGURES_KEPT",
+    "MIN_HEADER_WORDS_FOUND",
+    "MIN_WORDS_KEPT",
+    "check_markup",
+    "check_merged_parts",
+    "check_parser_markup",
+    "check_parts",
+    "document_words",
+    "keeps_data",
+    "known_share",
+]
+
+log = logging.getLogger(__name__)
 
 #: A header whose words are found in the PDF region at this share or more is right as it is.
 MIN_HEADER_WORDS_FOUND = 0.9
@@ -45,37 +64,51 @@ MIN_FIGURES_KEPT = 0.95
 #: ... and of the parser grid's words that the document's text holds (a grid that cuts words loses them).
 MIN_WORDS_KEPT = 0.95
 
+#: The region widening for PDFium's runs (share of the page; about :data:`~.pdf_text_layer.PAD` points).
+RUN_PAD = 0.004
+
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _FIGURE = re.compile(r"\d[\d,.]*")
 
 
-def needs_check(block: Block) -> bool:
-    """A single-part table block with a parser-markup grid, a header and a region."""
-    return (
-        block.kind is BlockKind.TABLE
-        and block.table is not None
-        and block.table.grid_source == "parser_html"
-        and bool(block.table.header_rows)
-        and bool(block.table.body_rows)
-        and block.bbox is not None
-        and not block.extra_ids
-        and not block.is_furniture
-    )
+def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
+    """Check the parser-markup tables of ``page_number`` (stage 1's ``checks``; ``page``: its
+    ``pdfplumber.page.Page``) and give each whose header garbles words, or whose rows stack items,
+    the text layer's grid when that keeps the data (``rec.vocabulary``: the document's own words).
+    With ``rec.text`` (PDFium's text runs) a header whose words are all there is passed without
+    parsing the page with pdfplumber."""
+    runs = rec.text.runs(page_number) if rec.text is not None else None
+    for i in rec.on_page(rec.checks, page_number):
+        if not rec.taken(i):
+            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs)
 
 
-def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None) -> TableGrid | None:
+def check_merged_parts(rec: Recovery, plumber: Any) -> None:
+    """Check the tables merged across pages that may stack items in a row (stage 1's ``parts``), part
+    by part (``plumber``: the open ``pdfplumber.PDF``), after the pages are done (:func:`check_parts`)."""
+    for i, b in enumerate(rec.blocks):
+        if b.block_id in rec.parts and i not in rec.absorbed:
+            rec.blocks[i] = _checked_parts(b, plumber, rec.vocabulary)
+
+
+def check_markup(
+    block: Block, page: Any, vocabulary: Counter[str] | None = None, runs: list[TextRun] | None = None
+) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module
     docstring), else ``None`` (keep the parser's grid).
 
     Args:
-        block: a table block for which :func:`needs_check` holds.
+        block: a table block for which :func:`~.stage1_select.needs_check` holds.
         page: its ``pdfplumber.page.Page``.
         vocabulary: :func:`document_words` of the document's blocks other than tables, as the parser
             read them; ``None``: no words check.
+        runs: the page's text runs as PDFium reads them (:class:`~.pdfium_text.PdfiumText`), a quick
+            first look at the header's words: when enough of them are there the header is right and
+            ``page`` is not parsed for it; ``None``: ``page`` alone decides.
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    garbled = _header_garbled(grid, page, block.bbox)
+    garbled = _header_garbled(grid, page, block.bbox, runs)
     if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
@@ -86,24 +119,8 @@ def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 
 
-def needs_parts_check(block: Block) -> bool:
-    """A table merged across pages (``extra_ids``) from parser markup, every part with its region,
-    whose rows may hold stacked items (:func:`~.stacked_rows.may_hold_stacked_rows`)."""
-    return (
-        block.kind is BlockKind.TABLE
-        and block.table is not None
-        and block.table.grid_source == "parser_html"
-        and bool(block.extra_ids)
-        and block.bbox is not None
-        and all(b is not None for b in block.extra_bboxes)
-        and len(block.extra_bboxes) == len(block.extra_pages)
-        and not block.is_furniture
-        and may_hold_stacked_rows(block.table.body_rows)
-    )
-
-
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
-    """The text layer's grid of a table merged across pages (:func:`needs_parts_check`), read part by
+    """The text layer's grid of a table merged across pages (:func:`~.stage1_select.needs_parts_check`), read part by
     part (``pages``: the pdfplumber pages of ``block.page`` and ``block.extra_pages``, in that order)
     and joined, when it cuts stacked items into more rows than the parser's grid and keeps its data
     (:func:`keeps_data`); else ``None``. Every part must give the same columns; a continuation part's
@@ -152,18 +169,34 @@ def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | N
     return known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
 
 
-def _header_garbled(grid: TableGrid, page: Any, bbox: tuple[float, float, float, float]) -> bool:
+def _header_garbled(
+    grid: TableGrid, page: Any, bbox: tuple[float, float, float, float], runs: list[TextRun] | None = None
+) -> bool:
     """A header row is a data row, or fewer than :data:`MIN_HEADER_WORDS_FOUND` of the header's words
-    are in the region's text layer."""
+    are in the region's text layer (first looked up among PDFium's ``runs`` of the region, when given:
+    found there, the header is right; else pdfplumber's words of the region decide)."""
     if any(is_data_row_cells(row) for row in grid.header_rows):
         return True
     header_words = [w.lower() for row in grid.header_rows for cell in row for w in _WORD.findall(cell)]
     if not header_words:
         return False
+    if runs is not None and _found(header_words, _run_words(runs, bbox)):
+        return False
     pdf_words = _region_words(page, bbox)
     if not pdf_words:
         return False
-    return sum(1 for w in header_words if w in pdf_words) < MIN_HEADER_WORDS_FOUND * len(header_words)
+    return not _found(header_words, pdf_words)
+
+
+def _found(header_words: list[str], pdf_words: set[str]) -> bool:
+    return sum(1 for w in header_words if w in pdf_words) >= MIN_HEADER_WORDS_FOUND * len(header_words)
+
+
+def _run_words(runs: list[TextRun], bbox: tuple[float, float, float, float]) -> set[str]:
+    """The words (3+ letters, lower case) of the runs whose centre lies in ``bbox`` widened by
+    :data:`RUN_PAD`."""
+    region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
+    return {w.lower() for run in runs_in(runs, region) for w in _WORD.findall(run.text)}
 
 
 def document_words(texts: list[str]) -> Counter[str]:
@@ -207,3 +240,33 @@ def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str
 
 def _figures(rows: list[list[str]]) -> Counter[str]:
     return Counter(f.rstrip(".,") for row in rows for cell in row for f in _FIGURE.findall(cell))
+
+
+def _checked_block(block: Block, page: Any, vocabulary: Any, runs: list[TextRun] | None = None) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
+    the document's words as well (:mod:`.markup_check`)."""
+    try:
+        grid = check_markup(block, page, vocabulary, runs)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
+
+
+def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
+    """``block`` (a table merged across pages) with the text layer's grid, read part by part, when that
+    cuts stacked items into rows of their own (:func:`~.markup_check.check_parts`)."""
+    pages = [plumber.pages[p - 1] for p in (block.page, *block.extra_pages)]
+    try:
+        grid = check_parts(block, pages, vocabulary)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    finally:
+        for page in pages:
+            page.close()
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
