@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParserUnavailableError
-from .api_client import mineru_failure
+from .failures import mineru_failure
 
 __all__ = ["enable", "enabled", "parse_in_process"]
 
@@ -50,7 +50,7 @@ def parse_in_process(pdf: Path, *, tier: str, allow_model_download: bool = False
     Raises:
         MissingExtraError: MinerU is not installed.
         MalformedInputError / ParserUnavailableError: MinerU's failure, mapped as for a
-            ``mineru-kit`` run (:func:`~structaware_readers.mineru.api_client.mineru_failure`).
+            ``mineru-kit`` run (:func:`~structaware_readers.mineru.failures.mineru_failure`).
     """
     from .pdf import mineru_version
 
