@@ -460,7 +460,9 @@ def test_ingest_skips_an_indexed_pdf_without_parsing_it(
     summary = filled.ingest([pdf])
     assert summary.ok and summary.skipped_unchanged == 1 and summary.documents == 0
     assert summary.reports[0].doc_id == as_pdf.doc_id and summary.reports[0].units == 3
-    forced = filled.ingest([pdf], reparse=True)  # parsing is forced: here it fails, and is reported
+    # parsing is forced: here it fails, and is reported (read on this thread: a parse worker would
+    # run the real load_document in its own process)
+    forced = filled.ingest([pdf], reparse=True, overlap=False)
     assert forced.failed and "parsed again" in forced.failed[0].message
 
 

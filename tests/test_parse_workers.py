@@ -144,9 +144,14 @@ class _Interrupted(DenseEncoder):
         return super()._compute(texts)
 
 
+#: one ONNX model, so that each slice is one ``_compute`` call (a model of several models, as the
+#: default, slices inside each of its models: ``test_an_interrupted_default_ingest_keeps_each_model_s_slices``)
+MINILM = "all-MiniLM-L6-v2-int8"
+
+
 def test_an_interrupted_ingest_resumes_without_embedding_a_finished_slice_twice(tmp_path: Path) -> None:
     cache = EmbeddingCache(tmp_path / "ix" / "embeddings.sqlite")
-    stopped = _Interrupted(3, cache=cache)
+    stopped = _Interrupted(3, model_name=MINILM, cache=cache)
     stopped.commit_every = 16
     with StructureIndex(tmp_path / "ix", dense=stopped) as ix:
         with pytest.raises(KeyboardInterrupt):
@@ -154,12 +159,12 @@ def test_an_interrupted_ingest_resumes_without_embedding_a_finished_slice_twice(
         assert not ix.store.exists() or ix.count() == 0  # nothing of the document is visible
     assert stopped.computed == 32  # two slices were done, and kept
 
-    resumed = DenseEncoder(cache=cache)
+    resumed = DenseEncoder(MINILM, cache=cache)
     with StructureIndex(tmp_path / "ix", dense=resumed) as ix:
         summary = ix.ingest([EN_OUTPUT])
         assert summary.documents == 1 and summary.units > 32
         ids = sorted(r.id for r in ix.store.scroll())
-    fresh = DenseEncoder()
+    fresh = DenseEncoder(MINILM)
     with StructureIndex(tmp_path / "clean", dense=fresh) as clean:
         clean.ingest([EN_OUTPUT])
         assert sorted(r.id for r in clean.store.scroll()) == ids
