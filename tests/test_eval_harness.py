@@ -282,8 +282,10 @@ def test_list_valued_evidence_type(tmp_path: Path):
 
 
 def test_questions_on_a_scanned_pdf_count_as_misses_with_a_warning(tmp_path: Path):
-    """A PDF without a text layer (an image-only page, as a scanner writes it) cannot be read by the
-    model-free parser tier: the run goes on, its questions are misses, and a warning names it."""
+    """A PDF no reader can read (an image-only page, as a scanner writes it, with nothing OCR can
+    read on it; without structaware[ocr] MinerU's model-free tier refuses any scan): the run goes
+    on, its questions are misses, and a warning names it. (A readable scan is read by the OCR
+    route: tests/test_ocr_route.py.)"""
     _need_fixture()
     pytest.importorskip("mineru")
     from PIL import Image, ImageDraw
@@ -293,7 +295,7 @@ def test_questions_on_a_scanned_pdf_count_as_misses_with_a_warning(tmp_path: Pat
     docs = tmp_path / "docs"
     docs.mkdir()
     page = Image.new("RGB", (600, 800), "white")
-    ImageDraw.Draw(page).text((50, 50), "Blood pressure targets (scanned)", fill="black")
+    ImageDraw.Draw(page).rectangle((50, 50, 550, 300), outline="black")  # a picture with no text in it
     page.save(docs / "scanned_guideline.pdf")
     rows = [
         QUESTIONS[0],

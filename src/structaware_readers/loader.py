@@ -2,7 +2,8 @@
 
 Accepted inputs:
 
-* a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`);
+* a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`); pages
+  without a text layer (scans) are read by OCR (:func:`structaware_readers.ocr.route.read_pdf`, extra ``ocr``);
 * any MinerU output: a JSON file of any format era, an output folder, a ``mineru-kit`` zip;
 * Unstructured output: an elements JSON file (``elements_to_json`` / hosted API form);
 * other raw files (``.docx``, ``.html``, ``.md``, ...): partitioned by Unstructured when it works offline.
@@ -109,7 +110,11 @@ def load_document(
     if reading_order not in ("auto", "parser", "layout"):
         raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
     kind = detect_input(path)
-    if kind in ("pdf", "mineru"):
+    if kind == "pdf":  # page by page: the text layer through MinerU, pages without one through OCR
+        from structaware_readers.ocr.route import read_pdf
+
+        doc = read_pdf(path)
+    elif kind == "mineru":
         from structaware_readers.mineru import read_mineru
 
         doc = read_mineru(path)

@@ -34,7 +34,7 @@ BBox = tuple[float, float, float, float]
 BBOX_DECIMALS = 6
 
 #: Values of :attr:`TableGrid.grid_source` (see its docstring).
-GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text")
+GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text", "ocr_lines")
 
 
 class BlockKind(str, Enum):
@@ -78,7 +78,9 @@ class TableGrid(BaseModel):
     * ``"pdf_text_layer"``: rebuilt from the PDF's text layer inside the table's region (the parser
       gave the region without cell structure; :mod:`structaware_readers.table_recovery`);
     * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
-      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes.
+      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes;
+    * ``"ocr_lines"``: rebuilt from OCR text lines of a page without a text layer (:mod:`structaware_readers.ocr`),
+      rows cut at the table's rules (or its visual rows), columns at whitespace gaps.
 
     ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
     otherwise): a row unit then points at its own row, not at the whole table.
@@ -223,6 +225,7 @@ class ParsedDocument(BaseModel):
         page_sizes: ``(width, height)`` per page in PDF points when known, else ``None`` entries.
         title: document title if the parser found one.
         blocks: all blocks, in reading order, page furniture included.
+        page_routes: pages read without a text layer and what read them (OCR route or MinerU's OCR tier).
         warnings: problems met while reading that did not stop it, each naming its page and element
             (e.g. a table whose grid could not be read and stays section text); also logged.
     """
@@ -238,6 +241,13 @@ class ParsedDocument(BaseModel):
     title: str = ""
     blocks: list[Block] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    page_routes: dict[int, str] = Field(
+        default_factory=dict,
+        description=(
+            "1-based page -> what read it, for pages not read from the text layer by ``parser``: "
+            "'ocr:<engine> <version>@<dpi>dpi' (structaware's OCR route) or 'mineru:<tier>' (MinerU's OCR)"
+        ),
+    )
 
     def body_blocks(self) -> list[Block]:
         """Blocks that may become unit text (page furniture removed), in reading order."""

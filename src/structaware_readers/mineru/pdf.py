@@ -445,7 +445,10 @@ def _to_document(
 ) -> ParsedDocument:
     from . import parse_mineru_json  # the package's reader; imported here: it imports this module lazily
 
-    hint = f"MinerU (tier {tier}) found no text in this PDF; a scanned PDF needs an OCR tier and its models"
+    hint = (
+        f"MinerU (tier {tier}) found no text in this PDF; a scanned PDF needs OCR:"
+        " pip install 'structaware[ocr]' (or MinerU's OCR tier and its models)"
+    )
     try:
         doc = parse_mineru_json(middle, source=source, doc_id=doc_id, name=pdf.stem)
     except EmptyDocumentError as exc:

@@ -1,0 +1,241 @@
+"""The OCR engine interface: a page image in, text lines with boxes and confidences out.
+
+Every OCR consumer in structaware (the scanned-page route, algorithm images read into flow paths)
+goes through :class:`OcrEngine`, so an engine can be swapped without touching them.
+
+The default engine is RapidOCR (``rapidocr`` on PyPI, Apache-2.0): PaddleOCR's PP-OCRv6 *small*
+text detector and recogniser (Chinese, English and digits in one model) run on ONNX Runtime. Its
+weights ship **inside the PyPI wheel** (``rapidocr/models/*.onnx``), so reading works offline with
+nothing downloaded; the engine refuses to start (``OcrUnavailableError``) rather than let RapidOCR
+fetch a model from a hub. Install with ``pip install 'structaware[ocr]'``.
+
+Coordinates: a line's ``bbox`` is ``(x0, y0, x1, y1)`` in **0..1 of the image width and height,
+origin top-left** (y grows downwards), the axis-aligned hull of the detector's quadrilateral,
+which is kept in ``polygon`` (four ``(x, y)`` corners, same system, clockwise from top-left as the
+detector gives them). A whole page rendered to an image therefore gives boxes directly in the
+system of :class:`~structaware_readers.models.Block` bboxes (0..1 of the page, top-left origin).
+Pixel boxes: multiply by the image's width and height.
+
+The engine is loaded lazily (on the first :meth:`OcrEngine.read`), once per process
+(:func:`default_engine`), and is safe to call from several threads (calls are serialised: ONNX
+Runtime already uses every core for one image).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ..errors import MissingExtraError, ParserUnavailableError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    from PIL import Image
+
+BBox = tuple[float, float, float, float]
+
+#: Lines the recogniser is less sure of than this are kept but flagged (:attr:`OcrLine.low_confidence`).
+LOW_CONFIDENCE = 0.8
+#: Lines below this recogniser score are dropped as noise (specks, rules, texture read as text).
+MIN_CONFIDENCE = 0.3
+#: The extra that brings the default engine.
+OCR_EXTRA = "ocr"
+#: PyPI distribution (import package ``rapidocr``) of the default engine.
+RAPIDOCR_DIST = "rapidocr"
+
+
+class OcrUnavailableError(ParserUnavailableError):
+    """The OCR engine is installed but cannot run offline (its bundled weights are missing or unreadable)."""
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """One line of text read from an image.
+
+    Attributes:
+        text: the recognised characters (no trailing whitespace).
+        bbox: ``(x0, y0, x1, y1)`` in 0..1 of the image width/height, origin top-left.
+        confidence: the recogniser's score, 0..1 (mean character probability for RapidOCR).
+        polygon: the detector's quadrilateral, four ``(x, y)`` corners in the same system.
+    """
+
+    text: str
+    bbox: BBox
+    confidence: float
+    polygon: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def low_confidence(self) -> bool:
+        """``True`` when the recogniser's score is below :data:`LOW_CONFIDENCE`."""
+        return self.confidence < LOW_CONFIDENCE
+
+    @property
+    def height(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+    @property
+    def center_y(self) -> float:
+        return (self.bbox[1] + self.bbox[3]) / 2
+
+
+@runtime_checkable
+class OcrEngine(Protocol):
+    """What every OCR engine offers.
+
+    ``read`` takes an RGB image (a ``PIL.Image.Image``, or a ``numpy`` ``uint8`` array of shape
+    ``(height, width, 3)`` in RGB order) and returns its lines in the engine's detection order
+    (top to bottom, then left to right, for RapidOCR). An image with no text gives ``[]``.
+    """
+
+    #: a short name recorded with what it read (e.g. ``"rapidocr PP-OCRv6 small"``)
+    name: str
+
+    @property
+    def version(self) -> str: ...
+
+    def read(self, image: Image.Image | np.ndarray) -> list[OcrLine]: ...
+
+
+class RapidOcrEngine:
+    """RapidOCR with its bundled PP-OCRv6 small models (see the module docstring).
+
+    Args:
+        min_confidence: lines scored below this are dropped (default :data:`MIN_CONFIDENCE`).
+        threads: ONNX Runtime intra-op threads; ``None`` lets it use every core.
+
+    Raises (from :meth:`read`, on first use):
+        MissingExtraError: ``rapidocr`` (or ONNX Runtime / OpenCV under it) is not installed:
+            ``pip install 'structaware[ocr]'``.
+        OcrUnavailableError: the installed ``rapidocr`` does not carry its weights in the package.
+    """
+
+    name = "rapidocr PP-OCRv6 small"
+
+    def __init__(self, *, min_confidence: float = MIN_CONFIDENCE, threads: int | None = None) -> None:
+        self.min_confidence = min_confidence
+        self.threads = threads
+        self._engine: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def version(self) -> str:
+        """``rapidocr`` distribution version (``""`` when it is not installed)."""
+        try:
+            return metadata.version(RAPIDOCR_DIST)
+        except metadata.PackageNotFoundError:
+            return ""
+
+    def _load(self) -> Any:
+        if self._engine is not None:
+            return self._engine
+        try:
+            import rapidocr
+            from rapidocr import EngineType, LangDet, LangRec, ModelType, OCRVersion, RapidOCR
+        except ImportError as exc:
+            raise MissingExtraError(RAPIDOCR_DIST, OCR_EXTRA, "Reading pages without a text layer (OCR)") from exc
+        models = Path(rapidocr.__file__).parent / "models"
+        det, rec = models / "PP-OCRv6_det_small.onnx", models / "PP-OCRv6_rec_small.onnx"
+        missing = [p.name for p in (det, rec) if not p.is_file()]
+        if missing:
+            raise OcrUnavailableError(
+                f"the installed rapidocr {self.version} does not ship {', '.join(missing)} in its package;"
+                " structaware never downloads OCR weights: install a rapidocr wheel that bundles them"
+                " (pip install 'structaware[ocr]')",
+                field=RAPIDOCR_DIST,
+            )
+        threads = -1 if self.threads is None else int(self.threads)
+        params = {
+            "Global.log_level": "error",
+            "Global.text_score": self.min_confidence,
+            "Global.use_cls": False,  # pages are rendered upright; the angle classifier costs ~10 %
+            "Det.engine_type": EngineType.ONNXRUNTIME,
+            "Det.lang_type": LangDet.CH,
+            "Det.model_type": ModelType.SMALL,
+            "Det.ocr_version": OCRVersion.PPOCRV6,
+            "Det.model_path": str(det),
+            "Rec.engine_type": EngineType.ONNXRUNTIME,
+            "Rec.lang_type": LangRec.CH,
+            "Rec.model_type": ModelType.SMALL,
+            "Rec.ocr_version": OCRVersion.PPOCRV6,
+            "Rec.model_path": str(rec),
+            "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+        }
+        try:
+            self._engine = RapidOCR(params=params)
+        except Exception as exc:  # a broken install: name it instead of a deep traceback
+            raise OcrUnavailableError(f"rapidocr {self.version} failed to load: {exc}", field=RAPIDOCR_DIST) from exc
+        return self._engine
+
+    def read(self, image: Image.Image | np.ndarray) -> list[OcrLine]:
+        """Read ``image`` (RGB ``PIL.Image`` or ``uint8`` ``(h, w, 3)`` RGB array); lines as :class:`OcrLine`.
+
+        Raises:
+            MissingExtraError, OcrUnavailableError: see the class docstring.
+            ValueError: ``image`` is not a non-empty RGB image.
+        """
+        arr = _as_bgr_array(image)
+        with self._lock:
+            engine = self._load()
+            out = engine(arr)
+        boxes, txts, scores = getattr(out, "boxes", None), getattr(out, "txts", None), getattr(out, "scores", None)
+        if boxes is None or txts is None:
+            return []
+        h, w = arr.shape[:2]
+        lines: list[OcrLine] = []
+        for quad, text, score in zip(boxes, txts, scores or ()):
+            text = str(text).strip()
+            if not text or float(score) < self.min_confidence:
+                continue
+            pts = tuple((_clamp(float(x) / w), _clamp(float(y) / h)) for x, y in quad)
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            lines.append(OcrLine(text, (min(xs), min(ys), max(xs), max(ys)), round(float(score), 4), pts))
+        return lines
+
+
+def _clamp(v: float) -> float:
+    return 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+
+
+def _as_bgr_array(image: Any) -> Any:
+    """RGB PIL image or RGB ``uint8`` array -> contiguous BGR array (what OpenCV-based engines read)."""
+    import numpy as np
+
+    if hasattr(image, "convert") and hasattr(image, "size"):  # PIL.Image.Image
+        image = np.asarray(image.convert("RGB"))
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+        shape = getattr(image, "shape", None)
+        raise ValueError(f"an OCR image must be RGB with shape (height, width, 3), got {type(image).__name__} {shape}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"an OCR image must be uint8, got {image.dtype}")
+    return np.ascontiguousarray(image[:, :, ::-1])
+
+
+_default: OcrEngine | None = None
+_default_lock = threading.Lock()
+
+
+def default_engine() -> OcrEngine:
+    """The process's shared default engine (:class:`RapidOcrEngine`), created on first call.
+
+    Creating it imports nothing; the models load on its first :meth:`~OcrEngine.read`.
+    """
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = RapidOcrEngine()
+        return _default
+
+
+__all__ = [
+    "LOW_CONFIDENCE",
+    "MIN_CONFIDENCE",
+    "OCR_EXTRA",
+    "OcrEngine",
+    "OcrLine",
+    "OcrUnavailableError",
+    "RapidOcrEngine",
+    "default_engine",
+]

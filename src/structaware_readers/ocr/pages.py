@@ -1,0 +1,129 @@
+"""Which pages of a PDF need OCR, and those pages as images (pypdfium2).
+
+A page **needs OCR** when its text layer holds (almost) no characters while images cover a good
+part of it: a scanned page, whether the whole file is a scan or one page of a born-digital file
+is. Blank pages (no text, no image) need nothing. The counts come from PDFium's text page
+(``FPDFText_CountChars``) and the bounds of the page's image objects, in PDF points.
+
+Rendering: :func:`render_page` draws one page at ``dpi`` (default :data:`OCR_DPI`) into an RGB
+``PIL.Image``; the image's pixel box maps 1:1 onto the page (0..1 of width/height, origin
+top-left), so OCR boxes are page boxes with no conversion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import MalformedInputError, MissingExtraError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from PIL import Image
+
+#: A page with fewer characters than this in its text layer (PDFium's count, spaces included) has no usable text layer.
+MIN_TEXT_CHARS = 16
+#: ... when images cover at least this share of its area (else it is taken as blank).
+MIN_IMAGE_COVER = 0.25
+#: Resolution pages are rendered at for OCR (dots per inch). 200 dpi puts 9 pt body text at ~25 px.
+OCR_DPI = 200
+
+
+@dataclass(frozen=True)
+class PageScan:
+    """What one page holds, as seen before any parsing.
+
+    Attributes:
+        page: 1-based page number.
+        text_chars: characters in the page's text layer (``FPDFText_CountChars``: spaces and the
+            line breaks PDFium generates included).
+        image_cover: share of the page area covered by image objects (0..1; overlapping images
+            counted each, clamped to 1); ``None`` for pages with a text layer (not looked at).
+        size: ``(width, height)`` in PDF points.
+    """
+
+    page: int
+    text_chars: int
+    image_cover: float | None
+    size: tuple[float, float]
+
+    @property
+    def needs_ocr(self) -> bool:
+        """No usable text layer, and images on it: a scanned page."""
+        return self.text_chars < MIN_TEXT_CHARS and (self.image_cover or 0.0) >= MIN_IMAGE_COVER
+
+
+def _pdfium() -> Any:
+    try:
+        import pypdfium2
+    except ImportError as exc:
+        raise MissingExtraError("pypdfium2", "ocr", "Reading pages without a text layer (OCR)") from exc
+    return pypdfium2
+
+
+def open_pdf(pdf: str | Path | bytes) -> Any:
+    """A ``pypdfium2.PdfDocument`` of a path or of the PDF's bytes.
+
+    Raises:
+        MissingExtraError: ``pypdfium2`` is not installed (``structaware[ocr]``).
+        MalformedInputError: PDFium cannot open the file (damaged, encrypted), naming it.
+    """
+    pdfium = _pdfium()
+    try:
+        return pdfium.PdfDocument(pdf)
+    except pdfium.PdfiumError as exc:
+        label = "<bytes>" if isinstance(pdf, bytes) else str(pdf)
+        raise MalformedInputError(f"PDFium cannot open this PDF: {exc}", path=label, field="pdf") from exc
+
+
+def scan_pages(pdf: str | Path | bytes | Any) -> list[PageScan]:
+    """One :class:`PageScan` per page, in page order (cheap: no rendering)."""
+    import pypdfium2.raw as pdfium_c
+
+    doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
+    out: list[PageScan] = []
+    for i in range(len(doc)):
+        page = doc[i]
+        try:
+            width, height = page.get_size()
+            textpage = page.get_textpage()
+            try:
+                chars = textpage.count_chars()  # no text extracted: this runs on every PDF read
+            finally:
+                textpage.close()
+            cover: float | None = None
+            if chars < MIN_TEXT_CHARS:  # images are looked at only where text is missing (the hot path skips them)
+                covered = 0.0
+                for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
+                    x0, y0, x1, y1 = obj.get_bounds()
+                    covered += max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(y1, height) - max(y0, 0.0))
+                cover = min(1.0, covered / max(width * height, 1e-6))
+            out.append(PageScan(i + 1, chars, cover, (float(width), float(height))))
+        finally:
+            page.close()
+    return out
+
+
+def pages_needing_ocr(pdf: str | Path | bytes | Any) -> list[int]:
+    """1-based numbers of the pages without a usable text layer (see the module docstring)."""
+    return [s.page for s in scan_pages(pdf) if s.needs_ocr]
+
+
+def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI) -> Image.Image:
+    """Page ``page`` (1-based) as an RGB ``PIL.Image`` at ``dpi``, annotations and forms drawn.
+
+    Raises:
+        IndexError: ``page`` is outside ``1..page count``.
+    """
+    doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
+    if not 1 <= page <= len(doc):
+        raise IndexError(f"page {page} is outside 1..{len(doc)}")
+    p = doc[page - 1]
+    try:
+        bitmap = p.render(scale=dpi / 72.0, may_draw_forms=True)
+        return bitmap.to_pil().convert("RGB")
+    finally:
+        p.close()
+
+
+__all__ = ["MIN_IMAGE_COVER", "MIN_TEXT_CHARS", "OCR_DPI", "PageScan", "open_pdf", "pages_needing_ocr", "render_page", "scan_pages"]
