@@ -62,6 +62,7 @@ def test_public_api() -> None:
         "StructureAwareRetriever",
         "StructureAwareVectorStore",
         "document_to_unit",
+        "evidence_image",
         "unit_to_document",
     ]
     for name in langchain_structaware.__all__:

@@ -98,3 +98,34 @@ async def test_structaware_mcp_command_serves_over_stdio(index_dir: Path) -> Non
         got = _json(await client.call_tool("search", {"query": "clinic blood pressure target", "k": 2}))
         assert [r["rank"] for r in got["results"]] == [1, 2]
         assert {r["doc"] for r in got["results"]} <= {TINY.name, EN.name}
+
+
+async def test_search_returns_each_hits_outlined_page_as_an_image_block_when_asked(index_dir: Path) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    pdfs = {"mineru-4.0.12_flash-tier_synthetic_guideline_en": FIXTURES / "pdf" / "synthetic_guideline_en.pdf"}
+    q = {"query": "clinic target for adults 57-59 y", "k": 2, "unit_types": ["table_row", "recommendation"]}
+    with StructureIndex(index_dir) as ix:
+        async with Client(make_mcp_server(ix, pdf=pdfs)) as client:
+            assert "images" in (await client.list_tools()).tools[0].input_schema["properties"]
+            plain = await client.call_tool("search", q)
+            assert [c.type for c in plain.content] == ["text"]  # no pictures unless asked
+            got = await client.call_tool("search", {**q, "images": True})
+            assert not got.is_error
+            text, *pictures = got.content
+            assert json.loads(text.text) == got.structured_content == _json(plain)
+            results = got.structured_content["results"]
+            assert [c.type for c in pictures] == ["image"] * len(results)
+            for block, record in zip(pictures, results):
+                assert block.mime_type == "image/png"
+                png = Image.open(io.BytesIO(base64.b64decode(block.data)))
+                meta = json.loads(png.text["structaware"])  # the picture of this hit, its rows outlined
+                assert meta["unit_id"] == record["unit_id"] and len(meta["outlines"]) >= 1
+                assert png.height < 1263  # cropped around the hit: less than the A4 page's 1263 px at 108 dpi
+        async with Client(make_mcp_server(ix)) as client:  # the index holds parser output only: no PDF
+            got = await client.call_tool("search", {**q, "images": True})
+            assert not got.is_error and got.content[1].type == "text"
+            assert "no picture" in got.content[1].text and "synthetic_guideline_en.pdf" in got.content[1].text

@@ -123,3 +123,28 @@ def test_a_shaded_header_band_gives_its_two_edges_not_a_rule_through_its_text():
     d.line((100, 220, 900, 220), fill="black", width=1)
     rules = horizontal_rules(img)
     assert [y * 1400 for y, _, _ in rules] == [pytest.approx(150, abs=3), pytest.approx(180, abs=3), pytest.approx(220, abs=1)]
+
+
+def test_a_ruled_row_holding_several_lines_is_one_row_and_a_three_line_table_reads_visual_rows():
+    # two body rows between rules, each cell several lines (a CSCO recommendation table)
+    ruled = [(0.30, 0.1, 0.9), (0.33, 0.1, 0.9), (0.42, 0.1, 0.9), (0.50, 0.1, 0.9)]
+    lines = [
+        _line("分层", 0.11, 0.31, 0.16, 0.325), _line("Ⅰ级推荐", 0.5, 0.31, 0.6, 0.325),
+        _line("ⅠB1期、", 0.11, 0.34, 0.2, 0.355), _line("ⅡA1期", 0.11, 0.36, 0.2, 0.375),
+        _line("C型子宫切除", 0.5, 0.34, 0.65, 0.355), _line("盆腔淋巴结切除术", 0.5, 0.36, 0.7, 0.375),
+        _line("ⅠB3期", 0.11, 0.43, 0.2, 0.445), _line("根治性放疗", 0.5, 0.43, 0.65, 0.445),
+    ]  # fmt: skip
+    grid = next(b for b in page_blocks(1, lines, ruled).blocks if b.table is not None).table
+    assert grid.header_rows == [["分层", "Ⅰ级推荐"]]
+    assert grid.body_rows == [["ⅠB1期、ⅡA1期", "C型子宫切除盆腔淋巴结切除术"], ["ⅠB3期", "根治性放疗"]]
+    # a three-line table: top rule, the rule under the header, bottom rule; rows by line, a wrapped cell joined
+    three = [(0.30, 0.1, 0.9), (0.33, 0.1, 0.9), (0.45, 0.1, 0.9)]
+    lines = [
+        _line("药物", 0.11, 0.31, 0.16, 0.325), _line("剂量", 0.5, 0.31, 0.56, 0.325),
+        _line("顺铂", 0.11, 0.34, 0.16, 0.355), _line("50mg/m²，第1天", 0.5, 0.34, 0.7, 0.355),
+        _line("拓扑替康", 0.11, 0.37, 0.2, 0.385), _line("0.75mg/m²，", 0.5, 0.37, 0.65, 0.385),
+        _line("第1~3天", 0.5, 0.39, 0.6, 0.405),
+    ]  # fmt: skip
+    grid = next(b for b in page_blocks(1, lines, three).blocks if b.table is not None).table
+    assert grid.header_rows == [["药物", "剂量"]]
+    assert grid.body_rows == [["顺铂", "50mg/m²，第1天"], ["拓扑替康", "0.75mg/m²，第1~3天"]]

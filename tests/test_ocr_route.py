@@ -128,3 +128,25 @@ def test_a_scanned_page_inside_a_born_digital_file_is_read_by_ocr(fixtures_dir, 
     rows = [u for u in units if u.unit_type is UnitType.TABLE_ROW and 2 in u.pages]
     assert any("Adults 18-20 y" in u.text and "Grade: A" in u.text for u in rows)
     assert any(u.unit_type is UnitType.SECTION and 1 in u.pages and "Introduction" in u.context for u in units)
+
+
+def test_without_the_ocr_engine_a_mixed_file_keeps_its_text_pages_and_names_the_others(fixtures_dir, tmp_path, monkeypatch):
+    import sys
+
+    import pypdfium2 as pdfium
+
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(sys.modules, "rapidocr", None)  # as if structaware[ocr] were not installed
+    monkeypatch.setattr("structaware_readers.ocr.engine._default", None)
+    src = fixtures_dir / "pdf" / "synthetic_guideline_en.pdf"
+    scanned = _image_pdf(src, [3], tmp_path / "p3.pdf")
+    mixed = pdfium.PdfDocument.new()
+    mixed.import_pages(open_pdf(src), [1])
+    mixed.import_pages(open_pdf(scanned), [0])
+    target = tmp_path / "mixed.pdf"
+    mixed.save(target)
+    doc = load_document(target)
+    assert doc.page_routes == {}
+    assert any(b.page == 1 and "Introduction" in b.text for b in doc.blocks)
+    assert not any(b.page == 2 and b.kind is BlockKind.TABLE for b in doc.blocks)
+    assert any(w.startswith("page(s) 2: no text layer, not read") and "structaware[ocr]" in w for w in doc.warnings)

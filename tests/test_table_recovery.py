@@ -45,7 +45,7 @@ def test_parser_markup_grid_says_where_it_came_from():
 
 
 def test_grid_source_outside_the_vocabulary_is_refused():
-    assert set(GRID_SOURCES) == {"parser_html", "pdf_text_layer", "parser_text"}
+    assert set(GRID_SOURCES) == {"parser_html", "pdf_text_layer", "parser_text", "ocr_lines"}
     with pytest.raises(ValidationError, match="grid_source"):
         TableGrid(body_rows=[["a", "b"]], grid_source="guess")
 
@@ -75,8 +75,39 @@ def test_synthetic_guidelines_give_the_same_units_with_their_pdf(name: str):
     parse = FIXTURES / "mineru" / f"mineru-4.0.12_flash-tier_{name}"
     with_pdf = load_document(parse, pdf=FIXTURES / "pdf" / f"{name}.pdf")
     assert with_pdf.warnings == []
-    # the flowchart figure is looked at as a possible borderless table and stays a figure
-    assert _unit_keys(build_units(with_pdf)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
+    # the flowchart figure is looked at as a possible borderless table and stays a figure; the same
+    # units, but each table row points at its own row (table_recovery.row_boxes), not at the table
+    with_units, without_units = build_units(with_pdf), build_units(prepare_document(read_mineru(parse)))
+    no_boxes = lambda keys: [k[:4] + k[5:] for k in keys]  # noqa: E731
+    assert no_boxes(_unit_keys(with_units)) == no_boxes(_unit_keys(without_units))
+    for a, b in zip(with_units, without_units):
+        if a.unit_type.value != "table_row":
+            assert a.bboxes == b.bboxes
+            continue
+        (row,), (table,) = a.bboxes, b.bboxes
+        assert (row[0], row[2]) == (table[0], table[2]) and table[1] <= row[1] < row[3] <= table[3]
+        assert row[3] - row[1] < 0.05  # one row of a 37-row page, not the table
+
+
+def test_row_boxes_come_only_from_a_text_layer_that_holds_the_rows():
+    from structaware_readers.table_recovery.row_boxes import add_row_boxes
+
+    doc = read_mineru(FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en" / "middle_json.json")
+    table = lambda d: next(b for b in d.blocks if b.kind is BlockKind.TABLE).table  # noqa: E731
+    assert table(doc).body_row_bboxes == []
+    own = table(add_row_boxes(doc, FIXTURES / "pdf" / "synthetic_guideline_en.pdf"))
+    assert len(own.body_row_bboxes) == 60 and all(own.body_row_bboxes)
+    assert own.body_row_pages == [3] * 37 + [4] * 23  # each box on its own page's part of the table
+    tops = [b[1] for b in own.body_row_bboxes[:37]]
+    assert tops == sorted(tops) and all(b[1] < b[3] <= c[1] for b, c in zip(own.body_row_bboxes, own.body_row_bboxes[1:37]))
+    # the trap: the Chinese guideline's PDF has 4 pages too, but its text layer holds none of these rows
+    other = add_row_boxes(doc, FIXTURES / "pdf" / "synthetic_guideline_zh.pdf")
+    assert not any(table(other).body_row_bboxes)
+    assert add_row_boxes(doc, FIXTURES / "pdf" / "tiny_heading_table.pdf") is doc  # 1 page: not its PDF
+    with pytest.raises(InputNotFoundError):
+        add_row_boxes(doc, FIXTURES / "pdf" / "missing.pdf")
+    with pytest.raises(MalformedInputError):
+        add_row_boxes(doc, FIXTURES / "pdf" / "corrupt_truncated.pdf")
 
 
 def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table(caplog):
@@ -89,7 +120,10 @@ def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table(cap
     assert len(logged) == 1 and "8 table(s) without readable cell markup on pages 21, 26, 31, 33, 37, 38, 39" in logged[0]
     assert _unit_keys(build_units(doc)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
     # its checklists wrap cells over several lines: their text lines give no trusted grid
-    assert len(doc.warnings) == 8 and doc.warnings[0].startswith("page 21, element p21-e1: table has no cell structure")
+    tables = [w for w in doc.warnings if "table has no cell structure" in w]
+    assert len(tables) == 8 and doc.warnings[0].startswith("page 21, element p21-e1: table has no cell structure")
+    # (and its cover's logos are named among the figures that give no unit)
+    assert doc.warnings[8:] == ["3 figures hold no text the parser read and give no unit: pages 1"]
 
 
 def test_grid_rebuilt_from_the_pdf_text_layer():

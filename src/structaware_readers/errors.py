@@ -76,3 +76,10 @@ class IndexNotFoundError(StructawareError, LookupError):
 
 class StoreError(StructawareError, RuntimeError):
     """The vector store refused an operation or its configuration does not match."""
+
+
+class PdfNotFoundError(InputNotFoundError):
+    """A page picture of a unit needs the PDF its document was made from, and it is not at hand: the
+    index was built from parser output alone (no PDF inside or beside it), the file moved, or it
+    changed since it was indexed. The message names the file it needs and how to hand it over
+    (``pdf=`` in Python, ``--pdf`` on the command line); ``path`` is the document's source."""

@@ -20,7 +20,9 @@ Document structure (:func:`prepare_document`, applied to every document whicheve
 page furniture the parser did not type is marked by repetition and position
 (:mod:`structaware_readers.furniture`), the reading order above is applied, then paragraphs
 broken by a page or column break are joined (:mod:`structaware_readers.continuations`), and
-bibliographies are typed (:mod:`structaware_readers.references`).
+bibliographies are typed (:mod:`structaware_readers.references`), algorithms described in text
+become flowcharts (:mod:`structaware_readers.algorithms`) and figures without text are named in the
+document's warnings.
 """
 
 from __future__ import annotations
@@ -122,28 +124,67 @@ def load_document(
         from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
-    doc = _with_table_grids(doc, path, pdf)
-    return prepare_document(doc, reading_order)
+    doc = _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
+    return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
 
 
-def prepare_document(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes | bool | None) -> str | Path | bytes | None:
+    """The PDF behind ``path``: the one given, else the one found in or beside it; ``None`` for ``False``."""
+    if pdf is False:
+        return None
+    if pdf is not None and pdf is not True:
+        return pdf
+    from structaware_readers.table_recovery.locate import find_pdf
+
+    return find_pdf(path, name=doc.name)
+
+
+def prepare_document(
+    doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
+) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built:
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`).
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
+    algorithms described in text read into flowchart blocks on the algorithm's page
+    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), algorithm images left
+    unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
+    :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
+    text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
     Raises:
         ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
     """
+    from structaware_readers.algorithms import attach_described_algorithms
+    from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
     from structaware_readers.references import mark_references
 
     doc = apply_reading_order(mark_furniture(doc), reading_order)
-    return mark_references(join_continued_paragraphs(doc))
+    doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
+    if pdf is not None:
+        doc = _with_algorithm_images(doc, pdf)
+    return note_unread_figures(doc)
+
+
+def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Algorithm images left unread, read from the PDF (its text layer over the image, else the default
+    OCR engine) when the ``ocr`` extra is installed."""
+    from structaware_readers.algorithms.images import algorithm_images, engine_lines, read_algorithm_images
+    from structaware_readers.errors import MalformedInputError, ParserUnavailableError
+
+    if not algorithm_images(doc):
+        return doc
+    try:
+        return read_algorithm_images(doc, pdf, read_lines=engine_lines())
+    except ParserUnavailableError:  # OpenCV / the OCR engine not installed or without its weights
+        return doc  # note_unread_figures names the images
+    except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"algorithm images not read from the PDF: {exc}"]})
 
 
 def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
@@ -169,6 +210,27 @@ def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | b
     except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
         doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
         return recover_table_grids(doc, None)
+
+
+def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
+    """Each table body row's own box from the PDF given or found, where the grid has none
+    (:mod:`.table_recovery.row_boxes`); ``doc`` itself without a PDF."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+    from structaware_readers.table_recovery.row_boxes import add_row_boxes, needs_row_boxes
+
+    if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
+        return doc
+    if pdf is None or pdf is True:
+        from structaware_readers.table_recovery.locate import find_pdf
+
+        found = find_pdf(path, name=doc.name)
+        if found is None:
+            return doc
+        try:
+            return add_row_boxes(doc, found)
+        except (InputNotFoundError, MalformedInputError):  # a PDF found on the way is a bonus, not a requirement
+            return doc
+    return add_row_boxes(doc, pdf)
 
 
 def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:

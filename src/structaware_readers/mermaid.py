@@ -56,6 +56,7 @@ __all__ = [
     "NotAFlowchartError",
     "find_mermaid_blocks",
     "parse_mermaid",
+    "to_mermaid",
 ]
 
 
@@ -80,6 +81,10 @@ class FlowEdge:
         stroke: ``"normal"``, ``"dotted"`` or ``"thick"``.
         head: arrow head at the target: ``"arrow"``, ``"open"`` (no head), ``"circle"``, ``"cross"``.
         bidirectional: the link had markers at both ends (this edge is one of its two edges).
+        element_ids: ids of the document elements that state this edge (``p{page}-e{j}``), when
+            the chart was read from a document rather than from one Mermaid source (an algorithm's
+            text description: the paragraph that says ``If the answer is "Yes" to Box 2, then Box
+            3``, and the algorithm's image); empty for parsed Mermaid source.
     """
 
     source: str
@@ -91,6 +96,7 @@ class FlowEdge:
     stroke: str = "normal"
     head: str = "arrow"
     bidirectional: bool = False
+    element_ids: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         """The flow-path unit text: ``"A label -(yes)-> B label"``, or ``"A -> B"`` when unlabelled."""
@@ -925,3 +931,40 @@ def parse_mermaid(src: str, *, path: str | None = None, field: str = "mermaid", 
         detail = f"; skipped: {chart.skipped[0]}" if chart.skipped else ""
         raise MalformedInputError(f"flowchart has no nodes{detail}", path=path, field=field)
     return chart
+
+
+# ---------------------------------------------------------------------------------------------
+# writer
+
+
+_PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Words Mermaid reads as keywords, never usable as bare node ids.
+_RESERVED_IDS = {"end", "graph", "flowchart", "subgraph", "style", "class", "classDef", "click", "linkStyle", "direction"}
+
+
+def _quote(text: str) -> str:
+    return '"' + " ".join(text.split()).replace("#", "#35;").replace('"', "#quot;") + '"'
+
+
+def to_mermaid(chart: Flowchart) -> str:
+    """Mermaid flowchart source for ``chart``: a front-matter title when it has one, the direction,
+    one line per node (its label quoted, ``"`` and ``#`` written as Mermaid entities) and one per edge
+    (``A -->|"label"| B``, open links as ``---``). Node ids that are not plain identifiers (``"16"``,
+    ``"Box 2"``) become ``n<position>``. :func:`parse_mermaid` reads the result back to the same
+    labels and edges (subgraphs and link strokes are not written)."""
+    ids: dict[str, str] = {}
+    for i, node in enumerate([*chart.nodes, *(e for edge in chart.edges for e in (edge.source, edge.target))]):
+        if node not in ids:
+            plain = _PLAIN_ID.fullmatch(node) is not None and node not in _RESERVED_IDS
+            ids[node] = node if plain else f"n{i}"
+    lines = []
+    if chart.title:
+        lines += ["---", f"title: {_quote(chart.title)}", "---"]
+    lines.append(f"flowchart {chart.direction or 'TB'}")
+    for node, mid in ids.items():
+        lines.append(f"    {mid}[{_quote(chart.label(node))}]")
+    for edge in chart.edges:
+        link = "---" if edge.head == "open" else "-->"
+        label = f"|{_quote(edge.label)}|" if edge.label else ""
+        lines.append(f"    {ids[edge.source]} {link}{label} {ids[edge.target]}")
+    return "\n".join(lines) + "\n"

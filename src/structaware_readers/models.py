@@ -5,7 +5,8 @@ Conventions used everywhere in the package:
 * **Pages** are 1-based integers (MinerU's ``page_idx`` is 0-based and is converted on read;
   Unstructured's ``page_number`` is already 1-based).
 * **Bounding boxes** are ``(x0, y0, x1, y1)`` floats normalised to ``0..1`` of the page width
-  and height, with the origin at the **top-left** corner of the page (y grows downwards).
+  and height, with the origin at the **top-left** corner of the page (y grows downwards), in the
+  page as displayed (its ``/Rotate`` applied, as the parsers report it and renderers show it).
   MinerU ``content_list`` boxes (integers 0..1000), ``middle.json`` boxes (PDF points) and
   Unstructured coordinates (pixel or point space) are all converted to this system on read.
 * **Element ids** are stable within a document: ``p{page}-e{j}`` where ``j`` is the 0-based
@@ -23,6 +24,8 @@ from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from structaware_readers.mermaid import Flowchart
 
 #: Schema version written into every stored point; bump it when a unit field changes meaning.
 SCHEMA_VERSION = "1"
@@ -164,6 +167,10 @@ class Block(BaseModel):
         footnote: footnote text attached to a table or figure.
         items: list items for lists.
         mermaid: Mermaid source for flowcharts.
+        flowchart: the flowchart already read, when a reader built it from the document rather than
+            from Mermaid source (an algorithm's text description,
+            :mod:`structaware_readers.algorithms`): its edges name the elements that state them
+            (``FlowEdge.element_ids``); ``mermaid`` then holds the same chart written as Mermaid.
         source_type: the parser's own type name for this element (e.g. ``"image"``, ``"Title"``).
         parser_ids: the parser's own element ids behind this block (Unstructured ``element_id``;
             several when the reader merged elements, e.g. list items or table chunks).
@@ -187,6 +194,7 @@ class Block(BaseModel):
     footnote: str = ""
     items: list[str] = Field(default_factory=list)
     mermaid: str | None = None
+    flowchart: Flowchart | None = None
     source_type: str = ""
     parser_ids: list[str] = Field(default_factory=list)
     continues_prev: bool = False
@@ -208,6 +216,15 @@ class Block(BaseModel):
     @property
     def is_furniture(self) -> bool:
         return self.kind.is_furniture
+
+    def element_refs(self) -> list[tuple[str, BBox | None, int]]:
+        """``(element id, bbox, page)`` of this block and of each continuation merged into it (a
+        paragraph or table joined across pages, an algorithm's description joined to its image), in
+        order; continuations without an id are left out."""
+        refs = [(self.block_id, self.bbox, self.page)]
+        if self.extra_ids and len(self.extra_ids) == len(self.extra_pages) == len(self.extra_bboxes):
+            refs += [(i, box, p) for i, box, p in zip(self.extra_ids, self.extra_bboxes, self.extra_pages) if i]
+        return refs
 
 
 class ParsedDocument(BaseModel):

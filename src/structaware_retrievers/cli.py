@@ -1,4 +1,4 @@
-"""The ``structaware`` command line: units, ingest, query, serve, mcp, documents, delete, eval.
+"""The ``structaware`` command line: units, ingest, query, show, serve, mcp, documents, delete, eval.
 
 Every error the package raises on purpose (:class:`structaware_readers.errors.StructawareError`)
 is printed as one line ``error: <file>: <field>: <what is wrong>`` on stderr.
@@ -111,6 +111,14 @@ ApiKeyOpt = Annotated[
     Optional[str], typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
 ]
 CollectionOpt = Annotated[str, typer.Option("--collection", help="collection name")]
+PdfOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--pdf",
+        help="where the pictures find the PDFs when the index's record of each source is not enough (an index"
+        " built from parser output): a PDF, or a folder of <doc_name>.pdf files",
+    ),
+]
 class ReadingOrderChoice(str, Enum):
     auto = "auto"
     parser = "parser"
@@ -508,6 +516,87 @@ def query(
     _print_records([{**hit.to_record(u), "expanded_from": via} for hit, u, via in evidence_units(hits)], as_json, empty)
 
 
+@app.command(cls=_FilterCommand)
+def show(
+    text: Annotated[Optional[str], typer.Argument(help="the question (or --unit ID instead)")] = None,
+    unit: Annotated[
+        Optional[list[str]],
+        typer.Option("--unit", help="a unit id (query --json's unit_id); repeated: the hit, then its group rows"),
+    ] = None,
+    index: IndexOpt = None,
+    url: UrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    collection: CollectionOpt = "structaware",
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, max=100, help="pictures of the first K hits")] = 1,
+    mode: Annotated[ModeChoice, typer.Option("--mode", help="retrieval mode")] = ModeChoice.hybrid,
+    group_size: Annotated[
+        int, typer.Option("--group-size", min=1, max=MAX_K, help="rows of one table per hit, all outlined (1: off)")
+    ] = DEFAULT_GROUP_SIZE,
+    filters: Annotated[
+        Optional[list[str]],
+        typer.Option("--filter", metavar="KEY=VALUE...", help="as for query: doc=, doc_id=, page=3-5, type=, grade="),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "-o",
+            "--out",
+            help="FILE.png (several pictures: FILE-<rank>.png) or a folder; default: <doc>-p<page>-<id>.png here,"
+            " or shown inline when standard output is a kitty/iTerm2/WezTerm terminal",
+        ),
+    ] = None,
+    crop: Annotated[bool, typer.Option("--crop/--no-crop", help="only the regions, with --margin around them")] = False,
+    margin: Annotated[float, typer.Option("--margin", min=0, help="space around the regions when cropping, PDF points")] = 36.0,
+    dpi: Annotated[float, typer.Option("--dpi", min=9, max=600, help="resolution, pixels per inch")] = 108.0,
+    pdf: PdfOpt = None,
+) -> None:
+    """Picture the evidence: the hits' pages with each hit's own region outlined (a table row, every row of a
+    grouped hit, both boxes of a flow edge), as PNG files or inline in a terminal that can show pictures."""
+    from structaware_retrievers.show_pictures import hits_by_id, show_hits
+    from structaware_retrievers.terminal_image import inline_protocol
+
+    _EXIT["read_only"] = True
+    if (text is None) == (not unit):
+        raise typer.BadParameter("give a question or --unit ID (not both)")
+    filter_fields = _parse_filters(filters or [])
+    try:
+        dense = _dense_loading(clean_text(text)) if text is not None and mode != ModeChoice.sparse else None
+        idx = _open_index(index, url, api_key, collection, dense=dense)
+        if _EXIT["main"]:
+            _EXIT["index"] = idx
+        if unit:
+            hits = hits_by_id(idx, unit)
+        else:
+            from structaware_retrievers.filters import SearchFilter
+
+            flt = SearchFilter(**filter_fields) if filter_fields else None
+            hits = idx.query(clean_text(text or ""), k=k, mode=mode.value, filter=flt, group_size=group_size)
+        if not hits:
+            typer.echo("no results (" + ("the filter matched no unit" if filter_fields else "no unit shares a term with the question") + ")", err=True)
+            return
+        failed: list[str] = []
+
+        def report(hit: Any, exc: Exception) -> None:
+            failed.append(str(exc))
+            typer.echo(f"error: {hit.rank}. {exc}", err=True)
+
+        options = {"pdf": pdf, "crop": crop, "margin": margin, "dpi": dpi}
+        inline = inline_protocol(sys.stdout) if out is None else None
+        shown = show_hits(hits, out=out, inline=inline, stream=sys.stdout, options=options, on_error=report)
+    except StructawareError as exc:
+        _fail(exc)
+        return
+    for picture in shown:
+        u = picture.hit.unit
+        where = f" -> {picture.path}" if picture.path is not None else ""
+        line = f"{picture.hit.rank}. [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} {u.unit_id}{where}"
+        typer.echo(line, err=picture.path is None)  # inline: the picture is the output
+        for warning in picture.warnings:
+            typer.echo(f"warning: {warning}", err=True)
+    if failed:
+        raise typer.Exit(code=2 if not shown else 1)
+
+
 @app.command()
 def serve(
     index: IndexOpt = None,
@@ -516,14 +605,16 @@ def serve(
     collection: CollectionOpt = "structaware",
     host: Annotated[str, typer.Option("--host", help="address to bind (keep 127.0.0.1 unless you trust the network)")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
+    pdf: PdfOpt = None,
 ) -> None:
-    """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health."""
+    """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health,
+    and a search page at / whose hits show their pages with the region outlined (GET /image)."""
     from structaware_retrievers import serve_client
     from structaware_retrievers.serve import make_server
 
     try:
         idx = _open_index(index, url, api_key, collection)
-        server = make_server(idx, host, port)
+        server = make_server(idx, host, port, pdf=pdf)
     except StructawareError as exc:
         _fail(exc)
         return
@@ -538,7 +629,11 @@ def serve(
             serve_client.advertise(folder, f"http://{local}:{bound_port}")
         except OSError:  # a read-only folder: queries still work, in their own processes
             folder = None
-    typer.echo(f"serving {idx.store.location} at {server.url} (POST /query, GET /documents, GET /health); Ctrl-C stops", err=True)
+    typer.echo(
+        f"serving {idx.store.location} at {server.url} (search page at /; POST /query, GET /documents, GET /health);"
+        " Ctrl-C stops",
+        err=True,
+    )
     import signal
 
     def stop(signum: int, frame: Any) -> None:
@@ -562,13 +657,14 @@ def mcp(
     url: UrlOpt = None,
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
+    pdf: PdfOpt = None,
 ) -> None:
     """Serve the index to an MCP client over stdin/stdout: tools search and list_documents (extra: mcp)."""
     from structaware_retrievers.mcp_server import make_mcp_server
 
     try:
         idx = _open_index(index, url, api_key, collection)
-        server = make_mcp_server(idx)
+        server = make_mcp_server(idx, pdf=pdf)
     except StructawareError as exc:
         _fail(exc)
         return

@@ -107,11 +107,14 @@ class SearchHit(BaseModel):
     def to_record(self, unit: Unit | None = None) -> dict[str, Any]:
         """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
         ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
-        ``bboxes`` (0..1 of the page, origin top-left), ``context``, ``text``, ``grade`` (or ``None``).
+        ``bboxes`` (0..1 of the page, origin top-left), ``element_pages`` (the 1-based page of each
+        element and bbox), ``context``, ``text``, ``grade`` (or ``None``), ``group_unit_ids`` (the unit ids
+        of the table-group rows the record holds after its own, best first; ``[]`` for none).
 
         ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the unit
         the hit hands over, :func:`~structaware_retrievers.evidence.hit_unit`: with its table-group rows).
         """
+        group = self.group if unit is None else []
         if unit is None:
             from structaware_retrievers.evidence import hit_unit
 
@@ -127,9 +130,11 @@ class SearchHit(BaseModel):
             "pages": u.pages,
             "element_ids": u.element_ids,
             "bboxes": u.bboxes,
+            "element_pages": u.element_pages,
             "context": u.context,
             "text": u.text,
             "grade": u.grade.model_dump() if u.grade else None,
+            "group_unit_ids": [g.unit_id for g in group],
         }
 
 

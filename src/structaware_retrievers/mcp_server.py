@@ -15,6 +15,11 @@ Tools (read-only):
   ``expanded_from``: ``None`` for a hit, the hit's unit id for one of its neighbours): ``rank``,
   ``score``, ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
   (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``.
+  With ``images=True`` the answer also holds, after that JSON as text, one PNG image content block
+  per hit: the hit's page(s) cropped around its regions (a margin of 36 pt), each region outlined
+  (:func:`~structaware_retrievers.evidence_image.evidence_picture`), so a multimodal client sees the
+  row or box itself; a hit whose PDF is not at hand gets a text block saying which file is needed
+  instead (``structaware mcp --pdf`` points at the PDFs of an index built from parser output).
 * ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
 
 A bad argument or a missing/empty index is a tool error (``isError``) whose text is the one line
@@ -32,6 +37,7 @@ from structaware_readers.errors import MalformedInputError, MissingExtraError, S
 
 if TYPE_CHECKING:
     from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.source_pdf import PdfArg
 
 __all__ = ["make_mcp_server"]
 
@@ -42,10 +48,12 @@ INSTRUCTIONS = (
 )
 
 
-def make_mcp_server(index: StructureIndex) -> Any:
+def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
     """An ``mcp.server.mcpserver.MCPServer`` exposing ``search`` and ``list_documents`` over ``index``.
 
     Run it with ``server.run("stdio")``. The index stays open for the server's life (close it after).
+    ``pdf``: where the pictures of ``search(images=True)`` find the documents' PDFs when the index's
+    record of each source is not enough (:func:`~structaware_retrievers.source_pdf.source_pdf`).
 
     Raises:
         MissingExtraError: the ``mcp`` package is not installed (the ``mcp`` extra).
@@ -92,6 +100,7 @@ def make_mcp_server(index: StructureIndex) -> Any:
         page_to: int | None = None,
         expand: bool = False,
         budget_chars: int | None = None,
+        images: bool = False,
     ) -> dict[str, Any]:
         """Find the evidence units that answer a question, best first.
 
@@ -106,6 +115,7 @@ def make_mcp_server(index: StructureIndex) -> Any:
             page_to: last 1-based page (inclusive).
             expand: add each hit's neighbours (adjacent table rows, the section's lead sentence, flow edges).
             budget_chars: return only the best units that fit this many characters together.
+            images: also return each hit's page, cropped around it, with the hit's regions outlined (PNG).
         """
         fields = {"doc_names": doc_names, "unit_types": unit_types, "grades": grades, "page_from": page_from, "page_to": page_to}
         fields = {key: v for key, v in fields.items() if v is not None}
@@ -115,7 +125,10 @@ def make_mcp_server(index: StructureIndex) -> Any:
                 hits = index.query(query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars)
         except (StructawareError, ValueError) as exc:
             raise ToolError(str(exc)) from None
-        return {"results": [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]}
+        body = {"results": [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]}
+        if not images:
+            return body
+        return _with_pictures(body, hits, pdf)  # a CallToolResult: the JSON, then one image per hit
 
     @server.tool(annotations=read_only)
     def list_documents() -> dict[str, Any]:
@@ -124,3 +137,24 @@ def make_mcp_server(index: StructureIndex) -> Any:
             return {"documents": index.documents()}
 
     return server
+
+
+def _with_pictures(body: dict[str, Any], hits: list[Any], pdf: PdfArg) -> Any:
+    """``body`` as a tool result whose content is its JSON as text, then per hit a PNG image block (or a
+    text block naming the PDF needed); the structured content stays ``body``."""
+    import base64
+    import json
+
+    from mcp_types import CallToolResult, ImageContent, TextContent
+
+    from structaware_retrievers.evidence_image import evidence_picture
+
+    blocks: list[Any] = [TextContent(type="text", text=json.dumps(body, ensure_ascii=False))]
+    for hit in hits:
+        try:
+            png = evidence_picture(hit, pdf=pdf, crop=True).png()
+        except StructawareError as exc:  # PdfNotFoundError, a PDF without the page: said, not fatal
+            blocks.append(TextContent(type="text", text=f"rank {hit.rank}: no picture: {exc}"))
+            continue
+        blocks.append(ImageContent(type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png"))
+    return CallToolResult(content=blocks, structured_content=body)

@@ -50,7 +50,9 @@ from structaware_readers.errors import IndexNotFoundError, InputNotFoundError, M
 from structaware_readers.limits import clean_text
 from structaware_retrievers.evidence import evidence_units
 from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers import serve_pages
 from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.source_pdf import PdfArg
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QueryServer", "make_server"]
 
@@ -138,10 +140,18 @@ class QueryServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], index: StructureIndex) -> None:
+    def __init__(self, address: tuple[str, int], index: StructureIndex, pdf: PdfArg = None) -> None:
+        from structaware_retrievers.page_render import PageRenderer
+
         self.index = index
+        self.pdf = pdf  # what /image hands to source_pdf: None = where the index says each document came from
+        self.renderer = PageRenderer()  # the server's own page cache
         self.lock = threading.Lock()  # one search at a time: the store and the model are shared
         super().__init__(address, _Handler)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.renderer.close()
 
     @property
     def url(self) -> str:
@@ -158,9 +168,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
+        self._send_bytes(status, data, "application/json; charset=utf-8")
+
+    def _send_bytes(self, status: int, data: bytes, content_type: str, cache: str = "no-store") -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         self.wfile.write(data)
 
@@ -190,8 +205,10 @@ class _Handler(BaseHTTPRequestHandler):
                 if args.get("expand"):
                     body["evidence"] = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]
                 self._send(HTTPStatus.OK, body)
+            elif self.command == "GET" and params is not None and self._page(route, params):
+                pass
             else:
-                endpoints = "GET /health, GET /documents, GET or POST /query"
+                endpoints = "GET /health, GET /documents, GET or POST /query, GET / (the search page), GET /unit, GET /image"
                 raise InputNotFoundError(f"no endpoint {route!r}; expected {endpoints}", field="path")
         except (IndexNotFoundError, InputNotFoundError) as exc:
             self._error(HTTPStatus.NOT_FOUND, exc)
@@ -199,6 +216,23 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.BAD_REQUEST, exc)
         except Exception as exc:  # noqa: BLE001 - answered as 500, the server stays up
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, exc)
+
+    def _page(self, route: str, params: dict[str, Any]) -> bool:
+        """The search page's routes (:mod:`structaware_retrievers.serve_pages`); ``False`` for another route."""
+        found = serve_pages.asset(route)
+        if found is not None:
+            self._send_bytes(HTTPStatus.OK, found[0], found[1], cache="no-cache")
+        elif route == "/unit":
+            with self.server.lock:
+                self._send(HTTPStatus.OK, serve_pages.unit_answer(self.server.index, params))
+        elif route == "/image":
+            with self.server.lock:
+                hit = serve_pages.image_hit(self.server.index, params)
+            png = serve_pages.image_png(hit, params, pdf=self.server.pdf, renderer=self.server.renderer)
+            self._send_bytes(HTTPStatus.OK, png, "image/png", cache="private, max-age=300")
+        else:
+            return False
+        return True
 
     def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
         parts = urlsplit(self.path)
@@ -226,8 +260,14 @@ class _Handler(BaseHTTPRequestHandler):
         self._dispatch(route, body)
 
 
-def make_server(index: StructureIndex, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> QueryServer:
+def make_server(
+    index: StructureIndex, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, pdf: PdfArg = None
+) -> QueryServer:
     """Bind a :class:`QueryServer` (``port=0`` picks a free port; see ``server.url``).
+
+    ``pdf``: where ``GET /image`` finds the documents' PDFs when the index's record of each source is
+    not enough (an index built from parser output): a PDF, a folder of ``<doc_name>.pdf`` files, or a
+    mapping by ``doc_id``/``doc_name`` (:func:`~structaware_retrievers.source_pdf.source_pdf`).
 
     The dense model is loaded before this returns when the index holds units, so the first query
     is as fast as the others. Serve with ``server.serve_forever()``; stop with ``server.shutdown()``
@@ -236,7 +276,7 @@ def make_server(index: StructureIndex, host: str = DEFAULT_HOST, port: int = DEF
     Raises:
         OSError: the address is in use or cannot be bound.
     """
-    server = QueryServer((host, port), index)
+    server = QueryServer((host, port), index, pdf)
     if index.count():
         index.dense.embed_query("warm up")
     return server

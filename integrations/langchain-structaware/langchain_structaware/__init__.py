@@ -7,6 +7,7 @@ and a vector store that takes your own embedding model.
 from langchain_structaware.documents import METADATA_KEYS, document_to_unit, unit_to_document
 from langchain_structaware.embeddings import StructureAwareEmbeddings
 from langchain_structaware.loader import StructureAwareLoader
+from langchain_structaware.pictures import evidence_image
 from langchain_structaware.retriever import StructureAwareRetriever
 from langchain_structaware.vectorstores import StructureAwareVectorStore
 
@@ -17,5 +18,6 @@ __all__ = [
     "StructureAwareRetriever",
     "StructureAwareVectorStore",
     "document_to_unit",
+    "evidence_image",
     "unit_to_document",
 ]

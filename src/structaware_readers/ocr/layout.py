@@ -11,9 +11,10 @@ boxes are 0..1 of the page, origin top-left. Steps:
    extent and more than half as wide: the rule under a merged cell), stacked without body text
    between them that spans the rule (a ruled table, or a journal's three-line table), bound a
    table region. Its columns are the vertical whitespace gaps every line respects (cells indented
-   within a column stay in it); its rows are the bands between inner rules, or, without inner
-   rules, the visual rows, a row with an empty first column continuing the row above (a wrapped
-   cell). The first band is the header. A line right above the region starting with
+   within a column stay in it); its rows are the bands between inner rules when there are two or
+   more, else (a three-line table: one rule under the header) the header is what lies above that
+   rule and the rows are the visual rows below it, a row with an empty first column continuing the
+   row above (a wrapped cell). The first band is the header. A line right above the region starting with
    ``Table``/``表`` is the caption.
 3. **Text**: the other lines are ordered by :func:`structaware_readers.reading_order.restore_reading_order`
    (XY-cut: two-column pages read column by column) and joined into paragraphs: a line continues
@@ -206,16 +207,18 @@ def _grid(lines: list[OcrLine], region: BBox, inner: list[float], body_h: float)
         return sum(1 for c in cuts if ln.bbox[0] + 0.002 >= c)
 
     bands: list[list[OcrLine]] = []
-    if len(inner) >= 1 and len(inner) >= _visual_row_count(lines, body_h) // 3:
+    if len(inner) >= 2:  # ruled rows: each band between two rules is one row, however many lines it holds
         edges = [region[1], *inner, region[3]]
         for top, bottom in zip(edges, edges[1:]):
             band = [ln for ln in lines if top <= ln.center_y < bottom]
             if band:
                 bands.append(band)
-    else:
-        rows = _visual_rows(lines, body_h)
-        for row in rows:
-            if bands and not any(col(ln) == 0 for ln in row) and any(col(ln) == 0 for ln in bands[0]):
+    else:  # a three-line table (one rule under the header) or rules only around it: visual rows
+        head = [ln for ln in lines if inner and ln.center_y < inner[0]]
+        if head:
+            bands.append(head)
+        for row in _visual_rows([ln for ln in lines if not head or ln.center_y >= inner[0]], body_h):
+            if len(bands) > bool(head) and not any(col(ln) == 0 for ln in row):
                 bands[-1].extend(row)  # a wrapped cell: no first-column text
             else:
                 bands.append(list(row))
@@ -240,10 +243,6 @@ def _visual_rows(lines: list[OcrLine], body_h: float) -> list[list[OcrLine]]:
         else:
             rows.append([ln])
     return rows
-
-
-def _visual_row_count(lines: list[OcrLine], body_h: float) -> int:
-    return len(_visual_rows(lines, body_h))
 
 
 def _caption_above(lines: list[OcrLine], region: BBox, body_h: float) -> OcrLine | None:

@@ -5,7 +5,8 @@
 * every page has a usable text layer (or pypdfium2 is not installed): MinerU reads the file as
   before (:func:`structaware_readers.mineru.read_mineru`);
 * some pages have none (scanned pages inside a born-digital file): MinerU reads the file, and the
-  blocks of those pages are replaced by the OCR route's (:func:`ocr_blocks`);
+  blocks of those pages are replaced by the OCR route's (:func:`ocr_blocks`); without
+  ``structaware[ocr]`` the document keeps its text-layer pages and a warning names the others;
 * no page has one (a scan): when MinerU's own OCR tier (``basic``) is installed with its models
   (:func:`mineru_ocr_ready`), MinerU reads it with that tier; otherwise the OCR route reads every page
   and the document is built from its blocks alone (``parser="ocr"``).
@@ -69,7 +70,11 @@ def read_pdf(path: str | Path, *, engine: OcrEngine | None = None, dpi: int = OC
             return doc.model_copy(update={"page_routes": {p: f"mineru:{MINERU_OCR_TIER}" for p in need}})
         return _ocr_document(path, scans, engine=engine, dpi=dpi)
     doc = read_mineru(path)
-    blocks, routes, warnings = ocr_blocks(path, need, doc_id=doc.doc_id, engine=engine, dpi=dpi)
+    try:
+        blocks, routes, warnings = ocr_blocks(path, need, doc_id=doc.doc_id, engine=engine, dpi=dpi)
+    except MissingExtraError as exc:  # the text-layer pages are read; the others are named, not lost silently
+        pages = ", ".join(map(str, need))
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"page(s) {pages}: no text layer, not read: {exc}"]})
     kept = [b for b in doc.blocks if b.page not in set(need)]
     merged = sorted([*kept, *blocks], key=lambda b: b.page)  # stable: each page keeps its own order
     return doc.model_copy(

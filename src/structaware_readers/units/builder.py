@@ -115,7 +115,7 @@ class UnitBuilder:
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
-        for eid, box, page in refs or [ref for b in blocks for ref in _refs(b)]:
+        for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
             if eid in element_ids:
                 continue
             element_ids.append(eid)
@@ -291,15 +291,6 @@ class UnitBuilder:
         items = block.items or [line for line in block.text.splitlines() if line.strip()]
         for item in items:
             self.on_text(block, item)
-
-
-def _refs(b: Block) -> list[tuple[str, BBox | None, int]]:
-    """(element id, bbox, page) of a block and of the continuations merged into it (a paragraph
-    or table joined across pages keeps both elements' ids)."""
-    refs = [(b.block_id, b.bbox, b.page)]
-    if b.extra_ids and len(b.extra_ids) == len(b.extra_pages) == len(b.extra_bboxes):
-        refs += [(eid, box, page) for eid, box, page in zip(b.extra_ids, b.extra_bboxes, b.extra_pages) if eid]
-    return refs
 
 
 def _is_table_title(block: Block, following: Block | None) -> bool:

@@ -18,13 +18,18 @@ if TYPE_CHECKING:
 
 
 def emit_flowchart(builder: UnitBuilder, block: Block) -> None:
-    """One ``flow_path`` unit per edge of ``block``'s Mermaid chart; a figure unit when it has none."""
-    try:
-        # lenient: one bad line from a vision model must not lose the whole chart
-        chart = parse_mermaid(block.mermaid or "", path=builder.doc.source, strict=False)
-    except MalformedInputError:
-        emit_figure(builder, block)
-        return
+    """One ``flow_path`` unit per edge of ``block``'s chart (:attr:`Block.flowchart`, else its Mermaid
+    source); a figure unit when it has none. An edge that names the elements stating it
+    (``FlowEdge.element_ids``: an algorithm's image and the paragraph of its text description) points
+    at those elements and their pages; any other edge at the whole block."""
+    chart = block.flowchart
+    if chart is None:
+        try:
+            # lenient: one bad line from a vision model must not lose the whole chart
+            chart = parse_mermaid(block.mermaid or "", path=builder.doc.source, strict=False)
+        except MalformedInputError:
+            emit_figure(builder, block)
+            return
     if not chart.edges:
         emit_figure(builder, block)
         return
@@ -33,14 +38,18 @@ def emit_flowchart(builder: UnitBuilder, block: Block) -> None:
     builder.flush_section()
     head = f"Flowchart: {chart_title}" if chart_title else "Flowchart"
     context = " | ".join(s for s in (head, builder.section_context()) if s)
+    where = {eid: (eid, box, page) for eid, box, page in block.element_refs()}
     for j, edge in enumerate(chart.edges):
         label = f" -({edge.label})-> " if edge.label else " -> "
         text = f"{edge.source_label}{label}{edge.target_label}"
+        refs = [where[e] for e in edge.element_ids if e in where] or None
         builder.emit(
             UnitType.FLOW_PATH,
             text,
             context,
             [block],
+            refs=refs,
+            pages=sorted({page for _, _, page in refs}) if refs else None,
             flow=FlowEdgeInfo(
                 flowchart_id=block.block_id,
                 source=edge.source_label,

@@ -4,6 +4,7 @@
 """
 
 from llama_index.node_parser.structaware.base import StructureAwareNodeParser
+from llama_index.node_parser.structaware.pictures import evidence_image
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,
@@ -18,6 +19,7 @@ __all__ = [
     "LLM_VISIBLE_KEYS",
     "StructureAwareNodeParser",
     "element_boxes",
+    "evidence_image",
     "node_to_unit",
     "unit_metadata",
     "unit_to_node",

@@ -13,6 +13,8 @@ A node is one structure-aware evidence unit (paper section 2.3):
                                            ``Table: <caption> | Columns: ...``); paper 2.4
   ``page_label``            no      yes    first page, 1-based, as a string (PDFReader style)
   ``file_name``             no      yes    the source file's name
+  ``file_path``             no      no     the indexed source's path (where the PDF is looked for;
+                                           only when the unit has one)
   ``grade``                 no      yes    evidence grade label, e.g. ``"A"`` (only when the unit
                                            has one; the ``grade`` filter matches it)
   ``page``                  no      no     first page, 1-based ``int``
@@ -74,6 +76,8 @@ def unit_metadata(unit: Any) -> dict[str, Any]:
         "bboxes": json.dumps([list(b) if b is not None else None for b in unit.bboxes]),
         "ordinal": unit.ordinal,
     }
+    if source:
+        meta["file_path"] = source  # SimpleDirectoryReader's key; node_to_unit reads it back
     if unit.grade is not None:
         if unit.grade.grade:
             meta["grade"] = unit.grade.grade

@@ -3,7 +3,8 @@
 ``from llama_index.retrievers.structaware import StructureAwareRetriever``
 """
 
+from llama_index.node_parser.structaware.pictures import evidence_image
 from llama_index.retrievers.structaware.base import StructureAwareRetriever, hits_to_nodes
 from llama_index.retrievers.structaware.filters import SUPPORTED_KEYS, to_search_filter
 
-__all__ = ["SUPPORTED_KEYS", "StructureAwareRetriever", "hits_to_nodes", "to_search_filter"]
+__all__ = ["SUPPORTED_KEYS", "StructureAwareRetriever", "evidence_image", "hits_to_nodes", "to_search_filter"]

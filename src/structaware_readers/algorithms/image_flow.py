@@ -1,0 +1,288 @@
+"""An algorithm drawn as an image -> boxes, connectors, arrowheads and labels -> a Flowchart.
+
+Input: the figure's pixels (a page region rendered or scanned, dark ink on a light ground) and the
+text lines read in it (OCR, or a PDF's text layer over the region), each with its box in the
+image's pixels. Geometry (OpenCV, extra ``structaware[ocr]``):
+
+* **boxes**: the holes of closed outlines (contours with a parent, ``RETR_CCOMP``) that are convex
+  (solidity >= :data:`MIN_SOLIDITY`: rectangles, rounded rectangles, hexagons, diamonds, ovals; the
+  regions that connectors close between boxes are not) and hold text; a box's text is its lines in
+  reading order;
+* **connectors**: what ink is left once boxes (their outlines grown by a few pixels) and text are
+  erased, as connected pieces; a piece that touches two or more boxes links them; an **arrowhead**
+  (a filled triangle: ink that survives a morphological opening, unlike one- to three-pixel lines)
+  near a box makes that box a target, the other boxes touched are sources (fan-in and fan-out give
+  every source-target pair);
+* **labels**: lines outside every box (``Yes``/``No``, ``是``/``否``, any short text) go to the
+  nearest connector, and on it to the edge from the source box nearest to them;
+* **box numbers**: a line of 1-3 digits just above or left of a box's top-left corner (VA/DoD
+  algorithms number every box) becomes its id; unnumbered boxes get ``b<k>``.
+
+Pixel sizes are scaled to the render resolution (:data:`BASE_DPI`). Source: clinical algorithm
+conventions (VA/DoD "Shape Description": rounded rectangles, hexagons, rectangles, ovals joined by
+arrows); OpenCV contour hierarchy and morphology.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from structaware_readers.errors import MissingExtraError
+from structaware_readers.mermaid import FlowEdge, Flowchart
+
+__all__ = ["ImageBox", "ImageFlow", "TextLine", "read_flowchart_image"]
+
+#: Resolution the pixel sizes below are tuned for (dots per inch).
+BASE_DPI = 200
+#: Gray levels (0-255) below this are always ink.
+INK_LEVEL = 160
+#: Gray levels this much darker than the page's median are ink too (boxes outlined in light gray).
+INK_CONTRAST = 60
+#: Smallest convexity (contour area / hull area) of a box.
+MIN_SOLIDITY = 0.9
+_MIN_BOX = (30, 15)  # width, height in pixels at BASE_DPI
+#: An arrowhead this close to a box (pixels at BASE_DPI, beyond the grown outline) points into it; an
+#: arrowhead further away points into another connector (a branch joining a trunk).
+NEAR = 9
+_NUMBER = re.compile(r"\d{1,3}")
+#: Stray marks OCR reads at a label's ends (``Yes/``, ``-No``).
+_LABEL_EDGE = re.compile(r"^[^\w(]+|[^\w)?]+$")
+
+
+@dataclass
+class TextLine:
+    """A line of text in the image: ``bbox`` ``(x0, y0, x1, y1)`` in pixels (origin top-left)."""
+
+    text: str
+    bbox: tuple[float, float, float, float]
+    confidence: float = 1.0
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.bbox[0] + self.bbox[2]) / 2, (self.bbox[1] + self.bbox[3]) / 2)
+
+
+@dataclass
+class ImageBox:
+    """A box of the chart: ``bbox`` in pixels, its number (``""`` when none is printed), its lines."""
+
+    bbox: tuple[int, int, int, int]
+    number: str = ""
+    lines: list[TextLine] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(line.text.split()) for line in self.lines).strip()
+
+
+@dataclass
+class ImageFlow:
+    """What an image gives: boxes, edges as ``(source index, target index, label)`` into ``boxes``,
+    and the lines that are neither box text, labels nor numbers."""
+
+    boxes: list[ImageBox] = field(default_factory=list)
+    edges: list[tuple[int, int, str]] = field(default_factory=list)
+    loose: list[TextLine] = field(default_factory=list)
+
+    def node_id(self, i: int) -> str:
+        return self.boxes[i].number or f"b{i + 1}"
+
+    def to_flowchart(self, title: str = "") -> Flowchart:
+        """The chart in the package's form: node ids = box numbers (``b<k>`` when unnumbered), labels
+        ``Box N: <text>`` (``<text>`` alone when unnumbered)."""
+        chart = Flowchart(direction="TB", title=title)
+        ids = [self.node_id(i) for i in range(len(self.boxes))]
+        for i, box in enumerate(self.boxes):
+            chart.nodes[ids[i]] = f"Box {box.number}: {box.text}" if box.number else box.text
+        for s, t, label in self.edges:
+            chart.edges.append(
+                FlowEdge(ids[s], ids[t], label, source_label=chart.nodes[ids[s]], target_label=chart.nodes[ids[t]])
+            )
+        return chart
+
+
+def _cv() -> tuple[Any, Any]:
+    try:
+        import cv2
+        import numpy as np
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise MissingExtraError("cv2", "ocr", "reading an algorithm image (boxes and arrows)") from exc
+    return cv2, np
+
+
+def _reading_order(lines: list[TextLine], height: float) -> list[TextLine]:
+    band = max(4.0, height * 0.6)
+    return sorted(lines, key=lambda line: (round(line.center[1] / band), line.center[0]))
+
+
+def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_DPI) -> ImageFlow:
+    """Read a flowchart image into boxes and directed, labelled edges (module docstring).
+
+    Args:
+        image: the image as a NumPy array, ``(h, w)`` gray or ``(h, w, 3)`` RGB/BGR, uint8.
+        lines: text lines in it with pixel boxes.
+        dpi: the image's resolution (pixel sizes scale with ``dpi / BASE_DPI``).
+
+    Returns:
+        An :class:`ImageFlow`; no boxes / no edges when the image holds none.
+
+    Raises:
+        MissingExtraError: OpenCV is not installed (extra ``ocr``).
+        ValueError: ``image`` is not a 2-D or 3-D uint8 array.
+    """
+    cv2, np = _cv()
+    img = np.asarray(image)
+    if img.dtype != np.uint8 or img.ndim not in (2, 3):
+        raise ValueError(f"image must be a (h, w) or (h, w, 3) uint8 array, not {img.dtype} of shape {img.shape}")
+    gray = img if img.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(img[:, :, :3]), cv2.COLOR_RGB2GRAY)
+    # ink: darker than the page (its median) by INK_CONTRAST, so light gray outlines count
+    background = float(np.median(gray))
+    ink = (gray < max(INK_LEVEL, background - INK_CONTRAST)).astype(np.uint8)
+    h, w = ink.shape
+    f = dpi / BASE_DPI
+    px = lambda n: max(1, int(round(n * f)))  # noqa: E731
+
+    contours, hierarchy = cv2.findContours(ink * 255, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    shapes: list[tuple[Any, ImageBox]] = []
+    taken: set[int] = set()
+    for i, c in enumerate(contours):
+        if hierarchy[0][i][3] < 0:
+            continue  # an outer contour: ink, not a hole
+        x, y, bw, bh = cv2.boundingRect(c)
+        if bw < px(_MIN_BOX[0]) or bh < px(_MIN_BOX[1]):
+            continue
+        hull = cv2.contourArea(cv2.convexHull(c))
+        if hull <= 0 or cv2.contourArea(c) / hull < MIN_SOLIDITY:
+            continue
+        inside = [k for k, line in enumerate(lines) if k not in taken and cv2.pointPolygonTest(c, line.center, False) > 0]
+        if not inside:
+            continue
+        taken.update(inside)
+        shapes.append((c, ImageBox((x, y, bw, bh), lines=_reading_order([lines[k] for k in inside], _line_height(lines, inside)))))
+    shapes.sort(key=lambda s: (s[1].bbox[1], s[1].bbox[0]))
+    flow = ImageFlow(boxes=[b for _, b in shapes])
+    outside = [line for k, line in enumerate(lines) if k not in taken]
+    numbers = [line for line in outside if _NUMBER.fullmatch(line.text.strip())]
+    _number_boxes(flow.boxes, numbers, px)
+    words = [line for line in outside if line not in numbers or not any(b.number == line.text.strip() for b in flow.boxes)]
+
+    # connectors: ink outside the (grown) boxes and the text
+    zones = []
+    grow = np.ones((px(7), px(7)), np.uint8)
+    all_zones = np.zeros((h, w), np.uint8)
+    for c, _ in shapes:
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c], -1, 1, thickness=-1)
+        m = cv2.dilate(m, grow)
+        zones.append(m)
+        all_zones |= m
+    conn = ink.copy()
+    conn[all_zones > 0] = 0
+    for line in lines:
+        x0, y0, x1, y1 = (int(round(v)) for v in line.bbox)
+        conn[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1] = 0
+    heads = cv2.morphologyEx(conn, cv2.MORPH_OPEN, np.ones((px(4), px(4)), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(conn, connectivity=8)
+    touch = np.ones((px(9), px(9)), np.uint8)
+    near = np.ones((px(NEAR), px(NEAR)), np.uint8)
+    near_zones = [cv2.dilate(z, near) for z in zones]
+    pieces: list[tuple[Any, list[int], list[int]]] = []
+    for ci in range(1, n):
+        if stats[ci][4] < px(15):
+            continue
+        x, y, bw, bh = stats[ci][:4]
+        sl = (slice(max(0, y - px(30)), y + bh + px(30)), slice(max(0, x - px(30)), x + bw + px(30)))
+        piece = (labels[sl] == ci).astype(np.uint8)
+        grown = cv2.dilate(piece, touch)
+        touched = [j for j, z in enumerate(zones) if (grown & z[sl]).any()]
+        if len(touched) < 2:
+            continue
+        tips = heads[sl] & piece
+        targets = [j for j in touched if (tips & near_zones[j][sl]).any()]
+        if not targets:
+            # arrowheads only where branches join a trunk, or drawn open (a "V" no opening keeps): the
+            # target is the box the connector enters from above (flow runs down)
+            targets = [j for j in touched if _enters_from_top(grown, zones[j][sl], flow.boxes[j].bbox, sl)]
+        sources = [j for j in touched if j not in targets]
+        if not targets or not sources:
+            continue
+        pieces.append(((sl, piece), sources, targets))
+        for s in sources:
+            for t in targets:
+                if (s, t) not in {(a, b) for a, b, _ in flow.edges}:
+                    flow.edges.append((s, t, ""))
+    used = _label_edges(flow, pieces, words, px, np)
+    flow.loose = [line for k, line in enumerate(words) if k not in used]
+    return flow
+
+
+def _enters_from_top(grown: Any, zone: Any, bbox: tuple[int, int, int, int], sl: tuple[slice, slice]) -> bool:
+    """The connector meets the box in the top quarter of its height."""
+    import numpy as np
+
+    ys, _ = np.nonzero(grown & zone)
+    if not len(ys):
+        return False
+    y = float(ys.mean()) + sl[0].start
+    return y < bbox[1] + 0.25 * bbox[3]
+
+
+def _line_height(lines: list[TextLine], idx: list[int]) -> float:
+    hs = sorted(lines[k].bbox[3] - lines[k].bbox[1] for k in idx)
+    return hs[len(hs) // 2] if hs else 10.0
+
+
+def _number_boxes(boxes: list[ImageBox], numbers: list[TextLine], px: Any) -> None:
+    """A box's number: the digits line nearest its top-left corner, above it or to its left."""
+    used: set[int] = set()
+    for box in boxes:
+        x, y, bw, _ = box.bbox
+        best: tuple[float, int] | None = None
+        for k, line in enumerate(numbers):
+            cx, cy = line.center
+            if k in used or not (x - px(60) <= cx <= x + bw * 0.5 and y - px(45) <= cy <= y + px(15)):
+                continue
+            d = abs(cx - x) + abs(cy - y)
+            if best is None or d < best[0]:
+                best = (d, k)
+        if best is not None:
+            used.add(best[1])
+            box.number = numbers[best[1]].text.strip()
+
+
+def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, np: Any) -> set[int]:
+    """Each short text outside the boxes labels the edge of the nearest connector that leaves the
+    source box nearest to it; returns the indexes (into ``words``) of the lines used as labels."""
+    used: set[int] = set()
+    for k, line in enumerate(words):
+        if len(line.text.split()) > 4 or _NUMBER.fullmatch(line.text.strip()):
+            continue  # a sentence, or a box number the boxes did not take: no label
+        cx, cy = line.center
+        x0, y0, x1, y1 = line.bbox
+        best: tuple[float, int] | None = None
+        for p, ((sl, piece), _, _) in enumerate(pieces):
+            ys, xs = np.nonzero(piece)
+            if not len(xs):
+                continue
+            # distance from the label's box (a long label sits beside the line with its end, not its middle)
+            dx = np.maximum(np.maximum(x0 - (xs + sl[1].start), (xs + sl[1].start) - x1), 0)
+            dy = np.maximum(np.maximum(y0 - (ys + sl[0].start), (ys + sl[0].start) - y1), 0)
+            d = float(np.min(dx**2 + dy**2))
+            if best is None or d < best[0]:
+                best = (d, p)
+        if best is None or best[0] > px(60) ** 2:
+            continue
+        _, sources, targets = pieces[best[1]]
+
+        def dist(j: int) -> float:
+            x, y, bw, bh = flow.boxes[j].bbox
+            return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2
+
+        src = min(sources, key=dist)
+        for e, (s, t, label) in enumerate(flow.edges):
+            if s == src and t in targets and not label:
+                flow.edges[e] = (s, t, _LABEL_EDGE.sub("", " ".join(line.text.split())))
+                used.add(k)
+    return used

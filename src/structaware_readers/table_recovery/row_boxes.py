@@ -1,0 +1,281 @@
+"""Where each body row of a table lies on the page, from the PDF's text layer.
+
+A parser gives a table's cells (MinerU ``table_body`` HTML, Unstructured ``text_as_html``) and one box
+for the whole table, so a ``table_row`` unit would point at the table, not at its row. When the PDF
+is at hand, :func:`add_row_boxes` finds each body row's text lines inside the table's region and
+sets ``TableGrid.body_row_bboxes``: the row's box spans the table's width and the height of its lines
+(down to half way to the next line above and below, at most one line height). Grids rebuilt from the text layer already have their
+rows' boxes and are left alone.
+
+Method (per page region of a table; rows continued onto a later page are looked for in that page's
+part, ``Block.extra_bboxes``): the text layer's runs (PDFium's text rectangles, one per run of a
+line) inside the region are grouped into lines; each body row, in order, starts at the first line
+after the previous row's start whose words are mostly the row's own words (at least
+:data:`MIN_LINE_SHARE`) and that holds the first words of the row's leftmost cell that differs from
+the row above (so two rows that differ by one figure are told apart, a wrapped cell's second line
+starts no row, and a cell spanning several rows does not mislead); it runs until the next row's start, the last row while its lines' words are the row's.
+A row not found keeps no box (its unit then points at the table); when fewer than
+:data:`MIN_ROWS_FOUND` of a region's rows are found the text layer does not match the parser's cells
+(a scan, another PDF) and none of that region's rows gets a box.
+
+Boxes are in the page as displayed (``/Rotate`` applied), 0..1, origin top-left, as every bbox.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+
+log = logging.getLogger(__name__)
+
+__all__ = ["KEY_WORDS", "MIN_LINE_SHARE", "MIN_ROWS_FOUND", "add_row_boxes", "needs_row_boxes"]
+
+#: Share of a line's words that must be the row's own words for the line to start or continue the row.
+MIN_LINE_SHARE = 0.6
+#: Words of a row's key cell its first line must hold, in order.
+KEY_WORDS = 2
+#: Share of a region's rows that must be found for any of them to get a box.
+MIN_ROWS_FOUND = 0.5
+_DEVICE = 100_000  # device size of PDFium's page-to-device transform: 1e-5 of the page
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+@dataclass
+class _Line:
+    words: list[str]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def needs_row_boxes(block: Block) -> bool:
+    """A table block with a bbox and body rows of which some have no box yet (a table continued
+    across pages may have one part rebuilt from the text layer, with boxes, and one from markup)."""
+    grid = block.table
+    if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
+        return False
+    known = grid.body_row_bboxes
+    return len(known) != len(grid.body_rows) or any(b is None for b in known)
+
+
+def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
+    """``doc`` with ``body_row_bboxes`` set for its tables' rows found in the PDF's text layer.
+
+    Args:
+        doc: a parsed document (1-based pages, bboxes 0..1 of the displayed page, origin top-left).
+        pdf: the document's PDF, a path or its bytes.
+
+    Returns:
+        A copy of ``doc`` with the boxes, or ``doc`` itself when no table needs them or the PDF's page
+        count differs from the document's (not its PDF: nothing is changed).
+
+    Raises:
+        InputNotFoundError: ``pdf`` is a path that does not exist (field ``pdf``).
+        MalformedInputError: PDFium cannot open ``pdf`` (field ``pdf``).
+    """
+    targets = [i for i, b in enumerate(doc.blocks) if needs_row_boxes(b)]
+    if not targets:
+        return doc
+    import pypdfium2
+
+    label = f"<{len(pdf)} bytes of PDF>" if isinstance(pdf, bytes) else str(pdf)
+    if not isinstance(pdf, bytes) and not Path(pdf).is_file():
+        raise InputNotFoundError("the PDF does not exist", path=label, field="pdf")
+    try:
+        pdf_doc = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    except pypdfium2.PdfiumError as exc:
+        raise MalformedInputError(f"not a PDF PDFium can open: {exc}", path=label, field="pdf") from None
+    blocks = list(doc.blocks)
+    try:
+        if len(pdf_doc) != doc.page_count:
+            return doc
+        runs: dict[int, list[_Line]] = {}
+
+        def page_runs(page: int) -> list[_Line]:
+            if page not in runs:
+                runs[page] = _page_runs(pdf_doc, page)
+            return runs[page]
+
+        for i in targets:
+            block = blocks[i]
+            boxes = _row_boxes(block, page_runs)
+            if any(b is not None for b in boxes) and boxes != block.table.body_row_bboxes:  # type: ignore[union-attr]
+                grid = block.table
+                pages = grid.body_row_pages or [block.page] * len(grid.body_rows)  # a box is read with its page
+                grid = grid.model_copy(update={"body_row_bboxes": boxes, "body_row_pages": pages})
+                blocks[i] = block.model_copy(update={"table": grid})
+    finally:
+        pdf_doc.close()
+    return doc.model_copy(update={"blocks": blocks})
+
+
+def _regions(block: Block) -> dict[int, BBox]:
+    regions = {block.page: block.bbox} if block.bbox is not None else {}
+    if len(block.extra_bboxes) == len(block.extra_pages):
+        for page, box in zip(block.extra_pages, block.extra_bboxes):
+            if box is not None:
+                regions.setdefault(page, box)
+    return regions  # type: ignore[return-value]
+
+
+def _row_boxes(block: Block, page_runs: Any) -> list[BBox | None]:
+    grid: TableGrid = block.table  # type: ignore[assignment]
+    n = len(grid.body_rows)
+    pages = grid.body_row_pages if len(grid.body_row_pages) == n else [block.page] * n
+    out: list[BBox | None] = list(grid.body_row_bboxes) if len(grid.body_row_bboxes) == n else [None] * n
+    regions = _regions(block)
+    for page, region in regions.items():
+        rows = [r for r in range(n) if pages[r] == page and out[r] is None]
+        if not rows:
+            continue
+        inside = _group_lines([run for run in page_runs(page) if _centre_in(run, region)])
+        found = _match(grid, rows, inside)
+        if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
+            continue
+        for r, row_lines in found.items():
+            if row_lines:
+                out[r] = _box(row_lines, region, inside)
+    return out
+
+
+def _match(grid: TableGrid, rows: list[int], lines: list[_Line]) -> dict[int, list[_Line]]:
+    """The lines of each of ``rows`` (body row indices, in order) among ``lines`` (top to bottom)."""
+    starts: dict[int, int] = {}
+    cursor = 0
+    for r in rows:
+        own = _row_words(grid.body_rows[r])
+        key = _key_words(grid, r)
+        for j in range(cursor, len(lines)):
+            words = lines[j].words
+            if words and _share(words, own) >= MIN_LINE_SHARE and _holds(words, key):
+                starts[r] = j
+                cursor = j + 1
+                break
+    found: dict[int, list[_Line]] = {}
+    ordered = [r for r in rows if r in starts]
+    for a, r in enumerate(ordered):
+        start = starts[r]
+        if a + 1 < len(ordered):
+            found[r] = lines[start : starts[ordered[a + 1]]]
+            continue
+        own = _row_words(grid.body_rows[r])
+        end = start + 1
+        while end < len(lines) and _share(lines[end].words, own) >= MIN_LINE_SHARE:
+            end += 1
+        found[r] = lines[start:end]
+    return found
+
+
+def _box(row_lines: list[_Line], region: BBox, lines: list[_Line]) -> BBox:
+    top = min(ln.y0 for ln in row_lines)
+    bottom = max(ln.y1 for ln in row_lines)
+    height = max(ln.y1 - ln.y0 for ln in row_lines)
+    above = max((ln.y1 for ln in lines if ln.y1 <= top + 1e-6 and ln not in row_lines), default=region[1])
+    below = min((ln.y0 for ln in lines if ln.y0 >= bottom - 1e-6 and ln not in row_lines), default=region[3])
+    y0 = max(top - height, (top + above) / 2, region[1])  # half way to the line above: the row's cell border
+    y1 = min(bottom + height, (bottom + below) / 2, region[3])
+    return (region[0], y0, region[2], y1)
+
+
+def _words(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()):
+        out.extend(list(word) if _CJK.search(word) else [word])
+    return out
+
+
+def _row_words(cells: list[str]) -> str:
+    """The row's words run together: a line's word is the row's when it occurs in it, so a word the
+    parser's markup split (``Ch ronic``, ``mm Hg``) still counts."""
+    return "".join(w for cell in cells for w in _words(cell))
+
+
+def _key_words(grid: TableGrid, r: int) -> list[str]:
+    """The first :data:`KEY_WORDS` words of the leftmost non-empty cell of row ``r`` that differs from
+    the row above: the words a row's first line holds, run together (a wrapped cell's later lines
+    do not hold them)."""
+    row = grid.body_rows[r]
+    above = grid.body_rows[r - 1] if r > 0 else None
+    for c, cell in enumerate(row):
+        if cell.strip() and (above is None or c >= len(above) or above[c].strip() != cell.strip()):
+            return _words(cell)[:KEY_WORDS]
+    return []
+
+
+def _holds(words: list[str], key: list[str]) -> bool:
+    """``key`` appears in ``words`` run together (an empty key always does; split words still match)."""
+    return "".join(key) in "".join(words)
+
+
+def _share(words: list[str], own: str) -> float:
+    return sum(1 for w in words if w in own) / len(words) if words else 0.0
+
+
+def _centre_in(line: _Line, region: BBox) -> bool:
+    cx, cy = (line.x0 + line.x1) / 2, (line.y0 + line.y1) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
+
+
+def _page_runs(pdf_doc: Any, page_number: int) -> list[_Line]:
+    """The text runs of a page (PDFium's text rectangles: a run of characters on one line, about a
+    cell in a table) with their words and boxes."""
+    import pypdfium2.raw as pdfium_c
+
+    page = pdf_doc[page_number - 1]
+    try:
+        textpage = page.get_textpage()
+        runs: list[_Line] = []
+        x, y = ctypes.c_int(), ctypes.c_int()
+
+        def device(px: float, py: float) -> tuple[float, float]:
+            pdfium_c.FPDF_PageToDevice(page, 0, 0, _DEVICE, _DEVICE, 0, px, py, ctypes.byref(x), ctypes.byref(y))
+            return x.value / _DEVICE, y.value / _DEVICE
+
+        for k in range(textpage.count_rects()):
+            left, bottom, right, top = textpage.get_rect(k)
+            words = _words(textpage.get_text_bounded(left, bottom, right, top))
+            if not words:
+                continue
+            (ax, ay), (bx, by) = device(left, top), device(right, bottom)
+            runs.append(_Line(words, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+        textpage.close()
+    finally:
+        page.close()
+    return runs
+
+
+def _group_lines(runs: list[_Line]) -> list[_Line]:
+    """Runs that overlap vertically by half the smaller height form one line (left to right)."""
+    lines: list[list[_Line]] = []
+    for run in sorted(runs, key=lambda r: ((r.y0 + r.y1) / 2, r.x0)):
+        if lines:
+            last = lines[-1]
+            top, bottom = min(r.y0 for r in last), max(r.y1 for r in last)
+            overlap = min(bottom, run.y1) - max(top, run.y0)
+            if overlap >= 0.5 * min(bottom - top, run.y1 - run.y0):
+                last.append(run)
+                continue
+        lines.append([run])
+    out = []
+    for group in lines:
+        group.sort(key=lambda r: r.x0)
+        out.append(
+            _Line(
+                [w for r in group for w in r.words],
+                min(r.x0 for r in group),
+                min(r.y0 for r in group),
+                max(r.x1 for r in group),
+                max(r.y1 for r in group),
+            )
+        )
+    return out

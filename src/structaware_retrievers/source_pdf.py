@@ -1,0 +1,134 @@
+"""Where is the PDF of an indexed unit? The explicit lookup behind every page picture.
+
+An index remembers where each document came from in every unit's payload: ``source``, the path the
+input was read from (``structaware ingest`` and :meth:`StructureIndex.ingest` store it absolute and
+symlink-resolved, the same key as the ingest ledger ``ingested.sqlite``), ``doc_name`` (the file
+stem) and ``doc_id`` (the first 16 hex characters of the SHA-256 of the input's bytes; for a parser
+output folder or zip, of its primary JSON). Nothing else is stored: the index keeps no copy of the PDF.
+
+:func:`source_pdf` looks, in this order, and the first hit wins:
+
+1. ``pdf`` as given by the caller (``evidence_image(hit, pdf=...)``, ``structaware show --pdf``,
+   ``structaware serve --pdf``): a PDF file or its bytes; a folder holding ``<doc_name>.pdf`` (or
+   MinerU's ``<doc_name>_origin.pdf``); or a mapping from ``doc_id`` or ``doc_name`` to one of those;
+2. the unit's ``source`` when it is a PDF (the input was the PDF: MinerU parsed it); its SHA-256 must
+   still give the unit's ``doc_id``, else the file changed since it was indexed and the boxes would
+   land on another version;
+3. the PDF inside or beside the parser output at ``source``
+   (:func:`structaware_readers.table_recovery.locate.find_pdf`: MinerU's ``*_origin.pdf`` or the only
+   PDF inside an output folder or zip, else ``<doc_name>.pdf`` / ``<doc_name>_origin.pdf`` beside it);
+   the picture then checks that the PDF has the unit's pages.
+
+Otherwise :class:`~structaware_readers.errors.PdfNotFoundError` names the document, where it was
+indexed from and the file it needs. Nothing is downloaded and no other folder is searched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Union
+
+from structaware_readers.errors import PdfNotFoundError
+from structaware_readers.ids import doc_id_from_file
+from structaware_readers.models import Unit
+
+__all__ = ["PdfArg", "PdfSource", "source_pdf"]
+
+#: A PDF: its path or its bytes.
+PdfSource = Union[str, Path, bytes]
+#: What a caller may hand over: a PDF, a folder of PDFs named by document, or a mapping by document.
+PdfArg = Union[PdfSource, Mapping[str, PdfSource], None]
+
+# (resolved path, size, mtime_ns) -> doc id of the file's bytes: one hash per file and process
+_HASHED: dict[tuple[str, int, int], str] = {}
+
+
+def source_pdf(unit: Unit, pdf: PdfArg = None) -> PdfSource:
+    """The PDF that ``unit``'s document was made from (see the module docstring for the order).
+
+    Args:
+        unit: the unit to picture (its ``doc_id``, ``doc_name`` and ``source`` are used).
+        pdf: what the caller knows: a PDF path or bytes, a folder of ``<doc_name>.pdf`` files, or a
+            mapping ``{doc_id or doc_name: PDF path or bytes}``; ``None``: the index's record only.
+
+    Returns:
+        A path (``Path``) or the bytes of a PDF found inside a zip or given as bytes.
+
+    Raises:
+        PdfNotFoundError: no PDF is at hand (the message names the file needed), the given one does
+            not exist, or the indexed PDF changed since it was indexed.
+    """
+    label = f"{unit.doc_name or unit.doc_id} (doc_id {unit.doc_id})"
+    if pdf is not None:
+        return _given(unit, pdf, label)
+    source = unit.source
+    if not source:
+        raise PdfNotFoundError(
+            f"{label} has no source path in the index (added from memory, not from a file): pass the PDF"
+            " it was made from (pdf=, --pdf)",
+            field="source",
+        )
+    path = Path(source)
+    if not path.exists():
+        raise PdfNotFoundError(
+            f"{label} was indexed from {source}, which is not here (moved, deleted, or indexed on another"
+            f" machine): put it back, or pass the PDF it was made from (pdf=, --pdf)",
+            path=source,
+            field="source",
+        )
+    from structaware_readers.table_recovery.locate import find_pdf
+
+    found = find_pdf(path, name=unit.doc_name or path.stem)
+    if found is None:
+        wanted = f"{unit.doc_name}.pdf" if unit.doc_name else "the PDF"
+        raise PdfNotFoundError(
+            f"{label} was indexed from parser output without its PDF; its page pictures need the PDF it was"
+            f" made from: put {wanted} beside it ({path.parent}) or inside it, or pass it (pdf=, --pdf)",
+            path=source,
+            field="pdf",
+        )
+    if isinstance(found, Path) and found.resolve() == path.resolve():  # the input was this PDF
+        now = _file_doc_id(found)
+        if now != unit.doc_id:
+            raise PdfNotFoundError(
+                f"{label}: the PDF changed since it was indexed (its content now gives doc_id {now}), so"
+                " the boxes would land on another version: ingest it again, or pass the indexed version (pdf=, --pdf)",
+                path=source,
+                field="doc_id",
+            )
+    return found
+
+
+def _given(unit: Unit, pdf: PdfSource | Mapping[str, PdfSource], label: str) -> PdfSource:
+    if isinstance(pdf, Mapping):
+        for key in (unit.doc_id, unit.doc_name):
+            if key and key in pdf:
+                return _given(unit, pdf[key], label)
+        raise PdfNotFoundError(
+            f"{label}: the PDFs given (pdf=) name neither its doc_id nor its doc_name; they name {sorted(pdf)[:10]}",
+            field="pdf",
+        )
+    if isinstance(pdf, (bytes, bytearray, memoryview)):
+        return bytes(pdf)
+    path = Path(os.fspath(pdf))
+    if path.is_dir():
+        for name in (f"{unit.doc_name}.pdf", f"{unit.doc_name}_origin.pdf"):
+            if unit.doc_name and (path / name).is_file():
+                return path / name
+        raise PdfNotFoundError(
+            f"{label}: no {unit.doc_name}.pdf in the folder given (pdf=, --pdf)", path=path, field="pdf"
+        )
+    if not path.is_file():
+        raise PdfNotFoundError(f"{label}: the PDF given (pdf=, --pdf) does not exist", path=path, field="pdf")
+    return path
+
+
+def _file_doc_id(path: Path) -> str:
+    st = path.stat()
+    key = (os.fspath(path.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _HASHED:
+        _HASHED[key] = doc_id_from_file(path)
+    return _HASHED[key]
+

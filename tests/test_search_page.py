@@ -1,0 +1,215 @@
+"""The search page of ``structaware serve`` in a real headless browser.
+
+Debian's ``chromium`` and ``chromium-driver`` (``apt-get install -y chromium chromium-driver``; ``.ci/run``
+installs them before the test command), driven through Selenium. The test starts the browser itself
+(headless, no sandbox, no background networking: the flags a closed network needs) and skips, saying
+why, only where no browser or driver is installed. It ingests a fixture PDF (MinerU parses it), serves
+the index on 127.0.0.1, searches in the page, checks that the hits appear and that each outline in
+each page image lies on the unit's bbox (within 2 px, read from the image's pixels in the browser),
+searches again with a filter, and follows a hit's stable link.
+
+``STRUCTAWARE_UPDATE_SCREENSHOTS=1`` writes the page as the README shows it to
+``docs/images/search-page.png`` (as golden files are regenerated); the README's picture is that file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from structaware_retrievers.evidence_image import OUTLINE_COLOR
+from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.serve import QueryServer, make_server
+
+REPO = Path(__file__).resolve().parents[1]
+PDF = REPO / "tests" / "fixtures" / "pdf" / "synthetic_guideline_en.pdf"
+SCREENSHOT = REPO / "docs" / "images" / "search-page.png"
+WAIT = 120  # seconds for a search (the model loads on the first) and its images
+BROWSER = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+# headless Chromium on a closed network: no sandbox as root, no background connections that would be refused
+FLAGS = (
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1366,1000",
+)  # fmt: skip
+
+pytestmark = pytest.mark.slow
+
+# the outline's inner edges in the natural-size image, measured from its pixels across the middle of each box
+MEASURE = """
+const [img, color] = arguments;
+const boxes = JSON.parse(img.dataset.bboxes);
+const c = document.createElement("canvas");
+c.width = img.naturalWidth; c.height = img.naturalHeight;
+const g = c.getContext("2d");
+g.drawImage(img, 0, 0);
+const d = g.getImageData(0, 0, c.width, c.height).data;
+const outline = (x, y) => {
+  if (x < 0 || y < 0 || x >= c.width || y >= c.height) return false;
+  const i = (y * c.width + x) * 4;
+  return Math.abs(d[i] - color[0]) <= 24 && Math.abs(d[i + 1] - color[1]) <= 24 && Math.abs(d[i + 2] - color[2]) <= 24;
+};
+// from outside the box inwards: the first pixel after a run of outline pixels
+const inner = (from, to, step, at) => {
+  let seen = false;
+  for (let v = from; v !== to; v += step) {
+    if (at(v)) seen = true; else if (seen) return v;
+  }
+  return null;
+};
+return boxes.map((b) => {
+  const e = [Math.round(b[0] * c.width), Math.round(b[1] * c.height), Math.round(b[2] * c.width), Math.round(b[3] * c.height)];
+  const mx = Math.round((e[0] + e[2]) / 2), my = Math.round((e[1] + e[3]) / 2);
+  const left = inner(e[0] - 12, e[0] + 12, 1, (x) => outline(x, my));
+  const top = inner(e[1] - 12, e[1] + 12, 1, (y) => outline(mx, y));
+  const right = inner(e[2] + 12, e[2] - 12, -1, (x) => outline(x, my));
+  const bottom = inner(e[3] + 12, e[3] - 12, -1, (y) => outline(mx, y));
+  return {expected: e, found: [left, top, right === null ? null : right + 1, bottom === null ? null : bottom + 1],
+          size: [c.width, c.height], shown: img.getBoundingClientRect().width};
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    if BROWSER is None or DRIVER is None:
+        pytest.skip("no headless browser here: `apt-get install -y chromium chromium-driver` (.ci/run installs them)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra) is not installed")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[QueryServer]:
+    pytest.importorskip("mineru", reason="ingesting the fixture PDF needs MinerU (the mineru extra)")
+    folder = tmp_path_factory.mktemp("page") / "ix"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+        with StructureIndex(folder) as ix:
+            ix.ingest([PDF]).raise_for_errors()  # MinerU parses it (flash tier, offline)
+        index = StructureIndex(folder)
+        srv = make_server(index, port=0)
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield srv
+        finally:
+            srv.shutdown()
+            srv.server_close()
+            thread.join(30)
+            index.close()
+
+
+def _search(driver: Any, text: str, **selects: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for name, value in selects.items():
+        field = driver.find_element(By.ID, name)
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    box = driver.find_element(By.ID, "q")
+    box.clear()
+    box.send_keys(text, Keys.ENTER)
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "status").text.endswith("hits"))
+    return driver.find_elements(By.CSS_SELECTOR, "#results .hit")
+
+
+def _loaded_images(driver: Any, hit: Any) -> list[Any]:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    images = hit.find_elements(By.CSS_SELECTOR, ".pages img")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: all(d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", i) for i in images)
+    )
+    return images
+
+
+def _assert_outlines_on_bboxes(driver: Any, hit: Any) -> int:
+    """Every bbox of the hit on every page image has its outline there, within 2 px; returns the boxes checked."""
+    checked = 0
+    for img in _loaded_images(driver, hit):
+        for box in driver.execute_script(MEASURE, img, list(OUTLINE_COLOR)):
+            assert None not in box["found"], box
+            assert all(abs(f - e) <= 2 for f, e in zip(box["found"], box["expected"])), box
+            assert box["shown"] >= 300  # shown large enough to read on a laptop screen
+            checked += 1
+    return checked
+
+
+def test_search_shows_hits_with_their_outlined_pages_then_filters(browser: Any, server: QueryServer) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(server.url + "/")
+    assert browser.title == "structaware search"
+    hits = _search(browser, "What is the blood pressure target for adults 57-59 y?")
+    assert len(hits) >= 3
+    first = hits[0]
+    assert first.find_element(By.CSS_SELECTOR, ".badge.type").text == "table_row"
+    assert "Adults 57-59 y" in first.find_element(By.CSS_SELECTOR, ".text").text
+    assert "Columns: Population" in first.find_element(By.CSS_SELECTOR, ".context").text
+    # the hit's row and its group's rows, on pages 3 and 4: every outline on its bbox
+    assert _assert_outlines_on_bboxes(browser, first) >= 2
+    if os.environ.get("STRUCTAWARE_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOT))
+
+    # a second search with filters: graded recommendations only
+    hits = _search(browser, "blood pressure", type="recommendation", grade="A")
+    assert hits and all(h.find_element(By.CSS_SELECTOR, ".badge.type").text == "recommendation" for h in hits)
+    assert all("A" in h.find_element(By.CSS_SELECTOR, ".badge.grade").text.split() for h in hits)
+    assert "type=recommendation" in browser.current_url and "grade=A" in browser.current_url  # a stable link
+    assert _assert_outlines_on_bboxes(browser, hits[0]) == 1
+
+    # the hit's own link opens that hit alone, with its outline, and survives a reload
+    unit_id = hits[0].get_attribute("data-unit-id")
+    hits[0].find_element(By.CSS_SELECTOR, "a.hit-link").click()
+    WebDriverWait(browser, WAIT).until(lambda d: "unit=" in d.current_url and d.find_elements(By.CSS_SELECTOR, ".hit"))
+    link = browser.current_url
+    browser.get(link)
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".hit"))
+    (alone,) = browser.find_elements(By.CSS_SELECTOR, ".hit")
+    assert alone.get_attribute("data-unit-id") == unit_id
+    assert _assert_outlines_on_bboxes(browser, alone) == 1
+
+
+def test_the_page_is_usable_from_the_keyboard(browser: Any, server: QueryServer) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(server.url + "/?q=blood+pressure+target")  # the URL alone runs the search
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results .hit"))
+    browser.find_element(By.TAG_NAME, "body").click()
+    ActionChains(browser).send_keys("j").perform()
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("class") == "hit-link"
+    ActionChains(browser).send_keys("/").perform()
+    assert browser.switch_to.active_element.get_attribute("id") == "q"
+    assert json.loads(browser.find_element(By.CSS_SELECTOR, ".hit img").get_attribute("data-bboxes"))
