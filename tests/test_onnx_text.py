@@ -4,7 +4,6 @@ that imports neither fastembed nor a framework."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -76,14 +75,14 @@ def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path)
     f.write_bytes(b"a" * 1000)
     first = model_assets.file_digest(f)
     assert first == model_assets.sha256_file(f)
-    book = json.loads((model_assets.cache_dir() / "models" / "digests.json").read_text())
-    assert book[str(f.resolve())]["sha256"] == first
+    (entry,) = [p for p in (model_assets.cache_dir() / "models" / "digests").iterdir() if p.read_text() == first]
     st = f.stat()
     f.write_bytes(b"b" * 1000)  # same size; the stamp is restored so only a stat check can be fooled
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert model_assets.file_digest(f) == first  # trusted on size + mtime, as documented
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert model_assets.file_digest(f) == model_assets.sha256_file(f) != first
+    assert entry.read_text() == first  # a new stamp is a new entry: a written entry is never rewritten
 
 
 def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_expand_brings_adjacent_rows_section_lead_and_flow_neighbours(filled: St
     edges = [u for u in units if u.unit_type == UnitType.FLOW_PATH]
     if edges:
         edge = edges[len(edges) // 2]
-        hit = filled._finish([SearchHit(unit=edge, score=1.0, rank=1)], 1, None, True, 1)[0]
+        hit = filled.searcher.finish([SearchHit(unit=edge, score=1.0, rank=1)], 1, None, True, 1)[0]
         assert hit.neighbours
         for n in hit.neighbours:
             assert n.flow is not None and edge.flow is not None

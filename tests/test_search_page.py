@@ -150,12 +150,22 @@ def _loaded_images(driver: Any, hit: Any) -> list[Any]:
 
 
 def _assert_outlines_on_bboxes(driver: Any, hit: Any) -> int:
-    """Every bbox of the hit on every page image has its outline there, within 2 px; returns the boxes checked."""
+    """Every bbox of the hit on every page image has its outline there, within 2 px; returns the boxes checked.
+
+    Outlines are drawn just outside each region, so where two regions of the hit touch (a row and the
+    next row of its group) the upper one's outline runs on into the lower one's: that shared edge is
+    found up to one outline width (4 px) inside the region."""
     checked = 0
     for img in _loaded_images(driver, hit):
-        for box in driver.execute_script(MEASURE, img, list(OUTLINE_COLOR)):
+        boxes = driver.execute_script(MEASURE, img, list(OUTLINE_COLOR))
+        for box in boxes:
             assert None not in box["found"], box
-            assert all(abs(f - e) <= 2 for f, e in zip(box["found"], box["expected"])), box
+            others = [b["expected"] for b in boxes if b is not box]
+            for side, (f, e) in enumerate(zip(box["found"], box["expected"])):
+                # the opposite edge of a neighbour on this side (top <-> bottom, left <-> right)
+                shared = any(abs(o[(side + 2) % 4] - e) <= 2 for o in others)
+                inward = f - e if side < 2 else e - f
+                assert abs(f - e) <= 2 or (shared and 0 <= inward <= 4 + 2), box
             assert box["shown"] >= 300  # shown large enough to read on a laptop screen
             checked += 1
     return checked

@@ -295,25 +295,25 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
 
 def test_a_query_command_line_knows_before_parsing_whether_a_server_will_answer(tmp_path: Path, monkeypatch) -> None:
     """`structaware query` skips forking its model child when a live server of the folder its command
-    line names will answer (`cli._server_answers`, read before typer parses the line)."""
+    line names will answer (`cli.fast_path.server_answers`, read before typer parses the line)."""
     from structaware_retrievers import serve_client
-    from structaware_retrievers.cli import _server_answers
+    from structaware_retrievers.cli.fast_path import server_answers
 
     folder = tmp_path / "ix"
     folder.mkdir()
     monkeypatch.delenv("STRUCTAWARE_INDEX", raising=False)
-    assert not _server_answers(["q", "--index", str(folder)])  # no advertisement
+    assert not server_answers(["q", "--index", str(folder)])  # no advertisement
     serve_client.advertise(folder / "structaware", "http://127.0.0.1:9")  # this (live) process serves it
-    assert _server_answers(["q", "--index", str(folder), "-k", "3"])
-    assert _server_answers(["q", f"--index={folder}", "--collection=structaware"])
-    assert not _server_answers(["q", "--index", str(folder), "--collection", "other"])
-    assert not _server_answers(["q", "--index", str(folder), "--no-server"])
-    assert not _server_answers(["q", "--index", str(folder), "--url", "http://localhost:6333"])
-    assert not _server_answers(["q"])  # the default index folder, not this one
+    assert server_answers(["q", "--index", str(folder), "-k", "3"])
+    assert server_answers(["q", f"--index={folder}", "--collection=structaware"])
+    assert not server_answers(["q", "--index", str(folder), "--collection", "other"])
+    assert not server_answers(["q", "--index", str(folder), "--no-server"])
+    assert not server_answers(["q", "--index", str(folder), "--url", "http://localhost:6333"])
+    assert not server_answers(["q"])  # the default index folder, not this one
     monkeypatch.setenv("STRUCTAWARE_INDEX", str(folder))
-    assert _server_answers(["q"])
+    assert server_answers(["q"])
     serve_client.withdraw(folder / "structaware")
-    assert not _server_answers(["q"])
+    assert not server_answers(["q"])
 
 
 def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Path, tmp_path: Path) -> None:

@@ -298,6 +298,8 @@ def test_a_table_without_caption_takes_the_title_line_or_lead_in_just_before_it(
         ("Note: amounts are unaudited", 39),  # a note
         ("(a) Includes collateral dependent loans", 39),  # a footnote
         ("CONSOLIDATED STATEMENTS OF OPERATIONS", 37),  # two pages away
+        ("11,171", 39),  # a stray figure (a piece of a split table) names nothing
+        ("(2.5) $ 1,204", 39),
     ],
 )
 def test_text_that_does_not_title_the_table_is_not_its_title(text, page):

@@ -9,7 +9,7 @@ text blocks of the first :data:`COVER_PAGES` pages, so that each table row's con
 filing (:mod:`structaware_readers.units.table_view`). A document without such a cover (a guideline,
 a standard) gives ``None`` and its units are unchanged.
 
-Measured on OHR-Bench finance (BENCHMARKS.md, "Table retrieval, third session"): three JPMorgan 10-Qs of
+Measured on OHR-Bench finance (docs/benchmarks/tables.md, "Table retrieval, third session"): three JPMorgan 10-Qs of
 different years share most tables; naming the filing in the row context moved BM25 table Page Hit@5
 from 0.832 to 0.857.
 """

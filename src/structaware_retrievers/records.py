@@ -214,14 +214,14 @@ class RecordIndex:
         with idx.writing():  # the index's writer lock (across processes for a folder index)
             if self.store.exists():
                 recover(self.store)
-                idx._check_config()  # noqa: SLF001 - refuse another model before embedding anything
-            idx._ensure_cache()  # noqa: SLF001
+                idx.writer.check_config()  # refuse another model before embedding anything
+            idx.writer.ensure_cache()
             vectors = np.asarray(dense, dtype=np.float32) if dense is not None else idx.dense.embed_array(list(sparse_texts))
             note = getattr(idx.dense, "note_dim", None)
             if note is not None:
                 note(int(vectors.shape[-1]))
             sparse = idx.sparse.embed_documents(list(sparse_texts))
-            idx._ensure_collection()  # noqa: SLF001 - creates it with this model's id and dimension
+            idx.writer.ensure_collection()  # creates it with this model's id and dimension
             points = [
                 PointRecord(id=i, payload=dict(p), dense=v.tolist(), sparse=s)
                 for i, p, v, s in zip(ids, payloads, vectors, sparse, strict=True)

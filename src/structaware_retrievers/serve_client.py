@@ -6,7 +6,7 @@ folder), and removes it when it stops. ``structaware query`` on the same folder 
 query there instead of loading the model and opening the shard itself: the server holds the
 shard open (Qdrant Edge lets one process open it at a time, so a separate process would wait for
 the server anyway) and answers in milliseconds, and the command's own cost drops to starting
-Python (BENCHMARKS.md, "Speed (issue 14)"). ``structaware query --no-server`` answers in its own
+Python (docs/benchmarks/speed.md, "Speed (issue 14)"). ``structaware query --no-server`` answers in its own
 process.
 
 Standard library only, and nothing of the package that imports numpy, pydantic or the engines:

@@ -15,7 +15,7 @@ output folder or zip, of its primary JSON). Nothing else is stored: the index ke
    still give the unit's ``doc_id``, else the file changed since it was indexed and the boxes would
    land on another version;
 3. the PDF inside or beside the parser output at ``source``
-   (:func:`structaware_readers.table_recovery.locate.find_pdf`: MinerU's ``*_origin.pdf`` or the only
+   (:func:`structaware_readers.table_recovery.stage2_find_pdf.find_pdf`: MinerU's ``*_origin.pdf`` or the only
    PDF inside an output folder or zip, else ``<doc_name>.pdf`` / ``<doc_name>_origin.pdf`` beside it);
    the picture then checks that the PDF has the unit's pages.
 
@@ -78,7 +78,7 @@ def source_pdf(unit: Unit, pdf: PdfArg = None) -> PdfSource:
             path=source,
             field="source",
         )
-    from structaware_readers.table_recovery.locate import find_pdf
+    from structaware_readers.table_recovery import find_pdf
 
     found = find_pdf(path, name=unit.doc_name or path.stem)
     if found is None:

@@ -34,7 +34,8 @@ from typing import Any, Literal
 
 import httpx
 
-from ..errors import MalformedInputError, ParserUnavailableError, StructawareError
+from ..errors import MalformedInputError, ParserUnavailableError
+from .failures import INPUT_ERROR_CODES, mineru_failure
 
 #: Seconds a whole parse may take (HTTP read time-out and job wait budget).
 DEFAULT_TIMEOUT = 600.0
@@ -44,61 +45,7 @@ DEFAULT_POLL_INTERVAL = 1.0
 OUTPUT_FORMATS = frozenset({"middle_json", "markdown", "structured_content", "zip"})
 #: Job states after which nothing changes any more.
 TERMINAL_STATUSES = frozenset({"completed", "partial", "failed", "canceled"})
-#: MinerU error codes that mean "the document itself cannot be read" (``mineru/errors.py``).
-_INPUT_ERROR_CODES = frozenset(
-    {"file_corrupted", "file_encrypted", "file_type_unsupported", "file_too_large", "page_range_invalid"}
-)
-#: Message fragments of MinerU engine errors that mean the same (PDFium load errors and the like).
-_INPUT_ERROR_MARKERS = (
-    "failed to load document",
-    "unsupported file type",
-    "data format error",
-    "password",
-    "encrypted",
-)
 _MAX_WAIT_TIMEOUT = 3600  # the server's upper bound for ``wait_timeout`` (seconds)
-
-
-def mineru_failure(
-    message: str,
-    *,
-    path: str | Path | None,
-    tier: str | None = None,
-    code: str | None = None,
-) -> StructawareError:
-    """Map one MinerU failure message to the package's typed error (shared by local and API runs).
-
-    Args:
-        message: MinerU's own message (first relevant line), e.g.
-            ``"Failed to load document (PDFium: Data format error)."``.
-        path: the input file the failure is about.
-        tier: the MinerU tier that was asked for; named in the error's field.
-        code: MinerU's error code when the API gave one (``parse_failed``, ``file_corrupted``...).
-
-    Returns:
-        :class:`MalformedInputError` when the document cannot be read, else
-        :class:`ParserUnavailableError`. A missing-model message (a scanned PDF under the
-        model-free ``flash`` tier needs OCR models) gets a hint on what to do.
-    """
-    text = " ".join(message.split()) or "MinerU failed without a message"
-    field_name = f"mineru tier={tier}" if tier else "mineru"
-    low = text.lower()
-    if (code in _INPUT_ERROR_CODES) or any(m in low for m in _INPUT_ERROR_MARKERS):
-        return MalformedInputError(f"MinerU cannot read this document: {text}", path=path, field=field_name)
-    if "model repo" in low or "not ready under" in low or ("model" in low and "missing" in low):
-        need = (
-            "the PDF probably has no text layer (scanned) and the model-free 'flash' tier then needs "
-            "MinerU's OCR models"
-            if (tier or "flash") == "flash"
-            else f"tier '{tier}' needs MinerU's models"
-        )
-        return ParserUnavailableError(
-            f"{text} -- {need}; download them with `mineru-models-download`"
-            " (or pass allow_model_download=True to a local run)",
-            path=path,
-            field=field_name,
-        )
-    return ParserUnavailableError(f"MinerU failed: {text}", path=path, field=field_name)
 
 
 @dataclass
@@ -346,7 +293,7 @@ class MinerUApiClient:
         if response.status_code in (200, 202, 409):
             return response
         code, message = _error_message(response)
-        if code in _INPUT_ERROR_CODES:
+        if code in INPUT_ERROR_CODES:
             raise MalformedInputError(
                 f"MinerU API rejected the document (HTTP {response.status_code} {code}): {message}",
                 path=where,

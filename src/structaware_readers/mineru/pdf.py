@@ -17,8 +17,9 @@ server (see :mod:`structaware_readers.mineru.api_client`).
 
 Results are cached as MinerU's middle JSON under ``<cache>/mineru/<doc_id>/<tier>-<version>.json``,
 keyed by the PDF's content hash, the tier and the MinerU version, so a second ingest of the same
-PDF does not run MinerU again. ``<cache>`` is ``cache_dir``, else env ``STRUCTAWARE_CACHE_DIR``,
-else the user cache folder (``~/.cache/structaware`` on Linux).
+PDF does not run MinerU again (:mod:`structaware_readers.mineru.parse_cache`). ``<cache>`` is
+``cache_dir``, else env ``STRUCTAWARE_CACHE_DIR``, else the user cache folder (``~/.cache/structaware``
+on Linux).
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ from ..errors import (
 )
 from ..ids import doc_id_from_file
 from ..models import ParsedDocument
-from .api_client import MinerUApiClient, mineru_failure, parse_pdf_via_api
+from .api_client import MinerUApiClient, parse_pdf_via_api
+from .failures import mineru_failure
+from ..user_cache import CACHE_DIR_ENV, write_replace
+from .parse_cache import ParseCache, default_cache_dir
 
 #: Seconds one MinerU run (local or remote) may take before it is stopped.
 DEFAULT_TIMEOUT = 900.0
@@ -53,14 +57,11 @@ DEFAULT_TIMEOUT = 900.0
 API_URL_ENV = "STRUCTAWARE_MINERU_API"
 #: Env var with the Bearer key for that server.
 API_KEY_ENV = "STRUCTAWARE_MINERU_API_KEY"
-#: Env var naming the cache folder.
-CACHE_DIR_ENV = "STRUCTAWARE_CACHE_DIR"
 #: The PyPI distribution (and import package) that provides MinerU.
 MINERU_PACKAGE = "mineru"
 _KIT_SCRIPT = "mineru-kit"
 _PDF_MAGIC = b"%PDF-"
 _MAGIC_WINDOW = 1024  # the PDF header may follow a little junk (PDF 1.7, 7.5.2 implementation note)
-_CACHE_FORMAT = 1
 _LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
 
 
@@ -149,7 +150,7 @@ def parse_pdf(
             if cache:
                 cache.store(doc_id, tier, version, middle, package=package, pdf=pdf, route="api" if url else "local")
             if zip_target is not None and package is not None:
-                _write_atomic(zip_target, package)
+                write_replace(zip_target, package)
             version = doc_version
     finally:
         if client is not None:
@@ -341,97 +342,6 @@ def _first_error_line(stderr: str, pdf: Path) -> str:
             return message[len(prefix) :].strip() if message.startswith(prefix) else message
     rest = [ln.strip() for ln in lines if ln.strip() and not _LOG_LINE.match(ln)]
     return rest[-1] if rest else ""
-
-
-# ---------------------------------------------------------------------------- cache
-def default_cache_dir() -> Path:
-    """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``."""
-    env = os.environ.get(CACHE_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:  # pragma: no cover - platformdirs ships with most environments
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base) / "structaware"
-    return Path(user_cache_dir("structaware", appauthor=False))
-
-
-class ParseCache:
-    """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``).
-
-    Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
-    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. Writes are atomic (temporary
-    file + rename), so concurrent ingests of the same PDF never read a half-written entry; an
-    unreadable entry counts as a miss.
-    """
-
-    def __init__(self, root: str | Path | None = None) -> None:
-        self.root = Path(root).expanduser() if root is not None else default_cache_dir()
-
-    def entry(self, doc_id: str, tier: str, version: str) -> Path:
-        """Path of the JSON entry for this key (it may not exist)."""
-        safe = re.sub(r"[^A-Za-z0-9._+-]", "_", f"{tier}-{version}")
-        return self.root / "mineru" / doc_id / f"{safe}.json"
-
-    def load(self, doc_id: str, tier: str, version: str) -> dict[str, Any] | None:
-        """The cached middle JSON, or ``None`` on a miss."""
-        entry = self.entry(doc_id, tier, version)
-        try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        ok = isinstance(data, dict) and data.get("format") == _CACHE_FORMAT and data.get("doc_id") == doc_id
-        middle = data.get("middle_json") if ok else None
-        return middle if isinstance(middle, dict) else None
-
-    def store(
-        self,
-        doc_id: str,
-        tier: str,
-        version: str,
-        middle_json: dict[str, Any],
-        *,
-        package: bytes | None = None,
-        pdf: Path | None = None,
-        route: str = "local",
-    ) -> Path:
-        """Write one entry (and the zip package when given); return the JSON entry's path."""
-        entry = self.entry(doc_id, tier, version)
-        record = {
-            "format": _CACHE_FORMAT,
-            "doc_id": doc_id,
-            "tier": tier,
-            "mineru_version": version,
-            "route": route,
-            "pdf_name": pdf.name if pdf else "",
-            "middle_json": middle_json,
-        }
-        if package is not None:
-            _write_atomic(entry.with_suffix(".zip"), package)
-        _write_atomic(entry, json.dumps(record, ensure_ascii=False).encode("utf-8"))
-        return entry
-
-    def copy_zip(self, doc_id: str, tier: str, version: str, target: Path) -> bool:
-        """Copy the cached zip package to ``target``; ``False`` when none was kept."""
-        package = self.entry(doc_id, tier, version).with_suffix(".zip")
-        if not package.is_file():
-            return False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(package, target)
-        return True
-
-
-def _write_atomic(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _zip_target(keep_output: str | Path, pdf: Path) -> Path:

@@ -3,7 +3,8 @@
 The page is cropped to the region the parser found (padded by :data:`PAD` points) and handed to
 pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction-settings):
 
-1. **Ruled tables**: the default ``lines`` strategy; used when its largest table has >= 2 rows and
+1. **Ruled tables**: the default ``lines`` strategy (on the rectangles that can be borders,
+   :mod:`.ruling`: a same-colour shading strip behind one line of a cell is none); used when its largest table has >= 2 rows and
    >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
    many lines they wrap over.
 2. **Borderless tables** (no ruled table, one holding too few of the words, or one whose rows hold
@@ -14,7 +15,8 @@ pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction
    :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid (its rules:
    columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels, trust).
 
-Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
+Words and cells are read in each glyph's own direction (:mod:`.reading_direction`: a column label
+written bottom-to-top reads forwards). Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from structaware_readers.table_recovery.grid_rules import (
     split_title,
     starts_new_cell,
 )
+from structaware_readers.table_recovery.reading_direction import cell_lines, reading_text, region_words, table_cell_chars
+from structaware_readers.table_recovery.stacked_rows import split_stacked
+from structaware_readers.table_recovery.ruling import visible_rules
 
 #: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
 PHRASE_GAP = 0.6
@@ -70,7 +75,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     if region[2] - region[0] < 1 or region[3] - region[1] < 1:
         return None
     crop = page.crop(region, strict=False)
-    words = crop.extract_words(keep_blank_chars=False, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
+    words = region_words(crop, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
     ruled = _ruled_grid(crop, words)
@@ -102,10 +107,14 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy).
 
     Used when the finder's largest ruled table has >= 2 rows and >= 2 columns and holds at least
-    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats its text
-    (colspan: the cell to the left, rowspan: the cell above). Returns header rows, body rows, body boxes.
+    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats the merged
+    cell's text: the cell to its left when that one reaches over it (colspan), else the cell above
+    when that one reaches down over it (rowspan), else it is empty (a label spanning its row never
+    takes the figures of the row above). Items stacked in one ruled row, each on its own line in
+    line with a figure (a dose table's drugs), become one row each (:mod:`.stacked_rows`). Returns
+    header rows, body rows, body boxes.
     """
-    tables = crop.find_tables()
+    tables = visible_rules(crop).find_tables()
     if not tables:
         return None
     best = max(tables, key=lambda t: len(t.cells))
@@ -113,20 +122,24 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     inside = sum(1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom)
     if inside < MIN_RULED_SHARE * len(words):
         return None
-    raw = best.extract()
+    col_x0 = sorted({float(c[0]) for c in best.cells})
+    col_x1 = [*col_x0[1:], float(bx1)]
     rows: list[list[str]] = []
     boxes: list[Box] = []
-    for r, (values, row) in enumerate(zip(raw, best.rows)):
-        cells: list[str] = []
-        for c, value in enumerate(values):
-            if value is None:  # covered by a merged cell
-                left = cells[c - 1] if c > 0 and row.cells[c - 1] is not None else ""
-                above = rows[-1][c] if rows and c < len(rows[-1]) else ""
-                value = left or above
-            cells.append(" ".join(value.split()))
-        if any(cells):
-            rows.append(cells)
-            boxes.append(tuple(row.bbox))  # type: ignore[arg-type]
+    reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
+    for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
+        values = [None if ch is None else reading_text(ch) for ch in cell_chars]
+        stacked = split_stacked([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
+        tops = [float(row.bbox[1])] + ([] if stacked is None else _item_tops(cell_chars, len(stacked))[1:])
+        for k, item in enumerate(stacked or [values]):
+            cells = _fill_covered(item, row.cells, col_x1, reach_down, rows[-1] if rows else None)
+            if any(cells):
+                rows.append(cells)
+                bottom = tops[k + 1] if k + 1 < len(tops) else float(row.bbox[3])
+                boxes.append((float(row.bbox[0]), tops[k], float(row.bbox[2]), bottom))
+        for c, cell in enumerate(row.cells):
+            if cell is not None and c < len(reach_down):
+                reach_down[c] = float(cell[3])
     n_cols = max((len(r) for r in rows), default=0)
     keep = [c for c in range(n_cols) if any(c < len(r) and r[c] for r in rows)]
     rows = [[r[c] if c < len(r) else "" for c in keep] for r in rows]
@@ -134,6 +147,36 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
         return None
     n_head = header_count(rows)
     return rows[:n_head], rows[n_head:], boxes[n_head:]
+
+
+def _fill_covered(
+    values: list[str | None], cells: list[Any], col_x1: list[float], reach_down: list[float], above: list[str] | None
+) -> list[str]:
+    """One row's texts with each covered cell (``None``) given the text of the merged cell over it:
+    the nearest cell to its left that reaches over it, else the cell above that reaches down over it."""
+    out: list[str] = []
+    row_bottom = max((float(c[3]) for c in cells if c is not None), default=0.0)
+    for c, value in enumerate(values):
+        if value is None:
+            left = next((j for j in range(c - 1, -1, -1) if cells[j] is not None), None)
+            if left is not None and c < len(col_x1) and float(cells[left][2]) >= col_x1[c] - 1.0:
+                value = out[left]
+            elif above is not None and c < len(above) and c < len(reach_down) and reach_down[c] >= row_bottom - 1.0:
+                value = above[c]
+            else:
+                value = ""
+        out.append(" ".join(value.split()))
+    return out
+
+
+def _item_tops(cell_chars: list[list[dict[str, Any]] | None], n: int) -> list[float]:
+    """The tops of the ``n`` stacked items of a row: the line tops of the first cell of ``n`` lines
+    (the key cell of :func:`~.stacked_rows.split_stacked`, or one in line with it)."""
+    for chars in cell_chars:
+        lines = cell_lines(chars) if chars else []
+        if len(lines) == n:
+            return [top for top, _ in lines]
+    return [0.0] * n
 
 
 def _rows_in_one_cell(rows: list[list[str]]) -> bool:

@@ -35,11 +35,12 @@ _BLOCK_TAGS = {"p", "div", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h
 _MAX_SUP = 6
 
 
-def cell_text(cell) -> str:
-    """Plain text of an lxml ``<td>``/``<th>`` element (see the module docstring)."""
+def cell_text(cell, *, math: bool = True) -> str:
+    """Plain text of an lxml ``<td>``/``<th>`` element (see the module docstring); ``math=False``
+    leaves ``$x$`` formulas as they are (:func:`plain_math` not applied)."""
     parts: list[str] = []
     _collect(cell, parts, is_root=True)
-    lines = [_WS.sub(" ", plain_math(ln)).strip() for ln in "".join(parts).split("\n")]
+    lines = [_WS.sub(" ", plain_math(ln) if math else ln).strip() for ln in "".join(parts).split("\n")]
     return "\n".join(ln for ln in lines if ln)
 
 

@@ -31,8 +31,8 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   space-aligned text (MinerU's flash tier on borderless tables: no grid) stays section text by
   default; with ``UnitOptions(text_table_rows=True)`` it gives one row unit per line with a label and
   a number (``Net income: $8,649, $11,948``, wrapped labels joined), its header lines as ``Columns:``
-  (a trade-off measured in BENCHMARKS.md: less context, better page hits under a budget, lower
-  Page Hit@5 without one).
+  (a trade-off measured in docs/benchmarks/evaluation-finance.md: less context, better page hits
+  under a budget, lower Page Hit@5 without one).
 * **flow_path** units: one per directed edge of a Mermaid flowchart, ``A -(label)-> B``; context =
   ``Flowchart: <figure title> | Section: <path>``. Node labels in any language.
 * **recommendation** units: a paragraph or list item that carries an evidence grade or explicit
@@ -49,7 +49,8 @@ becomes unit text.
 
 Modules: :mod:`.builder` (the pass over blocks, section units, ids), :mod:`.table_rows` (with
 :mod:`.table_view`, the table read once, and :mod:`.table_recommendations`), :mod:`.recommendations`,
-:mod:`.flowcharts`, :mod:`.figures` (one unit kind each), :mod:`.options`.
+:mod:`.flowcharts`, :mod:`.figures` (one unit kind each; each receives the pass as an
+:class:`~.context.EmitContext`, :mod:`.context`), :mod:`.options`.
 """
 
 from structaware_readers.units.builder import UnitBuilder, build_units

@@ -50,6 +50,8 @@ MIN_HEADING_LETTERS = 2
 _DESCRIBES_TABLE = re.compile(r"(?i)\b(?:the following tables?|the tables? below|as follows)\b")
 #: A note, source line or footnote before a table is not its title.
 _NOT_A_TITLE = re.compile(r"(?i)^(?:notes?|sources?|abbreviations?)\b|^[*†‡]|^\(?[a-z0-9]\)\s")
+#: A title names something: a word of two letters or more (``11,171`` or ``(2.5)`` titles nothing).
+_HAS_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass
@@ -63,7 +65,8 @@ class _Part:
 @dataclass
 class UnitBuilder:
     """State of one pass over a document's body blocks (paper section 2.3); handlers per block kind
-    live in the sibling modules and call :meth:`emit` and :meth:`flush_section`."""
+    live in the sibling modules, which receive the builder as their :class:`~.context.EmitContext`
+    and call :meth:`emit` and :meth:`flush_section`."""
 
     doc: ParsedDocument
     options: UnitOptions
@@ -171,14 +174,15 @@ class UnitBuilder:
         :data:`LEAD_IN_TITLE_CHARS` characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH
         FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:`` or saying it
         describes the table: ``... are summarized as follows (in millions):``, ``The following table
-        presents goodwill attributed to ...``). Empty otherwise. The paragraph stays section text."""
+        presents goodwill attributed to ...``). Empty otherwise, and for a paragraph without a word
+        (a stray figure such as ``11,171`` titles nothing). The paragraph stays section text."""
         prev = self.previous
         if prev is None or prev.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             return ""
         if not (prev.page == table.page or prev.page + 1 == table.page or table.page in prev.extra_pages):
             return ""
         text = " ".join(prev.text.split())
-        if _NOT_A_TITLE.match(text):
+        if _NOT_A_TITLE.match(text) or not _HAS_WORD.search(text):
             return ""
         if len(text) <= LEAD_IN_CHARS and (text.endswith(":") or _DESCRIBES_TABLE.search(text)):
             return text

@@ -8,10 +8,10 @@ from structaware_readers.models import Block, UnitType
 from structaware_readers.units.common import title
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 
-def emit_figure(builder: UnitBuilder, block: Block) -> None:
+def emit_figure(builder: EmitContext, block: Block) -> None:
     """One ``figure`` unit: the caption plus any text the parser read inside the figure."""
     if not builder.options.figure_units:
         return

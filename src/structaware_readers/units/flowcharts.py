@@ -14,10 +14,10 @@ from structaware_readers.units.common import title
 from structaware_readers.units.figures import emit_figure
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 
-def emit_flowchart(builder: UnitBuilder, block: Block) -> None:
+def emit_flowchart(builder: EmitContext, block: Block) -> None:
     """One ``flow_path`` unit per edge of ``block``'s chart (:attr:`Block.flowchart`, else its Mermaid
     source); a figure unit when it has none. An edge that names the elements stating it
     (``FlowEdge.element_ids``: an algorithm's image and the paragraph of its text description) points

@@ -17,7 +17,7 @@ class UnitOptions(BaseModel):
         description=(
             "split a section into parts of at most this size (paragraphs, then sentences); 600 measured"
             " best on the development benchmark: +0.09 page hit within 2,000 characters over 1,000 at"
-            " the same Page Hit@5 (BENCHMARKS.md, 'Retrieval that beats chunking')"
+            " the same Page Hit@5 (docs/benchmarks/retrieval.md, 'Retrieval that beats chunking')"
         ),
     )
     figure_units: bool = Field(True, description="emit figure units for captioned or text-bearing figures")
@@ -29,14 +29,14 @@ class UnitOptions(BaseModel):
             "start each table row's context with the document it belongs to, when the document names itself"
             " on a filing cover page ('Document: JPMorgan Chase & Co. Form 10-Q for the period ended June 30,"
             " 2022', structaware_readers.filing_cover); +0.025 table Page Hit@5 on OHR-Bench finance"
-            " (BENCHMARKS.md, 'Table retrieval, third session'). Documents without a cover are unchanged"
+            " (docs/benchmarks/tables.md, 'Table retrieval, third session'). Documents without a cover are unchanged"
         ),
     )
     text_table_rows: bool = Field(
         False,
         description=(
             "one row unit per line of a table the parser left as space-aligned text (no grid); off: the"
-            " table stays one section text. Measured on OHR-Bench (BENCHMARKS.md): -26% context and"
+            " table stays one section text. Measured on OHR-Bench (docs/benchmarks/evaluation-finance.md): -26% context and"
             " +0.08 page hit at a 1,000-character budget, but -0.03 Page Hit@5 with unlimited context"
         ),
     )

@@ -31,7 +31,7 @@ from structaware_readers.grades.detect import GradeMatch
 from structaware_readers.models import Block, BlockKind, Grade, UnitType
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 _KINDS = {BlockKind.PARAGRAPH, BlockKind.LIST}
 # a bibliography entry: "[1] Doe J, Roe R. Title. J Rhythm Stud. 2024;12:101-9", "12. Smith AB, et al."
@@ -93,7 +93,7 @@ def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     return len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
 
 
-def emit_if_recommendation(builder: UnitBuilder, block: Block, text: str) -> bool:
+def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
     if block.kind not in _KINDS or _CITATION.match(text):

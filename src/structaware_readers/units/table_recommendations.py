@@ -33,7 +33,7 @@ from structaware_readers.units.common import title
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 _CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class)$")
 _LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level)$")
@@ -50,7 +50,7 @@ class _Rec:
     notes: list[str] = field(default_factory=list)
 
 
-def emit_recommendation_table(builder: UnitBuilder, table: TableView) -> bool:
+def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
     """Emit the units of ``table`` when it is a recommendation table; False (nothing emitted) otherwise."""
     columns = _columns(table.headers)
     if columns is None:

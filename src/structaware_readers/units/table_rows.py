@@ -16,10 +16,10 @@ from structaware_readers.units.table_recommendations import emit_recommendation_
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 
 if TYPE_CHECKING:
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 
-def emit_table(builder: UnitBuilder, block: Block) -> None:
+def emit_table(builder: EmitContext, block: Block) -> None:
     """Units of a table block: recommendation units for a recommendation table
     (:mod:`.table_recommendations`), else one ``table_row`` unit per body row (package docstring)."""
     grid = block.table
@@ -53,7 +53,7 @@ def emit_table(builder: UnitBuilder, block: Block) -> None:
         table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade)
 
 
-def _emit_table_text(builder: UnitBuilder, block: Block, text: str) -> None:
+def _emit_table_text(builder: EmitContext, block: Block, text: str) -> None:
     """The text of a table without a (complete) grid as one section unit: caption (unless it is the
     heading just above, already the unit's context), text, footnote."""
     caption = block.caption.strip()
@@ -64,7 +64,7 @@ def _emit_table_text(builder: UnitBuilder, block: Block, text: str) -> None:
     builder.flush_section()
 
 
-def _emit_text_table(builder: UnitBuilder, block: Block) -> bool:
+def _emit_text_table(builder: EmitContext, block: Block) -> bool:
     """Rows of a table the parser left as space-aligned text (MinerU flash on borderless tables).
 
     A line with a label and at least one number is a row: cells are split at runs of two or more

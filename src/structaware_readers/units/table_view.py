@@ -20,7 +20,7 @@ from structaware_readers.units.common import NUMBER, title
 
 if TYPE_CHECKING:
     from structaware_readers.grades.document import DocumentGrading
-    from structaware_readers.units.builder import UnitBuilder
+    from structaware_readers.units.context import EmitContext
 
 
 class RowKind(str, Enum):
@@ -135,7 +135,7 @@ class TableView:
     general_note: str
 
     @classmethod
-    def of(cls, builder: UnitBuilder, block: Block, grid: TableGrid) -> TableView:
+    def of(cls, builder: EmitContext, block: Block, grid: TableGrid) -> TableView:
         rows = grid.body_rows or grid.header_rows
         n_cols = grid.n_cols
         headers = grid.column_headers() if grid.header_rows and grid.body_rows else [""] * n_cols
@@ -182,7 +182,7 @@ class TableView:
 
     def emit_row(
         self,
-        builder: UnitBuilder,
+        builder: EmitContext,
         i: int,
         unit_type: UnitType,
         text: str,

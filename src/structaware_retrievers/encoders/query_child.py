@@ -6,7 +6,7 @@ options, the data model, opening the Qdrant Edge shard, the search). In a thread
 process the two halves share one interpreter lock and barely overlap. In a child process made with
 ``os.fork`` as the command starts, the model loads on a second core while the parent parses the
 command line and opens the index, and the parent never imports numpy or ONNX Runtime
-(BENCHMARKS.md, "Speed (issue 14)").
+(docs/benchmarks/speed.md, "Speed (issue 14)").
 
 The parent sends the query text through one pipe once it has it (:meth:`ForkedQueryEncoder.ask`);
 the child answers through another with ``dim`` little-endian float32 values and ends with

@@ -66,7 +66,7 @@ class SparseEncoder(CachedEncoder):
        processes and the same ids fastembed's ``Bm25`` gives English tokens.
 
     Chinese segmentation was chosen over ``qdrant_edge.Bm25``'s Multilingual tokenizer by
-    measurement (BENCHMARKS.md, "Sparse tokenizer for Chinese"): that tokenizer drops every
+    measurement (docs/benchmarks/store.md, "Sparse tokenizer for Chinese"): that tokenizer drops every
     number, so table rows that differ only by a value (``57-59岁``) cannot be told apart.
 
     Args:

@@ -11,353 +11,63 @@ Qdrant) in two scopes:
 * ``document``: a payload filter on the question's own ``doc_id``.
 
 Results are judged by :class:`.judge.Judge` and summarised by :mod:`.metrics`; structure-aware
-units are compared against each baseline with paired tests (:mod:`.significance`, paper 4.2).
+units are compared against each baseline with paired tests (:mod:`.comparisons`, paper 4.2).
+
+The steps live in their own modules: the question documents are read by :mod:`.documents`, each
+method's units indexed and searched through :mod:`.searchers` (peers: :mod:`.peers`), and the run's
+figures collected in an :class:`~.results.EvalResult`, which :mod:`.report` prints and saves.
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-
-from structaware_readers.errors import (
-    EmptyDocumentError,
-    InputNotFoundError,
-    MissingExtraError,
-    ParserUnavailableError,
-    StoreError,
-)
+from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.models import ParsedDocument, Unit
-from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 
 from .baselines import METHODS, REFERENCE_METHOD, get_method
+from .comparisons import peer_significance, significance_tables
+from .documents import UnreadableDocumentWarning, load_question_documents
 from .judge import Judge, result_chars
-from .metrics import (
-    DEFAULT_BUDGETS,
-    DEFAULT_DEPTH,
-    QueryOutcome,
-    metric_vector,
-    rank_table,
-    summarize_by_type,
+from .metrics import DEFAULT_BUDGETS, DEFAULT_DEPTH, QueryOutcome
+from .questions import Question, load_questions
+from .results import EvalResult
+from .searchers import (
+    MethodSearcher,
+    NoDenseEncoder,
+    Searcher,
+    default_encoders,
+    open_method_index,
+    packed_budget_hits,
+    prewarm,
 )
-from .questions import Question, load_questions, resolve_document
-from .significance import DEFAULT_RESAMPLES, mcnemar_exact, paired_bootstrap
+from .significance import DEFAULT_RESAMPLES
+
+__all__ = [
+    "DEFAULT_METHODS",
+    "DEFAULT_RETRIEVERS",
+    "RETRIEVER_MODES",
+    "SCOPES",
+    "EvalResult",
+    "NoDenseEncoder",
+    "UnreadableDocumentWarning",
+    "load_question_documents",
+    "packed_budget_hits",
+    "run_eval",
+]
 
 #: Retriever name -> ``StructureIndex.query`` mode.
 RETRIEVER_MODES = {"bm25": "sparse", "dense": "dense", "hybrid": "hybrid"}
 DEFAULT_METHODS = ("flat", "heading", "page", "element", "struct", "struct_noctx")
 DEFAULT_RETRIEVERS = ("bm25", "dense", "hybrid")
 SCOPES = ("corpus", "document")
-#: Metrics compared in the significance tests; hit metrics also get McNemar.
-TESTED_METRICS = ("PH@1", "PH@5", "MRR_p", "EH@1", "EH@5", "MRR_e", "EvH@5", "MRR_ev")
-_HIT_PREFIXES = ("PH@", "EH@", "EvH@")
-
-
-class Searcher(Protocol):
-    """Anything that returns ranked units for a query (our index per method, or a peer pipeline)."""
-
-    def search(self, text: str, *, k: int, mode: str, doc_id: str | None) -> list[Unit]: ...
-
-
-@dataclass
-class EvalResult:
-    """Everything one run measured.
-
-    Attributes:
-        config: the run's parameters (paths as strings, methods, retrievers, ks, depth, budgets...).
-        questions: ``[(qid, evidence_type)]`` in evaluation order.
-        outcomes: ``{(scope, retriever, method): [QueryOutcome per question]}``; a peer pipeline
-            appears with its name as both retriever and method (``("corpus", "langchain", "langchain")``).
-        element_addressable: per method key.
-        unit_stats: per method: ``{"units": n, "mean_chars": x, "ceiling": {subset: share}}``
-            (characters of context + text; ``ceiling``: share of questions whose gold text some unit
-            on a gold page covers, the upper bound of EvH@k).
-        gold_coverage: per evidence type, how many questions' gold text lies inside one block of
-            the parse (any kind / a ``table`` block): can the parse address the evidence at all?
-        significance: ``{scope: {retriever: {baseline: {subset: {metric: {...}}}}}}``; each
-            metric holds ``bootstrap`` (delta, p, CI) and, for hit metrics, ``mcnemar`` (b, c, p).
-        timings: seconds per phase.
-    """
-
-    config: dict[str, Any]
-    questions: list[tuple[str, str]]
-    outcomes: dict[tuple[str, str, str], list[QueryOutcome]]
-    element_addressable: dict[str, bool]
-    unit_stats: dict[str, dict[str, float]] = field(default_factory=dict)
-    significance: dict[str, Any] = field(default_factory=dict)
-    gold_coverage: dict[str, Any] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def summaries(self) -> dict[str, dict[str, dict[str, dict[str, dict[str, Any]]]]]:
-        """``{scope: {retriever: {method: {subset: metrics}}}}``; subsets are ``"all"`` and each
-        evidence type (see :func:`.metrics.summarize`)."""
-        out: dict[str, Any] = {}
-        ks = tuple(self.config.get("ks", (1, 5, 10)))
-        depth = int(self.config.get("depth", DEFAULT_DEPTH))
-        for (scope, retriever, method), outs in self.outcomes.items():
-            out.setdefault(scope, {}).setdefault(retriever, {})[method] = summarize_by_type(
-                outs, ks=ks, element_addressable=self.element_addressable.get(method, False), depth=depth
-            )
-        return out
-
-    def render(self) -> str:
-        """The printed report (paper-style Table 2, Table 5, significance, peers)."""
-        from .report import render_result
-
-        return render_result(self)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-safe dict: config, summaries, significance, unit stats and per-query ranks
-        ``per_query[scope][retriever][method][qid] = {"page", "element", "evidence", "ctx"}``."""
-        per_query: dict[str, Any] = {}
-        for (scope, retriever, method), outs in self.outcomes.items():
-            ranks = rank_table(outs)
-            for o in outs:
-                ranks[o.qid]["ctx"] = o.ctx_chars
-            per_query.setdefault(scope, {}).setdefault(retriever, {})[method] = ranks
-        return {
-            "config": self.config,
-            "questions": [{"qid": q, "evidence_type": t} for q, t in self.questions],
-            "element_addressable": self.element_addressable,
-            "unit_stats": self.unit_stats,
-            "gold_coverage": self.gold_coverage,
-            "summaries": self.summaries(),
-            "significance": self.significance,
-            "timings": self.timings,
-            "per_query": per_query,
-        }
-
-
-# ----------------------------------------------------------------------------- documents
-
-
-class UnreadableDocumentWarning(UserWarning):
-    """A question document has no readable text (e.g. a scanned PDF): its questions count as misses."""
-
-
-def load_question_documents(
-    questions: Sequence[Question],
-    docs: Path,
-    parsed: Path | None = None,
-    *,
-    pdf_tables: bool = True,
-    textless: dict[str, str] | None = None,
-) -> dict[str, ParsedDocument]:
-    """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
-
-    ``parsed`` (pre-parsed MinerU outputs, ``<stem>.zip`` or ``<stem>/``) is searched before
-    ``docs`` (PDFs or parser outputs), so a run over pre-parsed outputs needs no parsing.
-    Documents are read with :func:`structaware_readers.loader.load_document`; with ``pdf_tables``
-    a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
-    left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
-
-    Args:
-        textless: when given, a document without a text layer the parser can read (no body text,
-            ``EmptyDocumentError``; or a scanned PDF the parser cannot read without OCR models,
-            ``ParserUnavailableError``) is left out and recorded here as ``{stem: reason}``
-            instead of raising. A missing optional dependency (``MissingExtraError``) still raises.
-
-    Raises:
-        InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
-        (and the readers' typed errors for unreadable inputs).
-    """
-    from structaware_readers.loader import load_document
-
-    for folder, name in ((docs, "docs"), (parsed, "parsed")):
-        if folder is not None and not Path(folder).is_dir():
-            raise InputNotFoundError("not a folder", path=folder, field=name)
-    out: dict[str, ParsedDocument] = {}
-    for q in questions:
-        if q.doc_stem in out or (textless is not None and q.doc_stem in textless):
-            continue
-        path = resolve_document(q.doc_stem, [parsed, docs])
-        pdf = Path(docs) / f"{q.doc_stem}.pdf"
-        try:
-            if not pdf_tables:
-                out[q.doc_stem] = load_document(path, pdf=False)
-            else:
-                out[q.doc_stem] = load_document(path, pdf=pdf if pdf.is_file() and pdf != path else None)
-        except MissingExtraError:
-            raise
-        except (EmptyDocumentError, ParserUnavailableError) as exc:
-            if textless is None:
-                raise
-            textless[q.doc_stem] = str(exc)
-    return out
-
-
-# ----------------------------------------------------------------------------- searching
-
-
-class IndexSearcher:
-    """One method's units in a :class:`StructureIndex` collection; the same search code for all methods."""
-
-    def __init__(self, index: Any):
-        self.index = index
-        #: the hits of the last :meth:`search` (for the product's own budget packing, policy ``pack``)
-        self.last_hits: list[Any] = []
-
-    def search(self, text: str, *, k: int, mode: str, doc_id: str | None) -> list[Unit]:
-        """Top ``k`` results (best first), one unit per hit with the index's default table groups:
-        a hit whose ``group`` holds other rows of its table is judged as the one unit the retrievers
-        hand over for it (:func:`structaware_retrievers.evidence.hit_unit`). A BM25 query with no
-        searchable term (only stop words) returns no result, i.e. counts as a miss."""
-        from structaware_retrievers.evidence import hit_unit
-        from structaware_retrievers.filters import SearchFilter
-
-        flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
-        self.last_hits = []
-        if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
-            return []  # the index would answer with its dense fallback: not BM25's result
-        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k))
-        self.last_hits = sorted(hits, key=lambda h: h.rank)
-        return [hit_unit(h) for h in self.last_hits]
-
-
-def packed_budget_hits(
-    hits: Sequence[Any], doc_id: str, gold_pages: Sequence[int], budgets: Sequence[int]
-) -> dict[int, bool]:
-    """Policy ``pack``: whether ``StructureIndex.query(..., budget_chars=B)`` would hand over a unit of
-    ``doc_id`` on a gold page, for each budget B (:func:`structaware_retrievers.evidence.fit_budget`
-    over the same hits: skip what does not fit, drop group rows before hits)."""
-    from structaware_retrievers.evidence import evidence_units, fit_budget
-
-    wanted = set(gold_pages)
-    return {
-        b: any(u.doc_id == doc_id and wanted.intersection(u.pages) for _, u, _ in evidence_units(fit_budget(hits, b)))
-        for b in budgets  # fmt: skip
-    }
-
-
-def _open_method_index(method: str, root: Path, dense: Any, sparse: Any, say: Callable[[str], None]) -> Any:
-    """The method's index in ``root/<method>`` (``<method>.bm25-only`` with the placeholder dense
-    encoder). An index there that was built with other encoders (its config does not match) is
-    derived data of an earlier run: it is removed and rebuilt (the embedding cache stays)."""
-    from structaware_retrievers.index import StructureIndex
-
-    folder = root / (method if not isinstance(dense, NoDenseEncoder) else f"{method}.bm25-only")
-    try:
-        return StructureIndex(folder, collection=f"eval_{method}", dense=dense, sparse=sparse)
-    except StoreError as exc:
-        if not (folder / f"eval_{method}").is_dir():
-            raise
-        say(f"[{method}] rebuilding the evaluation index: {exc.message}")
-        shutil.rmtree(folder / f"eval_{method}")
-        return StructureIndex(folder, collection=f"eval_{method}", dense=dense, sparse=sparse)
-
-
-class NoDenseEncoder(DenseEncoder):
-    """Placeholder dense encoder for BM25-only runs: every text gets the same unit vector, no model
-    is loaded, and no query uses the vector (sparse mode searches BM25 only). It lets a BM25-only
-    run over a large corpus skip the dense model, the slow part of indexing."""
-
-    def __init__(self, cache: EmbeddingCache | None = None):
-        super().__init__(cache=cache)
-        self.model_name = "structaware-eval/no-dense"
-        self.model_id = "structaware-eval/no-dense@1"
-
-    def _compute(self, texts: list[str]) -> list[Any]:
-        v = np.zeros(self.dim, dtype=np.float32)
-        v[0] = 1.0
-        return [v] * len(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        raise RuntimeError("the BM25-only placeholder encoder cannot embed queries")
-
-
-def _default_encoders(cache_dir: Path, *, need_dense: bool = True) -> tuple[DenseEncoder, SparseEncoder]:
-    """The package's default encoders sharing one persistent embedding cache (SQLite, keyed by
-    model id and content hash) under ``cache_dir``: a text embedded once is reused by every method
-    and every later run with the same ``index_dir``. Without ``need_dense`` (BM25-only runs) the
-    dense encoder is :class:`NoDenseEncoder`, which loads no model."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
-    dense = DenseEncoder(cache=cache) if need_dense else NoDenseEncoder(cache=cache)
-    return dense, SparseEncoder(cache=cache)
-
-
-def _prewarm(encoders: Sequence[Any], texts: Sequence[str], say: Callable[[str], None], label: str) -> None:
-    """Embed the distinct ``texts`` once, shortest first, into the encoders' caches before indexing.
-
-    Batches of similar length pad less (the dense model pads a batch to its longest text), and
-    texts already embedded for another method or an earlier run are cache hits."""
-    uniq = sorted(set(texts), key=len)
-    step = 1024
-    t0 = time.perf_counter()
-    for i in range(0, len(uniq), step):
-        part = uniq[i : i + step]
-        for enc in encoders:
-            enc.embed_documents(part)
-        done = min(i + step, len(uniq))
-        say(f"[{label}] embedded {done}/{len(uniq)} distinct texts ({time.perf_counter() - t0:.0f}s)")
-
-
-# ----------------------------------------------------------------------------- significance
-
-
-def _significance(
-    outcomes: dict[tuple[str, str, str], list[QueryOutcome]],
-    element_addressable: dict[str, bool],
-    scopes: Iterable[str],
-    retrievers: Iterable[str],
-    methods: Sequence[str],
-    *,
-    resamples: int,
-    depth: int,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if REFERENCE_METHOD not in methods:
-        return out
-    for scope in scopes:
-        for retriever in retrievers:
-            ref = outcomes.get((scope, retriever, REFERENCE_METHOD))
-            if ref is None:
-                continue
-            for base in methods:
-                other = outcomes.get((scope, retriever, base))
-                if base == REFERENCE_METHOD or other is None:
-                    continue
-                subsets: dict[str, list[int]] = {"all": list(range(len(ref)))}
-                for i, o in enumerate(ref):
-                    subsets.setdefault(o.evidence_type, []).append(i)
-                res: dict[str, Any] = {}
-                for subset, idx in subsets.items():
-                    a_out = [ref[i] for i in idx]
-                    b_out = [other[i] for i in idx]
-                    res[subset] = _compare(a_out, b_out, element_addressable.get(base, False), resamples, depth)
-                out.setdefault(scope, {}).setdefault(retriever, {})[base] = res
-    return out
-
-
-def _compare(
-    a: list[QueryOutcome], b: list[QueryOutcome], b_elements: bool, resamples: int, depth: int
-) -> dict[str, Any]:
-    res: dict[str, Any] = {"n": len(a)}
-    for metric in TESTED_METRICS:
-        if metric.startswith(("EH", "MRR_e")) and not b_elements:
-            continue
-        if metric.startswith(("EH", "EvH", "MRR_e")):
-            pairs = [(x, y) for x, y in zip(a, b) if x.has_gold_text]
-            if not pairs:
-                continue
-            aa, bb = [p[0] for p in pairs], [p[1] for p in pairs]
-        else:
-            aa, bb = a, b
-        va, vb = metric_vector(aa, metric, depth), metric_vector(bb, metric, depth)
-        entry: dict[str, Any] = {"bootstrap": paired_bootstrap(va, vb, resamples=resamples).to_dict()}
-        if metric.startswith(_HIT_PREFIXES):
-            entry["mcnemar"] = mcnemar_exact(va, vb).to_dict()
-        res[metric] = entry
-    return res
 
 
 # ----------------------------------------------------------------------------- main entry
@@ -467,19 +177,19 @@ def run_eval(
             root.mkdir(parents=True, exist_ok=True)
         if dense is None or sparse is None:
             need_dense = peers or any(r != "bm25" for r in retrievers)
-            d_default, s_default = _default_encoders(root / "cache", need_dense=need_dense)
+            d_default, s_default = default_encoders(root / "cache", need_dense=need_dense)
             stack.callback(d_default.cache.close)  # runs after every index is closed
             dense = dense if dense is not None else d_default
             sparse = sparse if sparse is not None else s_default
         for m in methods:
             t1 = time.perf_counter()
             method = METHODS[m]
-            index = _open_method_index(m, root, dense, sparse, say)
+            index = open_method_index(m, root, dense, sparse, say)
             stack.callback(index.close)
             built = [(doc, method.build(doc)) for doc in docs_by_stem.values()]
             n_units = sum(len(units) for _, units in built)
             chars = sum(result_chars(u) for _, units in built for u in units)
-            _prewarm([dense, sparse], [u.embedding_text() for _, units in built for u in units], say, m)
+            prewarm([dense, sparse], [u.embedding_text() for _, units in built for u in units], say, m)
             for doc, units in built:
                 index.add_document(doc, units)
             unit_stats[m] = {
@@ -489,7 +199,7 @@ def run_eval(
             }
             timings[f"index:{m}"] = time.perf_counter() - t1
             say(f"[{m}] indexed {n_units} units in {timings[f'index:{m}']:.1f}s")
-            searcher = IndexSearcher(index)
+            searcher = MethodSearcher(index)
             t2 = time.perf_counter()
             _search_all(
                 searcher, m, qs, gold_doc, judge, outcomes, scopes,
@@ -518,11 +228,11 @@ def run_eval(
                 say(f"[peer {name}] done in {timings[f'peer:{name}']:.1f}s")
 
     t4 = time.perf_counter()
-    significance = _significance(
+    significance = significance_tables(
         outcomes, addressable, scopes, retrievers, methods, resamples=resamples, depth=depth
     )
     if peers and (("document", "hybrid", REFERENCE_METHOD) in outcomes or ("corpus", "hybrid", REFERENCE_METHOD) in outcomes):
-        significance["peers"] = _peer_significance(outcomes, scopes, resamples, depth)
+        significance["peers"] = peer_significance(outcomes, scopes, resamples, depth)
     timings["significance"] = time.perf_counter() - t4
     gold_cov = _gold_coverage(qs, judge, gold_doc)
     result = EvalResult(
@@ -556,7 +266,7 @@ def run_eval(
     if json_out is not None:
         from .report import write_json
 
-        write_json(result, Path(json_out))
+        write_json(result.to_json(), Path(json_out))
     return result
 
 
@@ -599,22 +309,6 @@ def _search_all(
             bar.update(1)
         outcomes[(scope, retriever, method)] = outs
     bar.close()
-
-
-def _peer_significance(
-    outcomes: dict[tuple[str, str, str], list[QueryOutcome]], scopes: Iterable[str], resamples: int, depth: int
-) -> dict[str, Any]:
-    """Struct-aware hybrid against each peer pipeline, per scope (PH@k and MRR_p, EvH)."""
-    out: dict[str, Any] = {}
-    for scope in scopes:
-        ref = outcomes.get((scope, "hybrid", REFERENCE_METHOD))
-        if ref is None:
-            continue
-        for (s, retriever, method), other in outcomes.items():
-            if s != scope or method not in ("llamaindex", "langchain"):
-                continue
-            out.setdefault(scope, {})[method] = {"all": _compare(ref, other, False, resamples, depth)}
-    return out
 
 
 def _ceiling(

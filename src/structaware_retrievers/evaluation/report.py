@@ -1,4 +1,5 @@
-"""Printing an :class:`~.harness.EvalResult` as paper-style tables, and writing it as JSON.
+"""Printing a run (:class:`~.results.EvalResult`, in its JSON form :meth:`~.results.EvalResult.to_json`)
+as paper-style tables, and writing it as JSON.
 
 Tables (plain text, tab-free, fixed-width columns):
 
@@ -15,13 +16,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .baselines import METHODS, REFERENCE_METHOD
 from .significance import format_p
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .harness import EvalResult
 
 _LABELS = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid", "llamaindex": "LlamaIndex", "langchain": "LangChain"}
 
@@ -139,13 +137,13 @@ def _sig_table(sig: dict[str, Any], scope: str, subset: str = "all") -> str:
     return format_table(header, rows)
 
 
-def _peer_table(result: EvalResult, summ: dict[str, Any], scope: str) -> str:
+def _peer_table(unit_stats: dict[str, Any], summ: dict[str, Any], scope: str) -> str:
     header = ["Pipeline", "Retriever", "PH@1", "PH@5", "MRR_p", "EvH@5", "Ctx", "units", "mean chars"]
     rows = []
     for retriever in ("dense", "hybrid"):
         s = summ.get(scope, {}).get(retriever, {}).get(REFERENCE_METHOD, {}).get("all")
         if s:
-            st = result.unit_stats.get(REFERENCE_METHOD, {})
+            st = unit_stats.get(REFERENCE_METHOD, {})
             rows.append(
                 ["structaware (struct)", _LABELS[retriever]]
                 + [fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")]
@@ -154,7 +152,7 @@ def _peer_table(result: EvalResult, summ: dict[str, Any], scope: str) -> str:
     for peer in ("llamaindex", "langchain"):
         s = summ.get(scope, {}).get(peer, {}).get(peer, {}).get("all")
         if s:
-            st = result.unit_stats.get(peer, {})
+            st = unit_stats.get(peer, {})
             rows.append(
                 [_LABELS[peer] + " default", str(st.get("retrieval", ""))]
                 + [fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")]
@@ -163,27 +161,30 @@ def _peer_table(result: EvalResult, summ: dict[str, Any], scope: str) -> str:
     return format_table(header, rows) if rows else ""
 
 
-def render_result(result: EvalResult) -> str:
-    """All tables of a run as one printable string."""
-    summ = result.summaries()
-    cfg = result.config
+def render_result(data: dict[str, Any]) -> str:
+    """All tables of a run as one printable string, from the dict of :meth:`EvalResult.to_json
+    <.results.EvalResult.to_json>` (what :meth:`EvalResult.render <.results.EvalResult.render>` prints)."""
+    summ = data["summaries"]
+    cfg = data["config"]
+    unit_stats = data["unit_stats"]
+    evidence_types = {q["evidence_type"] for q in data["questions"]}
     out = [
         f"questions: {cfg['questions']}  ({cfg['n_questions']} questions, {cfg['n_documents']} documents)",
         f"depth {cfg['depth']}; Ctx = mean characters (context + text) of the top 5; "
         "EH = element hit via source-element text coverage (>= 0.8 of gold tokens); "
         "EvH = retrieved text covers the gold evidence; N/A = no element addressability",
     ]
-    if result.gold_coverage:
+    if data["gold_coverage"]:
         parts = [
             f"{k}: {v['any_block_rate']:.3f} in one block, {v['table_block_rate']:.3f} in one table block (n={v['n']})"
-            for k, v in sorted(result.gold_coverage.items())
+            for k, v in sorted(data["gold_coverage"].items())
         ]
         out.append("gold evidence addressable in the parse -- " + "; ".join(parts))
     stats = ", ".join(
-        f"{_label(m)} {int(s['units']):,} units / {s['mean_chars']:,.0f} chars" for m, s in result.unit_stats.items()
+        f"{_label(m)} {int(s['units']):,} units / {s['mean_chars']:,.0f} chars" for m, s in unit_stats.items()
     )
     out.append(f"units (count / mean characters of context + text): {stats}")
-    ceil = [(m, s["ceiling"]) for m, s in result.unit_stats.items() if s.get("ceiling")]
+    ceil = [(m, s["ceiling"]) for m, s in unit_stats.items() if s.get("ceiling")]
     if ceil:
         subsets = sorted({k for _, c in ceil for k in c}, key=lambda k: (k != "all", k))
         rows = [[_label(m), "", *[fmt(c.get(k)) for k in subsets]] for m, c in ceil]
@@ -196,7 +197,7 @@ def render_result(result: EvalResult) -> str:
         if scope not in summ:
             continue
         out += ["", f"== Main results, scope={scope} (Table 2 layout) ==", _main_table(summ, scope)]
-        if len({t for _, t in result.questions}) > 1:
+        if len(evidence_types) > 1:
             out += ["", f"== By evidence type, scope={scope} ==", _type_table(summ, scope)]
         br = _budget_retriever(summ, scope)
         bt = _budget_table(summ, scope, cfg["budgets"], br) if br else ""
@@ -208,28 +209,29 @@ def render_result(result: EvalResult) -> str:
                 "query(budget_chars=B) hands over, table-group rows dropped before hits) ==",
                 bt,
             ]
-        if result.significance.get(scope):
+        if data["significance"].get(scope):
             out += [
                 "",
                 f"== Struct-aware vs baselines, scope={scope}, all questions "
                 f"(paired bootstrap {cfg['resamples']:,} resamples; exact McNemar) ==",
-                _sig_table(result.significance, scope),
+                _sig_table(data["significance"], scope),
             ]
-            types = sorted({t for _, t in result.questions})
+            types = sorted(evidence_types)
             for t in types if len(types) > 1 else []:
-                table = _sig_table(result.significance, scope, t)
+                table = _sig_table(data["significance"], scope, t)
                 if table.count("\n") > 1:
                     out += ["", f"== Struct-aware vs baselines, scope={scope}, evidence_type={t} ==", table]
-        pt = _peer_table(result, summ, scope)
+        pt = _peer_table(unit_stats, summ, scope)
         if pt:
             out += ["", f"== Peers (default pipelines, same parsed text and encoders), scope={scope} ==", pt]
     return "\n".join(out)
 
 
-def write_json(result: EvalResult, path: Path) -> None:
-    """Write :meth:`EvalResult.to_json` to ``path`` (UTF-8, indented), creating parent folders."""
+def write_json(data: dict[str, Any], path: Path) -> None:
+    """Write a run's dict (:meth:`EvalResult.to_json <.results.EvalResult.to_json>`) to ``path``
+    (UTF-8, indented), creating parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result.to_json(), indent=1, ensure_ascii=False), encoding="utf-8")
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def _md(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

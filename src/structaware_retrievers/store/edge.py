@@ -50,13 +50,10 @@ from typing import Any
 import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
-from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.locking import folder_lock
 from structaware_retrievers.store.base import (
-    DENSE,
     PAYLOAD_INDEXES,
-    SPARSE,
     PointRecord,
     QueryPlan,
     ScoredRecord,
@@ -69,9 +66,16 @@ from structaware_retrievers.store.common import (
     require_filter,
     to_point_record,
     to_scored_record,
-    translate_filter,
 )
 from structaware_retrievers.store.disk import check_space, io_hint, points_bytes
+from structaware_retrievers.store.edge_convert import (
+    field_index_operation,
+    shard_config,
+    to_edge_filter,
+    to_edge_point,
+    to_edge_vector,
+)
+from structaware_retrievers.store.edge_staging import build_staged, discard_staged, take_staged
 from structaware_retrievers.store.edge_shard import (
     SHARD_DIR,
     OpenShard,
@@ -83,33 +87,6 @@ __all__ = ["EdgeStore"]
 
 _UPSERT_BATCH = 256
 _META_FILE = "collection.json"
-_STAGED_DIR = ".shard-staged"  # prepare(): the new shard, built aside
-_STAGED_DIM = ".shard-staged.dim"  # written last: the staged shard is whole, for this dimension
-
-def _edge_condition(c: Match | Range | IsEmpty | HasId) -> Any:
-    if isinstance(c, Match):
-        if len(c.values) == 1:
-            return E.FieldCondition(key=c.key, match=E.MatchValue(c.values[0]))
-        return E.FieldCondition(key=c.key, match=E.MatchAny(list(c.values)))
-    if isinstance(c, Range):
-        return E.FieldCondition(key=c.key, range=E.RangeFloat(gte=c.gte, lte=c.lte, gt=c.gt, lt=c.lt))
-    if isinstance(c, IsEmpty):
-        return E.IsEmptyCondition(c.key)
-    return E.HasIdCondition({str(i) for i in c.ids})
-
-
-def to_edge_filter(flt: PointFilter | None) -> Any:
-    """Translate a :class:`PointFilter` to ``qdrant_edge.Filter`` (``None`` for no filter)."""
-    return translate_filter(flt, _edge_condition, E.Filter)
-
-
-def _sparse(v: SparseVector) -> Any:
-    return E.SparseVector(indices=list(v.indices), values=list(v.values))
-
-
-def _vector(v: list[float] | SparseVector) -> Any:
-    return _sparse(v) if isinstance(v, SparseVector) else v
-
 
 class EdgeStore(VectorStore):
     """A Qdrant Edge shard in ``folder`` (see the module docstring for layout and locking).
@@ -254,9 +231,9 @@ class EdgeStore(VectorStore):
             finally:
                 self.close()
             shutil.rmtree(self._shard_dir)
-        staged = self._take_staged(dim)
+        staged = take_staged(self.folder, self._shard_dir, dim)
         try:
-            with self._using(None if staged else self._config(dim), must_exist=False) as shard:
+            with self._using(None if staged else shard_config(dim), must_exist=False) as shard:
                 if not staged:
                     self._create_indexes(shard, PAYLOAD_INDEXES)
                     self._run("flush", shard.flush)
@@ -274,65 +251,32 @@ class EdgeStore(VectorStore):
             raise
         self._dim = dim
 
-    @staticmethod
-    def _config(dim: int) -> Any:
-        return E.EdgeConfig(
-            vectors={DENSE: E.EdgeVectorParams(size=dim, distance=E.Distance.Cosine)},
-            sparse_vectors={SPARSE: E.EdgeSparseVectorParams(modifier=E.Modifier.Idf)},
-        )
-
     def prepare(self, dim: int) -> None:
         """Build the new empty shard with its payload indexes in ``<folder>/.shard-staged`` (private:
         no other process knows it; the caller holds the folder's write lock), for :meth:`create` to
-        move in place. Each payload index costs several fsyncs (0.1-0.8 s for all of them on a busy
-        disk): ``StructureIndex.add_document`` runs this while it embeds the first document."""
+        move in place (:mod:`~structaware_retrievers.store.edge_staging`). Each payload index costs
+        several fsyncs (0.1-0.8 s for all of them on a busy disk): ``StructureIndex.add_document``
+        runs this while it embeds the first document."""
         check_dim(dim, self.location)
         check_space(self.folder)
         self.discard_prepared()
         self.folder.mkdir(parents=True, exist_ok=True)
-        staged = str(self.folder / _STAGED_DIR)
         try:
-            shard = E.EdgeShard.create(staged, self._config(dim))
-            try:
-                self._create_indexes(shard, PAYLOAD_INDEXES)
-                shard.flush()
-            finally:
-                shard.close()
-            E.EdgeShard.load(staged).close()  # settled, as create() settles: the first load fills preallocated files
-            (self.folder / _STAGED_DIM).write_text(str(dim), encoding="utf-8")
+            build_staged(self.folder, dim, lambda shard: self._create_indexes(shard, PAYLOAD_INDEXES))
         except BaseException:
             self.discard_prepared()
             raise
 
     def discard_prepared(self) -> None:
         """Remove what :meth:`prepare` built (and the folder, if it made it and it is empty)."""
-        (self.folder / _STAGED_DIM).unlink(missing_ok=True)
-        shutil.rmtree(self.folder / _STAGED_DIR, ignore_errors=True)
+        discard_staged(self.folder)
         if not self.exists():
             with contextlib.suppress(OSError):  # not empty: an older index's files, left alone
                 self.folder.rmdir()
 
-    def _take_staged(self, dim: int) -> bool:
-        """Move a whole shard staged by :meth:`prepare` for ``dim`` into place; False if there is none."""
-        try:
-            ok = (self.folder / _STAGED_DIM).read_text(encoding="utf-8") == str(dim)
-        except OSError:
-            ok = False
-        if ok and not self._shard_dir.exists():
-            try:
-                os.rename(self.folder / _STAGED_DIR, self._shard_dir)
-            except OSError:
-                ok = False
-        else:
-            ok = False
-        (self.folder / _STAGED_DIM).unlink(missing_ok=True)
-        shutil.rmtree(self.folder / _STAGED_DIR, ignore_errors=True)
-        return ok
-
     def _create_indexes(self, shard: Any, wanted: dict[str, str]) -> None:
         for name, kind in wanted.items():
-            schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
-            self._run(f"payload index on {name}", shard.update, E.UpdateOperation.create_field_index(name, schema))
+            self._run(f"payload index on {name}", shard.update, field_index_operation(name, kind))
 
     def ensure_payload_indexes(self) -> list[str]:
         if self._indexes_checked:
@@ -369,7 +313,7 @@ class EdgeStore(VectorStore):
         with self._using() as shard:
             for chunk in checked_batches(points, self.dense_dim(), self.location, _UPSERT_BATCH):
                 batch = [
-                    E.Point(id=p.id, vector={DENSE: list(p.dense), SPARSE: _sparse(p.sparse)}, payload=p.payload)  # type: ignore[arg-type]
+                    to_edge_point(p)  # type: ignore[arg-type]
                     for p in chunk
                 ]
                 self._written()
@@ -458,7 +402,7 @@ class EdgeStore(VectorStore):
 
     def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
         ef = to_edge_filter(plan.flt)
-        queries = [(E.Query.Nearest(_vector(v), using=u), w) for u, v, w in plan.searches]
+        queries = [(E.Query.Nearest(to_edge_vector(v), using=u), w) for u, v, w in plan.searches]
         if plan.fusion is None:
             ((query, _),) = queries
             req = E.QueryRequest(limit=plan.limit, query=query, filter=ef, with_payload=True)

@@ -1,4 +1,5 @@
-"""Find the PDF a parser output was made from, so that table grids can be rebuilt from it.
+"""Stage 2: the PDF a parser output was made from, found and opened, so that the later stages can
+read table regions from its text layer.
 
 Looked for, in order (the first hit wins; nothing is downloaded or guessed beyond these):
 
@@ -7,14 +8,24 @@ Looked for, in order (the first hit wins; nothing is downloaded or guessed beyon
   ``*.pdf`` there;
 * beside the input: ``<name>.pdf`` or ``<name>_origin.pdf`` in the input's folder, where ``<name>``
   is the document name (the folder / zip name, or a JSON file's stem without MinerU suffixes).
+
+A PDF is opened with pdfplumber (extra ``structaware[pdf]``; :func:`text_layer_reader` says whether
+it is installed) by :func:`open_pdf`.
 """
 
 from __future__ import annotations
 
+import io
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from structaware_readers.table_recovery import PdfSource
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, MissingExtraError
+from structaware_readers.table_recovery.record import PdfSource
+
+__all__ = ["MAX_ZIP_PDF_BYTES", "find_pdf", "open_pdf", "pdf_label", "text_layer_reader"]
 
 #: Largest PDF read out of a zip (bytes); larger members are skipped.
 MAX_ZIP_PDF_BYTES = 1 << 30
@@ -91,3 +102,54 @@ def _is_pdf_file(p: Path) -> bool:
             return b"%PDF-" in fh.read(1024)
     except OSError:
         return False
+
+
+def text_layer_reader() -> str | None:
+    """The version of pdfplumber, the PDF text-layer reader, when it can be imported (grids are then
+    rebuilt from a PDF given or found), else ``None`` (extra ``structaware[pdf]`` missing). Cheap: the
+    module is found, not imported. Part of the ingest ledger's key (an install re-reads inputs)."""
+    import importlib.util
+    from importlib import metadata
+
+    try:
+        if importlib.util.find_spec("pdfplumber") is None:
+            return None
+    except (ImportError, ValueError):  # a broken or half-imported module
+        return None
+    try:
+        return metadata.version("pdfplumber")
+    except metadata.PackageNotFoundError:  # importable without distribution metadata (a source tree)
+        return "unknown"
+
+
+def pdf_label(pdf: PdfSource) -> str:
+    """How messages name ``pdf``: its path, or ``the PDF`` for bytes."""
+    return "the PDF" if isinstance(pdf, bytes) else str(pdf)
+
+
+@contextmanager
+def open_pdf(pdf: PdfSource) -> Iterator[Any]:
+    """``pdf`` opened with pdfplumber (a ``pdfplumber.PDF``), closed on exit.
+
+    Raises:
+        InputNotFoundError: ``pdf`` is a path that does not exist.
+        MalformedInputError: ``pdf`` cannot be opened as a PDF (names the file and field ``pdf``).
+        MissingExtraError: pdfplumber is not installed (``pip install 'structaware[pdf]'``).
+    """
+    try:
+        import pdfplumber
+    except ImportError as exc:
+        raise MissingExtraError("pdfplumber", "pdf", "Rebuilding table grids from the PDF", path=pdf_label(pdf)) from exc
+
+    if not isinstance(pdf, bytes):
+        path = Path(pdf)
+        if not path.is_file():
+            raise InputNotFoundError("no such PDF file", path=path, field="pdf")
+    try:
+        handle = pdfplumber.open(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    except Exception as exc:
+        raise MalformedInputError(f"not a readable PDF: {exc}", path=pdf_label(pdf), field="pdf") from exc
+    try:
+        yield handle
+    finally:
+        handle.close()

@@ -1,4 +1,4 @@
-"""Where each body row of a table lies on the page, from the PDF's text layer.
+"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer.
 
 A parser gives a table's cells (MinerU ``table_body`` HTML, Unstructured ``text_as_html``) and one box
 for the whole table, so a ``table_row`` unit would point at the table, not at its row. When the PDF

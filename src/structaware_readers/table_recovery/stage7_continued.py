@@ -1,4 +1,4 @@
-"""Tables continued across pages whose grid was rebuilt: merged into one table, as the readers
+"""Stage 7: tables continued across pages whose grid was rebuilt: merged into one table, as the readers
 merge the parser's own continued tables (rules: :mod:`structaware_readers.tables.continued`).
 
 A reader can only merge two parts of a table when both have cells; a part the parser left without
@@ -13,9 +13,22 @@ its footnote is appended, and the later block is removed.
 
 from __future__ import annotations
 
-from structaware_readers.models import Block, BlockKind
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.table_recovery.record import Recovery
+from structaware_readers.table_recovery.stage1_select import has_grid
 from structaware_readers.tables import grid_to_text
 from structaware_readers.tables.continued import append_rows, continues
+
+__all__ = ["finish", "merge_continued_tables"]
+
+
+def finish(rec: Recovery) -> ParsedDocument:
+    """The document with the stages' blocks (tables continued across pages merged when a part's grid
+    was rebuilt, :func:`merge_continued_tables`) and warnings; call after :meth:`Recovery.drop_absorbed
+    <.record.Recovery.drop_absorbed>`."""
+    blocks = rec.blocks
+    rebuilt = {blocks[i].block_id for i in rec.targets if blocks[i].kind is BlockKind.TABLE and has_grid(blocks[i].table)}
+    return rec.doc.model_copy(update={"blocks": merge_continued_tables(blocks, rebuilt), "warnings": rec.warnings})
 
 
 def merge_continued_tables(blocks: list[Block], rebuilt: set[str]) -> list[Block]:

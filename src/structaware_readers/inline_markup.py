@@ -1,0 +1,76 @@
+"""Inline markup in a block's text turned into the text a reader sees.
+
+Parsers write inline styling into plain text: MinerU renders superscript and subscript spans as
+``<sup>a</sup>`` / ``<sub>2</sub>`` (content_list, and this package's own rendering of MinerU 4.x
+spans), Markdown renderings keep ``&lt;`` / ``&amp;``, converters leave ``<b>``, ``<i>``,
+``<span>`` or ``<br>`` in a caption. Unit text must hold none of it (issue 21, item 4). The rules are
+those of table cells (:mod:`structaware_readers.tables.cell_text`), so a paragraph and a table row
+write a footnote mark the same way:
+
+* ``<sup>x</sup>`` set against a word is ``^x`` (``metformin<sup>b</sup>`` -> ``metformin^b``,
+  ``m<sup>2</sup>`` -> ``m^2``); elsewhere its text (``(<sup>a</sup>)`` -> ``(a)``);
+* ``<sub>x</sub>`` and the other inline tags (:data:`INLINE_TAGS`) keep their text where they stand
+  (``CO<sub>2</sub>`` -> ``CO2``); ``<br>`` and block tags (``<p>``, ``<div>``, ``<li>``) break the line;
+* entities written with their semicolon are decoded (``&lt;140`` -> ``<140``, ``&amp;`` -> ``&``,
+  ``&#8805;`` -> ``≥``); an ampersand or angle bracket that is no markup stays as it is
+  (``AT&T``, ``<140/90 mm Hg``, ``a <b and c> d``: only the tags listed are markup, and ``&para``
+  without a semicolon is no entity).
+
+Lines without markup are returned unchanged (the fast path: no ``<`` and no ``&``); a line with
+markup has its runs of spaces collapsed. ``$...$`` math is left to the readers (it is kept as
+``$...$`` by the data model).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Tags read as inline markup (any other ``<...>`` is text: ``<140``, ``<b and c>`` are not tags).
+INLINE_TAGS = (
+    "sup", "sub", "b", "i", "u", "s", "em", "strong", "span", "small", "big", "mark", "font", "a",
+    "ins", "del", "code", "kbd", "var", "cite", "abbr", "br", "p", "div", "li", "ul", "ol", "eq",
+)  # fmt: skip
+_TAG = re.compile(r"</?(?:" + "|".join(INLINE_TAGS) + r")(?:\s+[a-zA-Z_:][-\w:.]*\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'<>=`]+))*\s*/?>", re.IGNORECASE)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_MARKUP = re.compile(f"{_TAG.pattern}|{_ENTITY.pattern}", re.IGNORECASE)
+
+
+def has_markup(text: str) -> bool:
+    """True when ``text`` holds an inline tag of :data:`INLINE_TAGS` or an entity with its semicolon."""
+    return ("<" in text or "&" in text) and _MARKUP.search(text) is not None
+
+
+def plain_text(text: str) -> str:
+    """``text`` with its inline markup turned into plain text (module docstring); ``text`` itself
+    when it holds none."""
+    if not text or not has_markup(text):
+        return text
+    return "\n".join(_plain_line(line) if has_markup(line) else line for line in text.split("\n"))
+
+
+def _plain_line(line: str) -> str:
+    from lxml import html as lxml_html
+
+    from structaware_readers.tables.cell_text import cell_text
+
+    pieces: list[str] = []
+    pos = 0
+    for m in _MARKUP.finditer(line):
+        pieces.append(_escape(line[pos : m.start()]))
+        pieces.append(m.group(0))
+        pos = m.end()
+    pieces.append(_escape(line[pos:]))
+    try:
+        root = lxml_html.fragment_fromstring("".join(pieces), create_parent="td")
+    except Exception:  # lxml refuses the fragment (control characters): decode entities only  # noqa: BLE001
+        import html
+
+        return _ENTITY.sub(lambda m: html.unescape(m.group(0)), _TAG.sub("", line))
+    return cell_text(root, math=False)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+__all__ = ["INLINE_TAGS", "has_markup", "plain_text"]

@@ -1,0 +1,150 @@
+"""The one entry point of table recovery: the stages run in order over a document.
+
+:func:`recover_tables` is what :func:`structaware_readers.loader.load_document` calls: it decides
+whether the document needs the stages at all, finds its PDF (stage 2) and runs
+:func:`recover_table_grids`, falling back to the parser's text when a PDF found on the way cannot be
+used, then gives table rows their own boxes (stage 8). :func:`recover_table_grids` runs stages 1-7
+over one document with a given PDF (or none):
+
+1. :mod:`.stage1_select` -- which blocks need a grid, which tables are split, which markup to check;
+2. :mod:`.stage2_find_pdf` -- the PDF opened (its page count must be the document's);
+3. :mod:`.stage3_split_tables` -- split tables read as one region;
+4. :mod:`.stage4_text_layer` -- ungridded regions read from the text layer, else
+5. :mod:`.stage5_parser_text` -- from the parser's space-aligned text (every target without a PDF);
+6. :mod:`.stage6_markup_check` -- parser markup that garbles the header, or stacks items in one row,
+   replaced (tables merged across pages: part by part, after the pages);
+7. :mod:`.stage7_continued` -- tables continued across pages merged;
+8. :mod:`.stage8_row_boxes` -- (:func:`recover_tables` only) each body row's own box, from PDFium's
+   text layer.
+
+Stages 3, 4 and 6 run page by page: only pages holding such regions are opened, each page is cropped
+to the region, and pages are released after use.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from structaware_readers.models import BlockKind, ParsedDocument
+from structaware_readers.table_recovery.record import PdfSource
+from structaware_readers.table_recovery.stage1_select import needs_check, needs_parts_check, needs_recovery, select
+from structaware_readers.table_recovery.stage2_find_pdf import find_pdf, open_pdf, pdf_label
+from structaware_readers.table_recovery.stage3_split_tables import join_split_tables
+from structaware_readers.table_recovery.stage4_text_layer import rebuild_from_text_layer
+from structaware_readers.table_recovery.stage5_parser_text import from_parser_text
+from structaware_readers.table_recovery.stage6_markup_check import check_merged_parts, check_parser_markup, document_words
+from structaware_readers.table_recovery.stage7_continued import finish
+from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes, needs_row_boxes
+
+__all__ = ["recover_table_grids", "recover_tables"]
+
+log = logging.getLogger(__name__)
+
+
+def recover_tables(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
+    """``doc`` with its ungridded tables (and tables whose markup garbles the header, stacks items or is
+    split into pieces) rebuilt from the PDF given or found, else its ungridded tables from the parser's
+    text; then each table body row's own box from that PDF where the grid has none (stage 8).
+
+    Args:
+        doc: what the reader made of ``path``.
+        path: the input handed to the loader (where the PDF is looked for, stage 2).
+        pdf: the PDF (a path or its bytes); ``None`` or ``True``: find it; ``False``: use none.
+
+    Raises:
+        InputNotFoundError, MalformedInputError, MissingExtraError: a ``pdf`` given that cannot be used
+            (as :func:`recover_table_grids`); a PDF found on the way that cannot be used is left out
+            (with a warning in ``doc.warnings`` when it was meant for table grids) instead.
+    """
+    return _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
+
+
+def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
+    """Stages 1-7 with the PDF given, found (stage 2) or none."""
+    checked = pdf is not False and any(needs_check(b) or needs_parts_check(b) for b in doc.blocks)
+    if not needs_recovery(doc) and not checked:
+        return doc
+    if pdf is False:
+        return recover_table_grids(doc, None)
+    if pdf is not None and pdf is not True:
+        return recover_table_grids(doc, pdf)
+    from structaware_readers.errors import MalformedInputError, MissingExtraError
+
+    found = find_pdf(path, name=doc.name)
+    if found is None:
+        return recover_table_grids(doc, None)
+    try:
+        return recover_table_grids(doc, found)
+    except (MissingExtraError, MalformedInputError) as exc:  # a PDF found on the way is a bonus, not a requirement
+        doc = doc.model_copy(update={"warnings": [*doc.warnings, f"the PDF found was not used: {exc}"]})
+        return recover_table_grids(doc, None)
+
+
+def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
+    """Stage 8: each table body row's own box from the PDF given or found, where the grid has none;
+    ``doc`` itself without a PDF."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+    if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
+        return doc
+    if pdf is None or pdf is True:
+        found = find_pdf(path, name=doc.name)
+        if found is None:
+            return doc
+        try:
+            return add_row_boxes(doc, found)
+        except (InputNotFoundError, MalformedInputError):  # a PDF found on the way is a bonus, not a requirement
+            return doc
+    return add_row_boxes(doc, pdf)
+
+
+def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> ParsedDocument:
+    """Return ``doc`` with grids rebuilt for its ungridded table regions (the stages, in order).
+
+    Args:
+        doc: a parsed document (1-based pages, bboxes in 0..1 of the page, origin top-left).
+        pdf: the document's PDF (a path, or its bytes); ``None``: only the parser's own space-aligned
+            text is used (stage 5).
+
+    Returns:
+        A copy of ``doc`` whose recovered blocks carry ``table`` grids (``grid_source`` ``"pdf_text_layer"``
+        or ``"parser_text"``) and ``text`` = the grid's plain-text rendering; ``warnings`` extended with
+        one entry per table that could not be read. ``doc`` itself when nothing needed recovery.
+
+    Raises:
+        InputNotFoundError: ``pdf`` is a path that does not exist.
+        MalformedInputError: ``pdf`` cannot be opened as a PDF (names the file and field ``pdf``).
+        MissingExtraError: pdfplumber is not installed (``pip install 'structaware[pdf]'``).
+    """
+    rec = select(doc, with_pdf=pdf is not None)
+    if rec is None:
+        return doc
+    if pdf is None:
+        for i in rec.targets:
+            if rec.blocks[i].kind is BlockKind.TABLE:
+                rec.blocks[i] = from_parser_text(rec.blocks[i], None, rec.warnings, rec.warned)
+        return finish(rec)
+    with open_pdf(pdf) as plumber:
+        if len(plumber.pages) != doc.page_count:
+            msg = (
+                f"{pdf_label(pdf)} has {len(plumber.pages)} pages, the document {doc.page_count}: not its PDF;"
+                " tables without cell structure are read from the parser's text only"
+            )
+            log.warning("%s: %s", doc.source, msg)
+            return recover_table_grids(doc.model_copy(update={"warnings": [*doc.warnings, msg]}), None)
+        if rec.checks or rec.parts:
+            rec.vocabulary = document_words(
+                [b.text for b in doc.blocks if not b.is_furniture and b.kind is not BlockKind.TABLE]
+            )
+        for page_number in rec.pages():
+            page = plumber.pages[page_number - 1]
+            try:
+                join_split_tables(rec, page_number, page)
+                rebuild_from_text_layer(rec, page_number, page)
+                check_parser_markup(rec, page_number, page)
+            finally:
+                page.close()  # pdfplumber caches a page's objects until it is closed
+        check_merged_parts(rec, plumber)
+        rec.drop_absorbed()
+    return finish(rec)

@@ -1,0 +1,260 @@
+"""Words and cell text of a PDF text layer read in each glyph's own reading direction (pdfplumber).
+
+pdfplumber tells upright glyphs from rotated ones (``char["upright"]``) but reads every rotated glyph
+one way, top to bottom: a table column label written bottom-to-top (rotated 90 degrees
+anticlockwise, as the merged Topic cells of the VA/DoD recommendation tables are) comes out
+backwards (``sehcaorppA lareneG dna slaoG tnemtaerT``). Here each glyph's direction comes from its
+text matrix ``char["matrix"] = (a, b, c, d, e, f)`` (PDF 32000-1, 9.4.4: the glyph's baseline runs
+along ``(a, b)`` in PDF space, y upwards): ``a > 0`` left to right (``ltr``), ``b > 0`` bottom to
+top (``btt``), ``b < 0`` top to bottom (``ttb``), ``a < 0`` upside down (``rtl``). The glyphs of each
+direction are read apart, with pdfplumber's ``char_dir`` / ``line_dir`` settings for it (lines of
+bottom-to-top text follow each other left to right; of top-to-bottom text, right to left).
+
+Upright glyphs stacked one per line in one column (vertical CJK writing, or a vertical label spelt
+letter by letter) are one word read top to bottom (``治疗方案``, never ``治 疗 方 案``); a column of
+single figures is not (``1``, ``2``, ``3`` stay three words). The words of a cell are joined by a
+space, except between two CJK characters, which join directly (a wrapped ``慢性阻塞性`` +
+``肺疾病`` reads ``慢性阻塞性肺疾病``), and after a hyphen ending a line (``Sub-`` / ``topic``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Literal
+
+Direction = Literal["ltr", "btt", "ttb", "rtl"]
+
+#: pdfplumber settings per direction: (char_dir, line_dir) for the glyphs of that direction.
+_SETTINGS: dict[Direction, tuple[str, str]] = {
+    "ltr": ("ltr", "ttb"),
+    "btt": ("btt", "ltr"),
+    "ttb": ("ttb", "rtl"),
+    "rtl": ("rtl", "btt"),
+}
+_ORDER: tuple[Direction, ...] = ("ltr", "btt", "ttb", "rtl")
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+
+
+def char_direction(char: dict[str, Any]) -> Direction:
+    """The reading direction of one pdfplumber char, from its text matrix (module docstring);
+    ``ltr`` when the char has no matrix."""
+    matrix = char.get("matrix")
+    if not matrix or len(matrix) < 2:
+        return "ltr" if char.get("upright", True) else "ttb"
+    a, b = float(matrix[0]), float(matrix[1])
+    if abs(b) > abs(a):
+        return "btt" if b > 0 else "ttb"
+    return "ltr" if a >= 0 else "rtl"
+
+
+def _by_direction(chars: Iterable[dict[str, Any]]) -> dict[Direction, list[dict[str, Any]]]:
+    groups: dict[Direction, list[dict[str, Any]]] = {}
+    for ch in chars:
+        groups.setdefault(char_direction(ch), []).append(ch)
+    return groups
+
+
+def _kwargs(direction: Direction, upright: bool, x_tolerance: float, y_tolerance: float) -> dict[str, Any]:
+    char_dir, line_dir = _SETTINGS[direction]
+    kw: dict[str, Any] = {"x_tolerance": x_tolerance, "y_tolerance": y_tolerance}
+    if upright:  # pdfplumber applies char_dir/line_dir to upright glyphs, the *_rotated ones to the rest
+        kw.update(char_dir=char_dir, line_dir=line_dir)
+    else:
+        kw.update(char_dir_rotated=char_dir, line_dir_rotated=line_dir)
+    return kw
+
+
+def _is_stacked(chars: list[dict[str, Any]]) -> bool:
+    """Upright glyphs one per line in one column: at least 2 letters (no figures), each overlapping
+    the others across and none beside another on its line."""
+    if len(chars) < 2 or not all(ch.get("text", "").isalpha() for ch in chars):
+        return False
+    x0 = max(float(ch["x0"]) for ch in chars)
+    x1 = min(float(ch["x1"]) for ch in chars)
+    if x1 <= x0:  # no common column
+        return False
+    tops = sorted(float(ch["top"]) for ch in chars)
+    heights = sorted(float(ch["bottom"]) - float(ch["top"]) for ch in chars)
+    return all(b - a >= 0.5 * heights[0] for a, b in zip(tops, tops[1:]))
+
+
+def reading_words(
+    chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3, extra_attrs: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """pdfplumber words (``text``, ``x0``, ``x1``, ``top``, ``bottom`` in PDF points, origin top-left,
+    ``direction``) of ``chars``, each read in its glyphs' direction (module docstring). Upright words
+    come first in pdfplumber's order, then each rotated direction's."""
+    from pdfplumber.utils import extract_words
+
+    words: list[dict[str, Any]] = []
+    for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
+        upright = [ch for ch in group if ch.get("upright", True)]
+        rotated = [ch for ch in group if not ch.get("upright", True)]
+        for part, is_upright in ((upright, True), (rotated, False)):
+            if part:
+                kw = _kwargs(direction, is_upright, x_tolerance, y_tolerance)
+                words += extract_words(part, extra_attrs=extra_attrs, **kw)
+    return words
+
+
+def region_words(crop: Any, **kwargs: Any) -> list[dict[str, Any]]:
+    """:func:`reading_words` of a pdfplumber page or crop (its ``chars``)."""
+    return reading_words(list(crop.chars), **kwargs)
+
+
+def reading_text(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3) -> str:
+    """The text of ``chars`` (one table cell) as a reader reads it: each direction's words in their
+    reading order (upright first), stacked letters as one word, small raised or lowered glyphs read
+    in their word's line (:func:`mark_superscripts`: ``Strength^a`` as
+    :mod:`structaware_readers.tables.cell_text` writes ``<sup>a</sup>``, ``CO2``), words joined by
+    :func:`join_words`."""
+    from pdfplumber.utils import extract_words
+
+    lines: list[list[str]] = []
+    for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
+        upright = [ch for ch in group if ch.get("upright", True)]
+        rotated = [ch for ch in group if not ch.get("upright", True)]
+        if direction == "ltr" and upright and _is_stacked(upright):
+            lines.append(["".join(ch["text"] for ch in sorted(upright, key=lambda c: float(c["top"])))])
+            upright = []
+        elif direction == "ltr" and upright:
+            upright = mark_superscripts(upright)
+        for part, is_upright in ((upright, True), (rotated, False)):
+            if part:
+                kw = _kwargs(direction, is_upright, x_tolerance, y_tolerance)
+                lines += _lines_of(extract_words(part, **kw), direction, y_tolerance)
+    return join_words(lines)
+
+
+#: A glyph at most this share of the size of the glyph before it, and raised (lowered) by this share
+#: of that size from its baseline, is a superscript (a subscript).
+SUP_SIZE = 0.8
+SUP_RAISE = 0.2
+
+
+def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Upright ``chars`` with their small raised or lowered runs set on the line of the full-size glyph
+    just left of them (within that glyph's size across): pdfplumber then reads them in that line, not
+    as a line of their own (``CO2 before``, never ``CO before ... 2``). The first glyph of a raised
+    run is written ``^x`` (``Strength^a``, where pdfplumber read ``Strengtha``); a lowered run
+    (subscript) is glued as it is (``CO2``). Other glyphs unchanged."""
+    sizes = [float(ch.get("size") or 0) for ch in chars]
+    if not sizes or min(sizes) > SUP_SIZE * max(sizes):
+        return chars
+    order = sorted(range(len(chars)), key=lambda i: float(chars[i]["x0"]))
+    out = list(chars)
+    host_of: dict[int, dict[str, Any]] = {}  # index of a script glyph -> the full-size glyph it follows
+    for pos, i in enumerate(order):
+        ch = chars[i]
+        left = _left_neighbour(chars, order[:pos], ch)
+        if left is None:
+            continue
+        j = next(k for k in order[:pos] if chars[k] is left)
+        host = host_of.get(j, left)
+        hsize = float(host.get("size") or 0)
+        if float(ch.get("size") or 0) > SUP_SIZE * hsize or float(ch["x0"]) - float(left["x1"]) > hsize:
+            continue
+        raised = float(ch["bottom"]) <= float(host["bottom"]) - SUP_RAISE * hsize
+        lowered = float(ch["top"]) >= float(host["top"]) + SUP_RAISE * hsize
+        if not (raised or lowered):
+            continue
+        host_of[i] = host
+        first = j not in host_of
+        label = "^" + ch["text"] if raised and first else ch["text"]
+        out[i] = {**ch, "text": label, "top": host["top"], "bottom": host["bottom"]}
+    return out
+
+
+def _left_neighbour(chars: list[dict[str, Any]], left_of: list[int], ch: dict[str, Any]) -> dict[str, Any] | None:
+    """The glyph nearest left of ``ch`` on its line (their vertical extents overlap)."""
+    top, bottom = float(ch["top"]), float(ch["bottom"])
+    for j in reversed(left_of):
+        other = chars[j]
+        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > 0 and not other["text"].isspace():
+            return other
+    return None
+
+
+def table_cell_chars(table: Any) -> list[list[list[dict[str, Any]] | None]]:
+    """The glyphs of each cell of a pdfplumber ``Table``, row by row, as
+    :meth:`pdfplumber.table.Table.extract` assigns them (a glyph belongs to the cell holding its
+    centre); ``None`` for a cell covered by a merged one."""
+    chars = list(table.page.chars)
+
+    def inside(ch: dict[str, Any], box: tuple[float, float, float, float]) -> bool:
+        h, v = (float(ch["x0"]) + float(ch["x1"])) / 2, (float(ch["top"]) + float(ch["bottom"])) / 2
+        return box[0] <= h < box[2] and box[1] <= v < box[3]
+
+    out: list[list[list[dict[str, Any]] | None]] = []
+    for row in table.rows:
+        row_chars = [ch for ch in chars if inside(ch, row.bbox)]
+        out.append([None if cell is None else [ch for ch in row_chars if inside(ch, cell)] for cell in row.cells])
+    return out
+
+
+def table_text(table: Any) -> list[list[str | None]]:
+    """The cells of a pdfplumber ``Table`` as :meth:`pdfplumber.table.Table.extract` gives them
+    (``None`` for a covered cell), each read by :func:`reading_text`."""
+    return [[None if c is None else reading_text(c) for c in row] for row in table_cell_chars(table)]
+
+
+def cell_lines(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3) -> list[tuple[float, str]]:
+    """The text lines of one cell's upright, left-to-right glyphs, top to bottom: ``(top, text)``,
+    ``top`` in PDF points from the page top; ``[]`` when the cell holds rotated or stacked text."""
+    from pdfplumber.utils import extract_words
+
+    groups = _by_direction(chars)
+    if set(groups) - {"ltr"} or any(not ch.get("upright", True) for ch in chars) or not chars or _is_stacked(chars):
+        return []
+    words = extract_words(mark_superscripts(chars), x_tolerance=x_tolerance, y_tolerance=y_tolerance)
+    lines: list[tuple[float, list[str]]] = []
+    for w in words:
+        if lines and abs(float(w["top"]) - lines[-1][0]) <= y_tolerance:
+            lines[-1][1].append(w["text"])
+        else:
+            lines.append((float(w["top"]), [w["text"]]))
+    return [(top, join_words([ws])) for top, ws in lines]
+
+
+_HYPHEN_END = re.compile(r"[A-Za-z0-9]-$")
+
+
+def join_words(lines: list[list[str]]) -> str:
+    """The lines of one cell (each a list of words) joined as a reader reads them: words by a space,
+    except between two CJK characters (``慢性阻塞性`` + ``肺疾病`` -> ``慢性阻塞性肺疾病``) and across a
+    line break after a hyphen set against a letter or figure, before a word or a figure (``Sub-`` /
+    ``topic`` -> ``Sub-topic``, ``Angiotensin-`` / ``Converting`` -> ``Angiotensin-Converting``,
+    ``12.5-`` / ``25 mg`` -> ``12.5-25 mg``; the hyphen is kept). A hyphen inside a line stays apart
+    (``pre- and post-operative``), and so does a dash set apart (``therapy -`` / ``Then``)."""
+    out = ""
+    for line in lines:
+        for k, w in enumerate(x for word in line for x in word.split()):
+            glue = out and (
+                (_CJK_CHAR.match(out[-1]) and _CJK_CHAR.match(w[0])) or (k == 0 and _HYPHEN_END.search(out) and w[0].isalnum())
+            )
+            out += w if glue else (" " + w if out else w)
+    return out
+
+
+def _lines_of(words: list[dict[str, Any]], direction: Direction, tolerance: float) -> list[list[str]]:
+    """pdfplumber's words (in its reading order) cut into lines: a word whose position across the
+    reading direction (``top`` for horizontal text, ``x0`` for vertical) moves by more than
+    ``tolerance`` starts a line."""
+    key = "top" if direction in ("ltr", "rtl") else "x0"
+    lines: list[list[str]] = []
+    last: float | None = None
+    for w in words:
+        pos = float(w[key])
+        if last is None or abs(pos - last) > tolerance:
+            lines.append([])
+        lines[-1].append(w["text"])
+        last = pos
+    return lines
+
+
+__all__ = [
+    "Direction", "cell_lines", "char_direction", "join_words", "reading_text", "reading_words", "region_words",
+    "table_cell_chars", "table_text",
+]

@@ -1,0 +1,244 @@
+"""Stage 6: a parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
+
+MinerU's table recognition reads a table's cells from the page image; on dense financial tables it
+often cuts the words of a multi-line column header across cells (``June 30, Dec2022 | ember 31,
+2021``, ``Three mon | ths ended Jun | e 30,``), or takes the first data row for the header and drops
+the real one, while the figures of the body are right. Such a header breaks every row's ``header:
+value`` text. When the PDF is at hand, the words of each header cell of a parser-markup grid
+(``grid_source == "parser_html"``) are looked up among the words of the table's region in the PDF's
+text layer; when fewer than :data:`MIN_HEADER_WORDS_FOUND` of them are there, or when a header row is
+a data row (a label and figures), the region's grid is rebuilt from the text layer
+(:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and used instead,
+but only if it keeps the body's figures (at least :data:`MIN_FIGURES_KEPT` of them, counted with
+repeats), loses no body row, and reads the document's own words at least as well as the parser's
+grid (:func:`known_share`: the share of a grid's words found in the document's text outside its
+tables, as the parser read it): a text layer without spaces between words (``Method MMLUPhysics MMLUChemistry``,
+a LaTeX table in a small font) or one that cuts words keeps the figures but not the words, and the
+parser's grid is kept.
+
+A parser grid that may hold items stacked in one ruled row (a dose table's drugs, each on its own
+line beside its dose: :func:`~structaware_readers.table_recovery.stacked_rows.may_hold_stacked_rows`)
+is read from the text layer too, and that grid is used when it cuts those names into rows of their
+own (:func:`~structaware_readers.table_recovery.stacked_rows.splits_names`; more rows for another
+reason is no ground), under the same figures and words checks.
+
+A table merged across pages (``Block.extra_ids``) is checked only for stacked items, part by part
+(:func:`check_parts`); its header is left as the parser read it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from typing import Any
+
+from structaware_readers.models import Block, TableGrid
+from structaware_readers.table_recovery.grid_rules import is_data_row_cells
+from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.reading_direction import region_words
+from structaware_readers.table_recovery.record import Recovery
+from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
+from structaware_readers.tables import grid_to_text
+
+__all__ = [
+    "MIN_FIGURES_KEPT",
+    "MIN_HEADER_WORDS_FOUND",
+    "MIN_WORDS_KEPT",
+    "check_markup",
+    "check_merged_parts",
+    "check_parser_markup",
+    "check_parts",
+    "document_words",
+    "keeps_data",
+    "known_share",
+]
+
+log = logging.getLogger(__name__)
+
+#: A header whose words are found in the PDF region at this share or more is right as it is.
+MIN_HEADER_WORDS_FOUND = 0.9
+#: The rebuilt grid must keep at least this share of the parser body's figures.
+MIN_FIGURES_KEPT = 0.95
+#: ... and of the parser grid's words that the document's text holds (a grid that cuts words loses them).
+MIN_WORDS_KEPT = 0.95
+
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_FIGURE = re.compile(r"\d[\d,.]*")
+
+
+def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
+    """Check the parser-markup tables of ``page_number`` (stage 1's ``checks``; ``page``: its
+    ``pdfplumber.page.Page``) and give each whose header garbles words, or whose rows stack items,
+    the text layer's grid when that keeps the data (``rec.vocabulary``: the document's own words)."""
+    for i in rec.on_page(rec.checks, page_number):
+        if not rec.taken(i):
+            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary)
+
+
+def check_merged_parts(rec: Recovery, plumber: Any) -> None:
+    """Check the tables merged across pages that may stack items in a row (stage 1's ``parts``), part
+    by part (``plumber``: the open ``pdfplumber.PDF``), after the pages are done (:func:`check_parts`)."""
+    for i, b in enumerate(rec.blocks):
+        if b.block_id in rec.parts and i not in rec.absorbed:
+            rec.blocks[i] = _checked_parts(b, plumber, rec.vocabulary)
+
+
+def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None) -> TableGrid | None:
+    """The text layer's grid of ``block``'s region when the parser's header garbles words (module
+    docstring), else ``None`` (keep the parser's grid).
+
+    Args:
+        block: a table block for which :func:`~.stage1_select.needs_check` holds.
+        page: its ``pdfplumber.page.Page``.
+        vocabulary: :func:`document_words` of the document's blocks other than tables, as the parser
+            read them; ``None``: no words check.
+    """
+    grid = block.table
+    assert grid is not None and block.bbox is not None
+    garbled = _header_garbled(grid, page, block.bbox)
+    if not garbled and not may_hold_stacked_rows(grid.body_rows):
+        return None
+    rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
+    if rebuilt is None or rebuilt.n_cols < 2 or len(rebuilt.body_rows) < len(grid.body_rows):
+        return None
+    if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
+        return None  # the parser's header is right and no stacked items were cut apart
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
+
+
+def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
+    """The text layer's grid of a table merged across pages (:func:`~.stage1_select.needs_parts_check`), read part by
+    part (``pages``: the pdfplumber pages of ``block.page`` and ``block.extra_pages``, in that order)
+    and joined, when it cuts stacked items into more rows than the parser's grid and keeps its data
+    (:func:`keeps_data`); else ``None``. Every part must give the same columns; a continuation part's
+    header rows (the header printed again) are dropped when they repeat the first part's."""
+    grid = block.table
+    assert grid is not None and block.bbox is not None
+    regions = [(block.page, block.bbox), *zip(block.extra_pages, block.extra_bboxes)]
+    parts = [grid_from_region(page, bbox, page_number=p) for (p, bbox), page in zip(regions, pages)]
+    first = parts[0]
+    if any(g is None or g.n_cols != parts[0].n_cols for g in parts) or first is None or first.n_cols < 2:
+        return None
+    body: list[list[str]] = []
+    pages_of: list[int] = []
+    boxes: list[Any] = []
+    for k, part in enumerate(parts):
+        assert part is not None
+        extra = part.header_rows if k and part.header_rows != first.header_rows else []
+        body += [*extra, *part.body_rows]
+        pages_of += [regions[k][0]] * len(extra) + part.body_row_pages
+        boxes += [regions[k][1]] * len(extra) + part.body_row_bboxes
+    rebuilt = first.model_copy(update={"body_rows": body, "body_row_pages": pages_of, "body_row_bboxes": boxes})
+    if len(rebuilt.body_rows) <= len(grid.body_rows) or not splits_names(grid.body_rows, rebuilt.body_rows):
+        return None
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
+
+
+def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None) -> bool:
+    """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
+    least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats), and (``vocabulary`` given)
+    it reads the document's own words at least as well (:func:`known_share`) and keeps at least
+    :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
+    cells cut words, ``M e N S`` for ``Module``, loses them)."""
+    if any(is_data_row_cells(row) for row in rebuilt.header_rows):
+        return False
+    before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
+    after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
+    kept = sum(min(n, after[f]) for f, n in before.items())
+    if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
+        return False
+    if vocabulary is None:
+        return True
+    parser_known = {w for w in _words_of(_cells(grid)) if vocabulary[w] > 0}
+    lost = parser_known - set(_words_of(_cells(rebuilt)))
+    if len(lost) > (1 - MIN_WORDS_KEPT) * len(parser_known):
+        return False
+    return known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
+
+
+def _header_garbled(grid: TableGrid, page: Any, bbox: tuple[float, float, float, float]) -> bool:
+    """A header row is a data row, or fewer than :data:`MIN_HEADER_WORDS_FOUND` of the header's words
+    are in the region's text layer."""
+    if any(is_data_row_cells(row) for row in grid.header_rows):
+        return True
+    header_words = [w.lower() for row in grid.header_rows for cell in row for w in _WORD.findall(cell)]
+    if not header_words:
+        return False
+    pdf_words = _region_words(page, bbox)
+    if not pdf_words:
+        return False
+    return sum(1 for w in header_words if w in pdf_words) < MIN_HEADER_WORDS_FOUND * len(header_words)
+
+
+def document_words(texts: list[str]) -> Counter[str]:
+    """For each word (3+ letters, lower case) of ``texts`` (one text per block), the number of texts
+    holding it: a document's own words, as its parser read them."""
+    out: Counter[str] = Counter()
+    for text in texts:
+        out.update(set(_words_of([text])))
+    return out
+
+
+def known_share(cells: list[str], vocabulary: Counter[str]) -> float:
+    """The share of the distinct words (3+ letters) of ``cells`` that ``vocabulary`` holds; 1.0 when
+    the cells hold no word."""
+    words = set(_words_of(cells))
+    return sum(1 for w in words if vocabulary[w] > 0) / len(words) if words else 1.0
+
+
+def _words_of(texts: list[str]) -> list[str]:
+    return [w.lower() for t in texts for w in _WORD.findall(t)]
+
+
+def _cells(grid: TableGrid) -> list[str]:
+    return [grid.title, *(c for row in [*grid.header_rows, *grid.body_rows] for c in row)]
+
+
+def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str]:
+    px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
+    width, height = px1 - px0, pbottom - ptop
+    region = (
+        max(px0, px0 + bbox[0] * width - PAD),
+        max(ptop, ptop + bbox[1] * height - PAD),
+        min(px1, px0 + bbox[2] * width + PAD),
+        min(pbottom, ptop + bbox[3] * height + PAD),
+    )
+    if region[2] - region[0] < 1 or region[3] - region[1] < 1:
+        return set()
+    words = region_words(page.crop(region, strict=False), x_tolerance=3, y_tolerance=3)
+    return {w.lower() for word in words for w in _WORD.findall(word["text"])}
+
+
+def _figures(rows: list[list[str]]) -> Counter[str]:
+    return Counter(f.rstrip(".,") for row in rows for cell in row for f in _FIGURE.findall(cell))
+
+
+def _checked_block(block: Block, page: Any, vocabulary: Any) -> Block:
+    """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
+    the document's words as well (:mod:`.markup_check`)."""
+    try:
+        grid = check_markup(block, page, vocabulary)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
+
+
+def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
+    """``block`` (a table merged across pages) with the text layer's grid, read part by part, when that
+    cuts stacked items into rows of their own (:func:`~.markup_check.check_parts`)."""
+    pages = [plumber.pages[p - 1] for p in (block.page, *block.extra_pages)]
+    try:
+        grid = check_parts(block, pages, vocabulary)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
+        grid = None
+    finally:
+        for page in pages:
+            page.close()
+    if grid is None:
+        return block
+    return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})

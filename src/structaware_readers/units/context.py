@@ -1,0 +1,83 @@
+"""What a unit emitter sees of the pass over a document: :class:`EmitContext`.
+
+The pass (:class:`~structaware_readers.units.builder.UnitBuilder`, paper section 2.3) walks the body
+blocks in reading order and hands each table, figure, flowchart and graded text to its emitter
+(:mod:`.table_rows` with :mod:`.table_view` and :mod:`.table_recommendations`, :mod:`.figures`,
+:mod:`.flowcharts`, :mod:`.recommendations`) together with itself as this context. An emitter reads
+the document, the options and the running section path here, and writes units only through
+:meth:`EmitContext.emit`; it never imports the builder, so the builder can import every emitter.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from structaware_readers.grades.document import DocumentGrading
+from structaware_readers.models import BBox, Block, FlowEdgeInfo, Grade, ParsedDocument, TableRowInfo, UnitType
+from structaware_readers.units.options import UnitOptions
+
+__all__ = ["EmitContext"]
+
+
+class EmitContext(Protocol):
+    """The pass's state and operations an emitter may use.
+
+    Attributes:
+        doc: the document being read; options: the :class:`UnitOptions` of the build.
+        grading: the document's grade signals (:func:`structaware_readers.grades.document.profile_document`).
+        document: ``"Document: <filing>"`` for table row contexts (``UnitOptions.document_context``), or ``""``.
+    """
+
+    doc: ParsedDocument
+    options: UnitOptions
+    grading: DocumentGrading
+    document: str
+
+    @property
+    def section_path(self) -> list[str]:
+        """The heading texts from the top level down to the current section."""
+        ...
+
+    def section_context(self) -> str:
+        """``Section: A > B > C`` for the current path, ``""`` at the top of the document."""
+        ...
+
+    def emit(
+        self,
+        unit_type: UnitType,
+        text: str,
+        context: str,
+        blocks: list[Block],
+        *,
+        pages: list[int] | None = None,
+        grade: Grade | None = None,
+        table: TableRowInfo | None = None,
+        flow: FlowEdgeInfo | None = None,
+        extra: str = "",
+        refs: list[tuple[str, BBox | None, int]] | None = None,
+    ) -> None:
+        """Append one unit made from ``blocks`` (its pages, element ids and bboxes unless ``pages``
+        or ``refs`` say otherwise); ``extra`` tells units of the same blocks apart in their ids
+        (a row or edge index). Empty ``text`` adds nothing."""
+        ...
+
+    def flush_section(self) -> None:
+        """Emit the section text collected so far, so units that follow come after it."""
+        ...
+
+    def on_text(self, block: Block, text: str) -> None:
+        """Hand ``text`` of ``block`` to the pass as body text (a recommendation unit or section text)."""
+        ...
+
+    def add_section_text(self, block: Block, text: str) -> None:
+        """Append ``text`` of ``block`` to the section being collected."""
+        ...
+
+    def attach_grade_line(self, block: Block, text: str, grade: Grade) -> bool:
+        """Attach a text that is only a grade to the ungraded recommendation just emitted; False
+        when there is none."""
+        ...
+
+    def lead_in(self, table: Block) -> str:
+        """The paragraph just before ``table`` when it reads as the table's title, else ``""``."""
+        ...

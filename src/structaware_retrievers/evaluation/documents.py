@@ -1,0 +1,74 @@
+"""The documents of a question set, read once each (:func:`load_question_documents`), for
+:func:`.harness.run_eval`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from structaware_readers.errors import (
+    EmptyDocumentError,
+    InputNotFoundError,
+    MissingExtraError,
+    ParserUnavailableError,
+)
+from structaware_readers.models import ParsedDocument
+
+from .questions import Question, resolve_document
+
+__all__ = ["UnreadableDocumentWarning", "load_question_documents"]
+
+
+class UnreadableDocumentWarning(UserWarning):
+    """A question document has no readable text (e.g. a scanned PDF): its questions count as misses."""
+
+
+def load_question_documents(
+    questions: Sequence[Question],
+    docs: Path,
+    parsed: Path | None = None,
+    *,
+    pdf_tables: bool = True,
+    textless: dict[str, str] | None = None,
+) -> dict[str, ParsedDocument]:
+    """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
+
+    ``parsed`` (pre-parsed MinerU outputs, ``<stem>.zip`` or ``<stem>/``) is searched before
+    ``docs`` (PDFs or parser outputs), so a run over pre-parsed outputs needs no parsing.
+    Documents are read with :func:`structaware_readers.loader.load_document`; with ``pdf_tables``
+    a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
+    left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
+
+    Args:
+        textless: when given, a document without a text layer the parser can read (no body text,
+            ``EmptyDocumentError``; or a scanned PDF the parser cannot read without OCR models,
+            ``ParserUnavailableError``) is left out and recorded here as ``{stem: reason}``
+            instead of raising. A missing optional dependency (``MissingExtraError``) still raises.
+
+    Raises:
+        InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
+        (and the readers' typed errors for unreadable inputs).
+    """
+    from structaware_readers.loader import load_document
+
+    for folder, name in ((docs, "docs"), (parsed, "parsed")):
+        if folder is not None and not Path(folder).is_dir():
+            raise InputNotFoundError("not a folder", path=folder, field=name)
+    out: dict[str, ParsedDocument] = {}
+    for q in questions:
+        if q.doc_stem in out or (textless is not None and q.doc_stem in textless):
+            continue
+        path = resolve_document(q.doc_stem, [parsed, docs])
+        pdf = Path(docs) / f"{q.doc_stem}.pdf"
+        try:
+            if not pdf_tables:
+                out[q.doc_stem] = load_document(path, pdf=False)
+            else:
+                out[q.doc_stem] = load_document(path, pdf=pdf if pdf.is_file() and pdf != path else None)
+        except MissingExtraError:
+            raise
+        except (EmptyDocumentError, ParserUnavailableError) as exc:
+            if textless is None:
+                raise
+            textless[q.doc_stem] = str(exc)
+    return out

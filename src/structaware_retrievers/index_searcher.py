@@ -1,0 +1,201 @@
+"""The read side of a :class:`~structaware_retrievers.index.StructureIndex`: a question in, hits out.
+
+One query, in order (paper section 2.4):
+
+1. the arguments are checked and the question embedded (BM25 terms; the dense vector unless the
+   query has no BM25 terms, or is mostly Chinese/Japanese/Korean and the dense model lacks them);
+2. the store runs one Qdrant query: a dense and a sparse prefetch fused inside Qdrant (weighted RRF
+   or DBSF; :meth:`VectorStore.query <structaware_retrievers.store.base.VectorStore.query>`);
+3. the fused list is packed (:mod:`structaware_retrievers.evidence`): rows of one table grouped into
+   one hit, each hit expanded to its neighbourhood on request, the hits fitted to a character budget.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from structaware_readers.errors import IndexNotFoundError, MalformedInputError
+from structaware_readers.models import Unit
+from structaware_retrievers import evidence
+from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
+from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.fusion import DEFAULT_WEIGHTS
+from structaware_retrievers.results import SearchHit
+from structaware_retrievers.store.base import ScoredRecord, VectorStore
+
+__all__ = ["IndexSearcher"]
+
+
+class IndexSearcher:
+    """Searches one collection of ``store`` with the ``dense`` and ``sparse`` encoders.
+
+    The arguments of :meth:`query` are those of :meth:`StructureIndex.query
+    <structaware_retrievers.index.StructureIndex.query>` (documented there), all given.
+    """
+
+    def __init__(self, store: VectorStore, dense: DenseEncoder, sparse: SparseEncoder, *, collection: str) -> None:
+        self.store = store
+        self.dense = dense
+        self.sparse = sparse
+        self.collection = collection
+
+    def require_index(self) -> None:
+        """Raises :class:`IndexNotFoundError` (naming the store's location) when the collection is
+        missing or empty."""
+        if not self.store.exists() or self.store.count() == 0:
+            raise IndexNotFoundError(
+                "the index is missing or empty: ingest documents first (StructureIndex.ingest(paths) or"
+                " `structaware ingest <files>`), or point to the right index (path=, $STRUCTAWARE_INDEX, url=,"
+                f" collection={self.collection!r})",
+                path=self.store.location,
+            )
+
+    def _prepare(
+        self,
+        text: str,
+        k: int,
+        mode: str,
+        fusion: str,
+        rrf_k: int,
+        prefetch_limit: int,
+        filter: SearchFilter | None,
+        weights: tuple[float, float] | None = None,
+        group_size: int = 1,
+    ) -> dict[str, Any]:
+        """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
+        arguments of :meth:`VectorStore.query` (raises as :meth:`StructureIndex.query` documents)."""
+        if not isinstance(text, str) or not text.strip():
+            raise MalformedInputError("query text is empty", field="text")
+        if k < 1:
+            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        if mode not in ("hybrid", "dense", "sparse"):
+            raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', got {mode!r}", field="mode")
+        if fusion not in ("rrf", "dbsf"):
+            raise MalformedInputError(f"must be 'rrf' or 'dbsf', got {fusion!r}", field="fusion")
+        if rrf_k < 1:
+            raise MalformedInputError(f"must be >= 1, got {rrf_k}", field="rrf_k")
+        if prefetch_limit < 1:
+            raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
+        weights = DEFAULT_WEIGHTS if weights is None else tuple(weights)  # type: ignore[assignment]
+        if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
+            raise MalformedInputError(f"must be two positive numbers (dense, BM25), got {weights!r}", field="weights")
+        self.require_index()
+        use_dense = mode != "sparse"
+        sparse = self.sparse.embed_query(text) if mode != "dense" else None
+        if sparse is not None and not sparse.indices:
+            sparse, use_dense = None, True  # only stop words or punctuation: the dense search answers
+        elif mode == "hybrid" and not self._dense_covers(text):
+            use_dense = False  # a dense model that lacks the query's language adds noise, not evidence
+        dense = self.dense.embed_query(text) if use_dense else None
+        mode = "hybrid" if dense is not None and sparse is not None else "dense" if dense is not None else "sparse"
+        return {
+            "dense": dense,
+            "sparse": sparse,
+            "limit": max(k, prefetch_limit) if group_size > 1 else k,  # rows to group come from below k
+            "mode": mode,
+            "fusion": fusion,
+            "rrf_k": rrf_k,
+            "prefetch_limit": prefetch_limit,
+            "flt": filter.to_point_filter() if filter is not None else None,
+            "weights": weights,
+        }
+
+    def _dense_covers(self, text: str) -> bool:
+        """False when the query is mostly Chinese/Japanese/Korean and the dense model lacks those languages."""
+        covers = getattr(self.dense, "covers", None)  # a user-supplied encoder may not say
+        return covers is None or covers(text)
+
+    @staticmethod
+    def _hits(records: list[ScoredRecord]) -> list[SearchHit]:
+        return [SearchHit(unit=Unit.from_payload(r.payload), score=r.score, rank=i) for i, r in enumerate(records, 1)]
+
+    def query(
+        self,
+        text: str,
+        *,
+        k: int,
+        mode: str,
+        fusion: str,
+        rrf_k: int,
+        prefetch_limit: int,
+        filter: SearchFilter | None,
+        weights: tuple[float, float] | None,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+    ) -> list[SearchHit]:
+        """Steps 1-3 of the module docstring; best first."""
+        self.check_budget(budget_chars, group_size)
+        prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
+        return self.finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size)
+
+    async def aquery(
+        self,
+        text: str,
+        *,
+        k: int,
+        mode: str,
+        fusion: str,
+        rrf_k: int,
+        prefetch_limit: int,
+        filter: SearchFilter | None,
+        weights: tuple[float, float] | None,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+    ) -> list[SearchHit]:
+        """Async :meth:`query`: query embedding in a worker thread; the search through
+        ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
+        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
+
+        self.check_budget(budget_chars, group_size)
+        prep = functools.partial(
+            self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
+        )
+        hits = self._hits(await self.store.aquery(**await asyncio.to_thread(prep)))
+        return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size)
+
+    @staticmethod
+    def check_budget(budget_chars: int | None, group_size: int) -> None:
+        """Raises :class:`MalformedInputError` for a ``budget_chars`` or ``group_size`` that is not a
+        positive whole number (``None`` budget: no budget)."""
+        if budget_chars is not None and (not isinstance(budget_chars, int) or budget_chars < 1):
+            raise MalformedInputError(f"must be a positive number of characters, got {budget_chars!r}", field="budget_chars")
+        if not isinstance(group_size, int) or isinstance(group_size, bool) or group_size < 1:
+            raise MalformedInputError(f"must be a positive whole number, got {group_size!r}", field="group_size")
+
+    def finish(
+        self, hits: list[SearchHit], k: int, budget_chars: int | None, expand: bool, group_size: int
+    ) -> list[SearchHit]:
+        """Step 3: the fused candidates (best first) grouped by table, expanded and fitted to the budget."""
+        hits = evidence.group_table_rows(hits, group_size, k)
+        if expand:
+            hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
+        if budget_chars is not None:
+            hits = evidence.fit_budget(hits, budget_chars)
+        return hits
+
+    def count(self, filter: SearchFilter | None = None) -> int:
+        """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
+        if not self.store.exists():
+            return 0
+        return self.store.count(filter.to_point_filter() if filter is not None else None)
+
+    def documents(self) -> list[dict[str, Any]]:
+        """One dict per indexed document: ``doc_id``, ``doc_name``, ``source``, ``units`` (count),
+        sorted by name then id. ``[]`` when there is no index."""
+        if not self.store.exists():
+            return []
+        docs: dict[str, dict[str, Any]] = {}
+        for r in self.store.scroll(fields=["doc_id", "doc_name", "source"]):
+            d = docs.get(r.payload.get("doc_id", ""))
+            if d is None:
+                d = docs[r.payload.get("doc_id", "")] = {
+                    "doc_id": r.payload.get("doc_id", ""),
+                    "doc_name": r.payload.get("doc_name", ""),
+                    "source": r.payload.get("source", ""),
+                    "units": 0,
+                }
+            d["units"] += 1
+        return sorted(docs.values(), key=lambda d: (d["doc_name"], d["doc_id"]))

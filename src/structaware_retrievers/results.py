@@ -1,0 +1,180 @@
+"""The result models of :class:`~structaware_retrievers.index.StructureIndex`: what a query returns
+(:class:`SearchHit`) and what an ingest did (:class:`IngestReport`, :class:`IngestSummary`,
+:class:`IngestFailure`, :class:`IngestError`).
+
+Plain pydantic models with no store or encoder behind them, so every module that hands results on
+(the evidence packing, the ingest pipeline, the CLI, ``serve``, the framework faces) imports them
+from here without importing the index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from structaware_readers.errors import StructawareError
+from structaware_readers.models import Unit
+
+__all__ = ["IngestError", "IngestFailure", "IngestReport", "IngestSummary", "SearchHit", "hit_unit"]
+
+
+class SearchHit(BaseModel):
+    """One search result: the full unit, its score and its 1-based rank.
+
+    ``score`` is, higher being better: for hybrid RRF, the sum over the two prefetches of
+    ``1 / (r / w + rrf_k - 1)`` with ``r`` the 1-based rank in that prefetch (Qdrant's definition;
+    ``w`` = 1.001 for dense, 1 for BM25, a deterministic tie-break: see ``store/base.py``), so a
+    unit first in both lists scores about ``2 / rrf_k``;
+    for hybrid DBSF, the sum of each prefetch's scores normalised by mean +- 3 standard deviations;
+    for dense search, the cosine similarity; for sparse search, the BM25 score (TF weight x IDF).
+    """
+
+    unit: Unit
+    score: float
+    rank: int = Field(ge=1)
+    #: the unit's evidence neighbourhood when the query asked for ``expand=True`` (adjacent table
+    #: rows, the parent section's lead sentence, neighbouring flow edges, adjacent section parts;
+    #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
+    neighbours: list[Unit] = Field(default_factory=list)
+    #: other matched rows of the hit's table (``group_size`` > 1 and a ``table_row`` hit), best
+    #: first: rows that ranked below the hit among the fused candidates (see
+    #: :func:`structaware_retrievers.evidence.group_table_rows`); empty otherwise
+    group: list[Unit] = Field(default_factory=list)
+
+    def to_record(self, unit: Unit | None = None) -> dict[str, Any]:
+        """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
+        ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
+        ``bboxes`` (0..1 of the page, origin top-left), ``element_pages`` (the 1-based page of each
+        element and bbox), ``context``, ``text``, ``grade`` (or ``None``), ``group_unit_ids`` (the unit ids
+        of the table-group rows the record holds after its own, best first; ``[]`` for none).
+
+        ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the unit
+        the hit hands over, :func:`hit_unit`: with its table-group rows).
+        """
+        group = self.group if unit is None else []
+        u = hit_unit(self) if unit is None else unit
+        return {
+            "rank": self.rank,
+            "score": self.score,
+            "unit_type": u.unit_type.value,
+            "unit_id": u.unit_id,
+            "doc": u.doc_name,
+            "doc_id": u.doc_id,
+            "pages": u.pages,
+            "element_ids": u.element_ids,
+            "bboxes": u.bboxes,
+            "element_pages": u.element_pages,
+            "context": u.context,
+            "text": u.text,
+            "grade": u.grade.model_dump() if u.grade else None,
+            "group_unit_ids": [g.unit_id for g in group],
+        }
+
+
+def hit_unit(hit: SearchHit) -> Unit:
+    """The unit a hit hands over: its own unit, or, when it has ``group`` rows, one unit holding the
+    hit's row then its group rows, best first (``text`` newline-joined, the hit's ``context`` once;
+    ``pages``, ``element_ids``/``bboxes``/``element_pages`` and ``source_element_ids`` of every row).
+    Ids, type, grade and ``table`` stay the hit's (the best row), so a node or document of a grouped
+    hit is addressed by its best row; the other rows' ids are ``[u.unit_id for u in hit.group]``."""
+    if not hit.group:
+        return hit.unit
+    rows = [hit.unit, *hit.group]
+    refs = list(
+        dict.fromkeys(
+            (e, tuple(b) if b is not None else None, p)
+            for u in rows
+            for e, b, p in zip(u.element_ids, u.bboxes, u.element_pages)
+        )
+    )
+    return hit.unit.model_copy(
+        update={
+            "text": "\n".join(u.text for u in rows),
+            "pages": sorted({p for u in rows for p in u.pages}),
+            "element_ids": [e for e, _, _ in refs],
+            "bboxes": [b for _, b, _ in refs],
+            "element_pages": [p for _, _, p in refs],
+            "source_element_ids": list(dict.fromkeys(i for u in rows for i in u.source_element_ids)),
+        }
+    )
+
+
+class IngestReport(BaseModel):
+    """What :meth:`StructureIndex.add_document <structaware_retrievers.index.StructureIndex.add_document>`
+    did for one document.
+
+    Attributes:
+        doc_id, doc_name, source: the document.
+        units: number of units given.
+        skipped: the index already held exactly these units for this document: nothing written.
+        written: points upserted.
+        removed_stale: points of this ``doc_id`` that are not in the new unit set.
+        removed_old_versions: points of the same ``source`` path under another ``doc_id``
+            (an older version of the file).
+        embedded: texts the dense encoder actually ran (cache misses).
+        seconds: wall time of the call; embed_seconds: of which embedding (dense + sparse).
+        warnings: the document's ``ParsedDocument.warnings`` (problems met while reading it that
+            did not stop it, each naming its page and element).
+    """
+
+    doc_id: str
+    doc_name: str = ""
+    source: str = ""
+    units: int
+    skipped: bool = False
+    written: int = 0
+    removed_stale: int = 0
+    removed_old_versions: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    warnings: list[str] = Field(default_factory=list)
+
+
+class IngestFailure(BaseModel):
+    """One input that could not be ingested: its path, the error class name and message."""
+
+    path: str
+    error_type: str
+    message: str
+
+
+class IngestError(StructawareError, RuntimeError):
+    """Raised by :meth:`IngestSummary.raise_for_errors` when some inputs failed."""
+
+    def __init__(self, failures: list[IngestFailure]):
+        self.failures = failures
+        lines = "; ".join(f"{f.path}: {f.error_type}: {f.message}" for f in failures[:5])
+        more = f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""
+        super().__init__(f"{len(failures)} input(s) failed: {lines}{more}", field="ingest")
+
+
+class IngestSummary(BaseModel):
+    """Result of :meth:`StructureIndex.ingest <structaware_retrievers.index.StructureIndex.ingest>`.
+
+    Attributes:
+        documents: documents written (new or changed).
+        units: units written.
+        skipped_unchanged: documents already indexed with identical units.
+        failed: inputs that failed (the others were still ingested).
+        seconds: total wall time; embedding_seconds: of which embedding.
+        reports: one :class:`IngestReport` per document that was read.
+    """
+
+    documents: int = 0
+    units: int = 0
+    skipped_unchanged: int = 0
+    failed: list[IngestFailure] = Field(default_factory=list)
+    seconds: float = 0.0
+    embedding_seconds: float = 0.0
+    reports: list[IngestReport] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def raise_for_errors(self) -> None:
+        """Raise :class:`IngestError` listing the failed inputs, if any."""
+        if self.failed:
+            raise IngestError(self.failed)

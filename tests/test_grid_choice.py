@@ -1,0 +1,173 @@
+"""No gain tuned to one kind of document that loses on another (issue 21, item 5): a grid rebuilt from
+the PDF text layer replaces the parser's only when it reads the document's own words as well.
+
+Generated input: ``tests/fixtures/pdf/glued_words_table.pdf`` (``make_glued_words_table.py``): a
+two-column paper page whose small-font table has no space characters in its text layer
+(``MMLUPhysics``), and the same page with spaces (the trap).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pdfplumber")
+
+from structaware_readers.models import Block, BlockKind, ParsedDocument  # noqa: E402
+from structaware_readers.table_recovery import recover_table_grids  # noqa: E402
+from structaware_readers.table_recovery.stage6_markup_check import document_words, known_share  # noqa: E402
+from structaware_readers.tables import grid_to_text, parse_html_table  # noqa: E402
+
+GLUED = Path(__file__).parent / "fixtures" / "pdf" / "glued_words_table.pdf"
+BODY = (
+    "Table 2 compares the methods on MMLU Physics, MMLU Chemistry and Clinical Knowledge. Retrieval "
+    "augmented prompting is best on every subset; chain of thought helps less on MMLU Chemistry."
+)
+#: what a parser's table recognition gives for the page: header words cut across cells
+PARSER_HTML = (
+    "<table><tr><td>Met</td><td>hod MMLU Phys</td><td>ics MMLU Chem</td><td>istry Clinical Know ledge</td></tr>"
+    "<tr><td>Zero shot</td><td>41.2</td><td>38.5</td><td>55.0</td></tr>"
+    "<tr><td>Chain of thought</td><td>44.8</td><td>40.1</td><td>58.3</td></tr>"
+    "<tr><td>Retrieval augmented</td><td>47.9</td><td>43.6</td><td>61.7</td></tr></table>"
+)
+TABLE_BOX = (56 / 612, 134 / 792, 332 / 612, 196 / 792)
+
+
+def _doc() -> ParsedDocument:
+    blocks = []
+    for page in (1, 2):
+        grid = parse_html_table(PARSER_HTML)
+        blocks += [
+            Block(block_id=f"p{page}-e0", kind=BlockKind.PARAGRAPH, page=page, text=BODY, bbox=(0.09, 0.09, 0.5, 0.16)),
+            Block(block_id=f"p{page}-e1", kind=BlockKind.TABLE, page=page, table=grid, text=grid_to_text(grid), bbox=TABLE_BOX),
+        ]
+    return ParsedDocument(
+        doc_id="1" * 16, name="glued", source=str(GLUED), parser="mineru", input_format="test", page_count=2, blocks=blocks
+    )
+
+
+def test_text_layer_without_spaces_keeps_the_parser_grid():
+    out = recover_table_grids(_doc(), GLUED)
+    glued, spaced = (b.table for b in out.blocks if b.kind is BlockKind.TABLE)
+    # page 1: the text layer reads 'MMLUPhysics', 'Chainofthought': the parser's grid stays
+    assert glued.grid_source == "parser_html"
+    assert [r[0] for r in glued.body_rows] == ["Zero shot", "Chain of thought", "Retrieval augmented"]
+    # page 2 (the trap): the same table with spaces in its text layer replaces the garbled header
+    assert spaced.grid_source == "pdf_text_layer"
+    assert spaced.header_rows == [["Method", "MMLU Physics", "MMLU Chemistry", "Clinical Knowledge"]]
+    assert [r[0] for r in spaced.body_rows] == ["Zero shot", "Chain of thought", "Retrieval augmented"]
+
+
+def test_a_grid_that_cuts_words_loses_them():
+    """The VA/DoD LLA guideline's 2007 recommendation table read as text lines: the rotated header
+    comes apart in letters ('M e N S' for 'Module'); the parser grid's words are not kept."""
+    from structaware_readers.models import TableGrid
+    from structaware_readers.table_recovery.stage6_markup_check import keeps_data
+
+    vocab = document_words(["Module Section Number Recommendation Text Grade wound healing"])
+    parser = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    cut = TableGrid(header_rows=[["M e", "S", "N", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    whole = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    assert not keeps_data(parser, cut, vocab)
+    assert keeps_data(parser, whole, vocab)
+
+
+def test_known_share_counts_distinct_words_of_the_document():
+    vocab = document_words(["MMLU Physics results", "chain of thought"])
+    assert vocab == Counter({"mmlu": 1, "physics": 1, "results": 1, "chain": 1, "thought": 1})
+    assert known_share(["MMLU Physics", "MMLU"], vocab) == 1.0
+    assert known_share(["MMLUPhysics", "Chainofthought"], vocab) == 0.0
+    assert known_share(["41.2", "55.0"], vocab) == 1.0  # no words: nothing lost
+
+
+# ---------------------------------------------------------------- items stacked in one ruled row
+
+HTN_F1_PDF = Path(__file__).parent / "fixtures" / "pdf" / "vadod_htn_2020_p98-101.pdf"
+HTN_F1 = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_2020_p98-101" / "middle_json.json"
+
+
+@pytest.fixture(scope="module")
+def f1_rows():
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc = load_document(HTN_F1, pdf=HTN_F1_PDF)
+    return [u for u in build_units(doc) if u.unit_type.value == "table_row"]
+
+
+def _by_drug(rows) -> dict[str, dict[str, str]]:
+    out = {}
+    for u in rows:
+        cells = dict(zip(u.table.headers, u.table.cells))
+        out[cells.get("Drug", "")] = cells
+    return out
+
+
+def test_dose_table_one_row_per_drug(f1_rows):
+    """Table F-1 of the VA/DoD hypertension guideline stacks each class's drugs in one ruled row, each
+    dose on its drug's line; the parser read 'Chlorthalidone^b HCTZ^b Indapamide' as one row."""
+    drugs = _by_drug(f1_rows)
+    assert drugs["Chlorthalidone^b"]["Usual Dose Range"] == "12.5-25 mg daily"
+    assert drugs["HCTZ^b"]["Usual Dose Range"] == "25-50 mg daily^c"
+    assert drugs["Indapamide"]["Usual Dose Range"] == "IR: 2.5 mg daily"
+    assert drugs["Doxazosin"]["Usual Dose Range"] == "1-16 mg/daily"  # a continuation page
+    assert drugs["Doxazosin"]["Comments^a"].startswith("• Initiate at low doses (1 mg)")
+    # a dose wrapped over two lines stays whole, with the note under the last drug
+    assert drugs["Ramipril^b"]["Usual Dose Range"] == "2.5-20 mg/day (daily or divided bid) (10 mg daily for CV risk prevention)"
+    # the class (merged down) and the class's comments (a bulleted list) are in every drug's row
+    assert {drugs[d][""] for d in ("Benazepril", "Enalapril", "Ramipril^b")} == {"Angiotensin-Converting Enzyme Inhibitors (ACEI)"}
+    assert drugs["Benazepril"]["Comments^a"] == drugs["Ramipril^b"]["Comments^a"]
+    assert not [d for d in drugs if "HCTZ" in d and "Indapamide" in d]  # the trap: three drugs in a row
+
+
+def test_stacked_split_needs_items_in_line_with_figures():
+    from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, split_stacked
+
+    drugs = [(100.0, "Chlorthalidone^b"), (112.0, "HCTZ^b"), (124.0, "Indapamide")]
+    doses = [(100.0, "12.5-25 mg daily"), (112.0, "25-50 mg daily^c"), (124.0, "IR: 2.5 mg daily")]
+    comments = [(100.0, "• May cause gout"), (112.0, "• Monitor K+ levels"), (124.0, "• Rare photosensitivity"), (136.0, "• Hyponatremia")]
+    cls = [(108.0, "Thiazide-type"), (120.0, "Diuretics")]
+    assert split_stacked([cls, drugs, doses, comments]) == [
+        ["Thiazide-type Diuretics", "Chlorthalidone^b", "12.5-25 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+        ["Thiazide-type Diuretics", "HCTZ^b", "25-50 mg daily^c", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+        ["Thiazide-type Diuretics", "Indapamide", "IR: 2.5 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+    ]
+    # traps: a wrapped category beside a wrapped recommendation; names beside prose without figures
+    category = [(100.0, "Reviewed,"), (112.0, "New-added")]
+    recommendation = [(100.0, "We suggest offering home blood pressure"), (112.0, "Self-monitoring with co-interventions.")]
+    assert split_stacked([None, recommendation, category]) is None
+    assert split_stacked([drugs, [(100.0, "Preferred"), (112.0, "Alternative"), (124.0, "Avoid")]]) is None
+    assert may_hold_stacked_rows([["Thiazide-type Diuretics", "Chlorthalidone^b HCTZ^b Indapamide", "12.5-25 mg daily 25-50 mg daily"]])
+    assert not may_hold_stacked_rows([["Screening", "We recommend screening adults, 18 to 39 years", "Strong for"]])
+    assert not may_hold_stacked_rows([["A", "10.1", "3", "The potential for wound healing", "I A"]])  # a grade, no names
+
+
+def test_label_spanning_its_row_takes_no_figures_from_above():
+    """A ruled cell spanning the whole row (a group label such as 'OTHER ASSETS') repeats itself over
+    the columns it covers; the figures of the row above stay there."""
+    from structaware_readers.table_recovery.pdf_text_layer import _fill_covered
+
+    cells = [(0, 10, 300, 20), None, None]  # the label's cell reaches over the figure columns
+    col_x1 = [100.0, 200.0, 300.0]
+    above = ["Total investments", "29,505", "28,120"]
+    reach_down = [10.0, 10.0, 10.0]  # the cells above end where this row starts
+    assert _fill_covered(["OTHER ASSETS", None, None], cells, col_x1, reach_down, above) == ["OTHER ASSETS"] * 3
+    # a merged cell reaching down from the row above (rowspan) is repeated
+    cells = [(0, 10, 100, 20), None, (200, 10, 300, 20)]
+    assert _fill_covered(["Lisinopril", None, "daily"], cells, col_x1, [10.0, 20.0, 10.0], ["ACEI", "10-40 mg", "x"]) == [
+        "Lisinopril", "10-40 mg", "daily"
+    ]
+    # neither: empty, never the figure above
+    assert _fill_covered(["Label", None, "4"], cells, col_x1, [10.0, 10.0, 10.0], above) == ["Label", "", "4"]
+
+
+def test_more_rows_for_another_reason_is_no_ground_to_replace():
+    from structaware_readers.table_recovery.stacked_rows import splits_names
+
+    parser = [["ACEI", "Benazepril Enalapril", "10-40 mg 5-40 mg"]]
+    assert splits_names(parser, [["ACEI", "Benazepril", "10-40 mg"], ["ACEI", "Enalapril", "5-40 mg"]])
+    # lines of the same row read apart (a wrapped label), the names still together: no
+    assert not splits_names(parser, [["ACEI", "Benazepril Enalapril", "10-40 mg"], ["", "", "5-40 mg"]])
+    assert not splits_names([["Total Revenue", "1,204 (2.5)"]], [["Total", ""], ["Revenue", "1,204"]])
