@@ -7,6 +7,7 @@ package's own loader and unit builder); a subset keeps the dense model's work sm
 from __future__ import annotations
 
 import json
+import re
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -361,7 +362,7 @@ def test_index_config_is_written_and_mismatched_encoders_are_refused(filled: Str
     with pytest.raises(StoreError, match="Fix: open it with a SparseEncoder"):
         StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=SparseEncoder(k1=2.0))
     local = DenseEncoder(model_path=model_assets.default_model_dir())
-    with pytest.raises(StoreError, match="dense model 'all-MiniLM-L6-v2-int8'") as err:
+    with pytest.raises(StoreError, match=re.escape(f"built with dense model '{DEFAULT_PRESET}'")) as err:
         StructureIndex(tmp_path / "ix", dense=local, sparse=filled.sparse)
     assert err.value.field == "dense.model_id"
     again = StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=filled.sparse)
