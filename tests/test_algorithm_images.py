@@ -150,15 +150,17 @@ def test_score_matches_boxes_by_normalised_text() -> None:
     assert score_edges(read, described).right == 0
 
 
-def test_unread_algorithm_images_become_flow_paths() -> None:
+def test_unread_algorithm_images_become_flow_paths(tmp_path: Path) -> None:
     """The route a document takes: the hypertension pages without their text description (the appendix
-    pages cut off), the images read from the PDF with the OCR lines recorded for them."""
+    pages cut off), the images read from the PDF with the OCR lines recorded for them; read again,
+    the images' lines come from the OCR cache."""
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.images import engine_lines, read_algorithm_images
     from structaware_readers.loader import prepare_document
     from structaware_readers.mineru import read_mineru
     from structaware_readers.models import UnitType
     from structaware_readers.ocr import OcrLine
+    from structaware_readers.ocr.cache import OcrCache
     from structaware_readers.units import build_units
 
     raw = read_mineru(FIX / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_algorithm_pages")
@@ -177,10 +179,19 @@ def test_unread_algorithm_images_become_flow_paths() -> None:
             lines = _lines("module_a" if len(calls) == 1 else "module_b")
             return [OcrLine(ln.text, (ln.bbox[0] / w, ln.bbox[1] / h, ln.bbox[2] / w, ln.bbox[3] / h), ln.confidence) for ln in lines]
 
-    read_lines = engine_lines(Recorded())
+    cache = OcrCache(tmp_path)
+    read_lines = engine_lines(Recorded(), cache=cache)
 
     read = read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=read_lines)
     assert len(calls) == 2  # the raster images have no text layer: OCR was asked for both
+    assert len(list((tmp_path / "ocr" / "images").rglob("*.json"))) == 2
+    # read again: the same pixels, so the cache answers and the engine is not asked
+    again = read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=read_lines)
+    assert len(calls) == 2 and again == read
+    # another engine version is another key: asked again
+    Recorded.version = "2"
+    read_algorithm_images(attach_described_algorithms(staged), pdf, read_lines=read_lines)
+    assert len(calls) == 4
     flows = [b.caption for b in read.blocks if b.kind is BlockKind.FLOWCHART]
     # (the study flow diagram is read from its own text description, on pages 4-5)
     assert flows == ["A. Module A: Screening and Diagnosis", "B. Module B: Treatment", "Figure A-1. Study Flow Diagram"]

@@ -171,3 +171,29 @@ def test_more_rows_for_another_reason_is_no_ground_to_replace():
     # lines of the same row read apart (a wrapped label), the names still together: no
     assert not splits_names(parser, [["ACEI", "Benazepril Enalapril", "10-40 mg"], ["", "", "5-40 mg"]])
     assert not splits_names([["Total Revenue", "1,204 (2.5)"]], [["Total", ""], ["Revenue", "1,204"]])
+
+
+def test_a_header_found_in_pdfiums_runs_is_passed_without_parsing_the_page(monkeypatch):
+    """Stage 6 first looks for a header's words in PDFium's text runs of the region (milliseconds a
+    page); found there, the header is right and pdfplumber never parses the page. The trap: the
+    garbled header is not in the runs, so the page is parsed and the header replaced as before."""
+    from structaware_readers.table_recovery import stage6_markup_check as stage6
+
+    parsed: list[tuple[float, ...]] = []
+    region_words = stage6._region_words
+    monkeypatch.setattr(stage6, "_region_words", lambda page, bbox: parsed.append(bbox) or region_words(page, bbox))
+    right = "<table><tr><td>Method</td><td>MMLU Physics</td><td>MMLU Chemistry</td><td>Clinical Knowledge</td></tr>" + PARSER_HTML.split("</tr>", 1)[1]
+    doc = _doc()
+    blocks = [
+        b.model_copy(update={"table": parse_html_table(right)}) if b.kind is BlockKind.TABLE and b.page == 2 else b
+        for b in doc.blocks
+    ]
+    out = recover_table_grids(doc.model_copy(update={"blocks": blocks}), GLUED)
+    kept = next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2)
+    assert kept.grid_source == "parser_html" and kept.header_rows == [["Method", "MMLU Physics", "MMLU Chemistry", "Clinical Knowledge"]]
+    # page 1's garbled header: its words are not in the runs either ('MMLUPhysics'), so pdfplumber reads it
+    assert parsed == [TABLE_BOX]
+    parsed.clear()
+    out = recover_table_grids(_doc(), GLUED)  # both pages garbled: both parsed, page 2 replaced
+    assert len(parsed) == 2
+    assert next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2).grid_source == "pdf_text_layer"

@@ -42,21 +42,46 @@ _MIN_LAYER_CHARS = 12
 ReadLines = Callable[[Any], list[TextLine]]
 
 
-def engine_lines(engine: Any = None) -> ReadLines:
+def engine_lines(engine: Any = None, *, cache: Any = True) -> ReadLines:
     """A :data:`ReadLines` over an OCR engine of :mod:`structaware_readers.ocr` (its default engine
-    when ``None``): the engine's lines (bbox in 0..1 of the image) in the image's pixels."""
+    when ``None``): the engine's lines (bbox in 0..1 of the image) in the image's pixels.
+
+    An image is read once: its lines are kept in the OCR cache (``cache``: ``True`` the default
+    :class:`~structaware_readers.ocr.cache.OcrCache`, an ``OcrCache``, or ``False``) under the sha256
+    of its pixels and the engine's name and version (an algorithm image costs ~20 CPU seconds)."""
 
     def read(image: Any) -> list[TextLine]:
         from structaware_readers.ocr import default_engine
 
         h, w = image.shape[:2]
-        lines = (engine or default_engine()).read(image)
+        lines = _cached_read(engine or default_engine(), image, cache)
         return [
             TextLine(line.text, (line.bbox[0] * w, line.bbox[1] * h, line.bbox[2] * w, line.bbox[3] * h), line.confidence)
             for line in lines
         ]
 
     return read
+
+
+def _cached_read(engine: Any, image: Any, cache: Any) -> list[Any]:
+    """``engine.read(image)``, through the OCR cache unless ``cache`` is ``False`` (see :func:`engine_lines`)."""
+    if cache is False:
+        return list(engine.read(image))
+    import hashlib
+
+    from structaware_readers.ocr.cache import OcrCache
+
+    store = OcrCache() if cache is True else cache
+    digest = hashlib.sha256(f"{image.shape}|{image.dtype}|".encode() + image.tobytes()).hexdigest()
+    key = f"{getattr(engine, 'name', type(engine).__name__)} {getattr(engine, 'version', '')} {getattr(engine, 'min_confidence', '')}"
+    lines = store.load_image(digest, key)
+    if lines is None:
+        lines = list(engine.read(image))
+        try:
+            store.store_image(digest, key, lines)
+        except OSError:  # a read-only cache: read again next time
+            pass
+    return lines
 
 
 def algorithm_images(doc: ParsedDocument) -> list[tuple[Block, str]]:

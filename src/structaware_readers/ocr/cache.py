@@ -1,4 +1,5 @@
-"""OCR results on disk, so a PDF's pages are read once: ``<cache>/ocr/<doc_id>/<key>/p<page>.json``.
+"""OCR results on disk, so a PDF's pages are read once: ``<cache>/ocr/<doc_id>/<key>/p<page>.json``,
+and an image (an algorithm figure's region) once: ``<cache>/ocr/images/<key>/<sha256 of its pixels>.json``.
 
 ``<cache>`` is the parse cache folder (``$STRUCTAWARE_CACHE_DIR`` or the user cache, as for MinerU
 results); ``<key>`` names the engine, its version and the render resolution, so another engine or
@@ -34,10 +35,26 @@ class OcrCache:
         safe = re.sub(r"[^A-Za-z0-9._+-]", "_", key)
         return self.root / "ocr" / doc_id / safe / f"p{page}.json"
 
+    def _image_entry(self, digest: str, key: str) -> Path:
+        safe = re.sub(r"[^A-Za-z0-9._+-]", "_", key)
+        return self.root / "ocr" / "images" / safe / f"{digest}.json"
+
+    def load_image(self, digest: str, key: str) -> list[OcrLine] | None:
+        """The lines of the image whose pixels hash to ``digest`` (sha256 hex), read by ``key``; ``None`` on a miss."""
+        found = self._load(self._image_entry(digest, key), 0)
+        return None if found is None else found[0]
+
+    def store_image(self, digest: str, key: str, lines: list[OcrLine]) -> None:
+        """Keep the lines of the image whose pixels hash to ``digest``, read by ``key``."""
+        self._store(self._image_entry(digest, key), lines, [], 0)
+
     def load(self, doc_id: str, key: str, page: int, rules_version: int = 0) -> tuple[list[OcrLine], list[Rule] | None] | None:
         """The page's lines and horizontal rules (``None`` when found by another ``rules_version``), or ``None`` on a miss."""
+        return self._load(self._entry(doc_id, key, page), rules_version)
+
+    def _load(self, entry: Path, rules_version: int) -> tuple[list[OcrLine], list[Rule] | None] | None:
         try:
-            data = json.loads(self._entry(doc_id, key, page).read_text(encoding="utf-8"))
+            data = json.loads(entry.read_text(encoding="utf-8"))
             if data.get("format") != _FORMAT:
                 return None
             lines = [
@@ -51,7 +68,10 @@ class OcrCache:
             return None
 
     def store(self, doc_id: str, key: str, page: int, lines: list[OcrLine], rules: list[Rule], rules_version: int = 0) -> None:
-        target = self._entry(doc_id, key, page)
+        """Keep the page's lines and horizontal rules (atomically)."""
+        self._store(self._entry(doc_id, key, page), lines, rules, rules_version)
+
+    def _store(self, target: Path, lines: list[OcrLine], rules: list[Rule], rules_version: int) -> None:
         record = {
             "format": _FORMAT,
             "lines": [

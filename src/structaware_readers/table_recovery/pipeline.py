@@ -18,7 +18,10 @@ over one document with a given PDF (or none):
    text layer.
 
 Stages 3, 4 and 6 run page by page: only pages holding such regions are opened, each page is cropped
-to the region, and pages are released after use.
+to the region, and pages are released after use. pdfplumber parses a page's objects in about a second
+on a dense page; stage 6 looks at a header's words in PDFium's text runs first
+(:mod:`.pdfium_text`, milliseconds a page) and parses the page only when they are not all there or
+the rows may stack items.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import logging
 from pathlib import Path
 
 from structaware_readers.models import BlockKind, ParsedDocument
+from structaware_readers.table_recovery.pdfium_text import PdfiumText
 from structaware_readers.table_recovery.record import PdfSource
 from structaware_readers.table_recovery.stage1_select import needs_check, needs_parts_check, needs_recovery, select
 from structaware_readers.table_recovery.stage2_find_pdf import find_pdf, open_pdf, pdf_label
@@ -137,14 +141,32 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             rec.vocabulary = document_words(
                 [b.text for b in doc.blocks if not b.is_furniture and b.kind is not BlockKind.TABLE]
             )
-        for page_number in rec.pages():
-            page = plumber.pages[page_number - 1]
-            try:
-                join_split_tables(rec, page_number, page)
-                rebuild_from_text_layer(rec, page_number, page)
-                check_parser_markup(rec, page_number, page)
-            finally:
-                page.close()  # pdfplumber caches a page's objects until it is closed
-        check_merged_parts(rec, plumber)
+        if rec.checks:
+            rec.text = _pdfium_text(pdf)
+        try:
+            for page_number in rec.pages():
+                page = plumber.pages[page_number - 1]
+                try:
+                    join_split_tables(rec, page_number, page)
+                    rebuild_from_text_layer(rec, page_number, page)
+                    check_parser_markup(rec, page_number, page)
+                finally:
+                    page.close()  # pdfplumber caches a page's objects until it is closed
+            check_merged_parts(rec, plumber)
+        finally:
+            if rec.text is not None:
+                rec.text.close()
         rec.drop_absorbed()
     return finish(rec)
+
+
+def _pdfium_text(pdf: PdfSource) -> PdfiumText | None:
+    """``pdf`` opened with PDFium for stage 6's quick look; ``None`` when PDFium cannot open what
+    pdfplumber did (stage 6 then parses every checked page with pdfplumber)."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+    try:
+        return PdfiumText(pdf)
+    except (InputNotFoundError, MalformedInputError) as exc:
+        log.debug("%s: PDFium cannot open it (%s); markup is checked with pdfplumber alone", pdf_label(pdf), exc)
+        return None

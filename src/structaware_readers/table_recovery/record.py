@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from structaware_readers.models import BBox, Block, ParsedDocument
+from structaware_readers.table_recovery.pdfium_text import PdfiumText
 
 __all__ = ["PdfSource", "Recovery"]
 
@@ -42,6 +43,8 @@ class Recovery:
         merged: blocks that took pieces in (stage 3).
         vocabulary: the document's own words (``stage6_markup_check.document_words`` of its blocks
             other than tables), read when markup is checked; ``None`` otherwise.
+        text: the PDF's text runs as PDFium reads them (stage 6's quick look at a header), while
+            the PDF is open and markup is checked; ``None`` otherwise.
     """
 
     doc: ParsedDocument
@@ -55,6 +58,7 @@ class Recovery:
     merged: set[int] = field(default_factory=set)
     parts: list[str] = field(default_factory=list)
     vocabulary: Counter[str] | None = None
+    text: PdfiumText | None = None
 
     def on_page(self, indices: list[int], page_number: int) -> list[int]:
         """The blocks of ``indices`` on ``page_number`` as the reader placed them, in order."""

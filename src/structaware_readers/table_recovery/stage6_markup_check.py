@@ -36,6 +36,7 @@ from typing import Any
 from structaware_readers.models import Block, TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
 from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
@@ -63,6 +64,9 @@ MIN_FIGURES_KEPT = 0.95
 #: ... and of the parser grid's words that the document's text holds (a grid that cuts words loses them).
 MIN_WORDS_KEPT = 0.95
 
+#: The region widening for PDFium's runs (share of the page; about :data:`~.pdf_text_layer.PAD` points).
+RUN_PAD = 0.004
+
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _FIGURE = re.compile(r"\d[\d,.]*")
 
@@ -70,10 +74,13 @@ _FIGURE = re.compile(r"\d[\d,.]*")
 def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
     """Check the parser-markup tables of ``page_number`` (stage 1's ``checks``; ``page``: its
     ``pdfplumber.page.Page``) and give each whose header garbles words, or whose rows stack items,
-    the text layer's grid when that keeps the data (``rec.vocabulary``: the document's own words)."""
+    the text layer's grid when that keeps the data (``rec.vocabulary``: the document's own words).
+    With ``rec.text`` (PDFium's text runs) a header whose words are all there is passed without
+    parsing the page with pdfplumber."""
+    runs = rec.text.runs(page_number) if rec.text is not None else None
     for i in rec.on_page(rec.checks, page_number):
         if not rec.taken(i):
-            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary)
+            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs)
 
 
 def check_merged_parts(rec: Recovery, plumber: Any) -> None:
@@ -84,7 +91,9 @@ def check_merged_parts(rec: Recovery, plumber: Any) -> None:
             rec.blocks[i] = _checked_parts(b, plumber, rec.vocabulary)
 
 
-def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None) -> TableGrid | None:
+def check_markup(
+    block: Block, page: Any, vocabulary: Counter[str] | None = None, runs: list[TextRun] | None = None
+) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module
     docstring), else ``None`` (keep the parser's grid).
 
@@ -93,10 +102,13 @@ def check_markup(block: Block, page: Any, vocabulary: Counter[str] | None = None
         page: its ``pdfplumber.page.Page``.
         vocabulary: :func:`document_words` of the document's blocks other than tables, as the parser
             read them; ``None``: no words check.
+        runs: the page's text runs as PDFium reads them (:class:`~.pdfium_text.PdfiumText`), a quick
+            first look at the header's words: when enough of them are there the header is right and
+            ``page`` is not parsed for it; ``None``: ``page`` alone decides.
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    garbled = _header_garbled(grid, page, block.bbox)
+    garbled = _header_garbled(grid, page, block.bbox, runs)
     if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
@@ -157,18 +169,34 @@ def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | N
     return known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
 
 
-def _header_garbled(grid: TableGrid, page: Any, bbox: tuple[float, float, float, float]) -> bool:
+def _header_garbled(
+    grid: TableGrid, page: Any, bbox: tuple[float, float, float, float], runs: list[TextRun] | None = None
+) -> bool:
     """A header row is a data row, or fewer than :data:`MIN_HEADER_WORDS_FOUND` of the header's words
-    are in the region's text layer."""
+    are in the region's text layer (first looked up among PDFium's ``runs`` of the region, when given:
+    found there, the header is right; else pdfplumber's words of the region decide)."""
     if any(is_data_row_cells(row) for row in grid.header_rows):
         return True
     header_words = [w.lower() for row in grid.header_rows for cell in row for w in _WORD.findall(cell)]
     if not header_words:
         return False
+    if runs is not None and _found(header_words, _run_words(runs, bbox)):
+        return False
     pdf_words = _region_words(page, bbox)
     if not pdf_words:
         return False
-    return sum(1 for w in header_words if w in pdf_words) < MIN_HEADER_WORDS_FOUND * len(header_words)
+    return not _found(header_words, pdf_words)
+
+
+def _found(header_words: list[str], pdf_words: set[str]) -> bool:
+    return sum(1 for w in header_words if w in pdf_words) >= MIN_HEADER_WORDS_FOUND * len(header_words)
+
+
+def _run_words(runs: list[TextRun], bbox: tuple[float, float, float, float]) -> set[str]:
+    """The words (3+ letters, lower case) of the runs whose centre lies in ``bbox`` widened by
+    :data:`RUN_PAD`."""
+    region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
+    return {w.lower() for run in runs_in(runs, region) for w in _WORD.findall(run.text)}
 
 
 def document_words(texts: list[str]) -> Counter[str]:
@@ -214,11 +242,11 @@ def _figures(rows: list[list[str]]) -> Counter[str]:
     return Counter(f.rstrip(".,") for row in rows for cell in row for f in _FIGURE.findall(cell))
 
 
-def _checked_block(block: Block, page: Any, vocabulary: Any) -> Block:
+def _checked_block(block: Block, page: Any, vocabulary: Any, runs: list[TextRun] | None = None) -> Block:
     """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
     the document's words as well (:mod:`.markup_check`)."""
     try:
-        grid = check_markup(block, page, vocabulary)
+        grid = check_markup(block, page, vocabulary, runs)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None

@@ -23,7 +23,6 @@ Boxes are in the page as displayed (``/Rotate`` applied), 0..1, origin top-left,
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import re
 import unicodedata
@@ -31,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +43,6 @@ MIN_LINE_SHARE = 0.6
 KEY_WORDS = 2
 #: Share of a region's rows that must be found for any of them to get a box.
 MIN_ROWS_FOUND = 0.5
-_DEVICE = 100_000  # device size of PDFium's page-to-device transform: 1e-5 of the page
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
@@ -73,7 +71,8 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
 
     Args:
         doc: a parsed document (1-based pages, bboxes 0..1 of the displayed page, origin top-left).
-        pdf: the document's PDF, a path or its bytes.
+        pdf: the document's PDF, a path or its bytes, or a :class:`~.pdfium_text.PdfiumText` already
+            open (its pages' runs are reused; it is not closed).
 
     Returns:
         A copy of ``doc`` with the boxes, or ``doc`` itself when no table needs them or the PDF's page
@@ -86,36 +85,30 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
     targets = [i for i, b in enumerate(doc.blocks) if needs_row_boxes(b)]
     if not targets:
         return doc
-    import pypdfium2
-
-    label = f"<{len(pdf)} bytes of PDF>" if isinstance(pdf, bytes) else str(pdf)
-    if not isinstance(pdf, bytes) and not Path(pdf).is_file():
-        raise InputNotFoundError("the PDF does not exist", path=label, field="pdf")
-    try:
-        pdf_doc = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
-    except pypdfium2.PdfiumError as exc:
-        raise MalformedInputError(f"not a PDF PDFium can open: {exc}", path=label, field="pdf") from None
     blocks = list(doc.blocks)
+    text = pdf if isinstance(pdf, PdfiumText) else PdfiumText(pdf)
     try:
-        if len(pdf_doc) != doc.page_count:
+        if len(text) != doc.page_count:
             return doc
-        runs: dict[int, list[_Line]] = {}
+        lines: dict[tuple[int, BBox], list[_Line]] = {}
 
-        def page_runs(page: int) -> list[_Line]:
-            if page not in runs:
-                runs[page] = _page_runs(pdf_doc, page)
-            return runs[page]
+        def region_lines(page: int, region: BBox) -> list[_Line]:
+            if (page, region) not in lines:
+                inside = [_Line(_words(r.text), r.x0, r.y0, r.x1, r.y1) for r in runs_in(text.runs(page), region)]
+                lines[page, region] = _group_lines([ln for ln in inside if ln.words])
+            return lines[page, region]
 
         for i in targets:
             block = blocks[i]
-            boxes = _row_boxes(block, page_runs)
+            boxes = _row_boxes(block, region_lines)
             if any(b is not None for b in boxes) and boxes != block.table.body_row_bboxes:  # type: ignore[union-attr]
                 grid = block.table
                 pages = grid.body_row_pages or [block.page] * len(grid.body_rows)  # a box is read with its page
                 grid = grid.model_copy(update={"body_row_bboxes": boxes, "body_row_pages": pages})
                 blocks[i] = block.model_copy(update={"table": grid})
     finally:
-        pdf_doc.close()
+        if text is not pdf:
+            text.close()
     return doc.model_copy(update={"blocks": blocks})
 
 
@@ -128,7 +121,7 @@ def _regions(block: Block) -> dict[int, BBox]:
     return regions  # type: ignore[return-value]
 
 
-def _row_boxes(block: Block, page_runs: Any) -> list[BBox | None]:
+def _row_boxes(block: Block, region_lines: Any) -> list[BBox | None]:
     grid: TableGrid = block.table  # type: ignore[assignment]
     n = len(grid.body_rows)
     pages = grid.body_row_pages if len(grid.body_row_pages) == n else [block.page] * n
@@ -138,7 +131,7 @@ def _row_boxes(block: Block, page_runs: Any) -> list[BBox | None]:
         rows = [r for r in range(n) if pages[r] == page and out[r] is None]
         if not rows:
             continue
-        inside = _group_lines([run for run in page_runs(page) if _centre_in(run, region)])
+        inside = region_lines(page, region)
         found = _match(grid, rows, inside)
         if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
             continue
@@ -219,39 +212,6 @@ def _holds(words: list[str], key: list[str]) -> bool:
 
 def _share(words: list[str], own: str) -> float:
     return sum(1 for w in words if w in own) / len(words) if words else 0.0
-
-
-def _centre_in(line: _Line, region: BBox) -> bool:
-    cx, cy = (line.x0 + line.x1) / 2, (line.y0 + line.y1) / 2
-    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
-
-
-def _page_runs(pdf_doc: Any, page_number: int) -> list[_Line]:
-    """The text runs of a page (PDFium's text rectangles: a run of characters on one line, about a
-    cell in a table) with their words and boxes."""
-    import pypdfium2.raw as pdfium_c
-
-    page = pdf_doc[page_number - 1]
-    try:
-        textpage = page.get_textpage()
-        runs: list[_Line] = []
-        x, y = ctypes.c_int(), ctypes.c_int()
-
-        def device(px: float, py: float) -> tuple[float, float]:
-            pdfium_c.FPDF_PageToDevice(page, 0, 0, _DEVICE, _DEVICE, 0, px, py, ctypes.byref(x), ctypes.byref(y))
-            return x.value / _DEVICE, y.value / _DEVICE
-
-        for k in range(textpage.count_rects()):
-            left, bottom, right, top = textpage.get_rect(k)
-            words = _words(textpage.get_text_bounded(left, bottom, right, top))
-            if not words:
-                continue
-            (ax, ay), (bx, by) = device(left, top), device(right, bottom)
-            runs.append(_Line(words, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
-        textpage.close()
-    finally:
-        page.close()
-    return runs
 
 
 def _group_lines(runs: list[_Line]) -> list[_Line]:
