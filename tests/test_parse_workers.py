@@ -169,3 +169,29 @@ def test_an_interrupted_ingest_resumes_without_embedding_a_finished_slice_twice(
         clean.ingest([EN_OUTPUT])
         assert sorted(r.id for r in clean.store.scroll()) == ids
     assert resumed.computed == fresh.computed - 32  # only what the first run had not embedded
+
+
+def test_an_interrupted_default_ingest_keeps_each_model_s_slices(tmp_path: Path) -> None:
+    """The default model is MiniLM and USE in one vector (encoders/language_routed.py): each of its
+    two models stores its slices as they are done, so a run stopped inside the second model keeps
+    the first model's vectors and the second's finished slices."""
+    from structaware_retrievers.encoders.dense import DEFAULT_PRESET
+    from structaware_retrievers.encoders.language_routed import LanguageRoutedModel
+
+    cache = EmbeddingCache(tmp_path / "ix" / "embeddings.sqlite")
+    english, multilingual = DenseEncoder(MINILM), _Interrupted(3, model_name="use-multilingual-v3")
+    multilingual.commit_every = 16
+    stopped = DenseEncoder(model=LanguageRoutedModel(english, multilingual, name=DEFAULT_PRESET), cache=cache)
+    with StructureIndex(tmp_path / "ix", dense=stopped) as ix:
+        with pytest.raises(KeyboardInterrupt):
+            ix.ingest([EN_OUTPUT])
+        assert not ix.store.exists() or ix.count() == 0
+    n = english.computed  # distinct unit texts (two units may share one)
+    assert n > 32 and multilingual.computed == 32  # MiniLM had embedded every text, USE two slices
+
+    resumed = DenseEncoder(cache=cache)  # the default preset: the same model id, so the same cache entries
+    assert resumed.model_id == stopped.model_id
+    with StructureIndex(tmp_path / "ix", dense=resumed) as ix:
+        summary = ix.ingest([EN_OUTPUT])
+        assert summary.documents == 1 and summary.units >= n and summary.reports[0].embedded == n - 32
+    assert (resumed.backend.english.computed, resumed.backend.multilingual.computed) == (0, n - 32)
