@@ -3,10 +3,14 @@
 Pages of born-digital PDFs are rendered with pypdfium2 (as a scan would be) and read by the OCR
 engine (:mod:`structaware_readers.ocr`); the ground truth is the PDF's text layer.
 
-Character error rate, line by line: for each OCR line the reference is the text layer inside the
-line's box (PDFium ``get_text_bounded``, the box padded by a quarter of the line height); its edit
-distance counts substitutions, insertions and deletions, and the text-layer characters of the page
-that no OCR line covered count as deletions (missed text). ``CER = (sum of edit distances + missed)
+Character error rate, line by line: each character of the text layer (PDFium's character boxes)
+belongs to the first OCR line whose box holds its centre; a line's reference is its characters in
+the order a reader reads the line (left to right; top to bottom for a tall, vertical line), so the
+order a PDF happens to store a table's cells in is not counted as an error; its edit distance
+counts substitutions, insertions and deletions, and the text-layer characters of the page that no
+OCR line holds count as deletions (missed text). Text the page shows only as an image (a chart,
+an algorithm drawn as a picture) has no reference: OCR reading it counts as insertions, so pages
+with images are reported apart (``images`` in the JSON and the printed line). ``CER = (sum of edit distances + missed)
 / characters of the page's text layer``, both sides normalised by
 :func:`structaware_readers.ocr.quality.normalise_for_cer` (NFKC, whitespace removed). Reading line
 by line keeps reading-order differences (two columns, a table read across) out of a recognition rate.
@@ -50,22 +54,45 @@ def page_cer(doc, page: int, lines) -> tuple[int, int, int]:
 
     p = doc[page - 1]
     try:
-        w, h = p.get_size()
+        left0, bottom0, right0, top0 = p.get_cropbox()  # what is rendered: character boxes are in PDF user space
+        w, h = right0 - left0, top0 - bottom0
         tp = p.get_textpage()
-        ref_all = normalise_for_cer(tp.get_text_range())
-        dist = covered = 0
-        for ln in lines:
-            x0, y0, x1, y1 = ln.bbox
-            pad = (y1 - y0) * 0.25
-            ref = normalise_for_cer(
-                tp.get_text_bounded(left=(x0 - pad) * w, bottom=(1 - y1 - pad) * h, right=(x1 + pad) * w, top=(1 - y0 + pad) * h)
-            )
-            dist += edit_distance(normalise_for_cer(ln.text), ref)
-            covered += len(ref)
+        chars = []  # (x centre, y centre) in 0..1 of the rendered page, top-left origin, and the character
+        for i in range(tp.count_chars()):
+            ch = tp.get_text_range(i, 1)
+            if not ch.strip():
+                continue
+            left, bottom, right, top = tp.get_charbox(i)
+            chars.append((((left + right) / 2 - left0) / w, (top0 - (bottom + top) / 2) / h, ch))
         tp.close()
     finally:
         p.close()
-    return dist, max(0, len(ref_all) - covered), len(ref_all)
+    owner: dict[int, int] = {}
+    for k, ln in enumerate(lines):
+        x0, y0, x1, y1 = ln.bbox
+        for i, (cx, cy, _) in enumerate(chars):
+            if i not in owner and x0 <= cx <= x1 and y0 <= cy <= y1:
+                owner[i] = k
+    dist = covered = 0
+    for k, ln in enumerate(lines):
+        x0, y0, x1, y1 = ln.bbox
+        mine = [chars[i] for i, o in owner.items() if o == k]
+        tall = (y1 - y0) * h > 1.5 * (x1 - x0) * w  # a vertical line of text: read top to bottom
+        mine.sort(key=(lambda c: (c[1], c[0])) if tall else (lambda c: (c[0], c[1])))
+        ref = normalise_for_cer("".join(c[2] for c in mine))
+        dist += edit_distance(normalise_for_cer(ln.text), ref)
+        covered += len(ref)
+    total = len(normalise_for_cer("".join(c[2] for c in chars)))
+    return dist, max(0, total - covered), total
+
+
+def _images(doc, page: int) -> int:
+    """Raster images drawn on the page (their text, if any, is not in the text layer)."""
+    p = doc[page - 1]
+    try:
+        return sum(1 for o in p.get_objects(max_depth=5) if o.type == 3)  # FPDF_PAGEOBJ_IMAGE
+    finally:
+        p.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,19 +127,21 @@ def main(argv: list[str] | None = None) -> int:
                 read = read_pages(pdf, [page], doc_id=doc_id, engine=engine, dpi=dpi, cache=not args.no_cache)[0]
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 dist, missed, n = page_cer(doc, page, read.lines)
-                rows.append({"pdf": pdf.name, "page": page, "chars": n, "edits": dist, "missed": missed,
+                images = _images(doc, page)
+                rows.append({"pdf": pdf.name, "page": page, "chars": n, "edits": dist, "missed": missed, "images": images,
                              "cer": (dist + missed) / n, "lines": len(read.lines),
                              "low_conf": sum(ln.low_confidence for ln in read.lines),
                              "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
                              "load1": os.getloadavg()[0]})  # fmt: skip
-                print(f"{name} {pdf.name[:40]:40s} p{page:<4d} CER {rows[-1]['cer']:.4f} "
+                print(f"{name} {pdf.name[:40]:40s} p{page:<4d} CER {rows[-1]['cer']:.4f} images {images} "
                       f"({dist}+{missed}/{n}) {wall:6.1f}s wall {cpu:6.1f}s cpu load {rows[-1]['load1']:.1f}", flush=True)  # fmt: skip
         report[name] = rows
     print()
     print(f"engine {engine.name} {engine.version}, {dpi} dpi, {os.cpu_count()} cores")
     print("| set | pages | characters | CER (pooled) | CER (median page) | worst page | s/page wall (median) | s/page CPU (median) |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, rows in report.items():
+    for name, rows in [(n, r) for name, all_rows in report.items()
+                       for n, r in ((name, all_rows), (f"{name}, pages without images", [r for r in all_rows if not r["images"]]))]:  # fmt: skip
         if not rows:
             continue
         chars = sum(r["chars"] for r in rows)

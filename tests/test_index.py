@@ -171,11 +171,15 @@ def test_query_argument_errors(filled: StructureIndex) -> None:
             filled.query("blood pressure", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(MalformedInputError, match="empty"):
         filled.query("   ")
-    # only stop words: no BM25 terms, so hybrid and sparse mode answer with the dense search (case 17)
+    # only stop words: no BM25 terms, so hybrid mode answers with the dense search (case 17), and a
+    # BM25-only search says it has nothing to search instead of answering with dense hits (issue 27)
     dense_only = [h.unit.unit_id for h in filled.query("the and of", k=3, mode="dense")]
     assert len(dense_only) == 3
     assert [h.unit.unit_id for h in filled.query("the and of", k=3)] == dense_only
-    assert [h.unit.unit_id for h in filled.query("the and of", k=3, mode="sparse")] == dense_only
+    with pytest.raises(MalformedInputError, match="no BM25 term") as err:
+        filled.query("the and of", k=3, mode="sparse")
+    assert err.value.field == "text"
+    assert filled.query("blood pressure", k=3, mode="sparse")  # a question with terms still answers
     assert len(filled.query("的了", k=2)) == 2  # Chinese stop words only, hybrid mode: no error either
 
 

@@ -181,13 +181,15 @@ def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:
     assert len(recs) == 2 and {d.metadata["unit_type"] for d in recs} == {"recommendation"}
     nowhere = StructureAwareRetriever(index=index, filter={"doc_ids": ["0000000000000000"]})
     assert nowhere.invoke(QUESTION) == []
-    with pytest.raises(MalformedInputError) as err:
+    with pytest.raises(MalformedInputError) as err:  # the first word of a unit key: an error, not no hits
         StructureAwareRetriever(index=index, filter={"unit": "table_row"})
-    assert "unit" in str(err.value) and err.value.field == "filter"
-    with pytest.raises(MalformedInputError):
-        StructureAwareRetriever(index=index).invoke(QUESTION, filter={"page_from": 0})
-    with pytest.raises(MalformedInputError, match="unit_types"):  # misspelt: an error, not unfiltered hits
-        StructureAwareRetriever(index=index).invoke(QUESTION, filter={"unit_type": ["table_row"]})
+    assert "'unit_type'" in str(err.value) and err.value.field == "filter.unit"
+    with pytest.raises(MalformedInputError) as err:  # misspelt: an error, not unfiltered hits
+        StructureAwareRetriever(index=index).invoke(QUESTION, filter={"unit_typ": ["table_row"]})
+    assert err.value.field == "filter.unit_typ" and "did you mean 'unit_type'" in str(err.value)
+    # the metadata keys a LangChain user sees on the documents, in the dicts Chroma users write
+    rows = StructureAwareRetriever(index=index, k=5).invoke(QUESTION, filter={"unit_type": "table_row", "page": {"$gte": 4}})
+    assert rows and all(d.metadata["unit_type"] == "table_row" and max(d.metadata["pages"]) >= 4 for d in rows)
 
 
 async def test_retriever_async(index) -> None:

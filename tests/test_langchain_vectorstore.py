@@ -95,6 +95,8 @@ def test_an_index_built_with_another_model_is_refused(tmp_path: Path) -> None:
         StructureAwareVectorStore(DeterministicFakeEmbedding(size=8), path=path, embedding_model_id="acme/v2")
     assert err.value.field == "dense.model_id" and "acme/v2" in str(err.value)
     assert "DeterministicFakeEmbedding" in str(err.value)
+    # the fix in a LangChain user's terms (issue 27): an embedding, never structaware's DenseEncoder
+    assert "pass the embedding" in err.value.message and "DenseEncoder" not in err.value.message
     # same model id, another dimension: refused before anything is written
     same_id = StructureAwareVectorStore(DeterministicFakeEmbedding(size=12), path=path)
     with pytest.raises(StoreError) as err:

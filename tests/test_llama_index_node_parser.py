@@ -197,16 +197,50 @@ def test_vector_store_index_with_the_default_encoder(nodes: list[TextNode]) -> N
     assert len(embed.get_query_embedding("x")) == embed.dim == 384 + 512  # the default: MiniLM + USE halves
 
 
-def test_plain_documents_are_rejected() -> None:
+def test_plain_documents_pass_through_as_text_nodes(document: Document, units: list) -> None:
+    """Issue 27: a document structaware did not read (a .txt from SimpleDirectoryReader) becomes plain
+    text nodes with a warning naming it; the batch's structaware documents still become units."""
+    from llama_index.node_parser.structaware import StructureAwareNodeParser
+
+    from structaware_readers.errors import InputWarning
+
+    notes = Document(text="First note. " * 300, metadata={"file_path": "/data/notes.txt", "file_name": "notes.txt"})
+    with pytest.warns(InputWarning, match="notes.txt") as caught:
+        out = StructureAwareNodeParser(plain_chunk_size=256, plain_chunk_overlap=0).get_nodes_from_documents([notes, document])
+    assert len(caught) == 1  # the structaware document warns nothing
+    plain = [n for n in out if n.ref_doc_id == notes.id_]
+    assert len(plain) > 1 and all("unit_type" not in n.metadata for n in plain)
+    assert plain[0].metadata["file_name"] == "notes.txt" and plain[0].text.startswith("First note.")
+    assert [n.node_id for n in out if n.ref_doc_id == document.id_] == [u.unit_id for u in units]
+
+
+def test_a_damaged_structaware_document_is_an_error() -> None:
     from llama_index.node_parser.structaware import StructureAwareNodeParser
 
     from structaware_readers.errors import MalformedInputError
 
+    bad = Document(text="x", metadata={"file_path": "/data/x.json", "structaware_document": "{not json"})
     with pytest.raises(MalformedInputError) as err:
-        StructureAwareNodeParser().get_nodes_from_documents(
-            [Document(text="Some text", metadata={"file_path": "/data/notes.txt"})]
-        )
-    assert "/data/notes.txt" in str(err.value) and "structaware_document" in str(err.value)
+        StructureAwareNodeParser().get_nodes_from_documents([bad])
+    assert "/data/x.json" in str(err.value) and "structaware_document" in str(err.value)
+
+
+def test_structaware_doc_id_survives_other_vector_stores(tmp_path: Path) -> None:
+    """With filename_as_id=True the LlamaIndex document id is the file path, and other packages'
+    vector stores write it into the flat doc_id key (node_to_metadata_dict); structaware's document id
+    stays filterable under structaware_doc_id (issue 27)."""
+    from llama_index.node_parser.structaware import StructureAwareNodeParser
+    from llama_index.readers.structaware import MinerUReader, parsed_from_document
+
+    shutil.copy(fixture_path(MINERU_EN) / "content_list.rendered.json", tmp_path / "guideline.json")
+    docs = SimpleDirectoryReader(str(tmp_path), file_extractor={".json": MinerUReader()}, filename_as_id=True).load_data()
+    doc_id = parsed_from_document(docs[0]).doc_id
+    node = StructureAwareNodeParser().get_nodes_from_documents(docs)[0]
+    assert node.ref_doc_id == docs[0].id_ != doc_id and "guideline.json" in node.ref_doc_id
+    payload = node_to_metadata_dict(node, remove_text=True, flat_metadata=False)  # what e.g. Qdrant's store writes
+    assert payload["doc_id"] == node.ref_doc_id  # LlamaIndex's meaning of the flat key
+    assert payload["structaware_doc_id"] == doc_id
+    assert "structaware_doc_id" not in node.get_content(MetadataMode.EMBED)
 
 
 def test_unit_options_reach_the_builder() -> None:

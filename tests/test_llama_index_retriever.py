@@ -126,47 +126,68 @@ def test_metadata_filters_map_to_search_filter(index, parsed) -> None:
     assert len(StructureAwareRetriever(index, filters=same_doc).retrieve(QUESTION)) == 2
 
 
-def test_to_search_filter_translation() -> None:
-    from llama_index.retrievers.structaware import to_search_filter
+def test_metadata_filters_read_into_the_filter_language() -> None:
+    from llama_index.retrievers.structaware import to_filter_group
 
-    got = to_search_filter(
+    from structaware_retrievers.filters import FilterGroup, KeyFilter
+
+    got = to_filter_group(
         MetadataFilters(
             filters=[
                 F("doc_id", ["a", "b"], FilterOperator.IN),
-                MetadataFilters(filters=[F("doc_id", "b"), F("grade", "A")]),
+                MetadataFilters(filters=[F("doc_id", "b"), F("grade", "A")], condition=FilterCondition.OR),
                 F("page_label", "3", FilterOperator.GT),
-                F("page", 9, FilterOperator.LT),
             ]
         )
     )
-    assert got.doc_ids == ["b"] and got.grades == ["A"]
-    assert (got.page_from, got.page_to) == (4, 8)
-    assert to_search_filter(None) is None and to_search_filter(MetadataFilters(filters=[])) is None
+    assert got == FilterGroup(
+        "and",
+        (
+            KeyFilter("doc_id", "in", ["a", "b"]),
+            FilterGroup("or", (KeyFilter("doc_id", "==", "b"), KeyFilter("grade", "==", "A"))),
+            KeyFilter("page_label", ">", "3"),
+        ),
+    )
+    assert to_filter_group(None) is None and to_filter_group(MetadataFilters(filters=[])) is None
 
 
 @pytest.mark.parametrize(
-    ("filters", "field", "words"),
+    ("filters", "error", "field", "words"),
     [
-        (MetadataFilters(filters=[F("author", "x")]), "filters.filters[0]", "unsupported filter key 'author'"),
-        (MetadataFilters(filters=[F("unit_type", "section", FilterOperator.NE)]), "filters.filters[0]", "'!='"),
-        (MetadataFilters(filters=[F("page", "three")]), "filters.filters[0]", "1-based page"),
-        (MetadataFilters(filters=[F("page", 2, FilterOperator.IN)]), "filters.filters[0]", "page filters support"),
-        (
-            MetadataFilters(filters=[F("unit_type", "section"), F("page", 2)], condition=FilterCondition.OR),
-            "filters",
-            "condition 'or'",
-        ),
-        (MetadataFilters(filters=[F("grade", "A"), F("grade", "B")]), "filters", "exclude each other"),
+        (MetadataFilters(filters=[F("context", "x", FilterOperator.TEXT_MATCH)]), "UnsupportedFilterError", "filter.context", "'text_match'"),
+        (MetadataFilters(filters=[F("unit_typ", "section")]), "MalformedInputError", "filter.unit_typ", "did you mean 'unit_type'"),
+        (MetadataFilters(filters=[F("page", "three")]), "MalformedInputError", "filter.page", "expected a number"),
+        (MetadataFilters(filters=[F("page", [], FilterOperator.IN)]), "MalformedInputError", "filter.page", "empty list"),
+        (MetadataFilters(filters=[F("grade", "A", FilterOperator.GT)]), "MalformedInputError", "filter.grade", "needs a number"),
     ],
 )
-def test_unsupported_filters_raise_clear_errors(index, filters, field, words) -> None:
+def test_unsupported_filters_raise_clear_errors(index, filters, error, field, words) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
     from structaware_readers.errors import MalformedInputError
 
-    with pytest.raises(MalformedInputError) as err:
+    with pytest.raises(MalformedInputError) as err:  # at construction, before any search
         StructureAwareRetriever(index, filters=filters)
-    assert err.value.field == field and words in str(err.value)
+    assert type(err.value).__name__ == error and err.value.field == field and words in str(err.value)
+
+
+def test_filters_the_old_retriever_refused(index, parsed) -> None:
+    """nin, != , or across keys and is_empty work here as in the vector store (issue 27)."""
+    from llama_index.retrievers.structaware import StructureAwareRetriever
+
+    def units(filters: MetadataFilters) -> list:
+        return StructureAwareRetriever(index, similarity_top_k=200, group_size=1, filters=filters).retrieve(QUESTION)
+
+    no_rows = units(MetadataFilters(filters=[F("unit_type", ["table_row", "section"], FilterOperator.NIN)]))
+    assert no_rows and {n.node.metadata["unit_type"] for n in no_rows} <= {"recommendation", "figure"}
+    either = units(
+        MetadataFilters(filters=[F("unit_type", "figure"), F("page", 4)], condition=FilterCondition.OR)
+    )
+    assert {n.node.metadata["unit_type"] for n in either if n.node.metadata["page"] != 4} == {"figure"}
+    assert any(n.node.metadata["page"] == 4 for n in either)
+    ungraded = units(MetadataFilters(filters=[F("grade", None, FilterOperator.IS_EMPTY)]))
+    assert ungraded and all("grade" not in n.node.metadata for n in ungraded)
+    assert units(MetadataFilters(filters=[F("file_name", "no-such-file.pdf")])) == []
 
 
 @pytest.mark.parametrize(

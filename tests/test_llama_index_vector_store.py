@@ -142,7 +142,7 @@ def test_filters_is_empty_or_not_nested_and_ranges(vector_store: StructureAwareV
     assert ids(_f(MetadataFilter(key="rank", value=1, operator=FilterOperator.LTE))) == IDS[:2]
     with pytest.raises(MalformedInputError) as err:
         vector_store.get_nodes(filters=_f(MetadataFilter(key="tag", value="he", operator=FilterOperator.TEXT_MATCH)))
-    assert err.value.field == "metadata.tag"
+    assert err.value.field == "filter.tag" and "'text_match'" in err.value.message
 
 
 def test_query_modes_and_filters(vector_store: StructureAwareVectorStore) -> None:
@@ -171,6 +171,8 @@ def test_another_model_is_refused_on_open(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as err:
         StructureAwareVectorStore(path, embed_model=MockEmbedding(embed_dim=DIM), model_id="acme/embed-v2")
     assert err.value.field == "dense.model_id"
+    # the fix in a LlamaIndex user's terms (issue 27): an embed_model, never structaware's DenseEncoder
+    assert "pass the embed_model" in err.value.message and "DenseEncoder" not in err.value.message
     from structaware_retrievers.index import StructureIndex
 
     with pytest.raises(StoreError):  # structaware's own CLI/index with its default model: refused too

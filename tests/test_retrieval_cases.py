@@ -150,9 +150,13 @@ def case17(shared_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     return data, store
 
 
+#: The case was measured with qdrant-client's local defaults, RRF k = 2 and equal weights; the
+#: stores' defaults are structaware's (fusion.py: the dense list weighted down), so the tests pass these.
+CASE_FUSION = {"rrf_k": 2, "weights": (1.0, 1.0)}
+
+
 def _q(data: dict, name: str) -> dict:
-    """A query of the case; it was measured with RRF k = 2 (qdrant-client's local default), so the
-    tests pass ``rrf_k=2`` to compare orders."""
+    """A query of the case (compare orders under :data:`CASE_FUSION`)."""
     return next(q for q in data["queries"] if q["name"] == name)
 
 
@@ -161,7 +165,7 @@ def test_case17_empty_sparse_query_gives_the_dense_ranking(case17) -> None:
     q = _q(data, "stopword_only")
     assert SparseEncoder().embed_query(q["text"]).indices == []
     sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(dense=q["dense"], sparse=sparse, limit=q["limit"], prefetch_limit=q["prefetch_limit"], mode="hybrid", rrf_k=2)
+    hits = store.query(dense=q["dense"], sparse=sparse, limit=q["limit"], prefetch_limit=q["prefetch_limit"], mode="hybrid", **CASE_FUSION)
     assert [h.payload["pid"] for h in hits] == [9, 8, 10, 7, 11]
 
 
@@ -169,7 +173,7 @@ def test_case17_outer_limit_is_always_passed(case17) -> None:
     data, store = case17
     q = _q(data, "no_outer_limit")
     sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(dense=q["dense"], sparse=sparse, limit=15, prefetch_limit=q["prefetch_limit"], mode="hybrid", rrf_k=2)
+    hits = store.query(dense=q["dense"], sparse=sparse, limit=15, prefetch_limit=q["prefetch_limit"], mode="hybrid", **CASE_FUSION)
     assert len(hits) == 15
     # the sparse query's points all score alike, so which of them BM25 ranks first is the engine's
     # tie order (the case's [9, 23] came from qdrant-client); the dense rank-1 point stays on top
@@ -181,7 +185,7 @@ def test_case17_prefetch_depth_never_below_the_limit(case17) -> None:
     data, store = case17
     q = _q(data, "prefetch_smaller_than_limit")
     sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(dense=q["dense"], sparse=sparse, limit=q["limit"], prefetch_limit=q["prefetch_limit"], mode="hybrid", rrf_k=2)
+    hits = store.query(dense=q["dense"], sparse=sparse, limit=q["limit"], prefetch_limit=q["prefetch_limit"], mode="hybrid", **CASE_FUSION)
     assert len(hits) == q["limit"]  # not the 6 of a 3 + 3 prefetch union
     assert 9 in [h.payload["pid"] for h in hits[:3]]
     # fused scores are RRF sums over ranks, not similarities (at most ~1.0 with two prefetches and k = 2),

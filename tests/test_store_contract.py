@@ -272,6 +272,11 @@ def test_dense_and_sparse_modes(store: VectorStore) -> None:
     assert store.query(dense=Q_DENSE, sparse=SparseVector([], []), limit=5, mode="sparse") == []
 
 
+#: The paper's plain RRF (section 2.4: k = 60, equal weights), which these contract tests check the
+#: engine's fusion against; the stores' defaults are structaware's (fusion.py), passed by every face.
+PLAIN_RRF = {"rrf_k": 60, "weights": (1.0, 1.0)}
+
+
 def rrf(dense_rank: int | None, sparse_rank: int | None, k: int) -> float:
     """Qdrant's weighted RRF: sum of 1 / (rank / weight + k - 1), ranks 1-based."""
     parts = [(dense_rank, RRF_DENSE_WEIGHT), (sparse_rank, 1.0)]
@@ -280,16 +285,16 @@ def rrf(dense_rank: int | None, sparse_rank: int | None, k: int) -> float:
 
 def test_hybrid_rrf_is_fused_inside_qdrant(store: VectorStore) -> None:
     filled(store)
-    hits = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, mode="hybrid", fusion="rrf", rrf_k=60)
+    hits = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, mode="hybrid", fusion="rrf", **PLAIN_RRF)
     # dense order a b c d e (ranks 1..5), BM25 order e d c (ranks 1..3)
     ranks = {"a": (1, None), "b": (2, None), "c": (3, 3), "d": (4, 2), "e": (5, 1)}
     expected = {n: rrf(d, s, 60) for n, (d, s) in ranks.items()}
     assert names(hits) == sorted(expected, key=expected.get, reverse=True)
     assert [h.score for h in hits] == pytest.approx([expected[n] for n in names(hits)], rel=1e-5)
     # the RRF constant is honoured, and the prefetch depth limits the candidates
-    k1 = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, fusion="rrf", rrf_k=1)
+    k1 = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, fusion="rrf", rrf_k=1, weights=(1.0, 1.0))
     assert k1[0].score == pytest.approx(max(rrf(d, s, 1) for d, s in ranks.values()), rel=1e-5)
-    shallow = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=1, prefetch_limit=1)
+    shallow = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=1, prefetch_limit=1, **PLAIN_RRF)
     assert names(shallow) == ["a"]  # a (dense only) and e (BM25 only), both 1st: the dense one goes first
     # an empty sparse query (all stop words) falls back to the dense prefetch alone
     only_dense = store.query(dense=Q_DENSE, sparse=SparseVector([], []), limit=5, mode="hybrid")
@@ -305,7 +310,7 @@ def test_rrf_ties_are_broken_towards_bm25(store: VectorStore) -> None:
         "z": (_unit_vec((2, 1.0)), SparseVector([9], [1.0])),
     }
     store.upsert([PointRecord(id=_uid(n), payload={"name": n}, dense=d, sparse=sp) for n, (d, sp) in pts.items()])
-    hits = store.query(dense=_unit_vec((0, 1.0)), sparse=SparseVector([1], [1.0]), limit=3)
+    hits = store.query(dense=_unit_vec((0, 1.0)), sparse=SparseVector([1], [1.0]), limit=3, **PLAIN_RRF)
     assert [h.payload["name"] for h in hits] == ["y", "x", "z"]
     assert hits[0].score == pytest.approx(rrf(2, 1, 60), rel=1e-6)
     assert hits[0].score - hits[1].score == pytest.approx(rrf(2, 1, 60) - rrf(1, 2, 60), rel=0.05)
@@ -324,7 +329,7 @@ def test_rrf_and_dbsf_differ_on_score_scale(store: VectorStore) -> None:
         p[f"f{i}"] = (_unit_vec((0, -0.5), (3 + i % 5, 1.0)), SparseVector([1, 50 + i], [0.05, 1.0]))
     store.upsert([PointRecord(id=_uid(n), payload={"name": n}, dense=d, sparse=s) for n, (d, s) in p.items()])
     q = dict(dense=_unit_vec((0, 1.0)), sparse=SparseVector([1], [1.0]), limit=3)
-    rrf = store.query(**q, fusion="rrf")  # type: ignore[arg-type]
+    rrf = store.query(**q, fusion="rrf", **PLAIN_RRF)  # type: ignore[arg-type]
     dbsf = store.query(**q, fusion="dbsf")  # type: ignore[arg-type]
     assert rrf[0].payload["name"] == "p1"  # first by dense, second by sparse
     assert dbsf[0].payload["name"] == "p2"  # its sparse score dwarfs the rest

@@ -49,6 +49,11 @@ class MalformedInputError(StructawareError, ValueError):
     """The input claims a known format but a required field is missing or has the wrong type."""
 
 
+class UnsupportedFilterError(MalformedInputError):
+    """A filter operator that cannot be evaluated inside Qdrant (a text match, a pattern): ``field`` is
+    ``filter.<key>`` and the message names the operator (``structaware_retrievers.filters``)."""
+
+
 class EmptyDocumentError(StructawareError, ValueError):
     """Parsing succeeded but produced no body text: nothing could be indexed."""
 
@@ -97,3 +102,27 @@ class PdfNotFoundError(InputNotFoundError):
     index was built from parser output alone (no PDF inside or beside it), the file moved, or it
     changed since it was indexed. The message names the file it needs and how to hand it over
     (``pdf=`` in Python, ``--pdf`` on the command line); ``path`` is the document's source."""
+
+
+class ModelMismatchError(StoreError):
+    """An index was built with another dense model than the one it is opened with (field ``dense.model_id``).
+
+    ``fact`` says which model built it; the message adds the fix in the caller's terms: each face
+    re-raises it with :meth:`with_fix` naming what its users pass (an ``embed_model``, an
+    ``embedding``, ``--dense-model``...).
+
+    Attributes:
+        stored_model: the name of the model the index was built with (its config's ``model_name``).
+        stored_id: that model's id.
+        fact: the message without the fix.
+    """
+
+    def __init__(self, fact: str, fix: str, *, stored_model: str, stored_id: str, path: str | Path | None = None):
+        self.fact = fact
+        self.stored_model = stored_model
+        self.stored_id = stored_id
+        super().__init__(f"{fact} Fix: {fix}", path=path, field="dense.model_id")
+
+    def with_fix(self, fix: str) -> ModelMismatchError:
+        """The same error with another fix (in a face's terms)."""
+        return ModelMismatchError(self.fact, fix, stored_model=self.stored_model, stored_id=self.stored_id, path=self.path)

@@ -30,8 +30,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from structaware_readers.errors import InputNotFoundError, UnknownFormatError
+from structaware_readers.errors import UnknownFormatError
 from structaware_readers.limits import json_start
+from structaware_readers.inputs import existing_path
 from structaware_readers.models import ParsedDocument
 
 ReadingOrder = Literal["auto", "parser", "layout"]
@@ -47,9 +48,7 @@ def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "
         InputNotFoundError: ``path`` does not exist.
         UnknownFormatError: a file whose content matches no supported input.
     """
-    p = Path(path)
-    if not p.exists():
-        raise InputNotFoundError("no such file or folder", path=p)
+    p = existing_path(path)
     if p.is_dir():
         return "mineru"
     if not p.is_file():  # a named pipe or a device: reading it could block forever

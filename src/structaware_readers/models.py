@@ -21,6 +21,7 @@ The model is framework-free (pydantic v2 only); the LlamaIndex and LangChain fac
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -416,11 +417,19 @@ class Unit(BaseModel):
         """The text both encoders embed: ``context``, a newline, then ``text`` (paper 2.4)."""
         return f"{self.context}\n{self.text}" if self.context else self.text
 
+    @property
+    def file_name(self) -> str:
+        """The name of the file the unit was read from (``source``'s last part), else ``doc_name``:
+        LlamaIndex's ``file_name`` metadata key."""
+        return PurePath(self.source).name if self.source else self.doc_name
+
     def to_payload(self) -> dict[str, Any]:
-        """JSON-safe flat dict of every field, as stored in a Qdrant point payload."""
+        """JSON-safe flat dict of every field, as stored in a Qdrant point payload, plus ``page``
+        (the first page), ``grade_label`` and ``file_name`` (:attr:`file_name`) for filters."""
         data = self.model_dump(mode="json")
         data["page"] = self.pages[0] if self.pages else None
-        data["grade_label"] = self.grade.grade if self.grade else None
+        data["file_name"] = self.file_name
+        data["grade_label"] = (self.grade.grade or None) if self.grade else None  # no label: empty for filters
         data["schema_version"] = SCHEMA_VERSION
         return data
 

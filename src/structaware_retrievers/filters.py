@@ -1,108 +1,86 @@
-"""Payload filters: the user-facing :class:`SearchFilter` and the backend-neutral :class:`PointFilter`.
+"""One filter language for every face, translated once to Qdrant (issue 27).
 
-:class:`SearchFilter` names what a user filters on (documents, a page range, unit types,
-evidence grades). It compiles to a :class:`PointFilter`, a tiny backend-neutral condition tree
-(``must`` / ``should`` / ``must_not`` lists of :class:`Match`, :class:`Range`, :class:`IsEmpty`,
-:class:`HasId` and nested :class:`PointFilter`; the framework vector stores build the nested and
-``should`` forms from LlamaIndex's ``MetadataFilters``) that each
-store backend translates to its own Qdrant filter type (``qdrant_client.models.Filter`` or
-``qdrant_edge.Filter``). The index also uses :class:`PointFilter` for its own bookkeeping
-(stale points of a document, older versions of a source file).
+A filter is a tree of key conditions (:class:`KeyFilter`: a metadata key, an operator, a value) in
+``and`` / ``or`` / ``not`` groups (:class:`FilterGroup`). :func:`to_point_filter` compiles it, once
+for every face, to the backend-neutral :class:`~structaware_retrievers.point_filter.PointFilter`
+that each store backend turns into a Qdrant filter (evaluated inside Qdrant, in each prefetch and
+on the fused result). Each face reads its own ecosystem's spelling into the tree:
 
-Payload keys are those of ``Unit.to_payload()``: ``doc_id``, ``doc_name``, ``source``,
-``pages`` (list of 1-based pages), ``page`` (first page), ``unit_type``, ``grade_label``.
+* LlamaIndex retriever and vector store: ``MetadataFilters``, every ``FilterOperator`` but the text
+  matches, conditions ``and`` / ``or`` / ``not``, nested (``llama_index.node_parser.structaware.filters``);
+* LangChain retriever and vector store: dicts as Chroma and PGVector users write them (:func:`from_dict`);
+* the CLI: ``--filter type=table_row page=3-5`` or the same dicts as JSON (``--filter '{"$or": [...]}'``);
+* Python, ``structaware serve`` and MCP: :class:`SearchFilter` (typed fields) or the dicts.
+
+**Keys.** A key is a metadata key as the faces show it. The keys of :data:`UNIT_KEYS` are fields of
+the units (``doc_id``, ``doc_name``, ``source``, ``file_name``, ``unit_id``, ``unit_type``,
+``page`` / ``pages`` / ``page_label``, ``grade``, ``grade_system`` ..., ``section_path``,
+``element_ids``, ``table_id``, ``row_index``, ``flowchart_id``, ``ordinal``); :data:`ALIASES` gives
+other spellings (``type``, ``doc``, and :class:`SearchFilter`'s field names ``unit_types``,
+``doc_ids``, ``page_from``...). ``page``, ``pages`` and a numeric ``page_label`` are 1-based and
+match **any** page a unit covers (a table row continued from page 3 onto page 4 matches ``page == 4``
+and ``page < 4``). A unit key matches a point's unit field, or, on a framework document without
+structaware provenance (``unit_type == "chunk"``), the document's own metadata. Any other key is
+the framework metadata the user added (payload ``metadata.<key>``); ``metadata.<key>`` names such a
+key explicitly. A key that is not a unit key but is spelt almost like one (``unit_typ``) is an error:
+it would filter nothing.
+
+**Operators** (LlamaIndex's names): ``==``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``in``, ``nin``,
+``any`` (= ``in``), ``all``, ``contains``, ``is_empty`` (missing, ``null`` or ``[]``). Qdrant
+matches strings, integers and booleans exactly, never across types (``3`` does not match ``"3"``;
+page keys turn numeric strings into numbers). A filter that cannot be evaluated inside Qdrant
+(``text_match``, ``$like``, ``$regex``...) raises :class:`UnsupportedFilterError` naming the
+operator and the key, from every face alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import UnitType
+from structaware_retrievers.filter_language import (
+    ALIASES,
+    METADATA_KEY,
+    OPERATORS,
+    UNIT_KEYS,
+    Filter,
+    FilterGroup,
+    KeyFilter,
+    UnsupportedFilterError,
+    compile_filter,
+    from_dict,
+    key_condition,
+)
+from structaware_retrievers.point_filter import HasId, IsEmpty, Match, PointFilter, Range
 
-__all__ = ["HasId", "IsEmpty", "Match", "PointFilter", "Range", "SearchFilter"]
-
-
-@dataclass(frozen=True)
-class Match:
-    """``key`` equals one of ``values`` (for a list-valued payload field: any element does).
-
-    Qdrant matches strings, integers and booleans exactly, and never an integer against a string
-    (``3`` does not match ``"3"``).
-    """
-
-    key: str
-    values: tuple[str | int | bool, ...]
-
-
-@dataclass(frozen=True)
-class Range:
-    """``gte <= key <= lte`` and ``gt < key < lt`` (``None`` = open); any element of a list field."""
-
-    key: str
-    gte: float | None = None
-    lte: float | None = None
-    gt: float | None = None
-    lt: float | None = None
-
-
-@dataclass(frozen=True)
-class IsEmpty:
-    """``key`` is missing, ``null`` or an empty list."""
-
-    key: str
-
-
-@dataclass(frozen=True)
-class HasId:
-    """The point id is one of ``ids`` (unit id strings)."""
-
-    ids: tuple[str, ...]
+__all__ = [
+    "ALIASES",
+    "FilterLike",
+    "METADATA_KEY",
+    "OPERATORS",
+    "UNIT_KEYS",
+    "FilterGroup",
+    "HasId",
+    "IsEmpty",
+    "KeyFilter",
+    "Match",
+    "PointFilter",
+    "Range",
+    "SearchFilter",
+    "UnsupportedFilterError",
+    "from_dict",
+    "key_condition",
+    "to_point_filter",
+]
 
 
-@dataclass(frozen=True)
-class PointFilter:
-    """All ``must`` conditions hold, at least one ``should`` condition holds (when there are any),
-    and no ``must_not`` condition holds. A condition may itself be a :class:`PointFilter` (a nested
-    group). Empty = every point.
-
-    Points of a document still being written (or already replaced) are invisible to every read
-    unless ``include_hidden`` is true (the index's write protocol, :mod:`structaware_retrievers.commit`);
-    only the outermost filter's ``include_hidden`` counts.
-    """
-
-    must: tuple[Condition, ...] = field(default_factory=tuple)
-    must_not: tuple[Condition, ...] = field(default_factory=tuple)
-    include_hidden: bool = False
-    should: tuple[Condition, ...] = field(default_factory=tuple)
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.must and not self.must_not and not self.should
-
-    def __and__(self, other: PointFilter | None) -> PointFilter:
-        if other is None:
-            return self
-        hidden = self.include_hidden or other.include_hidden
-        if self.should and other.should:  # two OR groups: keep each one as a nested condition
-            return PointFilter(must=(self, other), include_hidden=hidden)
-        return PointFilter(
-            must=self.must + other.must,
-            must_not=self.must_not + other.must_not,
-            include_hidden=hidden,
-            should=self.should + other.should,
-        )
-
-    @classmethod
-    def match(cls, key: str, *values: str | int) -> PointFilter:
-        """Shorthand: a filter with one :class:`Match` condition."""
-        return cls(must=(Match(key, tuple(values)),))
-
-
-Condition = Match | Range | IsEmpty | HasId | PointFilter
+# --------------------------------------------------------------------------------------------
+# SearchFilter: the typed Python form
+# --------------------------------------------------------------------------------------------
 
 _UNIT_TYPES = {t.value for t in UnitType}
 
@@ -189,17 +167,55 @@ class SearchFilter(BaseModel):
             raise ValueError(f"page_from ({self.page_from}) > page_to ({self.page_to})")
         return self
 
-    def to_point_filter(self) -> PointFilter:
-        """The backend-neutral condition tree for this filter."""
-        must: list[Condition] = []
+    def to_group(self) -> FilterGroup:
+        """The same filter in the filter language (what every face compiles)."""
+        parts: list[Filter] = []
         for key, values in (
             ("doc_id", self.doc_ids),
             ("doc_name", self.doc_names),
             ("unit_type", self.unit_types),
-            ("grade_label", self.grades),
+            ("grade", self.grades),
         ):
             if values is not None:
-                must.append(Match(key, tuple(values)))
-        if self.page_from is not None or self.page_to is not None:
-            must.append(Range("pages", gte=self.page_from, lte=self.page_to))
-        return PointFilter(must=tuple(must))
+                parts.append(KeyFilter(key, "in", list(values)))
+        if self.page_from is not None:
+            parts.append(KeyFilter("page", ">=", self.page_from))
+        if self.page_to is not None:
+            parts.append(KeyFilter("page", "<=", self.page_to))
+        return FilterGroup("and", tuple(parts))
+
+    def to_point_filter(self) -> PointFilter:
+        """The backend-neutral condition tree for this filter (empty: every point)."""
+        return compile_filter(self.to_group()) or PointFilter()
+
+
+#: What every filter argument takes: ``None``, a :class:`SearchFilter`, a filter dict, a
+#: :class:`KeyFilter` / :class:`FilterGroup`, or a :class:`PointFilter`.
+FilterLike = Union[SearchFilter, Mapping[str, Any], KeyFilter, FilterGroup, PointFilter, None]
+
+
+def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:
+    """Any filter form -> :class:`PointFilter` (``None``: no restriction).
+
+    Args:
+        value: ``None``, a :class:`SearchFilter`, a :class:`KeyFilter` / :class:`FilterGroup`, a dict
+            (:func:`from_dict`) or a :class:`PointFilter` (returned as is).
+        field: what the error names when ``value`` is of another type.
+
+    Raises:
+        UnsupportedFilterError, MalformedInputError: see :func:`key_condition` and :func:`from_dict`.
+    """
+    if value is None:
+        return None
+    if isinstance(value, PointFilter):
+        return None if value.is_empty else value
+    if isinstance(value, SearchFilter):
+        value = value.to_group()
+    elif isinstance(value, Mapping):
+        value = from_dict(value)
+    if isinstance(value, (KeyFilter, FilterGroup)):
+        return compile_filter(value)
+    raise MalformedInputError(
+        f"expected a dict of metadata conditions, a SearchFilter or a FilterGroup, not {type(value).__name__}",
+        field=field,
+    )

@@ -1,4 +1,11 @@
-"""Hybrid fusion and result defaults (no imports: the CLI reads them without loading any engine).
+"""Hybrid fusion and result defaults: the one default of every face (no imports: the CLI reads them
+without loading any engine).
+
+``StructureIndex.query``, the engine layer (``VectorStore.query``), the CLI, ``structaware serve``,
+MCP, both retrievers and both framework vector stores take their RRF ``k``, (dense, BM25) weights
+and prefetch depth from here, and each takes ``rrf_k=``/``weights=``/``prefetch_limit=`` (CLI:
+``--rrf-k``/``--weights``/``--prefetch``) to override them. The values are chosen on the
+development sets (the ``dense`` work of issue 23 owns them).
 
 Chosen on the development benchmark (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): Qdrant's
 weighted RRF scores a unit ``sum(1 / (r / w + k - 1))`` over the dense and BM25 prefetches (``r``
@@ -30,3 +37,38 @@ DEFAULT_PREFETCH_LIMIT = 50
 #: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up
 #: instead of a table's near-identical rows filling the top k.
 DEFAULT_GROUP_SIZE = 3
+
+
+def relevance(
+    score: float,
+    *,
+    searches: tuple[str, ...],
+    fusion: str | None,
+    rrf_k: int = DEFAULT_RRF_K,
+    weights: tuple[float, float] = DEFAULT_WEIGHTS,
+) -> float:
+    """A search score as a relevance in [0, 1] (1 = the best a search can score), for score thresholds.
+
+    Args:
+        score: the score Qdrant returned.
+        searches: the vectors searched, ``("dense",)``, ``("sparse",)`` or ``("dense", "sparse")``.
+        fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search, even of one vector; ``None`` for a
+            single-vector search.
+        rrf_k, weights: the RRF constant and (dense, BM25) weights of the search.
+
+    Weighted RRF is divided by its maximum, a unit ranked first by every search
+    (``sum 1 / (1 / w + k - 1)``); DBSF (each search's scores normalised to about [0, 1], then summed)
+    by the number of searches; a dense search is a cosine similarity; a BM25 score ``s`` (unbounded)
+    becomes ``s / (1 + s)``. Values are clipped to [0, 1].
+    """
+    if fusion == "rrf":
+        w = {"dense": weights[0], "sparse": weights[1]}
+        top = sum(1.0 / (1.0 / w[s] + rrf_k - 1) for s in searches)
+        value = score / top
+    elif fusion == "dbsf":
+        value = score / len(searches)
+    elif searches == ("sparse",):
+        value = score / (1.0 + score) if score > 0 else 0.0
+    else:
+        value = score
+    return min(1.0, max(0.0, value))

@@ -47,12 +47,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
-from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.filters import FilterLike
 from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_readers.inputs import expand_inputs
 from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.index_searcher import IndexSearcher
 from structaware_retrievers.index_writer import INDEX_FORMAT, IndexWriter  # noqa: F401
-from structaware_retrievers.inputs import expand_inputs
 from structaware_retrievers.results import IngestError, IngestFailure, IngestReport, IngestSummary, SearchHit
 from structaware_retrievers.store.base import VectorStore
 
@@ -68,6 +68,7 @@ __all__ = [
     "SearchHit",
     "StructureIndex",
     "expand_inputs",
+    "open_index_folder",
 ]
 
 Mode = Literal["hybrid", "dense", "sparse"]
@@ -259,7 +260,7 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: SearchFilter | None = None,
+        filter: FilterLike = None,
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
@@ -274,7 +275,9 @@ class StructureIndex:
             fusion: ``"rrf"`` (reciprocal rank fusion, paper 2.4) or ``"dbsf"`` (distribution-based).
             rrf_k: the RRF constant (:data:`~structaware_retrievers.fusion.DEFAULT_RRF_K`).
             prefetch_limit: candidates fetched per vector before fusion (at least ``k`` are used).
-            filter: payload filter applied inside each prefetch and to the fused result.
+            filter: payload filter applied inside each prefetch and to the fused result: a
+                :class:`~structaware_retrievers.filters.SearchFilter`, a filter dict or a
+                ``FilterGroup`` (the filter language of :mod:`structaware_retrievers.filters`).
             weights: (dense, BM25) RRF weights, positive (``None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`, chosen
                 on the development benchmark); DBSF ignores them.
             budget_chars: return only the best hits whose units (``context + "\n" + text``, and
@@ -291,14 +294,15 @@ class StructureIndex:
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
             fewer units or the budget is spent. A query with no BM25 terms (only stop words or
-            punctuation) searches the dense vector alone, in hybrid and in sparse mode; in hybrid
+            punctuation) searches the dense vector alone in hybrid mode (an error in sparse mode); in hybrid
             mode a query mostly in Chinese, Japanese or Korean searches BM25 alone when the dense
             model does not cover those languages (``DenseEncoder.languages``).
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``/``group_size``.
+                ``weights``/``budget_chars``/``group_size``, a bad filter (``UnsupportedFilterError``
+                naming an operator Qdrant cannot evaluate), a question with no BM25 term in ``"sparse"`` mode.
         """
         return self.searcher.query(
             text,
@@ -323,7 +327,7 @@ class StructureIndex:
         fusion: FusionName = "rrf",
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: SearchFilter | None = None,
+        filter: FilterLike = None,
         weights: tuple[float, float] | None = None,
         budget_chars: int | None = None,
         expand: bool = False,
@@ -345,7 +349,7 @@ class StructureIndex:
             group_size=group_size,
         )
 
-    def count(self, filter: SearchFilter | None = None) -> int:
+    def count(self, filter: FilterLike = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
         return self.searcher.count(filter)
 
@@ -368,3 +372,27 @@ class StructureIndex:
 
     def __repr__(self) -> str:
         return f"StructureIndex({self.store!r}, dense={self.dense!r}, sparse={self.sparse!r})"
+
+
+def open_index_folder(
+    path: str | Path, *, collection: str = "structaware", model_name: str | None = None, fix: str
+) -> StructureIndex:
+    """Open the index stored in folder ``path`` as a framework face's ``from_path`` does.
+
+    Args:
+        model_name: the dense model the index was built with, when not the default (a preset, a
+            fastembed name or a local ONNX folder, as ``DenseEncoder`` takes).
+        fix: what the face's users do about another model, with ``{model}`` for the model that
+            built the index (``"StructureAwareRetriever.from_path(path, model_name={model!r})"``).
+
+    Raises:
+        ModelMismatchError: the index was built with another dense model; the message names it and
+            gives ``fix``.
+    """
+    from structaware_readers.errors import ModelMismatchError
+
+    try:
+        dense = DenseEncoder(model_name=model_name) if model_name else None
+        return StructureIndex(path, collection=collection, dense=dense)
+    except ModelMismatchError as exc:
+        raise exc.with_fix(fix.format(model=exc.stored_model)) from None

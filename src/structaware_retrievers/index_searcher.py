@@ -19,7 +19,8 @@ from structaware_readers.errors import IndexNotFoundError, MalformedInputError
 from structaware_readers.models import Unit
 from structaware_retrievers import evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
-from structaware_retrievers.filters import SearchFilter
+from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.filters import FilterLike, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
 from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
@@ -59,7 +60,7 @@ class IndexSearcher:
         fusion: str,
         rrf_k: int,
         prefetch_limit: int,
-        filter: SearchFilter | None,
+        filter: FilterLike,
         weights: tuple[float, float] | None = None,
         group_size: int = 1,
     ) -> dict[str, Any]:
@@ -84,6 +85,8 @@ class IndexSearcher:
         use_dense = mode != "sparse"
         sparse = self.sparse.embed_query(text) if mode != "dense" else None
         if sparse is not None and not sparse.indices:
+            if mode == "sparse":  # BM25 alone was asked for: never answer with dense hits instead
+                raise MalformedInputError(NO_BM25_TERMS, field="text")
             sparse, use_dense = None, True  # only stop words or punctuation: the dense search answers
         elif mode == "hybrid" and not self._dense_covers(text):
             use_dense = False  # a dense model that lacks the query's language adds noise, not evidence
@@ -97,7 +100,7 @@ class IndexSearcher:
             "fusion": fusion,
             "rrf_k": rrf_k,
             "prefetch_limit": prefetch_limit,
-            "flt": filter.to_point_filter() if filter is not None else None,
+            "flt": to_point_filter(filter),
             "weights": weights,
         }
 
@@ -119,7 +122,7 @@ class IndexSearcher:
         fusion: str,
         rrf_k: int,
         prefetch_limit: int,
-        filter: SearchFilter | None,
+        filter: FilterLike,
         weights: tuple[float, float] | None,
         budget_chars: int | None,
         expand: bool,
@@ -139,7 +142,7 @@ class IndexSearcher:
         fusion: str,
         rrf_k: int,
         prefetch_limit: int,
-        filter: SearchFilter | None,
+        filter: FilterLike,
         weights: tuple[float, float] | None,
         budget_chars: int | None,
         expand: bool,
@@ -176,11 +179,11 @@ class IndexSearcher:
             hits = evidence.fit_budget(hits, budget_chars)
         return hits
 
-    def count(self, filter: SearchFilter | None = None) -> int:
+    def count(self, filter: FilterLike = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
         if not self.store.exists():
             return 0
-        return self.store.count(filter.to_point_filter() if filter is not None else None)
+        return self.store.count(to_point_filter(filter))
 
     def documents(self) -> list[dict[str, Any]]:
         """One dict per indexed document: ``doc_id``, ``doc_name``, ``source``, ``units`` (count),

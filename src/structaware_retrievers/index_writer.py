@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structaware_readers.errors import EmptyDocumentError, MalformedInputError, StoreError
+from structaware_readers.errors import EmptyDocumentError, MalformedInputError, ModelMismatchError, StoreError
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
@@ -114,13 +114,15 @@ class IndexWriter:
             )
         stored_dense, stored_sparse = meta.get("dense", {}), meta.get("sparse", {})
         if stored_dense.get("model_id") != self.dense.model_id:
-            raise StoreError(
-                f"the index was built with dense model {stored_dense.get('model_name')!r}"
-                f" (id {stored_dense.get('model_id')}), not {self.dense.model_id}. Fix: open it with"
-                f" DenseEncoder(model_name={stored_dense.get('model_name')!r}) (or the same model_path=), or set"
-                f" STRUCTAWARE_DENSE_MODEL to it; or ingest into a new index folder/collection",
+            name = stored_dense.get("model_name")
+            raise ModelMismatchError(
+                f"the index was built with dense model {name!r} (id {stored_dense.get('model_id')}), not"
+                f" {self.dense.model_id}.",
+                f"open it with DenseEncoder(model_name={name!r}) (or the same model_path=), or set"
+                " STRUCTAWARE_DENSE_MODEL to it; or ingest into a new index folder/collection",
+                stored_model=str(name),
+                stored_id=str(stored_dense.get("model_id")),
                 path=where,
-                field="dense.model_id",
             )
         if int(stored_dense.get("dim", -1)) != self.store.dense_dim():
             raise StoreError(

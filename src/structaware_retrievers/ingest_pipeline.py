@@ -56,13 +56,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from structaware_readers.inputs import scan_inputs
 from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.ingest_ledger import (
     IngestLedger,
     LedgerEntry,
     input_fingerprint,
 )
-from structaware_retrievers.inputs import expand_inputs
 from structaware_retrievers.results import IngestFailure, IngestReport, IngestSummary
 
 if TYPE_CHECKING:
@@ -304,7 +304,9 @@ def _run(
     summary = IngestSummary()
     ledger = writer.ledger()
     settings = ingest_settings(writer, reading_order, unit_options)
-    decided = [_decide(writer, ledger, path, settings, reparse) for path in expand_inputs(paths)]
+    scan = scan_inputs(paths)
+    summary.skipped_files = [str(p) for p in scan.skipped]
+    decided = [_decide(writer, ledger, path, settings, reparse) for path in scan.documents]
     to_read = [item for item in decided if item.skipped is None and item.error is None]
     pdfs = {id(item) for item in to_read if _is_pdf(item.path, detect_input)}
     n_workers = max(1, workers if workers is not None else default_workers())

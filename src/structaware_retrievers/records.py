@@ -22,6 +22,7 @@ key :data:`ORIGINAL_ID_KEY`, so ids stay deterministic (re-adding replaces, neve
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import uuid
@@ -32,20 +33,21 @@ import numpy as np
 
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import Unit, UnitType
-from structaware_retrievers.filters import Condition, HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.filters import METADATA_KEY, HasId, PointFilter
 from structaware_retrievers.commit import recover, write_document
+from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.fusion import relevance as fusion_relevance
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.store.base import Fusion, Mode, PointRecord, ScoredRecord
 
 __all__ = [
     "METADATA_KEY",
-    "OPERATORS",
     "ORIGINAL_ID_KEY",
     "RECORD_NAMESPACE",
     "RecordIndex",
     "UserDenseEncoder",
     "chunk_unit",
-    "key_condition",
     "point_id",
 ]
 
@@ -282,9 +284,12 @@ class RecordIndex:
         k: int,
         mode: Mode = "hybrid",
         fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         flt: PointFilter | None = None,
+        weights: tuple[float, float] | None = None,
+        mmr: tuple[float, int] | None = None,
+        relevance: bool = False,
     ) -> list[ScoredRecord]:
         """Search, best first; ``[]`` when the collection does not exist or is empty.
 
@@ -292,7 +297,12 @@ class RecordIndex:
             text: the query text (BM25 half); ``None`` searches the dense vector only.
             dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
                 ``text`` with the index's dense encoder (in hybrid and dense modes).
-            k, mode, fusion, rrf_k, prefetch_limit, flt: as :meth:`StructureIndex.query`.
+            k, mode, fusion, rrf_k, prefetch_limit, flt, weights: as :meth:`StructureIndex.query`
+                (``weights=None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`).
+            mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
+                maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
+            relevance: scores as relevances in [0, 1] (:func:`~structaware_retrievers.fusion.relevance`)
+                instead of the engine's scores.
 
         Raises:
             MalformedInputError: ``k < 1`` or neither a text nor a vector.
@@ -300,6 +310,8 @@ class RecordIndex:
         """
         if k < 1:
             raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        if mmr is not None:
+            mode = "dense"
         if text is None and dense is None:
             raise MalformedInputError("give a query text or a query vector", field="query")
         if not self.store.exists() or self.store.count() == 0:
@@ -313,9 +325,12 @@ class RecordIndex:
                 field="dense",
             )
         sparse = self.index.sparse.embed_query(text) if text and mode != "dense" else None
-        if mode == "sparse" and sparse is None:
-            return []
-        return self.store.query(
+        if mode == "sparse" and not text:
+            raise MalformedInputError("a BM25-only search (mode 'sparse') needs a query text", field="query")
+        if mode == "sparse" and (sparse is None or not sparse.indices):
+            raise MalformedInputError(NO_BM25_TERMS, field="query")
+        weights = DEFAULT_WEIGHTS if weights is None else (float(weights[0]), float(weights[1]))
+        records = self.store.query(
             dense=dense if mode != "sparse" else None,
             sparse=sparse,
             limit=k,
@@ -324,97 +339,22 @@ class RecordIndex:
             rrf_k=rrf_k,
             prefetch_limit=prefetch_limit,
             flt=flt,
+            weights=weights,
+            mmr=mmr,
         )
-
-
-# --------------------------------------------------------------------------------------------
-# metadata filters
-# --------------------------------------------------------------------------------------------
-
-#: Payload key under which the framework stores keep a document's own metadata (as given).
-METADATA_KEY = "metadata"
-#: Metadata keys that are also unit payload fields (top level): a filter on one of them matches a
-#: point whose unit field matches **or** whose framework metadata does, so units ingested by
-#: structaware (no framework metadata) and documents added through a framework store filter alike.
-UNIT_FIELD_OF_KEY = {
-    "doc_id": "doc_id",
-    "doc_name": "doc_name",
-    "source": "source",
-    "unit_type": "unit_type",
-    "page": "page",
-    "pages": "pages",
-    "grade": "grade_label",
-}
-
-#: Operators of :func:`key_condition` (LlamaIndex's ``FilterOperator`` values where they exist).
-OPERATORS = ("==", "!=", ">", ">=", "<", "<=", "in", "nin", "any", "all", "contains", "is_empty")
-
-
-def _matches(key: str, values: Sequence[Any]) -> Condition:
-    """``key`` equals any of ``values``. Qdrant matches strings, integers and booleans exactly and
-    never across types (``3`` does not match ``"3"``), one match per type; a float matches as a
-    one-point range."""
-    if not values:
-        raise MalformedInputError("an empty list matches nothing", field=key)
-    bad = [v for v in values if not isinstance(v, (str, int, float))]
-    if bad:
-        raise MalformedInputError(f"cannot filter on a {type(bad[0]).__name__} value", field=key)
-    conds: list[Condition] = [Range(key, gte=v, lte=v) for v in values if isinstance(v, float)]
-    conds += [Match(key, (v,)) for v in values if isinstance(v, bool)]
-    for t in (str, int):
-        same = tuple(v for v in values if type(v) is t)
-        if same:
-            conds.append(Match(key, same))
-    return conds[0] if len(conds) == 1 else PointFilter(should=tuple(conds))
-
-
-def _one_place(path: str, op: str, value: Any) -> tuple[Condition, bool]:
-    """The condition on one payload path, and whether it is negative (holds by *not* matching)."""
-    if op == "==":
-        return _matches(path, [value]), False
-    if op == "!=":
-        return _matches(path, [value]), True
-    if op in ("in", "any"):
-        return _matches(path, list(value) if isinstance(value, (list, tuple, set)) else [value]), False
-    if op == "nin":
-        return _matches(path, list(value) if isinstance(value, (list, tuple, set)) else [value]), True
-    if op == "contains":
-        return _matches(path, [value]), False
-    if op == "all":
-        vals = list(value) if isinstance(value, (list, tuple, set)) else [value]
-        return PointFilter(must=tuple(_matches(path, [v]) for v in vals)), False
-    if op in (">", ">=", "<", "<="):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise MalformedInputError(f"operator {op!r} needs a number, got {value!r}", field=path)
-        bound = {">": "gt", ">=": "gte", "<": "lt", "<=": "lte"}[op]
-        return Range(path, **{bound: float(value)}), False
-    if op == "is_empty":
-        return IsEmpty(path), False
-    raise MalformedInputError(f"unsupported operator {op!r}; supported: {', '.join(OPERATORS)}", field=path)
-
-
-def key_condition(key: str, op: str, value: Any = None) -> PointFilter:
-    """A filter on a framework metadata key, as a :class:`PointFilter`.
-
-    The key is looked up in the framework metadata (payload path ``metadata.<key>``) and, for the
-    keys of :data:`UNIT_FIELD_OF_KEY`, in the unit's own payload field too: a positive condition
-    holds when either place matches, a negative one (``!=``, ``nin``) when neither does, and
-    ``is_empty`` when both are empty.
-
-    Args:
-        key: the metadata key (e.g. ``"unit_type"``, ``"author"``).
-        op: one of :data:`OPERATORS`.
-        value: the value (a list for ``in``/``nin``/``any``/``all``; ignored for ``is_empty``).
-
-    Raises:
-        MalformedInputError: an unsupported operator, an empty list, or a non-number for a range.
-    """
-    places = [f"{METADATA_KEY}.{key}"]
-    if key in UNIT_FIELD_OF_KEY:
-        places.insert(0, UNIT_FIELD_OF_KEY[key])
-    conds, negative = zip(*(_one_place(p, op, value) for p in places), strict=True)
-    if negative[0]:
-        return PointFilter(must_not=tuple(conds))
-    if op == "is_empty" or len(conds) == 1:
-        return PointFilter(must=tuple(conds))
-    return PointFilter(should=tuple(conds))
+        if not relevance:
+            return records
+        searches = tuple(
+            name
+            for name, used in (("dense", dense is not None and mode != "sparse"), ("sparse", bool(sparse and sparse.indices)))
+            if used
+        )
+        return [
+            dataclasses.replace(
+                r,
+                score=fusion_relevance(
+                    r.score, searches=searches, fusion=fusion if mode == "hybrid" else None, rrf_k=rrf_k, weights=weights
+                ),
+            )
+            for r in records
+        ]

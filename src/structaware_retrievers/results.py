@@ -158,6 +158,8 @@ class IngestSummary(BaseModel):
         units: units written.
         skipped_unchanged: documents already indexed with identical units.
         failed: inputs that failed (the others were still ingested).
+        skipped_files: files in the given folders that no reader takes (a ``.txt``, a ``.docx``;
+            :func:`structaware_readers.inputs.scan_inputs`), as paths.
         seconds: total wall time; embedding_seconds: of which embedding.
         reports: one :class:`IngestReport` per document that was read.
     """
@@ -166,6 +168,7 @@ class IngestSummary(BaseModel):
     units: int = 0
     skipped_unchanged: int = 0
     failed: list[IngestFailure] = Field(default_factory=list)
+    skipped_files: list[str] = Field(default_factory=list)
     seconds: float = 0.0
     embedding_seconds: float = 0.0
     reports: list[IngestReport] = Field(default_factory=list)

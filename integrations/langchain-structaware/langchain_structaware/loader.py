@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -22,12 +23,18 @@ class StructureAwareLoader(BaseLoader):
     (``page`` is **1-based**; ``PyPDFLoader``'s is 0-based).
 
     Args:
-        file_path: one path or several: a PDF, a MinerU output (JSON of any era, output folder or
-            zip), an Unstructured elements JSON, or a raw file Unstructured can partition; the
-            input is recognised by content (``structaware_readers.loader.load_document``; a PDF
-            is parsed by MinerU).
+        file_path: one path or several, as ``structaware ingest`` takes them: a PDF, a MinerU output
+            (JSON of any era, output folder or zip), an Unstructured elements JSON, a raw file
+            Unstructured can partition, or a folder of those (searched recursively,
+            :func:`structaware_readers.inputs.scan_inputs`; its other files are skipped with an
+            ``InputWarning`` listing them, and kept in :attr:`skipped_files`). Each input is
+            recognised by content (``structaware_readers.loader.load_document``; a PDF is parsed
+            by MinerU).
         reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see ``structaware_readers.loader``).
         unit_options: ``structaware_readers.units.UnitOptions`` (or a dict of its fields).
+
+    Warns (on iteration):
+        InputWarning: a folder held files no reader takes (a ``.txt``, a ``.docx``), naming them.
 
     Raises (on iteration):
         InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
@@ -50,6 +57,8 @@ class StructureAwareLoader(BaseLoader):
         self.file_paths = [file_path] if isinstance(file_path, (str, Path)) else list(file_path)
         self.reading_order = reading_order
         self.unit_options = unit_options
+        #: Files of the given folders no reader takes, known once loading has started.
+        self.skipped_files: list[Path] = []
 
     def _options(self) -> Any:
         from structaware_readers.units import UnitOptions
@@ -59,12 +68,22 @@ class StructureAwareLoader(BaseLoader):
         return UnitOptions(**dict(self.unit_options))
 
     def lazy_load(self) -> Iterator[Document]:
-        """Yield the units of each file in turn, in unit order (reading order within a file)."""
+        """Yield the units of each document in turn, in unit order (reading order within a document)."""
+        from structaware_readers.errors import InputWarning
+        from structaware_readers.inputs import scan_inputs
         from structaware_readers.loader import load_document
         from structaware_readers.units import build_units
 
         options = self._options()
-        for path in self.file_paths:
-            doc = load_document(Path(path), reading_order=self.reading_order)
+        scan = scan_inputs(self.file_paths)
+        self.skipped_files = scan.skipped
+        if scan.skipped:
+            names = ", ".join(p.name for p in scan.skipped[:5]) + (f" (+{len(scan.skipped) - 5} more)" if len(scan.skipped) > 5 else "")
+            warnings.warn(
+                InputWarning(f"skipped {len(scan.skipped)} file(s) no reader takes: {names}", path=scan.skipped[0].parent),
+                stacklevel=2,
+            )
+        for path in scan.documents:
+            doc = load_document(path, reading_order=self.reading_order)
             for unit in build_units(doc, options):
                 yield unit_to_document(unit)

@@ -1,13 +1,13 @@
 """``StructureAwareRetriever``: a LangChain ``BaseRetriever`` over a structaware ``StructureIndex``.
 
-Search runs inside Qdrant (dense + BM25 sparse prefetches fused by RRF ``k = 60`` or DBSF with the
-Query API, through ``StructureIndex.query``/``aquery``); each hit becomes a ``Document`` built by
+Search runs inside Qdrant (dense + BM25 sparse prefetches fused by weighted RRF, with the defaults
+of :mod:`structaware_retrievers.fusion` that every face uses, or DBSF, with the Query API, through
+``StructureIndex.query``/``aquery``); each hit becomes a ``Document`` built by
 :func:`langchain_structaware.documents.unit_to_document` with ``score`` and ``rank`` filled in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,32 +31,19 @@ DEFAULT_TOOL_DESCRIPTION = (
 )
 
 
-def to_search_filter(value: Any, *, field: str = "filter") -> Any:
-    """``None``, a ``SearchFilter`` or a dict of ``SearchFilter`` fields -> ``SearchFilter`` or ``None``.
-
-    Dict keys are ``SearchFilter``'s fields: ``doc_ids``, ``doc_names``, ``page_from``,
-    ``page_to`` (1-based, inclusive), ``unit_types``, ``grades``.
+def check_filter(value: Any, *, field: str = "filter") -> Any:
+    """``value`` as given, once it compiles: a filter dict as Chroma and PGVector users write it
+    (``{"unit_type": "table_row"}``, ``{"page": {"$gte": 4}}``, ``{"$or": [...]}``), a ``SearchFilter``,
+    or ``None`` (:mod:`structaware_retrievers.filters`; the vector store reads the same dicts).
 
     Raises:
-        MalformedInputError: an unknown key or an invalid value, naming it.
+        UnsupportedFilterError: an operator Qdrant cannot evaluate (``$like``, ``$regex``), naming it.
+        MalformedInputError: another type, or a value the filter cannot match, naming ``filter.<key>``.
     """
-    if value is None:
-        return None
-    from structaware_readers.errors import MalformedInputError
-    from structaware_retrievers.filters import SearchFilter
+    from structaware_retrievers.filters import to_point_filter
 
-    if isinstance(value, SearchFilter):
-        return value
-    if isinstance(value, Mapping):
-        unknown = sorted(set(value) - set(SearchFilter.model_fields))
-        if unknown:
-            raise MalformedInputError(
-                f"unknown key(s) {unknown}; use {', '.join(SearchFilter.model_fields)}", field=field
-            )
-        return SearchFilter(**dict(value))
-    raise MalformedInputError(
-        f"expected a SearchFilter or a dict of its fields, not {type(value).__name__}", field=field
-    )
+    to_point_filter(value, field=field)
+    return value
 
 
 def hits_to_documents(hits: list[Any]) -> list[Document]:
@@ -78,7 +65,7 @@ class StructureAwareRetriever(BaseRetriever):
     """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
 
     ``k`` and ``filter`` can be set in the constructor and overridden per call:
-    ``retriever.invoke("query", k=3, filter={"unit_types": ["table_row"]})``.
+    ``retriever.invoke("query", k=3, filter={"unit_type": "table_row", "page": {"$gte": 4}})``.
 
     Attributes:
         index: an open ``structaware_retrievers.index.StructureIndex`` (see :meth:`from_path`).
@@ -96,10 +83,14 @@ class StructureAwareRetriever(BaseRetriever):
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table, marked ``metadata["expanded_from"]``; 1: every row is a hit
             of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
-        filter: a ``SearchFilter`` or a dict of its fields (documents, 1-based page range, unit
-            types, grades); see :func:`to_search_filter`.
+        filter: a filter dict as Chroma and PGVector users write them, on the document metadata
+            keys (``doc_id``, ``unit_type``, ``page``, ``grade``...; ``$eq $ne $gt $gte $lt $lte $in
+            $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``), or a ``SearchFilter``;
+            see :func:`check_filter`. The vector store gives the same documents for the same dict.
 
     Raises:
+        UnsupportedFilterError: a filter operator Qdrant cannot evaluate (at construction or per
+            call), naming it.
         MalformedInputError: an invalid filter (at construction or per call), naming the field.
         IndexNotFoundError, StoreError: from the index at query time.
     """
@@ -119,15 +110,26 @@ class StructureAwareRetriever(BaseRetriever):
     def __init__(self, **kwargs: Any) -> None:
         # converted before pydantic validation, so a bad filter raises MalformedInputError itself
         if kwargs.get("filter") is not None:
-            kwargs["filter"] = to_search_filter(kwargs["filter"])
+            kwargs["filter"] = check_filter(kwargs["filter"])
         super().__init__(**kwargs)
 
     @classmethod
-    def from_path(cls, path: str | Path, *, collection: str = "structaware", **kwargs: Any) -> StructureAwareRetriever:
-        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it."""
-        from structaware_retrievers.index import StructureIndex
+    def from_path(
+        cls, path: str | Path, *, collection: str = "structaware", model_name: str | None = None, **kwargs: Any
+    ) -> StructureAwareRetriever:
+        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it.
 
-        return cls(index=StructureIndex(path, collection=collection), **kwargs)
+        ``model_name``: the dense model the index was built with, when not the default (a preset,
+        a fastembed name or a local ONNX folder, as ``StructureAwareEmbeddings`` takes).
+
+        Raises:
+            ModelMismatchError: the index was built with another dense model (the message names it).
+        """
+        from structaware_retrievers.index import open_index_folder
+
+        fix = "StructureAwareRetriever.from_path(path, model_name={model!r}); or another path or collection"
+        index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)
+        return cls(index=index, **kwargs)
 
     def _query_kwargs(self, k: int | None, filter: Any) -> dict[str, Any]:
         if k is not None and k < 1:
@@ -144,7 +146,7 @@ class StructureAwareRetriever(BaseRetriever):
             "budget_chars": self.budget_chars,
             "expand": self.expand,
             "group_size": self.group_size,
-            "filter": to_search_filter(filter) if filter is not None else self.filter,
+            "filter": check_filter(filter) if filter is not None else self.filter,
         }
 
     def _get_relevant_documents(

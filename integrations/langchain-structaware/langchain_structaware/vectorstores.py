@@ -12,24 +12,33 @@ What a LangChain user already writes works with this store::
   With :class:`~langchain_structaware.embeddings.StructureAwareEmbeddings` the index is built with
   structaware's own encoder, so ``structaware query`` reads it too.
 * **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
-  applied by Qdrant); ``similarity_search`` fuses both inside Qdrant (prefetch + RRF, or DBSF)
-  unless ``mode="dense"``/``"sparse"``. Scores are RRF/DBSF scores (higher is better).
+  applied by Qdrant); ``similarity_search`` fuses both inside Qdrant (prefetch + weighted RRF with
+  structaware's one default, :mod:`structaware_retrievers.fusion`, as every face; or DBSF) unless
+  ``mode="dense"``/``"sparse"``. Scores are RRF/DBSF scores (higher is better).
 * **Payload.** Each point is a unit payload (a document from ``StructureAwareLoader`` becomes its
   unit, with pages, element ids and bboxes; any other document a ``unit_type="chunk"`` unit) plus
   ``page_content`` and ``metadata`` as given, so documents come back exactly as added (``id``
   included). Units written by ``structaware ingest`` come back as ``StructureAwareLoader`` documents.
+* **Search types.** ``as_retriever()`` with ``search_type="similarity"`` (hybrid by default),
+  ``"mmr"`` (Qdrant's maximal marginal relevance on your model's vectors: ``k``, ``fetch_k``,
+  ``lambda_mult``) and ``"similarity_score_threshold"`` (``score_threshold`` on relevances in [0, 1]:
+  the fused score over the best a search can score; :meth:`_similarity_search_with_relevance_scores`).
 * **Ids.** ``ids=`` or ``Document.id`` (any string; a non-UUID is stored under its UUIDv5 and given
   back as is); a document without one gets a random UUID.
-* **Filters.** ``filter={"key": value, "other": [v1, v2]}`` (metadata keys; a list means "any of";
-  keys combine with AND), or a ``structaware_retrievers.filters.SearchFilter`` /
-  ``PointFilter``. Unit keys (``doc_id``, ``doc_name``, ``source``, ``unit_type``, ``page``,
-  ``pages``, ``grade``) also match the unit fields of points ingested by structaware.
+* **Filters.** Dicts as Chroma and PGVector users write them: ``{"key": value}``, ``{"key": [v1, v2]}``
+  (any of them), ``{"page": {"$gte": 4}}`` (``$eq $ne $gt $gte $lt $lte $in $nin $all $contains
+  $exists $between``), ``{"$or": [...]}``, ``{"$and": [...]}``, ``{"$not": {...}}``; keys of one dict
+  combine with AND. Or a ``structaware_retrievers.filters.SearchFilter``. Unit keys (``doc_id``,
+  ``doc_name``, ``source``, ``unit_type``, ``page``, ``grade``...) match the unit fields of points
+  ingested by structaware; other keys your own metadata. The retriever takes the same dicts and
+  gives the same documents (:mod:`structaware_retrievers.filters`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +47,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from langchain_structaware.documents import document_to_unit, unit_to_document
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 #: Payload keys of a document added through this store.
 PAGE_CONTENT_KEY = "page_content"
@@ -50,31 +60,32 @@ def default_model_id(embedding: Embeddings) -> str:
     return f"{cls.__module__}.{cls.__qualname__}" + (f":{name}" if isinstance(name, str) and name else "")
 
 
+@contextlib.contextmanager
+def in_langchain_terms() -> Iterator[None]:
+    """A wrong-model error with the fix a LangChain user can apply (an ``embedding``, not a ``DenseEncoder``)."""
+    from structaware_readers.errors import ModelMismatchError
+
+    try:
+        yield
+    except ModelMismatchError as exc:
+        raise exc.with_fix(
+            f"pass the embedding the index was built with (its model id is {exc.stored_id!r}; give"
+            f" embedding_model_id= when yours records another), for structaware's own models"
+            f" StructureAwareEmbeddings(model_name={exc.stored_model!r}); or use another path or collection"
+        ) from None
+
+
 def to_point_filter(value: Any) -> Any:
-    """``None``, a metadata dict, a ``SearchFilter`` or a ``PointFilter`` -> ``PointFilter`` or ``None``.
+    """``None``, a filter dict (Chroma / PGVector style), a ``SearchFilter`` or a ``PointFilter`` ->
+    ``PointFilter`` or ``None`` (:func:`structaware_retrievers.filters.to_point_filter`).
 
     Raises:
-        MalformedInputError: another type, or a value the filter cannot match (naming the key).
+        UnsupportedFilterError: an operator Qdrant cannot evaluate (``$like``, ``$regex``), naming it.
+        MalformedInputError: another type, or a value the filter cannot match, naming ``filter.<key>``.
     """
-    from structaware_readers.errors import MalformedInputError
-    from structaware_retrievers.filters import PointFilter, SearchFilter
-    from structaware_retrievers.records import key_condition
+    from structaware_retrievers.filters import to_point_filter as compile_any
 
-    if value is None:
-        return None
-    if isinstance(value, PointFilter):
-        return value
-    if isinstance(value, SearchFilter):
-        return value.to_point_filter()
-    if isinstance(value, Mapping):
-        parts = tuple(
-            key_condition(str(k), "in" if isinstance(v, (list, tuple, set)) else "==", v) for k, v in value.items()
-        )
-        return PointFilter(must=parts) if parts else None
-    raise MalformedInputError(
-        f"expected a dict of metadata values, a SearchFilter or a PointFilter, not {type(value).__name__}",
-        field="filter",
-    )
+    return compile_any(value)
 
 
 class StructureAwareVectorStore(VectorStore):
@@ -90,7 +101,9 @@ class StructureAwareVectorStore(VectorStore):
         embedding_model_id: what the index config records for ``embedding`` (see
             :func:`default_model_id`); name model and version when the default is ambiguous.
         mode: ``"hybrid"`` (default), ``"dense"`` or ``"sparse"`` for :meth:`similarity_search`.
-        fusion, rrf_k, prefetch_limit: as ``StructureIndex.query``.
+        fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
+            :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
+            weights=(1, 1)`` gives the paper's RRF).
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
@@ -109,8 +122,9 @@ class StructureAwareVectorStore(VectorStore):
         embedding_model_id: str | None = None,
         mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
         fusion: Literal["rrf", "dbsf"] = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
     ) -> None:
         from structaware_retrievers.index import StructureIndex
         from structaware_retrievers.records import RecordIndex, UserDenseEncoder
@@ -125,13 +139,15 @@ class StructureAwareVectorStore(VectorStore):
                     embedding.embed_query,
                     model_id=embedding_model_id or default_model_id(embedding),
                 )
-            index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
+            with in_langchain_terms():
+                index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
         self.index = index
         self._records = RecordIndex(index)
         self.mode = mode
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.prefetch_limit = prefetch_limit
+        self.weights = tuple(weights)
 
     @property
     def embeddings(self) -> Embeddings:
@@ -177,7 +193,8 @@ class StructureAwareVectorStore(VectorStore):
             payload[ORIGINAL_ID_KEY] = doc_id
             payloads.append(payload)
         vectors = self._embedding.embed_documents([d.page_content for d in documents])
-        self._records.add(payloads, sparse_texts, vectors)
+        with in_langchain_terms():
+            self._records.add(payloads, sparse_texts, vectors)
         return out
 
     def add_texts(
@@ -225,8 +242,65 @@ class StructureAwareVectorStore(VectorStore):
         """Dense-only search with a query vector from your model."""
         return [doc for doc, _ in self._search(None, embedding, k, "dense", filter)]
 
+    def _similarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, filter: Any = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """``k`` documents with relevances in [0, 1] (what ``similarity_search_with_relevance_scores``
+        and ``as_retriever(search_type="similarity_score_threshold")`` compare with ``score_threshold``).
+
+        The fused RRF score divided by the best a search can score (a document ranked first by the
+        dense and the BM25 search is 1.0); DBSF likewise; ``mode="dense"``: the cosine similarity;
+        ``mode="sparse"``: a BM25 score ``s`` as ``s / (1 + s)``
+        (:func:`structaware_retrievers.fusion.relevance`).
+        """
+        mode = kwargs.get("mode", self.mode)
+        dense = self._embedding.embed_query(query) if mode != "sparse" else None
+        return self._search(query, dense, k, mode, filter, relevance=True)
+
+    def max_marginal_relevance_search(
+        self,
+        query: str,
+        k: int = 4,
+        fetch_k: int = 20,
+        lambda_mult: float = 0.5,
+        filter: Any = None,
+        **kwargs: Any,
+    ) -> list[Document]:
+        """``k`` documents picked for relevance and diversity by Qdrant's maximal marginal relevance.
+
+        Of the ``fetch_k`` documents nearest to the query's embedding (your model's vectors),
+        Qdrant picks ``k`` one by one, each maximising ``lambda_mult * similarity to the query -
+        (1 - lambda_mult) * similarity to the documents already picked`` (1: relevance only, 0:
+        diversity only). ``filter`` as for :meth:`similarity_search`.
+
+        Raises:
+            StoreError: ``lambda_mult`` outside [0, 1].
+        """
+        dense = self._embedding.embed_query(query)
+        return self.max_marginal_relevance_search_by_vector(dense, k, fetch_k, lambda_mult, filter, **kwargs)
+
+    def max_marginal_relevance_search_by_vector(
+        self,
+        embedding: list[float],
+        k: int = 4,
+        fetch_k: int = 20,
+        lambda_mult: float = 0.5,
+        filter: Any = None,
+        **kwargs: Any,
+    ) -> list[Document]:
+        """:meth:`max_marginal_relevance_search` with a query vector from your model."""
+        return [doc for doc, _ in self._search(None, embedding, k, "dense", filter, mmr=(lambda_mult, fetch_k))]
+
     def _search(
-        self, text: str | None, dense: list[float] | None, k: int, mode: str, flt: Any
+        self,
+        text: str | None,
+        dense: list[float] | None,
+        k: int,
+        mode: str,
+        flt: Any,
+        *,
+        mmr: tuple[float, int] | None = None,
+        relevance: bool = False,
     ) -> list[tuple[Document, float]]:
         records = self._records.search(
             text,
@@ -237,6 +311,9 @@ class StructureAwareVectorStore(VectorStore):
             rrf_k=self.rrf_k,
             prefetch_limit=self.prefetch_limit,
             flt=to_point_filter(flt),
+            weights=self.weights,  # type: ignore[arg-type]
+            mmr=mmr,
+            relevance=relevance,
         )
         return [(self._document(r.id, r.payload), r.score) for r in records]
 

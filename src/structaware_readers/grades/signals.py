@@ -9,7 +9,7 @@ match (at most 40 characters), so a scan stays linear in the length of the text.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import insort
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,29 +42,39 @@ class Signal:
     ambiguous: bool = False  # a form that is a grade only in a guideline (bare "Level 2", "Grade B", a cell "Strong")
 
 
+#: Width in characters of the stretches of text :class:`Scan` files claimed spans under.
+_BUCKET = 512
+
+
 @dataclass
 class Scan:
-    """The signals found so far in one normalised text; spans claimed by a pattern are not matched again."""
+    """The signals found so far in one normalised text; spans claimed by a pattern are not matched again.
+
+    Claimed spans are disjoint; they are filed by the stretch of :data:`_BUCKET` characters their
+    start falls in, so a check or a claim looks at the few spans near it: constant time for spans
+    of bounded length (a grade form is a few words), a scan linear in the text (a sorted list of
+    every span cost a shift of the list per claim: quadratic on a 10 MB text full of grades).
+    """
 
     norm: str
     signals: list[Signal] = field(default_factory=list)
-    _starts: list[int] = field(default_factory=list)  # claimed spans, sorted and disjoint
-    _ends: list[int] = field(default_factory=list)
+    _claimed: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # bucket -> sorted (start, end)
+    _longest: int = 0  # the longest claimed span: how far back a span may start and still reach a position
     _cache: dict[str, object] = field(default_factory=dict)
 
     def free(self, s: int, e: int) -> bool:
-        """True when ``[s, e)`` overlaps no claimed span (binary search: claimed spans are disjoint)."""
-        i = bisect_left(self._starts, s)
-        if i < len(self._starts) and self._starts[i] < e:
-            return False
-        return not (i > 0 and self._ends[i - 1] > s)
+        """True when ``[s, e)`` overlaps no claimed span."""
+        for b in range(max(0, s - self._longest) // _BUCKET, (max(e, s + 1) - 1) // _BUCKET + 1):
+            for cs, ce in self._claimed.get(b, ()):
+                if s <= cs < e or (cs < s < ce):
+                    return False
+        return True
 
     def add(self, sig: Signal) -> None:
         self.signals.append(sig)
         if self.free(sig.start, sig.end):
-            i = bisect_left(self._starts, sig.start)
-            self._starts.insert(i, sig.start)
-            self._ends.insert(i, sig.end)
+            insort(self._claimed.setdefault(sig.start // _BUCKET, []), (sig.start, sig.end))
+            self._longest = max(self._longest, sig.end - sig.start)
 
     def first(self, pattern: re.Pattern[str]) -> int:
         """Position of the first match of ``pattern`` in the whole text (-1: none); computed once per scan."""

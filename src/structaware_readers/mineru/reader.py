@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers.errors import (
-    InputNotFoundError,
     ParserUnavailableError,
     UnknownFormatError,
 )
 from structaware_readers.ids import doc_id_from_bytes
+from structaware_readers.inputs import existing_path
 from structaware_readers.mineru.assemble import assemble
 from structaware_readers.mineru.containers import (
     METHOD_DIR_RE,
@@ -116,9 +116,7 @@ def read_mineru(path: str | Path, *, name: str | None = None) -> ParsedDocument:
         EmptyDocumentError: the output holds no body text.
         ParserUnavailableError: a PDF was given but the MinerU PDF route cannot be imported.
     """
-    p = Path(path)
-    if not p.exists():
-        raise InputNotFoundError("no such file or folder", path=p)
+    p = existing_path(path)
     if p.is_dir():
         cand = scan_folder(p)
     elif not p.is_file():  # a named pipe or a device: reading it could block forever

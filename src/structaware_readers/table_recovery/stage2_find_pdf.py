@@ -55,7 +55,7 @@ def find_pdf(path: str | Path, *, name: str) -> PdfSource | None:
             return data
     folder = p.parent
     for candidate in (folder / f"{name}.pdf", folder / f"{name}_origin.pdf"):
-        if candidate.is_file() and _is_pdf_file(candidate) and candidate != p:
+        if candidate != p and _is_pdf_file(candidate):  # a name too long for the file system is just absent
             return candidate
     return None
 
@@ -97,6 +97,8 @@ def _pdf_in_zip(path: Path) -> bytes | None:
 
 
 def _is_pdf_file(p: Path) -> bool:
+    """A readable file starting like a PDF; ``False`` for anything else, a folder, or a path the file
+    system refuses (``ENAMETOOLONG`` for a derived name of a ~250-character file name)."""
     try:
         with open(p, "rb") as fh:
             return b"%PDF-" in fh.read(1024)

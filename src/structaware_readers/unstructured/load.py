@@ -14,13 +14,13 @@ from typing import Any
 from structaware_readers import ids
 from structaware_readers.errors import (
     EmptyDocumentError,
-    InputNotFoundError,
     MalformedInputError,
     MissingExtraError,
     ParserUnavailableError,
     UnknownFormatError,
 )
 from structaware_readers.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
+from structaware_readers.inputs import existing_path
 
 __all__ = ["JSON_SUFFIXES", "SPACY_MODEL", "load_elements", "spacy_model_installed"]
 
@@ -43,9 +43,7 @@ def load_elements(
         ParserUnavailableError: as listed on ``read_unstructured``.
     """
     if isinstance(src, (str, Path)):
-        path = Path(src)
-        if not path.exists():
-            raise InputNotFoundError("no such file", path=path)
+        path = existing_path(src, missing="no such file")
         if path.is_dir():
             raise UnknownFormatError("a folder: pass one elements JSON file or document", path=path)
         if not path.is_file():  # a named pipe or a device: reading it could block forever

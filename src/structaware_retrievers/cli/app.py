@@ -101,6 +101,13 @@ ReadingOrderOpt = Annotated[
 
 
 def fail(exc: Exception) -> None:
+    from structaware_readers.errors import ModelMismatchError
+
+    if isinstance(exc, ModelMismatchError):  # the fix in a command-line user's terms
+        exc = exc.with_fix(
+            f"set STRUCTAWARE_DENSE_MODEL={exc.stored_model} for structaware's commands (or the model"
+            " folder it was built with), or use another --index folder or --collection"
+        )
     typer.echo(f"error: {exc}", err=True)
     raise typer.Exit(code=2)
 

@@ -1,9 +1,10 @@
 """``structaware query --filter KEY=VALUE...``: several KEY=VALUE words after one ``--filter``
-(:func:`expand_filter_values`, :class:`FilterCommand`) and the words checked as a
-:class:`~structaware_retrievers.filters.SearchFilter` (:func:`parse_filters`)."""
+(:func:`expand_filter_values`, :class:`FilterCommand`) and the words turned into one filter dict
+of the filter language (:mod:`structaware_retrievers.filters`), checked (:func:`parse_filters`)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,10 @@ if TYPE_CHECKING:  # typer carries its own click; importing the click distributi
 __all__ = ["FILTER_KEYS", "FilterCommand", "expand_filter_values", "parse_filters"]
 
 #: ``--filter`` keys; after one ``--filter``, further KEY=VALUE words with these keys are filters too.
-FILTER_KEYS = ("doc", "doc_id", "page", "type", "unit_type", "grade")
+FILTER_KEYS = (
+    "doc", "doc_id", "page", "type", "unit_type", "grade",
+    "doc_name", "file_name", "source", "unit_id", "table_id", "row_index", "flowchart_id", "ordinal",
+)  # fmt: skip
 _FILTER_WORD = re.compile(rf"^(?:{'|'.join(FILTER_KEYS)})=")
 
 
@@ -56,39 +60,48 @@ class FilterCommand(TyperCommand):
 
 
 def parse_filters(items: list[str]) -> dict[str, Any]:
-    """``--filter`` words -> :class:`~structaware_retrievers.filters.SearchFilter` fields, checked
-    by building one (usage errors as ``typer.BadParameter``); ``{}`` for no filter."""
-    fields: dict[str, list[str]] = {}
+    """``--filter`` words -> one filter dict of :mod:`structaware_retrievers.filters` (what the
+    LangChain faces and ``structaware serve`` take), checked by compiling it (usage errors as
+    ``typer.BadParameter``); ``{}`` for no filter.
+
+    ``KEY=VALUE`` with a key of ``FILTER_KEYS`` (``a,b``: either; ``page=3-5``: a 1-based range), or
+    a JSON object in the dict spelling (``{"page": {"$gte": 4}}``, ``{"$or": [...]}``); all combine
+    with AND.
+    """
+    parts: list[dict[str, Any]] = []
+    words: dict[str, list[str]] = {}
     for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not value:
-            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE (doc, doc_id, page, type, grade)")
-        fields.setdefault(key.strip(), []).extend(v.strip() for v in value.split(","))
-    kwargs: dict = {}
-    for key, values in fields.items():
-        if key == "doc":
-            kwargs["doc_names"] = values
-        elif key == "doc_id":
-            kwargs["doc_ids"] = values
-        elif key in ("type", "unit_type"):
-            kwargs["unit_types"] = values
-        elif key == "grade":
-            kwargs["grades"] = values
-        elif key == "page":
-            lo, _, hi = values[0].partition("-")
+        if item.lstrip().startswith("{"):
             try:
-                kwargs["page_from"] = int(lo)
-                kwargs["page_to"] = int(hi or lo)
-            except ValueError:
-                raise typer.BadParameter(f"--filter page={values[0]}: expected N or N-M (1-based pages)") from None
+                value = json.loads(item)
+            except ValueError as exc:
+                raise typer.BadParameter(f"--filter {item!r}: not a JSON object ({exc})") from None
+            if not isinstance(value, dict):
+                raise typer.BadParameter(f"--filter {item!r}: expected a JSON object")
+            parts.append(value)
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not value:
+            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE ({', '.join(FILTER_KEYS[:6])}, ...) or a JSON object")
+        if key not in FILTER_KEYS:
+            raise typer.BadParameter(
+                f"--filter {key}: unknown key; use {', '.join(FILTER_KEYS)} (or a JSON object for other keys)"
+            )
+        words.setdefault(key, []).extend(v.strip() for v in value.split(","))
+    for key, values in words.items():
+        if key == "page" and len(values) == 1 and "-" in values[0]:
+            lo, _, hi = values[0].partition("-")
+            parts.append({"page": {"$gte": lo.strip(), "$lte": hi.strip()}})
         else:
-            raise typer.BadParameter(f"--filter {key}: unknown key; use doc, doc_id, page, type or grade")
-    if not kwargs:
+            parts.append({key: values if len(values) > 1 else values[0]})
+    if not parts:
         return {}
-    from structaware_retrievers.filters import SearchFilter
+    flt = parts[0] if len(parts) == 1 else {"$and": parts}
+    from structaware_retrievers.filters import to_point_filter
 
     try:
-        SearchFilter(**kwargs)
+        to_point_filter(flt)
     except (StructawareError, ValueError) as exc:
         raise typer.BadParameter(f"--filter: {exc}") from None
-    return kwargs
+    return flt

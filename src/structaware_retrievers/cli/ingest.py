@@ -72,6 +72,14 @@ def ingest(
     except StructawareError as exc:
         fail(exc)
         return
+    if summary.skipped_files:  # said, never silent: which files of the folders no reader takes
+        names = [Path(p).name for p in summary.skipped_files]
+        more = f" (+{len(names) - 5} more)" if len(names) > 5 else ""
+        typer.echo(
+            f"skipped {len(names)} file(s) no reader takes (not PDF, MinerU output or Unstructured JSON):"
+            f" {', '.join(names[:5])}{more}",
+            err=True,
+        )
     if summary.documents == 0 and summary.skipped_unchanged == 0 and not summary.failed:
         fail(StructawareError("no PDF, MinerU output or Unstructured JSON found", path=", ".join(map(str, paths))))
     skipped = f", {summary.skipped_unchanged} unchanged (nothing embedded)" if summary.skipped_unchanged else ""

@@ -107,8 +107,9 @@ def query(
         typer.Option(
             "--filter",
             metavar="KEY=VALUE...",
-            help="doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A; several after one --filter"
-            " (--filter type=table_row grade=A) or --filter repeated; keys combine with AND, a,b = either",
+            help="doc=NAME, doc_id=ID, page=3-5, type=table_row, grade=A, file_name=F; several after one"
+            " --filter (--filter type=table_row grade=A) or --filter repeated; keys combine with AND, a,b ="
+            ' either; or a JSON object: \'{"page": {"$gte": 4}}\', \'{"$or": [...]}\' (the LangChain faces\' dicts)',
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines")] = False,
@@ -150,13 +151,11 @@ def query(
     try:
         dense = dense_loading(text) if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
         from structaware_retrievers.evidence import evidence_units
-        from structaware_retrievers.filters import SearchFilter
 
         idx = open_index(index, url, api_key, collection, dense=dense)
         if EXIT["main"]:
             EXIT["index"] = idx
-        flt = SearchFilter(**filter_fields) if filter_fields else None
-        hits = idx.query(text, filter=flt, **args)
+        hits = idx.query(text, filter=filter_fields or None, **args)
     except StructawareError as exc:
         fail(exc)
         return

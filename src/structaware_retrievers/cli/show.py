@@ -79,10 +79,9 @@ def show(
         if unit:
             hits = hits_by_id(idx, unit)
         else:
-            from structaware_retrievers.filters import SearchFilter
-
-            flt = SearchFilter(**filter_fields) if filter_fields else None
-            hits = idx.query(clean_text(text or ""), k=k, mode=mode.value, filter=flt, group_size=group_size)
+            hits = idx.query(
+                clean_text(text or ""), k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size
+            )
         if not hits:
             typer.echo("no results (" + ("the filter matched no unit" if filter_fields else "no unit shares a term with the question") + ")", err=True)
             return

@@ -15,7 +15,13 @@ from .tokenize import LABEL_WORDS, Bm25Tokenizer
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
 
-__all__ = ["SparseEncoder", "SparseVector"]
+__all__ = ["NO_BM25_TERMS", "SparseEncoder", "SparseVector"]
+
+#: Why a BM25-only search (``mode="sparse"``) of a question with no BM25 term cannot answer.
+NO_BM25_TERMS = (
+    "the question has no BM25 term (only stop words or punctuation), so a BM25-only search has nothing"
+    " to match; search in hybrid or dense mode"
+)
 
 
 class SparseVector(NamedTuple):

@@ -11,7 +11,7 @@ Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector
 payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
 applies the filter again.
 
-RRF (the paper's fusion, section 2.4; k = 60 by default): Qdrant scores a point
+RRF (the paper's fusion, section 2.4; the defaults are :mod:`structaware_retrievers.fusion`'s): Qdrant scores a point
 ``sum(1 / (r / w + k - 1))`` over the prefetches, ``r`` being its 1-based rank in each and ``w``
 that prefetch's weight; with ``w = 1`` this is ``1 / (k + r - 1)``, the textbook ``1 / (k' + r)``
 with ``k' = k - 1``. Two units ranked (1st, 2nd) and (2nd, 1st) tie exactly, and the engine then
@@ -36,6 +36,7 @@ from typing import Any, Literal
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import PointFilter
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 __all__ = [
     "DENSE",
@@ -75,6 +76,7 @@ PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
     "doc_id": "keyword",
     "doc_name": "keyword",
     "source": "keyword",
+    "file_name": "keyword",
     "page": "integer",
     "pages": "integer",
     "unit_type": "keyword",
@@ -217,10 +219,11 @@ class VectorStore(ABC):
         limit: int,
         mode: Mode = "hybrid",
         fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         flt: PointFilter | None = None,
-        weights: tuple[float, float] = (1.0, 1.0),
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
+        mmr: tuple[float, int] | None = None,
     ) -> list[ScoredRecord]:
         """Search, best first.
 
@@ -229,16 +232,20 @@ class VectorStore(ABC):
         inside Qdrant; ``"dense"``/``"sparse"`` search one vector. ``flt`` applies inside every
         prefetch and at the top level. ``weights`` = (dense, BM25) RRF weights of the two prefetches
         (Qdrant's weighted RRF; DBSF ignores them). An empty collection gives ``[]``, and so does
-        sparse mode with an empty sparse query. The backend runs the :class:`QueryPlan` in
-        :meth:`_search`.
+        sparse mode with an empty sparse query. ``mmr=(lambda_mult, candidates)`` orders the dense
+        search by maximal marginal relevance inside Qdrant (its Query API's MMR): of the
+        ``candidates`` nearest points, ``limit`` are picked one by one, each maximising
+        ``lambda_mult * sim(query, point) - (1 - lambda_mult) * max sim(point, picked)`` (1: relevance
+        only, 0: diversity only); it needs the dense vector and ignores ``sparse``. The backend runs
+        the :class:`QueryPlan` in :meth:`_search`.
 
         Raises:
-            StoreError: dense mode without a dense vector; hybrid mode with neither vector; the
-                engine refuses the search.
+            StoreError: dense mode (or MMR) without a dense vector; hybrid mode with neither vector; a
+                ``lambda_mult`` outside [0, 1]; the engine refuses the search.
         """
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
         )  # fmt: skip
         return self._search(plan) if plan is not None else []
 
@@ -250,15 +257,16 @@ class VectorStore(ABC):
         limit: int,
         mode: Mode = "hybrid",
         fusion: Fusion = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         flt: PointFilter | None = None,
-        weights: tuple[float, float] = (1.0, 1.0),
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
+        mmr: tuple[float, int] | None = None,
     ) -> list[ScoredRecord]:
         """Async :meth:`query` (same arguments and errors), through :meth:`_asearch`."""
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
         )  # fmt: skip
         return await self._asearch(plan) if plan is not None else []
 
@@ -293,8 +301,10 @@ class QueryPlan:
             times :data:`RRF_DENSE_WEIGHT`; then BM25 with its weight).
         fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search; ``None`` for a single-vector one.
         rrf_k: the RRF constant.
-        depth: candidates per prefetch (``max(prefetch_limit, limit)``).
+        depth: candidates per prefetch (``max(prefetch_limit, limit)``); for MMR, its candidates.
         flt: applied inside every prefetch and at the top level.
+        mmr_lambda: ``None``, or the MMR relevance weight of a dense search whose ``depth`` nearest
+            points are reordered by maximal marginal relevance (:meth:`VectorStore.query`).
     """
 
     limit: int
@@ -303,6 +313,7 @@ class QueryPlan:
     rrf_k: int
     depth: int
     flt: PointFilter | None
+    mmr_lambda: float | None = None
 
 
 def plan_query(
@@ -316,7 +327,8 @@ def plan_query(
     prefetch_limit: int,
     flt: PointFilter | None,
     location: str,
-    weights: tuple[float, float] = (1.0, 1.0),
+    weights: tuple[float, float] = DEFAULT_WEIGHTS,
+    mmr: tuple[float, int] | None = None,
 ) -> QueryPlan | None:
     """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is
     ``[]`` without asking the engine (sparse mode with no query terms).
@@ -329,6 +341,16 @@ def plan_query(
     """
     if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
         raise StoreError(f"RRF weights must be two positive numbers, got {weights!r}", path=location, field="weights")
+    if mmr is not None:
+        lam, candidates = mmr
+        if not 0.0 <= lam <= 1.0:
+            raise StoreError(f"the MMR lambda must be in [0, 1], got {lam!r}", path=location, field="lambda_mult")
+        if dense is None:
+            raise StoreError("MMR needs a dense query vector", path=location, field="dense")
+        return QueryPlan(
+            limit=limit, searches=((DENSE, list(dense), 1.0),), fusion=None, rrf_k=rrf_k,
+            depth=max(int(candidates), limit), flt=flt, mmr_lambda=float(lam),
+        )  # fmt: skip
     searches: list[tuple[str, list[float] | SparseVector, float]] = []
     if dense is not None and mode != "sparse":
         searches.append((DENSE, list(dense), float(weights[0]) * RRF_DENSE_WEIGHT))

@@ -288,6 +288,10 @@ class ClientStore(VectorStore):
             "query_filter": qf,
             "with_payload": True,
         }
+        if plan.mmr_lambda is not None:  # Qdrant's MMR: diversity = 1 - lambda
+            ((using, vector, _),) = plan.searches
+            mmr = m.Mmr(diversity=1.0 - plan.mmr_lambda, candidates_limit=plan.depth)
+            return {**base, "query": m.NearestQuery(nearest=_vector(vector), mmr=mmr), "using": using}
         if plan.fusion is None:
             ((using, vector, _),) = plan.searches
             return {**base, "query": _vector(vector), "using": using}

@@ -403,7 +403,11 @@ class EdgeStore(VectorStore):
     def _search(self, plan: QueryPlan) -> list[ScoredRecord]:
         ef = to_edge_filter(plan.flt)
         queries = [(E.Query.Nearest(to_edge_vector(v), using=u), w) for u, v, w in plan.searches]
-        if plan.fusion is None:
+        if plan.mmr_lambda is not None:
+            ((using, vector, _),) = plan.searches
+            mmr = E.Mmr(to_edge_vector(vector), plan.mmr_lambda, plan.depth, using=using)
+            req = E.QueryRequest(limit=plan.limit, query=mmr, filter=ef, with_payload=True)
+        elif plan.fusion is None:
             ((query, _),) = queries
             req = E.QueryRequest(limit=plan.limit, query=query, filter=ef, with_payload=True)
         else:

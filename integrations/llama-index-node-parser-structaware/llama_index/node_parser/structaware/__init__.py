@@ -4,6 +4,7 @@
 """
 
 from llama_index.node_parser.structaware.base import StructureAwareNodeParser
+from llama_index.node_parser.structaware.filters import to_filter_group
 from llama_index.node_parser.structaware.pictures import evidence_image
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
@@ -21,6 +22,7 @@ __all__ = [
     "element_boxes",
     "evidence_image",
     "node_to_unit",
+    "to_filter_group",
     "unit_metadata",
     "unit_to_node",
 ]

@@ -1,7 +1,10 @@
 """``StructureAwareNodeParser``: one LlamaIndex ``TextNode`` per structure-aware evidence unit.
 
 Input: ``Document``\\ s from ``llama_index.readers.structaware`` (they carry the parsed blocks in
-``metadata["structaware_document"]``, so nothing is parsed twice). The parser runs
+``metadata["structaware_document"]``, so nothing is parsed twice). A document that structaware did
+not read (``SimpleDirectoryReader``'s own readers: a ``.txt``, a ``.docx``) passes through as plain
+text nodes, split by LlamaIndex's ``SentenceSplitter`` (``plain_chunk_size``/``plain_chunk_overlap``),
+with an ``InputWarning`` naming its file: a mixed folder never fails the batch. The parser runs
 ``structaware_readers.units.build_units`` (paper section 2.3) and converts each unit with
 :func:`llama_index.node_parser.structaware.nodes.unit_to_node` (see that module for the metadata
 keys and what the embedding and the LLM see).
@@ -31,6 +34,7 @@ deterministic ids.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,9 +72,15 @@ class StructureAwareNodeParser(NodeParser):
         parent_nodes: also emit table / flowchart parent nodes with ``PARENT``/``CHILD`` links.
         include_metadata, include_prev_next_rel: as for every LlamaIndex ``NodeParser``.
 
+        plain_chunk_size, plain_chunk_overlap: ``SentenceSplitter`` sizes (tokens) for documents
+            structaware did not read (LlamaIndex's defaults).
+
+    Warns:
+        InputWarning: a document structaware did not read, split as plain text (naming its file).
+
     Raises (from ``get_nodes_from_documents`` / ``__call__``):
-        MalformedInputError: a document was not produced by the structaware readers (no
-            ``metadata["structaware_document"]``), naming its file and the field.
+        MalformedInputError: a document's ``metadata["structaware_document"]`` is not a parsed
+            document (naming its file and the field).
         EmptyDocumentError: a document yields no units.
     """
 
@@ -82,6 +92,8 @@ class StructureAwareNodeParser(NodeParser):
     include_context: bool = Field(default=True, description="False: empty context strings (ablation)")
     text_table_rows: bool = Field(default=False, description="row nodes for tables left without a grid")
     parent_nodes: bool = Field(default=False, description="emit table/flowchart parent nodes")
+    plain_chunk_size: int = Field(default=1024, gt=0, description="SentenceSplitter size for plain documents")
+    plain_chunk_overlap: int = Field(default=200, ge=0, description="SentenceSplitter overlap for plain documents")
 
     @classmethod
     def class_name(cls) -> str:
@@ -109,6 +121,9 @@ class StructureAwareNodeParser(NodeParser):
         options = self._unit_options()
         out: list[BaseNode] = []
         for document in get_tqdm_iterable(nodes, show_progress, "Building evidence units"):
+            if DOCUMENT_METADATA_KEY not in document.metadata:
+                out.extend(self._plain_nodes(document))
+                continue
             parsed = parsed_from_document(document)
             units = build_units(parsed, options)
             source = RelatedNodeInfo(
@@ -122,6 +137,25 @@ class StructureAwareNodeParser(NodeParser):
             if self.parent_nodes:
                 out.extend(self._parents(parsed, units, unit_nodes, source))
         return out
+
+    def _plain_nodes(self, document: BaseNode) -> list[BaseNode]:
+        """A document structaware did not read, as LlamaIndex's default splitter makes its nodes."""
+        from llama_index.core.node_parser import SentenceSplitter
+
+        from structaware_readers.errors import InputWarning
+
+        where = document.metadata.get("file_path") or document.metadata.get("file_name") or f"document {document.node_id}"
+        warnings.warn(
+            InputWarning(
+                "not read by a structaware reader: split into plain text nodes (SentenceSplitter), not"
+                " evidence units; read PDFs and parser outputs with llama_index.readers.structaware",
+                path=where,
+                field=f"metadata[{DOCUMENT_METADATA_KEY!r}]",
+            ),
+            stacklevel=4,
+        )
+        splitter = SentenceSplitter(chunk_size=self.plain_chunk_size, chunk_overlap=self.plain_chunk_overlap)
+        return splitter.get_nodes_from_documents([document])
 
     def _parents(
         self, parsed: Any, units: list[Any], unit_nodes: list[TextNode], source: RelatedNodeInfo
@@ -158,6 +192,7 @@ class StructureAwareNodeParser(NodeParser):
                 "pages": ",".join(map(str, pages)),
                 "unit_type": kind,
                 "doc_id": first.doc_id,
+                "structaware_doc_id": first.doc_id,
                 "doc_name": first.doc_name,
                 "section": " > ".join(first.section_path),
                 "element_ids": ",".join(element_ids),

@@ -21,6 +21,8 @@ A node is one structure-aware evidence unit (paper section 2.3):
   ``pages``                 no      no     every page, 1-based, comma-joined (``"3,4"``)
   ``unit_type``             no      no     ``section``, ``table_row``, ``flow_path``, ...
   ``doc_id``/``doc_name``   no      no     the document's id and name
+  ``structaware_doc_id``    no      no     the document's id again, under a key no vector store
+                                           overwrites (see below)
   ``section``               no      no     heading path joined with ``" > "``
   ``element_ids``           no      no     source element ids ``p{page}-e{j}``, comma-joined
   ``element_pages``         no      no     1-based page of each element, comma-joined
@@ -35,6 +37,11 @@ A node is one structure-aware evidence unit (paper section 2.3):
                                            ``grade_direction``/``grade_status``/``grade_source``
   ========================  ======  =====  ====================================================
 
+``doc_id`` is also LlamaIndex's flat name for a node's ``ref_doc_id``: the vector stores of other
+packages (``llama-index-vector-stores-qdrant``, Pinecone, Redis...) write the LlamaIndex document id
+into it, and with ``SimpleDirectoryReader(filename_as_id=True)`` that is the file path, not
+structaware's id. Filter on ``structaware_doc_id`` there; structaware's own faces take either key.
+
 So ``node.get_content(MetadataMode.EMBED)`` is ``"context: <context>\\n\\n<text>"`` and the LLM also
 sees the page label and file name it needs to cite.
 """
@@ -42,7 +49,6 @@ sees the page label and file name it needs to cite.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from llama_index.core.schema import NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
@@ -59,15 +65,15 @@ def _join(values: list[Any]) -> str:
 
 def unit_metadata(unit: Any) -> dict[str, Any]:
     """Flat node metadata of a :class:`~structaware_readers.models.Unit` (see the module table)."""
-    source = unit.source or ""
     meta: dict[str, Any] = {
         "context": unit.context,
         "page_label": str(unit.pages[0]) if unit.pages else "",
-        "file_name": Path(source).name if source else unit.doc_name,
+        "file_name": unit.file_name,
         "page": unit.pages[0] if unit.pages else None,
         "pages": _join(unit.pages),
         "unit_type": unit.unit_type.value,
         "doc_id": unit.doc_id,
+        "structaware_doc_id": unit.doc_id,
         "doc_name": unit.doc_name,
         "section": " > ".join(unit.section_path),
         "element_ids": _join(unit.element_ids),
@@ -76,8 +82,8 @@ def unit_metadata(unit: Any) -> dict[str, Any]:
         "bboxes": json.dumps([list(b) if b is not None else None for b in unit.bboxes]),
         "ordinal": unit.ordinal,
     }
-    if source:
-        meta["file_path"] = source  # SimpleDirectoryReader's key; node_to_unit reads it back
+    if unit.source:
+        meta["file_path"] = unit.source  # SimpleDirectoryReader's key; node_to_unit reads it back
     if unit.grade is not None:
         if unit.grade.grade:
             meta["grade"] = unit.grade.grade
@@ -105,9 +111,7 @@ def document_link(unit: Any, metadata: dict[str, Any] | None = None) -> RelatedN
     return RelatedNodeInfo(
         node_id=unit.doc_id,
         node_type=ObjectType.DOCUMENT,
-        metadata=metadata
-        if metadata is not None
-        else {"file_name": Path(unit.source).name if unit.source else unit.doc_name},
+        metadata=metadata if metadata is not None else {"file_name": unit.file_name},
     )
 
 
@@ -176,7 +180,7 @@ def node_to_unit(node: Any) -> Any | None:
         unit_type=meta["unit_type"],
         text=node.text,
         context=meta.get("context", ""),
-        doc_id=meta.get("doc_id", ""),
+        doc_id=meta.get("structaware_doc_id") or meta.get("doc_id", ""),
         doc_name=meta.get("doc_name", ""),
         source=str(meta.get("file_path", "")),
         pages=[int(p) for p in _split(meta.get("pages"))],

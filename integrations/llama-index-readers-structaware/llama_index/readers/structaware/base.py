@@ -24,6 +24,7 @@ with ``raise_on_error=True``, and that its ``filename_as_id=True`` replaces the 
 from __future__ import annotations
 
 import tempfile
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -171,13 +172,17 @@ class _StructawareReader(BasePydanticReader):
     def _parse(self, path: Path) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _local_paths(self, paths: list[PathLike]) -> list[Path]:
+        """The documents behind local ``paths`` (this reader takes each path as one document)."""
+        return [Path(p) for p in paths]
+
     def lazy_load_data(
         self,
         file_path: PathLike | Iterable[PathLike],
         extra_info: dict[str, Any] | None = None,
         fs: Any | None = None,
     ) -> Iterator[Document]:
-        """Yield one ``Document`` per input path.
+        """Yield one ``Document`` per document (per input path; a folder as the reader says).
 
         Args:
             file_path: one path or an iterable of paths (files, or MinerU output folders).
@@ -189,10 +194,12 @@ class _StructawareReader(BasePydanticReader):
             InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
             ParserUnavailableError: from the package readers, naming the file and the field.
         """
-        for path in _as_paths(file_path):
-            if _is_local_fs(fs):
-                yield document_from_parsed(self._parse(Path(path)), extra_info)
-                continue
+        paths = _as_paths(file_path)
+        if _is_local_fs(fs):
+            for path in self._local_paths(paths):
+                yield document_from_parsed(self._parse(path), extra_info)
+            return
+        for path in paths:
             with tempfile.TemporaryDirectory(prefix="structaware-fs-") as tmp:
                 local = Path(tmp) / Path(str(path)).name
                 fs.get(str(path), str(local), recursive=fs.isdir(str(path)))
@@ -222,7 +229,25 @@ class MinerUReader(_StructawareReader):
 
     ``reading_order``: ``"auto"`` and ``"parser"`` keep MinerU's own order (MinerU computes a
     layout reading order); ``"layout"`` restores it from the bboxes (XY-cut).
+
+    A local folder is taken as ``structaware ingest`` takes it: a MinerU output folder is one
+    document, any other folder is searched for PDFs, MinerU outputs and zips
+    (:func:`structaware_readers.inputs.scan_inputs`), and its other files are skipped with an
+    ``InputWarning`` listing them.
     """
+
+    def _local_paths(self, paths: list[PathLike]) -> list[Path]:
+        from structaware_readers.errors import InputWarning
+        from structaware_readers.inputs import scan_inputs
+
+        scan = scan_inputs(paths)
+        if scan.skipped:
+            names = ", ".join(p.name for p in scan.skipped[:5]) + (f" (+{len(scan.skipped) - 5} more)" if len(scan.skipped) > 5 else "")
+            warnings.warn(
+                InputWarning(f"skipped {len(scan.skipped)} file(s) no reader takes: {names}", path=scan.skipped[0].parent),
+                stacklevel=3,
+            )
+        return scan.documents
 
     @classmethod
     def class_name(cls) -> str:

@@ -1,12 +1,13 @@
 """``StructureAwareRetriever``: a LlamaIndex ``BaseRetriever`` over a structaware ``StructureIndex``.
 
-Search runs inside Qdrant: dense + sparse (BM25 with the IDF modifier) prefetches fused by RRF
-(``k = 60``) or DBSF with the Query API (``StructureIndex.query``), not on the client. Each hit
+Search runs inside Qdrant: dense + sparse (BM25 with the IDF modifier) prefetches fused by weighted
+RRF (the defaults of :mod:`structaware_retrievers.fusion`, the same for every face) or DBSF with the
+Query API (``StructureIndex.query``), not on the client. Each hit
 becomes a ``NodeWithScore`` whose node is the unit converted by
 :func:`llama_index.node_parser.structaware.unit_to_node`: id = unit id, ``context`` visible to
 the LLM together with ``page_label`` (1-based) and ``file_name``, and the element provenance
 (``element_ids``, ``element_pages``, ``bboxes`` in 0..1 of the page, origin top-left) kept out of
-prompts. The score is the fused score Qdrant returns (RRF: ``sum 1/(k + rank)``).
+prompts. The score is the fused score Qdrant returns (weighted RRF: ``sum 1/(rank/weight + k - 1)``).
 
 Usable wherever LlamaIndex takes a retriever: ``RetrieverQueryEngine(retriever=...)``,
 ``RetrieverTool.from_defaults(retriever=...)``, ``QueryFusionRetriever`` and so on.
@@ -23,7 +24,7 @@ from llama_index.core.constants import DEFAULT_SIMILARITY_TOP_K
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.node_parser.structaware.nodes import unit_to_node
-from llama_index.retrievers.structaware.filters import to_search_filter
+from llama_index.retrievers.structaware.filters import to_filter_group, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
@@ -69,14 +70,17 @@ class StructureAwareRetriever(BaseRetriever):
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table as nodes marked ``metadata["expanded_from"]``; 1: every row
             is a hit of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
-        filters: LlamaIndex ``MetadataFilters`` on ``doc_id``, ``doc_name``, ``page``,
-            ``unit_type`` and ``grade`` (see ``llama_index.retrievers.structaware.filters``).
+        filters: LlamaIndex ``MetadataFilters``, every operator but the text matches, ``and`` /
+            ``or`` / ``not``, nested, on the node metadata keys (``doc_id``, ``file_name``, ``page``,
+            ``unit_type``, ``grade``...; :mod:`structaware_retrievers.filters`): the same units as
+            the vector store gives for the same filters.
         callback_manager, verbose: as for every LlamaIndex retriever.
 
     Raises:
-        MalformedInputError: at construction, for filters that cannot be evaluated in Qdrant
-            (unsupported key, operator or condition), naming the filter entry; for a top k < 1
-            or an unknown mode or fusion, naming the argument.
+        UnsupportedFilterError: at construction, for a filter operator Qdrant cannot evaluate
+            (``text_match``), naming it.
+        MalformedInputError: at construction, for a filter value that cannot match (naming
+            ``filter.<key>``); for a top k < 1 or an unknown mode or fusion, naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 
@@ -119,11 +123,22 @@ class StructureAwareRetriever(BaseRetriever):
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
     @classmethod
-    def from_path(cls, path: str | Path, *, collection: str = "structaware", **kwargs: Any) -> StructureAwareRetriever:
-        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it."""
-        from structaware_retrievers.index import StructureIndex
+    def from_path(
+        cls, path: str | Path, *, collection: str = "structaware", model_name: str | None = None, **kwargs: Any
+    ) -> StructureAwareRetriever:
+        """Open the ``StructureIndex`` stored in folder ``path`` and retrieve from it.
 
-        return cls(StructureIndex(path, collection=collection), **kwargs)
+        ``model_name``: the dense model the index was built with, when not the default (a preset,
+        a fastembed name or a local ONNX folder, as ``StructureAwareEmbedding`` takes).
+
+        Raises:
+            ModelMismatchError: the index was built with another dense model (the message names it).
+        """
+        from structaware_retrievers.index import open_index_folder
+
+        fix = "StructureAwareRetriever.from_path(path, model_name={model!r}); or another path or collection"
+        index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)
+        return cls(index, **kwargs)
 
     @property
     def filters(self) -> MetadataFilters | None:
@@ -132,7 +147,9 @@ class StructureAwareRetriever(BaseRetriever):
 
     @filters.setter
     def filters(self, value: MetadataFilters | None) -> None:
-        self._search_filter = to_search_filter(value)
+        group = to_filter_group(value)
+        to_point_filter(value)  # checked now: a filter Qdrant cannot evaluate raises at construction
+        self._filter_group = group
         self._filters = value
 
     @property
@@ -151,7 +168,7 @@ class StructureAwareRetriever(BaseRetriever):
             "budget_chars": self.budget_chars,
             "expand": self.expand,
             "group_size": self.group_size,
-            "filter": self._search_filter,
+            "filter": self._filter_group,
         }
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

@@ -4,6 +4,6 @@
 """
 
 from llama_index.vector_stores.structaware.base import StructureAwareVectorStore
-from llama_index.vector_stores.structaware.filters import to_point_filter
+from llama_index.vector_stores.structaware.filters import to_filter_group, to_point_filter
 
-__all__ = ["StructureAwareVectorStore", "to_point_filter"]
+__all__ = ["StructureAwareVectorStore", "to_filter_group", "to_point_filter"]

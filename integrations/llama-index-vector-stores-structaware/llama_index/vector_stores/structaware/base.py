@@ -15,7 +15,8 @@ What a LlamaIndex user already writes works unchanged with this store in the vec
   the index stays readable by ``structaware query``.
 * **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
   applied by Qdrant); ``DEFAULT`` and ``HYBRID`` queries with a query string are fused **inside
-  Qdrant** (prefetch + RRF, k = ``rrf_k``; or DBSF); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone;
+  Qdrant** (prefetch + weighted RRF with structaware's one default, ``rrf_k``/``weights`` from
+  :mod:`structaware_retrievers.fusion` as every face uses; or DBSF); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone;
   ``hybrid=False`` makes ``DEFAULT`` dense-only. Scores are then RRF/DBSF scores (higher is better),
   not cosine similarities.
 * **Payload.** Each point is a unit payload (``Unit.to_payload()``: the node parser's nodes become
@@ -32,8 +33,9 @@ Filters: ``MetadataFilters`` (see :mod:`llama_index.vector_stores.structaware.fi
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -48,6 +50,7 @@ from llama_index.core.vector_stores.types import (
 )
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
+from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 _NODE_CONTENT = "_node_content"
 _NODE_TYPE = "_node_type"
@@ -58,6 +61,21 @@ _SPARSE_MODES = {VectorStoreQueryMode.SPARSE, VectorStoreQueryMode.TEXT_SEARCH}
 
 def _model_id(embed_model: Any) -> str:
     return f"llama-index:{embed_model.class_name()}:{embed_model.model_name}"
+
+
+@contextlib.contextmanager
+def _in_llama_index_terms() -> Iterator[None]:
+    """A wrong-model error with the fix a LlamaIndex user can apply (an ``embed_model``, not a ``DenseEncoder``)."""
+    from structaware_readers.errors import ModelMismatchError
+
+    try:
+        yield
+    except ModelMismatchError as exc:
+        raise exc.with_fix(
+            f"pass the embed_model the index was built with (its model_id is {exc.stored_id!r}; give"
+            f" model_id= when yours records another), for structaware's own models"
+            f" StructureAwareEmbedding(model_name={exc.stored_model!r}); or use another index folder or collection"
+        ) from None
 
 
 class StructureAwareVectorStore(BasePydanticVectorStore):
@@ -76,7 +94,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             ``llama-index:<class name>:<model_name>``); name the model and version when the default
             is ambiguous (e.g. ``model_name="unknown"``).
         hybrid: fuse dense and BM25 for ``DEFAULT``-mode queries with a query string.
-        fusion, rrf_k, prefetch_limit: as ``StructureIndex.query``.
+        fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
+            :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
+            weights=(1, 1)`` gives the paper's RRF).
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
@@ -88,8 +108,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     model_id: str = Field(default="", description="dense model id recorded in the index config")
     hybrid: bool = Field(default=True)
     fusion: Literal["rrf", "dbsf"] = Field(default="rrf")
-    rrf_k: int = Field(default=60, ge=1)
-    prefetch_limit: int = Field(default=50, ge=1)
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
+    prefetch_limit: int = Field(default=DEFAULT_PREFETCH_LIMIT, ge=1)
+    weights: tuple[float, float] = Field(default=DEFAULT_WEIGHTS, description="(dense, BM25) RRF weights")
 
     _index: Any = PrivateAttr()
     _records: Any = PrivateAttr()
@@ -108,8 +129,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         model_id: str | None = None,
         hybrid: bool = True,
         fusion: Literal["rrf", "dbsf"] = "rrf",
-        rrf_k: int = 60,
-        prefetch_limit: int = 50,
+        rrf_k: int = DEFAULT_RRF_K,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
     ) -> None:
         from structaware_retrievers.index import StructureIndex
         from structaware_retrievers.records import RecordIndex, UserDenseEncoder
@@ -125,7 +147,8 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
                     embed_model.get_query_embedding,
                     model_id=model_id or _model_id(embed_model),
                 )
-            index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
+            with _in_llama_index_terms():
+                index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
         super().__init__(
             collection=index.collection,
             model_id=index.dense.model_id,
@@ -133,6 +156,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             fusion=fusion,
             rrf_k=rrf_k,
             prefetch_limit=prefetch_limit,
+            weights=tuple(weights),
         )
         self._index = index
         self._records = RecordIndex(index)
@@ -191,7 +215,8 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             fresh = self._index.dense.embed_documents([nodes[i].get_content(MetadataMode.EMBED) for i in missing])
             for i, v in zip(missing, fresh, strict=True):
                 vectors[i] = v
-        self._records.add(payloads, sparse_texts, vectors)
+        with _in_llama_index_terms():
+            self._records.add(payloads, sparse_texts, vectors)
         return [n.node_id for n in nodes]
 
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
@@ -260,6 +285,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             rrf_k=self.rrf_k,
             prefetch_limit=self.prefetch_limit,
             flt=flt,
+            weights=self.weights,
         )
         nodes = [self._node(r.payload) for r in records]
         return VectorStoreQueryResult(

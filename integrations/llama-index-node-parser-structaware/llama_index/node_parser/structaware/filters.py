@@ -1,0 +1,61 @@
+"""LlamaIndex ``MetadataFilters`` -> structaware's filter language: what the retriever and the vector store share.
+
+Every ``FilterOperator`` is read as is (``==``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``in``,
+``nin``, ``any``, ``all``, ``contains``, ``is_empty``); the conditions ``and`` / ``or`` / ``not``
+nest (a ``MetadataFilters`` inside another). The keys are the node metadata keys of
+:mod:`llama_index.node_parser.structaware.nodes` (``doc_id``, ``file_name``, ``page``,
+``unit_type``, ``grade``...) or your own; :mod:`structaware_retrievers.filters` translates the
+result once, for every face, into a filter Qdrant evaluates. ``text_match`` and
+``text_match_insensitive`` raise ``UnsupportedFilterError`` naming the operator (Qdrant cannot
+evaluate them on these fields), from the retriever and the vector store alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llama_index.core.vector_stores.types import MetadataFilter, MetadataFilters
+
+__all__ = ["to_filter_group", "to_point_filter"]
+
+
+def _value(enum_or_str: Any) -> str:
+    return enum_or_str.value if hasattr(enum_or_str, "value") else str(enum_or_str)
+
+
+def to_filter_group(filters: MetadataFilters | None) -> Any:
+    """``filters`` as a ``structaware_retrievers.filters.FilterGroup`` (``None`` for no filter).
+
+    Raises:
+        UnsupportedFilterError: a condition other than ``and``/``or``/``not``.
+        MalformedInputError: an entry that is neither a ``MetadataFilter`` nor a ``MetadataFilters``.
+    """
+    from structaware_readers.errors import MalformedInputError
+    from structaware_retrievers.filters import FilterGroup, KeyFilter
+
+    if filters is None or not filters.filters:
+        return None
+    parts: list[Any] = []
+    for i, f in enumerate(filters.filters):
+        if isinstance(f, MetadataFilters):
+            sub = to_filter_group(f)
+            if sub is not None:
+                parts.append(sub)
+        elif isinstance(f, MetadataFilter):
+            parts.append(KeyFilter(f.key, _value(f.operator), f.value))
+        else:
+            raise MalformedInputError(f"not a MetadataFilter: {type(f).__name__}", field=f"filters.filters[{i}]")
+    return FilterGroup(_value(filters.condition or "and"), tuple(parts)) if parts else None
+
+
+def to_point_filter(filters: MetadataFilters | None) -> Any:
+    """``filters`` compiled to structaware's backend-neutral ``PointFilter`` (``None``: no filter).
+
+    Raises:
+        UnsupportedFilterError: a text-match operator or an unknown condition, naming it.
+        MalformedInputError: a value the filter cannot match (an empty ``in`` list, a range on a
+            non-number, a key spelt almost like a unit key); ``field`` is ``filter.<key>``.
+    """
+    from structaware_retrievers.filters import to_point_filter as compile_any
+
+    return compile_any(to_filter_group(filters))

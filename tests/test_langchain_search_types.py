@@ -1,0 +1,91 @@
+"""The LangChain vector store's search types as LangChain users reach for them (issue 27):
+``as_retriever(search_type="mmr")``, ``"similarity_score_threshold"``,
+``similarity_search_with_relevance_scores``, ``max_marginal_relevance_search``, on both engines
+(Qdrant Edge in a folder, qdrant-client in memory), with structaware's own offline embeddings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("langchain_core")
+
+from langchain_core.documents import Document  # noqa: E402
+
+from structaware_readers.errors import MalformedInputError, StoreError  # noqa: E402
+
+# three near-copies about blood pressure, then other topics: MMR must not return the copies together
+TEXTS = [
+    "Measure blood pressure in both arms at the first visit.",
+    "At the first visit, measure the blood pressure in both arms.",
+    "Blood pressure should be measured in both arms at the first visit.",
+    "Offer ambulatory blood pressure monitoring to confirm hypertension.",
+    "Statins lower LDL cholesterol in adults with diabetes.",
+    "Hand hygiene prevents infections in outpatient clinics.",
+]
+
+
+@pytest.fixture(params=["edge", "client"])
+def store(request: pytest.FixtureRequest, tmp_path: Path):
+    from langchain_structaware import StructureAwareEmbeddings
+    from langchain_structaware.vectorstores import StructureAwareVectorStore
+
+    if request.param == "edge":
+        kwargs = {"path": tmp_path / "ix"}
+    else:
+        from qdrant_client import QdrantClient
+
+        kwargs = {"client": QdrantClient(":memory:"), "path": tmp_path / "cache"}
+    docs = [Document(page_content=t, metadata={"n": i, "topic": "bp" if i < 4 else "other"}) for i, t in enumerate(TEXTS)]
+    vs = StructureAwareVectorStore.from_documents(docs, StructureAwareEmbeddings(), ids=[f"d{i}" for i in range(len(docs))], **kwargs)
+    yield vs
+    vs.close()
+
+
+def test_mmr_as_langchain_users_write_it(store) -> None:
+    question = "measure blood pressure in both arms"
+    plain = store.as_retriever(search_kwargs={"k": 3}).invoke(question)
+    assert {d.id for d in plain} == {"d0", "d1", "d2"}  # the three copies: what MMR is for
+    retriever = store.as_retriever(search_type="mmr", search_kwargs={"k": 3, "fetch_k": 6, "lambda_mult": 0.3})
+    mmr = retriever.invoke(question)
+    assert len(mmr) == 3 and mmr[0].id in {"d0", "d1", "d2"}
+    assert len({"d0", "d1", "d2"} & {d.id for d in mmr}) == 1  # one copy, then other evidence
+    # lambda_mult=1: relevance only, the dense order
+    dense = store.similarity_search(question, k=3, mode="dense")
+    assert [d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=1.0)] == [d.id for d in dense]
+    # a filter applies before MMR picks
+    other = store.max_marginal_relevance_search(question, k=2, fetch_k=6, filter={"topic": "other"})
+    assert {d.id for d in other} == {"d4", "d5"}
+    with pytest.raises(StoreError) as err:
+        store.max_marginal_relevance_search(question, lambda_mult=1.5)
+    assert err.value.field == "lambda_mult"
+
+
+async def test_mmr_async(store) -> None:
+    question = "measure blood pressure in both arms"
+    got = await store.amax_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=0.3)
+    assert [d.id for d in got] == [d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=0.3)]
+
+
+def test_score_threshold_and_relevance_scores(store) -> None:
+    question = "measure blood pressure in both arms"
+    scored = store.similarity_search_with_relevance_scores(question, k=6)
+    assert len(scored) == 6
+    scores = [s for _, s in scored]
+    assert all(0.0 <= s <= 1.0 for s in scores) and scores == sorted(scores, reverse=True)
+    assert scores[0] > 0.9 and scores[-1] < 0.5  # ranked first by both searches vs found by one, late
+    retriever = store.as_retriever(search_type="similarity_score_threshold", search_kwargs={"score_threshold": 0.5, "k": 6})
+    kept = retriever.invoke(question)
+    assert [d.id for d in kept] == [d.id for d, s in scored if s >= 0.5]
+    assert 0 < len(kept) < 6
+    # dense mode: the cosine similarity of your model's vectors
+    dense = store.similarity_search_with_relevance_scores(question, k=2, mode="dense")
+    raw = store.similarity_search_with_score(question, k=2, mode="dense")
+    assert [s for _, s in dense] == pytest.approx([s for _, s in raw])
+
+
+def test_sparse_search_of_stop_words_says_so(store) -> None:
+    with pytest.raises(MalformedInputError, match="no BM25 term"):
+        store.similarity_search("the of and", k=2, mode="sparse")
+    assert store.similarity_search("the of and", k=2)  # hybrid: the dense search answers
