@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import ParserUnavailableError
+from ..errors import MissingExtraError, ParserUnavailableError
 from .failures import mineru_failure
 
 __all__ = ["enable", "enabled", "parse_in_process"]
@@ -52,14 +52,14 @@ def parse_in_process(pdf: Path, *, tier: str, allow_model_download: bool = False
         MalformedInputError / ParserUnavailableError: MinerU's failure, mapped as for a
             ``mineru-kit`` run (:func:`~structaware_readers.mineru.failures.mineru_failure`).
     """
-    from .pdf import mineru_version
-
-    mineru_version()  # MissingExtraError naming structaware[mineru]
     if not allow_model_download:
         os.environ["MINERU_MODEL_SOURCE"] = "local"  # as for the subprocess: fail fast on missing models
-    from mineru.errors import MineruError
-    from mineru.parser import MinerUParser
-    from mineru.utils.logger import configure_global_log_level
+    try:
+        from mineru.errors import MineruError
+        from mineru.parser import MinerUParser
+        from mineru.utils.logger import configure_global_log_level
+    except ImportError as exc:
+        raise MissingExtraError("mineru", "mineru", "parsing a PDF in a parse worker") from exc
 
     configure_global_log_level(_WORKER_LOG_LEVEL)
     try:
