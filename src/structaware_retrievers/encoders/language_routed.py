@@ -26,7 +26,7 @@ itself is never stored twice (:class:`DenseEncoder` leaves the caching to the ha
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .tokenize import cjk_share
 
@@ -34,7 +34,27 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .cache import EmbeddingCache
-    from .dense import DenseEncoder
+
+
+class _Half(Protocol):
+    """What this module uses of each half: a :class:`~.dense.DenseEncoder` (named structurally, so
+    that ``dense.py``, which builds the default preset from this module, is not imported back)."""
+
+    model_name: str
+    model_id: str
+    dim: int
+    languages: frozenset[str] | None
+    computed: int
+    cache: EmbeddingCache | None
+    backend: Any
+
+    @property
+    def model(self) -> Any: ...
+
+    def embed_array(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> Any: ...
+
 
 __all__ = ["CJK_QUERY_SHARE", "LanguageRoutedModel"]
 
@@ -64,8 +84,8 @@ class LanguageRoutedModel:
 
     def __init__(
         self,
-        english: DenseEncoder,
-        multilingual: DenseEncoder,
+        english: _Half,
+        multilingual: _Half,
         *,
         english_query_share: float = 0.0,
         name: str | None = None,
