@@ -45,7 +45,8 @@ def htn_doc():
 
 @pytest.fixture(scope="module")
 def htn_rows(htn_doc):
-    return [u for u in build_units(htn_doc) if u.unit_type.value == "table_row"]
+    # the table's rows: recommendation units since issue 21 item 1 (one per row of a recommendation table)
+    return [u for u in build_units(htn_doc) if u.table is not None]
 
 
 def _cells(unit) -> dict[str, str]:
@@ -77,7 +78,9 @@ def test_htn_transposed_parser_grid_replaced(htn_doc, htn_rows):
     assert table.table.grid_source == "pdf_text_layer"
     page23 = [u for u in htn_rows if u.pages == [1]]
     assert len(page23) == 9
-    assert page23[0].text.startswith("Topic: Screening, Diagnosis, and Monitoring; Sub-topic: a. Screening; #: 1.;")
+    first = _cells(page23[0])
+    assert (first["Topic"], first["Sub-topic"], first["#"]) == ("Screening, Diagnosis, and Monitoring", "a. Screening", "1.")
+    assert page23[0].unit_type.value == "recommendation" and page23[0].text.startswith("We recommend screening adults")
 
 
 # ---------------------------------------------------------------- generated tables

@@ -120,6 +120,8 @@ class TableGrid(BaseModel):
         ),
     )
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
+    turned: bool = Field(False, description=(  # tables.rotated turned it back; table_recovery.stage6_markup_check
+        "the parser read the table a quarter turn round (cells read from a turned image): its PDF text layer is tried"))
 
     @field_validator("grid_source")
     @classmethod
@@ -319,9 +321,13 @@ class Grade(BaseModel):
         certainty: certainty/quality of evidence when stated: ``"high"``, ``"moderate"``,
             ``"low"``, ``"very low"``, or a level such as ``"B-NR"``, ``"2++"``, ``"1a"``.
         direction: ``"for"`` or ``"against"`` when the grade or the wording states it
-            (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), else ``""``.
+            (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), ``"neither"`` for VA/DoD
+            ``Neither for nor against`` (insufficient evidence either way; no strength), else ``""``.
         status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``),
             else ``""``.
+        preference: the NCCN preference tier printed with the category (``"preferred"``,
+            ``"other recommended"``, ``"useful in certain circumstances"``: ``Olaparib (category 1,
+            preferred)``), else ``""``.
         source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``
             (a grade column of a recommendation table), ``"next_paragraph"`` (a grade line after
             the statement, WHO style), ``"document_default"`` (e.g. NCCN "All recommendations are
@@ -335,6 +341,7 @@ class Grade(BaseModel):
     certainty: str = ""
     direction: str = ""
     status: str = ""
+    preference: str = ""
     source: str = "sentence"
     raw: str = ""
 

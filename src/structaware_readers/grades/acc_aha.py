@@ -124,7 +124,9 @@ ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*,?\s*([ABC])")
 
 
 #: class and level printed after the sentence (ESC tables flattened to text): "... are recommended. I A"
-_ESC_TAIL = re.compile(r"(?<=[.)])\s+(III|IIa|IIb|II|I)\s*[,/]?\s+([ABC])\s*$")
+# ESC prints class and level in the last columns: flattened, they close the statement's line
+# ("... for each patient. I B") or stand on the next line ("... considered.\nIIa C")
+_ESC_TAIL = re.compile(r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(III|IIa|IIb|II|I)[ \t]*[,/]?[ \t]+([ABC])[ \t]*$")
 
 
 def _h_esmo(scan: Scan, m: re.Match[str]) -> None:

@@ -7,7 +7,9 @@ alone gives ``"1a"``); ``strength`` = the first stated strength, else, for an AC
 strength that class stands for (:data:`.acc_aha.CLASS_STRENGTH`: ``I`` strong, ``IIa`` moderate, ...;
 no other system's grade is read as a strength);
 ``certainty`` = the first GRADE certainty word, else the first evidence level (``"B-R"``,
-``"1A"``, ``"2++"``); ``direction`` and ``status`` = the first stated. A USPSTF ``D`` and an ACC/AHA
+``"1A"``, ``"2++"``); ``direction``, ``status`` and ``preference`` = the first stated. A signal is a grade by itself
+when it states a grade, level, strength or certainty, or the direction ``neither`` (VA/DoD
+``Neither for nor against``); a status alone is not. A USPSTF ``D`` and an ACC/AHA
 class III are recommendations *against*. ``raw`` is the original text from the first to the last
 contributing span (joined with `` … `` when more than 120 characters apart), widened to the
 brackets that enclose it (``"(category 2B)"``).
@@ -18,6 +20,7 @@ from __future__ import annotations
 from structaware_readers.grades.acc_aha import CLASS_STRENGTH
 from structaware_readers.grades.acc_aha import SYSTEM as ACC_AHA
 from structaware_readers.grades.catalogue import RANK
+from structaware_readers.grades.gradewg import NEITHER
 from structaware_readers.grades.normalise import NormalisedText
 from structaware_readers.grades.signals import Signal
 from structaware_readers.models import Grade
@@ -31,10 +34,10 @@ _CLOSING = {v: k for k, v in _PAIRS.items()}
 def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence") -> Grade | None:
     """The grade that ``signals`` (found in ``text``) state together; ``None`` for no signal or
     signals that carry only a status."""
-    if not any(s.grade or s.level or s.strength or s.certainty for s in signals):
+    if not any(_states_a_grade(s) for s in signals):
         return None
     ranked = sorted(signals, key=lambda s: (RANK[s.system], s.start))
-    primary = next(s for s in ranked if s.grade or s.level or s.strength or s.certainty)
+    primary = next(s for s in ranked if _states_a_grade(s))
     used: list[Signal] = [primary]
 
     def pick(attr: str) -> str:
@@ -51,6 +54,7 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
     certainty = pick("certainty") or pick("level")
     direction = pick("direction")
     status = pick("status")
+    preference = pick("preference")
     if not direction and primary.system == "USPSTF" and grade == "D":
         direction = "against"
     if not strength and primary.system == ACC_AHA:
@@ -62,9 +66,15 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
         certainty=certainty,
         direction=direction,
         status=status,
+        preference=preference,
         source=source,
         raw=_raw(text, [(s.start, s.end) for s in used]),
     )
+
+
+def _states_a_grade(s: Signal) -> bool:
+    """A signal that is a grade by itself (a status alone is not; ``Neither for nor against`` is)."""
+    return bool(s.grade or s.level or s.strength or s.certainty or s.direction == NEITHER)
 
 
 def _balance(text: str, a: int, b: int) -> tuple[int, int]:

@@ -17,6 +17,12 @@ guideline when its own text says so through at least one of:
   "... Guidelines", "Consensus statement", 指南, 共识) and at least three sentences of
   recommendation wording.
 
+A guideline that itself grades at least five statements of recommendation wording (``We suggest
+... (Weak for | Reviewed, New-replaced)``, a recommendation table's rows) *grades its
+recommendations* (``grades_recommendations``): there, ungraded recommendation wording is
+discussion, methods text, a grade's definition or a quote of an earlier version, not a
+recommendation (unless a grade line follows it, WHO style, or the document states a default grade).
+
 Document defaults: NCCN's "All recommendations are category 2A unless otherwise indicated" gives
 ungraded recommendations ``Grade(system="NCCN", grade="2A", source="document_default")``; a
 document that names the USPSTF / Task Force reads labelled letter grades as USPSTF grades.
@@ -61,6 +67,8 @@ _TASK_FORCE = re.compile(r"(?i)\bUSPSTF\b|\btask\s+force\b(?!\s+on\s+climate)")
 _GRADED_MIN = 2
 _NUMBERED_MIN = 2
 _WORDING_MIN = 3
+#: Graded statements of recommendation wording that make a guideline one that grades its recommendations.
+GRADED_WORDING_MIN = 5
 
 
 @dataclass
@@ -71,6 +79,7 @@ class DocumentGrading:
     reasons: list[str] = field(default_factory=list)  # "legend", "graded", "numbering", "title"
     default_grade: Grade | None = None
     uspstf: bool = False
+    grades_recommendations: bool = False  # it grades the recommendations it makes (module docstring)
     _cache: dict[str, TextGrades] = field(default_factory=dict, repr=False)
 
     def _read(self, text: str) -> TextGrades:
@@ -147,7 +156,7 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
     texts = _texts(doc)
     profile = DocumentGrading()
     profile.uspstf = any(_TASK_FORCE.search(t) for _, _, t in texts)
-    legend = graded = numbered = 0
+    legend = graded = numbered = graded_wording = 0
     title = False
     prose: list[str] = []  # normalised paragraphs and list items, for the wording count of the title signal
     for kind, page, text in texts:
@@ -169,6 +178,7 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
             continue
         if any(m.explicit for m in profile.grades(text)):
             graded += 1
+            graded_wording += has_recommendation_wording(norm)
         if _NUMBERING.search(norm):
             numbered += 1
         if kind in (BlockKind.PARAGRAPH, BlockKind.LIST):
@@ -182,4 +192,5 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
     if title and not profile.reasons and _count_wording(prose, _WORDING_MIN) >= _WORDING_MIN:
         profile.reasons.append("title")
     profile.is_guideline = bool(profile.reasons)
+    profile.grades_recommendations = graded_wording >= GRADED_WORDING_MIN and profile.default_grade is None
     return profile

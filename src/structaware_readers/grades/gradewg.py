@@ -2,7 +2,8 @@
 
 Strength ``strong`` / ``conditional`` / ``weak`` (``discretionary`` = conditional), direction
 ``for`` / ``against`` (``Strong for``, ``Weak against the intervention``, ``strong recommendation
-against``), certainty (or quality) of evidence ``high`` / ``moderate`` / ``low`` / ``very low`` in
+against``, a table cell ``Weakfor`` whose words were glued) or ``neither`` (VA/DoD ``Neither for
+nor against``: no strength, the evidence is insufficient either way), certainty (or quality) of evidence ``high`` / ``moderate`` / ``low`` / ``very low`` in
 words or as ``⊕⊕⊕⊝`` symbols, and the VA/DoD status that may follow in the same bracket
 (``(Strong for | Reviewed, New-replaced)``). "A strong recommendation means ..." is a definition,
 not a grade (article before it); a bare certainty phrase fires only as a label ("(Strong
@@ -102,7 +103,8 @@ def _h_strength_labelled(scan: Scan, m: re.Match[str]) -> None:
     )
 
 
-_FOR_AGAINST = re.compile(r"(?i)\b(strong|weak|conditional)\s+(for|against)\b(?:\s+the\s+(?:intervention|option))?")
+# "Weakfor": a table cell whose words the text layer glued
+_FOR_AGAINST = re.compile(r"(?i)\b(strong|weak|conditional)\s*(for|against)\b(?:\s+the\s+(?:intervention|option))?")
 _STATUS_AFTER = re.compile(r"\s*[|;,]\s*")
 
 
@@ -120,6 +122,18 @@ def _h_for_against(scan: Scan, m: re.Match[str]) -> None:
                 direction=m.group(2).lower(),
             )
         )
+
+
+#: VA/DoD's fifth strength-and-direction category: the evidence is insufficient to recommend for or against
+NEITHER = "neither"
+_NEITHER = re.compile(r"(?i)\bneither\s+for\s+nor\s+against\b")
+
+
+def _h_neither(scan: Scan, m: re.Match[str]) -> None:
+    # "(Neither for nor against | Reviewed, New-added)", a Strength cell "Neither for nor against"
+    sep = _STATUS_AFTER.match(scan.norm, m.end())
+    if (sep and _STATUS.match(scan.norm, sep.end())) or standalone(scan.norm, m.start(), m.end()):
+        scan.add(Signal(SYSTEM, m.start(), m.end(), direction=NEITHER))
 
 
 # VA/DoD recommendation categories: "Reviewed, New-added", "Not reviewed, Amended", ... ("New- replaced" in OCR)
@@ -172,6 +186,7 @@ STRENGTH_CERTAINTY: Detector = (_STRENGTH_CERT, _h_strength_cert)
 STRENGTH_LABELLED: Detector = (_STRENGTH_LABELLED, _h_strength_labelled)
 STRENGTH: Detector = (_STRENGTH, _h_strength)
 FOR_AGAINST: Detector = (_FOR_AGAINST, _h_for_against)
+NEITHER_FOR_NOR_AGAINST: Detector = (_NEITHER, _h_neither)
 STATUS: Detector = (_STATUS, _h_status)
 CERTAINTY_LABELLED: Detector = (_CERT_LABELLED, _h_cert_labelled)
 CERTAINTY_PHRASE: Detector = (_CERT_PHRASE, _h_cert_phrase)

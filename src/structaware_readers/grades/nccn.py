@@ -1,5 +1,9 @@
 """NCCN categories of evidence and consensus: ``1``, ``2A``, ``2B``, ``3`` (also ``2A类推荐``, ``（2B类）``).
 
+A preference tier printed with the category (``Olaparib (category 1, preferred)``, ``(category 2A,
+other recommended)``, ``(category 2B, useful in certain circumstances)``) is kept as
+``Grade.preference``; a tier alone (``Preferred regimens``, a heading) is no grade.
+
 Source: NCCN Categories of Evidence and Consensus ("All recommendations are category 2A unless
 otherwise indicated" is a document default, read by :mod:`structaware_readers.grades.document`).
 """
@@ -12,9 +16,16 @@ from structaware_readers.grades.signals import Detector, Scan, Signal
 
 SYSTEM = "NCCN"
 
+#: NCCN preference tiers printed with the category (NCCN Categories of Preference): name -> stored value
+PREFERENCE = {
+    "preferred": "preferred",
+    "other recommended": "other recommended",
+    "useful in certain circumstances": "useful in certain circumstances",
+}
 _NCCN = re.compile(
     r"(?i)\b(?:NCCN\s+)?categor(?:y|ies)(?:\s+of\s+evidence(?:\s+and\s+consensus)?)?\s*[:]?\s*"
     r"(2A|2B|1|3)(?!\w|\.\d)"
+    r"(?:\s*[,;]\s*(preferred|other\s+recommended|useful\s+in\s+certain\s+circumstances)\b)?"
 )
 _NCCN_ZH = re.compile(r"(?<![A-Za-z0-9.])(2A|2B|1|3)\s*类\s*推荐", re.IGNORECASE)
 _NCCN_ZH_BRACKET = re.compile(r"[(\[]\s*(2A|2B|1|3)\s*类\s*[)\]]", re.IGNORECASE)
@@ -29,7 +40,8 @@ def _h_nccn(scan: Scan, m: re.Match[str]) -> None:
     grade = m.group(1).upper()
     if grade in ("1", "3") and "nccn" not in m.group(0).lower() and not _FOLLOW.match(scan.norm, m.end()):
         return
-    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=grade))
+    tier = PREFERENCE[" ".join(m.group(2).lower().split())] if m.group(2) else ""
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=grade, preference=tier))
 
 
 def _h_nccn_zh(scan: Scan, m: re.Match[str]) -> None:

@@ -39,6 +39,7 @@ class Signal:
     certainty: str = ""  # GRADE certainty word
     direction: str = ""  # for / against
     status: str = ""  # e.g. "Reviewed, New-replaced" (VA/DoD)
+    preference: str = ""  # NCCN preference tier: "preferred", "other recommended", "useful in certain circumstances"
     ambiguous: bool = False  # a form that is a grade only in a guideline (bare "Level 2", "Grade B", a cell "Strong")
 
 

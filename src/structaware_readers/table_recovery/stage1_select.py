@@ -7,7 +7,8 @@
 * **tables split into pieces** (:mod:`.split_regions`), per page; read as one region (stage 3);
 * **parser markup to check** (:func:`needs_check`): a single-part table with a parser-markup grid,
   a header and a region; checked against the PDF's text layer (stage 6); and a table merged across
-  pages whose rows may stack items (:func:`needs_parts_check`), checked part by part (stage 6).
+  pages whose rows may stack items or that was read turned round (:func:`needs_parts_check`),
+  checked part by part (stage 6).
 
 Pieces and markup are looked at only when the PDF is at hand. The reader's own warning about a
 target table without cell markup (:func:`structaware_readers.tables.table_warning`) is taken out of
@@ -55,7 +56,8 @@ def needs_check(block: Block) -> bool:
 
 def needs_parts_check(block: Block) -> bool:
     """A table merged across pages (``extra_ids``) from parser markup, every part with its region,
-    whose rows may hold stacked items (:func:`~.stacked_rows.may_hold_stacked_rows`; stage 6)."""
+    whose rows may hold stacked items (:func:`~.stacked_rows.may_hold_stacked_rows`) or which the
+    parser read a quarter turn round (``TableGrid.turned``; stage 6)."""
     return (
         block.kind is BlockKind.TABLE
         and block.table is not None
@@ -65,7 +67,7 @@ def needs_parts_check(block: Block) -> bool:
         and all(b is not None for b in block.extra_bboxes)
         and len(block.extra_bboxes) == len(block.extra_pages)
         and not block.is_furniture
-        and may_hold_stacked_rows(block.table.body_rows)
+        and (block.table.turned or may_hold_stacked_rows(block.table.body_rows))
     )
 
 

@@ -16,14 +16,18 @@ tables, as the parser read it): a text layer without spaces between words (``Met
 a LaTeX table in a small font) or one that cuts words keeps the figures but not the words, and the
 parser's grid is kept.
 
+A parser grid the parser read a quarter turn round (``TableGrid.turned``: turned back by
+:mod:`structaware_readers.tables.rotated`, its cells read from a turned image, vertical text spaced
+letter by letter) is read from the text layer as a garbled header is, under the same checks.
+
 A parser grid that may hold items stacked in one ruled row (a dose table's drugs, each on its own
 line beside its dose: :func:`~structaware_readers.table_recovery.stacked_rows.may_hold_stacked_rows`)
 is read from the text layer too, and that grid is used when it cuts those names into rows of their
 own (:func:`~structaware_readers.table_recovery.stacked_rows.splits_names`; more rows for another
 reason is no ground), under the same figures and words checks.
 
-A table merged across pages (``Block.extra_ids``) is checked only for stacked items, part by part
-(:func:`check_parts`); its header is left as the parser read it.
+A table merged across pages (``Block.extra_ids``) is checked only for stacked items, or when a part
+was read turned round, part by part (:func:`check_parts`); its header is left as the parser read it.
 """
 
 from __future__ import annotations
@@ -84,8 +88,9 @@ def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
 
 
 def check_merged_parts(rec: Recovery, plumber: Any) -> None:
-    """Check the tables merged across pages that may stack items in a row (stage 1's ``parts``), part
-    by part (``plumber``: the open ``pdfplumber.PDF``), after the pages are done (:func:`check_parts`)."""
+    """Check the tables merged across pages that may stack items in a row or were read turned round
+    (stage 1's ``parts``), part by part (``plumber``: the open ``pdfplumber.PDF``), after the pages
+    are done (:func:`check_parts`)."""
     for i, b in enumerate(rec.blocks):
         if b.block_id in rec.parts and i not in rec.absorbed:
             rec.blocks[i] = _checked_parts(b, plumber, rec.vocabulary)
@@ -108,7 +113,7 @@ def check_markup(
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    garbled = _header_garbled(grid, page, block.bbox, runs)
+    garbled = grid.turned or _header_garbled(grid, page, block.bbox, runs)
     if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
@@ -122,9 +127,9 @@ def check_markup(
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
     """The text layer's grid of a table merged across pages (:func:`~.stage1_select.needs_parts_check`), read part by
     part (``pages``: the pdfplumber pages of ``block.page`` and ``block.extra_pages``, in that order)
-    and joined, when it cuts stacked items into more rows than the parser's grid and keeps its data
-    (:func:`keeps_data`); else ``None``. Every part must give the same columns; a continuation part's
-    header rows (the header printed again) are dropped when they repeat the first part's."""
+    and joined, when it cuts stacked items into more rows than the parser's grid (or, a part having
+    been read turned round, loses no row) and keeps its data (:func:`keeps_data`); else ``None``.
+    Every part must give the same columns; a continuation part's header rows (the header printed again) are dropped when they repeat the first part's."""
     grid = block.table
     assert grid is not None and block.bbox is not None
     regions = [(block.page, block.bbox), *zip(block.extra_pages, block.extra_bboxes)]
@@ -142,7 +147,10 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
         pages_of += [regions[k][0]] * len(extra) + part.body_row_pages
         boxes += [regions[k][1]] * len(extra) + part.body_row_bboxes
     rebuilt = first.model_copy(update={"body_rows": body, "body_row_pages": pages_of, "body_row_bboxes": boxes})
-    if len(rebuilt.body_rows) <= len(grid.body_rows) or not splits_names(grid.body_rows, rebuilt.body_rows):
+    if grid.turned:  # a part read turned round: the text layer's reading, if it loses no row
+        if len(rebuilt.body_rows) < len(grid.body_rows):
+            return None
+    elif len(rebuilt.body_rows) <= len(grid.body_rows) or not splits_names(grid.body_rows, rebuilt.body_rows):
         return None
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 

@@ -9,6 +9,8 @@ The rules live with the code that applies them (unit ids and row units depend on
 
 * :mod:`.html_grid`: spans expanded (quoted or unquoted attributes), phantom rows (an empty
   ``<tr></tr>`` under a ``rowspan``) and blank rows dropped, every row padded to the same width;
+* :mod:`.rotated`: a table the parser read a quarter turn round (its rows are the printed
+  columns, row numbers falling left to right under a label) turned back;
 * :mod:`.cell_text`: inline markup turned into text without gluing (``<sup>``, ``<sub>``, ``<eq>``,
   ``<br>``, ``<p>``, nested tables);
 * :mod:`.header`: title rows (to :attr:`TableGrid.title`), header rows, body rows;
@@ -27,6 +29,7 @@ from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import TableGrid
 from structaware_readers.tables.header import MAX_HEADER_SPAN, grid_from_rows
 from structaware_readers.tables.html_grid import MAX_SPAN, read_html_rows
+from structaware_readers.tables.rotated import turn_back
 from structaware_readers.tables.text_tables import (
     looks_like_latex_table,
     looks_like_markdown_table,
@@ -58,7 +61,10 @@ def parse_html_table(html: str, *, path: str | None = None, field: str = "table_
     if not text:
         raise MalformedInputError("table body is empty", path=path, field=field)
     if re.search(r"<\s*(table|tr|td|th)\b", text, re.IGNORECASE):
-        return grid_from_rows(read_html_rows(text, path=path, field=field))
+        rows = read_html_rows(text, path=path, field=field)
+        if turned := turn_back(rows):
+            return grid_from_rows(turned).model_copy(update={"turned": True})
+        return grid_from_rows(rows)
     if looks_like_markdown_table(text):
         return parse_markdown_table(text)
     if looks_like_latex_table(text):

@@ -83,6 +83,7 @@ def append_rows(first: TableGrid, first_page: int, second: TableGrid, second_pag
             "body_row_pages": pages,
             "body_row_bboxes": [*first_boxes, *boxes] if known else [],
             "title": first.title or second.title,
+            "turned": first.turned or second.turned,
         }
     )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from structaware_readers import ids
 from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.false_headings import false_heading_kind
 from structaware_readers.filing_cover import read_filing_cover
 from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.models import (
@@ -24,7 +25,10 @@ from structaware_readers.models import (
     Unit,
     UnitType,
 )
+from structaware_readers.units.boxed_text import close_box, is_box_label, open_box
 from structaware_readers.units.common import SENTENCE_END
+from structaware_readers.units.context import SectionPart
+from structaware_readers.units.discussion import Discussion
 from structaware_readers.units.figures import emit_figure
 from structaware_readers.units.flowcharts import emit_flowchart
 from structaware_readers.units.options import UnitOptions
@@ -55,14 +59,6 @@ _HAS_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass
-class _Part:
-    """A piece of text taken from one block, with the block's provenance."""
-
-    text: str
-    block: Block
-
-
-@dataclass
 class UnitBuilder:
     """State of one pass over a document's body blocks (paper section 2.3); handlers per block kind
     live in the sibling modules, which receive the builder as their :class:`~.context.EmitContext`
@@ -72,7 +68,7 @@ class UnitBuilder:
     options: UnitOptions
     units: list[Unit] = field(default_factory=list)
     path: list[tuple[int, Block]] = field(default_factory=list)  # heading stack (level, block)
-    pending: list[_Part] = field(default_factory=list)  # section parts since the last heading
+    pending: list[SectionPart] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
@@ -80,7 +76,10 @@ class UnitBuilder:
     grading: DocumentGrading = field(default_factory=DocumentGrading)  # the document's grade signals
     open_rec: bool = False  # the last thing emitted is a recommendation (a grade line may follow)
     previous: Block | None = None  # the body block handled just before the current one
+    following: Block | None = None  # the body block after the current one (a grade line may follow a recommendation)
     document: str = ""  # "Document: <filing>" for table row contexts (UnitOptions.document_context)
+    discussion: Discussion = field(default_factory=Discussion)  # what a discussion section discusses
+    box: Block | None = None  # the heading of an open box (a sidebar label paragraph), see .boxed_text
 
     def __post_init__(self) -> None:
         self.grading = profile_document(self.doc)
@@ -94,8 +93,11 @@ class UnitBuilder:
         return [b.text.strip() for _, b in self.path if b.text.strip()]
 
     def section_context(self) -> str:
+        """``Section: A > B`` and, under a discussion heading, the recommendations it discusses
+        (:mod:`.discussion`)."""
         path = self.section_path
-        return f"Section: {' > '.join(path)}" if path else ""
+        section = f"Section: {' > '.join(path)}" if path else ""
+        return " | ".join(s for s in (section, self.discussion.context()) if s)
 
     def emit(
         self,
@@ -150,6 +152,8 @@ class UnitBuilder:
             )
         )
         self.open_rec = unit_type is UnitType.RECOMMENDATION
+        if self.open_rec and table is None:
+            self.discussion.on_recommendation(text)
         self.extras.append(extra)
         self.keys.append(min(self.position[b.block_id] for b in blocks))
 
@@ -197,7 +201,7 @@ class UnitBuilder:
             return
         context = self.section_context()
         limit = self.options.max_section_chars
-        group: list[_Part] = []
+        group: list[SectionPart] = []
         size = 0
         heading = self.pending_heading
         for part in self._split_long(self.pending, limit):
@@ -212,12 +216,12 @@ class UnitBuilder:
         self.pending = []
         self.pending_heading = None
 
-    def _emit_section(self, parts: list[_Part], context: str, heading: Block | None) -> None:
+    def _emit_section(self, parts: list[SectionPart], context: str, heading: Block | None) -> None:
         blocks = ([heading] if heading is not None else []) + [p.block for p in parts]
         self.emit(UnitType.SECTION, "\n".join(p.text for p in parts), context, blocks)
 
     @staticmethod
-    def _split_long(parts: list[_Part], limit: int) -> Iterator[_Part]:
+    def _split_long(parts: list[SectionPart], limit: int) -> Iterator[SectionPart]:
         for part in parts:
             if len(part.text) <= limit:
                 yield part
@@ -225,18 +229,20 @@ class UnitBuilder:
             piece = ""
             for sentence in SENTENCE_END.split(part.text):
                 if piece and len(piece) + len(sentence) + 1 > limit:
-                    yield _Part(piece.strip(), part.block)
+                    yield SectionPart(piece.strip(), part.block)
                     piece = ""
                 piece = f"{piece} {sentence}" if piece else sentence
             if piece.strip():
-                yield _Part(piece.strip(), part.block)
+                yield SectionPart(piece.strip(), part.block)
 
     # -- block handlers --------------------------------------------------------------------
     def on_heading(self, block: Block) -> None:
         """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
         ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
-        typed as titles) is text of the current section instead, not a level of the path."""
-        if sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS:
+        typed as titles), or one that is a person's name, a bibliography entry or a contents line
+        (:mod:`structaware_readers.false_headings`), is text of the current section instead, not a
+        level of the path."""
+        if sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS or false_heading_kind(block.text):
             self.on_text(block, block.text)
             return
         self.flush_section()
@@ -245,6 +251,7 @@ class UnitBuilder:
             self.path.pop()
         self.path.append((level, block))
         self.pending_heading = block
+        self.discussion.on_heading(level, block.text)
 
     def on_text(self, block: Block, text: str) -> None:
         """Section text; a recommendation unit instead when it is one (never for a reference:
@@ -262,7 +269,7 @@ class UnitBuilder:
 
     def add_section_text(self, block: Block, text: str) -> None:
         """Append ``text`` (from ``block``) to the section being collected."""
-        self.pending.append(_Part(text, block))
+        self.pending.append(SectionPart(text, block))
         self.open_rec = False
 
     def attach_grade_line(self, block: Block, text: str, grade: Grade) -> bool:
@@ -332,6 +339,8 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
             # the caption of the table after it, in its rows' context, and no section of its own
             blocks[i + 1] = blocks[i + 1].model_copy(update={"caption": " ".join(block.text.split())})
             continue
+        builder.following = blocks[i + 1] if i + 1 < len(blocks) else None
+        close_box(builder, block)
         kind = block.kind
         if kind is BlockKind.HEADING:
             builder.on_heading(block)
@@ -345,6 +354,8 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
             builder.on_list(block)
         elif kind is BlockKind.CAPTION:
             builder.on_text(block, block.text)
+        elif kind is BlockKind.PARAGRAPH and is_box_label(block.text):
+            open_box(builder, block)  # "Sidebar 5: Initiating Antibiotic Therapy": the heading of the text after it
         elif block.source_type in PARSER_CHUNKS:
             builder.on_chunk(block)
         else:  # paragraph, equation, code, footnote, reference

@@ -2,21 +2,31 @@
 
 The pass (:class:`~structaware_readers.units.builder.UnitBuilder`, paper section 2.3) walks the body
 blocks in reading order and hands each table, figure, flowchart and graded text to its emitter
-(:mod:`.table_rows` with :mod:`.table_view` and :mod:`.table_recommendations`, :mod:`.figures`,
-:mod:`.flowcharts`, :mod:`.recommendations`) together with itself as this context. An emitter reads
+(:mod:`.table_rows` with :mod:`.table_view`, :mod:`.table_recommendations` and :mod:`.tier_tables`,
+:mod:`.boxed_text`, :mod:`.figures`, :mod:`.flowcharts`, :mod:`.recommendations`) together with
+itself as this context. An emitter reads
 the document, the options and the running section path here, and writes units only through
 :meth:`EmitContext.emit`; it never imports the builder, so the builder can import every emitter.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from structaware_readers.grades.document import DocumentGrading
 from structaware_readers.models import BBox, Block, FlowEdgeInfo, Grade, ParsedDocument, TableRowInfo, UnitType
 from structaware_readers.units.options import UnitOptions
 
-__all__ = ["EmitContext"]
+__all__ = ["EmitContext", "SectionPart"]
+
+
+@dataclass
+class SectionPart:
+    """A piece of section text taken from one block, with the block's provenance."""
+
+    text: str
+    block: Block
 
 
 class EmitContext(Protocol):
@@ -26,12 +36,25 @@ class EmitContext(Protocol):
         doc: the document being read; options: the :class:`UnitOptions` of the build.
         grading: the document's grade signals (:func:`structaware_readers.grades.document.profile_document`).
         document: ``"Document: <filing>"`` for table row contexts (``UnitOptions.document_context``), or ``""``.
+        path: the heading stack, ``(level, heading block)`` from the top down (a box's label is pushed
+            one level below the current section, :mod:`.boxed_text`).
+        pending: the section text collected since the last heading, not yet emitted (a statement a
+            grade line closes is taken out of it, :mod:`.recommendations`).
+        pending_heading: the heading not yet attached to a section unit.
+        previous / following: the body block handled just before / after the current one.
+        box: the label of an open box (a sidebar label paragraph, :mod:`.boxed_text`), or ``None``.
     """
 
     doc: ParsedDocument
     options: UnitOptions
     grading: DocumentGrading
     document: str
+    path: list[tuple[int, Block]]
+    pending: list[SectionPart]
+    pending_heading: Block | None
+    previous: Block | None
+    following: Block | None
+    box: Block | None
 
     @property
     def section_path(self) -> list[str]:

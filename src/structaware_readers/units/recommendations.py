@@ -5,19 +5,38 @@ Source: the reference paper, section 2.3 (graded recommendations); grades come f
 :mod:`structaware_readers.grades.document` (computed once per document by the builder).
 
 Rules, in order, for a paragraph or list item (references, footnotes, code and equations never
-hold recommendations; neither does a bibliography entry that cites "strong recommendation"):
+hold recommendations; neither does a bibliography entry that cites "strong recommendation", nor a
+section printing an evidence table or an earlier version's recommendations, VA/DoD "Appendix D:
+2014 Recommendation Categorization Table"):
 
-1. **Several graded statements** in one text become one unit each, with its own grade. Each grade
-   label closes the statement before it: the most recent sentence with recommendation wording
-   ("we recommend", "推荐", an imperative) plus everything after it up to the label. Text between
+1. **Several graded statements** in one text become one unit each, with its own grade. A grade
+   label at the start of the text opens its statement (``Practice Point 1.3.1: ...``): each runs to
+   the next label. Otherwise each grade label closes the statement before it: the most recent
+   sentence with recommendation wording ("we recommend", "推荐", an imperative) plus everything
+   after it up to the label. Text between
    the previous label and that sentence (a ``Note: ...``) belongs to the previous recommendation;
    so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
 2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
    ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
-   recommendation emitted just before it, with ``Grade.source = "next_paragraph"``.
+   recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
+   to the paragraph just before it if that is a statement about recommending (``There is
+   insufficient evidence to recommend for or against ...`` over ``(Neither for nor against |
+   Reviewed, New-added)``), with the list items between them (``we recommend one of the
+   following: • ... • ...``, also bullet lines a parser typed as paragraphs): they become one
+   recommendation unit. A grade line that closes no statement stays section text: a grade alone
+   is no recommendation.
+   A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
+   legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
    the document default grade if there is one (NCCN "category 2A unless otherwise indicated").
+   In a guideline that grades its recommendations
+   (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
+   a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
+   Wording that is quoted or trails off (``Strong for (or "We recommend offering this option …")``,
+   ``We suggest …``), or says what a grade means (``The 1A grade means that ...``), defines a grade:
+   never a recommendation; nor is the document's default-grade statement itself (NCCN "All
+   recommendations are category 2A unless otherwise indicated").
 The parent section is the context; a recommendation's text is not repeated inside its section unit.
 """
 
@@ -46,7 +65,26 @@ _SENTENCE_START = re.compile(
     r"(?<=[.!?])[\"”’)\]]*\s+(?=\S)|(?<=[。！？；])\s*(?=\S)|\s+(?=[•▪●■◦]\s)|\s+(?=[a-z]\)\s)"
 )
 _NOTE = re.compile(r"(?i)^\W*(?:notes?|remarks?|comments?|rationale|注|说明|备注)\b|^\W*(?:注|说明|备注)")
+# recommendation wording quoted, trailing off into an ellipsis, or saying what a grade means ("The 1A
+# grade means that most patients should receive ..."): a grade's definition, not a recommendation
+_DEFINITION = re.compile(
+    r"(?i)[“\"][^“”\"]{0,80}?\b(?:recommend|suggest)\w*\b[^“”\"]*[”\"]|"
+    r"\b(?:recommend|suggest)\w*\b[^.!?…]{0,60}(?:…|\.\.\.)|"
+    r"\b(?:grade|recommendation|class|level|category|strength|certainty)\b[^.;:]{0,40}"
+    r"\b(?:means|indicates|implies|denotes)\s+that\b"
+)
+# only bullets, brackets or numbering before a grade label that opens its statement ("Practice Point 1.3.1: ...")
+_LABEL_FIRST = re.compile(r"[\s•▪●■◦\-–(\[]*")
+# what a statement graded by the line after it talks about (rule 2)
+_STATEMENT = re.compile(r"(?i)\b(?:recommend|suggest)|\binsufficient\s+evidence\b|推荐|建议")
+# a section printing an evidence table or an earlier version's recommendations (VA/DoD "Appendix D:
+# 2014 Recommendation Categorization Table"): restated or old recommendations, none of this guideline's
+_NOT_OWN_SECTION = re.compile(r"(?i)\bevidence\s+tables?\b|\brecommendation\s+categori[sz]ation\s+table\b")
+_MAX_LIST_ITEMS = 12  # list items between a statement and the grade line that closes them (rule 2)
+_BULLET = re.compile(r"^\s*[•▪●■◦\-–]\s")  # a list item a parser typed as a paragraph ("• Peer linkage")
+_STRENGTH_WORD = re.compile(r"(?i)\b(?:strong|weak|conditional|neither)|强推荐|弱推荐")
 _GRADE_LINE_MAX_WORDS = 4  # "Strength of recommendation: strong; quality of evidence: low" leaves label words only
+_WORD = re.compile(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+")  # a Chinese character is a word of its own
 _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
     r"推荐|证据|等级|强度|级别|质量"
@@ -85,23 +123,80 @@ def _pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, 
     return spans, prev_end
 
 
+def _label_first_pieces(text: str, matches: list[GradeMatch]) -> tuple[list[tuple[int, int, Grade]], int] | None:
+    """Statements whose grade label opens them (``Practice Point 1.3.1: ...``, ``[I, A] ...``): each
+    runs from its label to the next; None when the first label does not open the text."""
+    first = matches[0]
+    if _LABEL_FIRST.fullmatch(text, 0, first.start) is None or not text[first.end :].strip(" :.;,)]"):
+        return None
+    ends = [m.start for m in matches[1:]] + [len(text)]
+    return [(m.start if k else 0, e, m.grade) for k, (m, e) in enumerate(zip(matches, ends))], len(text)
+
+
 def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
     """True when ``text`` is one grade label and label words ("Strength of recommendation: ...")."""
     if len(matches) != 1:
         return False
     rest = text[: matches[0].start] + " " + text[matches[0].end :]
-    return len(re.findall(r"\w+", _LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
+    return len(_WORD.findall(_LABEL_WORDS.sub(" ", rest))) <= _GRADE_LINE_MAX_WORDS
+
+
+def _ungraded_counts(builder: EmitContext, text: str) -> bool:
+    """Ungraded ``text`` is a recommendation here (rule 3 of the module docstring)."""
+    grading = builder.grading
+    if not (grading.is_guideline and _wording(text)) or _DEFINITION.search(text):
+        return False
+    return not grading.grades_recommendations or _grade_line_follows(builder)
+
+
+def _grade_line_follows(builder: EmitContext) -> bool:
+    nxt = builder.following
+    if nxt is None or nxt.kind not in _KINDS:
+        return False
+    return _is_grade_line(nxt.text, builder.grading.accepted(nxt.text))
+
+
+def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade: Grade) -> bool:
+    """Rule 2 without an open recommendation: the statement just before, still section text (a
+    paragraph, or a lead-in and the list items after it: "we recommend one of the following: • ...
+    • ..."), and this grade line become one recommendation unit; False when there is no statement."""
+    parts = builder.pending
+    if not parts or parts[-1].block is not builder.previous:
+        return False
+    k = len(parts) - 1
+    while k >= 0 and len(parts) - k <= _MAX_LIST_ITEMS and parts[k].block.kind in _KINDS:
+        if _STATEMENT.search(parts[k].text):
+            break
+        if parts[k].block.kind is not BlockKind.LIST and not _BULLET.match(parts[k].text):
+            return False  # prose that is no statement
+        k -= 1
+    else:
+        return False
+    statement = "\n".join(p.text for p in parts[k:])
+    if _DEFINITION.search(statement) or builder.grading.accepted(statement):
+        return False
+    blocks = list(dict.fromkeys(p.block.block_id for p in parts[k:]))
+    by_id = {p.block.block_id: p.block for p in parts[k:]}
+    del parts[k:]
+    builder.emit(
+        UnitType.RECOMMENDATION,
+        f"{statement}\n{text.strip()}",
+        builder.section_context(),
+        [*(by_id[b] for b in blocks), block],
+        grade=grade.model_copy(update={"source": "next_paragraph"}),
+    )
+    return True
 
 
 def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
-    if block.kind not in _KINDS or _CITATION.match(text):
+    if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):
         return False
     grading = builder.grading
     matches = grading.accepted(text)
     if not matches:
-        if not (grading.is_guideline and _wording(text)):
+        if not _ungraded_counts(builder, text):
             return False
         builder.emit(
             UnitType.RECOMMENDATION,
@@ -111,9 +206,18 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
             grade=grading.default_grade,
         )
         return True
-    if _is_grade_line(text, matches) and builder.attach_grade_line(block, text, matches[0].grade):
-        return True
-    spans, tail = _pieces(text, matches)
+    if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
+        return False  # a legend listing the scheme's strengths
+    grade_line = matches[0].grade
+    if _is_grade_line(text, matches):
+        if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line):
+            return True
+        if not _wording(text):
+            return False  # a grade alone states nothing: section text
+    if default := grading.default_grade:
+        if default.raw and default.raw in text:
+            return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
+    spans, tail = _label_first_pieces(text, matches) or _pieces(text, matches)
     context = builder.section_context()
     trailing = text[tail:].strip()
     if trailing and _NOTE.match(trailing):
@@ -129,7 +233,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
             extra=f"s{start}" if start else "",
         )
     if trailing:
-        if grading.is_guideline and _wording(trailing):
+        if _ungraded_counts(builder, trailing):
             builder.emit(
                 UnitType.RECOMMENDATION,
                 trailing,

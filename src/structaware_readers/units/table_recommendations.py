@@ -1,22 +1,43 @@
 """``recommendation`` units from a recommendation table whose grade lives in its columns.
 
-ACC/AHA guidelines (and ESC, which copies the layout) print recommendations as a table: a class
-column (``COR``/``Class``), a level column (``LOE``/``Level``) and a recommendation column, often with
-rows that are not recommendations: a ``See Online Data Supplements`` row under the class and level
-columns that repeats the recommendation's ``rowspan`` cells, and a full-width supporting-text row.
+Two layouts are read (the table's own header says which):
+
+* **Class / level** (ACC/AHA, and ESC, which copies the layout): a class column (``COR``/``Class``),
+  a level column (``LOE``/``Level``) and a recommendation column, often with rows that are not
+  recommendations: a ``See Online Data Supplements`` row under the class and level columns that
+  repeats the recommendation's ``rowspan`` cells, and a full-width supporting-text row.
+* **Strength / category** (GRADE as the VA/DoD guidelines print it): ``Topic | Sub-topic | # |
+  Recommendation | Strength | Category``, the strength and direction in one cell (``Strong for``,
+  ``Weak against``, ``Neither for nor against``, ``Not applicable``) and the revision category
+  (``Reviewed, New-added``) beside it, the topic cells merged over several rows (and printed
+  vertically).
 
 Rules:
 
-* The table is a recommendation table when it has a class column, a level column and a column
-  whose header names recommendations; other tables are left to :mod:`.table_rows`.
-* A row whose class cell is an ACC/AHA class (``I``, ``IIa``, ``IIb``, ``III``, ``III: No Benefit``,
-  ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) and whose level cell is a level (``A``,
-  ``B-R``, ``B-NR``, ``C-LD``, ``C-EO``, also plain ``B``/``C``) gives one ``recommendation`` unit:
-  text = the recommendation cell, then any other column as ``Header: value`` lines; grade =
-  :func:`structaware_readers.grades.grade_from_cells` on the class and level columns (``source =
-  "table_column"``; the level keeps its suffix, ``B-NR``); it is a table member (``Unit.table``).
+* The table is a recommendation table when it has a recommendation column (its header names
+  recommendations and not strength) and either a class and a level column, or a strength column;
+  not when a column holds evidence or references (``Evidence``: an evidence table restates the
+  recommendations with their studies) or a header names a year (``2015 CPG Recommendation Text``:
+  an earlier version's recommendations); other tables are left to :mod:`.table_rows`. Footnote marks
+  on headers (``Strength^a``, ``Categoryb``, ``Strength*``) are ignored.
+* A row gives one ``recommendation`` unit when its recommendation cell holds text (in a strength
+  table at least :data:`MIN_WORDS` words) and its grade
+  columns hold a grade: an ACC/AHA class (``I``, ``IIa``, ``IIb``, ``III``, ``III: No Benefit``,
+  ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) with a level (``A``, ``B-R``, ``B-NR``,
+  ``C-LD``, ``C-EO``, also plain ``B``/``C``), or a GRADE strength and direction; a strength cell
+  ``Not applicable``/``N/A`` gives an ungraded unit. Text = the recommendation cell, then the grade
+  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.grade_from_cells`
+  on the grade columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
+  category is the grade's ``status``); it is a table member (``Unit.table``). A strength table needs
+  at least :data:`MIN_GRADED_ROWS` graded rows.
+* The columns left of the number (``#``) or recommendation column are topic columns: the row's
+  topic path (``Topic: Treatment and Management > Pharmacotherapy``, ``(cont.)`` dropped, a cell
+  left empty under a merged cell taken from the row above until a column to its left changes) and
+  its number (``Recommendation 12``) go to the unit's context.
 * A following row that repeats the recommendation cell (a ``rowspan`` carried down) is not a second
   unit: its own text (``See Online Data Supplements 3 and 4.``) goes to the recommendation's context.
+  A following row with text only in the recommendation column (no number, no grade) continues the
+  recommendation's text (a row the table split over two lines).
 * Full-width rows (supporting text) become ungraded ``table_row`` units whose context names the
   recommendation they support; group rows label the rows below them as in any table.
 """
@@ -35,11 +56,43 @@ from structaware_readers.units.table_view import RowKind, TableView, label, row_
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
+_MARK = r"[a-e]?"  # a footnote letter glued to a header word by the text layer ("Strengtha")
 _CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class)$")
 _LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level)$")
 _REC_HEADER = re.compile(r"(?i)recommendations?")
+_STRENGTH_HEADER = re.compile(
+    rf"(?i)^(?:strength(?:\s+of\s+(?:the\s+)?recommendations?)?|recommendation\s+strength|"
+    rf"strength\s+and\s+direction){_MARK}$"
+)
+_CATEGORY_HEADER = re.compile(rf"(?i)^(?:(?:recommendation\s+)?category|status){_MARK}$")
+_NUMBER_HEADER = re.compile(r"(?i)^(?:#|no\.?|number|rec(?:ommendation)?\s*#)$")
+_NAMES_STRENGTH = re.compile(r"(?i)strength")  # "Recommendation Strength and Direction" is no recommendation column
+_NOT_OWN = re.compile(r"(?i)^(?:evidence|references?|studies)\b|\b(?:19|20)\d\d\b")
 _CLASS = re.compile(r"(?i)^(?:I{1,3}|IIa|IIb|1|2a|2b|3)(?:\s*[:(]\s*(?:no\s+benefit|harm)\)?)?$")
 _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
+_NOT_APPLICABLE = re.compile(r"(?i)^(?:not\s+applicable|n/?a)$")
+# "(cont.)", "(continued)", also spaced out by a text layer: "(co nt. )"
+_CONTINUED = re.compile(r"(?i)\s*\(\s*c\s*o\s*n\s*t\s*(?:i\s*n\s*u\s*e\s*d\s*)?\.?\s*\)\s*")
+_FOOTNOTE_MARK = re.compile(r"\^\S+|[*†‡§¶]+")
+#: A strength table needs this many rows with a grade in its strength column.
+MIN_GRADED_ROWS = 2
+#: A recommendation cell needs this many words.
+MIN_WORDS = 4
+
+
+@dataclass
+class _Layout:
+    """Where a recommendation table keeps what: column indices of the header."""
+
+    rec: int
+    grade: list[int]  # class + level, or strength (+ category)
+    number: int | None = None
+    topics: list[int] = field(default_factory=list)
+    strength_table: bool = False
+
+    @property
+    def used(self) -> set[int]:
+        return {self.rec, *self.grade, *self.topics} | ({self.number} if self.number is not None else set())
 
 
 @dataclass
@@ -47,15 +100,99 @@ class _Rec:
     row: int
     text: str
     grade: Grade | None
+    context: str
     notes: list[str] = field(default_factory=list)
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"[\s\-]+", "", text).lower()
+
+
+def _clean(header: str) -> str:
+    return " ".join(_FOOTNOTE_MARK.sub("", header).split())
+
+
+def _layout(headers: list[str], caption: str) -> _Layout | None:
+    """The columns of a recommendation table, or None when ``headers`` are not one's (module docstring)."""
+    clean = [_clean(h) for h in headers]
+    if any(_NOT_OWN.search(h) for h in clean) or re.search(r"(?i)\bevidence\s+table\b", caption):
+        return None
+    strength = next((j for j, h in enumerate(clean) if _STRENGTH_HEADER.match(h)), None)
+    cls_col = next((j for j, h in enumerate(clean) if _CLASS_HEADER.match(h)), None)
+    lvl_col = next((j for j, h in enumerate(clean) if _LEVEL_HEADER.match(h)), None)
+    taken = {strength, cls_col, lvl_col}
+    rec = next((j for j, h in enumerate(clean) if j not in taken and _REC_HEADER.search(h) and not _NAMES_STRENGTH.search(h)), None)
+    if rec is None:
+        return None
+    if cls_col is not None and lvl_col is not None:
+        return _Layout(rec, [cls_col, lvl_col])
+    number = next((j for j, h in enumerate(clean) if _NUMBER_HEADER.match(h)), None)
+    if strength is None:
+        return None
+    grade = [strength] + [j for j, h in enumerate(clean) if _CATEGORY_HEADER.match(h)][:1]
+    first = min(rec, number if number is not None else rec)
+    topics = [j for j in range(first) if j not in grade]
+    return _Layout(rec, grade, number, topics, strength_table=True)
+
+
+def _grade_headers(table: TableView, layout: _Layout) -> list[str]:
+    """The grade columns' headers as grade labels: ``Strength`` / ``Category`` whatever mark is glued on."""
+    if layout.strength_table:
+        return ["Strength", "Category"][: len(layout.grade)]
+    return [_clean(table.headers[j]) for j in layout.grade]
+
+
+def _row_grade(table: TableView, layout: _Layout, cells: list[str]) -> tuple[bool, Grade | None]:
+    """``(is a recommendation row, its grade)`` from the grade columns."""
+    if not layout.strength_table:
+        cls_col, lvl_col = layout.grade
+        if not (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
+            return False, None
+    heads = _grade_headers(table, layout)
+    grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
+    if layout.strength_table and grade is None:
+        return bool(_NOT_APPLICABLE.match(cells[layout.grade[0]])), None
+    return grade is not None, grade
+
+
+class _Topics:
+    """The topic path of each row from the topic columns, merged cells carried down."""
+
+    def __init__(self, table: TableView, layout: _Layout):
+        self.headers = [_clean(table.headers[j]) for j in layout.topics]
+        self.columns = layout.topics
+        self.current = [""] * len(self.columns)
+        self.own = [j for j in (layout.rec, layout.number) if j is not None]
+
+    def read(self, cells: list[str]) -> str:
+        # a number or recommendation cell spread over a topic column, a header word repeated in the body
+        own = {_squeeze(cells[j]) for j in self.own} | {_squeeze(h) for h in self.headers}
+        values = [_CONTINUED.sub(" ", cells[j]).strip() if _squeeze(cells[j]) not in own else "" for j in self.columns]
+        for k, v in enumerate(values):
+            if v and v != self.current[k]:
+                self.current[k] = v
+                # a new value opens a new topic: cells to its right under another header start afresh
+                for r in range(k + 1, len(values)):
+                    if self.headers[r] != self.headers[k] and not values[r]:
+                        self.current[r] = ""
+        path: list[str] = []
+        for k, v in enumerate(self.current):
+            if not v:
+                continue
+            if path and k and self.headers[k] == self.headers[k - 1] and self.current[k - 1]:
+                if v not in path[-1]:
+                    path[-1] = f"{path[-1]} {v}"  # one merged cell split over two columns (two printed lines)
+            elif v not in path:
+                path.append(v)
+        return " > ".join(path)
 
 
 def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
     """Emit the units of ``table`` when it is a recommendation table; False (nothing emitted) otherwise."""
-    columns = _columns(table.headers)
-    if columns is None:
+    layout = _layout(table.headers, table.caption + " " + table.grid.title)
+    if layout is None:
         return False
-    cls_col, lvl_col, rec_col = columns
+    topics = _Topics(table, layout)
     recs: list[_Rec] = []
     order: list[tuple[int, str, _Rec | None]] = []  # (row, group, the recommendation a note row follows)
     group = ""
@@ -67,22 +204,26 @@ def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
             group = label(cells)
             continue
         last = recs[-1] if recs else None
-        if kind is RowKind.DATA and _CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col]) and cells[rec_col]:
-            others = [f"{h}: {c}" for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in columns]
-            text = "\n".join([cells[rec_col], *others])
-            grade = grades.grade_from_cells([table.headers[cls_col], table.headers[lvl_col]], [cells[cls_col], cells[lvl_col]])
-            recs.append(_Rec(i, text, grade))
+        topic = topics.read(cells) if kind is RowKind.DATA else ""
+        is_rec, grade = _row_grade(table, layout, cells) if kind is RowKind.DATA else (False, None)
+        rec_cell = cells[layout.rec]
+        if is_rec and rec_cell and (not layout.strength_table or len(rec_cell.split()) >= MIN_WORDS):
+            recs.append(_Rec(i, _text(table, layout, cells), grade, _context(layout, cells, topic)))
             order.append((i, group, recs[-1]))
-        elif kind is RowKind.DATA and last is not None and cells[rec_col] == table.rows[last.row][rec_col].strip():
+        elif kind is RowKind.DATA and last is not None and rec_cell == table.rows[last.row][layout.rec].strip():
             # the recommendation's rowspan carried down: this row only adds a note under other columns
             carried = set(table.rows[last.row])
             last.notes += [c for c in dict.fromkeys(cells) if c and c not in carried and c not in last.notes]
+        elif kind is RowKind.DATA and last is not None and _continues(layout, cells):
+            head, *rest = last.text.split("\n", 1)
+            last.text = "\n".join([f"{head} {rec_cell}", *rest])
         else:
             order.append((i, group, last))  # supporting text, or a row that is no recommendation
-    if not recs:
+    if not recs or (layout.strength_table and sum(r.grade is not None for r in recs) < MIN_GRADED_ROWS):
         return False
     for i, group, rec in order:
         if rec is not None and rec.row == i:
+            extra = [rec.context, *(f"Note: {n}" for n in rec.notes)]
             table.emit_row(
                 builder,
                 i,
@@ -90,7 +231,7 @@ def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
                 rec.text,
                 group=group,
                 grade=rec.grade,
-                extra_context=" | ".join(f"Note: {n}" for n in rec.notes),
+                extra_context=" | ".join(e for e in extra if e),
             )
         else:
             about = f"Supporting text of: {title(rec.text.splitlines()[0])}" if rec else ""
@@ -100,16 +241,28 @@ def emit_recommendation_table(builder: EmitContext, table: TableView) -> bool:
     return True
 
 
-def _columns(headers: list[str]) -> tuple[int, int, int] | None:
-    """``(class column, level column, recommendation column)`` or None."""
-    cls_col = next((j for j, h in enumerate(headers) if _CLASS_HEADER.match(h.strip())), None)
-    lvl_col = next((j for j, h in enumerate(headers) if _LEVEL_HEADER.match(h.strip())), None)
-    rec_col = next(
-        (j for j, h in enumerate(headers) if j not in (cls_col, lvl_col) and _REC_HEADER.search(h)), None
+def _text(table: TableView, layout: _Layout, cells: list[str]) -> str:
+    """The recommendation cell, then (strength tables) the grade columns and any other column as ``Header: value``."""
+    skip = layout.used - (set(layout.grade) if layout.strength_table else set())
+    names = dict(zip(layout.grade, _grade_headers(table, layout)))
+    pairs = [(names.get(j) or _clean(h), c) for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in skip]
+    others = [f"{h}: {c}" for h, c in dict.fromkeys(pairs)]  # a merged cell repeated under one header once
+    lines = [cells[layout.rec], "; ".join(others)] if layout.strength_table else [cells[layout.rec], *others]
+    return "\n".join(line for line in lines if line)
+
+
+def _context(layout: _Layout, cells: list[str], topic: str) -> str:
+    parts = [f"Topic: {topic}" if topic else ""]
+    if layout.number is not None and (m := re.match(r"^\s*(\d{1,4})", cells[layout.number])):
+        parts.append(f"Recommendation {m.group(1)}")
+    return " | ".join(p for p in parts if p)
+
+
+def _continues(layout: _Layout, cells: list[str]) -> bool:
+    """A row with text only in the recommendation column (and topic columns): the rest of the one above."""
+    return bool(cells[layout.rec]) and not any(
+        cells[j] for j in range(len(cells)) if j != layout.rec and j not in layout.topics
     )
-    if cls_col is None or lvl_col is None or rec_col is None:
-        return None
-    return cls_col, lvl_col, rec_col
 
 
-__all__ = ["emit_recommendation_table"]
+__all__ = ["MIN_GRADED_ROWS", "emit_recommendation_table"]

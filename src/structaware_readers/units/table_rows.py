@@ -11,9 +11,11 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import Block, TableGrid, TableRowInfo, UnitType
+from structaware_readers.units.boxed_text import box_text, emit_box
 from structaware_readers.units.common import NUMBER, title
 from structaware_readers.units.table_recommendations import emit_recommendation_table
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
+from structaware_readers.units.tier_tables import emit_tier_table
 
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
@@ -29,12 +31,16 @@ def emit_table(builder: EmitContext, block: Block) -> None:
             _emit_table_text(builder, block, block.text)
         return
     builder.flush_section()
+    if box := box_text(block, grid):
+        # boxed text (a sidebar) read as a one-column table: a section of its own (:mod:`.boxed_text`)
+        emit_box(builder, block, *box)
+        return
     grid = repair_header(grid)
     table = TableView.of(builder, block, grid)
     if grid.text_outside_grid:
         # the markup missed part of the table: its whole text stays searchable as a unit of its own
         _emit_table_text(builder, block, grid.text_outside_grid)
-    if emit_recommendation_table(builder, table):
+    if emit_recommendation_table(builder, table) or emit_tier_table(builder, table):
         return
     group = ""
     for i, kind in enumerate(table.kinds):

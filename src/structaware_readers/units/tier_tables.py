@@ -1,0 +1,90 @@
+"""``recommendation`` units from a table whose columns are recommendation tiers (CSCO: ``Ⅰ级推荐 / Ⅱ级推荐 / Ⅲ级推荐``).
+
+Chinese oncology guidelines (CSCO) print recommendations as a table: stub columns naming the
+situation (``分层``: a stage, a population, a line of therapy), then one column per recommendation
+tier, each cell listing what is recommended at that tier, often with its evidence category
+(``奥希替尼（1A类）``). A row holds up to three recommendations of different grades, so a row is
+not one unit: each tier cell is.
+
+Rules:
+
+* Tier columns: headers that start with a tier (``Ⅰ级推荐``, ``II级推荐``, ``1级推荐``, OCR's
+  ``l级推荐``, ``一级推荐``; a two-row header keeps it first: ``Ⅰ级推荐 / 镜下检查``); a table needs
+  at least :data:`MIN_TIER_COLUMNS` of them. A column header ``推荐级别`` over cells ``Ⅰ级`` is a
+  grade column of an ordinary table, not a tier column.
+* Each body row gives one ``recommendation`` unit per tier column whose cell has text (a merged
+  cell repeated under one header counted once): text = the cell; grade = ``Grade(system="CSCO",
+  grade=<tier: "I"/"II"/"III">, certainty=<the evidence category the cell marks, when all its marks
+  agree: "1A">, source="table_column")``; context = the table's, then ``Topic:`` the row's stub
+  cells and ``Tier:`` the column header. A row without tier text is an ordinary table row.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+from structaware_readers.models import Grade, UnitType
+from structaware_readers.units.table_view import RowKind, TableView, label, row_text
+
+if TYPE_CHECKING:
+    from structaware_readers.units.context import EmitContext
+
+#: Fewest tier columns that make a tier table.
+MIN_TIER_COLUMNS = 2
+
+_TIER = re.compile(r"^\s*([Il1|]{1,3}|[一二三])\s*级\s*(?:专家)?推荐")
+_ZH = {"一": "I", "二": "II", "三": "III"}
+_CATEGORY = re.compile(r"(?<![A-Za-z0-9.])(1A|1B|2A|2B|3)\s*类(?:\s*证据)?", re.IGNORECASE)
+
+
+def _tier(header: str) -> str:
+    """``"I"``/``"II"``/``"III"`` when ``header`` starts with a recommendation tier, else ``""``."""
+    m = _TIER.match(unicodedata.normalize("NFKC", header))
+    if not m:
+        return ""
+    value = m.group(1)
+    return _ZH.get(value) or "I" * len(value)
+
+
+def emit_tier_table(builder: EmitContext, table: TableView) -> bool:
+    """Emit the units of ``table`` when its columns are recommendation tiers; False (nothing emitted) otherwise."""
+    tiers = {j: t for j, h in enumerate(table.headers) if (t := _tier(h))}
+    if len(tiers) < MIN_TIER_COLUMNS:
+        return False
+    stub = [j for j in range(min(tiers)) if table.headers[j] or any(r[j].strip() for r in table.rows)]
+    group = ""
+    for i, kind in enumerate(table.kinds):
+        cells = [c.strip() for c in table.rows[i]]
+        if kind is RowKind.SKIP:
+            continue
+        if kind is RowKind.GROUP:
+            group = label(cells)
+            continue
+        seen: set[tuple[str, str]] = set()
+        picked = []
+        for j, tier in tiers.items():
+            key = (table.headers[j], cells[j])
+            if cells[j] and key not in seen and kind is RowKind.DATA:
+                seen.add(key)
+                picked.append((j, tier))
+        if not picked:
+            table.emit_row(builder, i, UnitType.TABLE_ROW, row_text(table.headers, cells) or label(cells), group=group)
+            continue
+        topic = " > ".join(dict.fromkeys(cells[j] for j in stub if cells[j]))
+        for j, tier in picked:
+            marks = {m.upper() for m in _CATEGORY.findall(cells[j])}
+            grade = Grade(
+                system="CSCO",
+                grade=tier,
+                certainty=marks.pop() if len(marks) == 1 else "",
+                source="table_column",
+                raw=table.headers[j],
+            )
+            extra = " | ".join(p for p in (f"Topic: {topic}" if topic else "", f"Tier: {table.headers[j]}") if p)
+            table.emit_row(builder, i, UnitType.RECOMMENDATION, cells[j], group=group, grade=grade, extra_context=extra)
+    return True
+
+
+__all__ = ["MIN_TIER_COLUMNS", "emit_tier_table"]
