@@ -98,20 +98,12 @@ class TableGrid(BaseModel):
         default_factory=list,
         description="1-based page of each body row when a table was merged across pages; empty = the block's page",
     )
-    title: str = Field(
-        "",
-        description=(
-            "text of the table's title rows (a leading row with one text spanning the table, or a short label"
-            " above the real header): caption material, never a column header; '' when there is none"
-        ),
-    )
-    text_outside_grid: str = Field(
-        "",
-        description=(
-            "the parser's own text of the table when its markup holds only part of it (Unstructured"
-            " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"
-        ),
-    )
+    title: str = Field("", description=(
+        "text of the table's title rows (a leading row with one text spanning the table, or a short label"
+        " above the real header): caption material, never a column header; '' when there is none"))
+    text_outside_grid: str = Field("", description=(
+        "the parser's own text of the table when its markup holds only part of it (Unstructured"
+        " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"))
     body_row_bboxes: list[BBox | None] = Field(
         default_factory=list,
         description=(
@@ -393,8 +385,8 @@ class Unit(BaseModel):
         table: row metadata (``table_row`` units).
         flow: edge metadata (``flow_path`` units).
         ordinal: 0-based position of the unit in the document's unit sequence.
-        linked_ids: ids of units of the same document this one elaborates (a discussion section: the
-            recommendations it discusses); a search that hits this unit brings one of them up.
+        linked_ids: ids of units this one elaborates (a discussion: its recommendations); a search hit brings one up.
+        expansions: long forms of abbreviations the unit uses unspelt (:meth:`search_text`; never handed over).
     """
 
     unit_id: str
@@ -415,6 +407,7 @@ class Unit(BaseModel):
     flow: FlowEdgeInfo | None = None
     ordinal: int = 0
     linked_ids: list[str] = Field(default_factory=list)
+    expansions: list[str] = Field(default_factory=list)
 
     @field_validator("bboxes")
     @classmethod
@@ -426,6 +419,10 @@ class Unit(BaseModel):
     def embedding_text(self) -> str:
         """The text both encoders embed: ``context``, a newline, then ``text`` (paper 2.4)."""
         return f"{self.context}\n{self.text}" if self.context else self.text
+
+    def search_text(self) -> str:
+        """What BM25 indexes: :meth:`embedding_text`, then the :attr:`expansions` (one line)."""
+        return f"{self.embedding_text()}\n{'; '.join(self.expansions)}" if self.expansions else self.embedding_text()
 
     @property
     def file_name(self) -> str:

@@ -33,10 +33,12 @@ DEFAULT_WEIGHTS: tuple[float, float] = (0.1, 1.0)
 DEFAULT_PREFETCH_LIMIT = 50
 
 #: rows of one table merged into one hit (the best row plus up to this many - 1 other matched rows
-#: of its table; 1 = every row its own hit). Chosen on the development benchmark
+#: of its table; 1 = every row its own hit). Grouping was chosen on the development benchmark
 #: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up
-#: instead of a table's near-identical rows filling the top k.
-DEFAULT_GROUP_SIZE = 3
+#: instead of a table's near-identical rows filling the top k. 2, not 3: on the clinical guidelines the
+#: third row costs 346 characters of top-5 context per question for no page or element found
+#: (docs/benchmarks/cpg-retrieval.md).
+DEFAULT_GROUP_SIZE = 2
 
 
 def relevance(

@@ -303,7 +303,7 @@ class IndexWriter:
                 texts = [u.embedding_text() for u in units]
                 self.ensure_cache()
                 dense = self.dense.embed_array(texts)
-                sparse = self.sparse.embed_documents(texts)
+                sparse = self.sparse.embed_documents([u.search_text() for u in units])
             except BaseException:
                 if preparing is not None:
                     preparing.join()

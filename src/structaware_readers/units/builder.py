@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from structaware_readers import ids
+from structaware_readers.abbreviations import attach_expansions
 from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.false_headings import false_heading_kind
 from structaware_readers.filing_cover import read_filing_cover
@@ -373,4 +374,7 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
                 builder.emit(UnitType.SECTION, block.text, "", [block])
     if not builder.units:
         raise EmptyDocumentError("no body text to build units from", path=doc.source, field="blocks")
-    return builder.finalize()
+    units = builder.finalize()
+    if options.abbreviation_expansions:
+        attach_expansions(doc, units)
+    return units

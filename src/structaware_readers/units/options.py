@@ -32,6 +32,15 @@ class UnitOptions(BaseModel):
             " (docs/benchmarks/tables.md, 'Table retrieval, third session'). Documents without a cover are unchanged"
         ),
     )
+    abbreviation_expansions: bool = Field(
+        True,
+        description=(
+            "give each unit the long forms of the abbreviations it uses without spelling them out (as the"
+            " document defines them: 'electroconvulsive therapy (ECT)', an abbreviation list; Unit.expansions),"
+            " indexed by BM25 with its text and never handed over, so a question in the long form finds the"
+            " short one (structaware_readers.abbreviations; docs/benchmarks/cpg-retrieval.md)"
+        ),
+    )
     text_table_rows: bool = Field(
         False,
         description=(

@@ -189,7 +189,8 @@ def run_eval(
             built = [(doc, method.build(doc)) for doc in docs_by_stem.values()]
             n_units = sum(len(units) for _, units in built)
             chars = sum(result_chars(u) for _, units in built for u in units)
-            prewarm([dense, sparse], [u.embedding_text() for _, units in built for u in units], say, m)
+            prewarm([dense], [u.embedding_text() for _, units in built for u in units], say, m)
+            prewarm([sparse], [u.search_text() for _, units in built for u in units], say, m)
             for doc, units in built:
                 index.add_document(doc, units)
             unit_stats[m] = {

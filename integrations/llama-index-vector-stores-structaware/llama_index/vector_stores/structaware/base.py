@@ -198,7 +198,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
                 sparse_texts.append(node.get_content(MetadataMode.EMBED))
             else:
                 unit = unit.model_copy(update={"unit_id": point_id(node.node_id)})
-                sparse_texts.append(unit.embedding_text())
+                sparse_texts.append(unit.search_text())
             dumped = node.model_dump(mode="json")
             metadata = dumped.pop("metadata", {})
             for key in ("embedding", "text"):
