@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE
 from structaware_retrievers.cli import app
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.terminal_image import inline_protocol, write_inline
@@ -53,7 +54,8 @@ def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path:
     res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-o", str(out), "--filter", "type=table_row"])
     assert res.exit_code == 0, res.output
     meta = _meta(out)
-    assert meta["unit_type"] == "table_row" and len(meta["outlines"]) == 3  # the hit's row and its group's two rows
+    # the hit's row and its group's rows (the default group size)
+    assert meta["unit_type"] == "table_row" and len(meta["outlines"]) == DEFAULT_GROUP_SIZE
     assert all(o["box"][3] - o["box"][1] < 30 for o in meta["outlines"])  # rows, not the table
     assert f"-> {out}" in res.output and meta["unit_id"] in res.output
     # several hits: FILE-<rank>.png; a folder: <doc>-p<page>-<id>.png in it
