@@ -1,7 +1,8 @@
 """Chinese questions on the synthetic Chinese guideline (real MinerU 4.0.12 output), hybrid mode with
-the embedded Qdrant engine: every question's unit is in the top 3, with the default (English-only)
-dense model, whose hybrid search answers CJK questions with BM25 alone, and with the multilingual
-``use-multilingual-v3`` preset, whose hybrid search fuses both retrievers."""
+the embedded Qdrant engine: every question's unit is in the top 3, with the default dense model
+(MiniLM for English queries, USE multilingual for CJK ones) and the ``use-multilingual-v3`` preset,
+whose hybrid search fuses both retrievers, and with the English-only ``all-MiniLM-L6-v2-int8``
+preset, whose hybrid search answers CJK questions with BM25 alone."""
 
 from __future__ import annotations
 
@@ -13,10 +14,7 @@ import pytest
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.index import StructureIndex
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-ZH = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
-
-pytestmark = pytest.mark.skipif(not ZH.is_dir(), reason=f"shared fixtures not found at {ZH}")
+ZH = Path(__file__).resolve().parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
 
 #: question -> the start of the text of the unit that answers it
 QUESTIONS = {
@@ -36,7 +34,7 @@ def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
 
 
-@pytest.fixture(scope="module", params=[None, "use-multilingual-v3"], ids=["default", "use-multilingual-v3"])
+@pytest.fixture(scope="module", params=[None, "use-multilingual-v3", "all-MiniLM-L6-v2-int8"], ids=["default", "use", "minilm"])
 def zh_index(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
@@ -52,10 +50,10 @@ def zh_index(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 
 def test_hybrid_fuses_only_with_a_dense_model_that_covers_chinese(zh_index: StructureIndex) -> None:
     covers = [zh_index.dense.covers(q) for q in QUESTIONS]
-    if zh_index.dense.model_name == "use-multilingual-v3":
+    if zh_index.dense.model_name != "all-MiniLM-L6-v2-int8":
         assert all(covers)  # both retrievers are fused
     else:
-        assert not any(covers)  # the English-only default: BM25 alone answers a CJK question
+        assert not any(covers)  # the English-only preset: BM25 alone answers a CJK question
         q = next(iter(QUESTIONS))
         hybrid = [h.unit.unit_id for h in zh_index.query(q, k=3)]
         assert hybrid == [h.unit.unit_id for h in zh_index.query(q, k=3, mode="sparse")]

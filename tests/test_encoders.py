@@ -40,7 +40,7 @@ def _offline_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 @pytest.fixture(scope="module")
 def dense() -> DenseEncoder:
-    return DenseEncoder()
+    return DenseEncoder(model_assets.DEFAULT_DENSE_MODEL)  # MiniLM, the default's English half
 
 
 def _cos(a: list[float], b: list[float]) -> float:
@@ -141,7 +141,7 @@ PARAPHRASES = [
 ]
 
 
-def test_default_dense_model_ranks_paraphrases_above_unrelated(dense: DenseEncoder) -> None:
+def test_minilm_ranks_paraphrases_above_unrelated(dense: DenseEncoder) -> None:
     assert dense.model_name == model_assets.DEFAULT_DENSE_MODEL and dense.dim == 384
     for query, para, other in PARAPHRASES:
         q = dense.embed_query(query)
@@ -217,7 +217,7 @@ def test_cache_avoids_recomputation_and_persists(tmp_path: Path, dense: DenseEnc
     enc.cache.close()  # type: ignore[union-attr]
 
     reopened = EmbeddingCache(path)
-    assert len(reopened) == 2
+    assert len(reopened) == 4  # the 2 texts under each of the default model's two halves (MiniLM, USE)
     enc2 = DenseEncoder(cache=reopened)
     assert np.allclose(enc2.embed_documents(texts[:2]), first[:2]) and enc2.computed == 0
     # another model id does not see these entries
@@ -306,11 +306,12 @@ def test_chinese_query_matches_segmented_document_in_qdrant(tmp_path: Path) -> N
     store.close()
 
 
-def test_default_dense_model_declares_english_only_coverage():
+def test_the_minilm_preset_declares_english_only_coverage():
     from structaware_retrievers.encoders import DenseEncoder, cjk_share
 
-    enc = DenseEncoder()
+    enc = DenseEncoder("all-MiniLM-L6-v2-int8")
     assert enc.languages == frozenset({"en"})
+    assert DenseEncoder().covers("诊室血压达到多少需要做动态血压监测确诊？")  # the default reads Chinese too
     assert cjk_share("诊室血压 ABPM") == 0.5 and cjk_share("12 / 34") == 0.0
     assert not enc.covers("诊室血压达到多少需要做动态血压监测确诊？")
     assert enc.covers("What is the ABPM target for adults 57-59 y?")

@@ -7,6 +7,7 @@ package's own loader and unit builder); a subset keeps the dense model's work sm
 from __future__ import annotations
 
 import json
+import re
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from structaware_readers.errors import (
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers import model_assets
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.encoders.dense import DEFAULT_PRESET
 from structaware_retrievers.filters import PointFilter, SearchFilter
 from structaware_retrievers.index import (
     IngestError,
@@ -357,14 +359,14 @@ def test_default_path_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch
 
 def test_index_config_is_written_and_mismatched_encoders_are_refused(filled: StructureIndex, tmp_path: Path) -> None:
     cfg = json.loads((tmp_path / "ix" / "structaware" / "collection.json").read_text())["metadata"]
-    assert cfg["dense"] == {"model_name": "all-MiniLM-L6-v2-int8", "model_id": filled.dense.model_id, "dim": 384}
+    assert cfg["dense"] == {"model_name": DEFAULT_PRESET, "model_id": filled.dense.model_id, "dim": 384 + 512}
     assert cfg["sparse"]["model_id"] == filled.sparse.model_id and cfg["schema_version"] == "1"
     filled.close()
 
     with pytest.raises(StoreError, match="Fix: open it with a SparseEncoder"):
         StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=SparseEncoder(k1=2.0))
     local = DenseEncoder(model_path=model_assets.default_model_dir())
-    with pytest.raises(StoreError, match="dense model 'all-MiniLM-L6-v2-int8'") as err:
+    with pytest.raises(StoreError, match=re.escape(f"built with dense model '{DEFAULT_PRESET}'")) as err:
         StructureIndex(tmp_path / "ix", dense=local, sparse=filled.sparse)
     assert err.value.field == "dense.model_id"
     again = StructureIndex(tmp_path / "ix", dense=filled.dense, sparse=filled.sparse)
@@ -408,7 +410,7 @@ def test_qdrant_client_backend_in_memory(
     ix.add_document(*en_doc)
     hits = ix.query("What is the grade for adults 57-59 y?", k=3)
     assert "Adults 57-59 y" in _text(hits[0])
-    assert client.get_collection("structaware").config.metadata["dense"]["dim"] == 384
+    assert client.get_collection("structaware").config.metadata["dense"]["dim"] == encoders[0].dim == 896
     ix.close()
     with pytest.raises(StoreError, match="sparse"):
         StructureIndex(client=client, dense=encoders[0], sparse=SparseEncoder(b=0.5))
@@ -464,7 +466,9 @@ def test_ingest_skips_an_indexed_pdf_without_parsing_it(
     summary = filled.ingest([pdf])
     assert summary.ok and summary.skipped_unchanged == 1 and summary.documents == 0
     assert summary.reports[0].doc_id == as_pdf.doc_id and summary.reports[0].units == 3
-    forced = filled.ingest([pdf], reparse=True)  # parsing is forced: here it fails, and is reported
+    # parsing is forced: here it fails, and is reported (read on this thread: a parse worker would
+    # run the real load_document in its own process)
+    forced = filled.ingest([pdf], reparse=True, overlap=False)
     assert forced.failed and "parsed again" in forced.failed[0].message
 
 
@@ -503,7 +507,7 @@ async def test_server_index_roundtrip(
         ix.add_document(*en_doc)
         hits = await ix.aquery("What is the grade for adults 57-59 y?", k=3, mode="sparse")
         assert "Adults 57-59 y" in _text(hits[0])
-        assert ix.store.metadata()["dense"]["dim"] == 384
+        assert ix.store.metadata()["dense"]["dim"] == encoders[0].dim
     finally:
         ix.store.client.delete_collection(collection)  # type: ignore[attr-defined]
         ix.close()

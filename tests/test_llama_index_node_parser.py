@@ -194,7 +194,7 @@ def test_vector_store_index_with_the_default_encoder(nodes: list[TextNode]) -> N
     hits = index.as_retriever(similarity_top_k=3).retrieve("What is the blood pressure target for adults 57-59 y?")
     assert hits[0].node.metadata["unit_type"] == "table_row"
     assert "57-59" in hits[0].node.get_content()
-    assert len(embed.get_query_embedding("x")) == embed.dim == 384
+    assert len(embed.get_query_embedding("x")) == embed.dim == 384 + 512  # the default: MiniLM + USE halves
 
 
 def test_plain_documents_pass_through_as_text_nodes(document: Document, units: list) -> None:

@@ -70,7 +70,7 @@ print(json.dumps({"started": started, "running": running, "after": after, "same"
     )
     assert got["started"] and got["running"] == 1
     assert got["after"] == []  # read and reaped
-    assert got["dim"] == 384 and got["same"] and got["other_same"]
+    assert got["dim"] == 896 and got["same"] and got["other_same"]
 
 
 def test_the_parent_needs_neither_numpy_nor_onnxruntime(env: dict[str, str]) -> None:
@@ -86,7 +86,7 @@ print(json.dumps({"dim": len(v), "loaded": sorted(m for m in ("numpy", "onnxrunt
 """,
         env,
     )
-    assert got == {"dim": 384, "loaded": []}
+    assert got == {"dim": 896, "loaded": []}
 
 
 def test_a_child_that_fails_leaves_the_query_to_the_parent(env: dict[str, str]) -> None:
@@ -181,4 +181,4 @@ def test_a_model_loading_in_a_thread_while_the_main_thread_embeds(env: dict[str,
     # in __init__, before any thread: two first imports at once failed in about 1 run of 3
     # ("cannot import name '__cpu_features__' from partially initialized module")
     done = subprocess.run([sys.executable, "-c", RACE, str(delay)], capture_output=True, text=True, env=env, timeout=300)
-    assert (done.returncode, done.stdout.strip()) == (0, "384"), done.stderr[-600:]
+    assert (done.returncode, done.stdout.strip()) == (0, "896"), done.stderr[-600:]

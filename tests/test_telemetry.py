@@ -15,7 +15,8 @@ from pathlib import Path
 CODE_EMBED = """
 import os
 from structaware_retrievers.encoders import DenseEncoder
-assert len(DenseEncoder().embed_query("hello")) == 384
+enc = DenseEncoder()
+assert len(enc.embed_query("hello")) == len(enc.embed_query("你好")) == 896  # both halves ran
 print(os.environ.get("ORT_DISABLE_TELEMETRY"), os.environ.get("HF_HUB_DISABLE_TELEMETRY"))
 """
 

@@ -22,6 +22,20 @@ class StructawareError(Exception):
         parts = [p for p in (self.path, self.field) if p]
         return ": ".join([*parts, self.message])
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled with its attributes, whatever the subclass's __init__ takes (a parse worker
+        # sends its errors to the ingest process: structaware_readers.parse_workers)
+        # (``path`` is no __dict__ entry under ImportError, whose C struct has a slot of that name)
+        return (_rebuild, (type(self), self.args, {**self.__dict__, "path": self.path}))
+
+
+def _rebuild(cls: type[StructawareError], args: tuple[object, ...], state: dict[str, object]) -> StructawareError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    for name, value in state.items():
+        setattr(err, name, value)
+    return err
+
 
 class InputNotFoundError(StructawareError, FileNotFoundError):
     """The input path does not exist or holds nothing this package can read."""

@@ -16,6 +16,13 @@ the dense model is blind to numbers, so the dense list counts a tenth (its rank 
 rank 10 r) and k is 2, which keeps BM25's clear first places first (a question naming a value finds
 the row holding it) while the dense list reorders the close ones (hybrid 0.834). ``rrf_k=60,
 weights=(1, 1)`` gives the paper's fusion back.
+
+The default dense model searches English questions with MiniLM and Chinese/Japanese/Korean ones
+with USE multilingual (:mod:`~structaware_retrievers.encoders.language_routed`): English rankings,
+and so these values' figures on English sets, are MiniLM's exactly. On the Chinese guidelines
+(``cpg_zh``, 21 text-layer questions) BM25 alone already has every gold page in its top 5, and at
+these values hybrid equals BM25 there; a larger dense weight (0.2-0.7 at k = 2) moves one more
+question to rank 1 but was not adopted without English evidence (docs/benchmarks/dense.md).
 """
 
 #: the RRF constant ``k``

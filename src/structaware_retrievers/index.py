@@ -188,6 +188,7 @@ class StructureIndex:
         optimize: bool = True,
         reparse: bool = False,
         overlap: bool = True,
+        workers: int | None = None,
         log: Callable[[str], None] | None = None,
     ) -> IngestSummary:
         """Read, unit-build and index every document under ``paths``.
@@ -210,10 +211,14 @@ class StructureIndex:
           every ingest of it recorded here had other settings).
           ``reparse=True`` reads every input anyway (``structaware ingest --force``);
         * a changed input re-embeds only the units whose text changed (embedding cache);
-        * ``overlap=True`` parses the next input in a worker thread while this one embeds;
-          the result is the same as with ``overlap=False``;
-        * ``progress=True`` shows two tqdm bars on stderr when it is a terminal (documents parsed,
-          documents indexed); none when stderr is a file or a pipe.
+        * ``overlap=True`` reads the next inputs while this one embeds: PDFs in ``workers`` parse
+          processes (default: one per core; MinerU's imports paid once per process, ``workers``
+          PDFs parsed at once), parser outputs in a thread; the result is the same as with
+          ``overlap=False`` (everything on the caller's thread, in order);
+        * each document is written under the writer lock, taken per document, so several
+          processes can ingest parts of a library into one index at once;
+        * ``progress=True`` shows two tqdm bars on stderr when it is a terminal (pages parsed,
+          with an ETA, and units indexed); none when stderr is a file or a pipe.
 
         With the embedded backend the shard is optimised at the end (HNSW build, vacuum) when
         anything was written and ``optimize`` is true.
@@ -232,6 +237,7 @@ class StructureIndex:
             optimize=optimize,
             reparse=reparse,
             overlap=overlap,
+            workers=workers,
             log=log,
         )
 

@@ -210,9 +210,16 @@ class IndexWriter:
                 enc.cache = self._cache
 
     def ledger(self) -> IngestLedger:
-        """The ledger of inputs indexed here (next to the embedding cache; opened on first use)."""
+        """The ledger of inputs indexed here (next to the embedding cache; opened on first use).
+
+        Raises:
+            StoreError: the index folder is read-only (field ``lock``, the writer lock's file named).
+        """
         if self._ingest_ledger is None:
             from structaware_retrievers.ingest_ledger import IngestLedger
+
+            if self._folder_writer is not None:  # a read-only folder is refused as the writer lock refuses it
+                self._folder_writer.check_writable()
 
             base = self.path if self.path is not None else cache_dir()
             self._ingest_ledger = IngestLedger(base / "ingested.sqlite", self.store.location)

@@ -16,27 +16,42 @@ For each input path, in order:
 
 Step 1 runs on the caller's thread for every input before anything is parsed (it reads the
 index; only the caller's thread touches the store, whose shard may be closed between documents
-for another process: see ``store/edge.py``). With ``overlap=True`` step 2 then runs one document
-ahead in a worker thread while the caller's thread embeds and writes the previous one: ONNX
-Runtime releases the GIL while it computes, so parsing costs almost no wall time after the first
-document. At most one parsed document waits in the queue (memory stays bounded). Writes happen in
-input order on the caller's thread, so the final index is the same as a sequential run's. The
-whole run holds the index's writer lock (:meth:`IndexWriter.writing
-<structaware_retrievers.index_writer.IndexWriter.writing>`).
+for another process: see ``store/edge.py``). Step 2 then runs ahead of step 3 (:class:`_Readers`):
+
+* when any input is a PDF, in ``workers`` long-lived parse processes
+  (:class:`~structaware_readers.parse_workers.ParseWorkers`, default: one per core): MinerU runs
+  inside them through its Python API, so its imports are paid once per worker and not once per PDF,
+  and up to ``workers`` documents are parsed at once while the caller's thread embeds and writes;
+* otherwise (parser outputs only: reading them costs little next to embedding) one document
+  ahead in a thread; ONNX Runtime releases the GIL while it computes.
+
+At most ``workers + 1`` documents are read beyond the one being embedded (memory stays bounded).
+Writes happen in input order on the caller's thread, so the final index is the same as a
+sequential run's. Each document is written under the index's writer lock
+(:meth:`IndexWriter.writing
+<structaware_retrievers.index_writer.IndexWriter.writing>`), taken per document: several ingest processes given parts of a
+library parse and embed at the same time and take turns only to write (a folder index; a Qdrant
+server has no cross-process lock and needs none: :mod:`structaware_retrievers.commit`).
+
+**Resuming.** A killed run loses at most the document it was writing (never half of it:
+:mod:`structaware_retrievers.commit`) and one slice of embeddings (the embedding cache stores them
+as they are computed): running the same command again skips the documents already written (step
+1), reads the PDFs MinerU already parsed from the parse cache, and embeds only what no earlier run
+embedded.
 
 ``progress=True`` shows two tqdm bars on stderr when it is a terminal (none in a log file or a
-pipe): documents parsed (or skipped) and documents indexed. ``log`` receives, as each document is
-written, its warnings (``ParsedDocument.warnings``: tables left without a grid, a PDF found but not
-used, ...) as a few lines (:func:`warning_lines`).
+pipe): pages parsed (the total is known up front for PDFs; the ETA is the parse's) and units
+indexed. ``log`` receives, as each document is written, its warnings (``ParsedDocument.warnings``:
+tables left without a grid, a PDF found but not used, ...) as a few lines (:func:`warning_lines`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,16 +85,6 @@ class _Prepared:
     error: BaseException | None = None
     doc: ParsedDocument | None = None
     units: list[Unit] | None = None
-
-
-class _Crash:
-    """An unexpected error of the worker thread itself (re-raised in the caller's thread)."""
-
-    def __init__(self, exc: BaseException) -> None:
-        self.exc = exc
-
-
-_DONE = object()
 
 
 def warning_lines(name: str, warnings: list[str], shown: int = SHOWN_WARNINGS) -> list[str]:
@@ -165,65 +170,95 @@ def _decide(
     return _Prepared(path, fingerprint, skipped=known)
 
 
-def _parse(item: _Prepared, reading_order: str, unit_options: Any) -> _Prepared:
-    """Step 2 (worker thread with ``overlap``): read the input and build its units. No store access."""
-    from structaware_readers import loader, units
-
-    if item.skipped is not None or item.error is not None:
-        return item
-    path = item.path
-    try:
-        doc = loader.load_document(path.resolve() if path.exists() else path, reading_order=reading_order)
-        built = units.build_units(doc, unit_options)
-    except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; reported by the caller
-        return _Prepared(path, item.fingerprint, error=exc)
-    return _Prepared(path, item.fingerprint, doc=doc, units=built)  # new: ``decided`` keeps no document
+def _name_thread() -> None:
+    threading.current_thread().name = "structaware-ingest-parse"
 
 
-class _Ahead:
-    """Run ``items`` one element ahead in a daemon thread (a queue of one), started at once, so
-    the caller's thread can do other work while the first element is made. Iterate it once;
-    :meth:`close` (also when iteration stops early) stops the worker after its current element."""
+def _read_in_thread(path: Path, reading_order: str, unit_options: Any) -> tuple[Any, Any]:
+    from structaware_readers.parse_workers import read_input
 
-    def __init__(self, items: Iterator[_Prepared]) -> None:
-        self._q: queue.Queue[Any] = queue.Queue(maxsize=1)
-        self._stop = threading.Event()
+    return read_input(path, reading_order, unit_options)
+
+
+class _Readers:
+    """Where inputs are read (step 2), as futures of ``(doc, units)`` in input order.
+
+    * ``processes``: a :class:`~structaware_readers.parse_workers.ParseWorkers` pool (PDFs: MinerU
+      runs in the workers, its imports paid once per worker; ``workers`` inputs read at once);
+    * ``overlap`` only: one thread (``structaware-ingest-parse``) reads one input ahead;
+    * neither: each input is read on the caller's thread when its turn comes.
+
+    At most ``ahead`` inputs are read beyond the one being embedded, so parsed documents waiting in
+    memory stay few whatever the library's size.
+    """
+
+    def __init__(self, items: list[_Prepared], reading_order: str, unit_options: Any, *, workers: int, processes: bool, overlap: bool) -> None:
+        self._todo = [i for i, item in enumerate(items) if item.skipped is None and item.error is None]
         self._items = items
-        threading.Thread(target=self._work, name="structaware-ingest-parse", daemon=True).start()
+        self._args = (reading_order, unit_options)
+        self._pool: Any = None
+        self._thread: ThreadPoolExecutor | None = None
+        self.ahead = 0
+        if processes:
+            from structaware_readers.parse_workers import ParseWorkers
 
-    def _put(self, item: Any) -> bool:
-        while not self._stop.is_set():
-            try:
-                self._q.put(item, timeout=0.2)
-                return True
-            except queue.Full:
-                continue
-        return False
+            self._pool = ParseWorkers(workers)
+            self.ahead = workers + 1
+        elif overlap:
+            self._thread = ThreadPoolExecutor(1, initializer=_name_thread)
+            self.ahead = 1
+        self._futures: dict[int, Future[Any]] = {}
+        self._pos = {i: k for k, i in enumerate(self._todo)}
+        self._next = 0  # position in _todo of the next input to hand out
 
-    def _work(self) -> None:
+    def _fill(self, upto: int) -> None:
+        """Hand out the inputs up to position ``upto`` of those to read."""
+        while self._next <= upto and self._next < len(self._todo):
+            i = self._todo[self._next]
+            path = self._items[i].path
+            if self._pool is not None:
+                self._futures[i] = self._pool.submit(path, *self._args)
+            elif self._thread is not None:
+                self._futures[i] = self._thread.submit(_read_in_thread, path, *self._args)
+            self._next += 1
+
+    def start(self) -> None:
+        """Hand out the first inputs (before the caller opens anything: they are read meanwhile)."""
+        self._fill(self.ahead - 1)
+
+    def result(self, i: int) -> _Prepared:
+        """Input ``i`` read (or its failure); hands out the next inputs to keep ``ahead`` in flight."""
+        item = self._items[i]
+        if i not in self._pos:  # skipped, or failed before reading
+            return item
+        if self.ahead:
+            self._fill(self._pos[i] + self.ahead)
         try:
-            for item in self._items:
-                if not self._put(item):
-                    return
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-            self._put(_Crash(exc))
-        self._put(_DONE)
+            fut = self._futures.pop(i, None)
+            doc, built = fut.result() if fut is not None else _read_in_thread(item.path, *self._args)
+        except Exception as exc:  # noqa: BLE001 - one bad input must not lose the others; reported by the caller
+            return _Prepared(item.path, item.fingerprint, error=exc)
+        return _Prepared(item.path, item.fingerprint, doc=doc, units=built)
 
-    def __iter__(self) -> Iterator[_Prepared]:
+    def close(self, *, abandoned: bool) -> None:
+        if self._pool is not None:
+            self._pool.close(kill=abandoned)
+        if self._thread is not None:
+            self._thread.shutdown(wait=not abandoned, cancel_futures=True)
+
+
+def _pdf_pages(path: Path) -> int:
+    """Pages of a PDF (0 when it cannot be opened: its read reports that)."""
+    try:
+        import pypdfium2 as pdfium
+
+        pdf = pdfium.PdfDocument(str(path))
         try:
-            while True:
-                item = self._q.get()
-                if item is _DONE:
-                    break
-                if isinstance(item, _Crash):
-                    raise item.exc
-                yield item
+            return len(pdf)
         finally:
-            self.close()
-
-    def close(self) -> None:
-        """Stop the worker (an abandoned ingest: error, KeyboardInterrupt) after its current input."""
-        self._stop.set()
+            pdf.close()
+    except Exception:  # noqa: BLE001 - the progress bar only
+        return 0
 
 
 def run_ingest(
@@ -236,12 +271,14 @@ def run_ingest(
     optimize: bool,
     reparse: bool,
     overlap: bool,
+    workers: int | None = None,
     log: Callable[[str], None] | None = None,
 ) -> IngestSummary:
     """Implementation of :meth:`StructureIndex.ingest <structaware_retrievers.index.StructureIndex.ingest>`
     (see there and the module docstring): every input of ``paths`` read and written through ``writer``."""
-    with writer.writing():  # before any work: a second writer waits here, not after minutes of embedding
-        summary = _run(writer, paths, reading_order, progress, unit_options, optimize, reparse, overlap, log)
+    try:
+        summary = _run(writer, paths, reading_order, progress, unit_options, optimize, reparse, overlap, workers, log)
+    finally:
         writer.store.release()
     return summary
 
@@ -255,9 +292,13 @@ def _run(
     optimize: bool,
     reparse: bool,
     overlap: bool,
+    workers: int | None,
     log: Callable[[str], None] | None,
 ) -> IngestSummary:
     from tqdm.auto import tqdm
+
+    from structaware_readers.loader import detect_input
+    from structaware_readers.parse_workers import default_workers
 
     t0 = time.perf_counter()
     summary = IngestSummary()
@@ -266,26 +307,34 @@ def _run(
     scan = scan_inputs(paths)
     summary.skipped_files = [str(p) for p in scan.skipped]
     decided = [_decide(writer, ledger, path, settings, reparse) for path in scan.documents]
+    to_read = [item for item in decided if item.skipped is None and item.error is None]
+    pdfs = {id(item) for item in to_read if _is_pdf(item.path, detect_input)}
+    n_workers = max(1, workers if workers is not None else default_workers())
+    readers = _Readers(
+        decided, reading_order, unit_options, workers=n_workers, processes=bool(pdfs) and overlap, overlap=overlap
+    )
+    readers.start()
     # disable=None: no bar when stderr is not a terminal (a log file, a pipe); a notebook shows it
-    bars = {"unit": "doc", "disable": None if progress else True}
-    parse_bar = tqdm(total=len(decided), desc="parse", position=0, **bars)
-    index_bar = tqdm(total=len(decided), desc="embed+write", position=1, **bars)
-
-    def prepared() -> Iterator[_Prepared]:
-        for item in decided:
-            item = _parse(item, reading_order, unit_options)
-            parse_bar.set_postfix_str("skipped" if item.skipped else f"{len(item.units or [])} units")
-            parse_bar.update(1)
-            yield item
-
-    ahead = _Ahead(prepared()) if overlap else None
+    bars: dict[str, Any] = {"disable": None if progress else True, "dynamic_ncols": True}
+    known_pages = {id(item): _pdf_pages(item.path) for item in to_read if id(item) in pdfs} if progress else {}
+    parse_bar = tqdm(total=sum(known_pages.values()), desc="parse", unit="page", position=0, **bars)
+    index_bar = tqdm(total=0, desc="index", unit="unit", position=1, **bars)
+    abandoned = True
     try:
-        if any(item.skipped is None and item.error is None for item in decided):
+        if to_read:
             # the embedding cache's SQLite file (created, set to WAL: syncs, 0.02-0.2 s) is opened
             # while the first input is parsed in the worker; sqlite3 releases the GIL meanwhile
             with contextlib.suppress(Exception):  # a failure is reported per input by add_document, which retries
                 writer.ensure_cache()
-        for item in ahead if ahead is not None else prepared():
+        for i in range(len(decided)):
+            item = readers.result(i)
+            if item.doc is not None:
+                pages = item.doc.page_count or 0
+                if id(decided[i]) not in known_pages:
+                    parse_bar.total += pages
+                parse_bar.update(known_pages.get(id(decided[i]), pages))
+                index_bar.total += len(item.units or [])
+                index_bar.refresh()
             if item.skipped is not None:
                 summary.reports.append(item.skipped)
                 summary.skipped_unchanged += 1
@@ -311,18 +360,25 @@ def _run(
                     else:
                         summary.documents += 1
                         summary.units += rep.written
+                index_bar.update(len(item.units))
             item = None  # type: ignore[assignment]  # free the parsed document before the next one
-            index_bar.set_postfix_str(f"{summary.units} units written")
-            index_bar.update(1)
+        abandoned = False
     finally:
-        if ahead is not None:
-            ahead.close()
+        readers.close(abandoned=abandoned)
         parse_bar.close()
         index_bar.close()
     if optimize and summary.documents:
-        writer.store.optimize()
+        with writer.writing():
+            writer.store.optimize()
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def _is_pdf(path: Path, detect: Callable[[Path], str]) -> bool:
+    try:
+        return path.is_file() and detect(path) == "pdf"
+    except Exception:  # noqa: BLE001 - unreadable: its read reports it
+        return False
 
 
 def _failure(path: Path, exc: BaseException) -> IngestFailure:

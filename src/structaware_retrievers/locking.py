@@ -211,6 +211,23 @@ class FolderLock:
         except OSError:
             pass
 
+    def check_writable(self) -> None:
+        """Create the lock file without taking the lock, so a read-only folder is refused before anything
+        else of the index is opened for writing (the ingest ledger, the embedding cache).
+
+        Raises:
+            StoreError: the lock file cannot be created (field ``lock``), the message as :meth:`acquire`'s.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644))
+        except OSError as exc:
+            raise StoreError(
+                f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
+                path=self.path,
+                field="lock",
+            ) from exc
+
     def release(self) -> None:
         self._depth -= 1
         try:

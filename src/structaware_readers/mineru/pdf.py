@@ -12,6 +12,10 @@ scanned PDF under ``flash`` (which needs OCR models) fails in about two seconds 
 "model not ready" message instead of probing remote model hubs for half a minute; MinerU would
 also persist the hub it picked into ``~/.mineru/config.yaml``.
 
+In a parse worker (:mod:`structaware_readers.parse_workers`, which calls
+:func:`structaware_readers.mineru.in_process.enable`) MinerU runs in the worker itself through its
+Python API instead: its imports are paid once per worker, not once per PDF.
+
 Remote route: ``api_url`` (or env ``STRUCTAWARE_MINERU_API``) sends the PDF to a ``mineru-api``
 server (see :mod:`structaware_readers.mineru.api_client`).
 
@@ -46,6 +50,7 @@ from ..errors import (
 )
 from ..ids import doc_id_from_file
 from ..models import ParsedDocument
+from . import in_process
 from .api_client import MinerUApiClient, parse_pdf_via_api
 from .failures import mineru_failure
 from ..user_cache import CACHE_DIR_ENV, write_replace
@@ -141,6 +146,9 @@ def parse_pdf(
                     pdf, base_url=client.base_url, tier=tier, timeout=timeout,
                     want_zip=zip_target is not None, client=client,
                 )  # fmt: skip
+            elif in_process.enabled() and zip_target is None:  # a parse worker: MinerU already imported here
+                middle, package = in_process.parse_in_process(pdf, tier=tier, allow_model_download=allow_model_download), None
+                doc_version = version
             else:
                 middle, package = run_local(
                     pdf, tier=tier, timeout=timeout, want_zip=zip_target is not None,

@@ -34,14 +34,13 @@ def start_model_child() -> None:
     this process then never imports numpy or ONNX Runtime). Nothing happens when the encoder cannot
     be made (the command reports that error) or forking is not safe; the child is ended at exit if the
     command answers without it (a running server, ``--mode sparse``, an error)."""
-    from structaware_retrievers.encoders import FastembedModel
     from structaware_retrievers.encoders.query_child import ForkedQueryEncoder
 
     try:
         dense = ForkedQueryEncoder(threads=1)  # one short query: a thread pool costs more CPU than it saves
     except StructawareError:
         return
-    if isinstance(dense.backend, FastembedModel):  # and so does pre-packing the weights
+    if hasattr(dense.backend, "prepack"):  # and so does pre-packing the weights (ONNX models)
         dense.backend.prepack = False
     if dense.start():
         EXIT["child"], EXIT["settle"] = dense, dense.close
@@ -85,10 +84,10 @@ def dense_loading(text: str):
         return EXIT["child"]
     import threading
 
-    from structaware_retrievers.encoders import DenseEncoder, FastembedModel
+    from structaware_retrievers.encoders import DenseEncoder
 
     dense = DenseEncoder(threads=1)
-    if isinstance(dense.backend, FastembedModel):
+    if hasattr(dense.backend, "prepack"):
         dense.backend.prepack = False
 
     def load() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -40,18 +40,33 @@ def ingest(
             " installing structaware[pdf]); the embedding cache still skips computing texts embedded before",
         ),
     ] = False,
+    workers: Annotated[
+        Optional[int],
+        typer.Option(
+            "--workers",
+            min=1,
+            help="parse processes for PDFs (MinerU in each, imports paid once) and embedding threads;"
+            " default: the cores",
+        ),
+    ] = None,
 ) -> None:
     """Put the units of documents into the index (idempotent; atomic per document).
 
     Exit code 0: every input is in the index (ingested now or unchanged); 1: some inputs failed, the
     others are in the index; 2: nothing done (every input failed, or none was found)."""
     try:
-        idx = open_index(index, url, api_key, collection)
+        dense = None
+        if workers is not None:
+            from structaware_retrievers.encoders import DenseEncoder
+
+            dense = DenseEncoder(threads=workers)
+        idx = open_index(index, url, api_key, collection, dense=dense)
         summary = idx.ingest(
             paths,
             reading_order=reading_order.value,
             progress=progress,
             reparse=force,
+            workers=workers,
             log=lambda line: typer.echo(line, err=True),
         )
     except StructawareError as exc:

@@ -1,7 +1,9 @@
 """Persistent embedding cache and the batching + caching base shared by both encoders.
 
 Every text is looked up in an :class:`EmbeddingCache` keyed by ``(model_id, ids.content_hash(text))``
-before any model runs, so re-ingesting an unchanged document runs no model at all.
+before any model runs, so re-ingesting an unchanged document runs no model at all. Misses are
+computed and stored in slices (:attr:`CachedEncoder.commit_every`), so an interrupted run loses
+at most one slice of work.
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ class CachedEncoder:
 
     model_id: str
     cache: EmbeddingCache | None
+    #: Texts computed between two writes to the cache (cache misses of one call are embedded in
+    #: slices of this size, shortest first, each stored when it is done).
+    commit_every: int = 256
 
     def __init__(self, cache: EmbeddingCache | None) -> None:
         self.cache = cache
@@ -107,9 +112,15 @@ class CachedEncoder:
         for h, t in zip(hashes, texts, strict=True):
             if h not in out and h not in todo:
                 todo[h] = t
-        if todo:
-            vectors = self._compute(list(todo.values()))
-            new = dict(zip(todo.keys(), vectors, strict=True))
+        # Computed in slices of ``commit_every`` texts (by length, so each slice pads little), each
+        # slice stored in the cache as soon as it is done: an interrupted ingest (Ctrl-C, kill)
+        # keeps every finished slice and the next run embeds only the rest.
+        pending = sorted(todo.items(), key=lambda kv: len(kv[1]))
+        step = self.commit_every if self.cache is not None else max(len(pending), 1)
+        for start in range(0, len(pending), step):
+            part = pending[start : start + step]
+            vectors = self._compute([t for _, t in part])
+            new = dict(zip((h for h, _ in part), vectors, strict=True))
             with self._count_lock:
                 self.computed += len(new)
             if self.cache is not None:

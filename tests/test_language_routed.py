@@ -1,0 +1,164 @@
+"""The language-routed dense model (an English and a multilingual model in one vector) with the real
+packaged models, and a mixed English + Chinese index: every English question's top hit is English,
+every Chinese question's top hit Chinese, the unit that answers it (issue 23)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.encoders.dense import BILINGUAL_PRESET, DEFAULT_PRESET
+from structaware_retrievers.encoders.language_routed import LanguageRoutedModel
+from structaware_retrievers.index import StructureIndex
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
+EN = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+ZH = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
+
+PASSAGES = [
+    "Measure blood pressure in both arms at the first visit.",
+    "Quarterly revenue rose five percent on higher subscription sales.",
+    "首次就诊时应测量双上臂血压。",
+    "本季度收入因订阅销售增长而上升百分之五。",
+]
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+
+
+@pytest.fixture(scope="module")
+def halves() -> tuple[DenseEncoder, DenseEncoder]:
+    return DenseEncoder("all-MiniLM-L6-v2-int8"), DenseEncoder("use-multilingual-v3")
+
+
+def test_the_default_is_the_language_routed_preset_and_covers_chinese() -> None:
+    enc = DenseEncoder()
+    assert DEFAULT_PRESET == BILINGUAL_PRESET == enc.model_name
+    assert isinstance(enc.backend, LanguageRoutedModel) and enc.dim == 384 + 512
+    assert enc.covers("诊室血压达到多少需要做动态血压监测确诊？") and enc.covers("What is the ABPM target?")
+    # the trap: the English-only preset still declares English alone (hybrid then searches BM25 for CJK)
+    assert not DenseEncoder("all-MiniLM-L6-v2-int8").covers("诊室血压达到多少需要做动态血压监测确诊？")
+
+
+def test_each_query_language_ranks_as_its_own_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
+    en, ml = halves
+    routed = DenseEncoder(model=LanguageRoutedModel(en, ml))
+    docs = routed.embed_array(PASSAGES)
+    assert docs.shape == (4, 896) and np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-5)
+    for query, model in (("Where should blood pressure be measured first?", en), ("血压应该在哪里测量？", ml)):
+        q = np.asarray(routed.embed_query(query))
+        assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5)
+        own = model.embed_array(PASSAGES) @ np.asarray(model.embed_query(query))
+        # cosine with the routed vectors is the query language's model's cosine / sqrt(2): same ranking
+        assert docs @ q == pytest.approx(own / np.sqrt(2), abs=1e-5)
+        assert np.argsort(-(docs @ q)).tolist() == np.argsort(-own).tolist()
+    zh_q = np.asarray(routed.embed_query("血压应该在哪里测量？"))
+    en_q = np.asarray(routed.embed_query("Where should blood pressure be measured first?"))
+    assert not zh_q[:384].any() and zh_q[384:].any()  # a Chinese query: the multilingual half only
+    assert en_q[:384].any() and not en_q[384:].any()  # an English query, share 0: the English half only
+
+
+def test_an_english_query_share_mixes_in_the_multilingual_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
+    en, ml = halves
+    routed = DenseEncoder(model=LanguageRoutedModel(en, ml, english_query_share=0.5))
+    query = "Where should blood pressure be measured first?"
+    got = routed.embed_array(PASSAGES) @ np.asarray(routed.embed_query(query))
+    e = en.embed_array(PASSAGES) @ np.asarray(en.embed_query(query))
+    m = ml.embed_array(PASSAGES) @ np.asarray(ml.embed_query(query))
+    assert got == pytest.approx((e + 0.5 * m) / (np.sqrt(2) * np.sqrt(1 + 0.25)), abs=1e-5)
+    for bad in (-0.1, float("inf"), "0.5"):
+        with pytest.raises(MalformedInputError, match="english_query_share"):
+            LanguageRoutedModel(en, ml, english_query_share=bad)  # type: ignore[arg-type]
+
+
+def test_each_half_is_cached_under_its_own_model_id(tmp_path: Path) -> None:
+    cache = EmbeddingCache(tmp_path / "c.sqlite")
+    english = DenseEncoder("all-MiniLM-L6-v2-int8", cache=cache)
+    english.embed_array(PASSAGES[:2])  # an English-only index embedded these before
+    routed = DenseEncoder(cache=cache)
+    routed.embed_array(PASSAGES)
+    model = routed.backend
+    assert isinstance(model, LanguageRoutedModel)
+    assert model.english.computed == 2 and model.multilingual.computed == 4  # the first two came from the cache
+    assert routed.computed == 4
+    again = DenseEncoder(cache=cache)
+    again.embed_array(PASSAGES)
+    assert again.computed == 0  # every half from the cache; the concatenation itself is not stored
+    assert not cache.get(routed.model_id, [])  # nothing under the routed id
+    cache.close()
+
+
+# ----------------------------------------------------------------------------- mixed-language index
+
+#: (question, document, start of the answering unit's text): each question has its twin in the other
+#: language, and both documents hold the answer (they are translations of each other)
+MIXED = [
+    ("What is the blood pressure target for adults 57-59 y?", "en", "Population: Adults 57-59 y"),
+    ("57-59岁成人的诊室血压目标是多少？", "zh", "人群: 57-59岁成人"),
+    ("Should blood pressure be measured in both arms at the first visit?", "en", "Recommendation 1.1"),
+    ("首次就诊时应该测量哪侧手臂的血压？", "zh", "推荐意见1.1"),
+    ("When should ambulatory blood pressure monitoring be offered to confirm the diagnosis?", "en", "Recommendation 2.1"),
+    ("诊室血压达到多少需要做动态血压监测确诊？", "zh", "推荐意见2.1"),
+    ("What blood pressure target is suggested for adults under 65 years?", "en", "Recommendation 3.1"),
+    ("65岁以下患者的血压应控制在多少以下？", "zh", "推荐意见3.1"),
+    ("What is the grade for adults 129-131 y?", "en", "Population: Adults 129-131 y"),
+    ("129-131岁成人的推荐等级是什么？", "zh", "人群: 129-131岁成人"),
+]
+
+
+@pytest.fixture(scope="module")
+def mixed_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[StructureIndex, dict[str, str]]]:
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    cache = EmbeddingCache()
+    ix = StructureIndex(tmp_path_factory.mktemp("mixed") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))
+    doc_ids = {}
+    for lang, folder in (("en", EN), ("zh", ZH)):
+        doc = load_document(folder)
+        ix.add_document(doc, build_units(doc))
+        doc_ids[lang] = doc.doc_id
+    yield ix, doc_ids
+    ix.close()
+
+
+@pytest.mark.parametrize("question,lang,start", MIXED, ids=[f"{m[1]}{i}" for i, m in enumerate(MIXED)])
+def test_a_mixed_index_answers_each_question_in_its_own_language_first(
+    mixed_index: tuple[StructureIndex, dict[str, str]], question: str, lang: str, start: str
+) -> None:
+    ix, doc_ids = mixed_index
+    top = ix.query(question, k=5, group_size=1)[0].unit
+    assert (top.doc_id, top.text[: len(start)]) == (doc_ids[lang], start), (question, top.doc_name, top.text[:60])
+
+
+def test_the_other_language_unit_competes_and_a_multilingual_model_alone_would_put_it_first(
+    mixed_index: tuple[StructureIndex, dict[str, str]], halves: tuple[DenseEncoder, DenseEncoder]
+) -> None:
+    """The trap beside the test above: the Chinese row holding the same answer is a real rival (second
+    in hybrid search, its numbers match BM25), and USE alone ranks it above the English row for the
+    English question (the failure that kept USE from being the default)."""
+    ix, doc_ids = mixed_index
+    question, _, en_start = MIXED[0]
+    zh_start = MIXED[1][2]
+    hits = ix.query(question, k=5, group_size=1)
+    assert hits[0].unit.text.startswith(en_start)
+    assert any(h.unit.doc_id == doc_ids["zh"] and h.unit.text.startswith(zh_start) for h in hits[1:])
+    dense = {h.unit.text[: len(en_start)]: h.rank for h in ix.query(question, k=20, group_size=1, mode="dense")}
+    assert dense.get(en_start) == 1 and dense.get(zh_start[: len(en_start)], 99) > 1
+    rows = {
+        h.unit.doc_id: h.unit.embedding_text()
+        for h in hits
+        if h.unit.text.startswith(en_start) or h.unit.text.startswith(zh_start)
+    }
+    _, ml = halves
+    en_cos, zh_cos = ml.embed_array([rows[doc_ids["en"]], rows[doc_ids["zh"]]]) @ np.asarray(ml.embed_query(question))
+    assert zh_cos > en_cos
