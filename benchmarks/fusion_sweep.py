@@ -204,7 +204,7 @@ def cmd_fuse(args: argparse.Namespace) -> None:
         }
         judge = Judge({d.doc_id: d for d in data["docs"].values()})
         zh = {q.qid: cjk_share(q.question) >= 0.3 for q in data["questions"]}
-        qids = [q.qid for q in data["questions"] if not (name == "cpg_zh" and q.extra.get("scanned"))]
+        qids = [q.qid for q in data["questions"] if not (args.text_layer_only and q.extra.get("scanned"))]
         sets[name] = (data, judge, zh, qids)
     models = args.models or sorted(set.union(*(set(d["dense"]) for d, *_ in sets.values())))
     grid_k = args.rrf_k
@@ -276,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--depth", type=int, default=100, help="BM25 results kept per question")
         p.add_argument("--prefetch", type=int, default=100, help="candidates per list before fusion (the harness uses 100)")
         p.add_argument("--judge-depth", type=int, default=10)
+        p.add_argument("--text-layer-only", action="store_true",
+                       help="judge only questions on PDFs with a text layer (before the OCR route, scanned ones were misses)")
         p.add_argument("--rrf-k", type=int, nargs="+", default=[1, 2, 5, 10, 60])
         p.add_argument("--weights", type=float, nargs="+", default=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0])
     args = ap.parse_args(argv)

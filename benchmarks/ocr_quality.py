@@ -5,7 +5,8 @@ engine (:mod:`structaware_readers.ocr`); the ground truth is the PDF's text laye
 
 Character error rate, line by line: each character of the text layer (PDFium's character boxes)
 belongs to the first OCR line whose box holds its centre; a line's reference is its characters in
-the order a reader reads the line (left to right; top to bottom for a tall, vertical line), so the
+the order a reader reads the line (left to right; for a tall, vertical line top to bottom, or bottom to top when
+PDFium's character angle says the text is turned to read upwards, as a table's rotated first column), so the
 order a PDF happens to store a table's cells in is not counted as an error; its edit distance
 counts substitutions, insertions and deletions, and the text-layer characters of the page that no
 OCR line holds count as deletions (missed text). Text the page shows only as an image (a chart,
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
@@ -50,6 +52,8 @@ def _pick_pages(counts: list[int], k: int) -> list[int]:
 
 def page_cer(doc, page: int, lines) -> tuple[int, int, int]:
     """``(edit distance, missed characters, reference characters)`` of one page (see module docstring)."""
+    import pypdfium2.raw as pdfium_c
+
     from structaware_readers.ocr.quality import edit_distance, normalise_for_cer
 
     p = doc[page - 1]
@@ -57,28 +61,31 @@ def page_cer(doc, page: int, lines) -> tuple[int, int, int]:
         left0, bottom0, right0, top0 = p.get_cropbox()  # what is rendered: character boxes are in PDF user space
         w, h = right0 - left0, top0 - bottom0
         tp = p.get_textpage()
-        chars = []  # (x centre, y centre) in 0..1 of the rendered page, top-left origin, and the character
+        chars = []  # (x centre, y centre) in 0..1 of the rendered page, top-left origin, the character, upward?
         for i in range(tp.count_chars()):
             ch = tp.get_text_range(i, 1)
             if not ch.strip():
                 continue
             left, bottom, right, top = tp.get_charbox(i)
-            chars.append((((left + right) / 2 - left0) / w, (top0 - (bottom + top) / 2) / h, ch))
+            # PDFium's angle runs clockwise on the page: about 3/2 pi is a line turned to read upwards
+            upward = 1.25 * math.pi < pdfium_c.FPDFText_GetCharAngle(tp.raw, i) < 1.75 * math.pi
+            chars.append((((left + right) / 2 - left0) / w, (top0 - (bottom + top) / 2) / h, ch, upward))
         tp.close()
     finally:
         p.close()
     owner: dict[int, int] = {}
     for k, ln in enumerate(lines):
         x0, y0, x1, y1 = ln.bbox
-        for i, (cx, cy, _) in enumerate(chars):
+        for i, (cx, cy, *_) in enumerate(chars):
             if i not in owner and x0 <= cx <= x1 and y0 <= cy <= y1:
                 owner[i] = k
     dist = covered = 0
     for k, ln in enumerate(lines):
         x0, y0, x1, y1 = ln.bbox
         mine = [chars[i] for i, o in owner.items() if o == k]
-        tall = (y1 - y0) * h > 1.5 * (x1 - x0) * w  # a vertical line of text: read top to bottom
-        mine.sort(key=(lambda c: (c[1], c[0])) if tall else (lambda c: (c[0], c[1])))
+        tall = (y1 - y0) * h > 1.5 * (x1 - x0) * w  # a vertical line: top to bottom, or upwards if turned so
+        upward = tall and 2 * sum(c[3] for c in mine) > len(mine)
+        mine.sort(key=(lambda c: (-c[1], c[0])) if upward else (lambda c: (c[1], c[0])) if tall else (lambda c: (c[0], c[1])))
         ref = normalise_for_cer("".join(c[2] for c in mine))
         dist += edit_distance(normalise_for_cer(ln.text), ref)
         covered += len(ref)

@@ -117,3 +117,33 @@ def test_born_digital_pages_need_no_ocr_and_an_image_only_copy_does(en_pdf, tmp_
     img.save(scanned, "PDF", resolution=72)
     assert pages_needing_ocr(scanned) == [1]
     assert scan_pages(scanned)[0].image_cover > 0.9
+
+
+def _tall_texts(image) -> list[str]:
+    lines = default_engine().read(image)
+    w, h = image.size
+    return [normalise_for_cer(ln.text).lower() for ln in lines if ln.height * h > 1.5 * (ln.bbox[2] - ln.bbox[0]) * w]
+
+
+@pytest.fixture(scope="module")
+def rotated_page(fixtures_dir):
+    """Page 1 of the CC0 fixture whose Topic column is turned to read upwards (as a VA/DoD recommendation table's)."""
+    return render_page(fixtures_dir / "pdf" / "rotated_text_tables.pdf", 1, dpi=200)
+
+
+def test_text_turned_to_read_upwards_is_read_the_right_way_up(rotated_page):
+    tall = _tall_texts(rotated_page)
+    assert "treatmentgoalsandgeneral" in tall and "approachestomanagement" in tall
+
+
+def test_text_running_down_the_page_is_still_read_as_it_runs(rotated_page):
+    # the same page upside down: the Topic column now runs downwards, as RapidOCR reads tall crops itself
+    tall = _tall_texts(rotated_page.rotate(180))
+    assert "treatmentgoalsandgeneral" in tall and "approachestomanagement" in tall
+
+
+def test_without_the_second_reading_upward_text_is_garbage(rotated_page, monkeypatch):
+    # the trap: RapidOCR alone turns an upward column upside down before recognising it
+    monkeypatch.setattr(RapidOcrEngine, "_read_upward", lambda self, arr, quad, text, score: (text, score))
+    tall = _tall_texts(rotated_page)
+    assert "treatmentgoalsandgeneral" not in tall and "approachestomanagement" not in tall

@@ -73,7 +73,7 @@ def _cached_read(engine: Any, image: Any, cache: Any) -> list[Any]:
 
     store = OcrCache() if cache is True else cache
     digest = hashlib.sha256(f"{image.shape}|{image.dtype}|".encode() + image.tobytes()).hexdigest()
-    key = f"{getattr(engine, 'name', type(engine).__name__)} {getattr(engine, 'version', '')} {getattr(engine, 'min_confidence', '')}"
+    key = f"{getattr(engine, 'name', type(engine).__name__)} {getattr(engine, 'version', '')} {getattr(engine, 'min_confidence', '')} r{getattr(engine, 'revision', 0)}"
     lines = store.load_image(digest, key)
     if lines is None:
         lines = list(engine.read(image))

@@ -113,6 +113,8 @@ class RapidOcrEngine:
     """
 
     name = "rapidocr PP-OCRv6 small"
+    #: structaware's reading around the engine (tall lines read both ways up); part of every cache key
+    revision = 2
 
     def __init__(self, *, min_confidence: float = MIN_CONFIDENCE, threads: int | None = None) -> None:
         self.min_confidence = min_confidence
@@ -179,20 +181,56 @@ class RapidOcrEngine:
         arr = _as_bgr_array(image)
         with self._lock:
             engine = self._load()
-            out = engine(arr)
+            out = engine(arr, use_det=True, use_cls=False, use_rec=True)  # explicit: RapidOCR keeps the last call's switches
         boxes, txts, scores = getattr(out, "boxes", None), getattr(out, "txts", None), getattr(out, "scores", None)
         if boxes is None or txts is None:
             return []
         h, w = arr.shape[:2]
         lines: list[OcrLine] = []
         for quad, text, score in zip(boxes, txts, scores or ()):
-            text = str(text).strip()
-            if not text or float(score) < self.min_confidence:
+            text, score = str(text).strip(), float(score)
+            if _is_tall(quad):
+                text, score = self._read_upward(arr, quad, text, score)
+            if not text or score < self.min_confidence:
                 continue
             pts = tuple((_clamp(float(x) / w), _clamp(float(y) / h)) for x, y in quad)
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            lines.append(OcrLine(text, (min(xs), min(ys), max(xs), max(ys)), round(float(score), 4), pts))
+            lines.append(OcrLine(text, (min(xs), min(ys), max(xs), max(ys)), round(score, 4), pts))
         return lines
+
+    def _read_upward(self, arr: np.ndarray, quad: Any, text: str, score: float) -> tuple[str, float]:
+        """The better reading of a tall line: as RapidOCR read it, or turned to read upwards.
+
+        RapidOCR turns a tall crop a quarter turn anticlockwise before recognising it (PaddleOCR's
+        ``get_rotate_crop_image``), which reads text running down the page; text running *up* the
+        page (a table's rotated first column, a chart's y-axis title) then lies upside down and
+        reads as garbage. The angle classifier would catch it, but on upright lines it turns
+        some of them over (asthma guideline p. 28: CER 0.0006 -> 0.119 with it on), so only
+        tall lines are recognised a second time, turned a quarter turn clockwise, and the reading
+        the recogniser scores higher is kept.
+        """
+        import numpy as np
+
+        xs, ys = [float(x) for x, _ in quad], [float(y) for _, y in quad]
+        x0, x1 = max(0, int(min(xs))), min(arr.shape[1], int(round(max(xs))))
+        y0, y1 = max(0, int(min(ys))), min(arr.shape[0], int(round(max(ys))))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return text, score
+        turned = np.ascontiguousarray(np.rot90(arr[y0:y1, x0:x1], k=-1))
+        with self._lock:
+            out = self._load()(turned, use_det=False, use_cls=False, use_rec=True)
+        txts, scores = getattr(out, "txts", None), getattr(out, "scores", None)
+        if not txts or not scores:
+            return text, score
+        alt, alt_score = str(txts[0]).strip(), float(scores[0])
+        return (alt, alt_score) if alt and alt_score > score else (text, score)
+
+
+def _is_tall(quad: Any) -> bool:
+    """A detector quadrilateral (pixels) at least 1.5 times as tall as it is wide: the threshold at which
+    RapidOCR turns the crop before recognising it."""
+    xs, ys = [float(x) for x, _ in quad], [float(y) for _, y in quad]
+    return (max(ys) - min(ys)) >= 1.5 * max(1.0, max(xs) - min(xs))
 
 
 def _clamp(v: float) -> float:

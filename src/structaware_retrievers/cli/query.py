@@ -63,7 +63,7 @@ def print_records(records: list[dict[str, Any]], as_json: bool, empty: str) -> N
         lead = "   +" if r["expanded_from"] else f"{r['rank']}."
         typer.echo(
             f"{lead} [{r['unit_type']}] {r['doc']} p.{','.join(map(str, r['pages']))} "
-            f"{'+'.join(r['element_ids'])}  score={r['score']:.4f}"
+            f"{'+'.join(dict.fromkeys(r['element_ids']))}  score={r['score']:.4f}"  # rows of one element: named once
         )
         if r["context"]:
             typer.echo(f"   {r['context']}")
