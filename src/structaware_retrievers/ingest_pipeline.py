@@ -111,9 +111,10 @@ def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: Any) 
     """Everything besides the input bytes that changes the indexed units, as one string: the
     package, schema and encoders, the options, and what the readers can do in this environment
     (pdfplumber rebuilds table grids from a PDF's text layer; MinerU's version makes a PDF's
-    parse; RapidOCR reads its pages without a text layer), so installing ``structaware[pdf]``,
-    ``structaware[ocr]`` or another MinerU re-reads every input."""
+    parse; RapidOCR reads its pages without a text layer, with structaware's reading revision around it),
+    so installing ``structaware[pdf]``, ``structaware[ocr]`` or another MinerU re-reads every input."""
     from structaware_readers.models import SCHEMA_VERSION
+    from structaware_readers.ocr.engine import RapidOcrEngine
     from structaware_readers.table_recovery import text_layer_reader
     from structaware_readers.units import UnitOptions
 
@@ -129,7 +130,8 @@ def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: Any) 
             f"sparse={writer.sparse.model_id}",
             f"pdf_text_layer={text_layer_reader() or 'none'}",
             f"mineru={_version('mineru')}",  # mineru.pdf.MINERU_PACKAGE (that module imports httpx: ~90 ms)
-            f"ocr={_version('rapidocr')}",  # pages without a text layer (structaware_readers.ocr.engine.RAPIDOCR_DIST)
+            # pages without a text layer (structaware_readers.ocr.engine.RAPIDOCR_DIST) and structaware's reading of them
+            f"ocr={_version('rapidocr')}+r{RapidOcrEngine.revision}",
         ]
     )
 
