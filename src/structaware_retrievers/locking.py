@@ -200,11 +200,7 @@ class FolderLock:
             if not self.per_thread and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
                 log.info("%s: read-only, reading without the %s lock (nobody can write here)", self.path, self.what)
                 return
-            raise StoreError(
-                f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
-                path=self.path,
-                field="lock",
-            ) from exc
+            raise self._unwritable(exc) from exc
         try:  # who holds it, for the message other processes print (best effort)
             with open(self.path.with_suffix(self.path.suffix + ".owner"), "w", encoding="utf-8") as fh:
                 fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
@@ -222,11 +218,15 @@ class FolderLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644))
         except OSError as exc:
-            raise StoreError(
-                f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
-                path=self.path,
-                field="lock",
-            ) from exc
+            raise self._unwritable(exc) from exc
+
+    def _unwritable(self, exc: OSError) -> StoreError:
+        """The error of a lock file that cannot be created (a read-only folder, say)."""
+        return StoreError(
+            f"cannot take the {self.what} lock: {exc.strerror or exc} (is the folder read-only?)",
+            path=self.path,
+            field="lock",
+        )
 
     def release(self) -> None:
         self._depth -= 1
