@@ -68,6 +68,32 @@ def test_flow_paths_point_at_the_image_and_the_description(htn_units: list) -> N
     assert edge.pages == [3, 8] and edge.element_ids == ["p3-e2", "p8-e1"]
 
 
+HTN_TITLE = "VA/DoD CLINICAL PRACTICE GUIDELINE FOR THE DIAGNOSIS AND MANAGEMENT OF HYPERTENSION IN THE PRIMARY CARE SETTING"
+
+
+def test_a_flow_path_names_its_guideline(htn_doc: ParsedDocument) -> None:
+    # the extract has no cover page; the whole guideline's MinerU title is this one
+    units = build_units(htn_doc.model_copy(update={"title": HTN_TITLE}))
+    paths = [u for u in units if u.unit_type is UnitType.FLOW_PATH]
+    assert len(paths) == 37
+    for u in paths:
+        assert u.context.startswith(f"Flowchart: {u.flow.title} | Section: ")
+        assert u.context.endswith(f" | Document: {HTN_TITLE}")
+    # trap: only flow paths take the document's title; sections keep their heading path alone
+    assert not any("Document:" in u.context for u in units if u.unit_type is not UnitType.FLOW_PATH)
+    # trap: a document without a title adds nothing
+    assert not any("Document:" in u.context for u in build_units(htn_doc))
+
+
+def test_a_chart_titled_by_its_document_does_not_repeat_it() -> None:
+    src = "flowchart TD\n  A[Clinic BP >= 140/90] --> B[Diagnose hypertension]"
+    block = Block(block_id="p1-e0", kind=BlockKind.FLOWCHART, text="", page=1, mermaid=src, caption="Hypertension algorithm")
+    doc = ParsedDocument(doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=[block], title="Hypertension")
+    assert [u.context for u in build_units(doc)] == ["Flowchart: Hypertension algorithm"]
+    other = doc.model_copy(update={"title": "Diabetes in adults"})
+    assert [u.context for u in build_units(other)] == ["Flowchart: Hypertension algorithm | Document: Diabetes in adults"]
+
+
 def test_description_paragraphs_are_no_section_text(htn_units: list) -> None:
     sections = [u for u in htn_units if u.unit_type is UnitType.SECTION]
     assert not any("If the answer is" in u.text or "connects to Box" in u.text for u in sections)

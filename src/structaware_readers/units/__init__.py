@@ -34,7 +34,8 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   (a trade-off measured in docs/benchmarks/evaluation-finance.md: less context, better page hits
   under a budget, lower Page Hit@5 without one).
 * **flow_path** units: one per directed edge of a Mermaid flowchart, ``A -(label)-> B``; context =
-  ``Flowchart: <figure title> | Section: <path>``. Node labels in any language.
+  ``Flowchart: <figure title> | Section: <path> | Document: <document title>`` (the document's title
+  when it has one the figure title does not hold). Node labels in any language.
 * **recommendation** units: a paragraph or list item that carries an evidence grade or explicit
   recommendation wording (:mod:`structaware_readers.grades`), with the grade parsed into ``Unit.grade``;
   context = the parent section. Such paragraphs are *not* repeated inside the section unit.

@@ -37,7 +37,7 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
     chart_title = title(block.caption.strip()) if block.caption.strip() else chart.title
     builder.flush_section()
     head = f"Flowchart: {chart_title}" if chart_title else "Flowchart"
-    context = " | ".join(s for s in (head, builder.section_context()) if s)
+    context = " | ".join(s for s in (head, builder.section_context(), _document(builder.doc.title, chart_title)) if s)
     where = {eid: (eid, box, page) for eid, box, page in block.element_refs()}
     for j, edge in enumerate(chart.edges):
         label = f" -({edge.label})-> " if edge.label else " -> "
@@ -59,3 +59,18 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
             ),
             extra=f"edge{j}",
         )
+
+
+def _document(doc_title: str, chart_title: str) -> str:
+    """``Document: <title>`` for a flow path's context, or ``""`` when the document has no title or the
+    chart's title already holds it.
+
+    A figure's own title seldom names its subject (``Algorithm``, ``Module B: Treatment``): across a
+    library of guidelines the hypertension and the kidney-disease algorithms both have a ``Patient
+    declines`` box, and only the document's title (:attr:`ParsedDocument.title`, at most 160
+    characters) says which condition an edge belongs to.
+    """
+    doc_title = title(doc_title.strip()) if doc_title.strip() else ""
+    if not doc_title or doc_title.casefold() in chart_title.casefold():
+        return ""
+    return f"Document: {doc_title}"
