@@ -19,7 +19,7 @@ from structaware_readers.loader import load_document, prepare_document
 from structaware_readers.mermaid import FlowEdge, Flowchart, parse_mermaid, to_mermaid
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
-from structaware_readers.units import build_units
+from structaware_readers.units import UnitOptions, build_units
 
 from conftest import FIXTURES_DIR
 
@@ -81,8 +81,19 @@ def test_a_flow_path_names_its_guideline(htn_doc: ParsedDocument) -> None:
         assert u.context.endswith(f" | Document: {HTN_TITLE}")
     # trap: only flow paths take the document's title; sections keep their heading path alone
     assert not any("Document:" in u.context for u in units if u.unit_type is not UnitType.FLOW_PATH)
-    # trap: a document without a title adds nothing
+    # trap: a document without a title adds nothing, nor one built without document contexts
     assert not any("Document:" in u.context for u in build_units(htn_doc))
+    plain = build_units(htn_doc.model_copy(update={"title": HTN_TITLE}), UnitOptions(document_context=False))
+    assert not any("Document:" in u.context for u in plain) and len(plain) == len(units)
+
+
+def test_a_flow_path_context_says_the_chart_s_heading_once(htn_units: list) -> None:
+    contexts = Counter(u.context for u in htn_units if u.unit_type is UnitType.FLOW_PATH)
+    # the module's heading is the chart's title: the section part stops at its parent
+    assert contexts["Flowchart: Module A: Screening and Diagnosis | Section: V. Algorithm"] == 18
+    assert contexts["Flowchart: Module B: Treatment | Section: V. Algorithm"] == 11
+    # trap: a chart under a heading that is not its title keeps the whole path
+    assert contexts["Flowchart: Figure A-1. Study Flow Diagram | Section: V. Algorithm > B. Module B: Treatment"] == 8
 
 
 def test_a_chart_titled_by_its_document_does_not_repeat_it() -> None:

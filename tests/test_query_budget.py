@@ -169,6 +169,37 @@ def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> N
             filled.query(q, group_size=bad)  # type: ignore[arg-type]
 
 
+def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIndex) -> None:
+    from structaware_retrievers.evidence import group_table_rows
+    from structaware_retrievers.fusion import GROUP_SHORT_ROW_CHARS
+
+    rows = sorted(
+        (u for u in (Unit.from_payload(r.payload) for r in filled.store.scroll()) if u.unit_type == UnitType.TABLE_ROW),
+        key=lambda u: u.ordinal,
+    )
+    a, b, c, d = rows[:4]
+    assert len({u.table.table_id for u in (a, b, c, d)}) == 1  # type: ignore[union-attr]
+    assert all(len(u.text) <= GROUP_SHORT_ROW_CHARS for u in (a, b, c, d))  # a filing's kind of row
+    long = c.model_copy(update={"text": c.text + "; Notes: " + "see the discussion of this population " * 6})
+    assert len(long.text) > GROUP_SHORT_ROW_CHARS  # a guideline's paragraph-long row
+
+    def hits(*units: Unit) -> list[SearchHit]:
+        return [SearchHit(unit=u, score=1.0 - i / 10, rank=i + 1) for i, u in enumerate(units)]
+
+    # the long third row stays out of the group; the short one after it joins; the long one comes
+    # back as a hit of its own after the others (fewer than k hits otherwise)
+    out = group_table_rows(hits(a, b, long, d), 3, 5)
+    assert [h.unit for h in out] == [a, long] and out[0].group == [b, d] and out[1].group == []
+    # the second row joins whatever its length (trap: the rule is for rows past the second)
+    out = group_table_rows(hits(a, long, b, d), 3, 5)
+    assert out[0].group == [long, b] and [h.unit for h in out] == [a, d]
+    # with k hits already there the long row is not brought back
+    assert [h.unit for h in group_table_rows(hits(a, b, long, d), 3, 1)] == [a]
+    # the limit is a parameter; group_size 2 never looks at it
+    assert group_table_rows(hits(a, b, long, d), 3, 5, short_row_chars=10_000)[0].group == [b, long]
+    assert group_table_rows(hits(a, b, long, d), 2, 5)[0].group == [b]
+
+
 def test_budget_drops_group_rows_before_hits(filled: StructureIndex) -> None:
     q = "clinic target for adults 57-59 y"
     grouped = [h for h in filled.query(q, k=5, mode="sparse") if h.group]

@@ -8,9 +8,10 @@ evaluation's budgeted page hit (paper Table 5).
 
 Table groups (:func:`group_table_rows`): among the fused candidates, the best row of a table is
 the hit and up to ``group_size - 1`` further matched rows of the same table ride along in
-``SearchHit.group`` (best first), so the top k shows k different pieces of evidence and a
-question spread over several rows of one table (a comparison, a total and its parts) gets them
-together.
+``SearchHit.group`` (best first; past the second row only rows of at most
+:data:`~structaware_retrievers.fusion.GROUP_SHORT_ROW_CHARS` characters), so the top k shows k
+different pieces of evidence and a question spread over several rows of one table (a comparison, a
+total and its parts) gets them together.
 
 Linked units (:func:`bring_linked`): a unit that elaborates others (``Unit.linked_ids``: a
 discussion section names the recommendations it discusses) brings one of them up to just above
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.filters import Match, PointFilter, Range
+from structaware_retrievers.fusion import GROUP_SHORT_ROW_CHARS
 from structaware_retrievers.results import SearchHit, hit_unit
 
 if TYPE_CHECKING:
@@ -65,28 +67,34 @@ def unit_chars(unit: Unit) -> int:
     return len(unit.embedding_text())
 
 
-def group_table_rows(hits: Sequence[SearchHit], group_size: int, k: int) -> list[SearchHit]:
+def group_table_rows(
+    hits: Sequence[SearchHit], group_size: int, k: int, *, short_row_chars: int = GROUP_SHORT_ROW_CHARS
+) -> list[SearchHit]:
     """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit.
 
     The first row of a table becomes a hit; later rows of the same table (same ``doc_id`` and
-    ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; other units stay
-    hits of their own. Rows past a full group are set aside and, only when fewer than ``k`` hits
-    result, grouped the same way after them (so a query that one table answers still gets ``k``
-    hits). A group keeps its rows' rank order. Returns the first ``k`` hits, ranked 1..k again
-    (a hit's score is its best row's). ``group_size`` 1: the first ``k`` hits unchanged.
+    ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; the first of them
+    always, any further one only when its ``text`` is at most ``short_row_chars`` characters (a long
+    row costs more context than it brings). Other units stay hits of their own. Rows that do not join
+    are set aside and, only when fewer than ``k`` hits result, grouped the same way after them (so a
+    query that one table answers still gets ``k`` hits). A group keeps its rows' rank order. Returns
+    the first ``k`` hits, ranked 1..k again (a hit's score is its best row's). ``group_size`` 1: the
+    first ``k`` hits unchanged.
     """
     if group_size <= 1:
         return list(hits[:k])
     out: list[SearchHit] = []
     rest = list(hits)
     while rest and len(out) < k:
-        more, rest = _group_once(rest, group_size)
+        more, rest = _group_once(rest, group_size, short_row_chars)
         out.extend(more)
     return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
 
 
-def _group_once(hits: Sequence[SearchHit], group_size: int) -> tuple[list[SearchHit], list[SearchHit]]:
-    """One pass of :func:`group_table_rows`: ``(hits with their groups, rows past a full group)``."""
+def _group_once(
+    hits: Sequence[SearchHit], group_size: int, short_row_chars: int
+) -> tuple[list[SearchHit], list[SearchHit]]:
+    """One pass of :func:`group_table_rows`: ``(hits with their groups, rows set aside)``."""
     out: list[SearchHit] = []
     overflow: list[SearchHit] = []
     head: dict[tuple[str, str], SearchHit] = {}  # (doc_id, table_id) -> the hit holding its group
@@ -95,7 +103,7 @@ def _group_once(hits: Sequence[SearchHit], group_size: int) -> tuple[list[Search
         key = (hit.unit.doc_id, table.table_id) if table is not None else None
         if key is not None and key in head:
             group = head[key].group
-            if len(group) < group_size - 1:
+            if len(group) < group_size - 1 and (not group or len(hit.unit.text) <= short_row_chars):
                 group.append(hit.unit)
             else:
                 overflow.append(hit)

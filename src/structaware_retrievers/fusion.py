@@ -35,10 +35,16 @@ DEFAULT_PREFETCH_LIMIT = 50
 #: rows of one table merged into one hit (the best row plus up to this many - 1 other matched rows
 #: of its table; 1 = every row its own hit). Grouping was chosen on the development benchmark
 #: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up
-#: instead of a table's near-identical rows filling the top k. 2, not 3: on the clinical guidelines the
-#: third row costs 346 characters of top-5 context per question for no page or element found
-#: (docs/benchmarks/cpg-retrieval.md).
-DEFAULT_GROUP_SIZE = 2
+#: instead of a table's near-identical rows filling the top k. Rows past the second join only when they
+#: are short (:data:`GROUP_SHORT_ROW_CHARS`).
+DEFAULT_GROUP_SIZE = 3
+
+#: a matched row past a group's second joins it only when its text is at most this many characters:
+#: a filing's figures row (a total and its parts, asked together) costs little context, a guideline's
+#: paragraph-long row much. Measured on both kinds at once (docs/benchmarks/cpg-retrieval.md, "Table
+#: groups"): a third row of any length costs the clinical guidelines 350 characters of top-5 context
+#: per question for no page or element found, while OHR-Bench finance loses 14 evidence hits without it.
+GROUP_SHORT_ROW_CHARS = 200
 
 
 def relevance(

@@ -287,8 +287,9 @@ class StructureIndex:
                 table rows, the parent section's lead sentence of a recommendation, neighbouring
                 flow edges, adjacent section parts; :mod:`structaware_retrievers.evidence`).
             group_size: merge rows of one table into one hit: the best row plus up to
-                ``group_size - 1`` other matched rows of its table in ``SearchHit.group``, taken from
-                the top ``max(k, prefetch_limit)`` fused candidates
+                ``group_size - 1`` other matched rows of its table in ``SearchHit.group`` (past the
+                second, only rows of at most ``fusion.GROUP_SHORT_ROW_CHARS`` characters), taken
+                from the top ``max(k, prefetch_limit)`` fused candidates
                 (:func:`evidence.group_table_rows`); 1 turns grouping off.
 
         Returns:

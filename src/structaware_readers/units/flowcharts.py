@@ -5,6 +5,7 @@ Source: the reference paper, section 2.3 (flowchart paths); node labels in any l
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.errors import MalformedInputError
@@ -37,7 +38,7 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
     chart_title = title(block.caption.strip()) if block.caption.strip() else chart.title
     builder.flush_section()
     head = f"Flowchart: {chart_title}" if chart_title else "Flowchart"
-    context = " | ".join(s for s in (head, builder.section_context(), _document(builder.doc.title, chart_title)) if s)
+    context = " | ".join(s for s in (head, _section(builder, chart_title), _document(builder, chart_title)) if s)
     where = {eid: (eid, box, page) for eid, box, page in block.element_refs()}
     for j, edge in enumerate(chart.edges):
         label = f" -({edge.label})-> " if edge.label else " -> "
@@ -61,16 +62,51 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
         )
 
 
-def _document(doc_title: str, chart_title: str) -> str:
-    """``Document: <title>`` for a flow path's context, or ``""`` when the document has no title or the
-    chart's title already holds it.
+_WORD = re.compile(r"\w+")
+
+
+def _section(builder: EmitContext, chart_title: str) -> str:
+    """The section part of a flow path's context: :meth:`EmitContext.section_context`, without its last
+    heading when that heading is the chart's title again (``Flowchart: Module B: Treatment | Section:
+    V. Algorithm``, not ``... | Section: V. Algorithm > B. Module B: Treatment``): the same words twice
+    in every edge of the chart cost characters of every hit and tell nothing."""
+    context = builder.section_context()
+    path = builder.section_path
+    if not path or not chart_title or not _same_title(path[-1], chart_title):
+        return context
+    full = f"Section: {' > '.join(path)}"
+    if not context.startswith(full):
+        return context
+    parent = f"Section: {' > '.join(path[:-1])}" if len(path) > 1 else ""
+    return " | ".join(s for s in (parent, context[len(full) :].removeprefix(" | ")) if s)
+
+
+def _same_title(heading: str, chart_title: str) -> bool:
+    """Whether a heading and a chart title say the same, enumerators aside (``B. Module B: Treatment`` /
+    ``Module B: Treatment``; ``Inhaled Corticosteroids Usage`` / ``Inhaled Corticosteroid Usage``): at
+    least 80 % of each one's words of two or more characters are the other's."""
+    a = [w for w in _WORD.findall(heading.casefold()) if len(w) > 1]
+    b = [w for w in _WORD.findall(chart_title.casefold()) if len(w) > 1]
+    if not a or not b:
+        return False
+    return sum(w in set(b) for w in a) >= 0.8 * len(a) and sum(w in set(a) for w in b) >= 0.8 * len(b)
+
+
+def _document(builder: EmitContext, chart_title: str) -> str:
+    """``Document: <title>`` for a flow path's context: the filing cover's label when the document has
+    one (as table rows carry it), else the document's title (:attr:`ParsedDocument.title`, at most 160
+    characters); ``""`` without either, when the chart's title already holds it, or with
+    ``UnitOptions.document_context`` off.
 
     A figure's own title seldom names its subject (``Algorithm``, ``Module B: Treatment``): across a
     library of guidelines the hypertension and the kidney-disease algorithms both have a ``Patient
-    declines`` box, and only the document's title (:attr:`ParsedDocument.title`, at most 160
-    characters) says which condition an edge belongs to.
+    declines`` box, and only the document's title says which condition an edge belongs to.
     """
-    doc_title = title(doc_title.strip()) if doc_title.strip() else ""
+    if not builder.options.document_context:
+        return ""
+    if builder.document:
+        return builder.document
+    doc_title = title(builder.doc.title.strip()) if builder.doc.title.strip() else ""
     if not doc_title or doc_title.casefold() in chart_title.casefold():
         return ""
     return f"Document: {doc_title}"
