@@ -99,6 +99,36 @@ def test_a_table_note_with_a_raised_marker_is_no_heading():
     assert kinds["2.2 病理诊断"] is BlockKind.HEADING  # trap: an equally tall numbered line still is one
 
 
+def test_a_body_size_label_opening_a_paragraph_is_a_heading():
+    # OCR lines of a rendered VA/DoD page (COPD guideline p. 28, public domain; bold labels in body-size type)
+    lines = [
+        _line("and preferences, as some patients may not prefer taking a second medication", 0.115, 0.274, 0.88, 0.288),
+        _line("try dual therapy. Thus, the Work Group decided upon a Weak for recommendation.", 0.115, 0.292, 0.86, 0.307),
+        _line("Recommendation", 0.117, 0.324, 0.245, 0.338),
+        _line("9. If choosing dual therapy, we recommend against offering long-acting beta", 0.142, 0.346, 0.88, 0.363),
+        _line("agonists with inhaled corticosteroids for patients with COPD.", 0.174, 0.366, 0.62, 0.381),
+        _line("Discussion", 0.115, 0.415, 0.205, 0.431),
+        _line("An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA", 0.115, 0.440, 0.88, 0.455),
+        _line("monotherapy.(70)", 0.115, 0.459, 0.25, 0.473),
+        _line("Yes", 0.115, 0.490, 0.15, 0.504),  # trap: a chart's word, too few letters for a label
+        _line("the next sentence of a box's text, wide as a paragraph line is", 0.115, 0.508, 0.88, 0.522),
+        _line("Reviewed, New-added", 0.115, 0.560, 0.30, 0.574),  # trap: a short last line ends the paragraph
+    ]
+    body = [(b.kind, b.text) for b in page_blocks(28, lines).blocks]
+    assert body == [
+        (BlockKind.PARAGRAPH, "and preferences, as some patients may not prefer taking a second medication"
+                              " try dual therapy. Thus, the Work Group decided upon a Weak for recommendation."),
+        (BlockKind.HEADING, "Recommendation"),
+        (BlockKind.PARAGRAPH, "9. If choosing dual therapy, we recommend against offering long-acting beta"
+                              " agonists with inhaled corticosteroids for patients with COPD."),
+        (BlockKind.HEADING, "Discussion"),
+        (BlockKind.PARAGRAPH, "An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA"
+                              " monotherapy.(70)"),
+        (BlockKind.PARAGRAPH, "Yes the next sentence of a box's text, wide as a paragraph line is"),
+        (BlockKind.PARAGRAPH, "Reviewed, New-added"),
+    ]  # fmt: skip
+
+
 def test_low_confidence_lines_are_kept_and_listed():
     lines = [_line("Blood pressure target", 0.1, 0.2, 0.5, 0.215, 0.95), _line("<140/9O mmHg", 0.1, 0.22, 0.4, 0.235, 0.55)]
     result = page_blocks(2, lines)

@@ -20,7 +20,9 @@ boxes are 0..1 of the page, origin top-left. Steps:
    (XY-cut: two-column pages read column by column) and joined into paragraphs: a line continues
    the paragraph above when it starts within :data:`PARA_GAP` line heights below it, in the same
    column, at a similar height. A short line with heading numbering (``一、``, ``（一）``, ``1.1``,
-   ``3``) or clearly taller than the body text, and no sentence-final punctuation, is a heading.
+   ``3``) or clearly taller than the body text, and no sentence-final punctuation, is a heading; so
+   is a label in body-size type that opens a paragraph (at most half as wide as the line below it:
+   ``Recommendation``, ``Discussion`` in the VA/DoD layout, bold where OCR sees no bold).
    Lines are joined without a space between CJK characters and with one between Latin words
    (a hyphen at a line end before a lower-case letter is removed).
 
@@ -49,6 +51,8 @@ BOTTOM_BAND = 0.945
 PARA_GAP = 0.75
 #: A heading line has at most this many characters.
 HEADING_MAX_CHARS = 40
+#: A label heading (body-size type, :func:`_is_label`) has at most this many words.
+LABEL_MAX_WORDS = 6
 _SENTENCE_END = tuple("。；;：:，,、！？!?") + (".",)
 _DOUBLED_ROMAN = re.compile(r"([ⅠⅡⅢⅣⅤ])\1+(?=\s*(?:级|类|期))")
 _NOTE = re.compile(r"^[a-z*†‡§]\s")  # a table note ("d 对于…", "* p < 0.05"): taller with its marker, no heading
@@ -268,11 +272,33 @@ def _is_heading(ln: OcrLine, body_h: float) -> bool:
     return tall or (numbered and ln.height >= 0.95 * body_h and len(text) <= 30)
 
 
+def _is_label(ln: OcrLine, nxt: OcrLine) -> bool:
+    """A block's first line that is a label set in body-size type (bold, which OCR does not see):
+    ``Recommendation``, ``Discussion``, ``Sidebar 4: Initiating Steroids`` above a paragraph. A
+    paragraph's first line runs (nearly) to the column's edge like the line below it; a line at most
+    half as wide as the next one, of at most :data:`LABEL_MAX_WORDS` words, starting with a capital
+    (or a CJK character) and without sentence-final punctuation, ends no sentence and starts none:
+    it names what follows."""
+    text = ln.text.strip()
+    if not 2 <= len(text) <= HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or _NOTE.match(text):
+        return False
+    if not (text[0].isupper() or _is_cjk(text[0])) or len(text.split()) > LABEL_MAX_WORDS:
+        return False
+    if sum(ch.isalpha() for ch in text) < 4:  # "Yes", "No", "Low": a chart's or a table's words
+        return False
+    width, next_width = ln.bbox[2] - ln.bbox[0], nxt.bbox[2] - nxt.bbox[0]
+    return width <= 0.5 * next_width
+
+
 def _paragraphs(lines: list[OcrLine], page: int, body_h: float, route: str) -> list[Block]:
     groups: list[tuple[bool, list[OcrLine]]] = []
     for ln in lines:
         heading = _is_heading(ln, body_h)
         if groups and not heading and not groups[-1][0] and _continues(groups[-1][1][-1], ln, body_h):
+            if len(groups[-1][1]) == 1 and _is_label(groups[-1][1][0], ln):
+                groups[-1] = (True, groups[-1][1])  # the label heads the paragraph that starts here
+                groups.append((False, [ln]))
+                continue
             groups[-1][1].append(ln)
         else:
             groups.append((heading, [ln]))
