@@ -41,8 +41,8 @@ DEFAULT_GROUP_SIZE = 3
 
 #: a matched row past a group's second joins it only when its text is at most this many characters:
 #: a filing's figures row (a total and its parts, asked together) costs little context, a guideline's
-#: paragraph-long row much. Measured on both kinds at once (docs/benchmarks/cpg-retrieval.md, "Table
-#: groups"): a third row of any length costs the clinical guidelines 350 characters of top-5 context
+#: paragraph-long row much. Measured on both kinds at once (docs/benchmarks/cpg-retrieval.md, "Session
+#: 4"): a third row of any length costs the clinical guidelines 350 characters of top-5 context
 #: per question for no page or element found, while OHR-Bench finance loses 14 evidence hits without it.
 GROUP_SHORT_ROW_CHARS = 200
 
