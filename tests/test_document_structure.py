@@ -11,7 +11,7 @@ import pytest
 
 from structaware_readers.continuations import join_continued_paragraphs
 from structaware_readers.furniture import furniture_key, is_page_number, mark_furniture
-from structaware_readers.loader import prepare_document
+from structaware_readers.loader import load_document, prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
 from structaware_readers.references import is_citation, mark_references
 from structaware_readers.units import build_units
@@ -108,6 +108,53 @@ def test_page_numbers_mid_page_found_by_their_sequence():
     kinds = {b.block_id: b.kind for b in mark_furniture(_doc(*blocks, pages=5)).blocks}
     assert [kinds[f"p{p}-e1"] for p in range(1, 6)] == [K.PAGE_NUMBER] * 5
     assert all(kinds[f"p{p}-e{j}"] is K.PARAGRAPH for p in range(1, 6) for j in (0, 2))
+
+
+def test_a_parser_typed_running_head_that_is_one_of_the_documents_headings_is_a_heading_again():
+    """MinerU types a heading that opens a page as its running head; its text, a heading twice
+    elsewhere and a running head nowhere else, makes it a heading again, at their level."""
+    head = (0.17, 0.04, 0.83, 0.06)
+    blocks = []
+    for p in range(1, 11):
+        blocks.append(_b(f"p{p}-e0", K.HEADER, "Guideline for the Management of COPD", head))  # the running head
+    blocks += [
+        _b("p1-e1", K.HEADING, "Guideline for the Management of COPD", BODY, level=1),  # the title, once
+        _b("p2-e1", K.HEADING, "Recommendation", BODY, level=2),
+        _b("p3-e1", K.HEADING, "recommendation", BODY, level=3),
+        _b("p4-e1", K.HEADING, "Recommendation", BODY, level=2),
+        _b("p5-e1", K.HEADER, "Recommendation", (0.12, 0.09, 0.27, 0.11)),  # opens page 5: a heading
+        _b("p6-e1", K.HEADER, "Discussion", (0.12, 0.09, 0.27, 0.11)),  # a heading only once elsewhere
+        _b("p6-e2", K.HEADING, "Discussion", BODY, level=2),
+        _b("p7-e1", K.HEADER, "Chapter 2", (0.12, 0.09, 0.27, 0.11)),  # no heading of that text
+    ]
+    marked = {b.block_id: b for b in mark_furniture(_doc(*blocks, pages=10)).blocks}
+    assert (marked["p5-e1"].kind, marked["p5-e1"].level) == (K.HEADING, 2)
+    assert all(marked[f"p{p}-e0"].kind is K.HEADER for p in range(1, 11))  # the title's running head stays
+    assert marked["p6-e1"].kind is K.HEADER and marked["p7-e1"].kind is K.HEADER
+    # a heading text that is also a running head on enough pages (2 and 10% of them) stays a running head
+    many = [_b(f"p{p}-e1", K.HEADER, "Results", head) for p in (1, 2, 3)]
+    many += [_b(f"p{p}-e2", K.HEADING, "Results", BODY, level=1) for p in (4, 5, 6, 7)]
+    assert all(b.kind is K.HEADER for b in mark_furniture(_doc(*many, pages=10)).blocks if b.block_id.endswith("e1"))
+
+
+def test_a_recommendation_heading_opening_a_page_of_a_real_guideline_starts_its_recommendation(fixtures_dir):
+    """VA/DoD COPD guideline (2021) pages 27-29 as MinerU 4.0.12 reads them: page 29 opens with the
+    heading ``Recommendation``, which MinerU types ``header``; before, recommendation 10 and its
+    discussion were read as more discussion of recommendation 9."""
+    import json
+
+    folder = fixtures_dir / "mineru" / "mineru-4.0.12_flash-tier_vadod_copd_2021_p27-29"
+    raw = json.loads((folder / "middle_json.json").read_text(encoding="utf-8"))
+    first = raw["pages"][2]["blocks"][1]
+    assert (first["type"], first["content"][0]["content"]) == ("header", "Recommendation")  # the parser's typing
+    units = build_units(load_document(folder / "middle_json.json"))
+    rec10 = [u for u in units if u.text.startswith("10. In patients with COPD")]
+    assert len(rec10) == 1 and rec10[0].unit_type is UnitType.RECOMMENDATION
+    assert rec10[0].section_path == ["Recommendation"] and rec10[0].grade.strength == "weak"
+    assert rec10[0].pages == [3] and "p3-e2" in rec10[0].element_ids
+    after = [u for u in units if u.pages == [3] and u.section_path == ["Discussion"]]
+    assert after and all("Discusses: 10. In patients with COPD" in u.context for u in after)
+    assert not any("Discusses: 9." in u.context for u in units if 3 in u.pages)
 
 
 # ------------------------------------------------------------------------- continued paragraphs

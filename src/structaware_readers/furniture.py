@@ -32,6 +32,15 @@ reference) are candidates:
 * **blocks without bbox**: the first or last body block of its page whose key repeats in that
   position on at least 3 pages and on at least 30% of the document's pages.
 
+One rule goes the other way: a block the **parser** typed as a running head (HEADER) becomes a
+HEADING again when its text is one of the document's own headings, i.e. the same text (case and
+spacing folded) is a HEADING at least twice and more often than it is a HEADER, and it is not on
+the pages a running head needs (at least 2 pages and 10% of them). MinerU types a heading that
+opens a page as its running head: ``Recommendation`` at the top of page 29 of the VA/DoD COPD
+guideline (a heading 13 times elsewhere) was dropped, so recommendation 10 became part of the
+discussion of recommendation 9; ``ALLOWANCE FOR CREDIT LOSSES`` opening a 10-Q page likewise. It
+takes the level those headings have most often.
+
 Source: the furniture of real parser outputs (``../shared/cases/08-*``, ``23-*``; MinerU issues
 #2869 and #1987), and the running heads of the finance filings in the development benchmark.
 """
@@ -40,7 +49,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 
@@ -122,10 +131,40 @@ def mark_furniture(doc: ParsedDocument) -> ParsedDocument:
             new_kind[i] = BlockKind.HEADER if band == "top" else BlockKind.FOOTER
     new_kind.update(_numbered_in_sequence(doc, new_kind))
     new_kind.update(_without_boxes(doc))
-    if not new_kind:
+    restored = _headings_typed_as_heads(doc)
+    if not new_kind and not restored:
         return doc
-    blocks = [b.model_copy(update={"kind": new_kind[i]}) if i in new_kind else b for i, b in enumerate(doc.blocks)]
+    blocks = [
+        b.model_copy(update={"kind": BlockKind.HEADING, "level": restored[i]}) if i in restored
+        else b.model_copy(update={"kind": new_kind[i]}) if i in new_kind
+        else b
+        for i, b in enumerate(doc.blocks)
+    ]  # fmt: skip
     return doc.model_copy(update={"blocks": blocks})
+
+
+def _headings_typed_as_heads(doc: ParsedDocument) -> dict[int, int | None]:
+    """Parser-typed running heads that are the document's own headings: index -> heading level."""
+    levels: dict[str, Counter[int | None]] = defaultdict(Counter)
+    head_pages: dict[str, set[int]] = defaultdict(set)
+    for b in doc.blocks:
+        if b.kind is BlockKind.HEADING:
+            levels[_heading_key(b.text)][b.level] += 1
+        elif b.kind is BlockKind.HEADER:
+            head_pages[_heading_key(b.text)].add(b.page)
+    running = max(MIN_PAGES, MIN_SHARE * doc.page_count)
+    out: dict[int, int | None] = {}
+    for i, b in enumerate(doc.blocks):
+        if b.kind is not BlockKind.HEADER or len(b.text) > MAX_CHARS or not (key := _heading_key(b.text)):
+            continue
+        n = sum(levels[key].values()) if key in levels else 0
+        if n >= 2 and n > len(head_pages[key]) and len(head_pages[key]) < running:
+            out[i] = levels[key].most_common(1)[0][0]
+    return out
+
+
+def _heading_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def _band(b: Block, *, narrow: bool) -> str:
