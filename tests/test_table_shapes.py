@@ -437,3 +437,29 @@ def test_parenthesised_footnote_markers_of_financial_tables(tmp_path):
     assert rows[0].text == "(in millions): Other income(a); 2021: 1,123"
     assert rows[0].context.endswith("Note a: Included operating lease income of $1.3 billion.")
     assert "operating lease" not in rows[1].context
+
+
+def test_a_footnote_legend_of_cell_symbols_reaches_the_rows_that_print_them(tmp_path):
+    """VA/DoD obesity guideline (2020), Table I-1 (post-surgical monitoring schedule): visits marked
+    ``X`` or ``Xa``, the legend under the table. Before, no row said that ``Xa`` means after a gastric
+    bypass, and a question about vitamin B12 after Roux-en-Y gastric bypass missed the row."""
+    html = (
+        "<table><tr><td></td><td>Pre-operative</td><td>6Months</td><td>12Months</td><td>Continue Annually</td></tr>"
+        "<tr><td>Complete blood count</td><td>X</td><td>X</td><td>X</td><td>X</td></tr>"
+        "<tr><td>Vitamin B12</td><td>X</td><td>Xa</td><td>Xa</td><td>Xa</td></tr>"
+        "<tr><td>Vitamin A</td><td></td><td></td><td>+/-</td><td>+/-</td></tr>"  # X not in every row
+        "<tr><td>Ferritin</td><td>X</td><td>12</td><td>N</td><td>X</td></tr></table>"
+    )
+    footnote = (
+        "X: Indicate the suggested schedule for laboratory monitoring after metabolic/bariatric surgery. "
+        "Xa: Examinations should be performed after Roux-en-Y gastric bypass +/-: optional "
+        "Abbreviations: LFT: liver function test; PTH: parathyroid hormone 12: a number is no symbol. N: in a sentence"
+    )
+    rows = {u.table.cells[0]: u for u in _rows(_mineru_units(tmp_path, html, footnotes=[footnote]))}
+    b12, cbc, vit_a, ferritin = rows["Vitamin B12"], rows["Complete blood count"], rows["Vitamin A"], rows["Ferritin"]
+    assert "Note Xa: Examinations should be performed after Roux-en-Y gastric bypass" in b12.context
+    assert "Note +/-: optional" in vit_a.context and "Abbreviations" not in vit_a.context.split("Note +/-:")[1].split("|")[0]
+    assert "Roux-en-Y" not in cbc.context and "optional" not in b12.context
+    # X (not in every row) is explained once, by the general note every row carries; a number cell is no symbol
+    assert all(u.context.count("Indicate the suggested schedule") == 1 for u in rows.values())
+    assert "Note 12" not in ferritin.context and "Note X:" not in b12.context

@@ -7,6 +7,12 @@ joined) holds entries that start with the same marker: ``a Confirm with home rea
 the dose...``. Only markers that some cell carries split the footnote text, so an ordinary word
 (``a``) inside a note never starts an entry; the text outside every marked entry is the table's
 general note (``Grade I: evidence is insufficient...``).
+
+A footnote also explains the symbols a table prints as whole cells (a legend): the VA/DoD obesity
+guideline's monitoring schedule marks each visit ``X`` or ``Xa`` and explains under the table
+``X: Indicate the suggested schedule ... Xa: Examinations should be performed after Roux-en-Y gastric
+bypass +/-: optional``. :func:`cell_legends` reads such entries: a short cell value (1-4 characters,
+no space, not a number) followed by a colon, at the start of the text or after a space.
 """
 
 from __future__ import annotations
@@ -53,4 +59,34 @@ def split_footnotes(footnote: str, markers: list[str]) -> tuple[dict[str, str], 
     return notes, " ".join(g for g in general if g)
 
 
-__all__ = ["cell_markers", "split_footnotes"]
+#: A legend key: a whole cell of at most this many characters.
+MAX_LEGEND_KEY = 4
+_NUMBER = re.compile(r"^[\d.,%-]+$")
+
+
+def cell_legends(footnote: str, values: list[str]) -> dict[str, str]:
+    """``{cell value: its explanation}`` for the whole-cell symbols ``values`` that ``footnote`` explains
+    as ``KEY: text`` (see the module docstring); an entry runs to the next key's entry, to the end of
+    its sentence or to the next label (``Abbreviations:``). Empty when no short cell value is a key."""
+    keys = sorted(
+        {v.strip() for v in values if 0 < len(v.strip()) <= MAX_LEGEND_KEY and " " not in v.strip() and not _NUMBER.match(v.strip())},
+        key=len,
+        reverse=True,
+    )
+    text = " ".join(footnote.split())
+    if not keys or not text:
+        return {}
+    alts = "|".join(re.escape(k) for k in keys)
+    starts = list(re.finditer(rf"(?:^|(?<=\s))({alts}):\s+(?=\S)", text))
+    out: dict[str, str] = {}
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
+        body = text[m.end() : end].strip()
+        stop = re.search(r"(?<=[a-z0-9)\]])[.;](?=\s|$)|\s(?=[A-Z][a-z]+:\s)", body)  # a sentence end, a next label
+        body = body[: stop.start() + (stop.group(0) != " " and stop.group(0)[0] in ".;")] if stop else body
+        if body and m.group(1) not in out:
+            out[m.group(1)] = body.rstrip(" ;")
+    return out
+
+
+__all__ = ["cell_legends", "cell_markers", "split_footnotes"]

@@ -10,12 +10,12 @@ Rules (package docstring of :mod:`structaware_readers.units`): group, band and n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
-from structaware_readers.tables.footnotes import cell_markers, split_footnotes
+from structaware_readers.tables.footnotes import cell_legends, cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title
 
 if TYPE_CHECKING:
@@ -133,6 +133,7 @@ class TableView:
     base_context: str
     notes: dict[str, str]
     general_note: str
+    legends: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, builder: EmitContext, block: Block, grid: TableGrid) -> TableView:
@@ -148,8 +149,11 @@ class TableView:
         named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
         columns = f"Columns: {'; '.join(named)}" if named else ""
         notes, general = split_footnotes(block.footnote, cell_markers([c for r in rows for c in r]))
+        legends = cell_legends(block.footnote, [c for r in rows for c in r[1:]]) if block.footnote else {}
+        # a symbol in every row tells rows apart no more than the general note does
+        legends = {k: v for k, v in legends.items() if not all(k in (c.strip() for c in r) for r in rows)}
         context = " | ".join(s for s in (builder.document, head, columns, builder.section_context()) if s)
-        return cls(block, grid, rows, classify_rows(rows), headers, caption, context, notes, general)
+        return cls(block, grid, rows, classify_rows(rows), headers, caption, context, notes, general, legends)
 
     def context(self, cells: list[str], group: str = "") -> str:
         """The shared context, the row's group label, the notes its markers point at, the general note."""
@@ -159,8 +163,12 @@ class TableView:
         for marker in cell_markers(cells):
             if marker in self.notes:
                 parts.append(f"Note {marker}: {self.notes[marker]}")
-        if self.general_note:
-            parts.append(f"Note: {title(self.general_note)}")
+        general = title(self.general_note) if self.general_note else ""
+        for key in dict.fromkeys(c.strip() for c in cells[1:]):
+            if key in self.legends and self.legends[key] not in general:
+                parts.append(f"Note {key}: {self.legends[key]}")
+        if general:
+            parts.append(f"Note: {general}")
         return " | ".join(parts)
 
     def grade(self, cells: list[str], text: str, grading: DocumentGrading) -> Grade | None:
