@@ -3,6 +3,9 @@
 * ``fixtures_dir``: ``tests/fixtures`` (redistributable copies, see each folder's SOURCES.md);
 * ``shared_dir``: ``<repo>/../shared`` (research material and fixtures without redistribution
   rights); a test that asks for it is skipped with a clear reason when the folder is absent;
+* ``offline_env``: the environment of a test that loads models: Hugging Face offline, the test
+  session's own structaware cache (one per run, shared by its tests), no dense-model or index
+  override from the caller's shell; modules use it with ``pytestmark = pytest.mark.usefixtures("offline_env")``;
 * ``tiny_en_index_dir``: an index folder holding the tiny heading/table fixture and the synthetic
   English guideline (MinerU 4.0.12 flash tier), built once with the default encoders, offline; for
   tests that only read it (``structaware serve``, ``structaware mcp``).
@@ -33,6 +36,16 @@ def shared_dir() -> Path:
     if not SHARED_DIR.is_dir():
         pytest.skip(f"shared material not found at {SHARED_DIR} (only present in the development checkout)")
     return SHARED_DIR
+
+
+@pytest.fixture
+def offline_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HF_HUB_OFFLINE=1``, ``STRUCTAWARE_CACHE_DIR`` = the session's ``sa-cache``, and no
+    ``STRUCTAWARE_DENSE_MODEL`` / ``STRUCTAWARE_INDEX`` from the caller's shell."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+    monkeypatch.delenv("STRUCTAWARE_INDEX", raising=False)
 
 
 @pytest.fixture(scope="session")

@@ -14,11 +14,7 @@ EN_PDF = FIXTURES / "pdf" / "synthetic_guideline_en.pdf"
 QUESTION = "clinic target for adults 57-59 y"
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 def _boxes_in(image, unit_bboxes: list) -> None:

@@ -37,15 +37,7 @@ MINERU = SHARED / "fixtures" / "mineru"
 EN = MINERU / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 TINY = MINERU / "mineru-4.0.12_flash-tier_tiny_heading_table"
 
-pytestmark = pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {MINERU}")
-
-
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
-    monkeypatch.delenv("STRUCTAWARE_INDEX", raising=False)
+pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {MINERU}"), pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

@@ -26,11 +26,7 @@ MDD_PDF = FIXTURES / "pdf" / "vadod_mdd_2022_excerpt.pdf"
 QUESTION = "Does the Joint Commission require measurement-based care in mental health treatment programs?"
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 @pytest.fixture(scope="module")

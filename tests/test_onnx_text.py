@@ -26,10 +26,7 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:

@@ -18,14 +18,7 @@ from structaware_retrievers.index import SearchHit, StructureIndex
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
-pytestmark = pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}")
-
-
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}"), pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

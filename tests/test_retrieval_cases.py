@@ -17,11 +17,7 @@ from structaware_retrievers.store.base import PointRecord
 from structaware_retrievers.store.edge import EdgeStore
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 def _case(shared_dir: Path, prefix: str) -> dict:

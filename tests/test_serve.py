@@ -29,11 +29,7 @@ EN = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 TIMEOUT = 30
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 @pytest.fixture(scope="module")

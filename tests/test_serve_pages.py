@@ -27,11 +27,7 @@ PDFS = {EN_NAME: FIXTURES / "pdf" / "synthetic_guideline_en.pdf", "mineru-4.0.12
 TIMEOUT = 60
 
 
-@pytest.fixture(autouse=True)
-def _env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-    monkeypatch.delenv("STRUCTAWARE_DENSE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("offline_env")
 
 
 def _serve(index_dir: Path, pdf: Any) -> Iterator[QueryServer]:
