@@ -4,6 +4,8 @@ the embedded Qdrant engine."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.evidence import evidence_units, fit_budget, hit_unit, unit_chars
 from structaware_retrievers.index import SearchHit, StructureIndex
+from structaware_retrievers.results import row_line
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -173,8 +176,12 @@ def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIn
     a, b, c, d = rows[:4]
     assert len({u.table.table_id for u in (a, b, c, d)}) == 1  # type: ignore[union-attr]
     assert all(len(u.text) <= GROUP_SHORT_ROW_CHARS for u in (a, b, c, d))  # a filing's kind of row
-    long = c.model_copy(update={"text": c.text + "; Notes: " + "see the discussion of this population " * 6})
-    assert len(long.text) > GROUP_SHORT_ROW_CHARS  # a guideline's paragraph-long row
+    note = "see the discussion of this population " * 6
+    assert c.table is not None and d.table is not None
+    long = c.model_copy(
+        update={"text": f"{c.text}; Notes: {note}", "table": c.table.model_copy(update={"cells": [*c.table.cells, note]})}
+    )
+    assert len(row_line(long)) > GROUP_SHORT_ROW_CHARS  # a guideline's paragraph-long row
 
     def hits(*units: Unit) -> list[SearchHit]:
         return [SearchHit(unit=u, score=1.0 - i / 10, rank=i + 1) for i, u in enumerate(units)]
@@ -191,6 +198,11 @@ def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIn
     # the limit is a parameter; group_size 2 never looks at it
     assert group_table_rows(hits(a, b, long, d), 3, 5, short_row_chars=10_000)[0].group == [b, long]
     assert group_table_rows(hits(a, b, long, d), 2, 5)[0].group == [b]
+    # a row is long by what it hands over, its cells: a 10-Q row whose column headers are most of its
+    # text (`Derivatives gains/(losses) / recorded in income / Three months ended / 2022: 89; ...`) joins
+    wordy = d.model_copy(update={"text": "; ".join(f"Derivatives gains/(losses) recorded in income / {x}" for x in d.table.cells)})
+    assert len(wordy.text) > GROUP_SHORT_ROW_CHARS >= len(row_line(wordy))
+    assert group_table_rows(hits(a, b, wordy), 3, 5)[0].group == [b, wordy]
 
 
 def test_budget_drops_group_rows_before_hits(filled: StructureIndex) -> None:
@@ -220,10 +232,13 @@ def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: Stru
     grouped = next(h for h in hits if h.group)
     merged = hit_unit(grouped)
     rows = [grouped.unit, *grouped.group]  # the best row first
-    assert merged.text.splitlines() == [line for u in rows for line in u.text.splitlines()]
+    # the best row as it reads (header: value), then each other row as its cells, columns in place
+    assert merged.text.splitlines() == [*grouped.unit.text.splitlines(), *(" | ".join(c.strip() for c in u.table.cells) for u in grouped.group)]
+    assert all(re.fullmatch(r"Adults \d+-\d+ y \| <\d+/\d+ mmHg \| <\d+/\d+ mmHg \| [A-D]", x) for x in merged.text.splitlines()[1:])
     assert merged.unit_id == grouped.unit.unit_id and merged.context == grouped.unit.context
+    assert "Columns: Population; Clinic target; ABPM target; Grade" in merged.context  # the headers, once
     assert set(merged.pages) == {p for u in rows for p in u.pages}
-    assert unit_chars(merged) == unit_chars(grouped.unit) + sum(len(u.text) + 1 for u in grouped.group)
+    assert unit_chars(merged) == unit_chars(grouped.unit) + sum(len(row_line(u)) + 1 for u in grouped.group)
     # k hits -> k nodes / documents (the frameworks' contract), each grouped hit one of them
     nodes = LIRetriever(filled, similarity_top_k=5, mode="sparse").retrieve(q)
     assert [n.node.node_id for n in nodes] == [h.unit.unit_id for h in hits]

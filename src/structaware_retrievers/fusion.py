@@ -39,11 +39,13 @@ DEFAULT_PREFETCH_LIMIT = 50
 #: are short (:data:`GROUP_SHORT_ROW_CHARS`).
 DEFAULT_GROUP_SIZE = 3
 
-#: a matched row past a group's second joins it only when its text is at most this many characters:
-#: a filing's figures row (a total and its parts, asked together) costs little context, a guideline's
-#: paragraph-long row much. Measured on both kinds at once (docs/benchmarks/cpg-retrieval.md, "Session
-#: 4"): a third row of any length costs the clinical guidelines 350 characters of top-5 context
-#: per question for no page or element found, while OHR-Bench finance loses 14 evidence hits without it.
+#: a matched row past a group's second joins it only when its line (``results.row_line``: its cells, the
+#: way a group row is handed over) is at most this many characters: a filing's figures row (a total and
+#: its parts, asked together) costs little context, a guideline's paragraph-long row much. Measured on
+#: both kinds at once (docs/benchmarks/cpg-retrieval.md, "Sessions 4 and 5"): a third row of any length
+#: costs the clinical guidelines 350 characters of top-5 context per question for no page or element
+#: found, while OHR-Bench finance loses 14 evidence hits without it; measured on the row's text (with
+#: its column headers, up to 700 characters on a 10-Q) instead of its cells, it kept 3 such hits out.
 GROUP_SHORT_ROW_CHARS = 200
 
 

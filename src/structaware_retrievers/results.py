@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from structaware_readers.errors import StructawareError
 from structaware_readers.models import Unit
 
-__all__ = ["IngestError", "IngestFailure", "IngestReport", "IngestSummary", "SearchHit", "hit_unit"]
+__all__ = ["IngestError", "IngestFailure", "IngestReport", "IngestSummary", "SearchHit", "hit_unit", "row_line"]
 
 
 class SearchHit(BaseModel):
@@ -72,9 +72,20 @@ class SearchHit(BaseModel):
         }
 
 
+def row_line(unit: Unit) -> str:
+    """A table row as one line of a group: its cells ``" | "``-joined, empty cells kept so the
+    columns stay in place (``Vitamin B12 | X | Xa | Xa``), as the rows of a Markdown table; the
+    unit's ``text`` for a unit without cells. The group's first row, the hit's own, keeps its
+    ``header: value`` text and the hit's context names the columns, so the headers are not repeated
+    on every row (on a 10-Q statement they are most of a row's characters)."""
+    cells = unit.table.cells if unit.table is not None else []
+    return " | ".join(c.strip() for c in cells) if any(c.strip() for c in cells) else unit.text
+
+
 def hit_unit(hit: SearchHit) -> Unit:
     """The unit a hit hands over: its own unit, or, when it has ``group`` rows, one unit holding the
-    hit's row then its group rows, best first (``text`` newline-joined, the hit's ``context`` once;
+    hit's row then its group rows, best first (``text``: the hit's row text, then one
+    :func:`row_line` per group row, newline-joined; the hit's ``context`` once;
     ``pages``, ``element_ids``/``bboxes``/``element_pages`` and ``source_element_ids`` of every row).
     Ids, type, grade and ``table`` stay the hit's (the best row), so a node or document of a grouped
     hit is addressed by its best row; the other rows' ids are ``[u.unit_id for u in hit.group]``."""
@@ -90,7 +101,7 @@ def hit_unit(hit: SearchHit) -> Unit:
     )
     return hit.unit.model_copy(
         update={
-            "text": "\n".join(u.text for u in rows),
+            "text": "\n".join([hit.unit.text, *(row_line(u) for u in hit.group)]),
             "pages": sorted({p for u in rows for p in u.pages}),
             "element_ids": [e for e, _, _ in refs],
             "bboxes": [b for _, b, _ in refs],
