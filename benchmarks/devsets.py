@@ -116,13 +116,17 @@ def main(argv: list[str] | None = None) -> int:
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.evaluation.harness import run_eval
     from structaware_retrievers.evaluation.questions import load_questions
+    from structaware_retrievers.evaluation.searchers import NoDenseEncoder
 
     bench = (args.shared / "bench").resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     cache_dir = args.cache_dir or args.out / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
-    dense, sparse = DenseEncoder(cache=cache), SparseEncoder(cache=cache)
+    # a BM25-only run embeds nothing with the dense model (the harness's own rule, default_encoders)
+    bm25_only = all(r == "bm25" for r in args.retrievers)
+    dense = NoDenseEncoder(cache=cache) if bm25_only else DenseEncoder(cache=cache)
+    sparse = SparseEncoder(cache=cache)
     lines = [
         "| set | retriever | method | n | PH@1 | PH@5 | EH@5 | EvH@5 | MRR_p | Ctx |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",

@@ -18,8 +18,9 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   long full-width row (supporting text) or a label with no data row below it is a unit of its own,
   never graded; an empty row or a repeat of the row above is dropped. Footnotes: an entry of the
   table's footnote whose marker (``^a``, from ``<sup>a</sup>``/``<eq>^a</eq>``) a row carries goes
-  to that row's context (``Note a: ...``); unmarked footnote text goes to every row's context
-  (``Note: ...``). Grades are read from grade columns (``Grade``, ``Category``, ``Class``...; header
+  to that row's context (``Note a: ...``); a legend entry for a symbol printed as a whole cell
+  (``Xa: Examinations should be performed after Roux-en-Y gastric bypass``) goes to the rows that
+  print it (``Note Xa: ...``); unmarked footnote text goes to every row's context (``Note: ...``). Grades are read from grade columns (``Grade``, ``Category``, ``Class``...; header
   and value), else from the row text. A recommendation table (class, level and recommendation
   columns, ACC/AHA style) gives one graded ``recommendation`` unit per recommendation instead
   (:mod:`.table_recommendations`). In a mostly numeric table, leading number-free body rows that
