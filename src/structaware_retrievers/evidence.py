@@ -8,8 +8,8 @@ evaluation's budgeted page hit (paper Table 5).
 
 Table groups (:func:`group_table_rows`): among the fused candidates, the best row of a table is
 the hit and up to ``group_size - 1`` further matched rows of the same table ride along in
-``SearchHit.group`` (best first; past the second row only rows whose line, :func:`row_line`, is at most
-:data:`~structaware_retrievers.fusion.GROUP_SHORT_ROW_CHARS` characters), so the top k shows k
+``SearchHit.group`` (best first; past the second row only rows whose line, :func:`row_line`, is at
+most :data:`~structaware_retrievers.fusion.GROUP_SHORT_ROW_CHARS` characters), so the top k shows k
 different pieces of evidence and a question spread over several rows of one table (a comparison, a
 total and its parts) gets them together.
 
@@ -74,9 +74,9 @@ def group_table_rows(
 
     The first row of a table becomes a hit; later rows of the same table (same ``doc_id`` and
     ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; the first of them
-    always, any further one only when its line as handed over (:func:`row_line`: its cells) is at most
-    ``short_row_chars`` characters (a long row costs more context than it brings). Other units stay hits of their own. Rows that do not join
-    are set aside and, only when fewer than ``k`` hits result, grouped the same way after them (so a
+    always, any further one only when its line as handed over (:func:`row_line`: its cells) is at
+    most ``short_row_chars`` characters (a long row costs more context than it brings). Other units
+    stay hits of their own. Rows that do not join are set aside and, only when fewer than ``k`` hits result, grouped the same way after them (so a
     query that one table answers still gets ``k`` hits). A group keeps its rows' rank order. Returns
     the first ``k`` hits, ranked 1..k again (a hit's score is its best row's). ``group_size`` 1: the
     first ``k`` hits unchanged.
@@ -148,8 +148,8 @@ def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
 
     First the hits' own units in rank order (``unit_chars``), each kept when it still fits, else
     skipped so that a later, shorter hit may still enter; then, in the same order, each kept hit's
-    ``group`` rows (``len(row_line(row)) + 1`` each: one line under the hit's row in :func:`hit_unit`) and
-    then its ``neighbours`` (``unit_chars``), each kept when it fits in what is left. Under a tight
+    ``group`` rows (``len(row_line(row)) + 1`` each: one line under the hit's row in
+    :func:`hit_unit`) and then its ``neighbours`` (``unit_chars``), each kept when it fits in what is left. Under a tight
     budget more different pieces of evidence beat more rows of one table. Ranks are kept as
     retrieved (so gaps show skipped hits).
     """

@@ -62,17 +62,16 @@ def split_footnotes(footnote: str, markers: list[str]) -> tuple[dict[str, str], 
 #: A legend key: a whole cell of at most this many characters.
 MAX_LEGEND_KEY = 4
 _NUMBER = re.compile(r"^[\d.,%-]+$")
+#: where a legend entry ends: a sentence end (kept), or the space before the next label (``Abbreviations:``)
+_ENTRY_END = re.compile(r"(?<=[a-z0-9)\]])[.;](?=\s|$)|\s(?=[A-Z][a-z]+:\s)")
 
 
 def cell_legends(footnote: str, values: list[str]) -> dict[str, str]:
     """``{cell value: its explanation}`` for the whole-cell symbols ``values`` that ``footnote`` explains
     as ``KEY: text`` (see the module docstring); an entry runs to the next key's entry, to the end of
     its sentence or to the next label (``Abbreviations:``). Empty when no short cell value is a key."""
-    keys = sorted(
-        {v.strip() for v in values if 0 < len(v.strip()) <= MAX_LEGEND_KEY and " " not in v.strip() and not _NUMBER.match(v.strip())},
-        key=len,
-        reverse=True,
-    )
+    short = {v.strip() for v in values if 0 < len(v.strip()) <= MAX_LEGEND_KEY}
+    keys = sorted((v for v in short if " " not in v and not _NUMBER.match(v)), key=len, reverse=True)
     text = " ".join(footnote.split())
     if not keys or not text:
         return {}
@@ -82,8 +81,9 @@ def cell_legends(footnote: str, values: list[str]) -> dict[str, str]:
     for k, m in enumerate(starts):
         end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
         body = text[m.end() : end].strip()
-        stop = re.search(r"(?<=[a-z0-9)\]])[.;](?=\s|$)|\s(?=[A-Z][a-z]+:\s)", body)  # a sentence end, a next label
-        body = body[: stop.start() + (stop.group(0) != " " and stop.group(0)[0] in ".;")] if stop else body
+        stop = _ENTRY_END.search(body)
+        if stop:
+            body = body[: stop.start() + (stop.group(0) in ".;")]
         if body and m.group(1) not in out:
             out[m.group(1)] = body.rstrip(" ;")
     return out

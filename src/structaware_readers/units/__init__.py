@@ -20,8 +20,9 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   table's footnote whose marker (``^a``, from ``<sup>a</sup>``/``<eq>^a</eq>``) a row carries goes
   to that row's context (``Note a: ...``); a legend entry for a symbol printed as a whole cell
   (``Xa: Examinations should be performed after Roux-en-Y gastric bypass``) goes to the rows that
-  print it (``Note Xa: ...``); unmarked footnote text goes to every row's context (``Note: ...``). Grades are read from grade columns (``Grade``, ``Category``, ``Class``...; header
-  and value), else from the row text. A recommendation table (class, level and recommendation
+  print it (``Note Xa: ...``); unmarked footnote text goes to every row's context (``Note: ...``).
+  Grades are read from grade columns (``Grade``, ``Category``, ``Class``...; header and value), else
+  from the row text. A recommendation table (class, level and recommendation
   columns, ACC/AHA style) gives one graded ``recommendation`` unit per recommendation instead
   (:mod:`.table_recommendations`). In a mostly numeric table, leading number-free body rows that
   complete the header (text under an empty or spanning header cell, or an empty stub cell) join the
