@@ -22,7 +22,7 @@ from structaware_readers.errors import StoreError
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, Match, PointFilter, SearchFilter
-from structaware_retrievers.store import PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
+from structaware_retrievers.store import HNSW_FILTER_FIELDS, PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
 from structaware_retrievers.store.base import RRF_DENSE_WEIGHT
 
 DIM = 8
@@ -454,6 +454,9 @@ def test_edge_payload_indexes_and_optimize(tmp_path: Path) -> None:
     with s._using() as shard:  # noqa: SLF001 - checking the engine state itself
         schema = shard.info().payload_schema
     assert {k: str(v.data_type).split(".")[-1].lower() for k, v in schema.items()} == PAYLOAD_INDEXES
+    # HNSW sub-graphs only where filters keep much of a library; integer fields match exactly and by range
+    assert {k for k, v in schema.items() if v.params.enable_hnsw} == set(HNSW_FILTER_FIELDS) == {"unit_type", "grade_label"}
+    assert all(v.params.lookup and v.params.range for k, v in schema.items() if PAYLOAD_INDEXES[k] == "integer")
     s.delete(PointFilter.match("doc_id", "doc2"))
     s.optimize()
     assert s.count() == 3
@@ -478,3 +481,24 @@ def test_edge_recovers_from_a_shard_left_without_metadata(tmp_path: Path) -> Non
     again.create(DIM, {"v": 2})
     assert again.count() == 0 and again.metadata() == {"v": 2}
     again.close()
+
+
+def test_client_payload_indexes_build_sub_graphs_only_for_type_and_grade() -> None:
+    from structaware_retrievers.store.client import field_index_params
+
+    made = {k: field_index_params(k, v) for k, v in PAYLOAD_INDEXES.items()}
+    assert {k for k, p in made.items() if p.enable_hnsw} == {"unit_type", "grade_label"}
+    assert {k: str(p.type.value) for k, p in made.items()} == PAYLOAD_INDEXES
+    assert all(p.lookup and p.range for p in made.values() if str(p.type.value) == "integer")
+
+
+@pytest.mark.skipif(not os.environ.get("QDRANT_URL"), reason="needs a Qdrant server: set QDRANT_URL (and QDRANT_API_KEY)")
+def test_server_payload_indexes_as_created() -> None:
+    s = filled(make_store("server", Path()))
+    assert isinstance(s, ClientStore)
+    try:
+        schema = s.client.get_collection(s.collection).payload_schema
+        assert {k: str(v.data_type.value) for k, v in schema.items()} == PAYLOAD_INDEXES
+        assert {k for k, v in schema.items() if v.params.enable_hnsw} == set(HNSW_FILTER_FIELDS)
+    finally:
+        s.client.delete_collection(s.collection)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from structaware_retrievers.store.base import (
     DENSE,
+    HNSW_FILTER_FIELDS,
     PAYLOAD_INDEXES,
     SPARSE,
     PointRecord,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DENSE",
+    "HNSW_FILTER_FIELDS",
     "PAYLOAD_INDEXES",
     "SPARSE",
     "ClientStore",

@@ -25,6 +25,7 @@ from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
+    HNSW_FILTER_FIELDS,
     PAYLOAD_INDEXES,
     SPARSE,
     PointRecord,
@@ -70,6 +71,15 @@ def _sparse(v: SparseVector) -> m.SparseVector:
 
 def _vector(v: list[float] | SparseVector) -> Any:
     return _sparse(v) if isinstance(v, SparseVector) else v
+
+
+def field_index_params(name: str, kind: str) -> m.KeywordIndexParams | m.IntegerIndexParams:
+    """The payload index of field ``name`` (``kind`` ``"keyword"``, else integer: exact and range
+    matches), with HNSW sub-graphs only for :data:`HNSW_FILTER_FIELDS`."""
+    hnsw = name in HNSW_FILTER_FIELDS
+    if kind == "keyword":
+        return m.KeywordIndexParams(type=m.KeywordIndexType.KEYWORD, enable_hnsw=hnsw)
+    return m.IntegerIndexParams(type=m.IntegerIndexType.INTEGER, lookup=True, range=True, enable_hnsw=hnsw)
 
 
 class ClientStore(VectorStore):
@@ -168,7 +178,7 @@ class ClientStore(VectorStore):
             if self._is_local:
                 warnings.filterwarnings("ignore", message="Payload indexes have no effect")
             for name, kind in wanted.items():
-                schema = m.PayloadSchemaType.KEYWORD if kind == "keyword" else m.PayloadSchemaType.INTEGER
+                schema = field_index_params(name, kind)
                 self._run(
                     "create_payload_index", self.client.create_payload_index, self.collection, name, schema, wait=True
                 )

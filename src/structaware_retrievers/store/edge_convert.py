@@ -9,7 +9,7 @@ import qdrant_edge as E
 
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
-from structaware_retrievers.store.base import DENSE, SPARSE, PointRecord
+from structaware_retrievers.store.base import DENSE, HNSW_FILTER_FIELDS, SPARSE, PointRecord
 from structaware_retrievers.store.common import translate_filter
 
 __all__ = ["field_index_operation", "shard_config", "to_edge_filter", "to_edge_point", "to_edge_sparse", "to_edge_vector"]
@@ -56,6 +56,11 @@ def shard_config(dim: int) -> Any:
 
 
 def field_index_operation(name: str, kind: str) -> Any:
-    """The update operation that creates payload index ``name`` (``kind`` ``"keyword"``, else integer)."""
-    schema = E.PayloadSchemaType.Keyword if kind == "keyword" else E.PayloadSchemaType.Integer
-    return E.UpdateOperation.create_field_index(name, schema)
+    """The update operation that creates payload index ``name`` (``kind`` ``"keyword"``, else integer:
+    exact and range matches), with HNSW sub-graphs only for :data:`HNSW_FILTER_FIELDS`."""
+    hnsw = name in HNSW_FILTER_FIELDS
+    if kind == "keyword":
+        params: Any = E.KeywordIndexParams(enable_hnsw=hnsw)
+    else:
+        params = E.IntegerIndexParams(lookup=True, range=True, enable_hnsw=hnsw)
+    return E.UpdateOperation.create_field_index(name, params)
