@@ -91,7 +91,7 @@ PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
 #: library (a fifth of it for ``unit_type == table_row``). Every other field of
 #: :data:`PAYLOAD_INDEXES` is indexed with ``enable_hnsw=False``: its filters (one document, a page
 #: range, the write markers) keep few points, which Qdrant's query planner scores exactly from the
-#: payload index, so their sub-graphs were build time for nothing. They were most of it: on 40,000
+#: payload index, so their sub-graphs were build time for nothing, more than half of it: on 40,000
 #: synthetic 896-d units with 120 page values, ``optimize()`` took 320 s of CPU with every field's
 #: sub-graphs and 150 s with these two fields' only (docs/benchmarks/scale.md, session 6).
 HNSW_FILTER_FIELDS: frozenset[str] = frozenset({"unit_type", "grade_label"})
