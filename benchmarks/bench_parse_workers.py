@@ -8,7 +8,14 @@ Times, with an empty parse cache each time (a new ``STRUCTAWARE_CACHE_DIR`` per 
   runs one ``mineru-kit`` process per PDF (the route before parse workers): parse only;
 * ``workers``: :class:`structaware_readers.parse_workers.ParseWorkers` reading every PDF
   (``--workers`` processes, MinerU's Python API inside them): parse **and** unit building, so
-  this route does more than the two others.
+  this route does more than the two others;
+* ``ingest``: the whole job, ``structaware ingest PDF... --workers N`` in a new process into a new
+  folder index, parse cache and embedding cache empty (cold): parse, units, dense and BM25
+  vectors, the store; then the same command again on the unchanged PDFs (``re-ingest``). Its
+  ``units`` are those the command reports (``ingested D documents, U units``).
+
+Issue 24's acceptance (cold ingest <= 1.25x ``mineru-kit`` alone, in one run) is
+``--routes mineru-kit ingest --workers 2``: the ratio is printed at the end.
 
 Run on a quiet machine if you can; the load average is printed beside each figure::
 
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,6 +82,28 @@ def _workers(pdfs: list[Path], tmp: Path, n: int) -> tuple[float, int]:
     return time.perf_counter() - t0, units
 
 
+def _ingest(pdfs: list[Path], tmp: Path, n: int) -> tuple[float, int, float]:
+    """Cold ``structaware ingest`` of ``pdfs`` (new caches, new index), then a re-ingest: (wall seconds
+    of the first, units it reports, wall seconds of the second)."""
+    exe = shutil.which("structaware") or str(Path(sys.executable).with_name("structaware"))
+    env = {**os.environ, "STRUCTAWARE_CACHE_DIR": str(tmp / "cache"), "MINERU_MODEL_SOURCE": "local"}
+    cmd = [exe, "ingest", *map(str, pdfs), "--index", str(tmp / "index"), "--workers", str(n), "--no-progress"]
+    times, outputs = [], []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        times.append(time.perf_counter() - t0)
+        if run.returncode != 0:
+            raise SystemExit(f"structaware ingest exited with {run.returncode}:\n{run.stdout}\n{run.stderr}")
+        outputs.append(run.stdout)
+    for out in outputs:  # the command's own summary: its seconds and the embedding's share
+        print("   ", next((line for line in out.splitlines() if line.startswith("ingested")), out.strip()), flush=True)
+    match = re.search(r"ingested (\d+) documents, (\d+) units", outputs[0])
+    if not match:
+        raise SystemExit(f"no 'ingested D documents, U units' line in the output of {' '.join(cmd)}:\n{outputs[0]}")
+    return times[0], int(match.group(2)), times[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pdfs", nargs="+", type=Path)
@@ -85,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(pdfs)} PDFs, {pages} pages, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print("| route | workers | seconds | pages/s | units | load before | load after |")
     print("|---|---:|---:|---:|---:|---|---|")
+    seconds: dict[str, float] = {}
     for route in args.routes:
-        for n in args.workers if route == "workers" else [1]:
+        for n in args.workers if route in ("workers", "ingest") else [1]:
             with tempfile.TemporaryDirectory(prefix="bench-parse-") as d:
                 before = _load()
                 units = "-"
@@ -94,10 +125,18 @@ def main(argv: list[str] | None = None) -> int:
                     secs = _mineru_kit(pdfs, Path(d))
                 elif route == "per-pdf":
                     secs = _per_pdf(pdfs, Path(d))
+                elif route == "ingest":
+                    secs, count, again = _ingest(pdfs, Path(d), n)
+                    units = f"{count} ({count / secs:.1f}/s); re-ingest {again:.1f} s"
                 else:
                     secs, count = _workers(pdfs, Path(d), n)
                     units = str(count)
+                seconds[f"{route}/{n}"] = secs
                 print(f"| {route} | {n} | {secs:.1f} | {pages / secs:.2f} | {units} | {before} | {_load()} |", flush=True)
+    if "mineru-kit/1" in seconds:
+        for key, secs in seconds.items():
+            if key.startswith("ingest/"):
+                print(f"{key}: {secs / seconds['mineru-kit/1']:.2f}x mineru-kit alone")
     return 0
 
 
