@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from structaware_retrievers import model_assets
-from structaware_retrievers.encoders.onnx_text import OnnxMeanPoolEmbedder, token_budget_batches
+from structaware_retrievers.encoders.onnx_text import ALLOW_SPINNING, OnnxMeanPoolEmbedder, token_budget_batches
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -40,6 +40,9 @@ def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
     assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
     np.testing.assert_allclose(ours, theirs, atol=2e-6)
     assert lean.count_tokens(TEXTS)[3] == 256  # truncated at tokenizer_config's model_max_length
+    # its threads sleep between calls (an ingest's parse workers share the cores); fastembed's spin,
+    # and the vectors are equal all the same (above)
+    assert lean.session.get_session_options().get_session_config_entry(ALLOW_SPINNING) == "0"
     np.testing.assert_allclose(next(lean.query_embed(TEXTS[0])), theirs[0], atol=2e-6)
 
     # the optimised graph was saved once, its weights beside it as external data (memory-mapped
