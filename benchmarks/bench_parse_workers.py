@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 
 def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "n/a"
@@ -85,23 +87,23 @@ def _workers(pdfs: list[Path], tmp: Path, n: int) -> tuple[float, int]:
 def _ingest(pdfs: list[Path], tmp: Path, n: int) -> tuple[float, int, float]:
     """Cold ``structaware ingest`` of ``pdfs`` (new caches, new index), then a re-ingest: (wall seconds
     of the first, units it reports, wall seconds of the second)."""
-    exe = shutil.which("structaware") or str(Path(sys.executable).with_name("structaware"))
-    env = {**os.environ, "STRUCTAWARE_CACHE_DIR": str(tmp / "cache"), "MINERU_MODEL_SOURCE": "local"}
-    cmd = [exe, "ingest", *map(str, pdfs), "--index", str(tmp / "index"), "--workers", str(n), "--no-progress"]
-    times, outputs = [], []
+    from bench_concurrent_ingest import ingest  # the same command line as the concurrent-ingest benchmark
+
+    os.environ["STRUCTAWARE_CACHE_DIR"] = str(tmp / "cache")  # the command takes the environment at start
+    times, summaries = [], []
     for _ in range(2):
         t0 = time.perf_counter()
-        run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        proc = ingest(pdfs, tmp / "index", n)
+        stdout, stderr = proc.communicate()
         times.append(time.perf_counter() - t0)
-        if run.returncode != 0:
-            raise SystemExit(f"structaware ingest exited with {run.returncode}:\n{run.stdout}\n{run.stderr}")
-        outputs.append(run.stdout)
-    for out in outputs:  # the command's own summary: its seconds and the embedding's share
-        print("   ", next((line for line in out.splitlines() if line.startswith("ingested")), out.strip()), flush=True)
-    match = re.search(r"ingested (\d+) documents, (\d+) units", outputs[0])
-    if not match:
-        raise SystemExit(f"no 'ingested D documents, U units' line in the output of {' '.join(cmd)}:\n{outputs[0]}")
-    return times[0], int(match.group(2)), times[1]
+        summary = next((line for line in stdout.splitlines() if line.startswith("ingested ")), None)
+        if proc.returncode != 0 or summary is None:
+            raise SystemExit(f"structaware ingest exited with {proc.returncode}, no summary line:\n{stdout}\n{stderr}")
+        print("   ", summary, flush=True)  # the command's own seconds and the embedding's share
+        summaries.append(summary)
+    units = re.match(r"ingested \d+ documents, (\d+) units", summaries[0])
+    assert units is not None, summaries[0]
+    return times[0], int(units.group(1)), times[1]
 
 
 def main(argv: list[str] | None = None) -> int:
