@@ -13,7 +13,7 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.encoders.dense import BILINGUAL_PRESET, DEFAULT_PRESET
-from structaware_retrievers.encoders.language_routed import LanguageRoutedModel
+from structaware_retrievers.encoders.language_routed import LanguageRoutedModel, no_cjk_half
 from structaware_retrievers.index import StructureIndex
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
@@ -50,17 +50,86 @@ def test_each_query_language_ranks_as_its_own_model(halves: tuple[DenseEncoder, 
     routed = DenseEncoder(model=LanguageRoutedModel(en, ml))
     docs = routed.embed_array(PASSAGES)
     assert docs.shape == (4, 896) and np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-5)
-    for query, model in (("Where should blood pressure be measured first?", en), ("血压应该在哪里测量？", ml)):
-        q = np.asarray(routed.embed_query(query))
-        assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5)
-        own = model.embed_array(PASSAGES) @ np.asarray(model.embed_query(query))
-        # cosine with the routed vectors is the query language's model's cosine / sqrt(2): same ranking
-        assert docs @ q == pytest.approx(own / np.sqrt(2), abs=1e-5)
-        assert np.argsort(-(docs @ q)).tolist() == np.argsort(-own).tolist()
+    # an English question: the English model's cosine / sqrt(2) on every passage, so its ranking
+    query = "Where should blood pressure be measured first?"
+    own = en.embed_array(PASSAGES) @ np.asarray(en.embed_query(query))
+    q = np.asarray(routed.embed_query(query))
+    assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-5)
+    assert docs @ q == pytest.approx(own / np.sqrt(2), abs=1e-5)
+    assert np.argsort(-(docs @ q)).tolist() == np.argsort(-own).tolist()
+    # a Chinese question: the multilingual model's cosine / sqrt(2) on the Chinese passages (its
+    # ranking there); the English ones, embedded by the English model alone, score the fixed half's
+    # cosine, below both Chinese passages
+    query = "血压应该在哪里测量？"
+    m_q = np.asarray(ml.embed_query(query))
+    q = np.asarray(routed.embed_query(query))
+    got = docs @ q
+    assert got[2:] == pytest.approx(ml.embed_array(PASSAGES[2:]) @ m_q / np.sqrt(2), abs=1e-5)
+    assert got[:2] == pytest.approx([no_cjk_half(512) @ m_q / np.sqrt(2)] * 2, abs=1e-5)
+    assert got[:2].max() < got[2:].min()
     zh_q = np.asarray(routed.embed_query("血压应该在哪里测量？"))
     en_q = np.asarray(routed.embed_query("Where should blood pressure be measured first?"))
     assert not zh_q[:384].any() and zh_q[384:].any()  # a Chinese query: the multilingual half only
     assert en_q[:384].any() and not en_q[384:].any()  # an English query, share 0: the English half only
+
+
+def test_passages_without_a_cjk_letter_skip_the_multilingual_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
+    """English passages cost the English model alone, and an English question scores them exactly as
+    with both models (the layout of indexes built before the routing, still read and written)."""
+    en, ml = halves
+    routed = LanguageRoutedModel(DenseEncoder("all-MiniLM-L6-v2-int8"), DenseEncoder("use-multilingual-v3"))
+    assert routed.route_passages
+    docs = routed.embed_documents(PASSAGES)
+    assert (routed.english.computed, routed.multilingual.computed) == (4, 2)  # USE ran on the Chinese two only
+    assert np.allclose(docs[:2, 384:], no_cjk_half(512) / np.sqrt(2))
+    assert np.linalg.norm(no_cjk_half(512)) == pytest.approx(1.0)
+    before = LanguageRoutedModel(en, ml, route_passages=False)
+    old = before.embed_documents(PASSAGES)
+    assert np.allclose(docs[2:], old[2:], atol=1e-6)  # a Chinese passage: unchanged (up to batching)
+    for query in ("Where should blood pressure be measured first?", "quarterly revenue growth"):
+        q = np.asarray(routed.embed_query(query))
+        assert docs @ q == pytest.approx(old @ q, abs=1e-6)
+    # the two layouts are told apart, and the routed model takes an index of the other as its own
+    assert routed.model_id == before.model_id + "+cjk-free-passages-english-only"
+    assert routed.compatible_model_ids == (before.model_id,) and before.compatible_model_ids == ()
+    # beta > 0 reads the multilingual half of English passages: no routing then, and asking for it is an error
+    mixing = LanguageRoutedModel(en, ml, english_query_share=0.5)
+    assert not mixing.route_passages and mixing.model_id == before.model_id
+    with pytest.raises(MalformedInputError, match="route_passages"):
+        LanguageRoutedModel(en, ml, english_query_share=0.5, route_passages=True)
+
+
+def test_an_index_built_before_the_routing_opens_and_takes_new_documents(tmp_path: Path) -> None:
+    from structaware_readers.errors import ModelMismatchError
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    cache = EmbeddingCache()
+    en = load_document(EN)
+
+    def encoder(route: bool) -> DenseEncoder:
+        english, multilingual = (DenseEncoder(name, cache=cache) for name in ("all-MiniLM-L6-v2-int8", "use-multilingual-v3"))
+        model = LanguageRoutedModel(english, multilingual, name=BILINGUAL_PRESET, route_passages=route)
+        return DenseEncoder(model=model, cache=cache)
+
+    question = "What is the grade for adults 57-59 y?"
+
+    with StructureIndex(tmp_path / "ix", dense=encoder(False), sparse=SparseEncoder(cache=cache)) as ix:
+        ix.add_document(en, build_units(en))
+        old_hits = [(h.unit.unit_id, h.rank) for h in ix.query(question, k=5, mode="dense")]
+        old_count = ix.count()
+    zh = load_document(ZH)
+    with StructureIndex(tmp_path / "ix", dense=encoder(True), sparse=SparseEncoder(cache=cache)) as ix:
+        assert ix.count() == old_count
+        ix.add_document(zh, build_units(zh))
+        assert ix.count() == old_count + len(build_units(zh))
+        hits = ix.query(question, k=5, mode="dense", filter={"doc_id": en.doc_id})
+        assert [(h.unit.unit_id, h.rank) for h in hits] == old_hits
+    # another model's index is still refused
+    english, multilingual = DenseEncoder("all-MiniLM-L6-v2-int8"), DenseEncoder("use-multilingual-v3")
+    other = DenseEncoder(model=LanguageRoutedModel(english, multilingual, name="other"))
+    with pytest.raises(ModelMismatchError):
+        StructureIndex(tmp_path / "ix", dense=other, sparse=SparseEncoder(cache=cache))
 
 
 def test_an_english_query_share_mixes_in_the_multilingual_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
@@ -84,8 +153,9 @@ def test_each_half_is_cached_under_its_own_model_id(tmp_path: Path) -> None:
     routed.embed_array(PASSAGES)
     model = routed.backend
     assert isinstance(model, LanguageRoutedModel)
-    assert model.english.computed == 2 and model.multilingual.computed == 4  # the first two came from the cache
-    assert routed.computed == 4
+    assert model.english.computed == 2  # the first two came from the cache
+    assert model.multilingual.computed == 2  # the two Chinese passages (English ones skip it)
+    assert routed.computed == 2
     again = DenseEncoder(cache=cache)
     again.embed_array(PASSAGES)
     assert again.computed == 0  # every half from the cache; the concatenation itself is not stored

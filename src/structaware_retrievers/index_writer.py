@@ -113,7 +113,8 @@ class IndexWriter:
                 field="metadata",
             )
         stored_dense, stored_sparse = meta.get("dense", {}), meta.get("sparse", {})
-        if stored_dense.get("model_id") != self.dense.model_id:
+        stored_id = stored_dense.get("model_id")
+        if stored_id != self.dense.model_id and stored_id not in getattr(self.dense, "compatible_ids", ()):
             name = stored_dense.get("model_name")
             raise ModelMismatchError(
                 f"the index was built with dense model {name!r} (id {stored_dense.get('model_id')}), not"

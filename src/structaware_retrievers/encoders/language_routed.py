@@ -1,9 +1,9 @@
 """One dense vector that reads English and Chinese: an English model and a multilingual model side by side.
 
-:class:`LanguageRoutedModel` embeds every passage with both models and stores the two unit-length
-vectors concatenated and scaled to unit length, ``[e(t), m(t)] / sqrt(2)``, in the index's one
-dense vector. A query is embedded by the model(s) of its language and the other half is zeroed
-or scaled down:
+:class:`LanguageRoutedModel` stores, in the index's one dense vector, the English model's and the
+multilingual model's unit-length vectors of a passage concatenated and scaled to unit length,
+``[e(t), m(t)] / sqrt(2)``. A query is embedded by the model(s) of its language and the other half
+is zeroed or scaled down:
 
 * a query mostly in Chinese, Japanese or Korean (:func:`~.tokenize.cjk_share` >= 0.3, the share
   :meth:`DenseEncoder.covers` uses): ``[0, m(q)]``, so its cosine with a passage ranks exactly as
@@ -17,6 +17,17 @@ passages and blind to Chinese, answers English questions; the multilingual model
 A passage in the other language than the query scores low on the half that speaks the query's
 language, which keeps an English question's hits English in a mixed index. Nothing in the store
 changes (one named vector, ``dim = d_e + d_m``); the weighting happens in the query vector.
+
+**Passages without a CJK letter skip the multilingual model** (``route_passages``, on when
+``beta = 0``, the default): with ``beta = 0`` only a CJK query reads a passage's multilingual half,
+and such a query should rank CJK passages first anyway. Their multilingual half is a fixed unit
+vector, :func:`no_cjk_half` (alternating signs), so every passage keeps the ``1 / sqrt(2)`` scale:
+an English query scores every passage exactly as before (``e(q) . e(t) / sqrt(2)``), in a new index
+and in one built before this routing alike, and a CJK query scores a CJK-free passage
+``m(q) . no_cjk_half / sqrt(2)``: ``m(q) . no_cjk_half`` was within +-0.06 on the 25 cpg_zh
+questions, whose best cosine with three unrelated Chinese sentences was 0.14-0.29.
+An English corpus then costs the English model alone: on bench/cpg, USE took 18 ms of CPU a unit
+beside MiniLM's 64 (docs/benchmarks/scale.md).
 
 Each half is a :class:`~.dense.DenseEncoder` with its own content-hash cache entries (under its
 own model id), so vectors a single-model index already embedded are reused, and the concatenation
@@ -56,10 +67,21 @@ class _Half(Protocol):
     def embed_query(self, text: str) -> Any: ...
 
 
-__all__ = ["CJK_QUERY_SHARE", "LanguageRoutedModel"]
+__all__ = ["CJK_QUERY_SHARE", "LanguageRoutedModel", "no_cjk_half"]
 
 #: a query whose letters are at least this share CJK is searched by the multilingual half alone
 CJK_QUERY_SHARE = 0.3
+#: what a routed model's id adds to the old id (every passage through both models)
+_ROUTED_ID_SUFFIX = "+cjk-free-passages-english-only"
+
+
+def no_cjk_half(dim: int) -> np.ndarray:
+    """The multilingual half of a passage without a CJK letter when passages are routed: a fixed unit
+    vector of alternating signs, ``(+1, -1, +1, ...) / sqrt(dim)``, float32, shape ``(dim,)``."""
+    import numpy as np
+
+    signs = np.where(np.arange(dim) % 2 == 0, 1.0, -1.0)
+    return (signs / math.sqrt(dim)).astype(np.float32)
 
 
 class LanguageRoutedModel:
@@ -72,14 +94,22 @@ class LanguageRoutedModel:
         english_query_share: ``beta``, the weight of the multilingual half in a non-CJK query's
             vector (the English half weighs 1); 0 searches English queries with the English model alone.
         name: the preset name (``model_name``).
+        route_passages: embed a passage without a CJK letter by the English model alone (its
+            multilingual half :func:`no_cjk_half`); ``None``: on when ``english_query_share`` is 0
+            (an English query with ``beta > 0`` reads the multilingual half of English passages).
 
     Attributes:
-        model_id: ``<name>@<english id>+<multilingual id>``: the passage vectors depend on both
-            models only (``english_query_share`` changes queries, not the index).
+        model_id: ``<name>@<english id>+<multilingual id>``, with ``+cjk-free-passages-english-only``
+            when passages are routed: the passage vectors depend on the models and the routing only
+            (``english_query_share`` changes queries, not the index).
+        compatible_model_ids: ids of indexes this model reads and writes as its own: for a routed
+            model, the id of the same models without routing (an index built before the routing:
+            English queries score its passages and new ones alike, see the module docstring).
         languages: the union of the halves' languages (``None``: one half is multilingual/unknown).
 
     Raises:
-        MalformedInputError: ``english_query_share`` is negative or not finite.
+        MalformedInputError: ``english_query_share`` is negative or not finite, or
+            ``route_passages=True`` with ``english_query_share > 0``.
     """
 
     def __init__(
@@ -89,6 +119,7 @@ class LanguageRoutedModel:
         *,
         english_query_share: float = 0.0,
         name: str | None = None,
+        route_passages: bool | None = None,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
 
@@ -99,11 +130,23 @@ class LanguageRoutedModel:
         self.english = english
         self.multilingual = multilingual
         self.english_query_share = float(english_query_share)
+        if route_passages is None:
+            route_passages = self.english_query_share == 0
+        elif route_passages and self.english_query_share:
+            raise MalformedInputError(
+                "must be False when english_query_share > 0 (English queries then read the"
+                " multilingual half of English passages)",
+                field="route_passages",
+            )
+        self.route_passages = bool(route_passages)
         self.model_name = name or f"{english.model_name}+{multilingual.model_name}"
-        self.model_id = f"{self.model_name}@{english.model_id}+{multilingual.model_id}"
+        both = f"{self.model_name}@{english.model_id}+{multilingual.model_id}"
+        self.model_id = both + _ROUTED_ID_SUFFIX if self.route_passages else both
+        self.compatible_model_ids: tuple[str, ...] = (both,) if self.route_passages else ()
         self.dim = english.dim + multilingual.dim
         langs = (english.languages, multilingual.languages)
-        self.languages: frozenset[str] | None = None if None in langs else frozenset().union(*langs)  # type: ignore[arg-type]
+        union = None if None in langs else frozenset().union(*langs)  # type: ignore[arg-type]
+        self.languages: frozenset[str] | None = union
 
     @property
     def computed(self) -> int:
@@ -132,9 +175,19 @@ class LanguageRoutedModel:
         self.multilingual.cache = cache
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """``(len(texts), d_e + d_m)`` float32 unit rows ``[e(t), m(t)] / sqrt(2)``; ``m(t)`` is
+        :func:`no_cjk_half` for a text without a CJK letter when passages are routed."""
         import numpy as np
 
-        both = np.hstack([self.english.embed_array(texts), self.multilingual.embed_array(texts)])
+        english = self.english.embed_array(texts)
+        if self.route_passages:
+            cjk = [i for i, t in enumerate(texts) if cjk_share(t) > 0]
+            multilingual = np.tile(no_cjk_half(self.multilingual.dim), (len(texts), 1))
+            if cjk:
+                multilingual[cjk] = self.multilingual.embed_array([texts[i] for i in cjk])
+        else:
+            multilingual = self.multilingual.embed_array(texts)
+        both = np.hstack([english, multilingual])
         return (both / math.sqrt(2.0)).astype(np.float32, copy=False)
 
     def embed_query(self, text: str) -> np.ndarray:
