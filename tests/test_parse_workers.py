@@ -30,6 +30,7 @@ PDF_EN = FIXTURES / "pdf" / "synthetic_guideline_en.pdf"
 PDF_ZH = FIXTURES / "pdf" / "synthetic_guideline_zh.pdf"
 CORRUPT = FIXTURES / "pdf" / "corrupt_truncated.pdf"
 EN_OUTPUT = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
+ZH_OUTPUT = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
 
 
 @pytest.fixture
@@ -174,7 +175,8 @@ def test_an_interrupted_ingest_resumes_without_embedding_a_finished_slice_twice(
 def test_an_interrupted_default_ingest_keeps_each_model_s_slices(tmp_path: Path) -> None:
     """The default model is MiniLM and USE in one vector (encoders/language_routed.py): each of its
     two models stores its slices as they are done, so a run stopped inside the second model keeps
-    the first model's vectors and the second's finished slices."""
+    the first model's vectors and the second's finished slices. The Chinese guideline: every unit
+    has a CJK letter, so both models embed each (an English unit skips USE)."""
     from structaware_retrievers.encoders.dense import DEFAULT_PRESET
     from structaware_retrievers.encoders.language_routed import LanguageRoutedModel
 
@@ -184,7 +186,7 @@ def test_an_interrupted_default_ingest_keeps_each_model_s_slices(tmp_path: Path)
     stopped = DenseEncoder(model=LanguageRoutedModel(english, multilingual, name=DEFAULT_PRESET), cache=cache)
     with StructureIndex(tmp_path / "ix", dense=stopped) as ix:
         with pytest.raises(KeyboardInterrupt):
-            ix.ingest([EN_OUTPUT])
+            ix.ingest([ZH_OUTPUT])
         assert not ix.store.exists() or ix.count() == 0
     n = english.computed  # distinct unit texts (two units may share one)
     assert n > 32 and multilingual.computed == 32  # MiniLM had embedded every text, USE two slices
@@ -192,6 +194,6 @@ def test_an_interrupted_default_ingest_keeps_each_model_s_slices(tmp_path: Path)
     resumed = DenseEncoder(cache=cache)  # the default preset: the same model id, so the same cache entries
     assert resumed.model_id == stopped.model_id
     with StructureIndex(tmp_path / "ix", dense=resumed) as ix:
-        summary = ix.ingest([EN_OUTPUT])
+        summary = ix.ingest([ZH_OUTPUT])
         assert summary.documents == 1 and summary.units >= n and summary.reports[0].embedded == n - 32
     assert (resumed.backend.english.computed, resumed.backend.multilingual.computed) == (0, n - 32)
