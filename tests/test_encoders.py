@@ -209,24 +209,26 @@ def test_catalogue_model_not_cached_offline_fails_clearly(tmp_path: Path) -> Non
 def test_cache_avoids_recomputation_and_persists(tmp_path: Path, dense: DenseEncoder) -> None:
     path = tmp_path / "emb.sqlite"
     enc = DenseEncoder(cache=EmbeddingCache(path))
-    texts = ["Recommendation 1.1: measure blood pressure in both arms.", "Grade A", "Grade A"]
+    texts = ["Recommendation 1.1: measure blood pressure in both arms.", "Grade A", "Grade A", "推荐意见1.1：测量双上臂血压。"]
     first = enc.embed_documents(texts)
-    assert enc.computed == 2  # the repeated text is embedded once
+    assert enc.computed == 3  # the repeated text is embedded once
     again = enc.embed_documents(texts)
-    assert enc.computed == 2 and np.allclose(first, again)
+    assert enc.computed == 3 and np.allclose(first, again)
     enc.cache.close()  # type: ignore[union-attr]
 
     reopened = EmbeddingCache(path)
-    assert len(reopened) == 4  # the 2 texts under each of the default model's two halves (MiniLM, USE)
+    # the 3 texts under the default model's MiniLM half, the Chinese one under its USE half too (an
+    # English passage skips USE: encoders/language_routed.py)
+    assert len(reopened) == 4
     enc2 = DenseEncoder(cache=reopened)
-    assert np.allclose(enc2.embed_documents(texts[:2]), first[:2]) and enc2.computed == 0
+    assert np.allclose(enc2.embed_documents(texts), first) and enc2.computed == 0
     # another model id does not see these entries
     assert reopened.get("other-model", [content_hash(texts[0])]) == {}
 
     sparse = SparseEncoder(cache=reopened)
     v1 = sparse.embed_documents(texts)
     v2 = SparseEncoder(cache=reopened).embed_documents(texts)
-    assert sparse.computed == 2 and v1 == v2
+    assert sparse.computed == 3 and v1 == v2
     reopened.close()
 
 
