@@ -13,6 +13,7 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.encoders.dense import BILINGUAL_PRESET, DEFAULT_PRESET
+from structaware_retrievers.encoders.fastembed_model import DYNAMIC_INT8_ID_SUFFIX, FastembedModel
 from structaware_retrievers.encoders.language_routed import LanguageRoutedModel, no_cjk_half
 from structaware_retrievers.index import StructureIndex
 
@@ -91,7 +92,11 @@ def test_passages_without_a_cjk_letter_skip_the_multilingual_model(halves: tuple
         assert docs @ q == pytest.approx(old @ q, abs=1e-6)
     # the two layouts are told apart, and the routed model takes an index of the other as its own
     assert routed.model_id == before.model_id + "+cjk-free-passages-english-only"
-    assert routed.compatible_model_ids == (before.model_id,) and before.compatible_model_ids == ()
+    assert routed.compatible_model_ids[0] == before.model_id
+    # and the layouts of MiniLM with float32 products (before dynamic int8), routed or not
+    exact = before.model_id.replace(DYNAMIC_INT8_ID_SUFFIX, "")
+    assert routed.compatible_model_ids[1:] == (exact + "+cjk-free-passages-english-only", exact)
+    assert before.compatible_model_ids == (exact,)
     # beta > 0 reads the multilingual half of English passages: no routing then, and asking for it is an error
     mixing = LanguageRoutedModel(en, ml, english_query_share=0.5)
     assert not mixing.route_passages and mixing.model_id == before.model_id
@@ -130,6 +135,34 @@ def test_an_index_built_before_the_routing_opens_and_takes_new_documents(tmp_pat
     other = DenseEncoder(model=LanguageRoutedModel(english, multilingual, name="other"))
     with pytest.raises(ModelMismatchError):
         StructureIndex(tmp_path / "ix", dense=other, sparse=SparseEncoder(cache=cache))
+
+
+def test_an_index_built_with_float32_products_opens_with_the_default_model(tmp_path: Path) -> None:
+    """An index of the default model before dynamic int8 (MiniLM's products in float32) opens with
+    today's default, keeps its units, takes new documents and finds the same unit first."""
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    cache = EmbeddingCache()
+    exact = LanguageRoutedModel(
+        DenseEncoder(model=FastembedModel(dynamic_int8=False), cache=cache),
+        DenseEncoder("use-multilingual-v3", cache=cache),
+        name=BILINGUAL_PRESET,
+    )
+    en, zh = load_document(EN), load_document(ZH)
+    questions = ["What is the grade for adults 57-59 y?", "Which blood pressure target applies to older adults?"]
+    with StructureIndex(tmp_path / "ix", dense=DenseEncoder(model=exact, cache=cache), sparse=SparseEncoder(cache=cache)) as ix:
+        ix.add_document(en, build_units(en))
+        before = [ix.query(q, k=3, mode="dense")[0].unit.unit_id for q in questions]
+        count = ix.count()
+    default = DenseEncoder(cache=cache)
+    assert default.model_id == exact.model_id.replace("@" + exact.english.model_id, "@" + default.backend.english.model_id)
+    assert default.model_id != exact.model_id and exact.model_id in default.compatible_ids
+    with StructureIndex(tmp_path / "ix", dense=default, sparse=SparseEncoder(cache=cache)) as ix:
+        assert ix.count() == count
+        ix.add_document(zh, build_units(zh))
+        assert ix.count() == count + len(build_units(zh))
+        assert [ix.query(q, k=3, mode="dense", filter={"doc_id": en.doc_id})[0].unit.unit_id for q in questions] == before
 
 
 def test_an_english_query_share_mixes_in_the_multilingual_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
@@ -218,8 +251,14 @@ def test_the_other_language_unit_competes_and_a_multilingual_model_alone_would_p
     hits = ix.query(question, k=5, group_size=1)
     assert hits[0].unit.text.startswith(en_start)
     assert any(h.unit.doc_id == doc_ids["zh"] and h.unit.text.startswith(zh_start) for h in hits[1:])
-    dense = {h.unit.text[: len(en_start)]: h.rank for h in ix.query(question, k=20, group_size=1, mode="dense")}
-    assert dense.get(en_start) == 1 and dense.get(zh_start[: len(en_start)], 99) > 1
+    # the routed dense list alone: the English row above the Chinese one (MiniLM reads the English
+    # question); among the table's 60 English rows, which differ by age band only, dense search alone
+    # does not tell 57-59 from 48-50 (1st in float32 products, 11th in dynamic int8): BM25 does, above
+    dense = {h.unit.unit_id: h.rank for h in ix.query(question, k=50, group_size=1, mode="dense")}
+    en_id, zh_id = (
+        next(h.unit.unit_id for h in hits if h.unit.text.startswith(start)) for start in (en_start, zh_start)
+    )
+    assert dense[en_id] < dense.get(zh_id, 99)
     rows = {
         h.unit.doc_id: h.unit.embedding_text()
         for h in hits

@@ -1,6 +1,6 @@
 """The lean ONNX runner of the default dense model: same vectors as fastembed, token-budget
-batches, a cached optimised graph, model digests checked by size and mtime, and a query path
-that imports neither fastembed nor a framework."""
+batches, a cached optimised graph, dynamic int8 products (the default model's way to run), model
+digests checked by size and mtime, and a query path that imports neither fastembed nor a framework."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ import numpy as np
 import pytest
 
 from structaware_retrievers import model_assets
-from structaware_retrievers.encoders.onnx_text import ALLOW_SPINNING, OnnxMeanPoolEmbedder, token_budget_batches
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.encoders.fastembed_model import DYNAMIC_INT8_ID_SUFFIX, FastembedModel
+from structaware_retrievers.encoders.onnx_text import (
+    ALLOW_SPINNING,
+    OnnxMeanPoolEmbedder,
+    quantize_dynamic_int8,
+    token_budget_batches,
+)
+from structaware_retrievers.model_assets import ModelUnavailableError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -57,6 +65,50 @@ def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
     # without weight pre-packing (`structaware query`'s one-query session): the same vectors
     unpacked = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt", threads=1, prepack=False)
     np.testing.assert_allclose(np.vstack(list(unpacked.embed(TEXTS))), ours, atol=2e-6)
+
+
+def test_dynamic_int8_runs_integer_products_one_text_a_call(tmp_path: Path) -> None:
+    import onnx
+
+    folder = model_assets.default_model_dir()
+    exact = np.vstack(list(OnnxMeanPoolEmbedder(folder, model_key="minilm@test").embed(TEXTS)))
+    quant = OnnxMeanPoolEmbedder(folder, model_key="minilm@test+q", optimized_dir=tmp_path / "opt", dynamic_int8=True)
+    ours = np.vstack(list(quant.embed(TEXTS)))
+    assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    cosines = (ours * exact).sum(axis=1)
+    assert cosines.min() > 0.97  # the same model, in 8-bit arithmetic
+    assert np.abs(ours - exact).max() > 1e-3  # and not the float32 products
+    # a text's vector does not depend on the texts beside it (the activations' scale is per call)
+    for i, text in enumerate(TEXTS):
+        assert np.array_equal(next(quant.query_embed(text)), ours[i])
+    # the saved graph multiplies in int8 (ONNX Runtime's fused integer ops), its weights a quarter of float32's
+    (saved,) = (tmp_path / "opt").glob("minilm@test_q-ort*")
+    graph = onnx.load(str(saved / "model.onnx"), load_external_data=False)
+    ops = {node.op_type for node in graph.graph.node}
+    assert {"DynamicQuantizeMatMul", "MatMulIntegerToFloat"} & ops
+    assert (saved / "model.data").stat().st_size < 30_000_000  # float32 after folding: about 90 MB
+    again = OnnxMeanPoolEmbedder(folder, model_key="minilm@test+q", optimized_dir=tmp_path / "opt", dynamic_int8=True)
+    assert np.array_equal(np.vstack(list(again.embed(TEXTS))), ours)  # loaded from the cache: the same vectors
+
+
+def test_the_default_model_runs_dynamic_int8_and_reads_float32_indexes() -> None:
+    default, exact = FastembedModel(), FastembedModel(dynamic_int8=False)
+    assert default.dynamic_int8 and not exact.dynamic_int8
+    assert default.model_id == exact.model_id + DYNAMIC_INT8_ID_SUFFIX
+    assert default.compatible_model_ids == (exact.model_id,) and exact.compatible_model_ids == ()
+    # fastembed runs catalogue models: it cannot quantise them, and asking is an error naming the field
+    with pytest.raises(MalformedInputError) as err:
+        FastembedModel("BAAI/bge-small-en-v1.5", dynamic_int8=True)
+    assert err.value.field == "dynamic_int8"
+
+
+def test_quantising_without_the_onnx_package_names_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
+    source = model_assets.default_model_dir() / "model.onnx"
+    with pytest.raises(ModelUnavailableError, match="pip install onnx") as err:
+        quantize_dynamic_int8(source, tmp_path)
+    assert err.value.field == "onnx" and err.value.path == str(source)
 
 
 def test_token_budget_batches_bound_padded_tokens() -> None:
@@ -105,5 +157,5 @@ def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> Non
     imported = {line.split("|")[-1].strip().split(".")[0] for line in out.stderr.splitlines() if "|" in line}
     assert {"structaware_retrievers", "onnxruntime", "qdrant_edge"} <= imported  # the parse is right
     heavy = {"fastembed", "llama_index", "langchain", "huggingface_hub", "qdrant_client", "jieba", "torch"}
-    heavy |= {"scipy", "unstructured", "mineru", "pdfplumber", "pypdfium2", "filelock", "asyncio", "fitz"}
+    heavy |= {"scipy", "unstructured", "mineru", "pdfplumber", "pypdfium2", "filelock", "asyncio", "fitz", "onnx"}
     assert imported & heavy == set()

@@ -25,7 +25,10 @@ from .onnx_text import DEFAULT_MAX_BATCH_TOKENS, OnnxMeanPoolEmbedder, token_bud
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
 
-__all__ = ["FastembedModel"]
+__all__ = ["DYNAMIC_INT8_ID_SUFFIX", "FastembedModel"]
+
+#: Appended to the ``model_id`` of a model run with dynamic int8 products (its vectors differ).
+DYNAMIC_INT8_ID_SUFFIX = "+dynamic-int8"
 
 _env_lock = threading.Lock()
 
@@ -79,6 +82,13 @@ class FastembedModel:
     * neither, or ``model_name="all-MiniLM-L6-v2-int8"``: the bundled all-MiniLM-L6-v2 int8 export
       (384-d, English only), from :func:`model_assets.default_model_dir`, with no network.
 
+    ``dynamic_int8`` runs the model's matrix products on 8-bit integers
+    (:func:`~structaware_retrievers.encoders.onnx_text.quantize_dynamic_int8`, built once into the
+    cache): ``None`` (default) turns it on for the bundled model (1.6x less CPU a text on AVX2, vectors
+    at cosine 0.99 with the float32 products'; its ``model_id`` gains ``+dynamic-int8`` and lists the
+    float32 id in ``compatible_model_ids``, so indexes built before keep working) and off for a
+    ``model_path=`` folder; catalogue models run on fastembed and cannot take it.
+
     The ONNX session is created on the first :meth:`load` (or embedding call), not in ``__init__``.
     ``max_batch_tokens`` bounds the padded tokens (texts x longest text) of one ONNX Runtime call:
     the memory budget of embedding (:data:`~structaware_retrievers.encoders.onnx_text.DEFAULT_MAX_BATCH_TOKENS`).
@@ -87,6 +97,8 @@ class FastembedModel:
         InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
         ModelUnavailableError: the model cannot be loaded (not cached offline, checksum mismatch,
             not a catalogue name).
+        MalformedInputError: ``max_batch_tokens`` < 1; ``dynamic_int8=True`` for a model fastembed
+            runs (a catalogue name, also with ``model_path=``).
     """
 
     def __init__(
@@ -99,6 +111,7 @@ class FastembedModel:
         dim: int | None = None,
         languages: Iterable[str] | None = None,
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
+        dynamic_int8: bool | None = None,
     ) -> None:
         if max_batch_tokens < 1:
             raise MalformedInputError(f"must be >= 1, got {max_batch_tokens}", field="max_batch_tokens")
@@ -113,6 +126,8 @@ class FastembedModel:
         self._load_lock = threading.Lock()
         self._custom: dict[str, Any] | None = None
         self.model_path: Path | None = None
+        #: ids of indexes this model reads and writes as its own (the float32 products' id of a dynamic int8 run)
+        self.compatible_model_ids: tuple[str, ...] = ()
 
         if model_path is not None:
             folder = Path(model_path).expanduser()
@@ -153,6 +168,16 @@ class FastembedModel:
             self.model_name = model_name
             self.dim = dim or catalogue[model_name.lower()]
             self.model_id = model_name
+        self.dynamic_int8 = bool(dynamic_int8 if dynamic_int8 is not None else self._source == "default")
+        if self.dynamic_int8 and self._source != "default" and self._custom is None:
+            raise MalformedInputError(
+                "fastembed catalogue models run on fastembed, which does not quantise them; name a local"
+                " folder by model_path= alone (mean pooling) to run it with dynamic int8",
+                field="dynamic_int8",
+            )
+        if self.dynamic_int8:
+            self.compatible_model_ids = (self.model_id,)
+            self.model_id += DYNAMIC_INT8_ID_SUFFIX
 
     @staticmethod
     def _read_dim(folder: Path) -> int:
@@ -187,6 +212,7 @@ class FastembedModel:
                     optimized_dir=model_assets.cache_dir() / "models" / "optimized",
                     max_batch_tokens=self.max_batch_tokens,
                     prepack=self.prepack,
+                    dynamic_int8=self.dynamic_int8,
                 )
                 lean.session  # noqa: B018 - load now, so a broken model fails here as ModelUnavailableError
                 return lean

@@ -104,7 +104,9 @@ class LanguageRoutedModel:
             (``english_query_share`` changes queries, not the index).
         compatible_model_ids: ids of indexes this model reads and writes as its own: for a routed
             model, the id of the same models without routing (an index built before the routing:
-            English queries score its passages and new ones alike, see the module docstring).
+            English queries score its passages and new ones alike, see the module docstring); and
+            the ids with an English half's own compatible ids in its place (MiniLM with float32
+            products, before dynamic int8: vectors at cosine 0.99 with today's).
         languages: the union of the halves' languages (``None``: one half is multilingual/unknown).
 
     Raises:
@@ -142,7 +144,13 @@ class LanguageRoutedModel:
         self.model_name = name or f"{english.model_name}+{multilingual.model_name}"
         both = f"{self.model_name}@{english.model_id}+{multilingual.model_id}"
         self.model_id = both + _ROUTED_ID_SUFFIX if self.route_passages else both
-        self.compatible_model_ids: tuple[str, ...] = (both,) if self.route_passages else ()
+        # the halves' own compatible ids (MiniLM's float32 products under dynamic int8), routed or not
+        english_ids = (english.model_id, *sorted(getattr(english, "compatible_ids", ())))
+        ids = []
+        for eid in english_ids:
+            plain = f"{self.model_name}@{eid}+{multilingual.model_id}"
+            ids += [plain + _ROUTED_ID_SUFFIX, plain] if self.route_passages else [plain]
+        self.compatible_model_ids: tuple[str, ...] = tuple(i for i in dict.fromkeys(ids) if i != self.model_id)
         self.dim = english.dim + multilingual.dim
         langs = (english.languages, multilingual.languages)
         union = None if None in langs else frozenset().union(*langs)  # type: ignore[arg-type]
