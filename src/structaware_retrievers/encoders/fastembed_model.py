@@ -84,7 +84,7 @@ class FastembedModel:
 
     ``dynamic_int8`` runs the model's matrix products on 8-bit integers
     (:func:`~structaware_retrievers.encoders.onnx_text.quantize_dynamic_int8`, built once into the
-    cache): ``None`` (default) turns it on for the bundled model (1.6x less CPU a text on AVX2, vectors
+    cache): ``None`` (default) turns it on for the bundled model (a third less CPU a text on AVX2, vectors
     at cosine 0.99 with the float32 products'; its ``model_id`` gains ``+dynamic-int8`` and lists the
     float32 id in ``compatible_model_ids``, so indexes built before keep working) and off for a
     ``model_path=`` folder; catalogue models run on fastembed and cannot take it.

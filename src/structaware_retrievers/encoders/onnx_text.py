@@ -4,7 +4,7 @@ It computes what fastembed's ``TextEmbedding`` computes for a mean-pooling, norm
 (tokenizer.json with the truncation limit of tokenizer_config.json, right padding to the longest
 text of a batch, ``token_type_ids`` of zeros, mean of ``last_hidden_state`` over the attention
 mask, L2 normalisation), without importing fastembed (whose package import pulls in its image
-models and the Hugging Face hub client: about 1 s per process). Two costs are cut further:
+models and the Hugging Face hub client: about 1 s per process). Three costs are cut further:
 
 * **Load time.** ONNX Runtime optimises the graph every time a session is created (0.3-0.5 s for
   MiniLM). The optimised graph (``ORT_ENABLE_EXTENDED``: portable, no hardware-specific layout) is
@@ -16,7 +16,7 @@ models and the Hugging Face hub client: about 1 s per process). Two costs are cu
 * **Arithmetic** (``dynamic_int8=True``). The saved graph is first quantised dynamically
   (``onnxruntime.quantization.quantize_dynamic``, int8 weights with one scale per output column,
   activations quantised per call): its matrix products run on 8-bit integers (``MatMulInteger``)
-  instead of float32. For MiniLM on an AVX2 CPU, 1 thread: 47.6 ms of CPU a unit against 74.8 ms,
+  instead of float32. For MiniLM on an AVX2 CPU, 1 thread: 41.2 ms of CPU a unit against 74.7 ms,
   vectors at cosine 0.992 on average (min 0.98) with the float32 ones (600-800 bench/cpg units;
   docs/benchmarks/scale.md, "Session 9"). The activations' scale is computed per call, over every
   text of a batch and its padding, so each text runs alone (:meth:`OnnxMeanPoolEmbedder.embed`).
