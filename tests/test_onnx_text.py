@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -90,6 +91,34 @@ def test_dynamic_int8_runs_integer_products_one_text_a_call(tmp_path: Path) -> N
     assert (saved / "model.data").stat().st_size < 30_000_000  # float32 after folding: about 90 MB
     again = OnnxMeanPoolEmbedder(folder, model_key="minilm@test+q", optimized_dir=tmp_path / "opt", dynamic_int8=True)
     assert np.array_equal(np.vstack(list(again.embed(TEXTS))), ours)  # loaded from the cache: the same vectors
+
+
+def test_dynamic_int8_runs_texts_side_by_side_each_on_one_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = model_assets.default_model_dir()
+    kwargs = {"model_key": "minilm@test+q", "optimized_dir": tmp_path / "opt", "dynamic_int8": True}
+    alone, side = OnnxMeanPoolEmbedder(folder, threads=1, **kwargs), OnnxMeanPoolEmbedder(folder, threads=2, **kwargs)
+    assert alone.parallel_texts() == 1 and side.parallel_texts() == 2
+    assert OnnxMeanPoolEmbedder(folder, model_key="minilm@test", threads=2).parallel_texts() == 1  # float32: token batches
+    texts = TEXTS * 3
+    names: list[str] = []
+    run = side._run
+
+    def spy(encodings: list, session: object = None) -> np.ndarray:
+        names.append(threading.current_thread().name)
+        return run(encodings, session)
+
+    monkeypatch.setattr(side, "_run", spy)
+    vectors = np.vstack(list(side.embed(texts)))
+    assert np.array_equal(vectors, np.vstack(list(alone.embed(texts))))  # the same vectors, in input order
+    assert len(names) == len(texts) and all(n.startswith("structaware-embed") for n in names)
+    assert side.text_session.get_session_options().intra_op_num_threads == 1
+    assert side.session.get_session_options().intra_op_num_threads == 2  # one text (a query) on both cores
+    names.clear()
+    assert np.array_equal(next(side.query_embed(texts[1])), vectors[1]) and names == ["MainThread"]
+    first = side.embed(texts)
+    assert np.array_equal(next(first), vectors[0])
+    first.close()  # a caller that stops early: the texts still queued are cancelled, none left running
+    assert not [t for t in threading.enumerate() if t.name.startswith("structaware-embed")]
 
 
 def test_the_default_model_runs_dynamic_int8_and_reads_float32_indexes() -> None:

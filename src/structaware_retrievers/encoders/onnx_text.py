@@ -155,7 +155,10 @@ class OnnxMeanPoolEmbedder:
         model_file: the ONNX file inside it.
         model_key: a stable identity of the weights (e.g. ``name@sha12``): names the saved
             optimised graph, so a changed model never loads a stale graph.
-        threads: ONNX Runtime intra-op threads (``None``: its default).
+        threads: cores a call may use (``None``: ONNX Runtime's default, one per core). Token
+            batches and a single text run on ``threads`` intra-op threads; under
+            ``dynamic_int8`` several texts run ``threads`` at once, each on one thread of a second
+            session (no CPU spent splitting one small product across cores: :meth:`embed`).
         optimized_dir: where the optimised graph is kept (``None``: optimise in memory each time).
         max_batch_tokens: padded tokens per ONNX Runtime call (see the module docstring).
         prepack: let ONNX Runtime pre-pack the weights when the session is created (faster
@@ -204,27 +207,51 @@ class OnnxMeanPoolEmbedder:
         self.pad_id = int(padding.get("pad_id", tok.token_to_id("[PAD]") or 0))
         self.tokenizer = tok
         self._session: Any = None
+        self._text_session: Any = None  # intra-op 1: several texts at once (dynamic_int8)
         self._inputs: set[str] = set()
         self._lock = threading.Lock()
 
     # -- session ---------------------------------------------------------------------------
     @property
     def session(self) -> Any:
+        """The ONNX Runtime session on ``threads`` intra-op threads (created on first use)."""
         if self._session is None:
             with self._lock:
                 if self._session is None:
-                    self._session = self._create_session()
+                    self._session = self._create_session(self.threads)
                     self._inputs = {i.name for i in self._session.get_inputs()}
         return self._session
 
-    def _options(self, level: Any) -> Any:
+    @property
+    def text_session(self) -> Any:
+        """A session on one intra-op thread, for texts run side by side (created on first use)."""
+        if self._text_session is None:
+            with self._lock:
+                if self._text_session is None:
+                    self._text_session = self._create_session(1)
+                    self._inputs = {i.name for i in self._text_session.get_inputs()}
+        return self._text_session
+
+    def parallel_texts(self) -> int:
+        """How many texts :meth:`embed` runs at once: ``threads`` (its default: the cores) under
+        ``dynamic_int8``, else 1."""
+        if not self.dynamic_int8:
+            return 1
+        if self.threads is not None:
+            return max(1, self.threads)
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+
+    def _options(self, level: Any, threads: int | None) -> Any:
         import onnxruntime as ort
 
         so = ort.SessionOptions()
         so.graph_optimization_level = level
         so.log_severity_level = 3  # errors only
-        if self.threads is not None:
-            so.intra_op_num_threads = self.threads
+        if threads is not None:
+            so.intra_op_num_threads = threads
             so.inter_op_num_threads = 1
         # intra-op threads sleep between calls instead of spinning: an ingest embeds beside its parse
         # workers, whose cores spinning would take (MiniLM, 300 cpg units, 2 threads beside one busy
@@ -235,36 +262,41 @@ class OnnxMeanPoolEmbedder:
             so.add_session_config_entry("session.disable_prepacking", "1")
         return so
 
-    def _create_session(self) -> Any:
+    def _in_memory_session(self, threads: int | None) -> Any:
+        """A session optimised in memory from the source graph (nothing saved)."""
+        import onnxruntime as ort
+
+        with tempfile.TemporaryDirectory(prefix="structaware-onnx-") as work:
+            return ort.InferenceSession(
+                str(self._source_graph(Path(work))),
+                self._options(ort.GraphOptimizationLevel.ORT_ENABLE_ALL, threads),
+                providers=["CPUExecutionProvider"],
+            )
+
+    def _create_session(self, threads: int | None) -> Any:
         import onnxruntime as ort
 
         providers = ["CPUExecutionProvider"]
         level = ort.GraphOptimizationLevel
         if self.optimized_dir is None:
-            with tempfile.TemporaryDirectory(prefix="structaware-onnx-") as work:
-                return ort.InferenceSession(
-                    str(self._source_graph(Path(work))), self._options(level.ORT_ENABLE_ALL), providers=providers
-                )
+            return self._in_memory_session(threads)
         safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in self.model_key)
         saved = self.optimized_dir / f"{safe}-ort{ort.__version__}"  # model.onnx + model.data
         if (saved / _GRAPH).is_file():
             try:
                 return ort.InferenceSession(
-                    str(saved / _GRAPH), self._options(level.ORT_DISABLE_ALL), providers=providers
+                    str(saved / _GRAPH), self._options(level.ORT_DISABLE_ALL, threads), providers=providers
                 )
             except Exception as exc:  # noqa: BLE001 - damaged by hand: other processes may still read it
                 log.warning("%s: cannot load the saved optimised graph (%s); optimising in memory", saved, exc)
-                with tempfile.TemporaryDirectory(prefix="structaware-onnx-") as work:
-                    return ort.InferenceSession(
-                        str(self._source_graph(Path(work))), self._options(level.ORT_ENABLE_ALL), providers=providers
-                    )
+                return self._in_memory_session(threads)
         self.optimized_dir.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".opt-", dir=self.optimized_dir))
         try:
             work = tmp / "work"
             work.mkdir()
             source = self._source_graph(work)
-            so = self._options(level.ORT_ENABLE_EXTENDED)
+            so = self._options(level.ORT_ENABLE_EXTENDED, threads)
             so.optimized_model_filepath = str(tmp / _GRAPH)
             so.add_session_config_entry("session.optimized_model_external_initializers_file_name", _WEIGHTS)
             so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
@@ -272,7 +304,7 @@ class OnnxMeanPoolEmbedder:
             shutil.rmtree(work)
             try:  # published only once it loads (a full disk can leave a short file), by a rename that
                 # never replaces another process's folder: the user cache rules of structaware_readers.user_cache
-                ort.InferenceSession(str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL), providers=providers)
+                ort.InferenceSession(str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL, threads), providers=providers)
                 os.rename(tmp, saved)
             except Exception as exc:  # noqa: BLE001 - published by another process first, or not loadable
                 log.debug("%s: optimised graph not saved (%s)", saved, exc)
@@ -290,7 +322,7 @@ class OnnxMeanPoolEmbedder:
         """Word pieces per text after truncation (special tokens included)."""
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
 
-    def _run(self, encodings: list[Any]) -> np.ndarray:
+    def _run(self, encodings: list[Any], session: Any = None) -> np.ndarray:
         import numpy as np
         width = max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
@@ -298,7 +330,7 @@ class OnnxMeanPoolEmbedder:
         for row, e in enumerate(encodings):
             ids[row, : len(e.ids)] = e.ids
             mask[row, : len(e.ids)] = 1
-        session = self.session
+        session = session if session is not None else self.session
         feed = {"input_ids": ids}
         if "attention_mask" in self._inputs:
             feed["attention_mask"] = mask
@@ -313,23 +345,37 @@ class OnnxMeanPoolEmbedder:
     def embed(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[np.ndarray]:
         """One unit-length float32 vector per text, in input order.
 
-        Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts; under
+        Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts. Under
         ``dynamic_int8`` every text is a call of its own, so its vector does not depend on the
         texts beside it (a batch shares one activation scale, padding included: cosine 0.98
-        between a text embedded alone and in a batch), and it is no slower: MiniLM int8 on 600 cpg
-        units, 2 threads, 53.0 ms of CPU a text one by one against 56.9 ms in token batches.
+        between a text embedded alone and in a batch), and :meth:`parallel_texts` texts run at
+        once, each on one thread (:attr:`text_session`; ONNX Runtime releases the GIL): MiniLM
+        int8 on 600 cpg units, 2 cores, 28.0 ms of CPU and 14.1 ms of wall time a text, against
+        29.6 and 16.9 ms on 2 intra-op threads one text after another, the same vectors
+        (docs/benchmarks/scale.md, "Session 10"). A single text runs on :attr:`session`.
         """
         import numpy as np
         texts = list(texts)
         if not texts:
             return
         encodings = self.tokenizer.encode_batch(texts)
-        out: list[np.ndarray | None] = [None] * len(texts)
         if self.dynamic_int8:  # one text a call: the activations' int8 scale is computed per call (see the docstring)
-            batches = [[i] for i in range(len(encodings))]
-        else:
-            batches = token_budget_batches([len(e.ids) for e in encodings], self.max_batch_tokens, batch_size)
-        for batch in batches:
+            side_by_side = min(self.parallel_texts(), len(encodings))
+            if side_by_side <= 1:
+                session = self.session
+                yield from (self._run([e], session)[0] for e in encodings)
+                return
+            from concurrent.futures import ThreadPoolExecutor
+
+            session = self.text_session
+            pool = ThreadPoolExecutor(side_by_side, thread_name_prefix="structaware-embed")
+            try:
+                yield from (vec[0] for vec in pool.map(lambda e: self._run([e], session), encodings))
+            finally:  # a caller that stops early leaves no texts queued
+                pool.shutdown(wait=True, cancel_futures=True)
+            return
+        out: list[np.ndarray | None] = [None] * len(texts)
+        for batch in token_budget_batches([len(e.ids) for e in encodings], self.max_batch_tokens, batch_size):
             for i, vec in zip(batch, self._run([encodings[i] for i in batch]), strict=True):
                 out[i] = vec
         yield from out  # type: ignore[misc]
