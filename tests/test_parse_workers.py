@@ -108,6 +108,64 @@ def test_a_read_past_the_time_out_kills_its_worker_and_the_next_input_gets_a_new
         assert doc.name.endswith("synthetic_guideline_en") and pool.started == 2
 
 
+_CROPS_SCRIPT = """
+import json, sys
+from pathlib import Path
+
+import mineru.backend.analysis.pdf.window as window
+from mineru.parser import MinerUParser
+from structaware_readers.mineru.in_process import parse_in_process
+
+calls = []
+rendering = window.attach_visual_block_images_from_pdf
+
+
+def counted(*args, **kwargs):
+    calls.append(1)
+    return rendering(*args, **kwargs)
+
+
+if __name__ == "__main__":  # MinerU's render processes are spawned: they import this file
+    window.attach_visual_block_images_from_pdf = counted
+    pdf = Path(sys.argv[1])
+    skipped = parse_in_process(pdf, tier="flash")  # a worker's parse
+    out = {"skipped": skipped, "calls_skipping": len(calls), "restored": window.attach_visual_block_images_from_pdf is counted}
+    out["rendered"] = json.loads(MinerUParser(tier="flash").parse(pdf).to_json())  # MinerU as it comes
+    out["calls_rendering"] = len(calls)
+    print(json.dumps(out))
+"""
+
+
+def _without_crop_rotations(middle: dict) -> dict:
+    for page in middle.get("extensions", {}).get("docvortex_layout", {}).get("pages", []):
+        page.pop("image_rotations", None)
+    return middle
+
+
+def test_a_worker_s_mineru_renders_no_image_crops_and_returns_the_same_middle_json(tmp_path: Path) -> None:
+    """MinerU's flash tier renders an image of every table and figure that its middle JSON never
+    carries; a worker's parse skips them (structaware_readers.mineru.in_process) and returns what MinerU
+    as it comes returns, but the crops' rotations. Real MinerU on three VA/DoD pages with tables, in a
+    process of its own (MinerU reconfigures its logging)."""
+    import json
+    import subprocess
+    import sys
+
+    script = tmp_path / "crops.py"
+    script.write_text(_CROPS_SCRIPT, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), str(FIXTURES / "pdf" / "vadod_htn_2020_p23-25.pdf")],
+        capture_output=True, text=True, timeout=600, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["calls_skipping"] == 0 and out["restored"]  # no crop rendered; MinerU's own function back after
+    assert out["calls_rendering"] == 1  # MinerU as it comes renders them
+    blocks = [b for page in out["rendered"]["pages"] for b in page["blocks"]]
+    assert sum(b.get("type") == "table" for b in blocks) >= 2  # pages whose tables MinerU would crop
+    assert _without_crop_rotations(out["skipped"]) == _without_crop_rotations(out["rendered"])
+
+
 def test_a_worker_that_dies_fails_its_input_only(cache_dir: Path) -> None:
     with ParseWorkers(1) as pool:
         fut = pool.submit(PDF_EN, "auto", None)

@@ -8,6 +8,19 @@ in the worker itself, so the imports are paid once per worker, not once per PDF.
 the same as ``mineru-kit parse -f middle_json`` writes (``ParseResult.to_json()``), and the parse
 cache stores it the same way.
 
+**Image crops are skipped** (flash tier). MinerU's flash pipeline renders a 200 dpi image of every
+figure, chart, table and equation block (``attach_visual_block_images_from_pdf``, in ``spawn`` render
+processes of its own) and attaches it to its model output; the middle JSON it returns holds none of
+those images (no ``image_path`` or ``image_base64`` in any of bench/cpg's 10 guidelines), so the units
+can never use them. MinerU has no option to skip them (its ``image_analysis`` applies to the
+``xhigh`` effort only), so for the span of a flash parse :func:`parse_in_process` points the two names
+its flash branch calls (``mineru.backend.analysis.pdf.window``: ``attach_visual_block_images_from_pdf``,
+``get_document_render_session``) at no-ops, and puts them back after. The middle JSON is the same
+but for ``extensions.docvortex_layout.pages[].image_rotations``, which no reader reads
+(``tests/test_parse_workers.py`` compares it with ``mineru-kit``'s); two cpg guidelines (241 pages)
+took 45.9 s of CPU instead of 54.0 (docs/benchmarks/scale.md, "Session 10"). A MinerU without those
+names renders its crops as before.
+
 In-process MinerU cannot be interrupted: the worker pool enforces the time-out by killing the
 worker's process group. Not for an ordinary caller's process: MinerU reconfigures global logging
 and may start ``spawn`` render processes of its own.
@@ -15,21 +28,59 @@ and may start ``spawn`` render processes of its own.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtraError, ParserUnavailableError
 from .failures import mineru_failure
 
-__all__ = ["enable", "enabled", "parse_in_process"]
+__all__ = ["VISUAL_CROP_HOOKS", "enable", "enabled", "parse_in_process", "without_visual_crops"]
 
 _enabled = False
 #: MinerU's log level in a worker: its progress lines would fill the worker's error log.
 _WORKER_LOG_LEVEL = "WARNING"
+
+
+#: The module of MinerU's flash branch and the names in it that render and attach image crops.
+VISUAL_CROP_HOOKS = ("mineru.backend.analysis.pdf.window", ("attach_visual_block_images_from_pdf", "get_document_render_session"))
+
+
+def _attach_no_crops(*args: Any, **kwargs: Any) -> None:
+    """Stands for ``attach_visual_block_images_from_pdf``: attaches nothing."""
+
+
+def _no_render_session(*args: Any, **kwargs: Any) -> None:
+    """Stands for ``get_document_render_session``: no render processes."""
+
+
+@contextlib.contextmanager
+def without_visual_crops(tier: str) -> Iterator[bool]:
+    """For the ``with`` block, MinerU's flash tier renders no image crops (module docstring); yields
+    whether the hooks were replaced (``False``: another tier, or a MinerU without those names).
+    Not thread-safe: a parse worker runs one parse at a time."""
+    module_name, names = VISUAL_CROP_HOOKS
+    module = None
+    if tier == "flash":
+        with contextlib.suppress(ImportError):
+            module = importlib.import_module(module_name)
+    saved = {name: getattr(module, name, None) for name in names}
+    if module is None or any(not callable(v) for v in saved.values()):
+        yield False
+        return
+    setattr(module, names[0], _attach_no_crops)
+    setattr(module, names[1], _no_render_session)
+    try:
+        yield True
+    finally:
+        for name, value in saved.items():
+            setattr(module, name, value)
 
 
 def enable() -> None:
@@ -68,7 +119,8 @@ def parse_in_process(pdf: Path, *, tier: str, allow_model_download: bool = False
             if pdf.suffix.lower() != ".pdf":  # MinerU routes by file extension
                 source = Path(tmp) / "input.pdf"
                 shutil.copyfile(pdf, source)
-            result = MinerUParser(tier=tier).parse(source)  # type: ignore[arg-type]
+            with without_visual_crops(tier):
+                result = MinerUParser(tier=tier).parse(source)  # type: ignore[arg-type]
             text = result.to_json()
     except MineruError as exc:
         raise mineru_failure(str(exc), path=pdf, tier=tier, code=getattr(exc, "code", None)) from exc
