@@ -133,10 +133,13 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
     grid = block.table
     assert grid is not None and block.bbox is not None
     regions = [(block.page, block.bbox), *zip(block.extra_pages, block.extra_bboxes)]
-    parts = [grid_from_region(page, bbox, page_number=p) for (p, bbox), page in zip(regions, pages)]
+    parts: list[TableGrid] = []
+    for (p, bbox), page in zip(regions, pages):  # part by part: the first that fails ends the check, unread pages stay unread
+        part = grid_from_region(page, bbox, page_number=p)
+        if part is None or (parts and part.n_cols != parts[0].n_cols) or part.n_cols < 2:
+            return None
+        parts.append(part)
     first = parts[0]
-    if any(g is None or g.n_cols != parts[0].n_cols for g in parts) or first is None or first.n_cols < 2:
-        return None
     body: list[list[str]] = []
     pages_of: list[int] = []
     boxes: list[Any] = []
