@@ -17,7 +17,7 @@ can never use them. MinerU has no option to skip them (its ``image_analysis`` ap
 its flash branch calls (``mineru.backend.analysis.pdf.window``: ``attach_visual_block_images_from_pdf``,
 ``get_document_render_session``) at no-ops, and puts them back after. The middle JSON is the same
 but for ``extensions.docvortex_layout.pages[].image_rotations``, which no reader reads
-(``tests/test_parse_workers.py`` compares it with ``mineru-kit``'s); two cpg guidelines (241 pages)
+(``tests/test_parse_workers.py`` compares it with MinerU's as it comes); two cpg guidelines (241 pages)
 took 45.9 s of CPU instead of 54.0 (docs/benchmarks/scale.md, "Session 10"). A MinerU without those
 names renders its crops as before.
 
