@@ -197,3 +197,34 @@ def test_a_header_found_in_pdfiums_runs_is_passed_without_parsing_the_page(monke
     out = recover_table_grids(_doc(), GLUED)  # both pages garbled: both parsed, page 2 replaced
     assert len(parsed) == 2
     assert next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2).grid_source == "pdf_text_layer"
+
+
+def test_a_merged_table_s_other_pages_stay_unread_when_its_stacked_rows_page_cuts_no_names(monkeypatch):
+    """Stage 6 reads a table merged across pages from the text layer when a row may stack items; the
+    parts holding such rows are read first, and when their page cuts none of the names into rows the
+    other pages are never parsed (pdfplumber: about 0.1 s a page). Table F-1 (4 pages) with one row on
+    page 2 that only looks stacked ('Apply Limits': two capitalised words beside two figures): one page
+    read, parser grid kept. The trap: F-1 as the parser read it is cut on every page, all 4 read."""
+    import pdfplumber
+
+    from structaware_readers.mineru import read_mineru
+    from structaware_readers.table_recovery import stage6_markup_check as stage6
+
+    read_pages: list[int] = []
+    grid_from_region = stage6.grid_from_region
+    monkeypatch.setattr(
+        stage6, "grid_from_region", lambda page, bbox, page_number: read_pages.append(page_number) or grid_from_region(page, bbox, page_number=page_number)
+    )  # fmt: skip
+    block = next(b for b in read_mineru(HTN_F1).blocks if b.kind is BlockKind.TABLE and b.extra_pages)
+    # class and drug cells read as prose ('Thiazide-type and Diuretics'): no row looks stacked ...
+    rows = [[cell.replace(" ", " and ") if c < 2 else cell for c, cell in enumerate(row)] for row in block.table.body_rows]
+    rows[2][1] = "Apply Limits"  # ... but page 2's first
+    assert block.table.body_row_pages[2] == 2
+    looks_stacked = block.model_copy(update={"table": block.table.model_copy(update={"body_rows": rows})})
+    with pdfplumber.open(HTN_F1_PDF) as pdf:
+        pages = [pdf.pages[p - 1] for p in (block.page, *block.extra_pages)]
+        assert stage6.check_parts(looks_stacked, pages) is None
+        assert read_pages == [2]
+        read_pages.clear()
+        rebuilt = stage6.check_parts(block, pages)
+    assert read_pages == [1, 2, 3, 4] and rebuilt is not None and len(rebuilt.body_rows) > len(block.table.body_rows)
