@@ -147,3 +147,24 @@ def test_without_the_second_reading_upward_text_is_garbage(rotated_page, monkeyp
     monkeypatch.setattr(RapidOcrEngine, "_read_upward", lambda self, arr, quad, text, score: (text, score))
     tall = _tall_texts(rotated_page)
     assert "treatmentgoalsandgeneral" not in tall and "approachestomanagement" not in tall
+
+
+def test_one_thread_reads_the_same_lines_boxes_and_scores(en_page2_lines):
+    """A parse worker's engine runs on one ONNX Runtime thread (``set_default_threads(1)``): the same
+    reading as on every core, line for line."""
+    img, lines = en_page2_lines
+    assert RapidOcrEngine(threads=1).read(img) == lines
+
+
+def test_default_threads_apply_to_an_engine_not_yet_loaded(monkeypatch):
+    import structaware_readers.ocr.engine as engine_module
+
+    monkeypatch.setattr(engine_module, "_default", None)
+    monkeypatch.setattr(engine_module, "_default_threads", None)
+    engine_module.set_default_threads(1)
+    assert default_engine().threads == 1
+    engine_module.set_default_threads(None)
+    assert default_engine().threads is None  # the same engine, not loaded yet
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="threads must be None or a positive integer"):
+            engine_module.set_default_threads(bad)  # type: ignore[arg-type]

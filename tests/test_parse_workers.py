@@ -166,6 +166,26 @@ def test_a_worker_s_mineru_renders_no_image_crops_and_returns_the_same_middle_js
     assert _without_crop_rotations(out["skipped"]) == _without_crop_rotations(out["rendered"])
 
 
+def test_a_worker_s_default_ocr_engine_runs_on_one_thread() -> None:
+    """One worker per core: OCR in a worker (scanned pages, algorithm images) runs on one ONNX Runtime
+    thread, not on every core. The worker's own loop, in a process of its own, answering a request."""
+    import pickle
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from structaware_readers import parse_workers\n"
+        "from structaware_readers.ocr import default_engine\n"
+        "sys.exit(parse_workers.worker_main(read=lambda path, order, options: default_engine().threads))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], input=pickle.dumps((PDF_EN, "auto", None)), capture_output=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert pickle.loads(proc.stdout) == ("ok", 1)
+
+
 def test_a_worker_that_dies_fails_its_input_only(cache_dir: Path) -> None:
     with ParseWorkers(1) as pool:
         fut = pool.submit(PDF_EN, "auto", None)

@@ -246,10 +246,12 @@ def _answer(out: IO[bytes], status: str, value: Any) -> None:
 def worker_main(read: Callable[[Path, str, Any], Any] = read_input) -> int:
     """The worker's loop: requests on stdin, answers on the stdout it was started with."""
     from .mineru import in_process
+    from .ocr import engine as ocr_engine
 
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever a library prints goes to the error log, not into the answers
     in_process.enable()
+    ocr_engine.set_default_threads(1)  # one worker per core: a second OCR thread would wait for one
     inp = sys.stdin.buffer
     while True:
         try:
