@@ -188,38 +188,3 @@ def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> Non
     heavy = {"fastembed", "llama_index", "langchain", "huggingface_hub", "qdrant_client", "jieba", "torch"}
     heavy |= {"scipy", "unstructured", "mineru", "pdfplumber", "pypdfium2", "filelock", "asyncio", "fitz", "onnx"}
     assert imported & heavy == set()
-
-
-def _nice() -> int:
-    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own priority is a Linux setting")
-def test_beside_parse_workers_the_side_by_side_threads_run_at_a_lower_priority(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inside ``below_parsers()`` (an ingest beside its parse workers) the threads that embed texts
-    side by side are EMBED_NICE levels below the caller, the same vectors; the caller's own thread
-    and every thread outside it keep the process's priority."""
-    from structaware_retrievers.encoders.thread_priority import EMBED_NICE, below_parsers, current_increment
-
-    folder = model_assets.default_model_dir()
-    side = OnnxMeanPoolEmbedder(folder, threads=2, model_key="minilm@test+q", optimized_dir=tmp_path / "opt", dynamic_int8=True)
-    seen: list[tuple[str, int]] = []
-    run = side._run
-    monkeypatch.setattr(side, "_run", lambda encodings, session=None: seen.append((threading.current_thread().name, _nice())) or run(encodings, session))
-    base = _nice()
-    before = np.vstack(list(side.embed(TEXTS)))
-    assert {n for _, n in seen} == {base}
-    seen.clear()
-    with below_parsers():
-        assert current_increment() == EMBED_NICE
-        lowered = np.vstack(list(side.embed(TEXTS)))
-        assert _nice() == base  # the caller's thread is not lowered
-    assert np.array_equal(lowered, before)
-    assert len(seen) == len(TEXTS) and all(name.startswith("structaware-embed") for name, _ in seen)
-    assert {n for _, n in seen} == {min(19, base + EMBED_NICE)}
-    assert current_increment() == 0
-    seen.clear()
-    list(side.embed(TEXTS))  # after the block: new threads, the process's priority again
-    assert {n for _, n in seen} == {base}
-    with pytest.raises(ValueError, match="increment must be an integer in 0..19"), below_parsers(20):
-        pass

@@ -197,25 +197,9 @@ def test_a_worker_that_dies_fails_its_input_only(cache_dir: Path) -> None:
         assert doc.name.endswith("synthetic_guideline_en")
 
 
-def test_ingesting_pdfs_in_parse_workers_gives_the_index_a_sequential_run_gives(
-    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same points either way; beside parse workers the documents are embedded under
-    ``below_parsers()`` (the embedding threads yield the cores to parsing), without them not."""
-    from structaware_retrievers.encoders.thread_priority import EMBED_NICE, current_increment
-    from structaware_retrievers.index_writer import IndexWriter
-
+def test_ingesting_pdfs_in_parse_workers_gives_the_index_a_sequential_run_gives(cache_dir: Path, tmp_path: Path) -> None:
     dense = DenseEncoder()
     points = {}
-    increments: dict[str, set[int]] = {"workers": set(), "sequential": set()}
-    add_document = IndexWriter.add_document
-    label = ""
-
-    def spy(self: IndexWriter, *args: object, **kwargs: object) -> object:
-        increments[label].add(current_increment())
-        return add_document(self, *args, **kwargs)
-
-    monkeypatch.setattr(IndexWriter, "add_document", spy)
     for label, kwargs in (("workers", {"workers": 2}), ("sequential", {"overlap": False})):
         with StructureIndex(tmp_path / label, dense=dense) as ix:
             summary = ix.ingest([PDF_EN, PDF_ZH, CORRUPT], **kwargs)
@@ -223,8 +207,6 @@ def test_ingesting_pdfs_in_parse_workers_gives_the_index_a_sequential_run_gives(
             assert (summary.documents, len(summary.failed)) == (2, 1)
             assert summary.failed[0].path == str(CORRUPT) and summary.failed[0].error_type == "MalformedInputError"
     assert points["workers"] == points["sequential"] and len(points["workers"]) > 70
-    assert increments == {"workers": {EMBED_NICE}, "sequential": {0}}
-    assert current_increment() == 0
 
 
 class _Interrupted(DenseEncoder):

@@ -21,9 +21,7 @@ for another process: see ``store/edge.py``). Step 2 then runs ahead of step 3 (:
 * when any input is a PDF, in ``workers`` long-lived parse processes
   (:class:`~structaware_readers.parse_workers.ParseWorkers`, default: one per core): MinerU runs
   inside them through its Python API, so its imports are paid once per worker and not once per PDF,
-  and up to ``workers`` documents are parsed at once while the caller's thread embeds and writes
-  (its embedding threads a few nice levels below the workers, so parsing is never time-sliced
-  against embedding: :mod:`~structaware_retrievers.encoders.thread_priority`);
+  and up to ``workers`` documents are parsed at once while the caller's thread embeds and writes;
 * otherwise (parser outputs only: reading them costs little next to embedding) one document
   ahead in a thread; ONNX Runtime releases the GIL while it computes.
 
@@ -59,7 +57,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from structaware_readers.inputs import scan_inputs
-from structaware_retrievers.encoders.thread_priority import below_parsers
 from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.ingest_ledger import (
     IngestLedger,
@@ -204,8 +201,6 @@ class _Readers:
         self._pool: Any = None
         self._thread: ThreadPoolExecutor | None = None
         self.ahead = 0
-        #: inputs are read in parse worker processes (the embedding yields the cores to them)
-        self.parsing_in_processes = processes
         if processes:
             from structaware_readers.parse_workers import ParseWorkers
 
@@ -328,49 +323,47 @@ def _run(
     index_bar = tqdm(total=0, desc="index", unit="unit", position=1, **bars)
     abandoned = True
     try:
-        # beside parse workers the embedding threads yield the cores to parsing (encoders.thread_priority)
-        with below_parsers() if readers.parsing_in_processes else contextlib.nullcontext():
-            if to_read:
-                # the embedding cache's SQLite file (created, set to WAL: syncs, 0.02-0.2 s) is opened
-                # while the first input is parsed in the worker; sqlite3 releases the GIL meanwhile
-                with contextlib.suppress(Exception):  # a failure is reported per input by add_document, which retries
-                    writer.ensure_cache()
-            for i in range(len(decided)):
-                item = readers.result(i)
-                if item.doc is not None:
-                    pages = item.doc.page_count or 0
-                    if id(decided[i]) not in known_pages:
-                        parse_bar.total += pages
-                    parse_bar.update(known_pages.get(id(decided[i]), pages))
-                    index_bar.total += len(item.units or [])
-                    index_bar.refresh()
-                if item.skipped is not None:
-                    summary.reports.append(item.skipped)
-                    summary.skipped_unchanged += 1
-                elif item.error is not None:
-                    summary.failed.append(_failure(item.path, item.error))
+        if to_read:
+            # the embedding cache's SQLite file (created, set to WAL: syncs, 0.02-0.2 s) is opened
+            # while the first input is parsed in the worker; sqlite3 releases the GIL meanwhile
+            with contextlib.suppress(Exception):  # a failure is reported per input by add_document, which retries
+                writer.ensure_cache()
+        for i in range(len(decided)):
+            item = readers.result(i)
+            if item.doc is not None:
+                pages = item.doc.page_count or 0
+                if id(decided[i]) not in known_pages:
+                    parse_bar.total += pages
+                parse_bar.update(known_pages.get(id(decided[i]), pages))
+                index_bar.total += len(item.units or [])
+                index_bar.refresh()
+            if item.skipped is not None:
+                summary.reports.append(item.skipped)
+                summary.skipped_unchanged += 1
+            elif item.error is not None:
+                summary.failed.append(_failure(item.path, item.error))
+            else:
+                assert item.doc is not None and item.units is not None
+                try:
+                    rep = writer.add_document(item.doc, item.units)
+                except Exception as exc:  # noqa: BLE001 - recorded; the other inputs go on
+                    summary.failed.append(_failure(item.path, exc))
                 else:
-                    assert item.doc is not None and item.units is not None
-                    try:
-                        rep = writer.add_document(item.doc, item.units)
-                    except Exception as exc:  # noqa: BLE001 - recorded; the other inputs go on
-                        summary.failed.append(_failure(item.path, exc))
+                    if item.fingerprint is not None:
+                        ledger.put(item.path, LedgerEntry(item.fingerprint, rep.doc_id, rep.units, rep.doc_name))
+                    summary.reports.append(rep)
+                    if log is not None and rep.warnings:
+                        with tqdm.external_write_mode():  # above the bars, which are drawn again after
+                            for line in warning_lines(rep.doc_name, rep.warnings):
+                                log(line)
+                    summary.embedding_seconds += rep.embed_seconds
+                    if rep.skipped:
+                        summary.skipped_unchanged += 1
                     else:
-                        if item.fingerprint is not None:
-                            ledger.put(item.path, LedgerEntry(item.fingerprint, rep.doc_id, rep.units, rep.doc_name))
-                        summary.reports.append(rep)
-                        if log is not None and rep.warnings:
-                            with tqdm.external_write_mode():  # above the bars, which are drawn again after
-                                for line in warning_lines(rep.doc_name, rep.warnings):
-                                    log(line)
-                        summary.embedding_seconds += rep.embed_seconds
-                        if rep.skipped:
-                            summary.skipped_unchanged += 1
-                        else:
-                            summary.documents += 1
-                            summary.units += rep.written
-                    index_bar.update(len(item.units))
-                item = None  # type: ignore[assignment]  # free the parsed document before the next one
+                        summary.documents += 1
+                        summary.units += rep.written
+                index_bar.update(len(item.units))
+            item = None  # type: ignore[assignment]  # free the parsed document before the next one
         abandoned = False
     finally:
         readers.close(abandoned=abandoned)

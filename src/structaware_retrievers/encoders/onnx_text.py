@@ -352,9 +352,7 @@ class OnnxMeanPoolEmbedder:
         once, each on one thread (:attr:`text_session`; ONNX Runtime releases the GIL): MiniLM
         int8 on 600 cpg units, 2 cores, 28.0 ms of CPU and 14.1 ms of wall time a text, against
         29.6 and 16.9 ms on 2 intra-op threads one text after another, the same vectors
-        (docs/benchmarks/scale.md, "Session 10"). A single text runs on :attr:`session`. Inside
-        :func:`~structaware_retrievers.encoders.thread_priority.below_parsers` (an ingest beside its
-        parse workers) the side-by-side threads run at a lower CPU priority (same vectors).
+        (docs/benchmarks/scale.md, "Session 10"). A single text runs on :attr:`session`.
         """
         import numpy as np
         texts = list(texts)
@@ -369,10 +367,8 @@ class OnnxMeanPoolEmbedder:
                 return
             from concurrent.futures import ThreadPoolExecutor
 
-            from .thread_priority import thread_initializer
-
             session = self.text_session
-            pool = ThreadPoolExecutor(side_by_side, thread_name_prefix="structaware-embed", initializer=thread_initializer())
+            pool = ThreadPoolExecutor(side_by_side, thread_name_prefix="structaware-embed")
             try:
                 yield from (vec[0] for vec in pool.map(lambda e: self._run([e], session), encodings))
             finally:  # a caller that stops early leaves no texts queued
