@@ -22,6 +22,8 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
     MetadataFilters,
 )
 
+from structaware_retrievers.results import hit_unit  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
 QUESTION = "What is the blood pressure target for adults 57-59 y?"
@@ -77,7 +79,9 @@ def test_nodes_carry_unit_and_provenance(index) -> None:
     (hybrid_top,) = StructureAwareRetriever(index, similarity_top_k=1).retrieve(QUESTION)
     assert hybrid_top.node.node_id == index.query(QUESTION, k=1)[0].unit.unit_id
     assert "57-59" in hybrid_top.node.text  # BM25 reads the numbers; dense alone ranks the table's rows
-    top, unit = results[0].node, hits[0].unit
+    # the unit a hit hands over (hit_unit): its best row, with the other matched rows of its table when
+    # the dense ranking put several first (pages: every row's, sorted; which rows depends on the CPU's int8 products)
+    top, unit = results[0].node, hit_unit(hits[0])
     assert top.metadata["unit_type"] == "table_row" and "Adults" in top.text
     assert top.metadata["page_label"] == str(unit.pages[0])
     assert top.metadata["element_ids"].split(",") == unit.element_ids
