@@ -80,7 +80,8 @@ def test_nodes_carry_unit_and_provenance(index) -> None:
     assert hybrid_top.node.node_id == index.query(QUESTION, k=1)[0].unit.unit_id
     assert "57-59" in hybrid_top.node.text  # BM25 reads the numbers; dense alone ranks the table's rows
     # the unit a hit hands over (hit_unit): its best row, with the other matched rows of its table when
-    # the dense ranking put several first (pages: every row's, sorted; which rows depends on the CPU's int8 products)
+    # the dense ranking put several first (pages: every row's, sorted; which rows come first differs between
+    # machines: the table's rows differ only by their numbers)
     top, unit = results[0].node, hit_unit(hits[0])
     assert top.metadata["unit_type"] == "table_row" and "Adults" in top.text
     assert top.metadata["page_label"] == str(unit.pages[0])
