@@ -9,6 +9,7 @@ set             questions / documents                                           
 ==============  ====================================================================  ===========
 ``cpg``         ``cpg/questions/vadod_dev.jsonl`` (100; 10 VA/DoD guidelines)          flash zips + PDFs
 ``cpg_zh``      ``cpg_zh/questions/zh_dev.jsonl`` (25; 7 Chinese guidelines, 1 scan)  PDFs (product route)
+``multi_cpg``   ``multi_cpg/questions/multi_dev.jsonl`` (70; 7 guidelines, 7 publishers) flash zips + PDFs
 ``ohr``         ``finance/questions/ohrbench_finance.jsonl`` (470; 6 filings)          flash zips + PDFs
 ``financebench````finance/questions/financebench.jsonl`` (109; 54 filings)             flash zips + PDFs
 ==============  ====================================================================  ===========
@@ -26,7 +27,7 @@ evidence type, and for ``cpg_zh`` scanned and born-digital questions apart.
 Run::
 
     HF_HUB_OFFLINE=1 nice -n 10 .venv/bin/python benchmarks/devsets.py --out /tmp/devsets/before \
-        [--sets cpg cpg_zh ohr financebench] [--methods struct flat] [--retrievers bm25 dense hybrid] \
+        [--sets cpg cpg_zh multi_cpg ohr financebench] [--methods struct flat] [--retrievers bm25 dense hybrid] \
         [--shared ../shared] [--cache-dir DIR] [--exact]
 
 ``--exact`` searches exactly instead of through the HNSW graph (:func:`exact_search`): two builds of
@@ -52,6 +53,11 @@ from typing import Any
 SETS: dict[str, dict[str, str | None]] = {
     "cpg": {"questions": "cpg/questions/vadod_dev.jsonl", "docs": "cpg/pdfs", "parsed": "cpg/mineru-4.0.12-flash"},
     "cpg_zh": {"questions": "cpg_zh/questions/zh_dev.jsonl", "docs": "cpg_zh/pdfs", "parsed": None},
+    "multi_cpg": {
+        "questions": "multi_cpg/questions/multi_dev.jsonl",
+        "docs": "multi_cpg/pdfs",
+        "parsed": "multi_cpg/mineru-4.0.12-flash",
+    },
     "ohr": {
         "questions": "finance/questions/ohrbench_finance.jsonl",
         "docs": "finance/pdfs",
