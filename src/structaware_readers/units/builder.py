@@ -27,7 +27,7 @@ from structaware_readers.models import (
     UnitType,
 )
 from structaware_readers.units.boxed_text import close_box, is_box_label, open_box
-from structaware_readers.units.common import SENTENCE_END
+from structaware_readers.units.common import sentences
 from structaware_readers.units.context import SectionPart
 from structaware_readers.units.discussion import Discussion
 from structaware_readers.units.figures import emit_figure
@@ -232,11 +232,11 @@ class UnitBuilder:
                 yield part
                 continue
             piece = ""
-            for sentence in SENTENCE_END.split(part.text):
-                if piece and len(piece) + len(sentence) + 1 > limit:
+            for sentence in sentences(part.text):  # slices of the text: pieces cut, never rewritten
+                if piece.strip() and len(piece.rstrip()) + len(sentence.rstrip()) + 1 > limit:
                     yield SectionPart(piece.strip(), part.block)
                     piece = ""
-                piece = f"{piece} {sentence}" if piece else sentence
+                piece += sentence
             if piece.strip():
                 yield SectionPart(piece.strip(), part.block)
 
