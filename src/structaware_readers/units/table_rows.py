@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from structaware_readers.models import Block, TableGrid, TableRowInfo, UnitType
 from structaware_readers.units.boxed_text import box_text, emit_box
 from structaware_readers.units.common import NUMBER, title
+from structaware_readers.units.spanning_cells import long_spans, span_cells, without_spans
 from structaware_readers.units.table_recommendations import emit_recommendation_table
 from structaware_readers.units.table_view import RowKind, TableView, label, row_text
 from structaware_readers.units.tier_tables import emit_tier_table
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 
 def emit_table(builder: EmitContext, block: Block) -> None:
     """Units of a table block: recommendation units for a recommendation table
-    (:mod:`.table_recommendations`), else one ``table_row`` unit per body row (package docstring)."""
+    (:mod:`.table_recommendations`), else one ``table_row`` unit per body row (package docstring),
+    and one per long cell spanning several rows (:mod:`.spanning_cells`)."""
     grid = block.table
     if grid is None or not (grid.body_rows or grid.header_rows):
         if not (builder.options.text_table_rows and _emit_text_table(builder, block)):
@@ -43,6 +45,7 @@ def emit_table(builder: EmitContext, block: Block) -> None:
     if emit_recommendation_table(builder, table) or emit_tier_table(builder, table):
         return
     group = ""
+    spans = long_spans(table.rows, table.kinds)
     for i, kind in enumerate(table.kinds):
         cells = table.rows[i]
         if kind is RowKind.SKIP:
@@ -54,9 +57,16 @@ def emit_table(builder: EmitContext, block: Block) -> None:
             text = label(cells)
             grade = None  # a note row (supporting text, a trailing label) is never graded
         else:
+            for span in (s for s in spans if s.rows[0] == i):  # a long spanning cell, said once
+                own = span_cells(cells, span)
+                table.emit_row(
+                    builder, i, UnitType.TABLE_ROW, row_text(table.headers, own), group=group, cells=own,
+                    extra=f"span{i}c{span.col}",
+                )
+            cells = without_spans(cells, i, spans)
             text = row_text(table.headers, cells)
             grade = table.grade(cells, text, builder.grading)
-        table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade)
+        table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade, cells=cells)
 
 
 def _emit_table_text(builder: EmitContext, block: Block, text: str) -> None:

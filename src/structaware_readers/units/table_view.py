@@ -72,11 +72,16 @@ def classify_rows(rows: list[list[str]]) -> list[RowKind]:
 _SIGN_CELL = re.compile(r"^[$€£¥%]$")
 
 
+#: A cell longer than this (characters) that repeats the cell left of it under another header is a
+#: cell merged across both columns, written once.
+_MERGED_CELL_CHARS = 80
+
+
 def row_text(headers: list[str], cells: list[str]) -> str:
     """``Header: value; Header: value`` for one row; empty cells are left out.
 
     A merged cell a parser repeated across columns (the same header and the same value in adjacent
-    columns) is written once, and adjacent columns under one header give ``Header: v1, v2``, so no
+    columns, or a long value under two headers) is written once, and adjacent columns under one header give ``Header: v1, v2``, so no
     header is repeated. Columns without a header give their value alone. A cell holding only a
     currency sign is written before the next value (``$584,265``), a lone ``%`` after the previous one.
     """
@@ -93,8 +98,8 @@ def row_text(headers: list[str], cells: list[str]) -> str:
             continue
         if sign and cell:
             cell, sign = (cell if cell.startswith(sign) else f"{sign}{cell}"), ""
-        if not cell or (header, cell) == prev:
-            continue
+        if not cell or (header, cell) == prev or (prev and len(cell) > _MERGED_CELL_CHARS and cell == prev[1]):
+            continue  # empty, or a merged cell repeated across columns
         prev = (header, cell)
         if header and pieces and pieces[-1][0] == header:
             pieces[-1][1].append(cell)
@@ -198,9 +203,14 @@ class TableView:
         group: str = "",
         grade: Grade | None = None,
         extra_context: str = "",
+        cells: list[str] | None = None,
+        extra: str = "",
     ) -> None:
-        """Emit one unit for body row ``i``, pointing at the row's page and bbox when the grid has them."""
-        cells = self.rows[i]
+        """Emit one unit for body row ``i``, pointing at the row's page and bbox when the grid has them.
+
+        ``cells`` replaces the row's cells in the unit's table metadata (a row whose spanning cell
+        is said elsewhere); ``extra`` tells a further unit of the same row apart in its id."""
+        cells = self.rows[i] if cells is None else cells
         grid = self.grid
         page = grid.body_row_pages[i] if i < len(grid.body_row_pages) else None
         context = self.context(cells, group)
@@ -220,7 +230,7 @@ class TableView:
             table=TableRowInfo(
                 table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption
             ),
-            extra=f"row{i}",
+            extra=extra or f"row{i}",
         )
 
 
