@@ -37,7 +37,7 @@ def emit_table(builder: EmitContext, block: Block) -> None:
         # boxed text (a sidebar) read as a one-column table: a section of its own (:mod:`.boxed_text`)
         emit_box(builder, block, *box)
         return
-    grid = repair_header(grid)
+    grid = trim_header(repair_header(grid))
     table = TableView.of(builder, block, grid)
     if grid.text_outside_grid:
         # the markup missed part of the table: its whole text stays searchable as a unit of its own
@@ -200,6 +200,45 @@ def repair_header(grid: TableGrid) -> TableGrid:
             "body_rows": body[k:],
             "body_row_pages": grid.body_row_pages[k:],
             "body_row_bboxes": grid.body_row_bboxes[k:],
+        }
+    )
+
+
+#: Most header rows a grid keeps; a column header cell longer than this (characters) is body text.
+MAX_HEADER_ROWS, MAX_HEADER_CELL = 4, 120
+
+
+def trim_header(grid: TableGrid) -> TableGrid:
+    """Move header rows that cannot be column headers into the body.
+
+    A grid rebuilt from a region that ran into the page's body text (or a table whose rows are
+    characteristics and whose columns are trials) can come with dozens of "header" rows; joined
+    top-down they make every row unit thousands of characters long. A header of more than
+    :data:`MAX_HEADER_ROWS` rows, or with a cell over :data:`MAX_HEADER_CELL` characters, keeps its
+    first row, then further rows while a row has no number in a value cell (bare years allowed)
+    and no long cell, up to :data:`MAX_HEADER_ROWS`; the rows after it become body rows (their
+    page: the first body row's).
+    """
+    header = grid.header_rows
+    if len(header) <= MAX_HEADER_ROWS and all(len(c) <= MAX_HEADER_CELL for r in header for c in r):
+        return grid
+    keep = 1
+    while (
+        keep < min(len(header), MAX_HEADER_ROWS)
+        and (_year_line(header[keep]) or not any(NUMBER.search(c) for c in header[keep][1:]))
+        and all(len(c) <= MAX_HEADER_CELL for c in header[keep])
+    ):
+        keep += 1
+    if keep == len(header):
+        return grid
+    moved = header[keep:]
+    page = grid.body_row_pages[0] if grid.body_row_pages else None
+    return grid.model_copy(
+        update={
+            "header_rows": header[:keep],
+            "body_rows": moved + grid.body_rows,
+            "body_row_pages": ([page] * len(moved) + grid.body_row_pages) if page is not None else grid.body_row_pages,
+            "body_row_bboxes": ([None] * len(moved) + grid.body_row_bboxes) if grid.body_row_bboxes else grid.body_row_bboxes,
         }
     )
 

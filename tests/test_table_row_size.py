@@ -1,4 +1,5 @@
-"""A long cell that spans several rows of a table is said once, in a unit of its own.
+"""Row units stay the size of a row: a long cell that spans several rows is said once, in a unit
+of its own, and data rows a rebuilt grid took for header rows go back to the body.
 
 The shape of an antimicrobial summary table (infection | key points | medicine | dose | length):
 the key points of an infection stand beside each of its drug rows, and a grid repeats them in
@@ -85,3 +86,37 @@ def test_a_long_cell_merged_across_two_columns_is_written_once():
     assert row_text(["Adult", "Child"], ["Not recommended", "Not recommended"]) == (
         "Adult: Not recommended; Child: Not recommended"
     )
+
+
+def test_data_rows_read_as_header_rows_go_back_to_the_body():
+    """A rebuilt grid that took a characteristics table's rows for header rows: they become rows."""
+    grid = TableGrid(
+        header_rows=[
+            ["Characteristic", "Trial A", "Trial B"],
+            ["Age inclusion criteria", "18 years or more", "18 years or more"],
+            ["Age, years, mean", "52.2", "50.6"],
+            ["Female sex, n (%)", "44 (32.1)", "282 (34.5)"],
+            ["White", "54 (39.4)", "361 (44.2)"],
+            ["Black", "0 (0)", "1 (0.1)"],
+        ],
+        body_rows=[["eGFR inclusion criteria", "25-75", "20-45"]],
+    )
+    units = _units(grid)
+    assert [u.text for u in units][:3] == [
+        "Characteristic: Age inclusion criteria; Trial A: 18 years or more; Trial B: 18 years or more",
+        "Characteristic: Age, years, mean; Trial A: 52.2; Trial B: 50.6",
+        "Characteristic: Female sex, n (%); Trial A: 44 (32.1); Trial B: 282 (34.5)",
+    ]
+    assert len(units) == 6
+    assert all(len(u.context) < 200 for u in units)
+
+
+def test_a_multi_row_header_of_years_stays_a_header():
+    """Trap: a filing's three header rows (period, date, years) are a real header."""
+    grid = TableGrid(
+        header_rows=[["", "Three months ended", "Three months ended"], ["", "June 30,", "June 30,"], ["(in millions)", "2022", "2021"]],
+        body_rows=[["Net revenue", "1,204", "1,110"], ["Operating income", "310", "295"]],
+    )
+    units = _units(grid)
+    assert len(units) == 2
+    assert units[0].table.headers[1] == "Three months ended / June 30, / 2022"
