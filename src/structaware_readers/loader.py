@@ -149,7 +149,9 @@ def prepare_document(
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
     bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
     algorithms described in text read into flowchart blocks on the algorithm's page
-    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), algorithm images left
+    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), charts drawn with live text
+    gathered into one figure block each (:func:`~structaware_readers.algorithms.chart_regions.gather_chart_regions`),
+    algorithm images left
     unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
     :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
     text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`); every
@@ -162,6 +164,7 @@ def prepare_document(
         ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
     """
     from structaware_readers.algorithms import attach_described_algorithms
+    from structaware_readers.algorithms.chart_regions import gather_chart_regions
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
@@ -169,7 +172,7 @@ def prepare_document(
     from structaware_readers.text_as_read import read_as_printed
 
     doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
-    doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
+    doc = gather_chart_regions(attach_described_algorithms(mark_references(join_continued_paragraphs(doc))))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
     return note_unread_figures(doc)

@@ -1,0 +1,136 @@
+"""Charts drawn with live text (boxes and arrows as vector graphics) gathered into one figure.
+
+A parser that reads a page's text layer block by block splits such a chart (a treatment pathway,
+an entry-points diagram) into dozens of short blocks: box texts typed paragraph or heading, laid
+out side by side. Left alone they become one-line "sections" under false headings, and no unit
+holds the chart. :func:`gather_chart_regions` finds a title (a figure caption ``Fig. 5.``,
+``Figure 2 |``, ``图 3``, or a heading) followed on its page by a cluster of short blocks laid out
+in two dimensions, and replaces the cluster with one FIGURE block: the title as its caption, the
+box texts in reading order (top to bottom, left to right) as its text, the union of their boxes as
+its bbox. Its ``figure`` unit then holds the chart's whole text under its title.
+
+Cluster rules (block bboxes only, 0..1 of the page): the blocks after the title on the same page
+until a block on another page, a table or flowchart, a note line (``Source:``, ``Adapted from``),
+another caption, or running prose (over :data:`MAX_BOX_CHARS` characters); at least
+:data:`MIN_BOXES` blocks of text, at least :data:`MIN_SIDE_BY_SIDE` pairs side by side (their
+vertical extents overlap, their horizontal ones do not), covering at least :data:`MIN_HEIGHT` of
+the page. A heading title (not a caption) needs twice the side-by-side pairs, short labels
+(:data:`MAX_MEAN_LABEL`) and boxes scattered over many left edges (:data:`MIN_SCATTER`): a list of
+names in two columns, a table left as loose cells or a page of short paragraphs is not a chart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
+
+__all__ = ["gather_chart_regions"]
+
+#: A figure caption opening a block: ``Fig. 5.``, ``Figure 2 |``, ``Algorithm 1:``, ``图 3``.
+FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?\.?|algorithm|flow\s*chart|chart)\s*[A-Z]?\d+[A-Za-z]?\b|^图\s*\d+", re.I)
+#: A block that starts a table, a note under a figure, or another caption: the cluster ends there.
+_STOP = re.compile(r"^(?:(?:recommendation\s+)?table\s*[A-Z]?\d+|source[s]?\s*:|adapted\s+from|note[s]?\s*:|表\s*\d+|来源[:：])", re.I)
+_MEMBER_KINDS = {BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE, BlockKind.LIST, BlockKind.CAPTION}
+#: A block longer than this (characters) is running prose, not a box of a chart.
+MAX_BOX_CHARS = 320
+MIN_BOXES = 6
+MIN_SIDE_BY_SIDE = 2
+#: Least height (fraction of the page) a chart's blocks cover.
+MIN_HEIGHT = 0.2
+#: Under a heading (no caption), the boxes must be scattered: distinct left edges for at least this
+#: share of them (columns of a list, a table or a page of names share a few edges).
+MIN_SCATTER, EDGE_TOLERANCE = 0.4, 0.01
+#: Under a heading, the boxes hold labels: at most this many characters on average.
+MAX_MEAN_LABEL = 40
+
+
+def _side_by_side(a: BBox, b: BBox) -> bool:
+    overlap = min(a[3], b[3]) - max(a[1], b[1])
+    return overlap > 0.3 * min(a[3] - a[1], b[3] - b[1]) and (a[2] <= b[0] or b[2] <= a[0])
+
+
+def _cluster(blocks: list[Block], start: int, title: Block) -> list[int]:
+    """Indexes of the blocks after ``start`` that may be boxes of a chart titled by ``title``."""
+    members: list[int] = []
+    for j in range(start + 1, len(blocks)):
+        b = blocks[j]
+        if b.kind.is_furniture:
+            continue
+        text = " ".join(b.text.split())
+        if (
+            b.page != title.page
+            or b.kind not in _MEMBER_KINDS
+            or b.bbox is None
+            or len(text) > MAX_BOX_CHARS
+            or _STOP.match(text)
+            or FIGURE_CAPTION.match(text)
+            or (b.kind is BlockKind.FIGURE and b.caption.strip())
+        ):
+            break
+        members.append(j)
+    return members
+
+
+def _is_chart(blocks: list[Block], members: list[int], caption: bool) -> bool:
+    boxes = [blocks[j].bbox for j in members if blocks[j].text.strip() and blocks[j].bbox is not None]
+    if len(boxes) < MIN_BOXES:
+        return False
+    pairs = sum(1 for i, a in enumerate(boxes) for b in boxes[i + 1 :] if _side_by_side(a, b))
+    height = max(b[3] for b in boxes) - min(b[1] for b in boxes)
+    if pairs < MIN_SIDE_BY_SIDE * (1 if caption else 2) or height < MIN_HEIGHT:
+        return False
+    if caption:
+        return True
+    mean = sum(len(" ".join(blocks[j].text.split())) for j in members) / len(members)
+    return mean <= MAX_MEAN_LABEL and _left_edges(boxes) >= MIN_SCATTER * len(boxes)
+
+
+def _left_edges(boxes: list[BBox]) -> int:
+    """How many distinct left edges the boxes have (edges within :data:`EDGE_TOLERANCE` are one)."""
+    edges = sorted(b[0] for b in boxes)
+    return 1 + sum(1 for a, b in zip(edges, edges[1:]) if b - a > EDGE_TOLERANCE)
+
+
+def _union(boxes: list[BBox]) -> BBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _chart_block(title: Block, parts: list[Block]) -> Block:
+    ordered = sorted(parts, key=lambda b: (round(b.bbox[1] / 0.015), b.bbox[0]))  # rows of boxes, left to right
+    text = "\n".join(" ".join(b.text.split()) for b in ordered if b.text.strip())
+    first = parts[0]
+    ids = [pid for b in [title, *parts] for pid in (b.parser_ids or [b.block_id])]
+    return first.model_copy(
+        update={
+            "kind": BlockKind.FIGURE,
+            "text": text,
+            "caption": " ".join(title.text.split()),
+            "bbox": _union([b.bbox for b in parts]),
+            "level": None,
+            "parser_ids": ids,
+        }
+    )
+
+
+def gather_chart_regions(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with each chart drawn with live text as one FIGURE block (module docstring);
+    ``doc`` itself when it has none."""
+    blocks = doc.blocks
+    out: list[Block] = []
+    i = 0
+    changed = False
+    while i < len(blocks):
+        b = blocks[i]
+        text = " ".join(b.text.split())
+        caption = bool(FIGURE_CAPTION.match(text)) and b.kind in (BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.CAPTION)
+        if (caption or b.kind is BlockKind.HEADING) and len(text) <= MAX_BOX_CHARS and not _STOP.match(text):
+            members = _cluster(blocks, i, b)
+            if _is_chart(blocks, members, caption):
+                out.append(_chart_block(b, [blocks[j] for j in members]))
+                i = members[-1] + 1
+                changed = True
+                continue
+        out.append(b)
+        i += 1
+    return doc.model_copy(update={"blocks": out}) if changed else doc
