@@ -30,7 +30,8 @@ from structaware_readers.grades.signals import (
 )
 
 SYSTEM = "ACC/AHA"
-ESC_SYSTEM = "ESMO/ESC"
+ESC_SYSTEM = "ESC"
+ESMO_SYSTEM = "ESMO/ESC"
 
 
 #: ACC/AHA class -> strength, as the ACC/AHA recommendation classification names it (2015 and later):
@@ -111,32 +112,39 @@ def _h_acc_pair(scan: Scan, m: re.Match[str]) -> None:
         scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1), level=m.group(2)))
 
 
-_ACC_ZH = re.compile(rf"(?<![A-Za-z0-9])({ROMAN_CLASS})\s*类\s*推荐")
-
-
-def _h_acc_zh(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1)))
-
-
 _ESMO = re.compile(r"\[\s*(III|IIa|IIb|II|IV|I|V)\s*[,/]\s*([A-E])\s*\]")
-#: a table cell that is only a class and a level: ``IIaB``, ``I, A`` (ESC tables)
-ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*,?\s*([ABC])")
+#: a table cell that is only an ESC class and a level: ``IIaB``, ``I, A``, ``IIa`` over ``C``
+ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*[,/]?\s*([ABC])")
 
 
 #: class and level printed after the sentence (ESC tables flattened to text): "... are recommended. I A"
 # ESC prints class and level in the last columns: flattened, they close the statement's line
-# ("... for each patient. I B") or stand on the next line ("... considered.\nIIa C")
-_ESC_TAIL = re.compile(r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(III|IIa|IIb|II|I)[ \t]*[,/]?[ \t]+([ABC])[ \t]*$")
+# ("... for each patient. I B", glued "... patient. IA") or stand on the lines after it
+# ("... considered.\nIIa\nC"); the class must follow a sentence end and the level end its line
+_ESC_TAIL = re.compile(
+    r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(III|IIa|IIb|II|I)[ \t]*(?:[,/][ \t]*|\n[ \t]*)?([ABC])[ \t]*$"
+)
 
 
 def _h_esmo(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(ESC_SYSTEM, m.start(1), m.end(2), grade=f"{m.group(1)}-{m.group(2)}"))
+    scan.add(Signal(ESMO_SYSTEM, m.start(1), m.end(2), grade=f"{m.group(1)}-{m.group(2)}"))
+
+
+def esc_signal(start: int, end: int, cls: str, level: str, *, ambiguous: bool = False) -> Signal:
+    """An ESC class (``I``/``IIa``/``IIb``/``III``) and level (``A``/``B``/``C``) as one signal:
+    class III is a recommendation against."""
+    return Signal(
+        ESC_SYSTEM, start, end, grade=cls, level=level, direction=_direction(cls), ambiguous=ambiguous
+    )
+
+
+def _h_esc_tail(scan: Scan, m: re.Match[str]) -> None:
+    scan.add(esc_signal(m.start(1), m.end(2), m.group(1), m.group(2)))
 
 
 COMBINED: Detector = (_ACC_COMBINED, _h_acc_combined)
 CLASS: Detector = (_ACC_CLASS, _h_acc_class)
 LOE_SPECIFIC: Detector = (_ACC_LOE_SPECIFIC, _h_acc_loe)
 PAIR: Detector = (_ACC_PAIR, _h_acc_pair)
-CLASS_ZH: Detector = (_ACC_ZH, _h_acc_zh)
 ESMO_BRACKET: Detector = (_ESMO, _h_esmo)
-ESC_TAIL: Detector = (_ESC_TAIL, _h_esmo)
+ESC_TAIL: Detector = (_ESC_TAIL, _h_esc_tail)

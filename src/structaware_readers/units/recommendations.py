@@ -37,6 +37,10 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    ``We suggest …``), or says what a grade means (``The 1A grade means that ...``), defines a grade:
    never a recommendation; nor is the document's default-grade statement itself (NCCN "All
    recommendations are category 2A unless otherwise indicated").
+The unit's text is the statement without the grade marks that close it (:mod:`.grade_marks`: ``We
+suggest ... (2B).`` -> ``We suggest ....``; a grade line after the statement is not appended);
+the grade is ``Unit.grade`` and one part of the context (``Grade (KDIGO): (2B)``). A label that opens
+its statement (``Practice Point 1.3.1:``) also numbers it and stays in the text.
 The parent section is the context; a recommendation's text is not repeated inside its section unit.
 """
 
@@ -48,6 +52,7 @@ from typing import TYPE_CHECKING
 from structaware_readers.grades import has_recommendation_wording, normalize_grade_text
 from structaware_readers.grades.detect import GradeMatch
 from structaware_readers.models import Block, BlockKind, Grade, UnitType
+from structaware_readers.units.grade_marks import grade_context, strip_marks
 
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
@@ -178,12 +183,13 @@ def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade
     blocks = list(dict.fromkeys(p.block.block_id for p in parts[k:]))
     by_id = {p.block.block_id: p.block for p in parts[k:]}
     del parts[k:]
+    grade = grade.model_copy(update={"source": "next_paragraph"})
     builder.emit(
         UnitType.RECOMMENDATION,
-        f"{statement}\n{text.strip()}",
-        builder.section_context(),
+        statement,
+        grade_context(builder.section_context(), grade),
         [*(by_id[b] for b in blocks), block],
-        grade=grade.model_copy(update={"source": "next_paragraph"}),
+        grade=grade,
     )
     return True
 
@@ -217,17 +223,21 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if default := grading.default_grade:
         if default.raw and default.raw in text:
             return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
-    spans, tail = _label_first_pieces(text, matches) or _pieces(text, matches)
+    label_first = _label_first_pieces(text, matches)
+    spans, tail = label_first or _pieces(text, matches)
     context = builder.section_context()
     trailing = text[tail:].strip()
     if trailing and _NOTE.match(trailing):
         s0, _, g0 = spans[-1]
         spans[-1], trailing = (s0, len(text), g0), ""
-    for start, end, grade in spans:
+    for (start, end, grade), m in zip(spans, matches):
+        statement = text[start:end]
+        if label_first is None:  # a label that opens its statement names it ("Practice Point 1.3.1: ..."): kept
+            statement = strip_marks(statement, [(m.start - start, m.end - start)])
         builder.emit(
             UnitType.RECOMMENDATION,
-            text[start:end],
-            context,
+            statement,
+            grade_context(context, grade),
             [block],
             grade=grade,
             extra=f"s{start}" if start else "",

@@ -148,6 +148,9 @@ def _row_grade(table: TableView, layout: _Layout, cells: list[str]) -> tuple[boo
         cls_col, lvl_col = layout.grade
         if not (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
             return False, None
+        acc = any(_clean(table.headers[j]).upper() in ("COR", "LOE") for j in layout.grade)
+        grade = grades.parse_class_level(cells[cls_col], cells[lvl_col], system="ACC/AHA" if acc else "")
+        return grade is not None, grade
     heads = _grade_headers(table, layout)
     grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
     if layout.strength_table and grade is None:
