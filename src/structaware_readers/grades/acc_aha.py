@@ -79,8 +79,22 @@ _ACC_CLASS = re.compile(
 _NEAR_WORDS = re.compile(r"(?i)\s*[,;:)]?\s*(?:recommendation|\(?\s*(?:level|LOE)\b)")
 
 
+# a class named among others or as a kind of recommendations is a mention, not a grade: "new or changed
+# Class I/IIa or Class III recommendations were selected", "Class I and IIa recommendations"
+_LISTED_BEFORE = re.compile(r"(?:\bI|IIa|IIb|III|\b[123]|2[ab])\s*(?:/|,|\bor|\band)\s*$")
+_LISTED_AFTER = re.compile(r"(?i)\s*(?:/|,?\s*or\b|,?\s*and\b)\s*(?:class\s*)?(?-i:III|IIa|IIb|II|I|1|2a|2b|3)(?![\w])")
+_KIND_OF = re.compile(r"(?i)\s*recommendations\b")
+
+
 def _h_acc_class(scan: Scan, m: re.Match[str]) -> None:
     if after_classifier(scan.norm, m.start()):
+        return
+    norm = scan.norm
+    if (
+        _LISTED_BEFORE.search(norm[max(0, m.start() - 12) : m.start()])
+        or _LISTED_AFTER.match(norm, m.end(), m.end() + 20)
+        or _KIND_OF.match(norm, m.end(), m.end() + 20)
+    ):
         return
     keyword_specific = m.group(1).upper() == "COR" or bool(m.group(2))
     near_words = bool(_NEAR_WORDS.match(scan.norm, m.end(), m.end() + 40))

@@ -17,6 +17,7 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    the previous label and that sentence (a ``Note: ...``) belongs to the previous recommendation;
    so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
+   A Chinese consensus evidence level alone (``（1b证据等级）``) grades cited evidence: no label here.
 2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
    ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
    recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
@@ -94,6 +95,13 @@ _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
     r"推荐|证据|等级|强度|级别|质量"
 )
+
+
+def _evidence_note(m: GradeMatch) -> bool:
+    """A Chinese consensus evidence level alone (``（1b证据等级）`` after a trial's results): it grades
+    the evidence a discussion cites, not a recommendation (those carry ``Ⅱa类推荐``)."""
+    g = m.grade
+    return g.system == "CN" and g.grade == g.certainty and not (g.strength or g.direction)
 
 
 def _wording(text: str) -> bool:
@@ -200,7 +208,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):
         return False
     grading = builder.grading
-    matches = grading.accepted(text)
+    matches = [m for m in grading.accepted(text) if not _evidence_note(m)]
     if not matches:
         if not _ungraded_counts(builder, text):
             return False
