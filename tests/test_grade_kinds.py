@@ -225,3 +225,38 @@ def test_cdc_graded_guideline_keeps_ungraded_clinician_advice_in_its_section() -
     assert len(recs) == 5 and all(u.grade.system == "CDC/ACIP" for u in recs)
     # trap: ungraded advice in a guideline that grades its recommendations is section text
     assert units[-1].unit_type is UnitType.SECTION and units[-1].text.startswith("• Clinicians should maximize")
+
+
+# ----------------------------------------------------------------------------- CSCO tier tables
+
+
+def _tier_table(h1: str, h2: str, h3: str) -> Block:
+    from structaware_readers.tables import parse_html_table
+
+    html = (
+        f"<table><tr><td>分层</td><td>{h1}</td><td>{h2}</td><td>{h3}</td></tr>"
+        "<tr><td>一线治疗</td><td>方案A（1A类）</td><td>方案B（2A类）</td><td>方案C [3类]</td></tr></table>"
+    )
+    return Block(block_id="t", kind=BlockKind.TABLE, text="", page=1, table=parse_html_table(html))
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        ("Ⅰ级推荐", "Ⅱ级推荐", "Ⅲ级推荐"),
+        ("级推荐", "级推荐", "级推荐"),  # the numerals lost by the text layer
+        ("Ⅰ级推荐", "ⅡI级推荐", "川级推荐"),  # misread numerals
+    ],
+)
+def test_csco_tier_headers_whatever_the_text_layer_did_to_them(headers: tuple[str, str, str]) -> None:
+    units = build_units(ParsedDocument(
+        doc_id="d", name="d", source="d.json", parser="mineru", page_count=1,
+        blocks=[Block(block_id="h", kind=H, text="晚期肺癌的治疗", page=1, level=1), _tier_table(*headers)],
+    ))  # fmt: skip
+    recs = _recs(units)
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("CSCO", "I", "1A"),
+        ("CSCO", "II", "2A"),
+        ("CSCO", "III", "3"),
+    ]
+    assert recs[2].text == "方案C [3类]"
