@@ -260,3 +260,26 @@ def test_csco_tier_headers_whatever_the_text_layer_did_to_them(headers: tuple[st
         ("CSCO", "III", "3"),
     ]
     assert recs[2].text == "方案C [3类]"
+
+
+def test_nccn_one_line_options_with_their_category_and_the_document_default() -> None:
+    doc = _doc(
+        (H, "NCCN Guidelines Version 1.2025 Ovarian Cancer"),
+        (P, "All recommendations are category 2A unless otherwise indicated."),
+        (H, "Maintenance therapy"),
+        (P, "Olaparib (category 1, preferred)"),
+        (P, "Bevacizumab (category 2B), or"),
+        (P, "Rucaparib"),
+        (P, "Response was assessed by CT every 12 weeks."),
+        (P, "The lesion was classified as BI-RADS category 3."),
+    )
+    units = build_units(doc)
+    got = [(u.text, u.grade.grade, u.grade.preference, u.grade.source) for u in _recs(units)]
+    assert got == [
+        ("Olaparib", "1", "preferred", "sentence"),
+        ("Bevacizumab, or", "2B", "", "sentence"),  # the alternative stays with its option
+        ("Rucaparib", "2A", "", "document_default"),  # the ungraded option takes the document's default
+    ]
+    # traps: a finding after the options, an imaging category: section text
+    section = [u.text for u in units if u.unit_type is UnitType.SECTION]
+    assert any("BI-RADS category 3" in t and "assessed by CT" in t for t in section)

@@ -18,6 +18,8 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
    A Chinese consensus evidence level alone (``（1b证据等级）``) grades cited evidence: no label here.
+   A line naming an option with its NCCN category (``Olaparib (category 1, preferred)``,
+   ``Bevacizumab (category 2B), or``) is a recommendation without a verb; ``, or`` stays with it.
 2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
    ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
    recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
@@ -30,7 +32,8 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
    legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
-   the document default grade if there is one (NCCN "category 2A unless otherwise indicated").
+   the document default grade if there is one (NCCN "category 2A unless otherwise indicated"); so
+   does an ungraded option line right after an NCCN option line (``Rucaparib`` after ``..., or``).
    In a guideline that grades its recommendations
    (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
    a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
@@ -95,6 +98,33 @@ _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
     r"推荐|证据|等级|强度|级别|质量"
 )
+
+
+_OPTION_MAX_WORDS = 12  # an NCCN option line names a regimen, not a sentence
+_ALTERNATIVE = re.compile(r"(?i)^[\s)\]）】]*(?:[,;]?\s*(?:or|and|and/or)\s*)?[.;,]?$")
+
+
+def _nccn_option(text: str, matches: list[GradeMatch]) -> bool:
+    """One line naming an option and closing with its NCCN category: ``Olaparib (category 1,
+    preferred)``, ``Bevacizumab (category 2B), or``: a recommendation though it has no verb."""
+    if len(matches) != 1 or matches[0].grade.system != "NCCN":
+        return False
+    head = text[: matches[0].start].strip(" \t([（【")
+    return bool(head) and len(head.split()) <= _OPTION_MAX_WORDS and bool(_ALTERNATIVE.match(text[matches[0].end :]))
+
+
+def _default_option(builder: EmitContext, text: str) -> bool:
+    """An ungraded option line among graded NCCN options (``Rucaparib`` after ``Olaparib (category 1),
+    or``) in a document whose default grade is NCCN's ("All recommendations are category 2A unless
+    otherwise indicated"): the default applies to it."""
+    default, prev = builder.grading.default_grade, builder.previous
+    if default is None or default.system != "NCCN" or prev is None or prev.kind is not BlockKind.PARAGRAPH:
+        return False
+    line = text.strip()
+    if "\n" in line or len(line.split()) > _OPTION_MAX_WORDS or re.search(r"[.:!?](?:\s|$)", line) or not re.search(r"\w", line):
+        return False
+    prev_text = prev.text.strip()
+    return _nccn_option(prev_text, builder.grading.accepted(prev_text)) or bool(re.search(r"(?i),?\s+or$", prev_text))
 
 
 def _evidence_note(m: GradeMatch) -> bool:
@@ -210,7 +240,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     grading = builder.grading
     matches = [m for m in grading.accepted(text) if not _evidence_note(m)]
     if not matches:
-        if not _ungraded_counts(builder, text):
+        if not (_ungraded_counts(builder, text) or _default_option(builder, text)):
             return False
         builder.emit(
             UnitType.RECOMMENDATION,
@@ -223,7 +253,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
         return False  # a legend listing the scheme's strengths
     grade_line = matches[0].grade
-    if _is_grade_line(text, matches):
+    if _is_grade_line(text, matches) and not _nccn_option(text, matches):
         if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line):
             return True
         if not _wording(text):
@@ -235,7 +265,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     spans, tail = label_first or _pieces(text, matches)
     context = builder.section_context()
     trailing = text[tail:].strip()
-    if trailing and _NOTE.match(trailing):
+    if trailing and (_NOTE.match(trailing) or _ALTERNATIVE.match(trailing)):  # a note, or ", or" before the next option
         s0, _, g0 = spans[-1]
         spans[-1], trailing = (s0, len(text), g0), ""
     for (start, end, grade), m in zip(spans, matches):
