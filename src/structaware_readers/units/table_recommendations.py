@@ -26,8 +26,10 @@ Rules:
   ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) with a level (``A``, ``B-R``, ``B-NR``,
   ``C-LD``, ``C-EO``, also plain ``B``/``C``), or a GRADE strength and direction; a strength cell
   ``Not applicable``/``N/A`` gives an ungraded unit. Text = the recommendation cell, then the grade
-  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.grade_from_cells`
-  on the grade columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
+  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.parse_class_level`
+  on the class and level cells (system ESC, or ACC/AHA for a ``COR``/``LOE`` header or an ACC/AHA-only
+  value: ``2a``, ``B-NR``, ``III: Harm``), :func:`structaware_readers.grades.grade_from_cells` on the
+  strength columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
   category is the grade's ``status``); it is a table member (``Unit.table``). A strength table needs
   at least :data:`MIN_GRADED_ROWS` graded rows.
 * The columns left of the number (``#``) or recommendation column are topic columns: the row's
