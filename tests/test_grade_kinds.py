@@ -283,3 +283,20 @@ def test_nccn_one_line_options_with_their_category_and_the_document_default() ->
     # traps: a finding after the options, an imaging category: section text
     section = [u.text for u in units if u.unit_type is UnitType.SECTION]
     assert any("BI-RADS category 3" in t and "assessed by CT" in t for t in section)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("We suggest rest and fluids (Weak for | Reviewed, New-added).", "We suggest rest and fluids."),
+        ("Offer ABPM. (Strong recommendation; high-quality evidence) [Grade A]", "Offer ABPM."),
+        ("Olaparib (category 1, preferred) is an option after response", "Olaparib is an option after response"),
+        ("建议首选同步放化疗（Ⅱ a 类推荐）。", "建议首选同步放化疗。"),
+        ("Statins should be considered.\nIIa\nC", "Statins should be considered."),
+        ("(2B)", "(2B)"),  # a text that is only a grade keeps it
+    ],
+)
+def test_statement_text_without_its_grade_marks(text: str, kept: str) -> None:
+    from structaware_readers.units.grade_marks import strip_marks
+
+    assert strip_marks(text, [(m.start, m.end) for m in find_grades(text)]) == kept

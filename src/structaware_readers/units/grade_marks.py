@@ -64,7 +64,7 @@ def strip_marks(text: str, spans: list[tuple[int, int]]) -> str:
         kept = _join(kept, text[pos:s]) if kept else text[pos:s]
         pos = max(pos, e)
     kept = _join(kept, text[pos:]) if kept else text[pos:]
-    kept = "\n".join(line for line in kept.strip().splitlines() if line.strip())
+    kept = kept.strip()
     if not re.search(r"\w", kept):
         return text.strip()
     return kept
