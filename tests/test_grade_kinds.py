@@ -300,3 +300,14 @@ def test_statement_text_without_its_grade_marks(text: str, kept: str) -> None:
     from structaware_readers.units.grade_marks import strip_marks
 
     assert strip_marks(text, [(m.start, m.end) for m in find_grades(text)]) == kept
+
+
+@pytest.mark.parametrize("text", ["Patients were enrolled in the trial.\nIIIA", "Patients were enrolled in the trial.\nIIB"])
+def test_a_cancer_stage_after_a_sentence_is_no_esc_class(text: str) -> None:
+    assert detect_grade(text) is None  # ESC has no class II, and class III is printed apart from its level
+
+
+@pytest.mark.parametrize("cell", ["IIIA", "IIB"])
+def test_a_stage_cell_is_no_esc_class_and_level(cell: str) -> None:
+    assert detect_grade(cell) is None  # trap beside the glued "IIaB" / "IA" cells, which are ESC grades
+    assert _g("IIaB") == ("ESC", "IIa", "moderate", "B", "")

@@ -128,15 +128,18 @@ def _h_acc_pair(scan: Scan, m: re.Match[str]) -> None:
 
 _ESMO = re.compile(r"\[\s*(III|IIa|IIb|II|IV|I|V)\s*[,/]\s*([A-E])\s*\]")
 #: a table cell that is only an ESC class and a level: ``IIaB``, ``I, A``, ``IIa`` over ``C``
-ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*[,/]?\s*([ABC])")
+# (no class II in ESC; "IIIA"/"IIB" glued is a cancer stage: class III needs a separator)
+ESC_CELL = re.compile(r"(?:(IIa|IIb|I)\s*[,/]?\s*|(III)(?:\s*[,/]\s*|\s+))([ABC])")
 
 
 #: class and level printed after the sentence (ESC tables flattened to text): "... are recommended. I A"
 # ESC prints class and level in the last columns: flattened, they close the statement's line
 # ("... for each patient. I B", glued "... patient. IA") or stand on the lines after it
 # ("... considered.\nIIa\nC"); the class must follow a sentence end and the level end its line
+# (ESC has no class II; a glued "IIIA"/"IIB" is a cancer stage: class III needs a space before its level)
 _ESC_TAIL = re.compile(
-    r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(III|IIa|IIb|II|I)[ \t]*(?:[,/][ \t]*|\n[ \t]*)?([ABC])[ \t]*$"
+    r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(?:(IIa|IIb|I)[ \t]*(?:[,/][ \t]*|\n[ \t]*)?|(III)(?:[ \t]*[,/][ \t]*|[ \t]+|[ \t]*\n[ \t]*))"
+    r"([ABC])[ \t]*$"
 )
 
 
@@ -153,7 +156,8 @@ def esc_signal(start: int, end: int, cls: str, level: str, *, ambiguous: bool = 
 
 
 def _h_esc_tail(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(esc_signal(m.start(1), m.end(2), m.group(1), m.group(2)))
+    cls = m.group(1) or m.group(2)
+    scan.add(esc_signal(m.start(1) if m.group(1) else m.start(2), m.end(3), cls, m.group(3)))
 
 
 COMBINED: Detector = (_ACC_COMBINED, _h_acc_combined)

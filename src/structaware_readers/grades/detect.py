@@ -133,7 +133,7 @@ def _cell_signals(scan: Scan) -> None:
         strength = gradewg.STRENGTH_MAP[m.group(1).lower()]
         scan.add(Signal("GRADE", m.start(1), m.end(1), strength=strength, ambiguous=True))
     elif (m := acc_aha.ESC_CELL.search(norm)) and whole(norm, m.start(), m.end()):
-        scan.add(acc_aha.esc_signal(m.start(), m.end(), m.group(1), m.group(2), ambiguous=True))
+        scan.add(acc_aha.esc_signal(m.start(), m.end(), m.group(1) or m.group(2), m.group(3), ambiguous=True))
 
 
 def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:
