@@ -42,9 +42,12 @@ ESC_TWO_LINES = (
 
 def test_esc_class_and_level_close_the_statement_or_stand_on_the_next_line() -> None:
     labels = find_grades(ESC_TWO_LINES)
-    assert [(m.grade.system, m.grade.grade) for m in labels] == [("ESMO/ESC", "I-A"), ("ESMO/ESC", "IIa-B")]
+    assert [(m.grade.system, m.grade.grade) for m in labels] == [("ESC", "I"), ("ESC", "IIa")]
     units = build_units(_doc((H, "2021 ESC Guidelines for the diagnosis and treatment of heart failure"), (P, ESC_TWO_LINES)))
-    assert [(u.text.split()[0], u.grade.grade) for u in _recs(units)] == [("SGLT2", "I-A"), ("Catheter", "IIa-B")]
+    recs = _recs(units)
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [("ESC", "I", "A"), ("ESC", "IIa", "B")]
+    # the class and level are metadata, not statement text
+    assert [u.text.split()[-1] for u in recs] == ["death.", "symptoms."]
 
 
 def test_esc_class_and_level_printed_as_the_next_paragraph() -> None:
@@ -60,8 +63,14 @@ def test_esc_class_and_level_printed_as_the_next_paragraph() -> None:
     )
     recs = _recs(units)
     assert len(recs) == 6
-    assert recs[5].text == "An ICD should be considered in patients with DCM and a pathogenic mutation.\nIIa C"
-    assert (recs[5].grade.grade, recs[5].grade.source) == ("IIa-C", "next_paragraph")
+    assert recs[5].text == "An ICD should be considered in patients with DCM and a pathogenic mutation."
+    assert (recs[5].grade.system, recs[5].grade.grade, recs[5].grade.certainty, recs[5].grade.source) == (
+        "ESC",
+        "IIa",
+        "C",
+        "next_paragraph",
+    )
+    assert recs[5].context.endswith("Grade (ESC): IIa C")
 
 
 @pytest.mark.parametrize(

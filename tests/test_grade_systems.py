@@ -47,7 +47,7 @@ WORDING = [
     (
         "ESC",
         "Statins are recommended for all patients with chronic coronary syndromes. I A",
-        ("ESMO/ESC", "I-A", "", "", ""),
+        ("ESC", "I", "strong", "A", ""),
     ),
     (
         "ESC",
@@ -243,4 +243,5 @@ def test_who_grade_in_the_next_paragraph_attaches_to_the_recommendation() -> Non
         ("strong", "low", "next_paragraph"),
         ("strong", "moderate", "next_paragraph"),
     ]
-    assert recs[0].element_ids == ["p1-e1", "p1-e2"] and "(Strong recommendation" in recs[0].text
+    assert recs[0].element_ids == ["p1-e1", "p1-e2"] and "(Strong recommendation" in recs[0].context
+    assert "Strong recommendation" not in recs[0].text  # the grade line is metadata, not statement text

@@ -104,14 +104,14 @@ POSITIVE = [
     ("COR 2a, LOE B-NR", "ACC/AHA", "2a", "moderate", "B-NR"),
     ("Class IIb (Level of Evidence C-EO)", "ACC/AHA", "IIb", "weak", "C-EO"),
     ("Class of recommendation and level of evidence (I, A)", "ACC/AHA", "I", "strong", "A"),
-    ("Ⅰ类推荐，A级证据", "ACC/AHA", "I", "strong", "A"),
-    ("Ⅱa类推荐", "ACC/AHA", "IIa", "moderate", ""),
+    ("Ⅰ类推荐，A级证据", "CN", "I", "", "A"),
+    ("Ⅱa类推荐", "CN", "IIa", "", ""),
     ("推荐类别与证据等级（Ⅱb，B）", "ACC/AHA", "IIb", "weak", "B"),
     # ESMO/ESC
     ("Adjuvant chemotherapy is recommended [I, A].", "ESMO/ESC", "I-A", "", ""),
     ("[II, B]", "ESMO/ESC", "II-B", "", ""),
     ("【Ⅲ，C】", "ESMO/ESC", "III-C", "", ""),
-    ("IA", "ESMO/ESC", "I-A", "", ""),
+    ("IA", "ESC", "I", "strong", "A"),
     # Oxford CEBM
     ("Level 1a", "Oxford", "1a", "", "1a"),
     ("(LoE 2b)", "Oxford", "2b", "", "2b"),

@@ -130,7 +130,7 @@ def test_discussion_headings_and_what_they_keep() -> None:
         )
     )
     ctx = {u.text[:12]: u.context for u in units if u.unit_type is UnitType.SECTION}
-    want = "Discusses: 2. We suggest using automated office blood pressure measurement. (Weak for | Reviewed, New-added) | 3. When it"
+    want = "Discusses: 2. We suggest using automated office blood pressure measurement. | 3. When it"
     assert want in ctx["The Work Gro"] and want in ctx["In older adu"]  # a heading below the discussion keeps it
     assert "Discusses" not in ctx["Monitoring i"]  # the next sibling heading forgets it
     by_id = {u.unit_id: u for u in units}
@@ -262,9 +262,9 @@ def test_a_grade_line_closes_a_lead_in_and_its_list_items() -> None:
     recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
     assert len(recs) == 6 and recs[5].text == (
         "For patients with opioid use disorder, we recommend one of the following strategies:\n"
-        "• Buprenorphine/naloxone in any setting; or\n• Methadone in an Opioid Treatment Program\n"
-        "(Strong for | Reviewed, Amended)"
-    )
+        "• Buprenorphine/naloxone in any setting; or\n• Methadone in an Opioid Treatment Program"
+    )  # the grade line is metadata and one context part, not statement text
+    assert recs[5].context.endswith("Grade (GRADE): (Strong for | Reviewed, Amended)")
     assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
     # trap: a grade line after prose that states nothing is no recommendation: a grade alone states nothing
     doc = _doc((H, "Guideline"), *GRADED, (H, "Notes"), (P, "The panel met twice in 2019."), (P, "(Weak for | Reviewed, Amended)"))
@@ -284,7 +284,7 @@ def test_a_grade_line_closes_bullet_lines_typed_as_paragraphs() -> None:
         (P, "(Strong for | Reviewed, New-replaced)"),
     )
     recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
-    assert len(recs) == 6 and recs[5].text.endswith("approaches:\n• Peer linkage\n• Network support\n(Strong for | Reviewed, New-replaced)")
+    assert len(recs) == 6 and recs[5].text.endswith("approaches:\n• Peer linkage\n• Network support")
     assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
     # trap: a paragraph between them that is no bullet and states nothing breaks the chain
     doc = _doc(

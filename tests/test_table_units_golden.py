@@ -56,6 +56,9 @@ def test_table_units_are_unchanged_but_for_the_pair_separator(now, key):
     assert len(after) == len(before)
     assert sum(u["type"] == "table_row" for u in after) == sum(u["type"] == "table_row" for u in before)
     for old, new in zip(before, after, strict=True):
+        if new["type"] == "recommendation" and " | Grade (" in new["context"]:
+            # the grade marks moved from the statement's text to one part of its context
+            new = {**new, "context": new["context"].split(" | Grade (")[0]}
         old_head, _, old_rest = old["context"].partition(" | ")
         new_head, _, new_rest = new["context"].partition(" | ")
         if new["type"] == "table_row" and old_head == "Table" and new_head != old_head:
@@ -70,6 +73,6 @@ def test_table_units_are_unchanged_but_for_the_pair_separator(now, key):
             assert new_head == old_head and new_path.split(" > ")[-1] == old_path.split(" > ")[-1]
             new = {**new, "context": old["context"]}
         if new["type"] == "recommendation" and new["text"] != old["text"]:
-            assert old["text"].startswith(new["text"]) and new["text"].endswith(("]", "】"))
+            assert old["text"].startswith(new["text"])
             new = {**new, "text": old["text"]}
         assert _old_separator(new) == old

@@ -59,7 +59,11 @@ def test_recommendations_are_units_with_parsed_grades(en_units):
     assert by_id["3.1"].grade.strength == "conditional"
     assert by_id["3.1"].grade.grade == "C"
     assert by_id["1.1"].grade.certainty == "moderate"
-    assert by_id["2.1"].context == "Section: 2 Diagnosis > 2.1 Blood pressure measurement > 2.1.1 Confirming the diagnosis"
+    assert by_id["2.1"].context == (
+        "Section: 2 Diagnosis > 2.1 Blood pressure measurement > 2.1.1 Confirming the diagnosis"
+        " | Grade (GRADE): (Strong recommendation; high-quality evidence) [Grade A]"
+    )
+    assert by_id["2.1"].text.endswith("to confirm the diagnosis.")  # the statement without its grade marks
     # a recommendation is not repeated inside its section unit
     sections = [u for u in en_units if u.unit_type is UnitType.SECTION]
     assert not any("Recommendation 2.1" in u.text for u in sections)
@@ -95,7 +99,8 @@ def test_chinese_recommendations_and_table(zh_units):
     assert rec21.grade.strength == "strong" and rec21.grade.certainty == "high" and rec21.grade.grade == "A"
     rec31 = next(u for u in recs if u.text.startswith("推荐意见3.1"))
     assert rec31.grade.strength == "weak" and rec31.grade.grade == "C"
-    assert rec21.context == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法"
+    assert rec21.context == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法 | Grade (GRADE): （强推荐，高质量证据）【A级】"
+    assert rec21.text.endswith("以确诊。")
     rows = [u for u in zh_units if u.unit_type is UnitType.TABLE_ROW]
     assert len(rows) == 60
     assert rows[0].text.startswith("人群: 18-20岁成人; 诊室血压目标: <140/90 mmHg")

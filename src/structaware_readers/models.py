@@ -303,9 +303,11 @@ class Grade(BaseModel):
     """An evidence grade parsed from recommendation text, as the guideline writes it.
 
     Attributes:
-        system: grading system, e.g. ``"NCCN"``, ``"GRADE"``, ``"ACC/AHA"``, ``"ESMO/ESC"``,
-            ``"USPSTF"``, ``"Oxford"``, ``"SIGN"``, ``"CSCO"``, ``"KDIGO"``, ``"letter"``, ``"zh"``
-            (Chinese 推荐等级/证据等级 wording); :data:`structaware_readers.grades.SYSTEM_PRECEDENCE`.
+        system: grading system, e.g. ``"NCCN"``, ``"GRADE"``, ``"ACC/AHA"``, ``"ESC"`` (class
+            I/IIa/IIb/III + level A/B/C), ``"ESMO/ESC"`` (bracketed ``[I, A]``), ``"CN"`` (Chinese
+            consensus Ⅱa类推荐 + 证据等级), ``"CDC/ACIP"`` (recommendation category A/B + evidence
+            type 1-4), ``"USPSTF"``, ``"Oxford"``, ``"SIGN"``, ``"CSCO"``, ``"KDIGO"``, ``"letter"``,
+            ``"zh"`` (Chinese 推荐等级/证据等级 wording); :data:`structaware_readers.grades.SYSTEM_PRECEDENCE`.
         grade: the grade label as normalised text, e.g. ``"2A"``, ``"A"``, ``"I"``, ``"IIa"``,
             ``"1B"``; what the ``grade=`` filter matches (payload ``grade_label``).
         strength: recommendation strength when stated: ``"strong"``, ``"conditional"``,

@@ -51,6 +51,7 @@ UNIT_KEYS: dict[str, str] = {
     "grade_certainty": "grade.certainty",
     "grade_direction": "grade.direction",
     "grade_status": "grade.status",
+    "grade_preference": "grade.preference",
     "grade_source": "grade.source",
     "section_path": "section_path",
     "element_ids": "element_ids",

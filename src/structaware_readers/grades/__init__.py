@@ -9,6 +9,9 @@ Public API:
 * :func:`grade_from_cells` ``(headers, cells) -> Grade | None``: the grade of a recommendation-table
   row read from its grade columns (``COR``/``LOE``, ``Class``/``Level``, ``推荐等级``...), with
   ``source="table_column"``.
+* :func:`parse_class_level` ``(class_text, level_text="", *, system="") -> Grade | None``: an
+  ESC / ACC/AHA recommendation table's class and level cells (``IIa`` + ``B``, glued ``IA``,
+  ``2a`` + ``B-NR``) as one grade with ``source="table_column"`` (:mod:`.class_level`).
 * :func:`is_recommendation` / :func:`has_recommendation_wording`: recommendation wording.
 * :func:`normalize_grade_text`: the normalised text patterns match on.
 * :func:`profile_document` ``(doc) -> DocumentGrading``: the document's own signals (guideline or
@@ -16,7 +19,7 @@ Public API:
   recommendation wording only in a guideline (:mod:`.document`).
 
 Systems (:data:`GRADE_SYSTEMS`, one module each): :mod:`.nccn`, :mod:`.acc_aha` (ACC/AHA, ESC,
-ESMO), :mod:`.sign`, :mod:`.oxford`, :mod:`.uspstf`, :mod:`.csco`, :mod:`.gradewg` (GRADE, WHO
+ESMO), :mod:`.cn` (Chinese consensus Ⅱa类推荐), :mod:`.acip` (CDC recommendation category/evidence type), :mod:`.sign`, :mod:`.oxford`, :mod:`.uspstf`, :mod:`.csco`, :mod:`.gradewg` (GRADE, WHO
 wording of strength/certainty, VA/DoD status), :mod:`.kdigo` (1A..2D, practice points),
 :mod:`.chinese`, :mod:`.letters`. Shared machinery: :mod:`.normalise`, :mod:`.signals`,
 :mod:`.combine`, :mod:`.detect`. Precision rules (what fires where) are in each module's docstring:
@@ -31,6 +34,7 @@ from structaware_readers.grades.catalogue import (
     SYSTEM_PRECEDENCE,
     GradeSystem,
 )
+from structaware_readers.grades.class_level import parse_class_level
 from structaware_readers.grades.detect import (
     GRADE_SOURCES,
     GradeMatch,
@@ -60,5 +64,6 @@ __all__ = [
     "has_recommendation_wording",
     "is_recommendation",
     "normalize_grade_text",
+    "parse_class_level",
     "profile_document",
 ]

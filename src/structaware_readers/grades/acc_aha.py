@@ -30,7 +30,8 @@ from structaware_readers.grades.signals import (
 )
 
 SYSTEM = "ACC/AHA"
-ESC_SYSTEM = "ESMO/ESC"
+ESC_SYSTEM = "ESC"
+ESMO_SYSTEM = "ESMO/ESC"
 
 
 #: ACC/AHA class -> strength, as the ACC/AHA recommendation classification names it (2015 and later):
@@ -78,8 +79,22 @@ _ACC_CLASS = re.compile(
 _NEAR_WORDS = re.compile(r"(?i)\s*[,;:)]?\s*(?:recommendation|\(?\s*(?:level|LOE)\b)")
 
 
+# a class named among others or as a kind of recommendations is a mention, not a grade: "new or changed
+# Class I/IIa or Class III recommendations were selected", "Class I and IIa recommendations"
+_LISTED_BEFORE = re.compile(r"(?:\bI|IIa|IIb|III|\b[123]|2[ab])\s*(?:/|,|\bor|\band)\s*$")
+_LISTED_AFTER = re.compile(r"(?i)\s*(?:/|,?\s*or\b|,?\s*and\b)\s*(?:class\s*)?(?-i:III|IIa|IIb|II|I|1|2a|2b|3)(?![\w])")
+_KIND_OF = re.compile(r"(?i)\s*recommendations\b")
+
+
 def _h_acc_class(scan: Scan, m: re.Match[str]) -> None:
     if after_classifier(scan.norm, m.start()):
+        return
+    norm = scan.norm
+    if (
+        _LISTED_BEFORE.search(norm[max(0, m.start() - 12) : m.start()])
+        or _LISTED_AFTER.match(norm, m.end(), m.end() + 20)
+        or _KIND_OF.match(norm, m.end(), m.end() + 20)
+    ):
         return
     keyword_specific = m.group(1).upper() == "COR" or bool(m.group(2))
     near_words = bool(_NEAR_WORDS.match(scan.norm, m.end(), m.end() + 40))
@@ -111,32 +126,43 @@ def _h_acc_pair(scan: Scan, m: re.Match[str]) -> None:
         scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1), level=m.group(2)))
 
 
-_ACC_ZH = re.compile(rf"(?<![A-Za-z0-9])({ROMAN_CLASS})\s*类\s*推荐")
-
-
-def _h_acc_zh(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=m.group(1)))
-
-
 _ESMO = re.compile(r"\[\s*(III|IIa|IIb|II|IV|I|V)\s*[,/]\s*([A-E])\s*\]")
-#: a table cell that is only a class and a level: ``IIaB``, ``I, A`` (ESC tables)
-ESC_CELL = re.compile(r"(III|IIa|IIb|II|I)\s*,?\s*([ABC])")
+#: a table cell that is only an ESC class and a level: ``IIaB``, ``I, A``, ``IIa`` over ``C``
+# (no class II in ESC; "IIIA"/"IIB" glued is a cancer stage: class III needs a separator)
+ESC_CELL = re.compile(r"(?:(IIa|IIb|I)\s*[,/]?\s*|(III)(?:\s*[,/]\s*|\s+))([ABC])")
 
 
 #: class and level printed after the sentence (ESC tables flattened to text): "... are recommended. I A"
 # ESC prints class and level in the last columns: flattened, they close the statement's line
-# ("... for each patient. I B") or stand on the next line ("... considered.\nIIa C")
-_ESC_TAIL = re.compile(r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(III|IIa|IIb|II|I)[ \t]*[,/]?[ \t]+([ABC])[ \t]*$")
+# ("... for each patient. I B", glued "... patient. IA") or stand on the lines after it
+# ("... considered.\nIIa\nC"); the class must follow a sentence end and the level end its line
+# (ESC has no class II; a glued "IIIA"/"IIB" is a cancer stage: class III needs a space before its level)
+_ESC_TAIL = re.compile(
+    r"(?m)(?<=[.)])[ \t]*\n?[ \t]*(?:(IIa|IIb|I)[ \t]*(?:[,/][ \t]*|\n[ \t]*)?|(III)(?:[ \t]*[,/][ \t]*|[ \t]+|[ \t]*\n[ \t]*))"
+    r"([ABC])[ \t]*$"
+)
 
 
 def _h_esmo(scan: Scan, m: re.Match[str]) -> None:
-    scan.add(Signal(ESC_SYSTEM, m.start(1), m.end(2), grade=f"{m.group(1)}-{m.group(2)}"))
+    scan.add(Signal(ESMO_SYSTEM, m.start(1), m.end(2), grade=f"{m.group(1)}-{m.group(2)}"))
+
+
+def esc_signal(start: int, end: int, cls: str, level: str, *, ambiguous: bool = False) -> Signal:
+    """An ESC class (``I``/``IIa``/``IIb``/``III``) and level (``A``/``B``/``C``) as one signal:
+    class III is a recommendation against."""
+    return Signal(
+        ESC_SYSTEM, start, end, grade=cls, level=level, direction=_direction(cls), ambiguous=ambiguous
+    )
+
+
+def _h_esc_tail(scan: Scan, m: re.Match[str]) -> None:
+    cls = m.group(1) or m.group(2)
+    scan.add(esc_signal(m.start(1) if m.group(1) else m.start(2), m.end(3), cls, m.group(3)))
 
 
 COMBINED: Detector = (_ACC_COMBINED, _h_acc_combined)
 CLASS: Detector = (_ACC_CLASS, _h_acc_class)
 LOE_SPECIFIC: Detector = (_ACC_LOE_SPECIFIC, _h_acc_loe)
 PAIR: Detector = (_ACC_PAIR, _h_acc_pair)
-CLASS_ZH: Detector = (_ACC_ZH, _h_acc_zh)
 ESMO_BRACKET: Detector = (_ESMO, _h_esmo)
-ESC_TAIL: Detector = (_ESC_TAIL, _h_esmo)
+ESC_TAIL: Detector = (_ESC_TAIL, _h_esc_tail)

@@ -1,8 +1,8 @@
 """The grading systems :func:`~structaware_readers.grades.detect_grade` recognises, with examples.
 
 ``SYSTEM_PRECEDENCE`` decides ``Grade.system`` when the signals of one statement mix systems
-(the most specific first: ``NCCN > ACC/AHA > ESMO/ESC > SIGN > Oxford > USPSTF > CSCO > GRADE >
-KDIGO > zh > consensus > letter``).
+(the most specific first: ``NCCN > ACC/AHA > ESC > ESMO/ESC > CN > SIGN > Oxford > USPSTF > CDC/ACIP >
+CSCO > GRADE > KDIGO > zh > consensus > letter``).
 """
 
 from __future__ import annotations
@@ -30,20 +30,33 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     GradeSystem(
         "ACC/AHA",
         "Class (strength) of recommendation I/IIa/IIb/III or 1/2a/2b/3 (Harm, No Benefit) with level "
-        "of evidence A, B-R, B-NR, C-LD, C-EO; also ESC and Chinese cardiology (Ⅰ类推荐，A级证据).",
+        "of evidence A, B-R, B-NR, C-LD, C-EO. A labelled roman class with level A/B/C in a document "
+        "that names the ESC is read as ESC (:mod:`.document`).",
         (
             "Class I, Level A",
             "Class III (Harm)",
             "COR 1",
             "LOE B-R",
             "Level of Evidence: C-LD",
-            "Ⅱa类推荐",
         ),
+    ),
+    GradeSystem(
+        "ESC",
+        "ESC class of recommendation I/IIa/IIb/III with level of evidence A/B/C: printed in the last "
+        "columns of a recommendation table (flattened after the statement: '... patient. I B', "
+        "'IIa' and 'C' on lines of their own, glued 'IA'), or labelled in a document naming the ESC.",
+        ("... are recommended. I A", "IIa\nC", "IIaB"),
     ),
     GradeSystem(
         "ESMO/ESC",
         "Bracketed roman level/class with a letter grade/level, kept whole as e.g. 'I-A'.",
         ("[I, A]", "[II, B]", "【Ⅰ，A】"),
+    ),
+    GradeSystem(
+        "CN",
+        "Chinese consensus and cardiology classes Ⅰ/Ⅱa/Ⅱb/Ⅲ类推荐 with evidence levels 1a-5 "
+        "(证据等级, Oxford-derived) or A/B/C级证据.",
+        ("（Ⅱa类推荐）", "（Ⅱ a 类推荐）", "Ⅰ类推荐，A级证据", "（2a证据等级）"),
     ),
     GradeSystem(
         "SIGN",
@@ -59,6 +72,12 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
         "USPSTF",
         "USPSTF letter grades A, B, C, D and the I statement when the text or document names the USPSTF / Task Force.",
         ("USPSTF Grade A recommendation", "I statement"),
+    ),
+    GradeSystem(
+        "CDC/ACIP",
+        "CDC recommendation categories A/B (ACIP-adapted GRADE; A = strong, B = conditional) with "
+        "evidence types 1-4.",
+        ("(recommendation category: A; evidence type: 3)", "recommendation category B"),
     ),
     GradeSystem(
         "CSCO",

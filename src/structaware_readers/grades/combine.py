@@ -17,7 +17,7 @@ brackets that enclose it (``"(category 2B)"``).
 
 from __future__ import annotations
 
-from structaware_readers.grades.acc_aha import CLASS_STRENGTH
+from structaware_readers.grades.acc_aha import CLASS_STRENGTH, ESC_SYSTEM
 from structaware_readers.grades.acc_aha import SYSTEM as ACC_AHA
 from structaware_readers.grades.catalogue import RANK
 from structaware_readers.grades.gradewg import NEITHER
@@ -57,7 +57,7 @@ def combine(signals: list[Signal], text: NormalisedText, source: str = "sentence
     preference = pick("preference")
     if not direction and primary.system == "USPSTF" and grade == "D":
         direction = "against"
-    if not strength and primary.system == ACC_AHA:
+    if not strength and primary.system in (ACC_AHA, ESC_SYSTEM):
         strength = CLASS_STRENGTH.get(grade, "")
     return Grade(
         system=primary.system,

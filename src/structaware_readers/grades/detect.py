@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from structaware_readers.grades import (
     acc_aha,
+    acip,
     chinese,
+    cn,
     csco,
     gradewg,
     kdigo,
@@ -49,13 +51,15 @@ _STRENGTH = r"(?i)strong|weak|conditional|discretionary|strength"
 _REGISTRY: tuple[tuple[str, Detector], ...] = (
     (r"(?i)class|\bCOR\b", acc_aha.COMBINED),
     (r"(?i)categor", nccn.CATEGORY),
+    (r"(?i)category|evidence\s+type", acip.CATEGORY_TYPE),
     (_ZH, nccn.CATEGORY_ZH),
     (_ZH, nccn.CATEGORY_ZH_BRACKET),
     (r"\[\s*[IV]", acc_aha.ESMO_BRACKET),
     (r"\(\s*[IV]", acc_aha.PAIR),
     (r"[.)]\s+I", acc_aha.ESC_TAIL),
     (_LEVEL, acc_aha.LOE_SPECIFIC),
-    (_ZH, acc_aha.CLASS_ZH),
+    (_ZH, cn.CLASS),
+    (_ZH, cn.EVIDENCE),
     (r"(?i)class|\bCOR\b", acc_aha.CLASS),
     (r"(?i)\bSIGN\b", sign.GRADE_LABELLED),
     (_LEVEL, oxford.LEVEL_SUFFIX),
@@ -129,8 +133,7 @@ def _cell_signals(scan: Scan) -> None:
         strength = gradewg.STRENGTH_MAP[m.group(1).lower()]
         scan.add(Signal("GRADE", m.start(1), m.end(1), strength=strength, ambiguous=True))
     elif (m := acc_aha.ESC_CELL.search(norm)) and whole(norm, m.start(), m.end()):
-        grade = f"{m.group(1)}-{m.group(2)}"
-        scan.add(Signal(acc_aha.ESC_SYSTEM, m.start(), m.end(), grade=grade, ambiguous=True))
+        scan.add(acc_aha.esc_signal(m.start(), m.end(), m.group(1) or m.group(2), m.group(3), ambiguous=True))
 
 
 def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:

@@ -25,7 +25,10 @@ recommendation (unless a grade line follows it, WHO style, or the document state
 
 Document defaults: NCCN's "All recommendations are category 2A unless otherwise indicated" gives
 ungraded recommendations ``Grade(system="NCCN", grade="2A", source="document_default")``; a
-document that names the USPSTF / Task Force reads labelled letter grades as USPSTF grades.
+document that names the USPSTF / Task Force reads labelled letter grades as USPSTF grades; a
+document that names the ESC (European Society of Cardiology) reads a roman class with level A/B/C
+(``(Class IIa, Level C)``: the form ESC and older ACC/AHA guidelines share) as an ESC grade, while
+forms only ACC/AHA prints (``COR 1``, ``LOE B-NR``, ``III: Harm``) keep ACC/AHA.
 
 One :func:`find_grades` per distinct text: :meth:`DocumentGrading.grades` returns the cached
 result, so the unit builder reads each block once.
@@ -63,6 +66,9 @@ _DEFAULT_NCCN = re.compile(
     r"(?i)\ball\s+recommendations\s+are\s+(?:NCCN\s+)?category\s+(2A|2B|1|3)\s+unless\s+otherwise\s+"
     r"(?:indicated|noted|specified|stated)|除(?:非)?另有(?:说明|标注)外?[，,]?\s*(?:所有|均|本指南)?[^。]{0,12}?(2A|2B|1|3)\s*类"
 )
+# "ESC" alone is also embryonic stem cells: the society's name, its guidelines or a joint "ESC/EAS"
+_ESC = re.compile(r"\bEuropean\s+Society\s+of\s+Cardiology\b|\bESC(?:/[A-Z]{2,}|\s+[Gg]uidelines?\b)")
+_ESC_CLASSES = frozenset({"I", "IIa", "IIb", "III"})
 _TASK_FORCE = re.compile(r"(?i)\bUSPSTF\b|\btask\s+force\b(?!\s+on\s+climate)")
 _GRADED_MIN = 2
 _NUMBERED_MIN = 2
@@ -79,6 +85,7 @@ class DocumentGrading:
     reasons: list[str] = field(default_factory=list)  # "legend", "graded", "numbering", "title"
     default_grade: Grade | None = None
     uspstf: bool = False
+    esc: bool = False  # the document names the ESC: shared class/level forms are ESC grades
     grades_recommendations: bool = False  # it grades the recommendations it makes (module docstring)
     _cache: dict[str, TextGrades] = field(default_factory=dict, repr=False)
 
@@ -88,6 +95,10 @@ class DocumentGrading:
             found = read_grades(text)
             if self.uspstf:
                 found = TextGrades([self._relabel(m) for m in found.labels], *self._relabel_whole(found))
+            if self.esc:
+                whole = _esc(found.whole) if found.whole else None
+                labels = [GradeMatch(m.start, m.end, _esc(m.grade), m.explicit) for m in found.labels]
+                found = TextGrades(labels, whole, found.whole_explicit)
             self._cache[text] = found
         return found
 
@@ -127,6 +138,15 @@ def _uspstf(grade: Grade) -> Grade:
     return grade.model_copy(update=update)
 
 
+def _esc(grade: Grade) -> Grade:
+    """An ACC/AHA grade in the form ESC shares (roman class, level A/B/C, no COR/LOE label): ESC."""
+    if grade.system != "ACC/AHA" or grade.grade not in _ESC_CLASSES or grade.certainty not in ("", "A", "B", "C"):
+        return grade
+    if re.search(r"\b(?:COR|LOE)\b", grade.raw):
+        return grade
+    return grade.model_copy(update={"system": "ESC"})
+
+
 def _texts(doc: ParsedDocument) -> list[tuple[BlockKind, int, str]]:
     out: list[tuple[BlockKind, int, str]] = []
     for b in doc.body_blocks():
@@ -156,6 +176,7 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
     texts = _texts(doc)
     profile = DocumentGrading()
     profile.uspstf = any(_TASK_FORCE.search(t) for _, _, t in texts)
+    profile.esc = any(_ESC.search(t) for _, _, t in texts)
     legend = graded = numbered = graded_wording = 0
     title = False
     prose: list[str] = []  # normalised paragraphs and list items, for the wording count of the title signal

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.grades.signals import Detector, Scan, Signal
+from structaware_readers.grades.signals import Detector, Scan, Signal, after_classifier
 
 SYSTEM = "NCCN"
 
@@ -32,12 +32,14 @@ _NCCN_ZH_BRACKET = re.compile(r"[(\[]\s*(2A|2B|1|3)\s*类\s*[)\]]", re.IGNORECAS
 
 
 # a bare "category 1/3" must read as a label: "(category 1)", "category 3: useful in ...", "a category 1
-# recommendation"; "a Category 3 hurricane" is not a grade
+# recommendation"; "a Category 3 hurricane" and "BI-RADS category 3" are not grades
 _FOLLOW = re.compile(r"(?i)\s*(?:$|[)\],;.:|/\n]|recommendation|evidence|and\b|or\b|preferred)")
 
 
 def _h_nccn(scan: Scan, m: re.Match[str]) -> None:
     grade = m.group(1).upper()
+    if after_classifier(scan.norm, m.start()):
+        return  # "BI-RADS category 3", "Bethesda category 2": an imaging or cytology class
     if grade in ("1", "3") and "nccn" not in m.group(0).lower() and not _FOLLOW.match(scan.norm, m.end()):
         return
     tier = PREFERENCE[" ".join(m.group(2).lower().split())] if m.group(2) else ""

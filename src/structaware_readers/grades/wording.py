@@ -45,6 +45,12 @@ RECOMMENDATION_PATTERNS: dict[str, re.Pattern[str]] = {
     "should_act": re.compile(
         r"(?i)\bshould\s+(?:(?:not|always|routinely|also|only)\s+)*(?:receive|undergo|avoid|ensure|assure)\b"
     ),
+    # CDC style: the clinician is the subject ("clinicians should prescribe the lowest effective dosage")
+    "clinicians_should": re.compile(
+        r"(?i)\b(?:clinicians|physicians|prescribers)\s+should\s+(?:(?:not|always|routinely|also|only|carefully|"
+        r"generally|ideally|first)\s+)*(?!be\b|have\b|know\b|note\b|understand\b|remember\b|recogni[sz]e\b|"
+        r"be\s+aware\b)[a-z]+"
+    ),
     "imperative": re.compile(
         r"(?i)^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:offer|consider|do\s+not\s+(?:offer|use|routinely|give|prescribe|"
         r"start|perform)|advise|refer(?!\s+to\b)|measure|ensure|give|use(?!\s+of\b)|avoid|discuss|assess)\s+\w"
@@ -71,6 +77,7 @@ def is_recommendation(text: str) -> bool:
     recommended for adults" is), "should (not) be <care decision>" (offered, given, considered,
     prescribed, avoided, screened, referred, ...; procedural steps such as "should be measured",
     "should be performed" or "should be noted" are not), "should receive/undergo/avoid/ensure",
+    "clinicians/physicians/prescribers should <act>" (CDC style; not "should be aware", "should know"),
     and NICE-style imperatives at the start
     (``Offer``, ``Consider``, ``Do not offer``, ...); (Chinese) a ``推荐意见 2.1：`` label and
     推荐/建议 used as a verb after a clause boundary or subject (``…者，推荐进行…``, ``不建议…``,

@@ -32,6 +32,7 @@ from structaware_readers.units.context import SectionPart
 from structaware_readers.units.discussion import Discussion
 from structaware_readers.units.figures import emit_figure
 from structaware_readers.units.flowcharts import emit_flowchart
+from structaware_readers.units.grade_marks import grade_context
 from structaware_readers.units.options import UnitOptions
 from structaware_readers.units.recommendations import emit_if_recommendation
 from structaware_readers.units.table_rows import emit_table
@@ -285,8 +286,8 @@ class UnitBuilder:
         unit = self.units[-1]
         if unit.grade is not None and unit.grade.source != "document_default":
             return False
-        unit.text = f"{unit.text}\n{text.strip()}"
         unit.grade = grade.model_copy(update={"source": "next_paragraph"})
+        unit.context = grade_context(unit.context, unit.grade)  # the grade line: metadata, not statement text
         if block.block_id not in unit.element_ids:
             unit.element_ids.append(block.block_id)
             unit.bboxes.append(block.bbox)

@@ -17,6 +17,9 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    the previous label and that sentence (a ``Note: ...``) belongs to the previous recommendation;
    so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
    is a further (ungraded) recommendation when it has wording in a guideline, else section text.
+   A Chinese consensus evidence level alone (``（1b证据等级）``) grades cited evidence: no label here.
+   A line naming an option with its NCCN category (``Olaparib (category 1, preferred)``,
+   ``Bevacizumab (category 2B), or``) is a recommendation without a verb; ``, or`` stays with it.
 2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
    ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
    recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
@@ -29,7 +32,8 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
    legend of the grading scheme: the text is no recommendation.
 3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
-   the document default grade if there is one (NCCN "category 2A unless otherwise indicated").
+   the document default grade if there is one (NCCN "category 2A unless otherwise indicated"); so
+   does an ungraded option line right after an NCCN option line (``Rucaparib`` after ``..., or``).
    In a guideline that grades its recommendations
    (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
    a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
@@ -37,6 +41,10 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    ``We suggest …``), or says what a grade means (``The 1A grade means that ...``), defines a grade:
    never a recommendation; nor is the document's default-grade statement itself (NCCN "All
    recommendations are category 2A unless otherwise indicated").
+The unit's text is the statement without the grade marks that close it (:mod:`.grade_marks`: ``We
+suggest ... (2B).`` -> ``We suggest ....``; a grade line after the statement is not appended);
+the grade is ``Unit.grade`` and one part of the context (``Grade (KDIGO): (2B)``). A label that opens
+its statement (``Practice Point 1.3.1:``) also numbers it and stays in the text.
 The parent section is the context; a recommendation's text is not repeated inside its section unit.
 """
 
@@ -48,6 +56,7 @@ from typing import TYPE_CHECKING
 from structaware_readers.grades import has_recommendation_wording, normalize_grade_text
 from structaware_readers.grades.detect import GradeMatch
 from structaware_readers.models import Block, BlockKind, Grade, UnitType
+from structaware_readers.units.grade_marks import grade_context, strip_marks
 
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
@@ -89,6 +98,40 @@ _LABEL_WORDS = re.compile(
     r"(?i)\b(?:strength|quality|certainty|level|grade|class|of|the|evidence|recommendations?|and|rating)\b|"
     r"推荐|证据|等级|强度|级别|质量"
 )
+
+
+_OPTION_MAX_WORDS = 12  # an NCCN option line names a regimen, not a sentence
+_ALTERNATIVE = re.compile(r"(?i)^[\s)\]）】]*(?:[,;]?\s*(?:or|and|and/or)\s*)?[.;,]?$")
+
+
+def _nccn_option(text: str, matches: list[GradeMatch]) -> bool:
+    """One line naming an option and closing with its NCCN category: ``Olaparib (category 1,
+    preferred)``, ``Bevacizumab (category 2B), or``: a recommendation though it has no verb."""
+    if len(matches) != 1 or matches[0].grade.system != "NCCN":
+        return False
+    head = text[: matches[0].start].strip(" \t([（【")
+    return bool(head) and len(head.split()) <= _OPTION_MAX_WORDS and bool(_ALTERNATIVE.match(text[matches[0].end :]))
+
+
+def _default_option(builder: EmitContext, text: str) -> bool:
+    """An ungraded option line among graded NCCN options (``Rucaparib`` after ``Olaparib (category 1),
+    or``) in a document whose default grade is NCCN's ("All recommendations are category 2A unless
+    otherwise indicated"): the default applies to it."""
+    default, prev = builder.grading.default_grade, builder.previous
+    if default is None or default.system != "NCCN" or prev is None or prev.kind is not BlockKind.PARAGRAPH:
+        return False
+    line = text.strip()
+    if "\n" in line or len(line.split()) > _OPTION_MAX_WORDS or re.search(r"[.:!?](?:\s|$)", line) or not re.search(r"\w", line):
+        return False
+    prev_text = prev.text.strip()
+    return _nccn_option(prev_text, builder.grading.accepted(prev_text)) or bool(re.search(r"(?i),?\s+or$", prev_text))
+
+
+def _evidence_note(m: GradeMatch) -> bool:
+    """A Chinese consensus evidence level alone (``（1b证据等级）`` after a trial's results): it grades
+    the evidence a discussion cites, not a recommendation (those carry ``Ⅱa类推荐``)."""
+    g = m.grade
+    return g.system == "CN" and g.grade == g.certainty and not (g.strength or g.direction)
 
 
 def _wording(text: str) -> bool:
@@ -178,12 +221,13 @@ def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade
     blocks = list(dict.fromkeys(p.block.block_id for p in parts[k:]))
     by_id = {p.block.block_id: p.block for p in parts[k:]}
     del parts[k:]
+    grade = grade.model_copy(update={"source": "next_paragraph"})
     builder.emit(
         UnitType.RECOMMENDATION,
-        f"{statement}\n{text.strip()}",
-        builder.section_context(),
+        statement,
+        grade_context(builder.section_context(), grade),
         [*(by_id[b] for b in blocks), block],
-        grade=grade.model_copy(update={"source": "next_paragraph"}),
+        grade=grade,
     )
     return True
 
@@ -194,9 +238,9 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):
         return False
     grading = builder.grading
-    matches = grading.accepted(text)
+    matches = [m for m in grading.accepted(text) if not _evidence_note(m)]
     if not matches:
-        if not _ungraded_counts(builder, text):
+        if not (_ungraded_counts(builder, text) or _default_option(builder, text)):
             return False
         builder.emit(
             UnitType.RECOMMENDATION,
@@ -209,7 +253,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if any(len({w.lower() for w in _STRENGTH_WORD.findall(text[m.start : m.end])}) > 1 for m in matches):
         return False  # a legend listing the scheme's strengths
     grade_line = matches[0].grade
-    if _is_grade_line(text, matches):
+    if _is_grade_line(text, matches) and not _nccn_option(text, matches):
         if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line):
             return True
         if not _wording(text):
@@ -217,17 +261,21 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     if default := grading.default_grade:
         if default.raw and default.raw in text:
             return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
-    spans, tail = _label_first_pieces(text, matches) or _pieces(text, matches)
+    label_first = _label_first_pieces(text, matches)
+    spans, tail = label_first or _pieces(text, matches)
     context = builder.section_context()
     trailing = text[tail:].strip()
-    if trailing and _NOTE.match(trailing):
+    if trailing and (_NOTE.match(trailing) or _ALTERNATIVE.match(trailing)):  # a note, or ", or" before the next option
         s0, _, g0 = spans[-1]
         spans[-1], trailing = (s0, len(text), g0), ""
-    for start, end, grade in spans:
+    for (start, end, grade), m in zip(spans, matches):
+        statement = text[start:end]
+        if label_first is None:  # a label that opens its statement names it ("Practice Point 1.3.1: ..."): kept
+            statement = strip_marks(statement, [(m.start - start, m.end - start)])
         builder.emit(
             UnitType.RECOMMENDATION,
-            text[start:end],
-            context,
+            statement,
+            grade_context(context, grade),
             [block],
             grade=grade,
             extra=f"s{start}" if start else "",

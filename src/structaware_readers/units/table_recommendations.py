@@ -26,8 +26,10 @@ Rules:
   ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) with a level (``A``, ``B-R``, ``B-NR``,
   ``C-LD``, ``C-EO``, also plain ``B``/``C``), or a GRADE strength and direction; a strength cell
   ``Not applicable``/``N/A`` gives an ungraded unit. Text = the recommendation cell, then the grade
-  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.grade_from_cells`
-  on the grade columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
+  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.parse_class_level`
+  on the class and level cells (system ESC, or ACC/AHA for a ``COR``/``LOE`` header or an ACC/AHA-only
+  value: ``2a``, ``B-NR``, ``III: Harm``), :func:`structaware_readers.grades.grade_from_cells` on the
+  strength columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
   category is the grade's ``status``); it is a table member (``Unit.table``). A strength table needs
   at least :data:`MIN_GRADED_ROWS` graded rows.
 * The columns left of the number (``#``) or recommendation column are topic columns: the row's
@@ -148,6 +150,9 @@ def _row_grade(table: TableView, layout: _Layout, cells: list[str]) -> tuple[boo
         cls_col, lvl_col = layout.grade
         if not (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
             return False, None
+        acc = any(_clean(table.headers[j]).upper() in ("COR", "LOE") for j in layout.grade)
+        grade = grades.parse_class_level(cells[cls_col], cells[lvl_col], system="ACC/AHA" if acc else "")
+        return grade is not None, grade
     heads = _grade_headers(table, layout)
     grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
     if layout.strength_table and grade is None:

@@ -9,8 +9,10 @@ not one unit: each tier cell is.
 Rules:
 
 * Tier columns: headers that start with a tier (``Ⅰ级推荐``, ``II级推荐``, ``1级推荐``, OCR's
-  ``l级推荐``, ``一级推荐``; a two-row header keeps it first: ``Ⅰ级推荐 / 镜下检查``); a table needs
-  at least :data:`MIN_TIER_COLUMNS` of them. A column header ``推荐级别`` over cells ``Ⅰ级`` is a
+  ``l级推荐``, ``川级推荐``, ``一级推荐``; a two-row header keeps it first: ``Ⅰ级推荐 / 镜下检查``); a table needs
+  at least :data:`MIN_TIER_COLUMNS` of them. Tiers run Ⅰ, Ⅱ, Ⅲ left to right: when the numerals
+  read break that order or were lost (``级推荐`` three times, ``ⅡI级推荐``), up to three distinct
+  tier headers are numbered by position. A column header ``推荐级别`` over cells ``Ⅰ级`` is a
   grade column of an ordinary table, not a tier column.
 * Each body row gives one ``recommendation`` unit per tier column whose cell has text (a merged
   cell repeated under one header counted once): text = the cell; grade = ``Grade(system="CSCO",
@@ -34,23 +36,40 @@ if TYPE_CHECKING:
 #: Fewest tier columns that make a tier table.
 MIN_TIER_COLUMNS = 2
 
-_TIER = re.compile(r"^\s*([Il1|]{1,3}|[一二三])\s*级\s*(?:专家)?推荐")
-_ZH = {"一": "I", "二": "II", "三": "III"}
+# OCR reads Ⅰ/Ⅱ/Ⅲ as l, 1, |, "ⅡI", "川" (three strokes), or drops the numeral ("级推荐")
+_TIER = re.compile(r"^\s*([Il1|]{1,3}|[一二三川])?\s*级\s*(?:专家)?推荐")
+_ZH = {"一": "I", "二": "II", "三": "III", "川": "III"}
+_ROMAN = ("I", "II", "III")
 _CATEGORY = re.compile(r"(?<![A-Za-z0-9.])(1A|1B|2A|2B|3)\s*类(?:\s*证据)?", re.IGNORECASE)
 
 
-def _tier(header: str) -> str:
-    """``"I"``/``"II"``/``"III"`` when ``header`` starts with a recommendation tier, else ``""``."""
+def _tier(header: str) -> str | None:
+    """``"I"``/``"II"``/``"III"`` when ``header`` starts with a recommendation tier, ``""`` for a tier
+    whose numeral was lost (``级推荐``), ``None`` for no tier header."""
     m = _TIER.match(unicodedata.normalize("NFKC", header))
     if not m:
-        return ""
-    value = m.group(1)
+        return None
+    value = m.group(1) or ""
     return _ZH.get(value) or "I" * len(value)
+
+
+def _tiers(headers: list[str]) -> dict[int, str]:
+    """Column index -> tier of the tier columns. CSCO prints the tiers left to right, Ⅰ then Ⅱ then
+    Ⅲ: when the numerals read are not that order (a numeral lost, ``ⅡI`` read for Ⅱ), up to three
+    tier columns are numbered by their position."""
+    read = {j: t for j, h in enumerate(headers) if (t := _tier(h)) is not None}
+    values = list(read.values())
+    if all(values) and all(len(a) < len(b) for a, b in zip(values, values[1:])):
+        return read
+    distinct = len({headers[j].strip() for j in read}) == len(read) or not any(values)
+    if len(read) <= len(_ROMAN) and distinct:  # not one merged header repeated over two columns
+        return {j: _ROMAN[k] for k, j in enumerate(read)}
+    return {j: t for j, t in read.items() if t}
 
 
 def emit_tier_table(builder: EmitContext, table: TableView) -> bool:
     """Emit the units of ``table`` when its columns are recommendation tiers; False (nothing emitted) otherwise."""
-    tiers = {j: t for j, h in enumerate(table.headers) if (t := _tier(h))}
+    tiers = _tiers(table.headers)
     if len(tiers) < MIN_TIER_COLUMNS:
         return False
     stub = [j for j in range(min(tiers)) if table.headers[j] or any(r[j].strip() for r in table.rows)]

@@ -1,0 +1,87 @@
+"""A recommendation table's class and level cells -> one :class:`~structaware_readers.models.Grade`.
+
+ESC and ACC/AHA recommendation tables print the class of recommendation and the level of evidence
+in two narrow columns (``Class`` / ``Level``, ``COR`` / ``LOE``). :func:`parse_class_level` reads
+such a pair as the cells give it, whatever the text layer did to them: ``I``, ``IIa``, ``IIb``,
+``III``, ``III: Harm``, ``3: No Benefit``, Arabic ``1``/``2a``/``2b``/``3``, Unicode ``Ⅱa``,
+footnote marks (``IIa^c``, ``B*``), and a class cell holding the level too (glued ``IA``,
+``IIaB``, ``IIa`` over ``C``) with an empty level cell.
+
+The system is ACC/AHA when the pair has a form only ACC/AHA uses (an Arabic class, a ``Harm`` /
+``No Benefit`` qualifier, a level with a suffix ``B-R``/``B-NR``/``C-LD``/``C-EO``), else ESC
+(roman class, level A/B/C); a caller that knows better (a ``COR``/``LOE`` header) passes ``system``.
+
+Source: ESC classes of recommendations and levels of evidence (every ESC guideline's Tables 1-2);
+ACC/AHA Clinical Practice Guideline Recommendation Classification (2019 update).
+"""
+
+from __future__ import annotations
+
+import re
+
+from structaware_readers.grades.acc_aha import CLASS_STRENGTH, ESC_SYSTEM
+from structaware_readers.grades.acc_aha import SYSTEM as ACC_AHA
+from structaware_readers.grades.normalise import normalize_grade_text
+from structaware_readers.grades.signals import class_label
+from structaware_readers.models import Grade
+
+__all__ = ["parse_class_level"]
+
+_MARKS = re.compile(r"\^\S*|[*†‡§¶]+|(?<=[A-Za-z0-9)])[,;.]$")
+_CLASS = re.compile(
+    r"(?:Class|COR)?\s*[:]?\s*((?-i:III|IIa|IIb|II|I)|(?i:iia|iib)|1|2a|2b|3)"
+    r"(?:\s*[:(,-]?\s*(Harm|No[- ]?Benefit)\s*\)?)?",
+    re.IGNORECASE,
+)
+_LEVEL = re.compile(r"(?:Level|LOE)?\s*[:]?\s*(B-NR|B-R|C-LD|C-EO|A|B|C)", re.IGNORECASE)
+_GLUED = re.compile(r"((?-i:III|IIa|IIb|II|I))\s*[,/\n]?\s*((?-i:[ABC]))")
+
+
+def _clean(text: str) -> str:
+    return " ".join(_MARKS.sub("", normalize_grade_text(text or "").strip()).split())
+
+
+def parse_class_level(class_text: str, level_text: str = "", *, system: str = "") -> Grade | None:
+    """The grade of one recommendation-table row from its class and level cells.
+
+    Args:
+        class_text: the class cell (``"IIa"``, ``"III: Harm"``, ``"1"``, or ``"IA"`` with the level glued on).
+        level_text: the level cell (``"B"``, ``"B-NR"``, ``"C-LD"``); may be empty when the class cell holds it.
+        system: ``"ESC"`` or ``"ACC/AHA"`` to force the system; empty: decided from the values
+            (module docstring).
+
+    Returns:
+        ``Grade(system=..., grade=<class>, strength=<class strength>, certainty=<level>,
+        direction="against" for class III/3, source="table_column", raw="<class> <level>")``, or
+        ``None`` when the class cell holds no class (a level alone is no table grade here).
+
+    Raises:
+        ValueError: ``system`` is neither empty nor ``"ESC"`` / ``"ACC/AHA"``.
+    """
+    if system not in ("", ESC_SYSTEM, ACC_AHA):
+        raise ValueError(f"parse_class_level: system must be '', 'ESC' or 'ACC/AHA', got {system!r}")
+    cls_cell, lvl_cell = _clean(class_text), _clean(level_text)
+    if not cls_cell:
+        return None
+    if not lvl_cell and (g := _GLUED.fullmatch(cls_cell)):
+        cls, harm, level = g.group(1), None, g.group(2)
+    else:
+        c = _CLASS.fullmatch(cls_cell)
+        lv = _LEVEL.fullmatch(lvl_cell) if lvl_cell else None
+        if c is None or (lvl_cell and lv is None):
+            return None
+        value = c.group(1)
+        cls = value[:2].upper() + value[2:].lower() if value.lower() in ("iia", "iib") else value
+        harm, level = c.group(2), (lv.group(1).upper() if lv else "")
+    label = class_label(cls, harm)
+    acc_only = cls[0].isdigit() or bool(harm) or "-" in level
+    chosen = system or (ACC_AHA if acc_only else ESC_SYSTEM)
+    return Grade(
+        system=chosen,
+        grade=label,
+        strength=CLASS_STRENGTH.get(label, ""),
+        certainty=level,
+        direction="against" if label.split(":")[0] in ("III", "3") else "",
+        source="table_column",
+        raw=" ".join(p for p in (class_text.strip(), level_text.strip()) if p),
+    )
