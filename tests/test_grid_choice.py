@@ -159,6 +159,10 @@ def test_paragraphs_of_a_key_cell_are_items_only_beside_their_own_figures():
     combo = [(100.0, "Hydralazine with"), (111.0, "isosorbide dinitrate"), (122.0, "(fixed dose)")]
     combo_dose = [(100.0, "37.5/20 mg to"), (111.0, "75/40 mg three times"), (122.0, "daily")]
     assert split_stacked([cls, combo, combo_dose, notes]) is None
+    # trap: a brand name under its generic name, beside a bracketed note of the one dosing sentence
+    product = [(151.3, "Ipratropium/Albuterol"), (162.3, "solution"), (175.3, "DuoNeb")]
+    dosing = [(151.3, "Inhale contents of one vial (3 mL)"), (162.3, "every 6 hours"), (175.3, "(Max: 3/18 mg/day)")]
+    assert split_stacked([[(163.9, "Nebulizers")], product, [(163.3, "Neb")], [(163.3, "0.5/3 mg/3 mL")], dosing]) is None
     # trap: a line beside a sub-label belongs to no item, so the row is not cut
     assert split_stacked([cls, drugs, [(106.0, "40 mg max"), *doses], notes]) is None
 

@@ -24,7 +24,8 @@ beta-blockers: ``Noncardioselective`` / ``Propranolol`` ... ``Metoprolol`` / ``t
 **paragraphs**: lines whose tops are further apart than :data:`PARAGRAPH_GAP` times the row's line
 pitch (the smallest step between two lines of any of its cells) start a new paragraph, so a name
 wrapped over two lines stays one. A paragraph with a line of an aligned cell starting on its top
-(within :data:`LOOSE_TOLERANCE` points) is an item; one without (a sub-label, set above its drugs)
+(within :data:`LOOSE_TOLERANCE` points, not opening a bracket: a note such as ``(Max: 3/18 mg/day)``
+continues the text above it) is an item; one without (a sub-label, set above its drugs)
 is put before the next item's name (``Cardioselective Atenolol^b``). Every line of the aligned cell
 must fall in an item's span, and at least two items and :data:`MIN_FIGURE_SHARE` of them hold a
 figure there (a dose the text layer lacks leaves its item without one).
@@ -94,7 +95,7 @@ def _paragraph_items(cells: list[Lines | None]) -> tuple[list[list[str | None]],
         for c, lines in enumerate(cells):
             if c == key or not lines or any(_BULLET.match(t) for _, t in lines):
                 continue
-            items = [i for i, top in enumerate(starts) if _starts_on(lines, top)]
+            items = [i for i, top in enumerate(starts) if _opens_item(lines, top)]
             if len(items) < 2 or items[-1] != len(paragraphs) - 1:
                 continue  # a trailing paragraph that is no item would lose its text
             spans = _spans(starts, items)
@@ -114,6 +115,12 @@ def _paragraph_items(cells: list[Lines | None]) -> tuple[list[list[str | None]],
 
 def _starts_on(lines: Lines, top: float) -> bool:
     return any(abs(y - top) <= LOOSE_TOLERANCE for y, _ in lines)
+
+
+def _opens_item(lines: Lines, top: float) -> bool:
+    """A line starts on ``top`` and opens no bracket: a bracketed note (``(Max: 3/18 mg/day)``) belongs
+    to the text above it, so the name beside it (a brand name under the generic one) is no item."""
+    return any(abs(y - top) <= LOOSE_TOLERANCE and not t.startswith(("(", "[")) for y, t in lines)
 
 
 def _inside(lines: Lines, spans: list[tuple[float, float]]) -> bool:
@@ -155,8 +162,15 @@ def _spans(starts: list[float], items: list[int]) -> list[tuple[float, float]]:
 
 
 def _paragraph_rows(
-    cells: list[Lines | None], key: int, aligned: list[int], paragraphs: list[Lines], items: list[int], spans: list[tuple[float, float]]
+    cells: list[Lines | None],
+    key: int,
+    aligned: list[int],
+    paragraphs: list[Lines],
+    items: list[int],
+    spans: list[tuple[float, float]],
 ) -> list[list[str | None]]:
+    """One row per item: sub-labels before the item's name, the aligned cells' lines of its span,
+    every other cell whole."""
     rows: list[list[str | None]] = []
     done = 0  # the first paragraph not yet placed (sub-labels go before the next item's name)
     for i, (a, b) in zip(items, spans):
