@@ -18,7 +18,7 @@ A character is **unreadable** when
   Western code pages add (U+2013..U+203A: dashes, quotes, daggers, ``…``, ``‰``; ``€``, ``™``) or
   control characters, holding at least two letters or symbols of the Latin blocks: what CJK bytes
   decoded as a Western code page look like (``ÑÖÜáàâ``, ``¥“å``). Words of European languages mix
-  such letters with ASCII ones (``Ärzte``, ``ações``), so their runs stay short, and Chinese
+  such letters with ASCII ones (``Ärzte``, ``ações``), so their runs are short and rare, and Chinese
   punctuation runs (``……``, ``——“``) hold no Latin letter.
 
 A page is **garbled** when it holds at least :data:`MIN_CHARS` non-space characters and at least
@@ -38,19 +38,21 @@ __all__ = [
     "GARBLED_SHARE", "MAP_SAMPLES", "MIN_CHARS", "MOJIBAKE_RUN", "SUSPECT_SHARE", "TextLayerQuality", "page_quality", "text_quality",
 ]
 
-#: A page with at least this share of unreadable characters is read by OCR.
+#: A page with at least this share of unreadable characters is read by OCR ...
 GARBLED_SHARE = 0.5
-#: A page kept from its text layer with at least this share unreadable is named in a warning.
-SUSPECT_SHARE = 0.1
 #: ... when it holds at least this many non-space characters (fewer: too little to judge).
 MIN_CHARS = 16
+#: A page kept from its text layer with at least this share unreadable is named in a warning.
+SUSPECT_SHARE = 0.1
 #: Characters per page checked for PDFium's "no Unicode value" flag (spread evenly over the page).
 MAP_SAMPLES = 256
-#: A run of this many Latin-1 / Latin Extended / control characters is mojibake.
+#: A run of this many Latin-1 / Latin Extended / code-page punctuation / control characters (two of
+#: them Latin letters or symbols) is mojibake.
 MOJIBAKE_RUN = 2
 
 _CID = re.compile(r"\(cid:\d+\)")
 _SPACE = frozenset(" \t\r\n\u00a0\u3000\ufffe")  # U+FFFE: PDFium's mark for a soft hyphen at a line end
+_SPACE_CODES = frozenset({0, *map(ord, _SPACE)})
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ def page_quality(textpage: Any, count: int | None = None) -> TextLayerQuality:
     step = max(1, n // MAP_SAMPLES)
     seen = errors = 0
     for i in range(0, n, step):
-        if chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i) or 32) in _SPACE:
+        if pdfium_c.FPDFText_GetUnicode(textpage.raw, i) in _SPACE_CODES:
             continue  # spaces and line breaks (PDFium generates them) carry no font mapping
         seen += 1
         errors += pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, i) == 1
