@@ -122,6 +122,72 @@ def test_dose_table_one_row_per_drug(f1_rows):
     assert not [d for d in drugs if "HCTZ" in d and "Indapamide" in d]  # the trap: three drugs in a row
 
 
+def test_drugs_under_sub_labels_with_wrapped_names_get_a_row_each(f1_rows):
+    """The beta-blocker and calcium-channel-blocker rows of Table F-1 group their drugs under bold
+    sub-labels ('Cardioselective') and wrap names over two lines ('Metoprolol' / 'tartrate^b'), the
+    footnote mark of the second line touching the first line's bottom: one row per drug, names whole."""
+    drugs = _by_drug(f1_rows)
+    assert drugs["Metoprolol tartrate^b"]["Usual Dose Range"] == "Immediate release: 50-300 mg/day (daily or divided bid)"
+    assert drugs["Metoprolol succinate (XL)^b"]["Usual Dose Range"] == "Sustained release: 25-200 mg/day"
+    assert drugs["Cardioselective Atenolol^b"]["Usual Dose Range"] == "25-100 mg daily (adjust dose in CKD)"
+    assert drugs["Noncardioselective Propranolol"]["Usual Dose Range"].startswith("Immediate release: 80-160 mg/day")
+    assert drugs["Diltiazem sustained release^b"]["Usual Dose Range"] == "120-540 mg daily"
+    assert drugs["Non-DHP CCBs Verapamil sustained release^b"]["Usual Dose Range"] == "120-480 mg divided daily-bid"
+    assert drugs["Methyldopa"]["Usual Dose Range"] == "500-2,000 mg/day (divided bid)"
+    assert drugs["Clonidine Tablet^b"]["Usual Dose Range"] == "0.1-0.8 mg/day (divided bid)"
+    assert drugs["Cardioselective Atenolol^b"][""] == "Beta-Adrenergic Blockers"
+    # traps: no row of several drugs, no footnote mark inside a word
+    assert not [d for d in drugs if ("Propranolol" in d and "Atenolol" in d) or ("Amlodipine" in d and "Felodipine" in d)]
+    assert not [d for d in drugs if "Metoprob" in d or "Diltiazebm" in d or "C lonidine" in d]
+
+
+def test_paragraphs_of_a_key_cell_are_items_only_beside_their_own_figures():
+    from structaware_readers.table_recovery.stacked_rows import split_stacked
+
+    cls = [(130.0, "Loop"), (141.0, "Diuretics")]
+    drugs = [(100.0, "Short-acting"), (113.0, "Furosemide"), (124.0, "oral tablet^a"), (137.0, "Bumetanide"), (150.0, "Torsemide")]
+    doses = [(113.0, "20-80 mg/day (divided"), (124.0, "bid)"), (137.0, "0.5-2 mg daily"), (150.0, "5-10 mg daily")]
+    notes = [(100.0, "• Monitor electrolytes and"), (111.0, "kidney function"), (124.0, "• May cause ototoxicity")]
+    rows = split_stacked([cls, drugs, doses, notes])
+    assert [r[1:3] for r in rows] == [
+        ["Short-acting Furosemide oral tablet^a", "20-80 mg/day (divided bid)"],
+        ["Bumetanide", "0.5-2 mg daily"],
+        ["Torsemide", "5-10 mg daily"],
+    ]
+    assert {r[0] for r in rows} == {"Loop Diuretics"} and rows[0][3] == rows[2][3]
+    # trap: one sentence naming two drugs, wrapped over lines of one paragraph, stays one row
+    combo = [(100.0, "Hydralazine with"), (111.0, "isosorbide dinitrate"), (122.0, "(fixed dose)")]
+    combo_dose = [(100.0, "37.5/20 mg to"), (111.0, "75/40 mg three times"), (122.0, "daily")]
+    assert split_stacked([cls, combo, combo_dose, notes]) is None
+    # trap: a brand name under its generic name, beside a bracketed note of the one dosing sentence
+    product = [(151.3, "Ipratropium/Albuterol"), (162.3, "solution"), (175.3, "DuoNeb")]
+    dosing = [(151.3, "Inhale contents of one vial (3 mL)"), (162.3, "every 6 hours"), (175.3, "(Max: 3/18 mg/day)")]
+    assert split_stacked([[(163.9, "Nebulizers")], product, [(163.3, "Neb")], [(163.3, "0.5/3 mg/3 mL")], dosing]) is None
+    # trap: a line beside a sub-label belongs to no item, so the row is not cut
+    assert split_stacked([cls, drugs, [(106.0, "40 mg max"), *doses], notes]) is None
+
+
+def test_a_footnote_mark_touching_the_line_above_stays_on_its_own_line():
+    """A raised mark whose top meets the bottom of the line above to a hundredth of a point belongs to
+    the wrapped word below it ('tartrate^b'), not inside the word above ('Metoprob lol')."""
+    from structaware_readers.table_recovery.reading_direction import cell_lines
+
+    def glyphs(text, x, top, size, advance=4.5):
+        out = []
+        for ch in text:
+            out.append({"text": ch, "x0": x, "x1": x + advance, "top": top, "bottom": top + size, "doctop": top, "size": size,
+                        "upright": True, "matrix": (1, 0, 0, 1, x, 0)})
+            x += advance
+        return out
+
+    chars = glyphs("Metoprolol", 164.88, 476.62, 9.965) + glyphs("tartrate", 164.88, 487.66, 9.96, advance=3.84)
+    chars += glyphs("b", 195.6, 486.58176, 6.48, advance=3.4)  # inside 'Metoprolol' across; its bottom is 486.585
+    assert [t for _, t in cell_lines(chars)] == ["Metoprolol", "tartrate^b"]
+    # trap: a mark well inside its line stays a mark of that line
+    chars = glyphs("Atenolol", 164.88, 452.61, 9.96) + glyphs("b", 200.9, 451.5, 6.48, advance=3.4)
+    assert [t for _, t in cell_lines(chars)] == ["Atenolol^b"]
+
+
 def test_stacked_split_needs_items_in_line_with_figures():
     from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, split_stacked
 

@@ -3,7 +3,8 @@
 Accepted inputs:
 
 * a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`); pages
-  without a text layer (scans) are read by OCR (:func:`structaware_readers.ocr.route.read_pdf`, extra ``ocr``);
+  without a text layer (scans) or with a garbled one (fonts without a Unicode map) are read by OCR
+  (:func:`structaware_readers.ocr.route.read_pdf`, extra ``ocr``);
 * any MinerU output: a JSON file of any format era, an output folder, a ``mineru-kit`` zip;
 * Unstructured output: an elements JSON file (``elements_to_json`` / hosted API form);
 * other raw files (``.docx``, ``.html``, ``.md``, ...): partitioned by Unstructured when it works offline.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import MalformedInputError, ParserUnavailableError, StructawareError
 
-__all__ = ["INPUT_ERROR_CODES", "INPUT_ERROR_MARKERS", "mineru_failure"]
+__all__ = ["INPUT_ERROR_CODES", "INPUT_ERROR_MARKERS", "ModelsMissingError", "mineru_failure"]
 
 #: MinerU error codes that mean "the document itself cannot be read" (``mineru/errors.py``).
 INPUT_ERROR_CODES = frozenset(
@@ -22,6 +22,12 @@ INPUT_ERROR_MARKERS = (
     "password",
     "encrypted",
 )
+
+
+class ModelsMissingError(ParserUnavailableError):
+    """MinerU needs models it does not have on disk (a scan, or a text layer MinerU judges unreadable,
+    under the model-free ``flash`` tier; any PDF under a model tier). The OCR route
+    (:mod:`structaware_readers.ocr.route`) reads such a PDF itself when ``structaware[ocr]`` is installed."""
 
 
 def mineru_failure(
@@ -41,9 +47,9 @@ def mineru_failure(
         code: MinerU's error code when the API gave one (``parse_failed``, ``file_corrupted``...).
 
     Returns:
-        :class:`MalformedInputError` when the document cannot be read, else
-        :class:`ParserUnavailableError`. A missing-model message (a scanned PDF under the
-        model-free ``flash`` tier needs OCR models) gets a hint on what to do.
+        :class:`MalformedInputError` when the document cannot be read, :class:`ModelsMissingError`
+        for a missing-model message (a scanned PDF under the model-free ``flash`` tier needs OCR
+        models), with a hint on what to do, else :class:`ParserUnavailableError`.
     """
     text = " ".join(message.split()) or "MinerU failed without a message"
     field_name = f"mineru tier={tier}" if tier else "mineru"
@@ -52,13 +58,14 @@ def mineru_failure(
         return MalformedInputError(f"MinerU cannot read this document: {text}", path=path, field=field_name)
     if "model repo" in low or "not ready under" in low or ("model" in low and "missing" in low):
         need = (
-            "the PDF probably has no text layer (scanned) and the model-free 'flash' tier then needs "
-            "MinerU's OCR models"
+            "the PDF probably has no text layer (scanned) or an unreadable one (fonts without a Unicode map),"
+            " and the model-free 'flash' tier then needs MinerU's OCR models; structaware reads such PDFs by OCR"
+            " with pip install 'structaware[ocr]' (load_document), or"
             if (tier or "flash") == "flash"
-            else f"tier '{tier}' needs MinerU's models"
+            else f"tier '{tier}' needs MinerU's models;"
         )
-        return ParserUnavailableError(
-            f"{text} -- {need}; download them with `mineru-models-download`"
+        return ModelsMissingError(
+            f"{text} -- {need} download them with `mineru-models-download`"
             " (or pass allow_model_download=True to a local run)",
             path=path,
             field=field_name,

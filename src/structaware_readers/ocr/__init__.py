@@ -3,8 +3,8 @@
 * :mod:`.engine`: the engine interface (:class:`OcrEngine`: an RGB page image in, :class:`OcrLine`
   text lines out, each with a bbox in 0..1 of the image, origin top-left, and a confidence) and the
   default engine (:class:`RapidOcrEngine`, weights inside its PyPI wheel, loaded lazily);
-* :mod:`.pages`: which pages of a PDF need OCR (no text layer, images on the page) and rendering
-  them (pypdfium2).
+* :mod:`.pages`: which pages of a PDF need OCR (no text layer and images on the page, or a garbled
+  text layer: :mod:`.text_layer`) and rendering them (pypdfium2).
 * :mod:`.read_pages`: OCR of chosen pages with their horizontal rules, cached per page (:mod:`.cache`);
 * :mod:`.layout`: one page's lines -> typed blocks in reading order (furniture, tables as grids,
   headings, paragraphs);

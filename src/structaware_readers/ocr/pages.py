@@ -1,9 +1,15 @@
 """Which pages of a PDF need OCR, and those pages as images (pypdfium2).
 
-A page **needs OCR** when its text layer holds (almost) no characters while images cover a good
-part of it: a scanned page, whether the whole file is a scan or one page of a born-digital file
-is. Blank pages (no text, no image) need nothing. The counts come from PDFium's text page
-(``FPDFText_CountChars``) and the bounds of the page's image objects, in PDF points.
+A page **needs OCR** when
+
+* its text layer holds (almost) no characters while images cover a good part of it: a scanned
+  page, whether the whole file is a scan or one page of a born-digital file is; or
+* its text layer is **garbled**: most of its characters are unreadable (fonts without a Unicode
+  map, mojibake; :mod:`structaware_readers.ocr.text_layer`), though the page prints them right.
+
+Blank pages (no text, no image) need nothing. The counts come from PDFium's text page
+(``FPDFText_CountChars``, the text and its map-error flags) and the bounds of the page's image
+objects, in PDF points.
 
 Rendering: :func:`render_page` draws one page at ``dpi`` (default :data:`OCR_DPI`) into an RGB
 ``PIL.Image``; the image's pixel box maps 1:1 onto the page (0..1 of width/height, origin
@@ -17,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MalformedInputError, MissingExtraError
+from .text_layer import TextLayerQuality, page_quality
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
@@ -40,17 +47,36 @@ class PageScan:
         image_cover: share of the page area covered by image objects (0..1; overlapping images
             counted each, clamped to 1); ``None`` for pages with a text layer (not looked at).
         size: ``(width, height)`` in PDF points.
+        quality: how much of the text layer can be read (``None`` for pages with (almost) no text).
     """
 
     page: int
     text_chars: int
     image_cover: float | None
     size: tuple[float, float]
+    quality: TextLayerQuality | None = None
+
+    @property
+    def scanned(self) -> bool:
+        """No usable text layer, and images on it: a scanned page."""
+        return self.text_chars < MIN_TEXT_CHARS and (self.image_cover or 0.0) >= MIN_IMAGE_COVER
+
+    @property
+    def garbled(self) -> bool:
+        """A text layer whose characters are mostly unreadable (:attr:`TextLayerQuality.garbled`)."""
+        return self.quality is not None and self.quality.garbled
 
     @property
     def needs_ocr(self) -> bool:
-        """No usable text layer, and images on it: a scanned page."""
-        return self.text_chars < MIN_TEXT_CHARS and (self.image_cover or 0.0) >= MIN_IMAGE_COVER
+        """A scanned page or a garbled text layer: only OCR reads what the page prints."""
+        return self.scanned or self.garbled
+
+    @property
+    def reason(self) -> str:
+        """Why the page needs OCR, for messages (``""`` when it does not)."""
+        if self.garbled:
+            return "its text layer is unreadable (fonts without a Unicode map or mojibake)"
+        return "no text layer" if self.scanned else ""
 
 
 def _pdfium() -> Any:
@@ -87,8 +113,11 @@ def scan_pages(pdf: str | Path | bytes | Any) -> list[PageScan]:
         try:
             width, height = page.get_size()
             textpage = page.get_textpage()
+            quality: TextLayerQuality | None = None
             try:
-                chars = textpage.count_chars()  # no text extracted: this runs on every PDF read
+                chars = textpage.count_chars()
+                if chars >= MIN_TEXT_CHARS:  # the text and a sample of map-error flags (cheap beside parsing)
+                    quality = page_quality(textpage, chars)
             finally:
                 textpage.close()
             cover: float | None = None
@@ -98,14 +127,14 @@ def scan_pages(pdf: str | Path | bytes | Any) -> list[PageScan]:
                     x0, y0, x1, y1 = obj.get_bounds()
                     covered += max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(y1, height) - max(y0, 0.0))
                 cover = min(1.0, covered / max(width * height, 1e-6))
-            out.append(PageScan(i + 1, chars, cover, (float(width), float(height))))
+            out.append(PageScan(i + 1, chars, cover, (float(width), float(height)), quality))
         finally:
             page.close()
     return out
 
 
 def pages_needing_ocr(pdf: str | Path | bytes | Any) -> list[int]:
-    """1-based numbers of the pages without a usable text layer (see the module docstring)."""
+    """1-based numbers of the pages without a usable text layer, scanned or garbled (module docstring)."""
     return [s.page for s in scan_pages(pdf) if s.needs_ocr]
 
 

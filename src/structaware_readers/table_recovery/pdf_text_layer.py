@@ -35,7 +35,7 @@ from structaware_readers.table_recovery.grid_rules import (
     starts_new_cell,
 )
 from structaware_readers.table_recovery.reading_direction import cell_lines, reading_text, region_words, table_cell_chars
-from structaware_readers.table_recovery.stacked_rows import split_stacked
+from structaware_readers.table_recovery.stacked_rows import split_stacked_items
 from structaware_readers.table_recovery.ruling import visible_rules
 
 #: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
@@ -129,8 +129,9 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
     for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
         values = [None if ch is None else reading_text(ch) for ch in cell_chars]
-        stacked = split_stacked([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
-        tops = [float(row.bbox[1])] + ([] if stacked is None else _item_tops(cell_chars, len(stacked))[1:])
+        found = split_stacked_items([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
+        stacked = None if found is None else found[0]
+        tops = [float(row.bbox[1])] + ([] if found is None else found[1][1:])
         for k, item in enumerate(stacked or [values]):
             cells = _fill_covered(item, row.cells, col_x1, reach_down, rows[-1] if rows else None)
             if any(cells):
@@ -167,16 +168,6 @@ def _fill_covered(
                 value = ""
         out.append(" ".join(value.split()))
     return out
-
-
-def _item_tops(cell_chars: list[list[dict[str, Any]] | None], n: int) -> list[float]:
-    """The tops of the ``n`` stacked items of a row: the line tops of the first cell of ``n`` lines
-    (the key cell of :func:`~.stacked_rows.split_stacked`, or one in line with it)."""
-    for chars in cell_chars:
-        lines = cell_lines(chars) if chars else []
-        if len(lines) == n:
-            return [top for top, _ in lines]
-    return [0.0] * n
 
 
 def _rows_in_one_cell(rows: list[list[str]]) -> bool:

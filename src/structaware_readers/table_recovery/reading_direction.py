@@ -132,6 +132,9 @@ def reading_text(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_toler
 #: of that size from its baseline, is a superscript (a subscript).
 SUP_SIZE = 0.8
 SUP_RAISE = 0.2
+#: Two glyphs are on one line when their vertical extents overlap by more than this share of the
+#: glyph looked at (a raised or lowered mark).
+LINE_OVERLAP = 0.2
 
 
 def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -168,11 +171,15 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _left_neighbour(chars: list[dict[str, Any]], left_of: list[int], ch: dict[str, Any]) -> dict[str, Any] | None:
-    """The glyph nearest left of ``ch`` on its line (their vertical extents overlap)."""
+    """The glyph nearest left of ``ch`` on its line: their vertical extents overlap by more than
+    :data:`LINE_OVERLAP` of ``ch``'s height. A glyph of the line above whose bottom merely touches the
+    top of a raised mark (a hundredth of a point) is not on its line: the mark of a wrapped name's
+    second line (``Metoprolol`` / ``tartrate^b``) stays there, never inside the word above (``Metoprob lol``)."""
     top, bottom = float(ch["top"]), float(ch["bottom"])
+    least = LINE_OVERLAP * max(bottom - top, 0.0)
     for j in reversed(left_of):
         other = chars[j]
-        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > 0 and not other["text"].isspace():
+        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > least and not other["text"].isspace():
             return other
     return None
 
