@@ -165,10 +165,12 @@ def prepare_document(
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
+    from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
-    doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
+    doc = gather_loose_tables(mark_furniture(read_as_printed(doc)), pdf)
+    doc = apply_reading_order(doc, reading_order)
     doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)

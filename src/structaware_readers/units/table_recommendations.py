@@ -18,7 +18,8 @@ Rules:
   recommendations and not strength) and either a class and a level column, or a strength column;
   not when a column holds evidence or references (``Evidence``: an evidence table restates the
   recommendations with their studies) or a header names a year (``2015 CPG Recommendation Text``:
-  an earlier version's recommendations); other tables are left to :mod:`.table_rows`. Footnote marks
+  an earlier version's recommendations; a caption's parenthesised cross-reference ``(see also
+  Evidence Table 1)`` does not count); other tables are left to :mod:`.table_rows`. Footnote marks
   on headers (``Strength^a``, ``Categoryb``, ``Strength*``) are ignored.
 * A row gives one ``recommendation`` unit when its recommendation cell holds text (in a strength
   table at least :data:`MIN_WORDS` words) and its grade
@@ -73,6 +74,7 @@ _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
 _NOT_APPLICABLE = re.compile(r"(?i)^(?:not\s+applicable|n/?a)$")
 # "(cont.)", "(continued)", also spaced out by a text layer: "(co nt. )"
 _CONTINUED = re.compile(r"(?i)\s*\(\s*c\s*o\s*n\s*t\s*(?:i\s*n\s*u\s*e\s*d\s*)?\.?\s*\)\s*")
+_ASIDE = re.compile(r"\([^()]*\)")  # a parenthesised cross-reference in a caption
 _FOOTNOTE_MARK = re.compile(r"\^\S+|[*†‡§¶]+")
 #: A strength table needs this many rows with a grade in its strength column.
 MIN_GRADED_ROWS = 2
@@ -115,7 +117,8 @@ def _clean(header: str) -> str:
 def _layout(headers: list[str], caption: str) -> _Layout | None:
     """The columns of a recommendation table, or None when ``headers`` are not one's (module docstring)."""
     clean = [_clean(h) for h in headers]
-    if any(_NOT_OWN.search(h) for h in clean) or re.search(r"(?i)\bevidence\s+table\b", caption):
+    own_caption = _ASIDE.sub(" ", caption)  # "(see also Supplementary data online, Evidence Table 1)" is no title
+    if any(_NOT_OWN.search(h) for h in clean) or re.search(r"(?i)\bevidence\s+table\b", own_caption):
         return None
     strength = next((j for j, h in enumerate(clean) if _STRENGTH_HEADER.match(h)), None)
     cls_col = next((j for j, h in enumerate(clean) if _CLASS_HEADER.match(h)), None)
