@@ -12,7 +12,8 @@ reads like any other (a grid with class and level columns gives graded recommend
    (``Recommendation Table 2 — ...``, possibly over two blocks) becomes the table's caption.
 2. **Data tables** from their caption (:mod:`.data_region`): the grid from the PDF's text layer inside
    the region when the PDF is at hand (:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`)
-   and it keeps the blocks' words, else from the blocks' positions.
+   and it keeps the blocks' words, else from the blocks' positions; a table block the parser found
+   just below the region with as many columns is the rest of the table (its rows are appended).
 3. **Figures that are tables** (:mod:`.figure_tables`): a figure whose caption (its own, or the caption
    block just above it) names a table.
 
@@ -29,7 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from structaware_readers.loose_tables.anchors import is_table_caption, union
-from structaware_readers.loose_tables.data_region import blocks_grid, find_data_region, with_label_column
+from structaware_readers.loose_tables.data_region import MAX_GAP, blocks_grid, find_data_region, with_label_column
 from structaware_readers.loose_tables.figure_tables import figure_table
 from structaware_readers.loose_tables.rec_region import header_rows, read_rec_region
 from structaware_readers.loose_tables.text_lines import PageLines, region_grid
@@ -109,6 +110,10 @@ def _page_tables(blocks: list[Block], lines: PageLines | None) -> list[tuple[Blo
         if grid is None:
             continue
         members = [c, *data.members]
+        rest = _rest_of_table(blocks, data.bbox, grid, taken | set(members))
+        if rest is not None:
+            grid = _joined(grid, blocks[rest].table)  # type: ignore[arg-type]
+            members.append(rest)
         taken.update(members)
         found.append((_table_block(blocks, members, grid, [c]), members))
     for f, b in enumerate(blocks):
@@ -156,6 +161,34 @@ def _data_grid(blocks: list[Block], members: list[int], bbox: BBox, lines: PageL
         if grid is not None:
             return with_label_column(grid, blocks, members)
     return blocks_grid(blocks, members, page)
+
+
+def _rest_of_table(blocks: list[Block], region: BBox, grid: TableGrid, taken: set[int]) -> int | None:
+    """A table block the parser found just below a loose table's region, with as many columns: the
+    rest of the same table (the parser saw a table only where rules begin)."""
+    for i, b in enumerate(blocks):
+        box = b.bbox
+        if i in taken or b.kind is not BlockKind.TABLE or b.table is None or box is None or b.extra_ids:
+            continue
+        near = -0.005 <= box[1] - region[3] <= MAX_GAP
+        across = min(box[2], region[2]) - max(box[0], region[0]) >= 0.5 * (region[2] - region[0])
+        if near and across and b.table.n_cols == grid.n_cols:
+            return i
+    return None
+
+
+def _joined(grid: TableGrid, rest: TableGrid) -> TableGrid:
+    """``grid`` with the rows of the parser's table below it (its header row is one of the body rows)."""
+    rows = [*rest.header_rows, *rest.body_rows]
+    own = rest.body_row_bboxes if len(rest.body_row_bboxes) == len(rest.body_rows) else [None] * len(rest.body_rows)
+    page = grid.body_row_pages[0] if grid.body_row_pages else None
+    return grid.model_copy(
+        update={
+            "body_rows": [*grid.body_rows, *rows],
+            "body_row_bboxes": [*grid.body_row_bboxes, *([None] * len(rest.header_rows)), *own],
+            "body_row_pages": [*grid.body_row_pages, *([page] * len(rows))] if page is not None else [],
+        }
+    )
 
 
 def _table_block(blocks: list[Block], members: list[int], grid: TableGrid, caption: list[int]) -> Block:

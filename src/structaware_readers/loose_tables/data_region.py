@@ -12,9 +12,12 @@ Rules:
   without text.
 * **A table**: at least :data:`MIN_MEMBERS` text members and :data:`MIN_SIDE_BY_SIDE` lines holding
   two blocks side by side; a caption followed by body paragraphs (one block a line) is none.
-* **Grid from blocks** (:func:`blocks_grid`): columns are clusters of the blocks' left edges (closer
-  than :data:`COLUMN_GAP`); rows open at each block of the leftmost column (stacked blocks there are
-  one label when the lower one runs on: a lower-case start, or a hyphen, comma or colon above);
+* **Grid from blocks** (:func:`blocks_grid`): columns are clusters of the body blocks' left edges
+  (closer than :data:`COLUMN_GAP`); a header block centred over a column (on the top line, its left
+  edge at no column start) goes to the column its width overlaps most; rows open at each block of the
+  leftmost column (stacked blocks there are one label when the lower one runs on: a lower-case
+  start, or a hyphen, comma or colon above; or two short labels whose lines touch, with no cell of
+  another column starting between them);
   other blocks join the row open at their top. The first row is the header when it holds at least
   two short cells (at most :data:`MAX_HEADER_CHARS` characters), none a list item or a sentence.
 
@@ -46,6 +49,8 @@ LOOK_BELOW = 0.15
 MIN_MEMBERS = 4
 MIN_SIDE_BY_SIDE = 2
 COLUMN_GAP = 0.04
+#: Two short labels this close (page height; lines of one cell touch or overlap) may be one label.
+TOUCH_GAP = 0.002
 #: A header cell holds at most this many characters.
 MAX_HEADER_CHARS = 40
 #: Stacked blocks of the leftmost column closer than this (page height) may be one label.
@@ -124,19 +129,40 @@ def blocks_grid(blocks: list[Block], members: list[int], page: int) -> TableGrid
     cells = [i for i in members if blocks[i].kind is not BlockKind.EQUATION and blocks[i].text.strip()]
     if not cells:
         return None
-    lefts = sorted({round(blocks[i].bbox[0], 4) for i in cells})  # type: ignore[index]
-    starts = [lefts[0]]
-    prev = lefts[0]
-    for x in lefts[1:]:
-        if x - prev > COLUMN_GAP:
-            starts.append(x)
-        prev = x
+    top = min(cells, key=lambda i: blocks[i].bbox[1])  # type: ignore[index]
+    top_line = {i for i in cells if y_overlap(blocks[i].bbox, blocks[top].bbox) >= 0.5}  # type: ignore[arg-type]
+    starts = _starts([blocks[i].bbox[0] for i in cells if i not in top_line])  # type: ignore[index]
+    if len(starts) < 2:
+        starts, top_line = _starts([blocks[i].bbox[0] for i in cells]), set()  # type: ignore[index]
     if len(starts) < 2:
         return None
 
-    def col(i: int) -> int:
+    def by_start(i: int) -> int:
         x = blocks[i].bbox[0]  # type: ignore[index]
-        return max(k for k, s in enumerate(starts) if x >= s - 1e-6)
+        return max(k for k, s in enumerate(starts) if x >= s - 1e-6) if x >= starts[0] - 1e-6 else 0
+
+    # a column's extent from its body blocks; a header above it may be centred over it
+    extents: dict[int, tuple[float, float]] = {}
+    for i in cells:
+        if i not in top_line:
+            k, b = by_start(i), blocks[i].bbox
+            lo, hi = extents.get(k, (b[0], b[2]))  # type: ignore[index]
+            extents[k] = (min(lo, b[0]), max(hi, b[2]))  # type: ignore[index]
+
+    def col_of(i: int) -> int:
+        b = blocks[i].bbox
+        assert b is not None
+        if i not in top_line or any(abs(b[0] - s) <= COLUMN_GAP for s in starts):
+            return by_start(i)
+        # most overlap; on a tie the column starting nearest left of it
+        return max(extents, key=lambda k: (round(min(b[2], extents[k][1]) - max(b[0], extents[k][0]), 4), starts[k] <= b[0], starts[k]))
+
+    cols = {i: col_of(i) for i in cells}
+
+    def col(i: int) -> int:
+        return cols[i]
+
+    others = sorted(blocks[i].bbox[1] for i in cells if cols[i] != 0)  # type: ignore[index]
 
     order = sorted(cells, key=lambda i: (blocks[i].bbox[1], blocks[i].bbox[0]))  # type: ignore[index]
     rows: list[list[list[int]]] = []
@@ -145,7 +171,7 @@ def blocks_grid(blocks: list[Block], members: list[int], page: int) -> TableGrid
         box = blocks[i].bbox
         assert box is not None
         if col(i) == 0:
-            if rows and rows[-1][0] and _stacked(blocks[rows[-1][0][-1]], blocks[i]):
+            if rows and rows[-1][0] and _stacked(blocks[rows[-1][0][-1]], blocks[i], others):
                 rows[-1][0].append(i)
                 continue
             rows.append([[] for _ in starts])
@@ -183,14 +209,32 @@ def _is_header(row: list[str]) -> bool:
     )
 
 
-def _stacked(upper: Block, lower: Block) -> bool:
-    """``lower`` continues the label ``upper`` of the leftmost column (module docstring)."""
+def _starts(lefts: list[float]) -> list[float]:
+    """Column starts: clusters of left edges closer than COLUMN_GAP, each named by its leftmost edge."""
+    xs = sorted(lefts)
+    if not xs:
+        return []
+    starts, prev = [xs[0]], xs[0]
+    for x in xs[1:]:
+        if x - prev > COLUMN_GAP:
+            starts.append(x)
+        prev = x
+    return starts
+
+
+def _stacked(upper: Block, lower: Block, other_tops: list[float]) -> bool:
+    """``lower`` continues the label ``upper`` of the leftmost column (module docstring): close below
+    it, and running on from it or with no cell of another column starting between them."""
     a, b = upper.bbox, lower.bbox
     assert a is not None and b is not None
     if b[1] - a[3] > STACK_GAP:
         return False
     text = lower.text.lstrip()
-    return bool(text[:1].islower() or text[:1] == "(" or _RUNS_ON_END.search(upper.text.rstrip()))
+    if text[:1].islower() or text[:1] == "(" or _RUNS_ON_END.search(upper.text.rstrip()):
+        return True
+    short = len(upper.text) <= MAX_HEADER_CHARS and len(text) <= MAX_HEADER_CHARS
+    touching = b[1] - a[3] <= TOUCH_GAP
+    return short and touching and not any(a[3] - 0.003 < t <= b[1] + 0.003 for t in other_tops)
 
 
 def with_label_column(grid: TableGrid, blocks: list[Block], members: list[int]) -> TableGrid:

@@ -8,9 +8,9 @@ within the statement's lines. Rules:
 
 * **Columns**: the header blocks, left to right; a block belongs to the column whose range holds its
   centre (a column runs from its header's left edge to the next header's).
-* **Extent**: the blocks below the header row inside its span, in top-to-bottom order, until a
-  legend, a numbered heading, a block that crosses from the recommendation column into a grade
-  column, another table's caption or header row, or a vertical gap of more than :data:`MAX_GAP`.
+* **Extent**: the blocks below the header row inside its span (a recommendation column at the
+  right runs to the text's edge), in top-to-bottom order, until a legend, a numbered heading, a
+  block that reaches from the recommendation column into a grade column, another table's caption or header row, or a vertical gap of more than :data:`MAX_GAP`.
   Blocks outside the span (the other text column of the page, a side stamp) are not members.
 * **Rows**: each line of grade blocks (grade cells overlapping vertically) is one row. A statement
   piece belongs to the grade line it straddles; the pieces between two grade lines are cut where a
@@ -60,6 +60,7 @@ LineReader = Callable[[Block], list[tuple[str, BBox]]]
 
 _RUNS_ON = re.compile(r"(?:[:,;]|\b(?:or|and|with|to|of|in|the|a|an))\s*$", re.IGNORECASE)
 _STARTS = re.compile(r"^[A-Z0-9\u3400-\u9fff]")
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 _SENTENCE_END = re.compile(r"(?<=[.;。；])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；])")
 
 
@@ -119,8 +120,12 @@ def read_rec_region(blocks: list[Block], header: list[int], lines: LineReader | 
     rec_col = roles.index("rec")
     starts = [b[0] for b in boxes]  # type: ignore[index]
     left, right = min(starts) - 0.02, max(b[2] for b in boxes) + EDGE  # type: ignore[index]
+    if rec_col == len(heads) - 1:
+        right = 1.0  # statements at the right run to the text's edge, past their header
     head_bottom = max(b[3] for b in boxes)  # type: ignore[index]
-    grade_left = min((starts[j] for j in range(len(heads)) if j > rec_col), default=None)
+    # the recommendation column's own range: a statement never reaches into a grade column
+    rec_lo = starts[rec_col] - 0.01 if rec_col else left
+    rec_hi = starts[rec_col + 1] + 0.01 if rec_col + 1 < len(heads) else right
     members: list[int] = []
     last_bottom = head_bottom
     order = sorted(
@@ -140,7 +145,7 @@ def read_rec_region(blocks: list[Block], header: list[int], lines: LineReader | 
         if box[0] < left - 0.01 or box[2] > right + 0.01:
             break  # full-width text under the table
         col = _column(centre_x(box), starts)
-        crosses = grade_left is not None and col == rec_col and box[2] > grade_left + 0.01
+        crosses = col == rec_col and (box[0] < rec_lo or box[2] > rec_hi)
         if crosses or (col != rec_col and len(b.text.strip()) > MAX_GRADE_CHARS) or (col != rec_col and header_role(b.text)):
             break
         members.append(i)
@@ -284,7 +289,7 @@ def _opens(pieces: list[Piece], c: int) -> bool:
 
 def join_pieces(texts: list[str]) -> str:
     """Statement pieces in reading order as one text: a bullet starts a line of its own, other pieces
-    join with a space (a line ending in a hyphen joins without one)."""
+    join with a space (a line ending in a hyphen before a lower-case start, and CJK lines, join without one)."""
     out = ""
     for t in texts:
         t = t.strip()
@@ -294,7 +299,7 @@ def join_pieces(texts: list[str]) -> str:
             out = t
         elif t[0] in "•▪●◦-–" or t.startswith("▪"):
             out = f"{out}\n{t}"
-        elif out.endswith("-") and t[:1].islower():
+        elif (out.endswith("-") and t[:1].islower()) or (_CJK.match(out[-1]) and _CJK.match(t[0])):
             out = f"{out}{t}"
         else:
             out = f"{out} {t}"
