@@ -255,3 +255,63 @@ def test_two_statements_in_one_block_cut_at_text_layer_lines() -> None:
         [" ".join(first), "IIa", "B"],
         [" ".join(second), "IIb", "C"],
     ]
+
+
+def test_parser_table_just_below_loose_rows_is_the_rest_of_the_table() -> None:
+    rest = TableGrid(
+        header_rows=[["Giving the dose", "• Weigh the patient before each course"]],
+        body_rows=[["Follow-up", "• Ask about dark urine on day 3"]],
+    )
+    other = TableGrid(header_rows=[["Site", "Staff", "Tests"]], body_rows=[["Clinic", "2", "40"]])
+    page = [
+        (H_, (0.12, 0.20, 0.75, 0.215), "Table B2. Topics of a training day for dispensers"),
+        (H_, (0.18, 0.225, 0.24, 0.24), "Topic"),  # column names centred over their columns
+        (H_, (0.56, 0.225, 0.62, 0.24), "Content"),
+        (P, (0.13, 0.245, 0.25, 0.26), "Why the test"),
+        (P, (0.13, 0.259, 0.26, 0.274), "matters"),
+        (P, (0.32, 0.246, 0.84, 0.277), "• Who is at risk of haemolysis and why a test comes first"),
+        (P, (0.13, 0.285, 0.24, 0.30), "Reading"),
+        (P, (0.13, 0.299, 0.25, 0.314), "the result"),
+        (P, (0.32, 0.286, 0.83, 0.30), "• What each reading means for the dose"),
+    ]
+    doc = _doc([page])
+    blocks = [
+        *doc.blocks,
+        Block(block_id="p1-e9", kind=BlockKind.TABLE, page=1, bbox=(0.12, 0.32, 0.88, 0.50), table=rest, text="rest"),
+        Block(block_id="p1-e10", kind=BlockKind.TABLE, page=1, bbox=(0.12, 0.60, 0.88, 0.70), table=other, text="other"),
+    ]
+    out = prepare_document(doc.model_copy(update={"blocks": blocks}))
+    tables = [b for b in out.blocks if b.kind is BlockKind.TABLE]
+    assert [t.block_id for t in tables] == ["p1-e0", "p1-e10"]  # the three-column table below is another one
+    grid = tables[0].table
+    assert grid is not None and grid.header_rows == [["Topic", "Content"]]
+    assert grid.body_rows == [
+        ["Why the test matters", "• Who is at risk of haemolysis and why a test comes first"],
+        ["Reading the result", "• What each reading means for the dose"],
+        ["Giving the dose", "• Weigh the patient before each course"],
+        ["Follow-up", "• Ask about dark urine on day 3"],
+    ]
+    assert grid.body_row_bboxes[2] is None and grid.body_row_bboxes[0] is not None
+
+
+def test_row_labels_the_text_layer_grid_left_out_are_put_back() -> None:
+    from structaware_readers.loose_tables.data_region import with_label_column
+
+    grid = TableGrid(
+        header_rows=[["Office reading", "Office reading"]],
+        body_rows=[["<140 mmHg", "≥140 mmHg"], ["Advice", "Advice and review"], ["Advice", "Drug treatment"]],
+        body_row_bboxes=[(0.30, 0.20, 0.90, 0.22), (0.30, 0.23, 0.90, 0.25), (0.30, 0.26, 0.90, 0.28)],
+        body_row_pages=[1, 1, 1],
+        grid_source="pdf_text_layer",
+    )
+    page = [
+        (P, (0.08, 0.15, 0.20, 0.19), "Overall risk"),
+        (P, (0.08, 0.232, 0.12, 0.245), "Low"),
+        (P, (0.08, 0.262, 0.14, 0.275), "High"),
+        (P, (0.40, 0.232, 0.50, 0.245), "Advice"),  # a cell the grid holds
+    ]
+    doc = _doc([page])
+    out = with_label_column(grid, doc.blocks, [0, 1, 2, 3])
+    assert out.header_rows == [["Overall risk", "Office reading", "Office reading"], ["", "<140 mmHg", "≥140 mmHg"]]
+    assert out.body_rows == [["Low", "Advice", "Advice and review"], ["High", "Advice", "Drug treatment"]]
+    assert len(out.body_row_bboxes) == 2 and out.body_row_bboxes[0][0] == pytest.approx(0.08)
