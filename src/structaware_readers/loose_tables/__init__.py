@@ -33,7 +33,7 @@ from structaware_readers.loose_tables.anchors import is_table_caption, union
 from structaware_readers.loose_tables.data_region import MAX_GAP, blocks_grid, find_data_region, with_label_column
 from structaware_readers.loose_tables.figure_tables import figure_table
 from structaware_readers.loose_tables.rec_region import header_rows, read_rec_region
-from structaware_readers.loose_tables.text_lines import PageLines, region_grid
+from structaware_readers.loose_tables.text_lines import PageLines, held, region_grid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 
 __all__ = ["gather_loose_tables"]
@@ -109,7 +109,8 @@ def _page_tables(blocks: list[Block], lines: PageLines | None) -> list[tuple[Blo
         grid = _data_grid(blocks, data.members, data.bbox, lines)
         if grid is None:
             continue
-        members = [c, *data.members]
+        kept = held(grid, blocks, data.members) if grid.grid_source == "pdf_text_layer" else data.members
+        members = [c, *kept]
         rest = _rest_of_table(blocks, data.bbox, grid, taken | set(members))
         if rest is not None:
             grid = _joined(grid, blocks[rest].table)  # type: ignore[arg-type]

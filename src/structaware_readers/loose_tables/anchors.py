@@ -2,7 +2,7 @@
 header rows, and the blocks that stop a region.
 
 * **Caption** (:func:`is_table_caption`): a text block that starts with a table's label, ``Table 4``,
-  ``TABLE 2.1``, ``Recommendation Table 3``, ``表1``, followed by a title (an upper-case word, a digit,
+  ``TABLE 2.1``, ``Table D-1``, ``Table A5.1``, ``Recommendation Table 3``, ``表1``, followed by a title (an upper-case word, a digit,
   a CJK character or punctuation such as ``.``, ``:``, ``—``), not by running text: ``Table 5 of the
   2019 guideline`` and ``Table 3 presents the definitions`` are sentences that cite a table.
 * **Header row of a recommendation table** (:func:`header_role`): the standard column names, one
@@ -27,7 +27,7 @@ from structaware_readers.models import BBox, Block, BlockKind
 TEXT_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.LIST})
 
 _LABEL = re.compile(
-    r"^\s*(?:(?:recommendations?\s+)?(?:table|tab\.)\s*[A-Z]?\d+(?:[.\-–]\d+)*|表\s*[A-Z]?\d+(?:[.\-–]\d+)*)",
+    r"^\s*(?:(?:recommendations?\s+)?(?:table|tab\.)\s*[A-Z]?[.\-–]?\d+(?:[.\-–]\d+)*|表\s*[A-Z]?\d+(?:[.\-–]\d+)*)",
     re.IGNORECASE,
 )
 # after the label: a title (upper case, digit, CJK, opening bracket) or title punctuation, or nothing
@@ -85,7 +85,12 @@ def is_legend(text: str) -> bool:
 
 def is_numbered_heading(b: Block) -> bool:
     """A heading that opens a numbered section (``5. Combination therapy``): no table piece."""
-    return b.kind is BlockKind.HEADING and numbering_depth(b.text) is not None and len(b.text.split()) > 1
+    words = b.text.split()
+    return (
+        b.kind is BlockKind.HEADING
+        and numbering_depth(b.text) is not None
+        and any(ch.isalpha() for w in words[1:] for ch in w)  # ``3 21`` (a row's numbers) opens none
+    )
 
 
 def is_piece(b: Block) -> bool:

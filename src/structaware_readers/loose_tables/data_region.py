@@ -74,11 +74,21 @@ def _crosses_middle(box: BBox) -> bool:
 
 def find_data_region(blocks: list[Block], caption: int) -> DataRegion | None:
     """The loose table under the caption ``blocks[caption]`` of one page, or None (module docstring)."""
-    cap = blocks[caption].bbox
-    if cap is None:
+    members = loose_blocks_below(blocks, caption)
+    texts = [i for i in members if blocks[i].kind is not BlockKind.EQUATION]
+    if len(texts) < MIN_MEMBERS or _side_by_side(blocks, texts) < MIN_SIDE_BY_SIDE:
         return None
+    return DataRegion(caption, sorted(members), union([blocks[i].bbox for i in members]))  # type: ignore[misc]
+
+
+def loose_blocks_below(blocks: list[Block], anchor: int) -> list[int]:
+    """The pieces below ``blocks[anchor]`` (a caption, or a table's picture) inside its span, top to
+    bottom, until the region ends (module docstring, **Span** and **Extent**)."""
+    cap = blocks[anchor].bbox
+    if cap is None:
+        return []
     below = sorted(
-        (i for i, b in enumerate(blocks) if i != caption and b.bbox is not None and b.bbox[1] >= cap[3] - 0.005),
+        (i for i, b in enumerate(blocks) if i != anchor and b.bbox is not None and b.bbox[1] >= cap[3] - 0.005),
         key=lambda i: blocks[i].bbox[1],  # type: ignore[index]
     )
     near = [i for i in below if blocks[i].bbox[1] - cap[3] <= LOOK_BELOW and not blocks[i].is_furniture]  # type: ignore[index]
@@ -102,10 +112,7 @@ def find_data_region(blocks: list[Block], caption: int) -> DataRegion | None:
             break
         members.append(i)
         last = max(last, box[3])
-    texts = [i for i in members if blocks[i].kind is not BlockKind.EQUATION]
-    if len(texts) < MIN_MEMBERS or _side_by_side(blocks, texts) < MIN_SIDE_BY_SIDE:
-        return None
-    return DataRegion(caption, sorted(members), union([blocks[i].bbox for i in members]))  # type: ignore[misc]
+    return members
 
 
 def _side_by_side(blocks: list[Block], members: list[int]) -> int:
@@ -279,4 +286,4 @@ def with_label_column(grid: TableGrid, blocks: list[Block], members: list[int]) 
     return grid.model_copy(update={"header_rows": header, "body_rows": body, "body_row_bboxes": row_boxes, "body_row_pages": pages})
 
 
-__all__ = ["DataRegion", "blocks_grid", "find_data_region", "with_label_column"]
+__all__ = ["DataRegion", "blocks_grid", "find_data_region", "loose_blocks_below", "with_label_column"]

@@ -4,7 +4,9 @@ parser cropped as a ``figure``.
 A figure is a table when its caption names one (its own caption, or a caption block just above it:
 at most :data:`CAPTION_GAP` of the page height, overlapping it across), or when the grid read inside
 it has a recommendation table's header row (``Recommendations | Class | Level``). Its grid comes
-from the PDF's text layer inside the figure's box, else from the figure's own text when that is
+from the PDF's text layer inside the figure's box (with the loose text beside and below a captioned
+one, :func:`~.data_region.loose_blocks_below`, when the grid then holds that text too: the parser
+pictured the top of the table and left its rows as paragraphs), else from the figure's own text when that is
 space-aligned (:func:`~structaware_readers.table_recovery.parser_text.grid_from_aligned_text`); a
 captioned table whose grid cannot be read is still a table block (its text one unit of its own), a
 figure captioned ``Figure 1`` stays a figure.
@@ -12,8 +14,9 @@ figure captioned ``Figure 1`` stays a figure.
 
 from __future__ import annotations
 
-from structaware_readers.loose_tables.anchors import header_role, is_piece, is_table_caption
-from structaware_readers.loose_tables.text_lines import PageLines, region_grid
+from structaware_readers.loose_tables.anchors import centre_x, centre_y, header_role, is_piece, is_table_caption, union
+from structaware_readers.loose_tables.data_region import loose_blocks_below
+from structaware_readers.loose_tables.text_lines import PageLines, held, region_grid
 from structaware_readers.models import Block, BlockKind, TableGrid
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 
@@ -35,6 +38,17 @@ def _caption_above(blocks: list[Block], f: int) -> int | None:
     return best
 
 
+def _inside(blocks: list[Block], f: int) -> list[int]:
+    """Text pieces whose middle lies inside the figure's box (text the parser kept out of the picture)."""
+    box = blocks[f].bbox
+    assert box is not None
+    return [
+        i for i, b in enumerate(blocks)
+        if i != f and is_piece(b) and b.bbox is not None
+        and box[0] <= centre_x(b.bbox) <= box[2] and box[1] <= centre_y(b.bbox) <= box[3]
+    ]
+
+
 def _rec_header(grid: TableGrid) -> bool:
     roles = {header_role(h) for h in (grid.header_rows[-1] if grid.header_rows else [])}
     return "rec" in roles and bool({"class", "level"} & roles)
@@ -49,14 +63,24 @@ def figure_table(blocks: list[Block], f: int, lines: PageLines | None) -> tuple[
     cap = _caption_above(blocks, f)
     captioned = is_table_caption(fig.caption) or cap is not None
     grid: TableGrid | None = None
+    extra: list[int] = []
     if lines is not None and fig.bbox is not None:
-        grid = region_grid(lines, fig.bbox, fig.page, fig.text)
+        if captioned:  # the rest of the table may be loose text the parser left beside and below the picture
+            extra = [i for i in _inside(blocks, f) + loose_blocks_below(blocks, f) if i != cap]
+            if extra:
+                region = union([fig.bbox, *(blocks[i].bbox for i in extra)])  # type: ignore[list-item]
+                words = " ".join([fig.text, *(blocks[i].text for i in extra)])
+                grid = region_grid(lines, region, fig.page, words)
+                extra = held(grid, blocks, extra) if grid is not None else []
+        if grid is None:
+            extra = []
+            grid = region_grid(lines, fig.bbox, fig.page, fig.text)
     if grid is None and fig.text:
         grid = grid_from_aligned_text(fig.text, page_number=fig.page)
     if not captioned and (grid is None or not _rec_header(grid)):
         return None
     caption = " ".join(p for p in (" ".join(blocks[cap].text.split()) if cap is not None else "", fig.caption) if p)
-    members = [f] if cap is None else sorted([cap, f])
+    members = sorted({f, *extra, *([cap] if cap is not None else [])})
     block = fig.model_copy(
         update={
             "kind": BlockKind.TABLE,
@@ -64,6 +88,7 @@ def figure_table(blocks: list[Block], f: int, lines: PageLines | None) -> tuple[
             "text": grid_to_text(grid) if grid is not None else fig.text,
             "caption": caption,
             "block_id": blocks[min(members)].block_id,
+            "bbox": union([b for b in (blocks[i].bbox for i in members if i != cap) if b is not None]),
             "parser_ids": [blocks[i].block_id for i in members],
         }
     )

@@ -6,7 +6,8 @@ paragraph) is cut at its text-layer lines: pdfplumber's words inside the block (
 line written as a reader sees it (:func:`~structaware_readers.text_as_read.as_read`). A data table's
 grid is read with the table-recovery reader
 (:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and kept only when it
-holds at least :data:`MIN_COVERED` of the blocks' words. Boxes are 0..1 of the page, origin top-left.
+holds at least :data:`MIN_COVERED` of the blocks' words; a block whose own words it does not hold
+stays a block (:func:`held`). Boxes are 0..1 of the page, origin top-left.
 """
 
 from __future__ import annotations
@@ -99,8 +100,19 @@ def region_grid(lines: PageLines, bbox: BBox, page_number: int, words: str) -> T
         return None
     if grid is None or not has_grid(grid):
         return None
-    cells = " ".join(c for row in [*grid.header_rows, *grid.body_rows] for c in row) + " " + grid.title
-    return grid if covered_share(words, cells) >= MIN_COVERED else None
+    return grid if covered_share(words, grid_words(grid)) >= MIN_COVERED else None
+
+
+def grid_words(grid: TableGrid) -> str:
+    """Every cell of ``grid`` (and its title) as one text, for word coverage checks."""
+    return " ".join(c for row in [*grid.header_rows, *grid.body_rows] for c in row) + " " + grid.title
+
+
+def held(grid: TableGrid, blocks: list[Block], members: list[int]) -> list[int]:
+    """The members whose words ``grid`` holds (at least :data:`MIN_COVERED` of them): the others are
+    left as blocks of their own, so that no printed word is lost."""
+    words = grid_words(grid)
+    return [i for i in members if covered_share(blocks[i].text, words) >= MIN_COVERED]
 
 
 class TextLayer:
@@ -138,4 +150,4 @@ class TextLayer:
         self._cm.__exit__(None, None, None)
 
 
-__all__ = ["PageLines", "TextLayer", "region_grid"]
+__all__ = ["PageLines", "TextLayer", "grid_words", "held", "region_grid"]
