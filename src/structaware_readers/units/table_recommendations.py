@@ -2,12 +2,14 @@
 
 Two layouts are read (the table's own header says which):
 
-* **Class / level** (ACC/AHA, and ESC, which copies the layout): a class column (``COR``/``Class``),
-  a level column (``LOE``/``Level``) and a recommendation column, often with rows that are not
+* **Class / level** (ACC/AHA, and ESC, which copies the layout; Chinese ``推荐意见 | 推荐等级 |
+  证据等级``): a class column (``COR``/``Class``/``推荐等级``), a level column (``LOE``/``Level``/``证据等级``)
+  and a recommendation column, often with rows that are not
   recommendations: a ``See Online Data Supplements`` row under the class and level columns that
   repeats the recommendation's ``rowspan`` cells, and a full-width supporting-text row.
 * **Strength / category** (GRADE as the VA/DoD guidelines print it): ``Topic | Sub-topic | # |
-  Recommendation | Strength | Category``, the strength and direction in one cell (``Strong for``,
+  Recommendation | Strength | Category`` (or ``| Strength | Quality of evidence``: the certainty as the
+  grade's), the strength and direction in one cell (``Strong for``,
   ``Weak against``, ``Neither for nor against``, ``Not applicable``) and the revision category
   (``Reviewed, New-added``) beside it, the topic cells merged over several rows (and printed
   vertically).
@@ -58,9 +60,11 @@ if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
 _MARK = r"[a-e]?"  # a footnote letter glued to a header word by the text layer ("Strengtha")
-_CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class)$")
-_LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level)$")
-_REC_HEADER = re.compile(r"(?i)recommendations?")
+_CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class|推荐等级|推荐级别|推荐强度)$")
+_LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level|证据等级|证据级别|证据质量)$")
+# the certainty beside a strength column: "Strength | Quality of evidence"
+_QUALITY_HEADER = re.compile(rf"(?i)^(?:quality|certainty)(?:\s+of\s+(?:the\s+)?evidence)?{_MARK}$")
+_REC_HEADER = re.compile(r"(?i)recommendations?|推荐意见|推荐内容")
 _STRENGTH_HEADER = re.compile(
     rf"(?i)^(?:strength(?:\s+of\s+(?:the\s+)?recommendations?)?|recommendation\s+strength|"
     rf"strength\s+and\s+direction){_MARK}$"
@@ -71,6 +75,7 @@ _NAMES_STRENGTH = re.compile(r"(?i)strength")  # "Recommendation Strength and Di
 _NOT_OWN = re.compile(r"(?i)^(?:evidence|references?|studies)\b|\b(?:19|20)\d\d\b")
 _CLASS = re.compile(r"(?i)^(?:I{1,3}|IIa|IIb|1|2a|2b|3)(?:\s*[:(]\s*(?:no\s+benefit|harm)\)?)?$")
 _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
+_CJK_HEADER = re.compile(r"[\u3400-\u9fff]")
 _NOT_APPLICABLE = re.compile(r"(?i)^(?:not\s+applicable|n/?a)$")
 # "(cont.)", "(continued)", also spaced out by a text layer: "(co nt. )"
 _CONTINUED = re.compile(r"(?i)\s*\(\s*c\s*o\s*n\s*t\s*(?:i\s*n\s*u\s*e\s*d\s*)?\.?\s*\)\s*")
@@ -132,7 +137,8 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
     number = next((j for j, h in enumerate(clean) if _NUMBER_HEADER.match(h)), None)
     if strength is None:
         return None
-    grade = [strength] + [j for j, h in enumerate(clean) if _CATEGORY_HEADER.match(h)][:1]
+    quality = [j for j, h in enumerate(clean) if _QUALITY_HEADER.match(h)][:1]
+    grade = [strength] + quality + [j for j, h in enumerate(clean) if _CATEGORY_HEADER.match(h)][:1]
     first = min(rec, number if number is not None else rec)
     topics = [j for j in range(first) if j not in grade]
     return _Layout(rec, grade, number, topics, strength_table=True)
@@ -141,18 +147,23 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
 def _grade_headers(table: TableView, layout: _Layout) -> list[str]:
     """The grade columns' headers as grade labels: ``Strength`` / ``Category`` whatever mark is glued on."""
     if layout.strength_table:
-        return ["Strength", "Category"][: len(layout.grade)]
+        names = ["Strength"]
+        for j in layout.grade[1:]:
+            names.append("Quality" if _QUALITY_HEADER.match(_clean(table.headers[j])) else "Category")
+        return names
     return [_clean(table.headers[j]) for j in layout.grade]
 
 
 def _row_grade(table: TableView, layout: _Layout, cells: list[str]) -> tuple[bool, Grade | None]:
     """``(is a recommendation row, its grade)`` from the grade columns."""
-    if not layout.strength_table:
-        cls_col, lvl_col = layout.grade
-        if not (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
-            return False, None
     heads = _grade_headers(table, layout)
     grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
+    if not layout.strength_table:
+        cls_col, lvl_col = layout.grade
+        # ACC/AHA cells as printed, or (Chinese headers) a class/level pair the grading catalogue reads
+        acc = _CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])
+        if not acc and (grade is None or not _CJK_HEADER.search(" ".join(heads))):
+            return False, None
     if layout.strength_table and grade is None:
         return bool(_NOT_APPLICABLE.match(cells[layout.grade[0]])), None
     return grade is not None, grade
