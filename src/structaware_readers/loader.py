@@ -144,8 +144,10 @@ def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built:
-    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
-    reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
+    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), tables the
+    parser gave as loose blocks or as pictures made table blocks with a grid
+    (:func:`~structaware_readers.loose_tables.gather_loose_tables`, with ``pdf``'s text layer when it is
+    given), the reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
     bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
     algorithms described in text read into flowchart blocks on the algorithm's page
