@@ -315,3 +315,23 @@ def test_row_labels_the_text_layer_grid_left_out_are_put_back() -> None:
     assert out.header_rows == [["Overall risk", "Office reading", "Office reading"], ["", "<140 mmHg", "≥140 mmHg"]]
     assert out.body_rows == [["Low", "Advice", "Advice and review"], ["High", "Advice", "Drug treatment"]]
     assert len(out.body_row_bboxes) == 2 and out.body_row_bboxes[0][0] == pytest.approx(0.08)
+
+
+def test_recommendation_table_pictured_as_a_figure_becomes_a_graded_table() -> None:
+    rows = [
+        ("Recommendations", "Class", "Level"),
+        ("Screening for atrial fibrillation is recommended at age 75.", "I", "B"),
+        ("Repeat screening may be considered every two years.", "IIb", "C"),
+    ]
+    drawn = [(x, 300.0 + 16 * k, t) for k, row in enumerate(rows) for x, t in zip((60.0, 420.0, 480.0), row)]
+    drawn += [(60.0, 500.0, "Assess"), (60.0, 530.0, "Treat")]
+    pdf = _pdf(drawn)
+    page = [
+        (F, (50 / PW, 296 / PH, 520 / PW, 346 / PH), "\n".join("   ".join(r) for r in rows)),
+        (F, (50 / PW, 496 / PH, 200 / PW, 542 / PH), "Assess\nTreat", "Figure 2 Screening pathway"),
+    ]
+    doc = prepare_document(_doc([page]), pdf=pdf)
+    assert [b.kind for b in doc.blocks] == [BlockKind.TABLE, BlockKind.FIGURE]
+    recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
+    assert [(u.grade.grade, u.grade.certainty) if u.grade else None for u in recs] == [("I", "B"), ("IIb", "C")]
+    assert recs[0].text.startswith("Screening for atrial fibrillation is recommended at age 75.")

@@ -17,8 +17,8 @@ reads like any other (a grid with class and level columns gives graded recommend
 3. **Figures that are tables** (:mod:`.figure_tables`): a figure whose caption (its own, or the caption
    block just above it) names a table.
 
-The new block keeps the id of its first member in reading order; every absorbed block's id is in its
-``parser_ids``. A caption that cites a table in running text (``Table 5 of the 2019 guideline``), a
+The new block keeps the id of its first member in reading order and the parser's own ids of all of
+them (``parser_ids``); each body row keeps its own box, so a row's unit points at its lines. A caption that cites a table in running text (``Table 5 of the 2019 guideline``), a
 caption followed by body paragraphs, and a figure captioned ``Figure 1`` are left alone.
 """
 
@@ -207,7 +207,7 @@ def _table_block(blocks: list[Block], members: list[int], grid: TableGrid, capti
         table=grid,
         caption=" ".join(" ".join(blocks[i].text.split()) for i in caption),
         source_type="loose_blocks",
-        parser_ids=[blocks[i].block_id for i in sorted(members, key=lambda i: (blocks[i].bbox or (0, 0, 0, 0))[1])],
+        parser_ids=list(dict.fromkeys(p for i in sorted(members) for p in blocks[i].parser_ids)),
     )
 
 

@@ -14,6 +14,8 @@ figure captioned ``Figure 1`` stays a figure.
 
 from __future__ import annotations
 
+import re
+
 from structaware_readers.loose_tables.anchors import centre_x, centre_y, header_role, is_piece, is_table_caption, union
 from structaware_readers.loose_tables.data_region import loose_blocks_below
 from structaware_readers.loose_tables.text_lines import PageLines, held, region_grid
@@ -49,6 +51,14 @@ def _inside(blocks: list[Block], f: int) -> list[int]:
     ]
 
 
+def _names_rec_columns(text: str) -> bool:
+    """The text read inside a figure names a recommendation column and a grade column (on its lines,
+    or in their space-separated chunks)."""
+    chunks = [c for line in text.splitlines() for c in [line, *re.split(r"\s{2,}", line)]]
+    roles = {header_role(c) for c in chunks if len(c) <= 40}
+    return "rec" in roles and bool({"class", "level"} & roles)
+
+
 def _rec_header(grid: TableGrid) -> bool:
     roles = {header_role(h) for h in (grid.header_rows[-1] if grid.header_rows else [])}
     return "rec" in roles and bool({"class", "level"} & roles)
@@ -62,6 +72,8 @@ def figure_table(blocks: list[Block], f: int, lines: PageLines | None) -> tuple[
     fig = blocks[f]
     cap = _caption_above(blocks, f)
     captioned = is_table_caption(fig.caption) or cap is not None
+    if not captioned and not _names_rec_columns(fig.text):
+        return None  # a picture whose own text names no recommendation column: its text layer is not read
     grid: TableGrid | None = None
     extra: list[int] = []
     if lines is not None and fig.bbox is not None:
@@ -89,7 +101,7 @@ def figure_table(blocks: list[Block], f: int, lines: PageLines | None) -> tuple[
             "caption": caption,
             "block_id": blocks[min(members)].block_id,
             "bbox": union([b for b in (blocks[i].bbox for i in members if i != cap) if b is not None]),
-            "parser_ids": [blocks[i].block_id for i in members],
+            "parser_ids": list(dict.fromkeys(p for i in members for p in blocks[i].parser_ids)),
         }
     )
     return block, members
