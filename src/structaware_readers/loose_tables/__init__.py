@@ -18,7 +18,8 @@ reads like any other (a grid with class and level columns gives graded recommend
    block just above it) names a table.
 
 The new block keeps the id of its first member in reading order and the parser's own ids of all of
-them (``parser_ids``); each body row keeps its own box, so a row's unit points at its lines. A caption that cites a table in running text (``Table 5 of the 2019 guideline``), a
+them (``parser_ids``); each body row keeps its own box, so a row's unit points at its lines.
+A caption that cites a table in running text (``Table 5 of the 2019 guideline``), a
 caption followed by body paragraphs, and a figure captioned ``Figure 1`` are left alone.
 """
 

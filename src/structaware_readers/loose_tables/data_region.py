@@ -123,7 +123,9 @@ def _side_by_side(blocks: list[Block], members: list[int]) -> int:
         a = blocks[i].bbox
         assert a is not None
         if any(
-            j != i and y_overlap(a, blocks[j].bbox) >= 0.5 and (blocks[j].bbox[0] >= a[2] or blocks[j].bbox[2] <= a[0])  # type: ignore[arg-type,index]
+            j != i
+            and y_overlap(a, blocks[j].bbox) >= 0.5  # type: ignore[arg-type]
+            and (blocks[j].bbox[0] >= a[2] or blocks[j].bbox[2] <= a[0])  # type: ignore[index]
             for j in members
         ):
             n += 1

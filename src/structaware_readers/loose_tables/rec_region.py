@@ -10,12 +10,14 @@ within the statement's lines. Rules:
   centre (a column runs from its header's left edge to the next header's).
 * **Extent**: the blocks below the header row inside its span (a recommendation column at the
   right runs to the text's edge), in top-to-bottom order, until a legend, a numbered heading, a
-  block that reaches from the recommendation column into a grade column, another table's caption or header row, or a vertical gap of more than :data:`MAX_GAP`.
+  block that reaches from the recommendation column into a grade column, another table's caption
+  or header row, or a vertical gap of more than :data:`MAX_GAP`.
   Blocks outside the span (the other text column of the page, a side stamp) are not members.
 * **Rows**: each line of grade blocks (grade cells overlapping vertically) is one row. A statement
-  piece belongs to the grade line it straddles; the pieces between two grade lines are cut where a
-  new statement starts (an upper-case, digit or CJK start after a line that does not run on: no
-  bullet, no ``:``/``,``/``or``/``and`` before) so that each statement's middle is nearest its grades.
+  piece belongs to the grade line it straddles; the pieces between two grade lines are cut once, so
+  that each statement's middle is nearest its grades, at a place where a new statement starts (an
+  upper-case, digit or CJK start after a line that does not run on: no bullet, no ``:``/``,``/``or``/
+  ``and`` before) when one centres the row within :data:`OPEN_SLACK` of the best cut.
   A block that holds two rows' statements is cut into its text-layer lines first (``lines``), else
   at its sentence ends in proportion to its height.
 

@@ -60,7 +60,9 @@ if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
 _MARK = r"[a-e]?"  # a footnote letter glued to a header word by the text layer ("Strengtha")
-_CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class|推荐等级|推荐级别|推荐强度)$")
+_CLASS_HEADER = re.compile(
+    r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class|推荐等级|推荐级别|推荐强度)$"
+)
 _LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level|证据等级|证据级别|证据质量)$")
 # the certainty beside a strength column: "Strength | Quality of evidence"
 _QUALITY_HEADER = re.compile(rf"(?i)^(?:quality|certainty)(?:\s+of\s+(?:the\s+)?evidence)?{_MARK}$")
