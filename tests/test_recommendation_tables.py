@@ -185,6 +185,44 @@ def test_tables_that_are_no_recommendation_tables(headers: list[str], rows: list
     assert [u.unit_type for u in units if u.table is not None] == [UnitType.TABLE_ROW] * len(rows)
 
 
+CLASS_LEVEL_ROWS = [
+    ["Home monitoring is recommended to confirm a raised office reading.", "I", "B"],
+    ["Repeat office measurement may be considered when the first reading is borderline.", "IIb", "C"],
+]
+
+
+def test_a_cross_reference_to_an_evidence_table_in_the_caption_keeps_the_recommendations() -> None:
+    caption = "Recommendation Table 3 — Recommendations for confirming the diagnosis (see also Supplementary data online, Evidence Table 3)"
+    units = build_units(_table_doc(["Recommendations", "Class^a", "Level^b"], CLASS_LEVEL_ROWS, caption=caption))
+    recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
+    assert [(u.grade.grade, u.grade.certainty) if u.grade else None for u in recs] == [("I", "B"), ("IIb", "C")]
+    # the trap: a caption that names the table an evidence table is still none
+    units = build_units(_table_doc(["Recommendations", "Class", "Level"], CLASS_LEVEL_ROWS, caption="Evidence Table 3 — Studies behind the diagnosis"))
+    assert [u.unit_type for u in units if u.table is not None] == [UnitType.TABLE_ROW] * 2
+
+
+def test_chinese_class_and_level_columns_and_a_strength_quality_table() -> None:
+    zh = [
+        ["推荐对局部晚期患者行同步放化疗。", "Ⅰ类", "1a"],
+        ["可考虑在放化疗后行辅助化疗。", "Ⅱb类", "2b"],
+    ]
+    recs = [u for u in build_units(_table_doc(["推荐意见", "推荐等级", "证据等级"], zh)) if u.unit_type is UnitType.RECOMMENDATION]
+    assert [(u.grade.grade, u.grade.certainty) if u.grade else None for u in recs] == [("I", "1a"), ("IIb", "2b")]
+    grade_rows = [
+        ["Offer a long-acting bronchodilator to adults with daily symptoms.", "Strong", "Moderate"],
+        ["Consider a short course of oral steroids after an admission.", "Conditional", "Low"],
+    ]
+    recs = [
+        u for u in build_units(_table_doc(["Recommendation", "Strength", "Quality of evidence"], grade_rows))
+        if u.unit_type is UnitType.RECOMMENDATION
+    ]
+    assert [(u.grade.strength, u.grade.certainty) if u.grade else None for u in recs] == [("strong", "moderate"), ("conditional", "low")]
+    # the trap: a table defining the evidence levels has no recommendation column
+    levels = [["1a级", "同质性较好的随机对照试验的系统综述"], ["2b级", "单项队列研究"]]
+    units = build_units(_table_doc(["证据等级", "代表意义"], levels))
+    assert [u.unit_type for u in units if u.table is not None] == [UnitType.TABLE_ROW] * 2
+
+
 def test_one_graded_row_is_no_strength_table() -> None:
     # a table whose one row happens to have a strength cell is left to table_row units
     units = build_units(_table_doc(VADOD_HEADERS, [VADOD_ROWS[0], ["Screening", "", "", "Ask about home readings", "", ""]]))

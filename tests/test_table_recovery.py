@@ -45,7 +45,7 @@ def test_parser_markup_grid_says_where_it_came_from():
 
 
 def test_grid_source_outside_the_vocabulary_is_refused():
-    assert set(GRID_SOURCES) == {"parser_html", "pdf_text_layer", "parser_text", "ocr_lines"}
+    assert set(GRID_SOURCES) == {"parser_html", "pdf_text_layer", "parser_text", "ocr_lines", "parser_blocks"}
     with pytest.raises(ValidationError, match="grid_source"):
         TableGrid(body_rows=[["a", "b"]], grid_source="guess")
 

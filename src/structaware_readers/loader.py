@@ -145,8 +145,10 @@ def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built:
-    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
-    reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
+    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), tables the
+    parser gave as loose blocks or as pictures made table blocks with a grid
+    (:func:`~structaware_readers.loose_tables.gather_loose_tables`, with ``pdf``'s text layer when it is
+    given), the reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
     bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
     algorithms described in text read into flowchart blocks on the algorithm's page
@@ -169,10 +171,12 @@ def prepare_document(
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
+    from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
-    doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
+    doc = gather_loose_tables(mark_furniture(read_as_printed(doc)), pdf)
+    doc = apply_reading_order(doc, reading_order)
     doc = gather_chart_regions(attach_described_algorithms(mark_references(join_continued_paragraphs(doc))))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)

@@ -38,7 +38,7 @@ BBox = tuple[float, float, float, float]
 BBOX_DECIMALS = 6
 
 #: Values of :attr:`TableGrid.grid_source` (see its docstring).
-GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text", "ocr_lines")
+GRID_SOURCES = ("parser_html", "pdf_text_layer", "parser_text", "ocr_lines", "parser_blocks")
 
 
 class BlockKind(str, Enum):
@@ -84,7 +84,9 @@ class TableGrid(BaseModel):
     * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
       tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes;
     * ``"ocr_lines"``: rebuilt from OCR text lines of a page without a text layer (:mod:`structaware_readers.ocr`),
-      rows cut at the table's rules (or its visual rows), columns at whitespace gaps.
+      rows cut at the table's rules (or its visual rows), columns at whitespace gaps;
+    * ``"parser_blocks"``: rebuilt from the positions of the parser's own text blocks, for a table the
+      parser gave as loose paragraphs and headings (:mod:`structaware_readers.loose_tables`).
 
     ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
     otherwise): a row unit then points at its own row, not at the whole table.

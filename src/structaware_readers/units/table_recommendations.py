@@ -2,12 +2,14 @@
 
 Two layouts are read (the table's own header says which):
 
-* **Class / level** (ACC/AHA, and ESC, which copies the layout): a class column (``COR``/``Class``),
-  a level column (``LOE``/``Level``) and a recommendation column, often with rows that are not
+* **Class / level** (ACC/AHA, and ESC, which copies the layout; Chinese ``推荐意见 | 推荐等级 |
+  证据等级``): a class column (``COR``/``Class``/``推荐等级``), a level column (``LOE``/``Level``/``证据等级``)
+  and a recommendation column, often with rows that are not
   recommendations: a ``See Online Data Supplements`` row under the class and level columns that
   repeats the recommendation's ``rowspan`` cells, and a full-width supporting-text row.
 * **Strength / category** (GRADE as the VA/DoD guidelines print it): ``Topic | Sub-topic | # |
-  Recommendation | Strength | Category``, the strength and direction in one cell (``Strong for``,
+  Recommendation | Strength | Category`` (or ``| Strength | Quality of evidence``: the certainty as the
+  grade's), the strength and direction in one cell (``Strong for``,
   ``Weak against``, ``Neither for nor against``, ``Not applicable``) and the revision category
   (``Reviewed, New-added``) beside it, the topic cells merged over several rows (and printed
   vertically).
@@ -18,7 +20,8 @@ Rules:
   recommendations and not strength) and either a class and a level column, or a strength column;
   not when a column holds evidence or references (``Evidence``: an evidence table restates the
   recommendations with their studies) or a header names a year (``2015 CPG Recommendation Text``:
-  an earlier version's recommendations); other tables are left to :mod:`.table_rows`. Footnote marks
+  an earlier version's recommendations; a caption's parenthesised cross-reference ``(see also
+  Evidence Table 1)`` does not count); other tables are left to :mod:`.table_rows`. Footnote marks
   on headers (``Strength^a``, ``Categoryb``, ``Strength*``) are ignored.
 * A row gives one ``recommendation`` unit when its recommendation cell holds text (in a strength
   table at least :data:`MIN_WORDS` words) and its grade
@@ -59,9 +62,13 @@ if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
 _MARK = r"[a-e]?"  # a footnote letter glued to a header word by the text layer ("Strengtha")
-_CLASS_HEADER = re.compile(r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class)$")
-_LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level)$")
-_REC_HEADER = re.compile(r"(?i)recommendations?")
+_CLASS_HEADER = re.compile(
+    r"(?i)^(?:COR|class(?:\s+of\s+recommendations?)?|recommendation\s+class|推荐等级|推荐级别|推荐强度)$"
+)
+_LEVEL_HEADER = re.compile(r"(?i)^(?:LOE|level(?:\s+of\s+evidence)?|evidence\s+level|证据等级|证据级别|证据质量)$")
+# the certainty beside a strength column: "Strength | Quality of evidence"
+_QUALITY_HEADER = re.compile(rf"(?i)^(?:quality|certainty)(?:\s+of\s+(?:the\s+)?evidence)?{_MARK}$")
+_REC_HEADER = re.compile(r"(?i)recommendations?|推荐意见|推荐内容")
 _STRENGTH_HEADER = re.compile(
     rf"(?i)^(?:strength(?:\s+of\s+(?:the\s+)?recommendations?)?|recommendation\s+strength|"
     rf"strength\s+and\s+direction){_MARK}$"
@@ -72,9 +79,11 @@ _NAMES_STRENGTH = re.compile(r"(?i)strength")  # "Recommendation Strength and Di
 _NOT_OWN = re.compile(r"(?i)^(?:evidence|references?|studies)\b|\b(?:19|20)\d\d\b")
 _CLASS = re.compile(r"(?i)^(?:I{1,3}|IIa|IIb|1|2a|2b|3)(?:\s*[:(]\s*(?:no\s+benefit|harm)\)?)?$")
 _LEVEL = re.compile(r"^(?:A|B-R|B-NR|C-LD|C-EO|B|C)$")
+_CJK_HEADER = re.compile(r"[\u3400-\u9fff]")
 _NOT_APPLICABLE = re.compile(r"(?i)^(?:not\s+applicable|n/?a)$")
 # "(cont.)", "(continued)", also spaced out by a text layer: "(co nt. )"
 _CONTINUED = re.compile(r"(?i)\s*\(\s*c\s*o\s*n\s*t\s*(?:i\s*n\s*u\s*e\s*d\s*)?\.?\s*\)\s*")
+_ASIDE = re.compile(r"\([^()]*\)")  # a parenthesised cross-reference in a caption
 _FOOTNOTE_MARK = re.compile(r"\^\S+|[*†‡§¶]+")
 #: A strength table needs this many rows with a grade in its strength column.
 MIN_GRADED_ROWS = 2
@@ -117,7 +126,8 @@ def _clean(header: str) -> str:
 def _layout(headers: list[str], caption: str) -> _Layout | None:
     """The columns of a recommendation table, or None when ``headers`` are not one's (module docstring)."""
     clean = [_clean(h) for h in headers]
-    if any(_NOT_OWN.search(h) for h in clean) or re.search(r"(?i)\bevidence\s+table\b", caption):
+    own_caption = _ASIDE.sub(" ", caption)  # "(see also Supplementary data online, Evidence Table 1)" is no title
+    if any(_NOT_OWN.search(h) for h in clean) or re.search(r"(?i)\bevidence\s+table\b", own_caption):
         return None
     strength = next((j for j, h in enumerate(clean) if _STRENGTH_HEADER.match(h)), None)
     cls_col = next((j for j, h in enumerate(clean) if _CLASS_HEADER.match(h)), None)
@@ -131,7 +141,8 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
     number = next((j for j, h in enumerate(clean) if _NUMBER_HEADER.match(h)), None)
     if strength is None:
         return None
-    grade = [strength] + [j for j, h in enumerate(clean) if _CATEGORY_HEADER.match(h)][:1]
+    quality = [j for j, h in enumerate(clean) if _QUALITY_HEADER.match(h)][:1]
+    grade = [strength] + quality + [j for j, h in enumerate(clean) if _CATEGORY_HEADER.match(h)][:1]
     first = min(rec, number if number is not None else rec)
     topics = [j for j in range(first) if j not in grade]
     return _Layout(rec, grade, number, topics, strength_table=True)
@@ -140,24 +151,29 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
 def _grade_headers(table: TableView, layout: _Layout) -> list[str]:
     """The grade columns' headers as grade labels: ``Strength`` / ``Category`` whatever mark is glued on."""
     if layout.strength_table:
-        return ["Strength", "Category"][: len(layout.grade)]
+        names = ["Strength"]
+        for j in layout.grade[1:]:
+            names.append("Quality" if _QUALITY_HEADER.match(_clean(table.headers[j])) else "Category")
+        return names
     return [_clean(table.headers[j]) for j in layout.grade]
 
 
 def _row_grade(table: TableView, layout: _Layout, cells: list[str]) -> tuple[bool, Grade | None]:
     """``(is a recommendation row, its grade)`` from the grade columns."""
+    heads = _grade_headers(table, layout)
     if not layout.strength_table:
         cls_col, lvl_col = layout.grade
-        if not (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
-            return False, None
         acc = any(_clean(table.headers[j]).upper() in ("COR", "LOE") for j in layout.grade)
         grade = grades.parse_class_level(cells[cls_col], cells[lvl_col], system="ACC/AHA" if acc else "")
-        return grade is not None, grade
-    heads = _grade_headers(table, layout)
+        if grade is not None or (_CLASS.match(cells[cls_col]) and _LEVEL.match(cells[lvl_col])):
+            return grade is not None, grade  # ESC or ACC/AHA cells as printed (footnote marks allowed)
+        # Chinese headers: a class/level pair the grading catalogue reads
+        grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
+        return (True, grade) if grade is not None and _CJK_HEADER.search(" ".join(heads)) else (False, None)
     grade = grades.grade_from_cells(heads, [cells[j] for j in layout.grade])
-    if layout.strength_table and grade is None:
+    if grade is None:
         return bool(_NOT_APPLICABLE.match(cells[layout.grade[0]])), None
-    return grade is not None, grade
+    return True, grade
 
 
 class _Topics:
