@@ -27,6 +27,7 @@ import re
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "RECORD_NAMESPACE",
     "RecordIndex",
     "UserDenseEncoder",
+    "absolute_source",
     "chunk_unit",
     "point_id",
 ]
@@ -66,16 +68,29 @@ def point_id(record_id: str) -> str:
     return str(uuid.uuid5(RECORD_NAMESPACE, record_id))
 
 
+def absolute_source(source: str) -> str:
+    """``source`` as ``structaware ingest`` records a file: a relative path naming an existing local
+    file or folder becomes absolute; anything else (a URL, an absolute path, a name) is kept as given."""
+    if not source or "://" in source or Path(source).is_absolute():
+        return source
+    path = Path(source).expanduser()
+    try:
+        return str(path.resolve()) if path.exists() else source
+    except OSError:  # a name too long for the file system, a loop of links
+        return source
+
+
 def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "", source: str = "") -> Unit:
     """The unit a framework document without structaware provenance becomes: ``unit_type="chunk"``,
-    no pages and no elements (the framework keeps its own metadata beside it in the payload)."""
+    no pages and no elements (the framework keeps its own metadata beside it in the payload);
+    ``source`` is made absolute (:func:`absolute_source`)."""
     return Unit(
         unit_id=point_id(record_id),
         unit_type=UnitType.CHUNK,
         text=text,
         doc_id=doc_id,
         doc_name=doc_name,
-        source=source,
+        source=absolute_source(source),
         pages=[],
         element_ids=[],
         bboxes=[],

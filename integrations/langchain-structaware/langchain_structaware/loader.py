@@ -84,6 +84,7 @@ class StructureAwareLoader(BaseLoader):
                 stacklevel=2,
             )
         for path in scan.documents:
-            doc = load_document(path, reading_order=self.reading_order)
+            # the absolute path, as `structaware ingest` records it (a missing one is named as given)
+            doc = load_document(path.resolve() if path.exists() else path, reading_order=self.reading_order)
             for unit in build_units(doc, options):
                 yield unit_to_document(unit)
