@@ -259,9 +259,15 @@ class RecordIndex:
                 self.store.flush()
 
     def delete(self, flt: PointFilter) -> int:
-        """Delete the points matching a non-empty filter; return how many there were."""
+        """Delete the points matching a non-empty filter; return how many there were.
+
+        Raises:
+            UnknownFilterError: ``flt`` names a metadata key no point carries (:meth:`IndexSearcher.check_filter
+                <structaware_retrievers.index_searcher.IndexSearcher.check_filter>`).
+        """
         if not self.store.exists():
             return 0
+        self.index.searcher.check_filter(flt)
         with self.index.writing():
             recover(self.store)
             n = self.store.delete(flt)
@@ -280,9 +286,14 @@ class RecordIndex:
     def get(
         self, ids: Sequence[str] | None = None, flt: PointFilter | None = None, *, with_vectors: bool = False
     ) -> list[PointRecord]:
-        """Points by id (in the order given, missing ones skipped) and/or matching ``flt``."""
+        """Points by id (in the order given, missing ones skipped) and/or matching ``flt``.
+
+        Raises:
+            UnknownFilterError: ``flt`` names a metadata key no point carries.
+        """
         if not self.store.exists():
             return []
+        self.index.searcher.check_filter(flt)
         if ids is not None:
             flt = PointFilter(must=(HasId(tuple(ids)),)) & flt if ids else None
             if flt is None:
@@ -321,6 +332,7 @@ class RecordIndex:
 
         Raises:
             MalformedInputError: ``k < 1`` or neither a text nor a vector.
+            UnknownFilterError: ``flt`` names a metadata key no point carries.
             StoreError: the query vector's dimension differs from the collection's.
         """
         if k < 1:
@@ -331,6 +343,7 @@ class RecordIndex:
             raise MalformedInputError("give a query text or a query vector", field="query")
         if not self.store.exists() or self.store.count() == 0:
             return []
+        self.index.searcher.check_filter(flt)
         if dense is None and text is not None and mode != "sparse":
             dense = self.index.dense.embed_query(text)
         if dense is not None and len(dense) != self.store.dense_dim():
