@@ -540,3 +540,21 @@ def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_inde
     res = CliRunner().invoke(app, ["query", question, "--index", str(folder), "--no-server", "--json", "--filter", '{"audience": "nurses"}'])
     assert res.exit_code == 0, res.output
     assert [json.loads(line)["text"][:22] for line in res.stdout.splitlines()] == ["Offer home blood press"]
+
+
+def test_the_closed_vocabularies_hold_every_value_the_grade_readers_write() -> None:
+    """The vocabularies a filter value is checked against are read from their sources; the grades
+    read from every example of the grades catalogue fall inside them (a strength or direction a
+    grade module starts writing must be added to the catalogue, or filters on it would be refused)."""
+    from structaware_readers.grades import GRADE_SYSTEMS, detect_grade
+    from structaware_readers.models import UnitType
+    from structaware_retrievers.filter_vocabulary import vocabulary
+
+    grades = [g for s in GRADE_SYSTEMS for e in s.examples if (g := detect_grade(e)) is not None]
+    assert len(grades) > 40
+    for key, attr in (("grade_system", "system"), ("grade_strength", "strength"), ("grade_direction", "direction"), ("grade_source", "source")):
+        seen = {getattr(g, attr) for g in grades} - {""}
+        assert seen and seen <= set(vocabulary(key)), (key, seen - set(vocabulary(key)))
+    assert {"strong", "weak", "conditional", "moderate"} <= {g.strength for g in grades}
+    assert vocabulary("unit_type") == tuple(t.value for t in UnitType)
+    assert vocabulary("grade") is None and vocabulary("doc_name") is None  # open keys
