@@ -30,7 +30,7 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
     VectorStoreQuery,
 )
 
-from structaware_readers.errors import MalformedInputError  # noqa: E402
+from structaware_readers.errors import MalformedInputError, UnknownFilterError  # noqa: E402
 from structaware_readers.models import Unit  # noqa: E402
 from structaware_retrievers.filters import UnsupportedFilterError  # noqa: E402
 
@@ -288,10 +288,18 @@ def test_bad_values_are_the_same_typed_error_everywhere(faces, llama, langchain,
         assert err.value.field == field and words in err.value.message, face
 
 
-def test_own_metadata_keys_are_not_unit_keys(faces) -> None:
-    """A key that is no unit key is the user's own metadata: nothing of an ingested index has it."""
-    assert faces["lc_vector_store"]({"author": "x"}) == set()
-    assert faces["li_retriever"](group(F("author", "x"))) == set()
+def test_own_metadata_keys_no_unit_carries_are_errors_not_empty_answers(faces) -> None:
+    """A key that is no unit key is the user's own metadata; no unit of an ingested index carries
+    ``author``, so the filter would answer nothing: an error naming the key (it used to be ``set()``)."""
+    for face, arg in (
+        ("lc_vector_store", {"author": "x"}),
+        ("lc_retriever", {"metadata.author": "x"}),
+        ("li_retriever", group(F("author", "x"))),
+        ("li_vector_store", group(F("author", "x"))),
+    ):
+        with pytest.raises(UnknownFilterError) as err:
+            faces[face](arg)
+        assert err.value.field == "filter.author" and "no unit of this index carries the key 'author'" in err.value.message
 
 
 def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[str, Any], faces: dict[str, Any]) -> None:
@@ -333,3 +341,220 @@ def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[s
             for face, scores in got.items():
                 assert scores == pytest.approx(reference, rel=1e-6), (label, face)
         assert reference[0] < 0.1  # the paper's k=60 scores are small: the override did reach the engine
+
+
+# --------------------------------------------------------------------------------------------
+# a filter that would match nothing by mistake: one typed error in the five faces
+# --------------------------------------------------------------------------------------------
+
+#: (dict spelling, LlamaIndex spelling, field, words of the message): each matches nothing by mistake.
+MISTAKES = [
+    ({"foo": "table_row"}, group(F("foo", "table_row")), "filter.foo", "no unit of this index carries the key 'foo'"),
+    ({"metadata.foo": "bar"}, group(F("metadata.foo", "bar")), "filter.foo", "no unit of this index carries the key 'foo'"),
+    ({"unit_typ": "table_row"}, group(F("unit_typ", "table_row")), "filter.unit_typ", "did you mean 'unit_type'"),
+    ({"unit_type": "tabel_row"}, group(F("unit_type", "tabel_row")), "filter.unit_type", "unknown unit type 'tabel_row', so the filter would match nothing: did you mean 'table_row'?"),
+    ({"type": {"$in": ["table_row", "figures"]}}, group(F("type", ["table_row", "figures"], FilterOperator.IN)), "filter.unit_type", "unknown unit type 'figures'"),
+    ({"grade_system": "GRAD"}, group(F("grade_system", "GRAD")), "filter.grade_system", "did you mean 'GRADE'?"),
+    ({"grade_strength": {"$ne": "strongly"}}, group(F("grade_strength", "strongly", FilterOperator.NE)), "filter.grade_strength", "unknown grade strength 'strongly'"),
+]  # fmt: skip
+#: Traps: filters spelt right that may well match nothing in this index, which is an answer, not an error.
+RIGHT = [
+    ({"unit_type": "flow_path"}, group(F("unit_type", "flow_path"))),
+    ({"grade_system": "zh"}, group(F("grade_system", "zh"))),
+    ({"grade_strength": "moderate", "grade_direction": "neither"}, group(F("grade_strength", "moderate"), F("grade_direction", "neither"))),
+    ({"grade_source": {"$in": ["document_default", ""]}}, group(F("grade_source", ["document_default", ""], FilterOperator.IN))),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def five_faces(tiny_en_index_dir: Path) -> Any:
+    """The CLI's answers (asked before any handle is open), then one open index behind ``structaware
+    serve``, the MCP server, and the LlamaIndex and LangChain retrievers and vector stores; each face
+    is a function of (dict spelling, LlamaIndex spelling) -> (error type name, field, message) or the
+    unit ids it answered."""
+    import asyncio
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from langchain_structaware import StructureAwareEmbeddings
+    from langchain_structaware.retriever import StructureAwareRetriever as LCRetriever
+    from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
+    from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
+    from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
+    from mcp import Client
+    from typer.testing import CliRunner
+
+    from structaware_retrievers.cli import app
+    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.mcp_server import make_mcp_server
+    from structaware_retrievers.serve import make_server
+
+    question = "blood pressure target for adults"
+    runner = CliRunner()
+    cli_answers = {}
+    for d in [m[0] for m in MISTAKES] + [r[0] for r in RIGHT]:
+        args = ["query", question, "--index", str(tiny_en_index_dir), "--no-server", "--json", "--filter", json.dumps(d)]
+        cli_answers[json.dumps(d)] = runner.invoke(app, args)
+
+    def cli(d: dict[str, Any], _: Any) -> Any:
+        res = cli_answers[json.dumps(d)]
+        if res.exit_code == 0:
+            return {json.loads(line)["unit_id"] for line in res.stdout.splitlines() if line.strip()}
+        assert res.exit_code == 2, res.output
+        return ("exit 2", None, res.output)
+
+    ix = StructureIndex(tiny_en_index_dir)
+    srv = make_server(ix, port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+
+    def serve(d: dict[str, Any], _: Any) -> Any:
+        req = urllib.request.Request(
+            f"{srv.url}/query", data=json.dumps({"text": question, "filter": d}).encode(), headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return {h["unit_id"] for h in json.loads(resp.read())["hits"]}
+        except urllib.error.HTTPError as err:
+            body = json.loads(err.read())
+            assert err.code == 400 and set(body) == {"error", "message", "field", "detail"}, body
+            return (body["error"], body["field"], body["message"])
+
+    async def _mcp(d: dict[str, Any]) -> Any:
+        async with Client(make_mcp_server(ix)) as client:
+            return await client.call_tool("search", {"query": question, "filter": d})
+
+    def mcp(d: dict[str, Any], _: Any) -> Any:
+        res = asyncio.run(_mcp(d))
+        if res.is_error:
+            return ("tool error", None, res.content[0].text)
+        return {r["unit_id"] for r in res.structured_content["results"]}
+
+    def raised(call: Callable[[], Any]) -> Any:
+        try:
+            return call()
+        except MalformedInputError as exc:
+            assert isinstance(exc, ValueError)  # the frameworks' usual exception type
+            return (type(exc).__name__, exc.field, exc.message)
+
+    lc_store = LCStore(StructureAwareEmbeddings(encoder=ix.dense), index=ix)
+    li_store = LIStore(index=ix)
+    faces = {
+        "cli": cli,
+        "serve": serve,
+        "mcp": mcp,
+        "li_retriever": lambda _, f: raised(lambda: {n.node.node_id for n in LIRetriever(ix, filters=f).retrieve(question)}),
+        "li_vector_store": lambda _, f: raised(
+            lambda: set(li_store.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=f)).ids or [])
+        ),
+        "lc_retriever": lambda d, _: raised(lambda: {doc.id for doc in LCRetriever(index=ix).invoke(question, filter=d)}),
+        "lc_vector_store": lambda d, _: raised(lambda: {doc.id for doc in lc_store.similarity_search(question, filter=d)}),
+    }
+    yield faces
+    srv.shutdown()
+    srv.server_close()
+    thread.join(30)
+    ix.close()
+
+
+@pytest.mark.usefixtures("offline_env")
+@pytest.mark.parametrize(("as_dict", "as_llama", "field", "words"), MISTAKES)
+def test_a_filter_that_matches_nothing_by_mistake_is_one_typed_error_in_every_face(
+    five_faces: dict[str, Any], as_dict: dict[str, Any], as_llama: MetadataFilters, field: str, words: str
+) -> None:
+    for face, ask in five_faces.items():
+        got = ask(as_dict, as_llama)
+        assert isinstance(got, tuple), (face, got)  # not an empty answer
+        error, got_field, message = got
+        assert words in message, (face, message)
+        if face in ("cli", "mcp"):  # one line: "<field>: <message>"
+            assert f"{field}: " in message, (face, message)
+        else:
+            assert (error, got_field) == ("UnknownFilterError", field), face
+
+
+@pytest.mark.usefixtures("offline_env")
+@pytest.mark.parametrize(("as_dict", "as_llama"), RIGHT)
+def test_a_filter_spelt_right_is_answered_even_when_nothing_matches(
+    five_faces: dict[str, Any], as_dict: dict[str, Any], as_llama: MetadataFilters
+) -> None:
+    for face, ask in five_faces.items():
+        assert isinstance(ask(as_dict, as_llama), set), face
+
+
+@pytest.mark.usefixtures("offline_env")
+def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_index(tmp_path: Path) -> None:
+    """A LangChain document's metadata and a LlamaIndex node's metadata are keys of the index they are
+    written to: every face filters on them (not refused as keys no unit carries), and a misspelling
+    of one is refused with the key it resembles and the keys the index carries."""
+    from langchain_core.documents import Document
+    from llama_index.core.schema import TextNode
+    from typer.testing import CliRunner
+
+    from langchain_structaware import StructureAwareEmbeddings
+    from langchain_structaware.retriever import StructureAwareRetriever as LCRetriever
+    from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
+    from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
+    from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
+    from structaware_retrievers.cli import app
+
+    question = "home blood pressure monitoring"
+    folder = tmp_path / "ix"
+    lc = LCStore(StructureAwareEmbeddings(), path=folder)
+    lc.add_documents([
+        Document("Offer home blood pressure monitoring to adults with suspected white-coat hypertension.",
+                 id="nurse-note", metadata={"audience": "nurses", "year": 2021}),
+        Document("Confirm the diagnosis with ambulatory blood pressure monitoring before starting drug treatment.",
+                 id="physician-note", metadata={"audience": "physicians", "year": 2019}),
+    ])  # fmt: skip
+    li = LIStore(index=lc.index)
+    li.add([TextNode(text="Recheck blood pressure at every clinic visit for adults on treatment.", id_="clinic-node",
+                     metadata={"setting": "clinic"})])  # fmt: skip
+
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"audience": "nurses"})] == ["nurse-note"]
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.year": {"$lt": 2020}})] == ["physician-note"]
+    got = lc.similarity_search(question, k=5, filter={"setting": "clinic"})  # a LlamaIndex node's key
+    assert [d.page_content for d in got] == ["Recheck blood pressure at every clinic visit for adults on treatment."]
+    res = li.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("audience", "physicians"))))
+    assert [n.get_content() for n in res.nodes] == [
+        "Confirm the diagnosis with ambulatory blood pressure monitoring before starting drug treatment."
+    ]  # a LangChain document's key, from the LlamaIndex store
+    assert li.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("setting", "clinic")))).ids == ["clinic-node"]
+    nodes = LIRetriever(lc.index, similarity_top_k=5, filters=group(F("year", 2020, FilterOperator.GTE))).retrieve(question)
+    assert [n.node.text for n in nodes] == ["Offer home blood pressure monitoring to adults with suspected white-coat hypertension."]
+    docs = LCRetriever(index=lc.index, k=5).invoke(question, filter={"setting": {"$in": ["clinic", "ward"]}})
+    assert [d.page_content for d in docs] == ["Recheck blood pressure at every clinic visit for adults on treatment."]
+
+    for ask in (
+        lambda: lc.similarity_search(question, filter={"audiense": "nurses"}),
+        lambda: li.query(VectorStoreQuery(query_str=question, filters=group(F("audiense", "nurses")))),
+        lambda: LCRetriever(index=lc.index).invoke(question, filter={"audiense": "nurses"}),
+    ):
+        with pytest.raises(UnknownFilterError) as err:
+            ask()
+        assert err.value.field == "filter.audiense"
+        assert "did you mean 'audience'?" in err.value.message and "(audience, setting, year)" in err.value.message
+    lc.close()
+
+    res = CliRunner().invoke(app, ["query", question, "--index", str(folder), "--no-server", "--json", "--filter", '{"audience": "nurses"}'])
+    assert res.exit_code == 0, res.output
+    assert [json.loads(line)["text"][:22] for line in res.stdout.splitlines()] == ["Offer home blood press"]
+
+
+def test_the_closed_vocabularies_hold_every_value_the_grade_readers_write() -> None:
+    """The vocabularies a filter value is checked against are read from their sources; the grades
+    read from every example of the grades catalogue fall inside them (a strength or direction a
+    grade module starts writing must be added to the catalogue, or filters on it would be refused)."""
+    from structaware_readers.grades import GRADE_SYSTEMS, detect_grade
+    from structaware_readers.models import UnitType
+    from structaware_retrievers.filter_vocabulary import vocabulary
+
+    grades = [g for s in GRADE_SYSTEMS for e in s.examples if (g := detect_grade(e)) is not None]
+    assert len(grades) > 40
+    for key, attr in (("grade_system", "system"), ("grade_strength", "strength"), ("grade_direction", "direction"), ("grade_source", "source")):
+        seen = {getattr(g, attr) for g in grades} - {""}
+        assert seen and seen <= set(vocabulary(key)), (key, seen - set(vocabulary(key)))
+    assert {"strong", "weak", "conditional", "moderate"} <= {g.strength for g in grades}
+    assert vocabulary("unit_type") == tuple(t.value for t in UnitType)
+    assert vocabulary("grade") is None and vocabulary("doc_name") is None  # open keys

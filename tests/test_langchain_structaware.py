@@ -98,6 +98,38 @@ def test_loader_one_document_per_unit_with_flat_metadata(parsed) -> None:
     assert graded and all(d.metadata["grade_system"] for d in graded)
 
 
+def test_lazy_load_hands_out_each_files_documents_before_reading_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over two files, the first file's documents arrive before the second file is read, and the first
+    parsed file is let go before the second is read (memory bounded by one file)."""
+    import gc
+    import weakref
+
+    import structaware_readers.loader as loader
+    from langchain_structaware import StructureAwareLoader
+
+    tiny, en = fixture_path("mineru/mineru-4.0.12_flash-tier_tiny_heading_table"), fixture_path(MINERU_EN)
+    read = loader.load_document
+    reads: list[tuple[str, list[bool]]] = []  # (file read, whether each file read before is let go)
+    parsed: list[weakref.ref] = []
+
+    def counted(path: Any, **kwargs: Any) -> Any:
+        gc.collect()
+        reads.append((Path(path).name, [ref() is None for ref in parsed]))
+        doc = read(path, **kwargs)
+        parsed.append(weakref.ref(doc))
+        return doc
+
+    monkeypatch.setattr(loader, "load_document", counted)
+    docs = StructureAwareLoader([tiny, en]).lazy_load()
+    first = next(docs)
+    assert first.metadata["doc_name"] == tiny.name and reads == [(tiny.name, [])]  # the second file is not read yet
+    rest = list(docs)
+    assert reads == [(tiny.name, []), (en.name, [True])]
+    names = [d.metadata["doc_name"] for d in [first, *rest]]
+    n_tiny = names.count(tiny.name)
+    assert n_tiny > 1 and names == [tiny.name] * n_tiny + [en.name] * (len(names) - n_tiny)
+
+
 def test_document_prompt_naming_any_key_never_raises(parsed) -> None:
     from langchain_core.prompts import format_document
     from langchain_structaware import METADATA_KEYS, StructureAwareLoader

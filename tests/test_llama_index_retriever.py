@@ -161,7 +161,7 @@ def test_metadata_filters_read_into_the_filter_language() -> None:
     ("filters", "error", "field", "words"),
     [
         (MetadataFilters(filters=[F("context", "x", FilterOperator.TEXT_MATCH)]), "UnsupportedFilterError", "filter.context", "'text_match'"),
-        (MetadataFilters(filters=[F("unit_typ", "section")]), "MalformedInputError", "filter.unit_typ", "did you mean 'unit_type'"),
+        (MetadataFilters(filters=[F("unit_typ", "section")]), "UnknownFilterError", "filter.unit_typ", "did you mean 'unit_type'"),
         (MetadataFilters(filters=[F("page", "three")]), "MalformedInputError", "filter.page", "expected a number"),
         (MetadataFilters(filters=[F("page", [], FilterOperator.IN)]), "MalformedInputError", "filter.page", "empty list"),
         (MetadataFilters(filters=[F("grade", "A", FilterOperator.GT)]), "MalformedInputError", "filter.grade", "needs a number"),

@@ -54,6 +54,13 @@ class UnsupportedFilterError(MalformedInputError):
     ``filter.<key>`` and the message names the operator (``structaware_retrievers.filters``)."""
 
 
+class UnknownFilterError(MalformedInputError):
+    """A filter that would match nothing by mistake: a key no unit of the index carries, or a value a
+    closed-vocabulary key never takes (a unit type, a grade system, a strength). ``field`` is
+    ``filter.<key>``; the message names the key or value and what it could be
+    (``structaware_retrievers.filter_vocabulary``)."""
+
+
 class EmptyDocumentError(StructawareError, ValueError):
     """Parsing succeeded but produced no body text: nothing could be indexed."""
 

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-from structaware_readers.errors import MalformedInputError, UnsupportedFilterError
+from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError
 from structaware_readers.models import UnitType
+from structaware_retrievers.filter_vocabulary import check_values
 from structaware_retrievers.point_filter import Condition, IsEmpty, Match, PointFilter, Range
 
 __all__ = [
@@ -82,6 +83,8 @@ _RANGE_ALIASES = {"page_from": ("page", ">="), "page_to": ("page", "<=")}
 #: Operators of :class:`KeyFilter` (LlamaIndex's ``FilterOperator`` values).
 OPERATORS = ("==", "!=", ">", ">=", "<", "<=", "in", "nin", "any", "all", "contains", "is_empty")
 _CONDITIONS = ("and", "or", "not")
+#: Operators whose values are values of the key (checked against a closed vocabulary).
+_VALUE_OPERATORS = frozenset({"==", "!=", "in", "nin", "any", "all", "contains"})
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ def _canonical(key: str, op: str, value: Any) -> tuple[str, str, Any]:
     if key not in UNIT_KEYS and not key.startswith(f"{METADATA_KEY}."):
         near = _near_miss(key)
         if near:
-            raise MalformedInputError(
+            raise UnknownFilterError(
                 f"unknown key {key!r}: did you mean {' or '.join(map(repr, near))}? (a metadata key of your"
                 f" own spelt like this one: write 'metadata.{key}')",
                 field=f"filter.{key}",
@@ -219,7 +222,9 @@ def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
 
     Raises:
         UnsupportedFilterError: an operator outside :data:`OPERATORS`.
-        MalformedInputError: a key spelt almost like a unit key, an empty list, a list for ``==``,
+        UnknownFilterError: a key spelt almost like a unit key, a value outside the closed vocabulary
+            of ``unit_type`` or a grade key (:mod:`structaware_retrievers.filter_vocabulary`).
+        MalformedInputError: an empty list, a list for ``==``,
             ``None`` as a value, a non-number for a comparison or a page, a page below 1; ``field`` is
             ``filter.<key>``.
     """
@@ -233,6 +238,8 @@ def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
         return PointFilter(must_not=(cond,)) if negative else PointFilter(must=(cond,))
     if key in _NUMBER_KEYS and op != "is_empty":
         value = _number_value(value, field, page=key in _PAGE_KEYS)
+    if op in _VALUE_OPERATORS:
+        check_values(key, _as_list(value), field)
     unit, negative = _one_place(UNIT_KEYS[key], op, value, field)
     meta, _ = _one_place(f"{METADATA_KEY}.{key}", op, value, field)
     if op == "is_empty":

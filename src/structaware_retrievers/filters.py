@@ -22,8 +22,12 @@ match **any** page a unit covers (a table row continued from page 3 onto page 4 
 and ``page < 4``). A unit key matches a point's unit field, or, on a framework document without
 structaware provenance (``unit_type == "chunk"``), the document's own metadata. Any other key is
 the framework metadata the user added (payload ``metadata.<key>``); ``metadata.<key>`` names such a
-key explicitly. A key that is not a unit key but is spelt almost like one (``unit_typ``) is an error:
-it would filter nothing.
+key explicitly. A filter that would match nothing by mistake raises
+:class:`~structaware_readers.errors.UnknownFilterError` naming the key or value and what it could be:
+a key spelt almost like a unit key (``unit_typ``), a value outside the closed vocabulary of
+``unit_type`` or a grade key (:mod:`structaware_retrievers.filter_vocabulary`), and, when the index
+is searched, a metadata key no unit of the index carries (:mod:`structaware_retrievers.filter_keys`;
+the metadata keys of documents written through the LlamaIndex and LangChain vector stores are carried).
 
 **Operators** (LlamaIndex's names): ``==``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``in``, ``nin``,
 ``any`` (= ``in``), ``all``, ``contains``, ``is_empty`` (missing, ``null`` or ``[]``). Qdrant

@@ -303,7 +303,9 @@ class StructureIndex:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
                 ``weights``/``budget_chars``/``group_size``, a bad filter (``UnsupportedFilterError``
-                naming an operator Qdrant cannot evaluate), a question with no BM25 term in ``"sparse"`` mode.
+                naming an operator Qdrant cannot evaluate; ``UnknownFilterError`` for a key no unit of the
+                index carries or a value outside a closed vocabulary), a question with no BM25 term in
+                ``"sparse"`` mode.
         """
         return self.searcher.query(
             text,

@@ -21,6 +21,7 @@ from structaware_readers.models import Unit
 from structaware_retrievers import evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.filter_keys import check_keys
 from structaware_retrievers.filters import FilterLike, HasId, PointFilter, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
 from structaware_retrievers.results import SearchHit
@@ -41,6 +42,12 @@ class IndexSearcher:
         self.dense = dense
         self.sparse = sparse
         self.collection = collection
+        self.known_keys: set[str] = set()  # metadata paths some point was found to carry
+
+    def check_filter(self, flt: PointFilter | None) -> None:
+        """Raises :class:`~structaware_readers.errors.UnknownFilterError` when the compiled filter
+        ``flt`` names a metadata key no unit of the index carries (:mod:`structaware_retrievers.filter_keys`)."""
+        check_keys(self.store, flt, self.known_keys)
 
     def require_index(self) -> None:
         """Raises :class:`IndexNotFoundError` (naming the store's location) when the collection is
@@ -83,6 +90,8 @@ class IndexSearcher:
         if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
             raise MalformedInputError(f"must be two positive numbers (dense, BM25), got {weights!r}", field="weights")
         self.require_index()
+        flt = to_point_filter(filter)
+        self.check_filter(flt)
         use_dense = mode != "sparse"
         sparse = self.sparse.embed_query(text) if mode != "dense" else None
         if sparse is not None and not sparse.indices:
@@ -101,7 +110,7 @@ class IndexSearcher:
             "fusion": fusion,
             "rrf_k": rrf_k,
             "prefetch_limit": prefetch_limit,
-            "flt": to_point_filter(filter),
+            "flt": flt,
             "weights": weights,
         }
 
@@ -204,7 +213,9 @@ class IndexSearcher:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""
         if not self.store.exists():
             return 0
-        return self.store.count(to_point_filter(filter))
+        flt = to_point_filter(filter)
+        self.check_filter(flt)
+        return self.store.count(flt)
 
     def documents(self) -> list[dict[str, Any]]:
         """One dict per indexed document: ``doc_id``, ``doc_name``, ``source``, ``units`` (count),

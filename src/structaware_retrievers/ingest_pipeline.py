@@ -263,6 +263,24 @@ def _pdf_pages(path: Path) -> int:
         return 0
 
 
+def _progress_bar(progress: bool) -> Any:
+    """tqdm's bar class: the notebook one only where bars are wanted, a notebook frontend runs and its
+    widgets (ipywidgets) are installed; else the console one. ``tqdm.auto`` in a Jupyter kernel
+    without ipywidgets warns "IProgress not found" on import, ingesting with or without bars."""
+    import sys
+
+    if progress and "ipykernel" in sys.modules:
+        import importlib.util
+
+        if importlib.util.find_spec("ipywidgets") is not None:
+            from tqdm.auto import tqdm as notebook_or_console
+
+            return notebook_or_console
+    from tqdm import tqdm as console
+
+    return console
+
+
 def run_ingest(
     writer: IndexWriter,
     paths: Iterable[str | Path],
@@ -297,7 +315,7 @@ def _run(
     workers: int | None,
     log: Callable[[str], None] | None,
 ) -> IngestSummary:
-    from tqdm.auto import tqdm
+    tqdm = _progress_bar(progress)
 
     from structaware_readers.loader import detect_input
     from structaware_readers.parse_workers import default_workers

@@ -8,13 +8,15 @@ first costs milliseconds (as ``structaware serve``, which speaks plain HTTP inst
 Tools (read-only):
 
 * ``search(query, k=5, mode="hybrid", doc_names=None, unit_types=None, grades=None,
-  page_from=None, page_to=None, expand=False, budget_chars=None)`` -> ``{"results": [record, ...]}``:
+  page_from=None, page_to=None, filter=None, expand=False, budget_chars=None)`` -> ``{"results": [record, ...]}``:
   :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`, one record per
   evidence unit handed over, as ``structaware query --json`` prints them
   (:meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>` plus
   ``expanded_from``: ``None`` for a hit, the hit's unit id for one of its neighbours): ``rank``,
   ``score``, ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
-  (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``.
+  (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``. ``filter`` is a filter
+  object of :mod:`structaware_retrievers.filters` (``{"page": {"$gte": 4}}``, ``{"$or": [...]}``, as
+  ``structaware serve`` takes it), combined with the other filter arguments by AND.
   With ``images=True`` the answer also holds, after that JSON as text, one PNG image content block
   per hit: the hit's page(s) cropped around its regions (a margin of 36 pt), each region outlined
   (:func:`~structaware_retrievers.evidence_image.evidence_picture`), so a multimodal client sees the
@@ -23,7 +25,8 @@ Tools (read-only):
 * ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
 
 A bad argument or a missing/empty index is a tool error (``isError``) whose text is the one line
-``structaware query`` would print; so is an unknown argument (the tools' input schemas say
+``structaware query`` would print (a filter on a key no unit of the index carries, or on a unit type
+that does not exist, among them: it would match nothing); so is an unknown argument (the tools' input schemas say
 ``additionalProperties: false``), e.g. ``search.unit_type: unknown argument(s) ['unit_type']; expected
 any of [...]``.
 """
@@ -65,7 +68,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
     except ImportError as exc:
         raise MissingExtraError("mcp", "mcp", "the MCP server") from exc
     from structaware_retrievers.evidence import evidence_units
-    from structaware_retrievers.filters import SearchFilter
+    from structaware_retrievers.filters import FilterGroup, SearchFilter, from_dict
 
     class _StrictServer(MCPServer):
         """Tools whose input schemas say ``additionalProperties: false`` and whose calls with an
@@ -98,6 +101,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         grades: list[str] | None = None,
         page_from: int | None = None,
         page_to: int | None = None,
+        filter: dict[str, Any] | None = None,  # noqa: A002 - the filter language's name
         expand: bool = False,
         budget_chars: int | None = None,
         images: bool = False,
@@ -113,6 +117,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             grades: only recommendations of these evidence grades (e.g. A, B, 1A).
             page_from: first 1-based page (inclusive).
             page_to: last 1-based page (inclusive).
+            filter: metadata conditions, e.g. {"page": {"$gte": 4}} or {"$or": [{"grade": "A"}, {"unit_type": "figure"}]}.
             expand: add each hit's neighbours (adjacent table rows, the section's lead sentence, flow edges).
             budget_chars: return only the best units that fit this many characters together.
             images: also return each hit's page, cropped around it, with the hit's regions outlined (PNG).
@@ -120,7 +125,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         fields = {"doc_names": doc_names, "unit_types": unit_types, "grades": grades, "page_from": page_from, "page_to": page_to}
         fields = {key: v for key, v in fields.items() if v is not None}
         try:
-            flt = SearchFilter(**fields) if fields else None
+            parts = [*([SearchFilter(**fields).to_group()] if fields else []), *([from_dict(filter)] if filter else [])]
+            flt = FilterGroup("and", tuple(parts)) if parts else None
             with lock:
                 hits = index.query(query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars)
         except (StructawareError, ValueError) as exc:

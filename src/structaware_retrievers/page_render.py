@@ -13,6 +13,7 @@ on one page render it once; a file is opened again when its size or modification
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import threading
@@ -125,9 +126,15 @@ _DEFAULT: PageRenderer | None = None
 
 
 def default_renderer() -> PageRenderer:
-    """The process's shared :class:`PageRenderer` (what :func:`evidence_image` uses by default)."""
+    """The process's shared :class:`PageRenderer` (what :func:`evidence_image` uses by default),
+    closed when the interpreter exits."""
     global _DEFAULT
     with PDFIUM_LOCK:
         if _DEFAULT is None:
+            # pypdfium2 first: its exit handler closes what is still open with a warning on stderr
+            # ("... was still open and will be closed now"); exit handlers run last-registered first,
+            # so the shared renderer closes its documents before that one looks
+            _pdfium()
             _DEFAULT = PageRenderer()
+            atexit.register(_DEFAULT.close)
         return _DEFAULT

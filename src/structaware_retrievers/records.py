@@ -27,6 +27,7 @@ import re
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "RECORD_NAMESPACE",
     "RecordIndex",
     "UserDenseEncoder",
+    "absolute_source",
     "chunk_unit",
     "point_id",
 ]
@@ -66,16 +68,29 @@ def point_id(record_id: str) -> str:
     return str(uuid.uuid5(RECORD_NAMESPACE, record_id))
 
 
+def absolute_source(source: str) -> str:
+    """``source`` as ``structaware ingest`` records a file: a relative path naming an existing local
+    file or folder becomes absolute; anything else (a URL, an absolute path, a name) is kept as given."""
+    if not source or "://" in source or Path(source).is_absolute():
+        return source
+    path = Path(source).expanduser()
+    try:
+        return str(path.resolve()) if path.exists() else source
+    except OSError:  # a name too long for the file system, a loop of links
+        return source
+
+
 def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "", source: str = "") -> Unit:
     """The unit a framework document without structaware provenance becomes: ``unit_type="chunk"``,
-    no pages and no elements (the framework keeps its own metadata beside it in the payload)."""
+    no pages and no elements (the framework keeps its own metadata beside it in the payload);
+    ``source`` is made absolute (:func:`absolute_source`)."""
     return Unit(
         unit_id=point_id(record_id),
         unit_type=UnitType.CHUNK,
         text=text,
         doc_id=doc_id,
         doc_name=doc_name,
-        source=source,
+        source=absolute_source(source),
         pages=[],
         element_ids=[],
         bboxes=[],
@@ -244,9 +259,15 @@ class RecordIndex:
                 self.store.flush()
 
     def delete(self, flt: PointFilter) -> int:
-        """Delete the points matching a non-empty filter; return how many there were."""
+        """Delete the points matching a non-empty filter; return how many there were.
+
+        Raises:
+            UnknownFilterError: ``flt`` names a metadata key no point carries (:meth:`IndexSearcher.check_filter
+                <structaware_retrievers.index_searcher.IndexSearcher.check_filter>`).
+        """
         if not self.store.exists():
             return 0
+        self.index.searcher.check_filter(flt)
         with self.index.writing():
             recover(self.store)
             n = self.store.delete(flt)
@@ -265,9 +286,14 @@ class RecordIndex:
     def get(
         self, ids: Sequence[str] | None = None, flt: PointFilter | None = None, *, with_vectors: bool = False
     ) -> list[PointRecord]:
-        """Points by id (in the order given, missing ones skipped) and/or matching ``flt``."""
+        """Points by id (in the order given, missing ones skipped) and/or matching ``flt``.
+
+        Raises:
+            UnknownFilterError: ``flt`` names a metadata key no point carries.
+        """
         if not self.store.exists():
             return []
+        self.index.searcher.check_filter(flt)
         if ids is not None:
             flt = PointFilter(must=(HasId(tuple(ids)),)) & flt if ids else None
             if flt is None:
@@ -306,6 +332,7 @@ class RecordIndex:
 
         Raises:
             MalformedInputError: ``k < 1`` or neither a text nor a vector.
+            UnknownFilterError: ``flt`` names a metadata key no point carries.
             StoreError: the query vector's dimension differs from the collection's.
         """
         if k < 1:
@@ -316,6 +343,7 @@ class RecordIndex:
             raise MalformedInputError("give a query text or a query vector", field="query")
         if not self.store.exists() or self.store.count() == 0:
             return []
+        self.index.searcher.check_filter(flt)
         if dense is None and text is not None and mode != "sparse":
             dense = self.index.dense.embed_query(text)
         if dense is not None and len(dense) != self.store.dense_dim():

@@ -28,7 +28,10 @@ Errors are JSON ``{"error": <class>, "message": ..., "field": ..., "detail": <on
 field always present (``field`` may be ``null``), ``error`` the name of a typed error of
 :mod:`structaware_readers.errors`: 400 :class:`~structaware_readers.errors.MalformedInputError` for a
 bad request (a bad value, bad JSON, an unknown field of the body or of the URL parameters: the
-message lists the accepted ones; a filter that cannot be evaluated: ``field`` is ``filter.<key>``); 404
+message lists the accepted ones; a filter that cannot be evaluated,
+:class:`~structaware_readers.errors.UnsupportedFilterError`, or that would match nothing by mistake, a key no
+unit of the index carries or a value outside a closed list, :class:`~structaware_readers.errors.UnknownFilterError`:
+``field`` is ``filter.<key>``); 404
 :class:`~structaware_readers.errors.IndexNotFoundError` for a missing/empty index,
 :class:`~structaware_readers.errors.InputNotFoundError` for an unknown path; 500 otherwise (the typed
 error's name, or ``InternalError``). The index is opened once; a ``structaware ingest`` into the

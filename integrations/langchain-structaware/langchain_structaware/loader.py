@@ -68,7 +68,11 @@ class StructureAwareLoader(BaseLoader):
         return UnitOptions(**dict(self.unit_options))
 
     def lazy_load(self) -> Iterator[Document]:
-        """Yield the units of each document in turn, in unit order (reading order within a document)."""
+        """Yield the units of each document in turn, in unit order (reading order within a document).
+
+        Lazy per file: a file's documents are yielded as soon as that file is read and its units
+        built, before the next file is opened; the memory held is one file's units (the parsed file
+        is let go once its units are built, each unit once its document is handed out)."""
         from structaware_readers.errors import InputWarning
         from structaware_readers.inputs import scan_inputs
         from structaware_readers.loader import load_document
@@ -84,6 +88,10 @@ class StructureAwareLoader(BaseLoader):
                 stacklevel=2,
             )
         for path in scan.documents:
-            doc = load_document(path, reading_order=self.reading_order)
-            for unit in build_units(doc, options):
-                yield unit_to_document(unit)
+            # the absolute path, as `structaware ingest` records it (a missing one is named as given)
+            doc = load_document(path.resolve() if path.exists() else path, reading_order=self.reading_order)
+            units = build_units(doc, options)
+            del doc  # the parsed file is not kept while its units are handed out or the next file is read
+            units.reverse()  # handed out from the end: each unit is let go once its document is yielded
+            while units:
+                yield unit_to_document(units.pop())

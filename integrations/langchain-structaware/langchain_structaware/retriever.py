@@ -91,7 +91,9 @@ class StructureAwareRetriever(BaseRetriever):
     Raises:
         UnsupportedFilterError: a filter operator Qdrant cannot evaluate (at construction or per
             call), naming it.
-        MalformedInputError: an invalid filter (at construction or per call), naming the field.
+        MalformedInputError: an invalid filter (at construction or per call), naming the field;
+            ``UnknownFilterError`` (a subclass) for a key no unit of the index carries (at query
+            time) or a value outside a closed vocabulary such as the unit types.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 

@@ -30,8 +30,11 @@ What a LangChain user already writes works with this store::
   $exists $between``), ``{"$or": [...]}``, ``{"$and": [...]}``, ``{"$not": {...}}``; keys of one dict
   combine with AND. Or a ``structaware_retrievers.filters.SearchFilter``. Unit keys (``doc_id``,
   ``doc_name``, ``source``, ``unit_type``, ``page``, ``grade``...) match the unit fields of points
-  ingested by structaware; other keys your own metadata. The retriever takes the same dicts and
-  gives the same documents (:mod:`structaware_retrievers.filters`).
+  ingested by structaware; other keys your own metadata (the keys of the documents added here are
+  keys of the index). A filter on a key no document of the index carries, or on a value outside a
+  closed vocabulary (``{"unit_type": "tabel_row"}``), raises ``UnknownFilterError`` (a ``ValueError``)
+  naming it, instead of returning nothing. The retriever takes the same dicts and gives the same
+  documents (:mod:`structaware_retrievers.filters`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["GRADE_SYSTEMS", "RANK", "SYSTEM_PRECEDENCE", "GradeSystem"]
+__all__ = ["DIRECTIONS", "GRADE_SYSTEMS", "RANK", "STRENGTHS", "SYSTEM_PRECEDENCE", "GradeSystem"]
 
 
 class GradeSystem(NamedTuple):
@@ -142,3 +142,9 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
 #: System names from most to least specific; decides ``Grade.system`` when signals mix.
 SYSTEM_PRECEDENCE: tuple[str, ...] = tuple(s.name for s in GRADE_SYSTEMS)
 RANK = {name: i for i, name in enumerate(SYSTEM_PRECEDENCE)}
+
+#: ``Grade.strength`` values the systems are read into (``""``: not stated): GRADE's words, KDIGO 1/2
+#: and the Chinese 强/弱 as strong/weak, ACC/AHA class IIa and class III (No Benefit) as moderate.
+STRENGTHS: tuple[str, ...] = ("strong", "moderate", "conditional", "weak")
+#: ``Grade.direction`` values (``""``: not stated); ``neither`` is VA/DoD's "Neither for nor against".
+DIRECTIONS: tuple[str, ...] = ("for", "against", "neither")

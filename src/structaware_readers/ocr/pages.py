@@ -104,9 +104,17 @@ def open_pdf(pdf: str | Path | bytes) -> Any:
 
 def scan_pages(pdf: str | Path | bytes | Any) -> list[PageScan]:
     """One :class:`PageScan` per page, in page order (cheap: no rendering)."""
+    doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
+    try:
+        return _scan(doc)
+    finally:
+        if doc is not pdf:  # opened here: closed here, not left to the garbage collector or the exit
+            doc.close()
+
+
+def _scan(doc: Any) -> list[PageScan]:
     import pypdfium2.raw as pdfium_c
 
-    doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
     out: list[PageScan] = []
     for i in range(len(doc)):
         page = doc[i]
@@ -145,14 +153,18 @@ def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI)
         IndexError: ``page`` is outside ``1..page count``.
     """
     doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
-    if not 1 <= page <= len(doc):
-        raise IndexError(f"page {page} is outside 1..{len(doc)}")
-    p = doc[page - 1]
     try:
-        bitmap = p.render(scale=dpi / 72.0, may_draw_forms=True)
-        return bitmap.to_pil().convert("RGB")
+        if not 1 <= page <= len(doc):
+            raise IndexError(f"page {page} is outside 1..{len(doc)}")
+        p = doc[page - 1]
+        try:
+            bitmap = p.render(scale=dpi / 72.0, may_draw_forms=True)
+            return bitmap.to_pil().convert("RGB")
+        finally:
+            p.close()
     finally:
-        p.close()
+        if doc is not pdf:
+            doc.close()
 
 
 __all__ = ["MIN_IMAGE_COVER", "MIN_TEXT_CHARS", "OCR_DPI", "PageScan", "open_pdf", "pages_needing_ocr", "render_page", "scan_pages"]

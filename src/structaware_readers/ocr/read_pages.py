@@ -116,15 +116,18 @@ def read_pages(
     key = f"{route}#r{getattr(engine, 'revision', 0)}"  # the cache's key: the route and structaware's reading of it
     doc = open_pdf(pdf)
     out: list[PageRead] = []
-    for page in pages:
-        hit = store.load(doc_id, key, page, RULES_VERSION) if store is not None and doc_id else None
-        if hit is not None and hit[1] is not None:
-            out.append(PageRead(page, hit[0], hit[1], route))
-            continue
-        image = render_page(doc, page, dpi=dpi)
-        lines = hit[0] if hit is not None else engine.read(image)  # rules found another way: lines kept
-        rules = horizontal_rules(image)
-        if store is not None and doc_id:
-            store.store(doc_id, key, page, lines, rules, RULES_VERSION)
-        out.append(PageRead(page, lines, rules, route))
+    try:
+        for page in pages:
+            hit = store.load(doc_id, key, page, RULES_VERSION) if store is not None and doc_id else None
+            if hit is not None and hit[1] is not None:
+                out.append(PageRead(page, hit[0], hit[1], route))
+                continue
+            image = render_page(doc, page, dpi=dpi)
+            lines = hit[0] if hit is not None else engine.read(image)  # rules found another way: lines kept
+            rules = horizontal_rules(image)
+            if store is not None and doc_id:
+                store.store(doc_id, key, page, lines, rules, RULES_VERSION)
+            out.append(PageRead(page, lines, rules, route))
+    finally:
+        doc.close()  # closed here, not left to the garbage collector or the exit
     return out

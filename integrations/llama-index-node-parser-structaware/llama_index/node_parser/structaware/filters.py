@@ -54,7 +54,9 @@ def to_point_filter(filters: MetadataFilters | None) -> Any:
     Raises:
         UnsupportedFilterError: a text-match operator or an unknown condition, naming it.
         MalformedInputError: a value the filter cannot match (an empty ``in`` list, a range on a
-            non-number, a key spelt almost like a unit key); ``field`` is ``filter.<key>``.
+            non-number); ``UnknownFilterError`` (a subclass) for a key spelt almost like a unit key
+            or a value outside a closed vocabulary (a unit type); ``field`` is ``filter.<key>``. A key
+            no unit of the index carries raises ``UnknownFilterError`` when the index is searched.
     """
     from structaware_retrievers.filters import to_point_filter as compile_any
 

@@ -182,7 +182,8 @@ class _StructawareReader(BasePydanticReader):
         extra_info: dict[str, Any] | None = None,
         fs: Any | None = None,
     ) -> Iterator[Document]:
-        """Yield one ``Document`` per document (per input path; a folder as the reader says).
+        """Yield one ``Document`` per document (per input path; a folder as the reader says). A local
+        document's source (``file_path`` and its units' ``source``) is its absolute path.
 
         Args:
             file_path: one path or an iterable of paths (files, or MinerU output folders).
@@ -197,7 +198,8 @@ class _StructawareReader(BasePydanticReader):
         paths = _as_paths(file_path)
         if _is_local_fs(fs):
             for path in self._local_paths(paths):
-                yield document_from_parsed(self._parse(path), extra_info)
+                # the absolute path, as `structaware ingest` records it (a missing one is named as given)
+                yield document_from_parsed(self._parse(path.resolve() if path.exists() else path), extra_info)
             return
         for path in paths:
             with tempfile.TemporaryDirectory(prefix="structaware-fs-") as tmp:

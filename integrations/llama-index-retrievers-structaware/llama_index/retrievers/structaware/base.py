@@ -80,7 +80,9 @@ class StructureAwareRetriever(BaseRetriever):
         UnsupportedFilterError: at construction, for a filter operator Qdrant cannot evaluate
             (``text_match``), naming it.
         MalformedInputError: at construction, for a filter value that cannot match (naming
-            ``filter.<key>``); for a top k < 1 or an unknown mode or fusion, naming the argument.
+            ``filter.<key>``; ``UnknownFilterError`` for a value outside a closed vocabulary, and at
+            query time for a key no unit of the index carries); for a top k < 1 or an unknown mode
+            or fusion, naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 

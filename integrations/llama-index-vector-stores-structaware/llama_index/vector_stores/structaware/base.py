@@ -264,7 +264,10 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         alone otherwise. ``similarity_top_k`` results (``hybrid_top_k`` in ``HYBRID`` mode when set).
 
         Raises:
-            MalformedInputError: an unsupported filter, or neither a query string nor an embedding.
+            MalformedInputError: an unsupported filter, or neither a query string nor an embedding;
+                ``UnknownFilterError`` (a subclass, a ``ValueError``) for a filter key no node of the
+                index carries (the metadata keys of the nodes added here are carried) or a value
+                outside a closed vocabulary (a unit type).
             StoreError: the query embedding's dimension differs from the index's.
         """
         mode = "dense"
