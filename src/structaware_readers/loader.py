@@ -145,7 +145,8 @@ def prepare_document(
 ) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built:
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
-    reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
+    reading order applied (:func:`apply_reading_order`), headings settled from ``pdf``'s outline,
+    the numbering and signs of false headings (:func:`~structaware_readers.heading_pass.settle_headings`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
     bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
     algorithms described in text read into flowchart blocks on the algorithm's page
@@ -165,10 +166,12 @@ def prepare_document(
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
+    from structaware_readers.heading_pass import settle_headings
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
     doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
+    doc = settle_headings(doc, pdf)
     doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
