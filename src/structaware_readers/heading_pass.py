@@ -32,7 +32,7 @@ from pathlib import Path
 from structaware_readers.heading_evidence import beside_another, not_a_heading
 from structaware_readers.headings import heading_levels
 from structaware_readers.models import Block, BlockKind, ParsedDocument
-from structaware_readers.outline import OutlineEntry, match_outline, read_outline, text_key
+from structaware_readers.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
 
 __all__ = ["settle_headings"]
 
@@ -59,9 +59,13 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
     if named:
         changed = _promote_named(blocks, named) or changed
         dropped = _join_cut_titles(blocks, named)
-        kept = [i for i in range(len(blocks)) if i not in dropped]
         _outline_levels(blocks, named, old_levels)
-        new_blocks = [blocks[i] for i in kept]
+        titles = _titles_atop_tables(blocks, entries, set(named.values()))
+        new_blocks = []
+        for i, b in enumerate(blocks):
+            new_blocks += titles.get(i, [])
+            if i not in dropped:
+                new_blocks.append(b)
         changed = True
     else:
         changed = _promote_chapters(blocks) or changed
@@ -140,6 +144,48 @@ def _join_cut_titles(blocks: list[Block], named: dict[int, OutlineEntry]) -> set
             j += 1
         blocks[i] = head
     return dropped
+
+
+def _titles_atop_tables(blocks: list[Block], entries: list[OutlineEntry], named: set[OutlineEntry]) -> dict[int, list[Block]]:
+    """Headings printed as the first line of a table (an appendix title the parser read into the
+    table's title row): for each entry named by no block whose title starts the text of a table on
+    its page or the next (after the entries already found there), a heading block at the entry's
+    depth placed before the table, with the title as printed, the table's page and box, and the id
+    ``<table id>-h<k>``. Returns table index -> its new heading blocks."""
+    tables = [i for i, b in enumerate(blocks) if b.kind is BlockKind.TABLE and b.text.strip()]
+    consumed: dict[int, str] = {}  # table index -> printed text already taken as titles
+    found: dict[int, list[Block]] = {}
+    for entry in entries:
+        if entry in named or entry.page <= 0:
+            continue
+        key = text_key(entry.title)
+        for i in tables:
+            if blocks[i].page not in (entry.page, entry.page + 1):
+                continue
+            rest = blocks[i].text[len(consumed.get(i, "")) :]
+            printed = printed_prefix(rest, key)
+            if printed is None:
+                continue
+            consumed[i] = consumed.get(i, "") + printed
+            k = len(found.setdefault(i, []))
+            found[i].append(
+                blocks[i].model_copy(
+                    update={
+                        "block_id": f"{blocks[i].block_id}-h{k + 1}",
+                        "kind": BlockKind.HEADING,
+                        "text": " ".join(printed.split()),
+                        "level": entry.level,
+                        "table": None,
+                        "caption": "",
+                        "footnote": "",
+                        "extra_pages": [],
+                        "extra_bboxes": [],
+                        "extra_ids": [],
+                    }
+                )
+            )
+            break
+    return found
 
 
 def _cjk_end(text: str) -> bool:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from structaware_readers.models import Block, BlockKind
 
-__all__ = ["OutlineEntry", "match_outline", "read_outline", "text_key"]
+__all__ = ["OutlineEntry", "match_outline", "printed_prefix", "read_outline", "text_key"]
 
 #: Entries read at most (a PDF with a bookmark per paragraph is no outline of sections).
 MAX_ENTRIES = 2000
@@ -186,3 +186,22 @@ def match_outline(blocks: Sequence[Block], entries: Sequence[OutlineEntry]) -> d
                 found[hit] = entry
                 break
     return found
+
+
+def printed_prefix(text: str, key: str) -> str | None:
+    """The start of ``text`` as printed whose letters and digits are ``key`` (:func:`text_key`), or
+    None when ``text`` does not start with them: ``("Appendix J: Terms A. Syntax", "appendixjterms")``
+    -> ``"Appendix J: Terms"``."""
+    if not key:
+        return None
+    got = 0
+    for pos, ch in enumerate(text):
+        folded = text_key(ch)
+        if not folded:
+            continue
+        if not key.startswith(folded, got):
+            return None
+        got += len(folded)
+        if got == len(key):
+            return text[: pos + 1]
+    return None
