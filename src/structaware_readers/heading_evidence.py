@@ -7,16 +7,18 @@ does not show; :func:`not_a_heading` names the first one found, ``""`` when none
 * ``grade``: only grade tokens, a recommendation table's class and level cells (``IIa``, ``B``,
   ``IIb``, ``1A``, ``Ⅱa类``), with or without footnote marks;
 * ``header_cell``: a table's column header: a word such as ``Class``, ``Level`` or ``Grade``, or
-  one to three words ending with a footnote mark (``Class^a``, ``Level^b``);
+  one to three words ending with a footnote mark of letters or symbols (``Class^a``, ``Level^b``;
+  not a citation number, ``Statins^9``, nor ``References^1``);
 * ``numbered_cell``: a bare number then a threshold (``2 LVEF ≤40%``: a row of a numbered table);
 * ``sentence``: a sentence, numbered or not, that ends with ``。`` and has a clause break inside, a
   numbered one ending with ``。``, or twelve words and more ending with a full stop;
 * ``fragment``: a piece of a line cut by the layout: it starts with a lower-case word
   (``and ESC/EAS Scientific Document Group``, ``of kidney function and ...``; not ``eGFR`` or
-  ``mTBI``, nor a label ``a.``) or with a footnote mark, or ends with a comma;
+  ``mTBI``, nor a label ``a.``, nor ``references``) or with a footnote mark, or ends with a comma or a semicolon;
 * ``people``: a list of people (``Document Reviewers: A. Name, (Role) (Country), ...``): a role
   label followed by names, or three comma-separated items and more, most of them two to four
-  capitalised words;
+  capitalised words; or one person with credentials in capitals (``Renee Redden, PMHCNS, BC``;
+  not ``Heart Failure, HFrEF, HFpEF``);
 * ``caption``: a table, figure or box caption (``Table 3 Cardiovascular risk categories``).
 
 Context signs (:func:`beside_another`): a heading with another block on its line, in the same
@@ -42,7 +44,9 @@ _HEADER_WORDS = re.compile(
     r"(?i)^(?:class|level|grade|loe|coe|cor|strength|quality|certainty|"
     r"(?:class|strength) of recommendations?|(?:level|quality|certainty) of evidence)$"
 )
-_ENDS_WITH_MARK = re.compile(r"\^(?:\{[^}]*\}|[\w*†‡§,]+)\s*$")
+#: A footnote mark of letters or symbols at the end (``Level^b``); a digit is a citation (``Statins^9``).
+_ENDS_WITH_MARK = re.compile(r"\^(?:\{[a-z*†‡§,\s]*\}|[a-z*†‡§,]+)\s*$")
+_BACK_MATTER = re.compile(r"(?i)^(?:references?|bibliography|resources|acknowledge?ments?|abbreviations)$")
 _NUMBERED_CELL = re.compile(r"^\d{1,2}\s+\S.*[≤≥<>]\s*\d")
 _CN_CLAUSE = re.compile(r"[，,；;：:]")
 _TWO_SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")
@@ -53,7 +57,11 @@ _ROLE_LABEL = re.compile(
     re.IGNORECASE,
 )
 _PERSON_ITEM = re.compile(r"^(?:[A-Z][\w'’.-]*\.?\s+){1,3}[A-Z][\w'’-]+(?:\s*[*†‡§\d]+)?$")
-_CAPTION = re.compile(r"(?i)^(?:table|figure|fig\.|box|chart|exhibit)\s*[A-Z]?\d+[A-Za-z]?(?:[.\-–]\d+)*\b|^[表图]\s*\d+")
+#: A name, then two credentials or more in capitals (``Renee Redden, PMHCNS, BC``).
+_NAME_CAPS = re.compile(r"^(?:[A-Z][a-z'’-]+\.?\s+){1,3}[A-Z][a-z'’-]+(?:\s*,\s*[A-Z]{2,7}(?:-[A-Z]{1,3})?){2,}$")
+_CAPTION = re.compile(
+    r"(?i)^(?:table|figure|fig\.|box|chart|exhibit)\s*[A-Z]?\d+[A-Za-z]?(?:[.\-–]\d+)*\b|^[表图]\s*\d+"
+)
 #: Words (Latin) from which a heading ending with a full stop is a sentence.
 SENTENCE_WORDS = 12
 
@@ -66,13 +74,15 @@ def not_a_heading(text: str) -> str:
     bare = " ".join(_MARKS.sub(" ", t).split())
     if bare and _GRADES.match(bare):
         return "grade"
+    if _BACK_MATTER.match(bare):
+        return ""
     if bare and (_HEADER_WORDS.match(bare) or (_ENDS_WITH_MARK.search(t) and len(bare.split()) <= 3)):
         return "header_cell"
     if _NUMBERED_CELL.match(t) and len(t.split()) <= 8:
         return "numbered_cell"
     if _is_sentence(t):
         return "sentence"
-    if _LOWER_WORD.match(t) or _LEADING_MARK.match(t) or t.endswith(","):
+    if _LOWER_WORD.match(t) or _LEADING_MARK.match(t) or t.endswith((",", "，", ";", "；")):
         return "fragment"
     if _is_people(t):
         return "people"
@@ -90,7 +100,7 @@ def _is_sentence(t: str) -> bool:
 
 
 def _is_people(t: str) -> bool:
-    if _ROLE_LABEL.match(t):
+    if _ROLE_LABEL.match(t) or _NAME_CAPS.match(t):
         return True
     items = [re.sub(r"\([^()]*\)", " ", p).strip() for p in t.split(",")]
     items = [" ".join(p.split()) for p in items if p.strip()]
@@ -105,8 +115,8 @@ def beside_another(blocks: Sequence[Block], i: int) -> bool:
 
     "Its line": the two boxes overlap vertically over half the smaller height and not
     horizontally. "Same column": not one wholly left and the other wholly right of the page's
-    middle (the two columns of a journal page), unless the two are within a tenth of the page
-    width of each other. Furniture and blocks without a box are ignored.
+    middle (the two columns of a journal page). Furniture, blocks without a box and blocks without
+    text (images, formulas) are ignored.
     """
     b = blocks[i]
     if b.bbox is None:
@@ -129,8 +139,6 @@ def beside_another(blocks: Sequence[Block], i: int) -> bool:
             continue
         if min(x1, ox1) > max(x0, ox0):  # they overlap horizontally: not side by side
             continue
-        gap = max(ox0, x0) - min(x1, ox1)
-        split = (x1 <= 0.5 <= ox0) or (ox1 <= 0.5 <= x0)
-        if not split or gap < 0.1:
+        if not ((x1 <= 0.5 <= ox0) or (ox1 <= 0.5 <= x0)):  # not in the two columns of a journal page
             return True
     return False

@@ -6,8 +6,11 @@ section path of every unit is the stack of headings above it:
 1. **Outline.** When the PDF is known and its outline names enough of the document's blocks
    (:data:`MIN_NAMED` entries and half of them, :func:`~structaware_readers.outline.match_outline`),
    the blocks it names are headings at the outline's depth (a title the parser typed as a
-   paragraph is promoted), and a heading the parser cut over two lines is joined back into one
-   (the second block's id and box stay in the first's ``extra_ids`` / ``extra_bboxes``). A heading
+   paragraph is promoted), a heading the parser cut over two lines is joined back into one
+   (the second block's id and box stay in the first's ``extra_ids`` / ``extra_bboxes``), a
+   heading that runs on into the next entries' titles is cut into one heading per title, and a
+   title printed as a table's first line gets a heading before the table (these new headings have
+   the ids ``<block id>-h<k>`` and the box of the block they come from). A heading
    the outline does not name nests under the last one it does name, keeping its depth below it.
 2. **Not headings.** A heading the outline does not name is turned into a paragraph when it shows
    a sign of being none (:func:`~structaware_readers.heading_evidence.not_a_heading`: grade tokens,
@@ -32,6 +35,7 @@ from pathlib import Path
 from structaware_readers.heading_evidence import beside_another, not_a_heading
 from structaware_readers.headings import heading_levels
 from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.units.boxed_text import SIDEBAR_LABEL
 from structaware_readers.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
 
 __all__ = ["settle_headings"]
@@ -57,10 +61,11 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
     old_levels = [b.level for b in blocks]
     changed = _demote(blocks, named)
     if named:
+        blocks, named, old_levels = _split_run_on_titles(blocks, named, entries, old_levels)
         changed = _promote_named(blocks, named) or changed
         dropped = _join_cut_titles(blocks, named)
         _outline_levels(blocks, named, old_levels)
-        titles = _titles_atop_tables(blocks, entries, set(named.values()))
+        titles = _titles_atop_tables(blocks, entries, {id(e) for e in named.values()})
         new_blocks = []
         for i, b in enumerate(blocks):
             new_blocks += titles.get(i, [])
@@ -112,6 +117,45 @@ def _promote_named(blocks: list[Block], named: dict[int, OutlineEntry]) -> bool:
     return changed
 
 
+def _split_run_on_titles(
+    blocks: list[Block], named: dict[int, OutlineEntry], entries: list[OutlineEntry], old_levels: list[int | None]
+) -> tuple[list[Block], dict[int, OutlineEntry], list[int | None]]:
+    """A named heading that runs on into the titles of the entries after it (``Appendix A: Evidence
+    Review Methodology A. Developing the Scope``: two titles the parser read as one line) is cut
+    into one heading per title; the first keeps the block's id, the others get ``<id>-h<k>``, all
+    the block's page and box. Returns the blocks, the names and the levels before, re-indexed."""
+    taken = {id(e) for e in named.values()}
+    position = {id(e): k for k, e in enumerate(entries)}
+    out: list[Block] = []
+    out_named: dict[int, OutlineEntry] = {}
+    out_levels: list[int | None] = []
+    for i, b in enumerate(blocks):
+        entry = named.get(i)
+        pieces: list[tuple[Block, OutlineEntry | None]] = [(b, entry)]
+        if entry is not None and b.kind is BlockKind.HEADING:
+            k = position[id(entry)]
+            while k + 1 < len(entries):
+                nxt, (last, current) = entries[k + 1], pieces[-1]
+                if id(nxt) in taken or abs(nxt.page - b.page) > 1 or current is None:
+                    break
+                head = printed_prefix(last.text, text_key(current.title))
+                rest = last.text[len(head) :].lstrip(" :.-–—") if head is not None else ""
+                if head is None or printed_prefix(rest, text_key(nxt.title)) is None:
+                    break
+                pieces[-1] = (last.model_copy(update={"text": head.strip()}), current)
+                update = {"block_id": f"{b.block_id}-h{len(pieces)}", "text": rest.strip()}
+                update |= {"extra_pages": [], "extra_bboxes": [], "extra_ids": []}
+                pieces.append((b.model_copy(update=update), nxt))
+                taken.add(id(nxt))
+                k += 1
+        for piece, piece_entry in pieces:
+            if piece_entry is not None:
+                out_named[len(out)] = piece_entry
+            out.append(piece)
+            out_levels.append(old_levels[i])
+    return out, out_named, out_levels
+
+
 def _join_cut_titles(blocks: list[Block], named: dict[int, OutlineEntry]) -> set[int]:
     """A named heading shorter than its entry's title, followed by the rest of the title in the next
     block (a heading or a paragraph of the same or the next page), takes that block in; returns the
@@ -146,7 +190,7 @@ def _join_cut_titles(blocks: list[Block], named: dict[int, OutlineEntry]) -> set
     return dropped
 
 
-def _titles_atop_tables(blocks: list[Block], entries: list[OutlineEntry], named: set[OutlineEntry]) -> dict[int, list[Block]]:
+def _titles_atop_tables(blocks: list[Block], entries: list[OutlineEntry], named: set[int]) -> dict[int, list[Block]]:
     """Headings printed as the first line of a table (an appendix title the parser read into the
     table's title row): for each entry named by no block whose title starts the text of a table on
     its page or the next (after the entries already found there), a heading block at the entry's
@@ -156,8 +200,8 @@ def _titles_atop_tables(blocks: list[Block], entries: list[OutlineEntry], named:
     consumed: dict[int, str] = {}  # table index -> printed text already taken as titles
     found: dict[int, list[Block]] = {}
     for entry in entries:
-        if entry in named or entry.page <= 0:
-            continue
+        if id(entry) in named or entry.page <= 0 or SIDEBAR_LABEL.match(entry.title):
+            continue  # a sidebar's title is the heading the unit builder gives its box
         key = text_key(entry.title)
         for i in tables:
             if blocks[i].page not in (entry.page, entry.page + 1):
@@ -230,24 +274,22 @@ def _chapter(text: str) -> int | None:
 
 
 def _promote_chapters(blocks: list[Block]) -> bool:
-    """Step 3: numbered Chinese chapter titles typed as paragraphs become headings."""
+    """Step 3: numbered Chinese chapter titles typed as paragraphs become headings: a title line
+    with no other numbered title line next to it (list lines stand together), and an earlier one
+    numbered one less or a later one numbered one more, itself alone too."""
     body = [i for i, b in enumerate(blocks) if not b.is_furniture and b.kind is not BlockKind.FOOTNOTE]
     numbers = {
-        i: n
-        for i in body
+        k: n
+        for k, i in enumerate(body)
         if blocks[i].kind in (BlockKind.HEADING, BlockKind.PARAGRAPH) and (n := _chapter(blocks[i].text)) is not None
     }
+    alone = {k: n for k, n in numbers.items() if k - 1 not in numbers and k + 1 not in numbers}
     changed = False
-    order = {i: k for k, i in enumerate(body)}
-    members = sorted(numbers)
-    for k, i in enumerate(members):
+    for k, n in alone.items():
+        i = body[k]
         if blocks[i].kind is not BlockKind.PARAGRAPH:
             continue
-        n = numbers[i]
-        neighbours = [m for m in (members[k - 1] if k else None, members[k + 1] if k + 1 < len(members) else None) if m is not None]
-        if any(abs(order[m] - order[i]) == 1 for m in neighbours):
-            continue  # a list of numbered lines, not chapters
-        if any(abs(numbers[m] - n) == 1 for m in neighbours):
+        if any((m < k and n2 == n - 1) or (m > k and n2 == n + 1) for m, n2 in alone.items()):
             blocks[i] = blocks[i].model_copy(update={"kind": BlockKind.HEADING, "level": None})
             changed = True
     return changed

@@ -93,7 +93,8 @@ def _title_and_page(item: object) -> tuple[str, int]:
     if hasattr(item, "get_title"):  # pypdfium2 5.x
         dest = item.get_dest()  # type: ignore[attr-defined]
         index = dest.get_index() if dest is not None else None
-        return str(item.get_title() or ""), (index + 1 if isinstance(index, int) and index >= 0 else 0)  # type: ignore[attr-defined]
+        title = item.get_title()  # type: ignore[attr-defined]
+        return str(title or ""), (index + 1 if isinstance(index, int) and index >= 0 else 0)
     index = getattr(item, "page_index", None)
     return str(getattr(item, "title", "") or ""), (index + 1 if isinstance(index, int) and index >= 0 else 0)
 
@@ -168,7 +169,11 @@ def match_outline(blocks: Sequence[Block], entries: Sequence[OutlineEntry]) -> d
         for page in (entry.page, entry.page + 1, entry.page - 1):
             pool = by_page.get(page, [])
             hit = next(
-                (i for i in pool if i not in found and blocks[i].kind is BlockKind.HEADING and names(entry.title, blocks[i].text)),
+                (
+                    i
+                    for i in pool
+                    if i not in found and blocks[i].kind is BlockKind.HEADING and names(entry.title, blocks[i].text)
+                ),
                 None,
             )
             if hit is None:
