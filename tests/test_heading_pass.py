@@ -232,3 +232,33 @@ def test_one_level_chinese_chapters_typed_as_paragraphs_become_headings() -> Non
     assert kinds["p1-e2"] is BlockKind.PARAGRAPH and kinds["p1-e3"] is BlockKind.PARAGRAPH
     paths = _paths(doc)
     assert paths["地下水位变化和施工扰动会使土体流失，形成空洞。"] == ["2.城市道路塌陷风险源"]
+
+
+def test_outline_reading_drops_figure_lists_and_unnests_numbered_siblings(tmp_path: Path) -> None:
+    from structaware_readers.outline import read_outline
+
+    canvas = pytest.importorskip("reportlab.pdfgen.canvas")
+    c = canvas.Canvas(str(tmp_path / "sloppy.pdf"))
+    outline = [
+        ("Recommendations", 0),
+        ("Recommendation 1", 1),
+        ("Recommendation 2", 2),  # bookmarked under Recommendation 1: a sibling all the same
+        ("Stage 1", 2),  # trap: another title with a number stays nested
+        ("Fig. 2. Flow of patients through the review", 0),  # a list of figures is no section
+        ("Table 3. Opioid doses in morphine milligram equivalents", 0),
+        ("References", 0),
+    ]
+    for k, (title, level) in enumerate(outline):
+        c.bookmarkPage(f"b{k}")
+        c.addOutlineEntry(title, f"b{k}", level=level)
+    c.drawString(72, 720, "page")
+    c.showPage()
+    c.save()
+    entries = read_outline(tmp_path / "sloppy.pdf")
+    assert [(e.title, e.level, e.page) for e in entries] == [
+        ("Recommendations", 1, 1),
+        ("Recommendation 1", 2, 1),
+        ("Recommendation 2", 2, 1),
+        ("Stage 1", 3, 1),
+        ("References", 1, 1),
+    ]

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from structaware_readers.headings import numbering_style
 from structaware_readers.models import Block, BlockKind
 
-__all__ = ["beside_another", "not_a_heading"]
+__all__ = ["CAPTION", "beside_another", "not_a_heading"]
 
 _MARKS = re.compile(r"\^(?:\{[^}]*\}|[\w*†‡§,]+)|[*†‡§¶#]+")
 _GRADE_TOKEN = r"(?:(?:[IVX]{1,4}|[Ⅰ-Ⅻ])[abc]?\s*类?|[A-E][+\-]?|[1-4][A-D]|[A-D][1-3])"
@@ -59,7 +59,8 @@ _ROLE_LABEL = re.compile(
 _PERSON_ITEM = re.compile(r"^(?:[A-Z][\w'’.-]*\.?\s+){1,3}[A-Z][\w'’-]+(?:\s*[*†‡§\d]+)?$")
 #: A name, then two credentials or more in capitals (``Renee Redden, PMHCNS, BC``).
 _NAME_CAPS = re.compile(r"^(?:[A-Z][a-z'’-]+\.?\s+){1,3}[A-Z][a-z'’-]+(?:\s*,\s*[A-Z]{2,7}(?:-[A-Z]{1,3})?){2,}$")
-_CAPTION = re.compile(
+#: A table, figure or box caption's label at the start of a text (``Table 3``, ``Fig. 5.``, ``表 1``).
+CAPTION = re.compile(
     r"(?i)^(?:table|figure|fig\.|box|chart|exhibit)\s*[A-Z]?\d+[A-Za-z]?(?:[.\-–]\d+)*\b|^[表图]\s*\d+"
 )
 #: Words (Latin) from which a heading ending with a full stop is a sentence.
@@ -86,7 +87,7 @@ def not_a_heading(text: str) -> str:
         return "fragment"
     if _is_people(t):
         return "people"
-    if _CAPTION.match(t):
+    if CAPTION.match(t):
         return "caption"
     return ""
 

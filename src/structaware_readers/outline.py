@@ -7,6 +7,8 @@ image (table cells, author lists and sentences typed as titles; titles typed as 
 * :func:`read_outline`: the outline's entries (title, depth, 1-based page), depths normalised so
   the top level is 1; a lone first entry above all the others (the document's title, as VA/DoD
   and journal PDFs print it) is level 1 too, so its children are not all pushed one level down.
+  Entries that name figures and tables (an outline that is a list of figures) are left out, and
+  ``Recommendation 2`` bookmarked under ``Recommendation 1`` is read as its sibling.
 * :func:`match_outline`: which block (a heading, or a short paragraph or caption) each entry
   names, looked for on the entry's page, then the page after it and the page before it. Texts
   are compared on their letters and digits only (case, spaces, hyphenation and punctuation
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from structaware_readers.heading_evidence import CAPTION
 from structaware_readers.models import Block, BlockKind
 
 __all__ = ["OutlineEntry", "match_outline", "printed_prefix", "read_outline", "text_key"]
@@ -100,15 +103,36 @@ def _title_and_page(item: object) -> tuple[str, int]:
 
 
 def _normalise_levels(raw: list[tuple[str, int, int]]) -> list[OutlineEntry]:
-    """Depths from 1; a lone first entry above every other (the document's title) is level 1 with its children."""
+    """Depths from 1; a lone first entry above every other (the document's title) is level 1 with its
+    children; entries that are captions (a list of figures and tables) left out; a numbered title
+    put under the same title with another number (``Recommendation 2`` under ``Recommendation 1``)
+    made its sibling."""
+    raw = [r for r in raw if not CAPTION.match(r[0])]
     if not raw:
         return []
+    raw = _numbered_siblings(raw)
     top = min(level for _, level, _ in raw)
     title_only = len(raw) > 1 and raw[0][1] == top and all(level > top for _, level, _ in raw[1:])
     base = min(level for _, level, _ in raw[1:]) if title_only else top
     out = [OutlineEntry(t, max(1, level - base + 1), page) for t, level, page in raw]
     if title_only:
         out[0] = OutlineEntry(raw[0][0], 1, raw[0][2])
+    return out
+
+
+_NUMBERED_TITLE = re.compile(r"^(\D+?)\s*\d{1,3}(?:\.\d{1,3})*\s*$")
+
+
+def _numbered_siblings(raw: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    for title, level, page in raw:
+        m = _NUMBERED_TITLE.match(title.strip())
+        parent = next((o for o in reversed(out) if o[1] < level), None)
+        if m and parent is not None:
+            pm = _NUMBERED_TITLE.match(parent[0].strip())
+            if pm and pm.group(1).casefold() == m.group(1).casefold():
+                level = parent[1]
+        out.append((title, level, page))
     return out
 
 
