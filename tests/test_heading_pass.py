@@ -234,7 +234,7 @@ def test_one_level_chinese_chapters_typed_as_paragraphs_become_headings() -> Non
     assert paths["地下水位变化和施工扰动会使土体流失，形成空洞。"] == ["2.城市道路塌陷风险源"]
 
 
-def test_outline_reading_drops_figure_lists_and_unnests_numbered_siblings(tmp_path: Path) -> None:
+def test_outline_reading_drops_figures_lead_ins_and_bullets_and_unnests_numbered_siblings(tmp_path: Path) -> None:
     from structaware_readers.outline import read_outline
 
     canvas = pytest.importorskip("reportlab.pdfgen.canvas")
@@ -253,6 +253,14 @@ def test_outline_reading_drops_figure_lists_and_unnests_numbered_siblings(tmp_pa
         c.addOutlineEntry(title, f"b{k}", level=level)
     c.drawString(72, 720, "page")
     c.showPage()
+    # page 2: a chapter, then bookmarks a flowchart's boxes were given
+    for k, title in enumerate(
+        ["Assessment and Monitoring", "Assess for risk of raised blood pressure:", "\uf0b7 Repeat the reading after five minutes"]
+    ):
+        c.bookmarkPage(f"later{k}")
+        c.addOutlineEntry(title, f"later{k}", level=0)
+    c.drawString(72, 720, "page 2")
+    c.showPage()
     c.save()
     entries = read_outline(tmp_path / "sloppy.pdf")
     assert [(e.title, e.level, e.page) for e in entries] == [
@@ -261,4 +269,44 @@ def test_outline_reading_drops_figure_lists_and_unnests_numbered_siblings(tmp_pa
         ("Recommendation 2", 2, 1),
         ("Stage 1", 3, 1),
         ("References", 1, 1),
+        ("Assessment and Monitoring", 1, 2),
+    ]
+
+
+def test_outline_bookmarks_pointing_back_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bookmarks added out of order (a flowchart's boxes bookmarked after later chapters) point back
+    to pages already passed; read here through pypdfium2 4.x's outline items."""
+    import collections
+
+    import pypdfium2
+
+    from structaware_readers.outline import read_outline
+
+    item = collections.namedtuple("item", "level title page_index")
+    toc = [
+        item(0, "Introduction", 10),
+        item(1, "Screening", 12),
+        item(1, "Clinical Team Roles", 15),
+        item(0, "Whom to Screen", 12),  # points back: left out
+        item(0, "Protocol 1: Clinical Assessment", 16),
+        item(1, "3.1 Assess the patient", 16),  # trap: the same page is no step back
+    ]
+
+    class FakePdf:
+        def __init__(self, *_args: object) -> None:
+            pass
+
+        def get_toc(self, **_kw: object) -> list:
+            return toc
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", FakePdf)
+    assert [(e.title, e.level, e.page) for e in read_outline(b"%PDF-1.7")] == [
+        ("Introduction", 1, 11),
+        ("Screening", 2, 13),
+        ("Clinical Team Roles", 2, 16),
+        ("Protocol 1: Clinical Assessment", 1, 17),
+        ("3.1 Assess the patient", 2, 17),
     ]

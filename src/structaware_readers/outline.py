@@ -7,8 +7,9 @@ image (table cells, author lists and sentences typed as titles; titles typed as 
 * :func:`read_outline`: the outline's entries (title, depth, 1-based page), depths normalised so
   the top level is 1; a lone first entry above all the others (the document's title, as VA/DoD
   and journal PDFs print it) is level 1 too, so its children are not all pushed one level down.
-  Entries that name figures and tables (an outline that is a list of figures) are left out, and
-  ``Recommendation 2`` bookmarked under ``Recommendation 1`` is read as its sibling.
+  Entries that name figures and tables (an outline that is a list of figures), bullets, lead-ins
+  (``Assess for risk:``) and entries pointing back to an earlier page are left out, and ``Recommendation 2`` bookmarked
+  under ``Recommendation 1`` is read as its sibling.
 * :func:`match_outline`: which block (a heading, or a short paragraph or caption) each entry
   names, looked for on the entry's page, then the page after it and the page before it. Texts
   are compared on their letters and digits only (case, spaces, hyphenation and punctuation
@@ -107,7 +108,7 @@ def _normalise_levels(raw: list[tuple[str, int, int]]) -> list[OutlineEntry]:
     children; entries that are captions (a list of figures and tables) left out; a numbered title
     put under the same title with another number (``Recommendation 2`` under ``Recommendation 1``)
     made its sibling."""
-    raw = [r for r in raw if not CAPTION.match(r[0])]
+    raw = _section_titles(raw)
     if not raw:
         return []
     raw = _numbered_siblings(raw)
@@ -117,6 +118,29 @@ def _normalise_levels(raw: list[tuple[str, int, int]]) -> list[OutlineEntry]:
     out = [OutlineEntry(t, max(1, level - base + 1), page) for t, level, page in raw]
     if title_only:
         out[0] = OutlineEntry(raw[0][0], 1, raw[0][2])
+    return out
+
+
+_BULLETS = "•▪◦●○■□◆◇➢➤✓✔-–—*·"
+_SENTENCE_END = re.compile(r"[:;,?。：；，？]\s*$")
+
+
+def _section_titles(raw: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Entries that can be section titles: not a caption, not a bullet or a question or lead-in (one
+    ending with ``:``, ``?``, ``;`` or ``,`` and without a numbering label: bookmarks set on a
+    flowchart's boxes), not pointing back before a page already reached (bookmarks added out of order)."""
+    out: list[tuple[str, int, int]] = []
+    reached = 0
+    for title, level, page in raw:
+        t = unicodedata.normalize("NFKC", title).strip()
+        if not text_key(t) or unicodedata.category(t[0]) == "Co" or t[0] in _BULLETS or CAPTION.match(t):
+            continue
+        if _SENTENCE_END.search(t) and not _LABEL.match(t):
+            continue
+        if 0 < page < reached:
+            continue
+        reached = max(reached, page)
+        out.append((title, level, page))
     return out
 
 
