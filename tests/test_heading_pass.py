@@ -90,6 +90,8 @@ def test_outline_sets_levels_promotes_titles_and_splits_an_appendix_out_of_a_tab
         # two titles the parser read as one line
         _b("p2-e0", BlockKind.HEADING, "Appendix I: Participant List A. Work Group Members", 2, (0.1, 0.1, 0.5, 0.12), level=1),
         _b("p2-e1", BlockKind.PARAGRAPH, "Work group members and their affiliations.", 2, (0.1, 0.15, 0.9, 0.2)),
+        _b("p2-e2", BlockKind.HEADING, "Annex B. Patient Leaflet", 2, (0.1, 0.3, 0.5, 0.32), level=1),
+        _b("p2-e3", BlockKind.PARAGRAPH, "Take one tablet each morning with water.", 2, (0.1, 0.35, 0.9, 0.4)),
         _b("p3-e0", BlockKind.TABLE, "Appendix J: Literature Search Terms and Strategy\nSet Search terms\n1 hypertension AND ambulatory monitoring", 3,
            (0.1, 0.1, 0.9, 0.9), table=grid),
     ]
@@ -113,6 +115,7 @@ def test_outline_sets_levels_promotes_titles_and_splits_an_appendix_out_of_a_tab
         "B. Patients with Kidney Disease and Patients Treated in Community Care Settings", "Discussion"
     ]
     assert paths["Work group members and"] == ["Appendix I: Participant List", "A. Work Group Members"]
+    assert paths["Take one tablet each"] == ["Annex B. Patient Leaflet"]  # not in the outline, a top level still
     rows = [u for u in build_units(doc) if u.unit_type.value == "table_row"]
     assert rows and all(u.section_path == ["Appendix J: Literature Search Terms and Strategy"] for u in rows)
 

@@ -11,7 +11,8 @@ section path of every unit is the stack of headings above it:
    heading that runs on into the next entries' titles is cut into one heading per title, and a
    title printed as a table's first line gets a heading before the table (these new headings have
    the ids ``<block id>-h<k>`` and the box of the block they come from). A heading
-   the outline does not name nests under the last one it does name, keeping its depth below it.
+   the outline does not name nests under the last one it does name, keeping its depth below it
+   (an annex, chapter or part by its numbering stays at the top level).
 2. **Not headings.** A heading the outline does not name is turned into a paragraph when it shows
    a sign of being none (:func:`~structaware_readers.heading_evidence.not_a_heading`: grade tokens,
    a column header, a numbered table cell, a sentence, a line fragment, a list of people, a caption
@@ -33,7 +34,7 @@ import unicodedata
 from pathlib import Path
 
 from structaware_readers.heading_evidence import beside_another, not_a_heading
-from structaware_readers.headings import heading_levels
+from structaware_readers.headings import heading_levels, numbering_style
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.units.boxed_text import SIDEBAR_LABEL
 from structaware_readers.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
@@ -244,7 +245,8 @@ def _cjk_start(text: str) -> bool:
 
 def _outline_levels(blocks: list[Block], named: dict[int, OutlineEntry], old_levels: list[int | None]) -> None:
     """Step 1's levels: a named heading at its entry's depth; another under the last named one,
-    as deep below it as it was below it before (at least one level)."""
+    as deep below it as it was below it before (at least one level), but an annex, chapter or part
+    by its numbering at the top level."""
     anchor: tuple[int, int] | None = None  # (level before, level now) of the last named heading
     for i, b in enumerate(blocks):
         if b.kind is not BlockKind.HEADING:
@@ -253,6 +255,8 @@ def _outline_levels(blocks: list[Block], named: dict[int, OutlineEntry], old_lev
         if i in named:
             new = named[i].level
             anchor = (old if old is not None else new, new)
+        elif anchor is not None and (style := numbering_style(b.text)) is not None and style[1] == 0.0:
+            new = 1  # "Annex A", "Chapter 3", "第三章" the outline left out: a top level all the same
         elif anchor is not None:
             before = old if old is not None else anchor[0] + 1
             new = anchor[1] + max(1, before - anchor[0])
