@@ -36,8 +36,8 @@ from pathlib import Path
 from structaware_readers.heading_evidence import beside_another, not_a_heading
 from structaware_readers.headings import heading_levels, numbering_style
 from structaware_readers.models import Block, BlockKind, ParsedDocument
-from structaware_readers.units.boxed_text import SIDEBAR_LABEL
 from structaware_readers.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
+from structaware_readers.units.boxed_text import SIDEBAR_LABEL
 
 __all__ = ["settle_headings"]
 
