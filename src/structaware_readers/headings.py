@@ -37,7 +37,7 @@ start with quantities): the first number has at most two digits (so years such a
 ``2019 data show`` give ``None``), every later part at most three; a number directly followed
 by a digit, ``%``, a range dash or a unit (``5 mg``, ``2.5 mL``, ``140 mmHg``, ``3 years``,
 ``5-FU-based``) gives ``None``; a number glued to a Latin letter (``3D imaging``, ``1.5T MRI``) or
-to a CJK measure word (``2型糖尿病``, ``3级``, ``5年后``) gives ``None``.
+to a CJK measure word, glued or after a space (``2型糖尿病``, ``3级``, ``5年后``, ``4 类要素``) gives ``None``.
 """
 
 from __future__ import annotations
@@ -228,6 +228,8 @@ def _is_quantity(rest: str, *, has_dot: bool) -> bool:
             return False
         if after[0] in "%‰-–—~/×x" and not has_dot:
             return True
+        if after[0] in _CJK_COUNTERS and not has_dot:
+            return True  # "4 类要素": a count written with a space
         return bool(_UNIT_AFTER.match(after)) and not has_dot
     if has_dot:
         # "2.Introduction" (missing space after the dot) still reads as numbering

@@ -144,22 +144,15 @@ def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes |
 def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
-    """The one structure pass every reader's output goes through before units are built:
-    untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), tables the
-    parser gave as loose blocks or as pictures made table blocks with a grid
-    (:func:`~structaware_readers.loose_tables.gather_loose_tables`, with ``pdf``'s text layer when it is
-    given), the reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
-    column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
-    algorithms described in text read into flowchart blocks on the algorithm's page
-    (:func:`~structaware_readers.algorithms.attach_described_algorithms`), charts drawn with live text
-    gathered into one figure block each (:func:`~structaware_readers.algorithms.chart_regions.gather_chart_regions`),
-    algorithm images left
-    unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
-    :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
-    text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`); every
-    text field is first written as a reader sees it (:func:`~structaware_readers.text_as_read.read_as_printed`:
-    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``, Symbol-font bullets -> ``▪``).
+    """The one structure pass every reader's output goes through before units are built, in order:
+    text as a reader sees it (:mod:`~structaware_readers.text_as_read`), page furniture
+    (:mod:`~structaware_readers.furniture`), tables left as loose blocks or pictures read into grids
+    (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
+    from the PDF outline, numbering and typography (:mod:`~structaware_readers.heading_pass`),
+    continued paragraphs joined (:mod:`~structaware_readers.continuations`), bibliographies typed
+    (:mod:`~structaware_readers.references`), algorithms described in text, charts drawn with live
+    text and algorithm images read into flowcharts or figures (:mod:`~structaware_readers.algorithms`;
+    images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -171,12 +164,13 @@ def prepare_document(
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.furniture import mark_furniture
+    from structaware_readers.heading_pass import settle_headings
     from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
     doc = gather_loose_tables(mark_furniture(read_as_printed(doc)), pdf)
-    doc = apply_reading_order(doc, reading_order)
+    doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
     doc = gather_chart_regions(attach_described_algorithms(mark_references(join_continued_paragraphs(doc))))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
