@@ -147,7 +147,8 @@ def prepare_document(
     untyped page furniture marked (:func:`~structaware_readers.furniture.mark_furniture`), the
     reading order applied (:func:`apply_reading_order`), paragraphs continued across page and
     column breaks joined (:func:`~structaware_readers.continuations.join_continued_paragraphs`),
-    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`),
+    bibliographies typed REFERENCE (:func:`~structaware_readers.references.mark_references`), contents,
+    author and notice blocks typed FRONT_MATTER (:func:`~structaware_readers.front_matter.mark_front_matter`),
     algorithms described in text read into flowchart blocks on the algorithm's page
     (:func:`~structaware_readers.algorithms.attach_described_algorithms`), algorithm images left
     unread read from ``pdf`` when it is given and OpenCV is installed (extra ``ocr``;
@@ -164,12 +165,13 @@ def prepare_document(
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
+    from structaware_readers.front_matter import mark_front_matter
     from structaware_readers.furniture import mark_furniture
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
     doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
-    doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
+    doc = attach_described_algorithms(mark_front_matter(mark_references(join_continued_paragraphs(doc))))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
     return note_unread_figures(doc)

@@ -1,0 +1,204 @@
+"""A document's apparatus recognised and typed FRONT_MATTER: contents, authors, notices.
+
+Contents lines, author and affiliation lists, conflict-of-interest statements and disclaimers are
+text *about* the document, not evidence in it; left in section units they come back as hits for
+questions they cannot answer. :func:`mark_front_matter` retypes PARAGRAPH and LIST blocks as
+FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builder makes
+``front_matter`` units of them, which a search leaves out unless asked. Rules:
+
+* **contents**: a block whose lines are mostly contents entries (a dot leader, ``.....``,
+  ``. . . .`` or ``……``, then a page number: ``VI. Routine Pregnancy Care........ 12``,
+  ``Recommendation Table 1 — Risk estimation ....... 9``); and every block under a contents heading
+  (``Contents``, ``Table of contents``, ``CONTENTS (Continued)``, ``List of tables``, ``目录``) or on a
+  page whose running head says ``contents``, until the next heading of the same or a higher level or
+  the first paragraph of running prose (120+ characters, no dot leader, most lines not ending in a
+  page number);
+* **apparatus sections**: every block under a heading that names one (``Acknowledgements``,
+  ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
+  ``Declaration of interests``, ``Funding``, ``Author contributions``, ``Author information``,
+  ``Data availability statement``, ``Disclaimer``, ``Copyright``, ``© <publisher> <year>``,
+  ``利益冲突``, ``致谢``), until the next heading of the same or a higher level;
+* **labelled blocks**: a paragraph that opens with an apparatus label (``Authors/Task Force
+  Members:``, ``Affiliations:``, ``* Corresponding author``, ``Disclaimer:``, ``Permissions:``,
+  ``©``, ``Copyright``, ``Downloaded from``, ``Suggested citation``, ``This article is published``,
+  ``引用本文``, ``通信作者``, ``收稿日期``); after a disclaimer, permissions, copyright or publication
+  notice, the paragraphs that follow it on the same page up to the next heading are the notice too;
+* **name lists**: a paragraph that is mostly people: three or more names with a credential after
+  them (``Deborah Dowell, MD; Kathleen R. Ragan, MSPH``) or four or more names with a country in
+  brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 120
+  characters; a short paragraph (200 characters at most) that opens with a name and a credential
+  (a member list entry); and a contact line (an e-mail address with a department, hospital or
+  university).
+
+Candidates are PARAGRAPH, LIST and FOOTNOTE blocks (journals set corresponding-author notes and
+some contents lines as footnotes).
+
+Traps that stay evidence: ``Disclosure of the diagnosis to the patient`` (a clinical heading), a
+numbered recommendation list, prose that names one clinician, a table (never retyped).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from structaware_readers.false_headings import CREDENTIALS
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+
+__all__ = ["is_contents_line", "mark_front_matter"]
+
+_CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.FOOTNOTE}
+#: A dot leader followed, somewhere after it, by a page number (``S12``, ``12``, ``iv``).
+_LEADER_PAGE = re.compile(r"(?:\.{4,}|(?:\.\s){4,}|…{2,}|·{4,})[\s.…·]*(?:[A-Z]?-?\d{1,4}|[ivxlc]{1,6})\b")
+_LEADER = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}|·{4,}")
+_ENDS_WITH_PAGE = re.compile(r"\s(?:[A-Z]?\d{1,4}|[ivxlc]{1,6})$")
+_NUMBERING = re.compile(r"^(?:(?:section|chapter|part)\s+)?(?:[A-Z]?\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,6})[.:)]?\s+", re.I)
+_CONTENTS_HEADING = re.compile(
+    r"^(?:table of )?contents?(?:\s*\((?:continued|cont[’']?d\.?)\))?$|^目\s*录$|"
+    r"^list of (?:tables|figures|tables and figures|figures and tables|boxes|appendices)$",
+    re.I,
+)
+_APPARATUS_HEADING = re.compile(
+    r"^(?:acknowledge?ments?|funding(?: sources?| statement)?|sources? of funding|"
+    r"authors?[’']?s?[’']? contributions?|author information|authors?[’']? affiliations?|"
+    r"data (?:availability|sharing) statement|(?:general )?disclaimers?|copyright(?: notice)?|permissions|"
+    r"suggested citation|how to cite(?: this \w+)?|(?:financial )?disclosures?(?: statements?| forms?|"
+    r" of (?:relationships?|interests?|potential conflicts?(?: of interests?)?))?|"
+    r"©.*|\(c\)\s*\d{4}.*|利益冲突(?:声明)?|致\s*谢|作者贡献(?:声明)?|免责声明|版权声明)$|"
+    r"\b(?:conflicts? of interests?|competing interests?|declarations? of interests?|duality of interests?)\b",
+    re.I,
+)
+#: Labels that open an apparatus paragraph; the first group opens a notice that may run on.
+_NOTICE_LABEL = re.compile(
+    r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©|\(c\)\s*\d{4}|all rights reserved|"
+    r"some rights reserved|this (?:article|document|guideline|supplement|report) (?:is|was|has been) "
+    r"(?:co-?)?published|downloaded from\b)",
+    re.I,
+)
+_LABEL = re.compile(
+    r"^(?:authors?(?:/task force members)?\s*:|author/task force member affiliations\s*:|"
+    r"affiliations?\s*:|[*†]?\s*corresponding authors?\b|document reviewers\s*:|associations\s*:|"
+    r"working groups\s*:|suggested citation\b|cite this (?:article|document|guideline)\b|citation\s*:|"
+    r"how to cite\b|isbn\b|conflicts? of interests?\s*:|competing interests?\s*:|"
+    r"declarations? of interests?\s*:|funding\s*:|acknowledge?ments?\s*:|author contributions?\s*:|"
+    r"引用本文|收稿日期|通信作者|本文编辑|利益冲突|作者贡献|基金项目)",
+    re.I,
+)
+_NAME = r"[A-Z][\w.'’-]+(?:\s+(?:[A-Z][\w.'’-]*|van|von|de|del|la|da)){0,4}"
+_NAME_CREDENTIAL = re.compile(rf"{_NAME},\s*(?:{CREDENTIALS})(?![\w/-])")
+_NAME_COUNTRY = re.compile(rf"{_NAME}\s*[*†‡]*,?\s*\([A-Z][a-zé]+(?:\s[A-Z][a-z]+){{0,2}}\)")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_INSTITUTION = re.compile(r"\b(?:Department|Hospital|University|Institute|School of)\b|医院|大学|研究所")
+#: Characters of text per listed person that still read as a list of people.
+CHARS_PER_NAME = 120
+#: A paragraph this long (characters) with no dot leader and few lines ending in a page number is prose.
+PROSE_MIN_CHARS = 120
+#: Longest paragraph (characters) read as one member of a list of people.
+MAX_PERSON_LINE_CHARS = 200
+#: Longest paragraph (characters) read as a contact line.
+MAX_CONTACT_CHARS = 600
+
+
+def is_contents_line(text: str) -> bool:
+    """Whether ``text`` is a table-of-contents entry: a dot leader followed by a page number."""
+    return _LEADER_PAGE.search(unicodedata.normalize("NFKC", text)) is not None
+
+
+def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
+    """Return ``doc`` with its contents, author and notice blocks typed FRONT_MATTER (module
+    docstring); ``doc`` itself when none changes."""
+    contents_pages = {b.page for b in doc.blocks if b.is_furniture and _is_contents_heading(b.text)}
+    changed: dict[int, Block] = {}
+    contents_level: int | None = None  # level of the open contents heading
+    apparatus_level: int | None = None  # level of the open apparatus heading
+    notice_page: int | None = None  # page of the notice whose paragraphs run on
+    for i, b in enumerate(doc.blocks):
+        if b.is_furniture:
+            continue
+        if b.kind is BlockKind.HEADING:
+            level = b.level or 1
+            if contents_level is not None and level <= contents_level:
+                contents_level = None
+            if apparatus_level is not None and level <= apparatus_level:
+                apparatus_level = None
+            if _is_contents_heading(b.text):
+                contents_level = level
+            elif _is_apparatus_heading(b.text):
+                apparatus_level = level
+            notice_page = None
+            continue
+        if b.kind not in _CANDIDATES:
+            notice_page = None
+            continue
+        text = unicodedata.normalize("NFKC", b.text).strip()
+        lines = _lines(b)
+        in_contents = contents_level is not None or b.page in contents_pages
+        if in_contents and _is_prose(text, lines):
+            contents_level = None  # running text after the contents: a section the parser left without a heading
+            in_contents = False
+        if notice_page is not None and b.page != notice_page:
+            notice_page = None
+        if _NOTICE_LABEL.match(text):
+            notice_page = b.page
+        if (
+            in_contents
+            or apparatus_level is not None
+            or notice_page is not None
+            or _mostly_contents(lines)
+            or _LABEL.match(text)
+            or _is_name_list(text)
+            or _is_person_line(text)
+            or _is_contact(text)
+        ):
+            changed[i] = b.model_copy(update={"kind": BlockKind.FRONT_MATTER})
+    if not changed:
+        return doc
+    return doc.model_copy(update={"blocks": [changed.get(i, b) for i, b in enumerate(doc.blocks)]})
+
+
+def _heading_words(text: str) -> str:
+    t = " ".join(unicodedata.normalize("NFKC", text).split())
+    return _NUMBERING.sub("", t, count=1).strip(" :：")
+
+
+def _is_contents_heading(text: str) -> bool:
+    return bool(_CONTENTS_HEADING.match(_heading_words(text)))
+
+
+def _is_apparatus_heading(text: str) -> bool:
+    words = _heading_words(text)
+    return len(words) <= 100 and bool(_APPARATUS_HEADING.search(words))
+
+
+def _lines(b: Block) -> list[str]:
+    items = b.items or b.text.splitlines()
+    return [unicodedata.normalize("NFKC", t).strip() for t in items if t.strip()]
+
+
+def _mostly_contents(lines: list[str]) -> bool:
+    return bool(lines) and sum(is_contents_line(t) for t in lines) * 2 >= len(lines)
+
+
+def _is_prose(text: str, lines: list[str]) -> bool:
+    """Running text: long, no dot leader, and most lines not ending in a page number."""
+    if len(text) < PROSE_MIN_CHARS or _LEADER.search(text):
+        return False
+    return sum(bool(_ENDS_WITH_PAGE.search(t)) for t in lines) * 2 < len(lines)
+
+
+def _is_name_list(text: str) -> bool:
+    """Mostly people: names with credentials (3+) or with a country in brackets (4+), densely."""
+    with_credential = len(_NAME_CREDENTIAL.findall(text))
+    with_country = len(_NAME_COUNTRY.findall(text))
+    people = max(with_credential if with_credential >= 3 else 0, with_country if with_country >= 4 else 0)
+    return people > 0 and len(text) <= CHARS_PER_NAME * people
+
+
+def _is_person_line(text: str) -> bool:
+    """A short paragraph that opens with one person's name and credentials (a member list entry:
+    ``Jonathan Barratt, MBChB, PhD University of Leicester``)."""
+    return len(text) <= MAX_PERSON_LINE_CHARS and _NAME_CREDENTIAL.match(text) is not None
+
+
+def _is_contact(text: str) -> bool:
+    return len(text) <= MAX_CONTACT_CHARS and bool(_EMAIL.search(text)) and bool(_INSTITUTION.search(text))
