@@ -17,6 +17,7 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
   ``Declaration of interests``, ``Funding``, ``Author contributions``, ``Author information``,
   ``Data availability statement``, ``Disclaimer``, ``Copyright``, ``© <publisher> <year>``,
+  ``Appendix E: Participant List``,
   ``利益冲突``, ``致谢``), until the next heading of the same or a higher level;
 * **labelled blocks**: a paragraph that opens with an apparatus label (``Authors/Task Force
   Members:``, ``Affiliations:``, ``* Corresponding author``, ``Disclaimer:``, ``Permissions:``,
@@ -42,7 +43,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from structaware_readers.false_headings import CREDENTIALS
+from structaware_readers.false_headings import CREDENTIALS, false_heading_kind
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 
 __all__ = ["is_contents_line", "mark_front_matter"]
@@ -52,7 +53,9 @@ _CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.FOOTNOTE}
 _LEADER_PAGE = re.compile(r"(?:\.{4,}|(?:\.\s){4,}|…{2,}|·{4,})[\s.…·]*(?:[A-Z]?-?\d{1,4}|[ivxlc]{1,6})\b")
 _LEADER = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}|·{4,}")
 _ENDS_WITH_PAGE = re.compile(r"\s(?:[A-Z]?\d{1,4}|[ivxlc]{1,6})$")
-_NUMBERING = re.compile(r"^(?:(?:section|chapter|part)\s+)?(?:[A-Z]?\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,6})[.:)]?\s+", re.I)
+_NUMBERING = re.compile(
+    r"^(?:(?:section|chapter|part|appendix|annex)\s+)?(?:[A-Z]?\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,6}|[A-Z])[.:)]?\s+", re.I
+)
 _CONTENTS_HEADING = re.compile(
     r"^(?:table of )?contents?(?:\s*\((?:continued|cont[’']?d\.?)\))?$|^目\s*录$|"
     r"^list of (?:tables|figures|tables and figures|figures and tables|boxes|appendices)$",
@@ -64,7 +67,7 @@ _APPARATUS_HEADING = re.compile(
     r"data (?:availability|sharing) statement|(?:general )?disclaimers?|copyright(?: notice)?|permissions|"
     r"suggested citation|how to cite(?: this \w+)?|(?:financial )?disclosures?(?: statements?| forms?|"
     r" of (?:relationships?|interests?|potential conflicts?(?: of interests?)?))?|"
-    r"©.*|\(c\)\s*\d{4}.*|利益冲突(?:声明)?|致\s*谢|作者贡献(?:声明)?|免责声明|版权声明)$|"
+    r"participant list|list of participants|©.*|\(c\)\s*\d{4}.*|利益冲突(?:声明)?|致\s*谢|作者贡献(?:声明)?|免责声明|版权声明)$|"
     r"\b(?:conflicts? of interests?|competing interests?|declarations? of interests?|duality of interests?)\b",
     re.I,
 )
@@ -95,6 +98,9 @@ CHARS_PER_NAME = 120
 PROSE_MIN_CHARS = 120
 #: Longest paragraph (characters) read as one member of a list of people.
 MAX_PERSON_LINE_CHARS = 200
+#: Most lower-case words (``of``, ``and``, ``for``) a member list entry holds; prose holds more.
+MAX_PERSON_LINE_LOWER_WORDS = 4
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-z]+\b")
 #: Longest paragraph (characters) read as a contact line.
 MAX_CONTACT_CHARS = 600
 
@@ -116,6 +122,8 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
         if b.is_furniture:
             continue
         if b.kind is BlockKind.HEADING:
+            if false_heading_kind(b.text):
+                continue  # a name, an entry or a contents line: text of the section it sits in, which stays open
             level = b.level or 1
             if contents_level is not None and level <= contents_level:
                 contents_level = None
@@ -195,9 +203,15 @@ def _is_name_list(text: str) -> bool:
 
 
 def _is_person_line(text: str) -> bool:
-    """A short paragraph that opens with one person's name and credentials (a member list entry:
-    ``Jonathan Barratt, MBChB, PhD University of Leicester``)."""
-    return len(text) <= MAX_PERSON_LINE_CHARS and _NAME_CREDENTIAL.match(text) is not None
+    """A short paragraph that opens with one person's name and credentials and goes on with a role or
+    an affiliation, not a sentence (a member list entry: ``Jonathan Barratt, MBChB, PhD University of
+    Leicester``; ``As Dr Jane Roe, MD, noted ... .`` is prose)."""
+    return (
+        len(text) <= MAX_PERSON_LINE_CHARS
+        and _NAME_CREDENTIAL.match(text) is not None
+        and not text.endswith((".", "。"))
+        and len(_LOWER_WORD.findall(text)) <= MAX_PERSON_LINE_LOWER_WORDS
+    )
 
 
 def _is_contact(text: str) -> bool:
