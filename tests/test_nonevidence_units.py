@@ -207,13 +207,34 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
 
 def test_a_notice_runs_on_only_on_its_page() -> None:
     doc = _doc(
-        (K.PARAGRAPH, "© The Society 2025. All rights reserved.", 1),
+        (K.PARAGRAPH, "© The Society 2025. All rights reserved. For permissions, please write to the publisher.", 1),
         (K.PARAGRAPH, "No part of this document may be translated or reproduced without written permission.", 1),
         (K.PARAGRAPH, "Screen adults for high blood pressure at every visit.", 2),
     )
     units = _units(doc)
     assert _by_type(units, UnitType.FRONT_MATTER) == [f"{doc.blocks[0].text}\n{doc.blocks[1].text}"]
     assert _by_type(units, UnitType.SECTION) == [doc.blocks[2].text]
+
+
+def test_a_copyright_mark_beside_a_figure_and_a_foreword_after_a_notice_stay_evidence() -> None:
+    doc = _doc(
+        (K.FIGURE, "", 1),
+        (K.PARAGRAPH, "©", 1),  # the publisher's mark beside a figure: no notice runs on from it
+        (K.PARAGRAPH, "As the LDL-C reduction a drug achieves is predictable, combination therapy may be started at once.", 1),
+        (K.HEADING, "Foreword", 2),
+        (K.PARAGRAPH, "Copyright 2025, The Kidney Society. Published by a publisher on behalf of the Society. All rights reserved.", 2),
+        (K.PARAGRAPH, "Neither the Society nor the publisher shall assume any liability for injury arising from this document.", 2),
+        (K.PARAGRAPH, "Graded recommendations rest on a systematic review of the evidence on each clinical question.", 2),
+        (K.HEADING, "Acknowledgements", 3),
+        (K.PARAGRAPH, "We thank the external reviewers.", 3),
+        (K.HEADING, "Glossary", 3, 2),  # set one level below the acknowledgements by the parser
+        (K.PARAGRAPH, "Relapse: recurrence of parasitaemia from liver-stage parasites after the blood stage was cleared.", 3),
+        (K.HEADING, "Content", 3),  # a column-like heading of a training plan, not a table of contents
+        (K.PARAGRAPH, "Hands-on training for participants", 3),
+    )  # fmt: skip
+    units = _units(doc)
+    assert _by_type(units, UnitType.FRONT_MATTER) == ["©", f"{doc.blocks[4].text}\n{doc.blocks[5].text}", doc.blocks[8].text]
+    assert _by_type(units, UnitType.SECTION) == [doc.blocks[i].text for i in (2, 6, 10, 12)]
 
 
 def test_headings_that_are_contents_lines_or_people_make_front_matter_units() -> None:

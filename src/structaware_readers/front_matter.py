@@ -10,20 +10,23 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   ``. . . .`` or ``……``, then a page number: ``VI. Routine Pregnancy Care........ 12``,
   ``Recommendation Table 1 — Risk estimation ....... 9``); and every block under a contents heading
   (``Contents``, ``Table of contents``, ``CONTENTS (Continued)``, ``List of tables``, ``目录``) or on a
-  page whose running head says ``contents``, until the next heading of the same or a higher level or
-  the first paragraph of running prose (120+ characters, no dot leader, most lines not ending in a
+  page whose running head says ``contents``, until the next heading or the first paragraph of running
+  prose (120+ characters, no dot leader, most lines not ending in a
   page number);
 * **apparatus sections**: every block under a heading that names one (``Acknowledgements``,
   ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
   ``Declaration of interests``, ``Funding``, ``Author contributions``, ``Author information``,
   ``Data availability statement``, ``Disclaimer``, ``Copyright``, ``© <publisher> <year>``,
   ``Appendix E: Participant List``,
-  ``利益冲突``, ``致谢``), until the next heading of the same or a higher level;
+  ``利益冲突``, ``致谢``), until the next heading (any level: parsers' levels are unreliable, and a
+  glossary set one level below the acknowledgements is no part of them);
 * **labelled blocks**: a paragraph that opens with an apparatus label (``Authors/Task Force
   Members:``, ``Affiliations:``, ``* Corresponding author``, ``Disclaimer:``, ``Permissions:``,
   ``©``, ``Copyright``, ``Downloaded from``, ``Suggested citation``, ``This article is published``,
   ``引用本文``, ``通信作者``, ``收稿日期``); after a disclaimer, permissions, copyright or publication
-  notice, the paragraphs that follow it on the same page up to the next heading are the notice too;
+  notice (60 characters or more: a lone ``©`` beside a figure is none), the paragraphs that follow it
+  on the same page are the notice too, up to the next heading or the first paragraph that says nothing
+  of rights, responsibility, licences or publication;
 * **name lists**: a paragraph that is mostly people: three or more names with a credential after
   them (``Deborah Dowell, MD; Kathleen R. Ragan, MSPH``) or four or more names with a country in
   brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 120
@@ -57,7 +60,7 @@ _NUMBERING = re.compile(
     r"^(?:(?:section|chapter|part|appendix|annex)\s+)?(?:[A-Z]?\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,6}|[A-Z])[.:)]?\s+", re.I
 )
 _CONTENTS_HEADING = re.compile(
-    r"^(?:table of )?contents?(?:\s*\((?:continued|cont[’']?d\.?)\))?$|^目\s*录$|"
+    r"^(?:table of contents?|contents)(?:\s*\((?:continued|cont[’']?d\.?)\))?$|^目\s*录$|"
     r"^list of (?:tables|figures|tables and figures|figures and tables|boxes|appendices)$",
     re.I,
 )
@@ -71,13 +74,20 @@ _APPARATUS_HEADING = re.compile(
     r"\b(?:conflicts? of interests?|competing interests?|declarations? of interests?|duality of interests?)\b",
     re.I,
 )
-#: Labels that open an apparatus paragraph; the first group opens a notice that may run on.
+#: Labels that open a notice (disclaimer, licence, copyright, publication) that may run on.
 _NOTICE_LABEL = re.compile(
     r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©|\(c\)\s*\d{4}|all rights reserved|"
     r"some rights reserved|this (?:article|document|guideline|supplement|report) (?:is|was|has been) "
     r"(?:co-?)?published|downloaded from\b)",
     re.I,
 )
+#: Words a paragraph of a disclaimer, licence or copyright notice uses.
+_NOTICE_WORDS = re.compile(
+    r"(?i)responsib|liab|rights?\b|licen[cs]|permi(?:ssion|t)|reproduc|\bcop(?:y|ies)\b|publish|endors|warrant|"
+    r"disclaim|obligat|exempt|commercial|translat|accuracy|\bviews?\b"
+)
+#: A notice shorter than this (characters: a lone ``©`` beside a figure) does not run on.
+MIN_NOTICE_CHARS = 60
 _LABEL = re.compile(
     r"^(?:authors?(?:/task force members)?\s*:|author/task force member affiliations\s*:|"
     r"affiliations?\s*:|[*†]?\s*corresponding authors?\b|document reviewers\s*:|associations\s*:|"
@@ -115,8 +125,7 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
     docstring); ``doc`` itself when none changes."""
     contents_pages = {b.page for b in doc.blocks if b.is_furniture and _is_contents_heading(b.text)}
     changed: dict[int, Block] = {}
-    contents_level: int | None = None  # level of the open contents heading
-    apparatus_level: int | None = None  # level of the open apparatus heading
+    in_contents = in_apparatus = False  # under a contents / apparatus heading
     notice_page: int | None = None  # page of the notice whose paragraphs run on
     for i, b in enumerate(doc.blocks):
         if b.is_furniture:
@@ -124,15 +133,9 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
         if b.kind is BlockKind.HEADING:
             if false_heading_kind(b.text):
                 continue  # a name, an entry or a contents line: text of the section it sits in, which stays open
-            level = b.level or 1
-            if contents_level is not None and level <= contents_level:
-                contents_level = None
-            if apparatus_level is not None and level <= apparatus_level:
-                apparatus_level = None
-            if _is_contents_heading(b.text):
-                contents_level = level
-            elif _is_apparatus_heading(b.text):
-                apparatus_level = level
+            # any real heading ends the section (parsers' levels are unreliable: a glossary set one
+            # level below the acknowledgements is no part of them)
+            in_contents, in_apparatus = _is_contents_heading(b.text), _is_apparatus_heading(b.text)
             notice_page = None
             continue
         if b.kind not in _CANDIDATES:
@@ -140,20 +143,20 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
             continue
         text = unicodedata.normalize("NFKC", b.text).strip()
         lines = _lines(b)
-        in_contents = contents_level is not None or b.page in contents_pages
-        if in_contents and _is_prose(text, lines):
-            contents_level = None  # running text after the contents: a section the parser left without a heading
-            in_contents = False
-        if notice_page is not None and b.page != notice_page:
-            notice_page = None
-        if _NOTICE_LABEL.match(text):
+        contents = in_contents or b.page in contents_pages
+        if contents and _is_prose(text, lines):
+            in_contents = contents = False  # running text after the contents: a section the parser left without a heading
+        if notice_page is not None and (b.page != notice_page or not _NOTICE_WORDS.search(text)):
+            notice_page = None  # the notice ends with its page, or at a paragraph that says nothing of rights
+        if _NOTICE_LABEL.match(text) and len(text) >= MIN_NOTICE_CHARS:
             notice_page = b.page
         if (
-            in_contents
-            or apparatus_level is not None
+            contents
+            or in_apparatus
             or notice_page is not None
             or _mostly_contents(lines)
             or _LABEL.match(text)
+            or _NOTICE_LABEL.match(text)
             or _is_name_list(text)
             or _is_person_line(text)
             or _is_contact(text)
