@@ -222,6 +222,8 @@ def test_a_copyright_mark_beside_a_figure_and_a_foreword_after_a_notice_stay_evi
         (K.PARAGRAPH, "©", 1),  # the publisher's mark beside a figure: no notice runs on from it
         (K.PARAGRAPH, "As the LDL-C reduction a drug achieves is predictable, combination therapy may be started at once.", 1),
         (K.HEADING, "Foreword", 2),
+        # a mark the parser glued to the start of a sentence is no notice
+        (K.PARAGRAPH, "© enhance comprehension of recommendations after publication, the tables are colour-coded.", 2),
         (K.PARAGRAPH, "Copyright 2025, The Kidney Society. Published by a publisher on behalf of the Society. All rights reserved.", 2),
         (K.PARAGRAPH, "Neither the Society nor the publisher shall assume any liability for injury arising from this document.", 2),
         (K.PARAGRAPH, "Graded recommendations rest on a systematic review of the evidence on each clinical question.", 2),
@@ -233,8 +235,10 @@ def test_a_copyright_mark_beside_a_figure_and_a_foreword_after_a_notice_stay_evi
         (K.PARAGRAPH, "Hands-on training for participants", 3),
     )  # fmt: skip
     units = _units(doc)
-    assert _by_type(units, UnitType.FRONT_MATTER) == ["©", f"{doc.blocks[4].text}\n{doc.blocks[5].text}", doc.blocks[8].text]
-    assert _by_type(units, UnitType.SECTION) == [doc.blocks[i].text for i in (2, 6, 10, 12)]
+    assert _by_type(units, UnitType.FRONT_MATTER) == ["©", f"{doc.blocks[5].text}\n{doc.blocks[6].text}", doc.blocks[9].text]
+    assert _by_type(units, UnitType.SECTION) == [
+        doc.blocks[2].text, f"{doc.blocks[4].text}\n{doc.blocks[7].text}", doc.blocks[11].text, doc.blocks[13].text
+    ]
 
 
 def test_headings_that_are_contents_lines_or_people_make_front_matter_units() -> None:

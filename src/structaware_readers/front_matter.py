@@ -76,15 +76,15 @@ _APPARATUS_HEADING = re.compile(
 )
 #: Labels that open a notice (disclaimer, licence, copyright, publication) that may run on.
 _NOTICE_LABEL = re.compile(
-    r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©|\(c\)\s*\d{4}|all rights reserved|"
+    r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©(?:\s*(?:\d{4}|(?-i:[A-Z]))|$)|\(c\)\s*\d{4}|all rights reserved|"
     r"some rights reserved|this (?:article|document|guideline|supplement|report) (?:is|was|has been) "
     r"(?:co-?)?published|downloaded from\b)",
     re.I,
 )
 #: Words a paragraph of a disclaimer, licence or copyright notice uses.
 _NOTICE_WORDS = re.compile(
-    r"(?i)responsib|liab|rights?\b|licen[cs]|permi(?:ssion|t)|reproduc|\bcop(?:y|ies)\b|publish|endors|warrant|"
-    r"disclaim|obligat|exempt|commercial|translat|accuracy|\bviews?\b"
+    r"(?i)responsib|liab|\brights\b|licen[cs]|permi(?:ssion|t)|reproduc|\bcop(?:y|ies)\b|endors|warrant|"
+    r"disclaim|obligat|exempt|commercial"
 )
 #: A notice shorter than this (characters: a lone ``©`` beside a figure) does not run on.
 MIN_NOTICE_CHARS = 60
