@@ -188,6 +188,9 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
         (K.HEADING, "1. Preamble", 2),
         (K.PARAGRAPH, "Guidelines summarise the evidence to help clinicians choose the best management strategy.", 2),
         (K.PARAGRAPH, "As Dr Jane Roe, MD, noted in the consultation, adherence improves with fixed-dose combinations.", 2),
+        (K.PARAGRAPH, "The Office of Quality and Safety, in collaboration with the Office of Evidence Based Practice, named"
+                      " four clinical leaders, Ann Lee, MD and Tom Hart, MD, MPH from one department and CDR Paul Reyes,"
+                      " MD, FACC and Sara Kim, DO, FACP from the other, as Champions for this guideline.", 2),
         (K.HEADING, "Disclosure of the diagnosis to the patient", 2),
         (K.PARAGRAPH, "Explain the diagnosis in plain words and offer written information.", 2),
         (K.HEADING, "Conflicts of interest", 2),
@@ -197,11 +200,11 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
     )  # fmt: skip
     units = _units(doc)
     front = [b.text for b in doc.blocks if any(b.text in t for t in _by_type(units, UnitType.FRONT_MATTER))]
-    assert front == [doc.blocks[i].text for i in (1, 2, 3, 4, 5, 6, 13, 15)]
-    # traps: the preamble, prose naming one clinician, and a clinical heading that says "disclosure"
+    assert front == [doc.blocks[i].text for i in (1, 2, 3, 4, 5, 6, 14, 16)]
+    # traps: the preamble, prose naming clinicians, and a clinical heading that says "disclosure"
     assert _by_type(units, UnitType.SECTION) == [
-        f"{doc.blocks[8].text}\n{doc.blocks[9].text}",
-        doc.blocks[11].text,
+        "\n".join(doc.blocks[i].text for i in (8, 9, 10)),
+        doc.blocks[12].text,
     ]
 
 

@@ -29,9 +29,10 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   of rights, responsibility, licences or publication;
 * **name lists**: a paragraph that is mostly people: three or more names with a credential after
   them (``Deborah Dowell, MD; Kathleen R. Ragan, MSPH``) or four or more names with a country in
-  brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 120
-  characters; a short paragraph (200 characters at most) that opens with a name and a credential
-  (a member list entry); and a contact line (an e-mail address with a department, hospital or
+  brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 80
+  characters and at most three lower-case words per name (prose that names people has more); a
+  short paragraph (200 characters at most) that opens with a name and a credential and is no
+  sentence (a member list entry); and a contact line (an e-mail address with a department, hospital or
   university).
 
 Candidates are PARAGRAPH, LIST and FOOTNOTE blocks (journals set corresponding-author notes and
@@ -103,11 +104,13 @@ _NAME_COUNTRY = re.compile(rf"{_NAME}\s*[*†‡]*,?\s*\([A-Z][a-zé]+(?:\s[A-Z]
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _INSTITUTION = re.compile(r"\b(?:Department|Hospital|University|Institute|School of)\b|医院|大学|研究所")
 #: Characters of text per listed person that still read as a list of people.
-CHARS_PER_NAME = 120
+CHARS_PER_NAME = 80
 #: A paragraph this long (characters) with no dot leader and few lines ending in a page number is prose.
 PROSE_MIN_CHARS = 120
 #: Longest paragraph (characters) read as one member of a list of people.
 MAX_PERSON_LINE_CHARS = 200
+#: Lower-case words (``of``, ``and``) per person a list of people holds at most; prose naming people holds more.
+LOWER_WORDS_PER_NAME = 3
 #: Most lower-case words (``of``, ``and``, ``for``) a member list entry holds; prose holds more.
 MAX_PERSON_LINE_LOWER_WORDS = 4
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-z]+\b")
@@ -202,7 +205,11 @@ def _is_name_list(text: str) -> bool:
     with_credential = len(_NAME_CREDENTIAL.findall(text))
     with_country = len(_NAME_COUNTRY.findall(text))
     people = max(with_credential if with_credential >= 3 else 0, with_country if with_country >= 4 else 0)
-    return people > 0 and len(text) <= CHARS_PER_NAME * people
+    return (
+        people > 0
+        and len(text) <= CHARS_PER_NAME * people
+        and len(_LOWER_WORD.findall(text)) <= LOWER_WORDS_PER_NAME * people  # prose naming people has more
+    )
 
 
 def _is_person_line(text: str) -> bool:
