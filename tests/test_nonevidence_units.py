@@ -264,6 +264,18 @@ def test_headings_that_are_contents_lines_or_people_make_front_matter_units() ->
     ]
 
 
+def test_a_filing_with_a_contents_link_on_every_page_and_a_funding_section_keeps_its_text() -> None:
+    """Filings print ``Table of Contents`` (a link back) at the top of every page, and ``Funding`` is a
+    liquidity section: neither marks front matter; the real contents page (dot leaders) still does."""
+    specs: list[tuple] = [(K.HEADING, "Table of Contents", 1), (K.PARAGRAPH, "Item 7. Management's Discussion ........ 40", 1)]
+    for page in range(2, 12):
+        specs += [(K.HEADING, "Table of Contents", page), (K.PARAGRAPH, f"Net revenue (in millions) {page}", page)]
+    specs += [(K.HEADING, "Funding", 12), (K.PARAGRAPH, "Sources of funds: deposits and secured borrowings.", 12)]
+    units = _units(_doc(*specs))
+    assert _by_type(units, UnitType.FRONT_MATTER) == ["Item 7. Management's Discussion ........ 40"]
+    assert len(_by_type(units, UnitType.SECTION)) == 11
+
+
 # ------------------------------------------------------------------------------------ search default
 
 

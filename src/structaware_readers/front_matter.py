@@ -11,11 +11,13 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   ``Recommendation Table 1 — Risk estimation ....... 9``); and every block under a contents heading
   (``Contents``, ``Table of contents``, ``CONTENTS (Continued)``, ``List of tables``, ``目录``) or on a
   page whose running head says ``contents``, until the next heading or the first paragraph of running
-  prose (120+ characters, no dot leader, most lines not ending in a
-  page number);
+  prose (120+ characters, no dot leader, most lines not ending in a page number); a contents heading
+  or running head found on more than 6 pages and 10% of them is a link back to the contents that
+  filings print on every page, and marks nothing;
 * **apparatus sections**: every block under a heading that names one (``Acknowledgements``,
   ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
-  ``Declaration of interests``, ``Funding``, ``Author contributions``, ``Author information``,
+  ``Declaration of interests``, ``Funding statement`` (not ``Funding``: a filing's liquidity section),
+  ``Author contributions``, ``Author information``,
   ``Data availability statement``, ``Disclaimer``, ``Copyright``, ``© <publisher> <year>``,
   ``Appendix E: Participant List``,
   ``利益冲突``, ``致谢``), until the next heading (any level: parsers' levels are unreliable, and a
@@ -66,7 +68,7 @@ _CONTENTS_HEADING = re.compile(
     re.I,
 )
 _APPARATUS_HEADING = re.compile(
-    r"^(?:acknowledge?ments?|funding(?: sources?| statement)?|sources? of funding|"
+    r"^(?:acknowledge?ments?|funding statement|role of the funding source|"
     r"authors?[’']?s?[’']? contributions?|author information|authors?[’']? affiliations?|"
     r"data (?:availability|sharing) statement|(?:general )?disclaimers?|copyright(?: notice)?|permissions|"
     r"suggested citation|how to cite(?: this \w+)?|(?:financial )?disclosures?(?: statements?| forms?|"
@@ -105,6 +107,10 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _INSTITUTION = re.compile(r"\b(?:Department|Hospital|University|Institute|School of)\b|医院|大学|研究所")
 #: Characters of text per listed person that still read as a list of people.
 CHARS_PER_NAME = 80
+#: Pages a contents heading or running head may be on (or this share of the pages, if more); on more
+#: pages it is a link back to the contents printed on every page (filings), and marks no contents.
+MAX_CONTENTS_PAGES = 6
+MAX_CONTENTS_SHARE = 0.1
 #: A paragraph this long (characters) with no dot leader and few lines ending in a page number is prose.
 PROSE_MIN_CHARS = 120
 #: Longest paragraph (characters) read as one member of a list of people.
@@ -126,7 +132,12 @@ def is_contents_line(text: str) -> bool:
 def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
     """Return ``doc`` with its contents, author and notice blocks typed FRONT_MATTER (module
     docstring); ``doc`` itself when none changes."""
-    contents_pages = {b.page for b in doc.blocks if b.is_furniture and _is_contents_heading(b.text)}
+    marked = {
+        b.page for b in doc.blocks if (b.kind is BlockKind.HEADING or b.is_furniture) and _is_contents_heading(b.text)
+    }
+    if len(marked) > max(MAX_CONTENTS_PAGES, MAX_CONTENTS_SHARE * doc.page_count):
+        marked = set()  # a "Table of Contents" link on every page (filings): no page is the contents
+    contents_pages = {b.page for b in doc.blocks if b.is_furniture and b.page in marked and _is_contents_heading(b.text)}
     changed: dict[int, Block] = {}
     in_contents = in_apparatus = False  # under a contents / apparatus heading
     notice_page: int | None = None  # page of the notice whose paragraphs run on
@@ -138,7 +149,7 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
                 continue  # a name, an entry or a contents line: text of the section it sits in, which stays open
             # any real heading ends the section (parsers' levels are unreliable: a glossary set one
             # level below the acknowledgements is no part of them)
-            in_contents, in_apparatus = _is_contents_heading(b.text), _is_apparatus_heading(b.text)
+            in_contents, in_apparatus = bool(marked) and _is_contents_heading(b.text), _is_apparatus_heading(b.text)
             notice_page = None
             continue
         if b.kind not in _CANDIDATES:
