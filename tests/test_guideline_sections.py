@@ -199,11 +199,10 @@ def test_a_false_heading_is_text_of_the_section_it_sits_in() -> None:
             (P, "Hospitalist, Bay Pines VA Healthcare System"),
         )
     )
-    # the contents line and the name are front matter units, never section text
+    # the contents line is a front matter unit, never section text
     assert [(u.unit_type.value, u.section_path, u.text) for u in units] == [
         ("front_matter", ["Table of Contents"], "I. Introduction.......................................1"),
-        ("front_matter", ["Appendix E: Participant List"], "Andrew Buelt, DO"),
-        ("section", ["Appendix E: Participant List"], "Hospitalist, Bay Pines VA Healthcare System"),
+        ("section", ["Appendix E: Participant List"], "Andrew Buelt, DO\nHospitalist, Bay Pines VA Healthcare System"),
     ]
 
 

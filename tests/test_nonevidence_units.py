@@ -276,6 +276,22 @@ def test_a_filing_with_a_contents_link_on_every_page_and_a_funding_section_keeps
     assert len(_by_type(units, UnitType.SECTION)) == 11
 
 
+def test_a_name_with_a_credential_alone_in_a_vote_table_stays_evidence() -> None:
+    doc = _doc(
+        (K.PARAGRAPH, "(1) The following persons were elected to serve as directors:"),
+        (K.PARAGRAPH, "Maria Lopez"),
+        (K.PARAGRAPH, "1,003,283,751"),
+        (K.PARAGRAPH, "Peter J. Hale, MD"),
+        (K.PARAGRAPH, "955,503,117"),
+        (K.HEADING, "Work Group"),
+        (K.PARAGRAPH, "Anna Berg, MD, MPH Lund University Hospital"),
+        (K.PARAGRAPH, "Omar Haddad, PharmD, BCPS Pharmacy Service"),
+    )
+    units = _units(doc)
+    assert _by_type(units, UnitType.FRONT_MATTER) == [f"{doc.blocks[6].text}\n{doc.blocks[7].text}"]
+    assert "Peter J. Hale, MD\n955,503,117" in _by_type(units, UnitType.SECTION)[0]
+
+
 # ------------------------------------------------------------------------------------ search default
 
 

@@ -33,8 +33,10 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   them (``Deborah Dowell, MD; Kathleen R. Ragan, MSPH``) or four or more names with a country in
   brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 80
   characters and at most three lower-case words per name (prose that names people has more); a
-  short paragraph (200 characters at most) that opens with a name and a credential and is no
-  sentence (a member list entry); and a contact line (an e-mail address with a department, hospital or
+  member list entry (a short paragraph, 200 characters at most, that opens with a name and a
+  credential and is no sentence; or a heading the parser made of a name) next to another one, or
+  under an apparatus heading (a lone ``David C. Page, MD`` above his vote counts in a filing is
+  evidence); and a contact line (an e-mail address with a department, hospital or
   university).
 
 Candidates are PARAGRAPH, LIST and FOOTNOTE blocks (journals set corresponding-author notes and
@@ -138,15 +140,23 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
     if len(marked) > max(MAX_CONTENTS_PAGES, MAX_CONTENTS_SHARE * doc.page_count):
         marked = set()  # a "Table of Contents" link on every page (filings): no page is the contents
     contents_pages = {b.page for b in doc.blocks if b.is_furniture and b.page in marked and _is_contents_heading(b.text)}
+    body = [i for i, b in enumerate(doc.blocks) if not b.is_furniture]
+    person = {i for i in body if _is_person(doc.blocks[i])}
+    # a member of a list of people: a name line next to another (a lone "David C. Page, MD" above his
+    # vote counts in a filing is evidence)
+    listed = {i for k, i in enumerate(body) if i in person and (set(body[max(k - 1, 0) : k]) | set(body[k + 1 : k + 2])) & person}
     changed: dict[int, Block] = {}
     in_contents = in_apparatus = False  # under a contents / apparatus heading
     notice_page: int | None = None  # page of the notice whose paragraphs run on
-    for i, b in enumerate(doc.blocks):
-        if b.is_furniture:
-            continue
+    for i in body:
+        b = doc.blocks[i]
         if b.kind is BlockKind.HEADING:
             if false_heading_kind(b.text):
-                continue  # a name, an entry or a contents line: text of the section it sits in, which stays open
+                # a name, an entry or a contents line: text of the section it sits in, which stays open;
+                # a name in a list of people is front matter
+                if i in listed or (i in person and in_apparatus):
+                    changed[i] = b.model_copy(update={"kind": BlockKind.FRONT_MATTER})
+                continue
             # any real heading ends the section (parsers' levels are unreliable: a glossary set one
             # level below the acknowledgements is no part of them)
             in_contents, in_apparatus = bool(marked) and _is_contents_heading(b.text), _is_apparatus_heading(b.text)
@@ -172,7 +182,7 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
             or _LABEL.match(text)
             or _NOTICE_LABEL.match(text)
             or _is_name_list(text)
-            or _is_person_line(text)
+            or i in listed
             or _is_contact(text)
         ):
             changed[i] = b.model_copy(update={"kind": BlockKind.FRONT_MATTER})
@@ -221,6 +231,13 @@ def _is_name_list(text: str) -> bool:
         and len(text) <= CHARS_PER_NAME * people
         and len(_LOWER_WORD.findall(text)) <= LOWER_WORDS_PER_NAME * people  # prose naming people has more
     )
+
+
+def _is_person(b: Block) -> bool:
+    """A heading the parser made of a person's name, or a paragraph that is a member list entry."""
+    if b.kind is BlockKind.HEADING:
+        return false_heading_kind(b.text) == "person"
+    return b.kind in _CANDIDATES and _is_person_line(unicodedata.normalize("NFKC", b.text).strip())
 
 
 def _is_person_line(text: str) -> bool:

@@ -263,15 +263,15 @@ class UnitBuilder:
     def on_heading(self, block: Block) -> None:
         """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
         ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
-        typed as titles) is text of the current section instead, not a level of the path; one that
-        is a bibliography entry is a ``reference`` unit's text, and a person's name or a contents
-        line (:mod:`structaware_readers.false_headings`) a ``front_matter`` unit's."""
+        typed as titles) or a person's name is text of the current section instead, not a level of the
+        path (:mod:`structaware_readers.false_headings`; a name in a list of people was typed
+        FRONT_MATTER by :mod:`structaware_readers.front_matter`); one that is a bibliography entry
+        is a ``reference`` unit's text, and a contents line a ``front_matter`` unit's."""
         false_kind = false_heading_kind(block.text)
-        if false_kind:
-            kind = UnitType.REFERENCE if false_kind == "reference" else UnitType.FRONT_MATTER
-            self.add_aside(block, block.text, kind)
+        if false_kind in _FALSE_HEADING_TYPES:
+            self.add_aside(block, block.text, _FALSE_HEADING_TYPES[false_kind])
             return
-        if sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS:
+        if false_kind or sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS:
             self.on_text(block, block.text)
             return
         self.flush_section()
@@ -347,6 +347,8 @@ class UnitBuilder:
             self.on_text(block, item)
 
 
+#: False headings (:func:`~structaware_readers.false_headings.false_heading_kind`) that are never evidence.
+_FALSE_HEADING_TYPES = {"reference": UnitType.REFERENCE, "toc": UnitType.FRONT_MATTER}
 #: Block kinds whose text makes units of a type of its own, not section text.
 _ASIDE_TYPES = {BlockKind.REFERENCE: UnitType.REFERENCE, BlockKind.FRONT_MATTER: UnitType.FRONT_MATTER}
 
