@@ -75,13 +75,15 @@ _APPARATUS_HEADING = re.compile(
     r"data (?:availability|sharing) statement|(?:general )?disclaimers?|copyright(?: notice)?|permissions|"
     r"suggested citation|how to cite(?: this \w+)?|(?:financial )?disclosures?(?: statements?| forms?|"
     r" of (?:relationships?|interests?|potential conflicts?(?: of interests?)?))?|"
-    r"participant list|list of participants|©.*|\(c\)\s*\d{4}.*|利益冲突(?:声明)?|致\s*谢|作者贡献(?:声明)?|免责声明|版权声明)$|"
+    r"participant list|list of participants|©.*|\(c\)\s*\d{4}.*|"
+    r"利益冲突(?:声明)?|致\s*谢|作者贡献(?:声明)?|免责声明|版权声明)$|"
     r"\b(?:conflicts? of interests?|competing interests?|declarations? of interests?|duality of interests?)\b",
     re.I,
 )
 #: Labels that open a notice (disclaimer, licence, copyright, publication) that may run on.
 _NOTICE_LABEL = re.compile(
-    r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©(?:\s*(?:\d{4}|(?-i:[A-Z]))|$)|\(c\)\s*\d{4}|all rights reserved|"
+    r"^(?:(?:general )?disclaimers?\b|permissions?\s*:|copyright\b|©(?:\s*(?:\d{4}|(?-i:[A-Z]))|$)|\(c\)\s*\d{4}|"
+    r"all rights reserved|"
     r"some rights reserved|this (?:article|document|guideline|supplement|report) (?:is|was|has been) "
     r"(?:co-?)?published|downloaded from\b)",
     re.I,
@@ -139,12 +141,16 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
     }
     if len(marked) > max(MAX_CONTENTS_PAGES, MAX_CONTENTS_SHARE * doc.page_count):
         marked = set()  # a "Table of Contents" link on every page (filings): no page is the contents
-    contents_pages = {b.page for b in doc.blocks if b.is_furniture and b.page in marked and _is_contents_heading(b.text)}
+    contents_pages = {
+        b.page for b in doc.blocks if b.is_furniture and b.page in marked and _is_contents_heading(b.text)
+    }
     body = [i for i, b in enumerate(doc.blocks) if not b.is_furniture]
     person = {i for i in body if _is_person(doc.blocks[i])}
     # a member of a list of people: a name line next to another (a lone "David C. Page, MD" above his
     # vote counts in a filing is evidence)
-    listed = {i for k, i in enumerate(body) if i in person and (set(body[max(k - 1, 0) : k]) | set(body[k + 1 : k + 2])) & person}
+    listed = {
+        i for k, i in enumerate(body) if i in person and set(body[max(k - 1, 0) : k] + body[k + 1 : k + 2]) & person
+    }
     changed: dict[int, Block] = {}
     in_contents = in_apparatus = False  # under a contents / apparatus heading
     notice_page: int | None = None  # page of the notice whose paragraphs run on
@@ -169,7 +175,8 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
         lines = _lines(b)
         contents = in_contents or b.page in contents_pages
         if contents and _is_prose(text, lines):
-            in_contents = contents = False  # running text after the contents: a section the parser left without a heading
+            # running text after the contents: a section the parser left without a heading
+            in_contents = contents = False
         if notice_page is not None and (b.page != notice_page or not _NOTICE_WORDS.search(text)):
             notice_page = None  # the notice ends with its page, or at a paragraph that says nothing of rights
         if _NOTICE_LABEL.match(text) and len(text) >= MIN_NOTICE_CHARS:
