@@ -116,8 +116,8 @@ def test_chinese_contents_and_references() -> None:
         (K.HEADING, "目 录"),
         (K.PARAGRAPH, "一、总则……………………………………… 3\n二、诊断……………………………………… 5"),
         (K.HEADING, "二、诊断"),
-        (K.PARAGRAPH, "推荐意见：建议初诊患者完善盆腔MRI检查（Ⅱa类推荐）。"),
-        (K.PARAGRAPH, "盆腔MRI软组织分辨力高，是评估宫旁浸润的首选影像学方法。"),
+        (K.PARAGRAPH, "推荐意见：对初治患者行盆腔增强MRI评估宫旁情况（Ⅱa类推荐）。"),
+        (K.PARAGRAPH, "MRI能清楚显示肿瘤与宫旁组织的关系。"),
         (K.HEADING, "参考文献"),
         (K.PARAGRAPH, "[1] 张明, 李华. 局部晚期宫颈癌同步放化疗疗效分析[J]. 中华肿瘤杂志, 2021, 43(2): 180-185."),
         (K.PARAGRAPH, "［2］ 王芳, 等. 宫颈癌根治术后辅助治疗[J]. 中国实用妇科与产科杂志, 2019, 35(4): 401-405."),
@@ -136,12 +136,12 @@ def test_a_reference_list_without_its_heading_is_reference_units_but_a_numbered_
     """A journal layout: the parser kept no ``References`` heading; the entries follow the last section."""
     doc = _doc(
         (K.HEADING, "8. Lipid-lowering therapy"),
-        (K.PARAGRAPH, "1. In patients at very high risk, an LDL-C goal below 1.4 mmol/L is recommended (Class I, Level A)."),
+        (K.PARAGRAPH, "1. For people at very high risk, aim for an LDL-C below 1.4 mmol/L (Class I, Level A)."),
         (K.PARAGRAPH, "2. Adding ezetimibe is recommended when the goal is not reached on a statin (Class I, Level B)."),
         (K.PARAGRAPH, "Statins lower cardiovascular events in proportion to the LDL-C reduction they achieve."),
-        (K.PARAGRAPH, "1. Mach F, Baigent C, Catapano AL, et al. Guidelines for the management of dyslipidaemias. Eur Heart J 2020;41:111-88."),
-        (K.FOOTNOTE, "2. Nissen SE, Lincoff AM, Brennan D, et al. Bempedoic acid and cardiovascular outcomes. N Engl J Med 2023;388:1353-64."),
-        (K.PARAGRAPH, "4 Mensah GA, Collins PY. Mental health and cardiovascular disease. Glob Heart. 2015 Sep; 10(3): 221-224."),
+        (K.PARAGRAPH, "1. Farrow K, Lindqvist P, Osei B, et al. Lipid targets in secondary prevention: a review. Eur J Prev Med 2020;41:111-88."),
+        (K.FOOTNOTE, "2. Haddad O, Stone R, Kim S, et al. Statin intolerance and cardiovascular outcomes. J Clin Lipid Res 2023;38:353-64."),
+        (K.PARAGRAPH, "4 Novak TA, Reyes PC. Depression after myocardial infarction. Heart Mind J. 2015 Sep; 10(3): 221-224."),
     )  # fmt: skip
     units = _units(doc)
     assert _by_type(units, UnitType.REFERENCE) == ["\n".join(b.text for b in doc.blocks[4:])]
@@ -150,7 +150,7 @@ def test_a_reference_list_without_its_heading_is_reference_units_but_a_numbered_
 
 
 def test_a_citation_may_be_numbered_with_a_bare_number() -> None:
-    assert is_citation("4 Mensah GA, Collins PY. Mental health and cardiovascular disease. Glob Heart. 2015; 10(3): 221-4.")
+    assert is_citation("4 Novak TA, Reyes PC. Depression after myocardial infarction. Heart Mind J. 2015; 10(3): 221-4.")
     # traps: a numbered statement with a year, and a year that opens a title
     assert not is_citation("4 Offer a statin to adults with a 10-year risk of 10% or more (updated 2019).")
     assert not is_citation("2019 Journal Club: Statins in older adults")
@@ -160,7 +160,7 @@ def test_a_reference_heading_goes_with_its_entries_and_section_text_around_them_
     doc = _doc(
         (K.HEADING, "Background"),
         (K.PARAGRAPH, "Chronic pain affects one adult in five."),
-        (K.PARAGRAPH, "12. Dahlhamer J, Lucas J, et al. Prevalence of chronic pain. MMWR 2018;67:1001-6."),
+        (K.PARAGRAPH, "12. Avery J, Moreau L, et al. Chronic pain in primary care. Pain Rep Q 2018;67:1001-6."),
         (K.PARAGRAPH, "It is a leading reason for visits to primary care."),
         (K.HEADING, "References"),
         (K.PARAGRAPH, "13. Smith AB, et al. Opioid prescribing trends. JAMA 2019;321:100-10."),
@@ -183,14 +183,14 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
         (K.PARAGRAPH, "Lina Moreau (France), Tomas Novak (Czech Republic), Maria Silva (Portugal), Ian Walsh (Ireland), Olga Petrova (Bulgaria)"),
         (K.FOOTNOTE, "* Corresponding author: Anna Berg, Department of Cardiology, Lund University Hospital, Lund, Sweden. Email: anna.berg@example.org"),
         (K.PARAGRAPH, "Rachel Stone, MD; Omar Haddad, PharmD; Lucy Chen, MPH; Victor Alvarez, PhD"),
-        (K.PARAGRAPH, "Disclaimer: The guidelines represent the views of the task force after careful consideration of the evidence."),
+        (K.PARAGRAPH, "Disclaimer: This document gives the task force's opinion on the evidence available when it was written."),
         (K.PARAGRAPH, "Health professionals remain responsible for decisions about the care of each patient."),
         (K.HEADING, "1. Preamble", 2),
-        (K.PARAGRAPH, "Guidelines summarise the evidence to help clinicians choose the best management strategy.", 2),
+        (K.PARAGRAPH, "This update tells clinicians which lipid treatments work best for which patients.", 2),
         (K.PARAGRAPH, "As Dr Jane Roe, MD, noted in the consultation, adherence improves with fixed-dose combinations.", 2),
-        (K.PARAGRAPH, "The Office of Quality and Safety, in collaboration with the Office of Evidence Based Practice, named"
-                      " four clinical leaders, Ann Lee, MD and Tom Hart, MD, MPH from one department and CDR Paul Reyes,"
-                      " MD, FACC and Sara Kim, DO, FACP from the other, as Champions for this guideline.", 2),
+        (K.PARAGRAPH, "Two departments chose four clinical leaders, Ann Lee, MD and Tom Hart, MD, MPH from the first and"
+                      " CDR Paul Reyes, MD, FACC and Sara Kim, DO, FACP from the second, to act as champions of this"
+                      " guideline.", 2),
         (K.HEADING, "Disclosure of the diagnosis to the patient", 2),
         (K.PARAGRAPH, "Explain the diagnosis in plain words and offer written information.", 2),
         (K.HEADING, "Conflicts of interest", 2),
@@ -211,7 +211,7 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
 def test_a_notice_runs_on_only_on_its_page() -> None:
     doc = _doc(
         (K.PARAGRAPH, "© The Society 2025. All rights reserved. For permissions, please write to the publisher.", 1),
-        (K.PARAGRAPH, "No part of this document may be translated or reproduced without written permission.", 1),
+        (K.PARAGRAPH, "Copies may be made for personal study only; any other reproduction needs the owner's permission.", 1),
         (K.PARAGRAPH, "Screen adults for high blood pressure at every visit.", 2),
     )
     units = _units(doc)
@@ -223,19 +223,19 @@ def test_a_copyright_mark_beside_a_figure_and_a_foreword_after_a_notice_stay_evi
     doc = _doc(
         (K.FIGURE, "", 1),
         (K.PARAGRAPH, "©", 1),  # the publisher's mark beside a figure: no notice runs on from it
-        (K.PARAGRAPH, "As the LDL-C reduction a drug achieves is predictable, combination therapy may be started at once.", 1),
+        (K.PARAGRAPH, "Because the fall in LDL-C a drug brings is known in advance, two drugs may be started together.", 1),
         (K.HEADING, "Foreword", 2),
         # a mark the parser glued to the start of a sentence is no notice
-        (K.PARAGRAPH, "© enhance comprehension of recommendations after publication, the tables are colour-coded.", 2),
-        (K.PARAGRAPH, "Copyright 2025, The Kidney Society. Published by a publisher on behalf of the Society. All rights reserved.", 2),
-        (K.PARAGRAPH, "Neither the Society nor the publisher shall assume any liability for injury arising from this document.", 2),
-        (K.PARAGRAPH, "Graded recommendations rest on a systematic review of the evidence on each clinical question.", 2),
+        (K.PARAGRAPH, "© make the tables easier to read, each class of recommendation has a colour of its own.", 2),
+        (K.PARAGRAPH, "Copyright 2025, The Renal Society. Issued by its press for members. All rights reserved.", 2),
+        (K.PARAGRAPH, "The Society accepts no liability for harm that follows from use of this document.", 2),
+        (K.PARAGRAPH, "Each graded statement follows a review of the trials on its clinical question.", 2),
         (K.HEADING, "Acknowledgements", 3),
         (K.PARAGRAPH, "We thank the external reviewers.", 3),
         (K.HEADING, "Glossary", 3, 2),  # set one level below the acknowledgements by the parser
         (K.PARAGRAPH, "Relapse: recurrence of parasitaemia from liver-stage parasites after the blood stage was cleared.", 3),
         (K.HEADING, "Content", 3),  # a column-like heading of a training plan, not a table of contents
-        (K.PARAGRAPH, "Hands-on training for participants", 3),
+        (K.PARAGRAPH, "Practical sessions for trainees", 3),
     )  # fmt: skip
     units = _units(doc)
     assert _by_type(units, UnitType.FRONT_MATTER) == ["©", f"{doc.blocks[5].text}\n{doc.blocks[6].text}", doc.blocks[9].text]

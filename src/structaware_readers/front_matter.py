@@ -2,8 +2,9 @@
 
 Contents lines, author and affiliation lists, conflict-of-interest statements and disclaimers are
 text *about* the document, not evidence in it; left in section units they come back as hits for
-questions they cannot answer. :func:`mark_front_matter` retypes PARAGRAPH and LIST blocks as
-FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builder makes
+questions they cannot answer. :func:`mark_front_matter` retypes PARAGRAPH, LIST and FOOTNOTE blocks
+(and a person's name a parser typed as a heading) as FRONT_MATTER (``kind`` only; id, text and
+``source_type`` kept); the unit builder makes
 ``front_matter`` units of them, which a search leaves out unless asked. Rules:
 
 * **contents**: a block whose lines are mostly contents entries (a dot leader, ``.....``,
@@ -12,8 +13,8 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   (``Contents``, ``Table of contents``, ``CONTENTS (Continued)``, ``List of tables``, ``目录``) or on a
   page whose running head says ``contents``, until the next heading or the first paragraph of running
   prose (120+ characters, no dot leader, most lines not ending in a page number); a contents heading
-  or running head found on more than 6 pages and 10% of them is a link back to the contents that
-  filings print on every page, and marks nothing;
+  or running head found on more pages than 6 or 10% of them (whichever is more) is a link back to
+  the contents that filings print on every page, and marks nothing;
 * **apparatus sections**: every block under a heading that names one (``Acknowledgements``,
   ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
   ``Declaration of interests``, ``Funding statement`` (not ``Funding``: a filing's liquidity section),
@@ -24,18 +25,18 @@ FRONT_MATTER (``kind`` only; id, text and ``source_type`` kept); the unit builde
   glossary set one level below the acknowledgements is no part of them);
 * **labelled blocks**: a paragraph that opens with an apparatus label (``Authors/Task Force
   Members:``, ``Affiliations:``, ``* Corresponding author``, ``Disclaimer:``, ``Permissions:``,
-  ``©``, ``Copyright``, ``Downloaded from``, ``Suggested citation``, ``This article is published``,
+  ``© <owner>``, ``Copyright``, ``Downloaded from``, ``Suggested citation``, ``This article is published``,
   ``引用本文``, ``通信作者``, ``收稿日期``); after a disclaimer, permissions, copyright or publication
   notice (60 characters or more: a lone ``©`` beside a figure is none), the paragraphs that follow it
   on the same page are the notice too, up to the next heading or the first paragraph that says nothing
-  of rights, responsibility, licences or publication;
+  of rights, responsibility, liability or licences;
 * **name lists**: a paragraph that is mostly people: three or more names with a credential after
-  them (``Deborah Dowell, MD; Kathleen R. Ragan, MSPH``) or four or more names with a country in
-  brackets (``Lina Badimon (Spain), Marianne Benn (Denmark)``), at least one such name per 80
+  them (``Ann Lee, MD; Tom R. Hart, MSPH``) or four or more names with a country in brackets
+  (``Anna Berg (Sweden), Paolo Conti (Italy)``), at least one such name per 80
   characters and at most three lower-case words per name (prose that names people has more); a
   member list entry (a short paragraph, 200 characters at most, that opens with a name and a
   credential and is no sentence; or a heading the parser made of a name) next to another one, or
-  under an apparatus heading (a lone ``David C. Page, MD`` above his vote counts in a filing is
+  under an apparatus heading (a lone ``Peter J. Hale, MD`` above his vote counts in a filing is
   evidence); and a contact line (an e-mail address with a department, hospital or
   university).
 
@@ -146,7 +147,7 @@ def mark_front_matter(doc: ParsedDocument) -> ParsedDocument:
     }
     body = [i for i, b in enumerate(doc.blocks) if not b.is_furniture]
     person = {i for i in body if _is_person(doc.blocks[i])}
-    # a member of a list of people: a name line next to another (a lone "David C. Page, MD" above his
+    # a member of a list of people: a name line next to another (a lone "Peter J. Hale, MD" above his
     # vote counts in a filing is evidence)
     listed = {
         i for k, i in enumerate(body) if i in person and set(body[max(k - 1, 0) : k] + body[k + 1 : k + 2]) & person
@@ -249,8 +250,8 @@ def _is_person(b: Block) -> bool:
 
 def _is_person_line(text: str) -> bool:
     """A short paragraph that opens with one person's name and credentials and goes on with a role or
-    an affiliation, not a sentence (a member list entry: ``Jonathan Barratt, MBChB, PhD University of
-    Leicester``; ``As Dr Jane Roe, MD, noted ... .`` is prose)."""
+    an affiliation, not a sentence (a member list entry: ``Anna Berg, MD, MPH Lund University Hospital``;
+    ``As Dr Jane Roe, MD, noted ... .`` is prose)."""
     return (
         len(text) <= MAX_PERSON_LINE_CHARS
         and _NAME_CREDENTIAL.match(text) is not None

@@ -9,7 +9,7 @@ A bibliography entry can contain the very words a recommendation detector looks 
   until a paragraph of running prose (120+ characters, no year, no bibliographic mark: an appendix
   whose heading the parser missed);
 * a LIST block whose items are mostly citations, and a PARAGRAPH or FOOTNOTE that is one citation. A
-  citation starts with a reference number (``[12]``, ``12.``, ``12)``, ``12 Mensah GA``) and carries a year
+  citation starts with a reference number (``[12]``, ``12.``, ``12)``, ``12 Doe JA``) and carries a year
   (``19xx``/``20xx``) plus a bibliographic mark: ``et al``, ``doi``, a volume/pages pattern
   (``2024;12:101-9``, ``12(3):45``), or a journal-style ``J ``/``Journal``.
 
