@@ -241,7 +241,8 @@ def test_references_kept_out_of_recommendations():
     recs = [u.text for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert recs == ["We recommend statins.", "We recommend reporting."]  # the grade marks are metadata
     refs = [u for u in units if "Doe J" in u.text]
-    assert len(refs) == 1 and refs[0].unit_type is UnitType.SECTION and "Roe R et al" in refs[0].text
+    # a reference unit of its own, never section text
+    assert len(refs) == 1 and refs[0].unit_type is UnitType.REFERENCE and "Roe R et al" in refs[0].text
 
 
 def test_running_prose_after_a_reference_list_ends_it():

@@ -6,7 +6,8 @@ The index holds two real MinerU documents (a guideline with graded recommendatio
 pages 3 and 4, a figure; and a CDC guide whose sections run across pages, 3-4 among them). Every face asks for more
 hits than there are units, with table grouping off, so what comes back is exactly the set of units
 the filter admits; that set is also computed here from the units themselves, by a predicate written
-out for each form (the filter semantics of :mod:`structaware_retrievers.filters`).
+out for each form (the filter semantics of :mod:`structaware_retrievers.filters`), less the units
+that are not evidence (the CDC guide's references) unless the form names their type.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
 )
 
 from structaware_readers.errors import MalformedInputError, UnknownFilterError  # noqa: E402
-from structaware_readers.models import Unit  # noqa: E402
+from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
 from structaware_retrievers.filters import UnsupportedFilterError  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
@@ -58,6 +59,7 @@ class Form:
     langchain: dict[str, Any]
     cli: list[str]
     admits: Callable[[Unit], bool]
+    non_evidence: bool = False  # the form names a reference / front_matter type: the default exclusion is off
 
 
 def _forms(guide: str, guide_file: str) -> list[Form]:
@@ -141,6 +143,14 @@ def _forms(guide: str, guide_file: str) -> list[Form]:
             {"grade": {"$ne": "A"}},
             ["--filter", '{"grade": {"$ne": "A"}}'],
             lambda u: u.grade is None or u.grade.grade != "A",
+        ),
+        Form(
+            "unit_type == reference (not evidence: searched only when named)",
+            group(F("unit_type", "reference")),
+            {"unit_type": "reference"},
+            ["--filter", "type=reference"],
+            lambda u: u.unit_type.value == "reference",
+            non_evidence=True,
         ),
         Form(
             "SearchFilter field names",
@@ -228,7 +238,9 @@ def test_every_face_gives_the_units_each_filter_form_admits(built: dict[str, Any
     units = built["units"]
     assert len(units) < K
     for form in built["forms"]:
-        expected = {u.unit_id for u in units if form.admits(u)}
+        expected = {
+            u.unit_id for u in units if form.admits(u) and (form.non_evidence or u.unit_type not in NON_EVIDENCE_TYPES)
+        }
         assert 0 < len(expected) < len(units), form.name  # a form that admits all or nothing tests nothing
         got = {
             "li_retriever": faces["li_retriever"](form.llama),
@@ -248,6 +260,21 @@ def test_the_forms_admit_what_they_say(built: dict[str, Any]) -> None:
     assert any(u.grade is not None and u.grade.grade == "A" for u in units)
     assert any(u.grade is None for u in units)
     assert len({u.file_name for u in units}) == 2
+    assert any(u.unit_type.value == "reference" for u in units)  # the CDC guide's bibliography
+
+
+def test_no_face_returns_reference_units_unless_asked(built: dict[str, Any], faces: dict[str, Any]) -> None:
+    """Without a filter every face leaves the bibliography out; a filter on other unit types keeps
+    it out (``unit_type != section`` does not ask for references)."""
+    units = {u.unit_id: u for u in built["units"]}
+    evidence = {i for i, u in units.items() if u.unit_type not in NON_EVIDENCE_TYPES}
+    assert evidence != set(units)
+    for face in ("li_retriever", "li_vector_store"):
+        assert faces[face](group()) == evidence, face
+    for face in ("lc_retriever", "lc_vector_store"):
+        assert faces[face]({}) == evidence, face
+    not_section = faces["lc_retriever"]({"unit_type": {"$ne": "section"}})
+    assert not_section and all(units[i].unit_type.value not in ("section", "reference") for i in not_section)
 
 
 def test_an_operator_qdrant_cannot_evaluate_is_the_same_typed_error_everywhere(

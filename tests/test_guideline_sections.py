@@ -199,9 +199,10 @@ def test_a_false_heading_is_text_of_the_section_it_sits_in() -> None:
             (P, "Hospitalist, Bay Pines VA Healthcare System"),
         )
     )
-    assert [(u.section_path, u.text) for u in units] == [
-        (["Table of Contents"], "I. Introduction.......................................1"),
-        (["Appendix E: Participant List"], "Andrew Buelt, DO\nHospitalist, Bay Pines VA Healthcare System"),
+    # the contents line is a front matter unit, never section text
+    assert [(u.unit_type.value, u.section_path, u.text) for u in units] == [
+        ("front_matter", ["Table of Contents"], "I. Introduction.......................................1"),
+        ("section", ["Appendix E: Participant List"], "Andrew Buelt, DO\nHospitalist, Bay Pines VA Healthcare System"),
     ]
 
 

@@ -149,7 +149,7 @@ def test_24_list_items_graded_one_by_one_references_kept_out(shared_dir):
     assert section.text.index("Shared decision") < section.text.index("These statements replace those")
     assert "Doe J" not in section.text and "[3]" not in section.text
     refs = [u for u in units if "Doe J, Roe R" in u.text or "Example Consortium" in u.text]
-    assert refs and all(u.unit_type is UnitType.SECTION and u.section_path == ["References"] for u in refs)
+    assert refs and all(u.unit_type is UnitType.REFERENCE and u.section_path == ["References"] for u in refs)
 
 
 def test_24_middle_list_without_blocks_is_split_into_items(shared_dir):

@@ -150,7 +150,8 @@ def prepare_document(
     (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
     from the PDF outline, numbering and typography (:mod:`~structaware_readers.heading_pass`),
     continued paragraphs joined (:mod:`~structaware_readers.continuations`), bibliographies typed
-    (:mod:`~structaware_readers.references`), algorithms described in text, charts drawn with live
+    (:mod:`~structaware_readers.references`), contents, author and notice blocks typed front matter
+    (:mod:`~structaware_readers.front_matter`), algorithms described in text, charts drawn with live
     text and algorithm images read into flowcharts or figures (:mod:`~structaware_readers.algorithms`;
     images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
 
@@ -163,6 +164,7 @@ def prepare_document(
     from structaware_readers.algorithms.chart_regions import gather_chart_regions
     from structaware_readers.algorithms.unread import note_unread_figures
     from structaware_readers.continuations import join_continued_paragraphs
+    from structaware_readers.front_matter import mark_front_matter
     from structaware_readers.furniture import mark_furniture
     from structaware_readers.heading_pass import settle_headings
     from structaware_readers.loose_tables import gather_loose_tables
@@ -171,7 +173,8 @@ def prepare_document(
 
     doc = gather_loose_tables(mark_furniture(read_as_printed(doc)), pdf)
     doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
-    doc = gather_chart_regions(attach_described_algorithms(mark_references(join_continued_paragraphs(doc))))
+    doc = mark_front_matter(mark_references(join_continued_paragraphs(doc)))
+    doc = gather_chart_regions(attach_described_algorithms(doc))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
     return note_unread_figures(doc)

@@ -55,6 +55,7 @@ class BlockKind(str, Enum):
     FLOWCHART = "flowchart"
     FOOTNOTE = "footnote"
     REFERENCE = "reference"
+    FRONT_MATTER = "front_matter"  # contents lines, authors, notices (structaware_readers.front_matter)
     # page furniture: kept as blocks (provenance, reading order) but never unit text
     HEADER = "header"
     FOOTER = "footer"
@@ -283,22 +284,24 @@ class ParsedDocument(BaseModel):
 
 
 class UnitType(str, Enum):
-    """Evidence unit types: the paper's four (section 2.3) plus figure units.
-
-    ``chunk``, ``page`` and ``element`` are the evaluation baselines of paper section 3.3
-    (flat / heading-aware chunks, page-level units, per-element units); the structure-aware
-    unit builder never emits them.
-    """
+    """Evidence unit types: the paper's four (section 2.3), figure units, and two kinds of text that is
+    not evidence (:data:`NON_EVIDENCE_TYPES`: bibliography entries; contents lines, authors, notices).
+    ``chunk``, ``page``, ``element``: the evaluation baselines of paper 3.3, never built by the builder."""
 
     SECTION = "section"
     TABLE_ROW = "table_row"
     FLOW_PATH = "flow_path"
     RECOMMENDATION = "recommendation"
     FIGURE = "figure"
+    REFERENCE = "reference"
+    FRONT_MATTER = "front_matter"
     # evaluation baselines (paper 3.3)
     CHUNK = "chunk"
     PAGE = "page"
     ELEMENT = "element"
+
+
+NON_EVIDENCE_TYPES = (UnitType.REFERENCE, UnitType.FRONT_MATTER)  # searched only when a filter names them
 
 
 class Grade(BaseModel):

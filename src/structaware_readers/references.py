@@ -8,13 +8,13 @@ A bibliography entry can contain the very words a recommendation detector looks 
   ``Literature cited``, ``参考文献``, ...) until the next heading of the same or a higher level, or
   until a paragraph of running prose (120+ characters, no year, no bibliographic mark: an appendix
   whose heading the parser missed);
-* a LIST block whose items are mostly citations, and a PARAGRAPH that is one citation. A
-  citation starts with a reference number (``[12]``, ``12.``, ``12)``) and carries a year
+* a LIST block whose items are mostly citations, and a PARAGRAPH or FOOTNOTE that is one citation. A
+  citation starts with a reference number (``[12]``, ``12.``, ``12)``, ``12 Doe JA``) and carries a year
   (``19xx``/``20xx``) plus a bibliographic mark: ``et al``, ``doi``, a volume/pages pattern
   (``2024;12:101-9``, ``12(3):45``), or a journal-style ``J ``/``Journal``.
 
-MinerU's own ``ref_text`` blocks are already REFERENCE. The unit builder keeps reference blocks
-in their section's text but runs no recommendation detection on them.
+MinerU's own ``ref_text`` blocks are already REFERENCE. The unit builder makes ``reference`` units
+of reference blocks (never section text, never a recommendation), which a search leaves out unless asked.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _BIB_HEADING = re.compile(
     r"参考文献|参 考 文 献|引用文献)\s*[:：]?$",
     re.IGNORECASE,
 )
-_REF_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s)")
+_REF_NUMBER = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s|\d{1,3}\s+(?=[A-Z]))")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _BIB_MARK = re.compile(
     r"\bet al\b|\bdoi\b|10\.\d{4,}/|\d{4}\s*;\s*\d+|\d+\s*\(\d+\)\s*:\s*\d+|\d+\s*:\s*\d+\s*[-–]\s*\d+|\bJ\b|journal|等\.",
@@ -39,7 +39,7 @@ _BIB_MARK = re.compile(
 )
 _CITATION_SHARE = 0.6
 _PROSE_MIN_CHARS = 120  # characters
-_CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST}
+_CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.FOOTNOTE}
 
 
 def is_citation(text: str) -> bool:

@@ -29,7 +29,7 @@ Neighbourhood of a hit (units of the same document, read from the store around t
   its target, or from the same source).
 * ``section``: the adjacent parts of the same section (a long section is split in parts of at most
   ``UnitOptions.max_section_chars``).
-* ``figure`` and baseline types: none.
+* ``figure``, ``reference``, ``front_matter`` and baseline types: none.
 """
 
 from __future__ import annotations

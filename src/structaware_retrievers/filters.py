@@ -45,7 +45,7 @@ from typing import Any, Union
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.models import UnitType
+from structaware_readers.models import NON_EVIDENCE_TYPES, UnitType
 from structaware_retrievers.filter_language import (
     ALIASES,
     METADATA_KEY,
@@ -76,6 +76,7 @@ __all__ = [
     "Range",
     "SearchFilter",
     "UnsupportedFilterError",
+    "evidence_default",
     "from_dict",
     "key_condition",
     "to_point_filter",
@@ -99,7 +100,8 @@ class SearchFilter(BaseModel):
         page_to: last 1-based page of the range (inclusive); ``None`` = to the end.
             A unit matches when **any** of its ``pages`` falls in the range, so a table row
             continuing across pages 3-4 matches ``page_from=4``.
-        unit_types: any of ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure``.
+        unit_types: any of ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure``,
+            and the types a search leaves out unless named here: ``reference``, ``front_matter``.
         grades: evidence-grade labels (``Grade.grade``, e.g. ``"A"``, ``"2A"``, ``"IIa"``), any of them;
             matched exactly against the payload field ``grade_label``.
 
@@ -223,3 +225,35 @@ def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:
         f"expected a dict of metadata conditions, a SearchFilter or a FilterGroup, not {type(value).__name__}",
         field=field,
     )
+
+
+def evidence_default(flt: PointFilter | None) -> PointFilter:
+    """The filter a search runs: ``flt`` with units that are not evidence (``reference`` and
+    ``front_matter``, :data:`~structaware_readers.models.NON_EVIDENCE_TYPES`) left out, unless ``flt``
+    names one of those types (``unit_type=reference``, ``{"unit_type": {"$in": ["section",
+    "front_matter"]}}``): then ``flt`` alone decides. A filter on other types (``unit_type !=
+    section``) keeps the default. Every search face goes through this one default
+    (:class:`~structaware_retrievers.index_searcher.IndexSearcher` and
+    :meth:`~structaware_retrievers.records.Records.search`)."""
+    if flt is not None and _names_non_evidence(flt):
+        return flt
+    return PointFilter(must_not=(Match("unit_type", _NON_EVIDENCE),)) & flt
+
+
+_NON_EVIDENCE = tuple(t.value for t in NON_EVIDENCE_TYPES)
+
+
+def _names_non_evidence(flt: PointFilter) -> bool:
+    """Whether a condition of ``flt`` matches the unit type (the unit field, or its framework
+    metadata twin) against a type of :data:`_NON_EVIDENCE`."""
+    for cond in (*flt.must, *flt.should, *flt.must_not):
+        if isinstance(cond, PointFilter):
+            if _names_non_evidence(cond):
+                return True
+        elif (
+            isinstance(cond, Match)
+            and cond.key in ("unit_type", f"{METADATA_KEY}.unit_type")
+            and set(cond.values) & set(_NON_EVIDENCE)
+        ):
+            return True
+    return False

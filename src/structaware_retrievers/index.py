@@ -278,6 +278,9 @@ class StructureIndex:
             filter: payload filter applied inside each prefetch and to the fused result: a
                 :class:`~structaware_retrievers.filters.SearchFilter`, a filter dict or a
                 ``FilterGroup`` (the filter language of :mod:`structaware_retrievers.filters`).
+                Units that are not evidence (``reference``, ``front_matter``) are left out unless
+                the filter names unit types (``{"unit_type": "reference"}`` finds bibliography
+                entries; :func:`~structaware_retrievers.filters.evidence_default`).
             weights: (dense, BM25) RRF weights, positive (``None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`, chosen
                 on the development benchmark); DBSF ignores them.
             budget_chars: return only the best hits whose units (``context + "\n" + text``, and

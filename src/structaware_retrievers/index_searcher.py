@@ -22,7 +22,7 @@ from structaware_retrievers import evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.filter_keys import check_keys
-from structaware_retrievers.filters import FilterLike, HasId, PointFilter, to_point_filter
+from structaware_retrievers.filters import FilterLike, HasId, PointFilter, evidence_default, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
 from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
@@ -110,7 +110,7 @@ class IndexSearcher:
             "fusion": fusion,
             "rrf_k": rrf_k,
             "prefetch_limit": prefetch_limit,
-            "flt": flt,
+            "flt": evidence_default(flt),  # reference / front matter units only when the filter asks
             "weights": weights,
         }
 

@@ -113,7 +113,9 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             k: how many hits (each hit may bring neighbours with expand).
             mode: hybrid (dense + BM25, fused), dense or sparse (BM25 only).
             doc_names: only these documents (names as list_documents gives them).
-            unit_types: only these unit types: section, table_row, recommendation, flow_path, figure.
+            unit_types: only these unit types: section, table_row, recommendation, flow_path, figure;
+                reference (bibliography entries) and front_matter (contents, authors, notices) are left
+                out of every search unless named here.
             grades: only recommendations of these evidence grades (e.g. A, B, 1A).
             page_from: first 1-based page (inclusive).
             page_to: last 1-based page (inclusive).

@@ -34,7 +34,7 @@ import numpy as np
 
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import Unit, UnitType
-from structaware_retrievers.filters import METADATA_KEY, HasId, PointFilter
+from structaware_retrievers.filters import METADATA_KEY, HasId, PointFilter, evidence_default
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
@@ -324,7 +324,8 @@ class RecordIndex:
             dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
                 ``text`` with the index's dense encoder (in hybrid and dense modes).
             k, mode, fusion, rrf_k, prefetch_limit, flt, weights: as :meth:`StructureIndex.query`
-                (``weights=None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`).
+                (``weights=None``: :data:`~structaware_retrievers.fusion.DEFAULT_WEIGHTS`; ``reference``
+                and ``front_matter`` units only when ``flt`` names unit types).
             mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
                 maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
             relevance: scores as relevances in [0, 1] (:func:`~structaware_retrievers.fusion.relevance`)
@@ -366,7 +367,7 @@ class RecordIndex:
             fusion=fusion,
             rrf_k=rrf_k,
             prefetch_limit=prefetch_limit,
-            flt=flt,
+            flt=evidence_default(flt),  # reference / front matter units only when the filter names unit types
             weights=weights,
             mmr=mmr,
         )

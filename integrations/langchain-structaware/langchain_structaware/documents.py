@@ -15,7 +15,8 @@ key                 value
 ``doc_id``          16 hex characters of the SHA-256 of the input file
 ``doc_name``        the file stem
 ``unit_id``         same as ``Document.id``
-``unit_type``       ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure``
+``unit_type``       ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure`` (``reference``,
+                    ``front_matter``: searched only when a filter names them)
 ``page``            first page, **1-based** ``int`` (LangChain's ``PyPDFLoader`` is 0-based)
 ``pages``           every page the unit covers, 1-based, sorted
 ``page_label``      ``"3"`` or ``"3-4"``: the pages as one string for citations

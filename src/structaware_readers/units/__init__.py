@@ -45,10 +45,16 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   question about a figure lands on the figure element; a flowchart whose Mermaid source cannot be
   parsed falls back to a figure unit.
 
+* **reference** and **front_matter** units (text that is not evidence): bibliography entries
+  (REFERENCE blocks, :mod:`structaware_readers.references`) and a document's apparatus (FRONT_MATTER
+  blocks: contents lines, authors, affiliations, conflicts of interest, notices;
+  :mod:`structaware_readers.front_matter`), collected apart from the section they sit in, split like
+  sections, with the section's context; never section text, never recommendations. A search leaves
+  them out unless its filter names their type.
+
 Decisions for the other element kinds: lists join their section (one line per item), except graded
-items, which become recommendation units; equations, code, footnotes, references and stand-alone
-captions join their section as text. Page furniture (headers, footers, page numbers, asides) never
-becomes unit text.
+items, which become recommendation units; equations, code, footnotes and stand-alone captions join
+their section as text. Page furniture (headers, footers, page numbers, asides) never becomes unit text.
 
 Modules: :mod:`.builder` (the pass over blocks, section units, ids), :mod:`.table_rows` (with
 :mod:`.table_view`, the table read once, and :mod:`.table_recommendations`), :mod:`.recommendations`,

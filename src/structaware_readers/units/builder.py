@@ -23,6 +23,7 @@ from structaware_readers.models import (
     Grade,
     ParsedDocument,
     TableRowInfo,
+    NON_EVIDENCE_TYPES,
     Unit,
     UnitType,
 )
@@ -83,6 +84,8 @@ class UnitBuilder:
     document: str = ""  # "Document: <filing>" for table row contexts (UnitOptions.document_context)
     discussion: Discussion = field(default_factory=Discussion)  # what a discussion section discusses
     box: Block | None = None  # the heading of an open box (a sidebar label paragraph), see .boxed_text
+    aside: list[SectionPart] = field(default_factory=list)  # reference or front matter text since the last flush
+    aside_type: UnitType | None = None  # the unit type of ``aside``
 
     def __post_init__(self) -> None:
         self.grading = profile_document(self.doc)
@@ -154,7 +157,7 @@ class UnitBuilder:
                 flow=flow,
             )
         )
-        self.links.append(self.discussion.linked())
+        self.links.append([] if unit_type in NON_EVIDENCE_TYPES else self.discussion.linked())
         self.open_rec = unit_type is UnitType.RECOMMENDATION
         if self.open_rec and table is None:
             self.discussion.on_recommendation(text, len(self.units) - 1)
@@ -202,29 +205,45 @@ class UnitBuilder:
 
     # -- sections --------------------------------------------------------------------------
     def flush_section(self) -> None:
-        """Emit the pending paragraphs as one or more section units, split at paragraph ends."""
+        """Emit the pending paragraphs as one or more section units, split at paragraph ends, and the
+        pending reference or front matter text as units of their own type."""
+        self.flush_aside()
         if not self.pending:
             return
+        self._emit_parts(UnitType.SECTION, self.pending, self.pending_heading)
+        self.pending = []
+        self.pending_heading = None
+
+    def flush_aside(self) -> None:
+        """Emit the pending reference or front matter text (``reference`` / ``front_matter`` units,
+        split like sections); a heading with no section text yet goes with them."""
+        if not self.aside or self.aside_type is None:
+            return
+        heading = None
+        if not self.pending and self.pending_heading is not None:
+            heading, self.pending_heading = self.pending_heading, None
+        self._emit_parts(self.aside_type, self.aside, heading)
+        self.aside = []
+        self.aside_type = None
+
+    def _emit_parts(self, unit_type: UnitType, parts: list[SectionPart], heading: Block | None) -> None:
         context = self.section_context()
         limit = self.options.max_section_chars
         group: list[SectionPart] = []
         size = 0
-        heading = self.pending_heading
-        for part in self._split_long(self.pending, limit):
+        for part in self._split_long(parts, limit):
             if group and size + len(part.text) + 1 > limit:
-                self._emit_section(group, context, heading)
+                self._emit_group(unit_type, group, context, heading)
                 heading = None
                 group, size = [], 0
             group.append(part)
             size += len(part.text) + 1
         if group:
-            self._emit_section(group, context, heading)
-        self.pending = []
-        self.pending_heading = None
+            self._emit_group(unit_type, group, context, heading)
 
-    def _emit_section(self, parts: list[SectionPart], context: str, heading: Block | None) -> None:
+    def _emit_group(self, unit_type: UnitType, parts: list[SectionPart], context: str, heading: Block | None) -> None:
         blocks = ([heading] if heading is not None else []) + [p.block for p in parts]
-        self.emit(UnitType.SECTION, "\n".join(p.text for p in parts), context, blocks)
+        self.emit(unit_type, "\n".join(p.text for p in parts), context, blocks)
 
     @staticmethod
     def _split_long(parts: list[SectionPart], limit: int) -> Iterator[SectionPart]:
@@ -245,10 +264,15 @@ class UnitBuilder:
     def on_heading(self, block: Block) -> None:
         """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
         ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
-        typed as titles), or one that is a person's name, a bibliography entry or a contents line
-        (:mod:`structaware_readers.false_headings`), is text of the current section instead, not a
-        level of the path."""
-        if sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS or false_heading_kind(block.text):
+        typed as titles) or a person's name is text of the current section instead, not a level of the
+        path (:mod:`structaware_readers.false_headings`; a name in a list of people was typed
+        FRONT_MATTER by :mod:`structaware_readers.front_matter`); one that is a bibliography entry
+        is a ``reference`` unit's text, and a contents line a ``front_matter`` unit's."""
+        false_kind = false_heading_kind(block.text)
+        if false_kind in _FALSE_HEADING_TYPES:
+            self.add_aside(block, block.text, _FALSE_HEADING_TYPES[false_kind])
+            return
+        if false_kind or sum(ch.isalpha() for ch in block.text) < MIN_HEADING_LETTERS:
             self.on_text(block, block.text)
             return
         self.flush_section()
@@ -260,22 +284,36 @@ class UnitBuilder:
         self.discussion.on_heading(level, block.text)
 
     def on_text(self, block: Block, text: str) -> None:
-        """Section text; a recommendation unit instead when it is one (never for a reference:
-        a bibliography entry may quote a grade)."""
+        """Section text; a recommendation unit instead when it is one; the text of a ``reference``
+        or ``front_matter`` unit for a REFERENCE or FRONT_MATTER block (never a recommendation: a
+        bibliography entry or a contents line may quote a grade)."""
         text = text.strip()
         if not text:
             return
-        if (
-            self.options.recommendation_units
-            and block.kind is not BlockKind.REFERENCE
-            and emit_if_recommendation(self, block, text)
-        ):
+        aside = _ASIDE_TYPES.get(block.kind)
+        if aside is not None:
+            self.add_aside(block, text, aside)
+            return
+        if self.options.recommendation_units and emit_if_recommendation(self, block, text):
             return
         self.add_section_text(block, text)
 
     def add_section_text(self, block: Block, text: str) -> None:
         """Append ``text`` (from ``block``) to the section being collected."""
+        self.flush_aside()
         self.pending.append(SectionPart(text, block))
+        self.open_rec = False
+
+    def add_aside(self, block: Block, text: str, unit_type: UnitType) -> None:
+        """Append ``text`` (from ``block``) to the pending ``reference`` / ``front_matter`` text, kept
+        out of the section so that it never dilutes a section unit."""
+        text = text.strip()
+        if not text:
+            return
+        if self.aside_type is not unit_type:
+            self.flush_aside()
+        self.aside.append(SectionPart(text, block))
+        self.aside_type = unit_type
         self.open_rec = False
 
     def attach_grade_line(self, block: Block, text: str, grade: Grade) -> bool:
@@ -308,6 +346,12 @@ class UnitBuilder:
         items = block.items or [line for line in block.text.splitlines() if line.strip()]
         for item in items:
             self.on_text(block, item)
+
+
+#: False headings (:func:`~structaware_readers.false_headings.false_heading_kind`) that are never evidence.
+_FALSE_HEADING_TYPES = {"reference": UnitType.REFERENCE, "toc": UnitType.FRONT_MATTER}
+#: Block kinds whose text makes units of a type of its own, not section text.
+_ASIDE_TYPES = {BlockKind.REFERENCE: UnitType.REFERENCE, BlockKind.FRONT_MATTER: UnitType.FRONT_MATTER}
 
 
 def _is_table_title(block: Block, following: Block | None) -> bool:
@@ -356,7 +400,7 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
             emit_flowchart(builder, block)
         elif kind is BlockKind.FIGURE:
             emit_figure(builder, block)
-        elif kind is BlockKind.LIST or (kind is BlockKind.REFERENCE and block.items):
+        elif kind is BlockKind.LIST or (kind in _ASIDE_TYPES and block.items):
             builder.on_list(block)
         elif kind is BlockKind.CAPTION:
             builder.on_text(block, block.text)
