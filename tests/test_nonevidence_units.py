@@ -94,7 +94,7 @@ def test_contents_are_front_matter_units_and_never_dilute_a_section() -> None:
     ]
     assert _by_type(units, UnitType.SECTION) == [doc.blocks[5].text]
     # trap: a numbered recommendation is no contents line and no reference
-    assert _by_type(units, UnitType.RECOMMENDATION) == [doc.blocks[7].text]
+    assert _by_type(units, UnitType.RECOMMENDATION) == ["1. We recommend home blood pressure monitoring to confirm the diagnosis."]
 
 
 def test_running_prose_after_the_contents_ends_them() -> None:
@@ -125,7 +125,7 @@ def test_chinese_contents_and_references() -> None:
     units = _units(doc)
     assert _by_type(units, UnitType.FRONT_MATTER) == [doc.blocks[1].text]
     assert _by_type(units, UnitType.REFERENCE) == [f"{doc.blocks[6].text}\n{doc.blocks[7].text}"]
-    assert _by_type(units, UnitType.RECOMMENDATION) == [doc.blocks[3].text]
+    assert _by_type(units, UnitType.RECOMMENDATION) == ["推荐意见：对初治患者行盆腔增强MRI评估宫旁情况。"]
     assert _by_type(units, UnitType.SECTION) == [doc.blocks[4].text]
 
 

@@ -78,16 +78,12 @@ class TableGrid(BaseModel):
 
     ``grid_source`` says where the rows and columns came from (one of :data:`GRID_SOURCES`):
 
-    * ``"parser_html"``: the parser's own table markup (MinerU ``table_body``/``html``, Unstructured
-      ``text_as_html``; the Markdown / LaTeX tables of some MinerU eras count here too);
-    * ``"pdf_text_layer"``: rebuilt from the PDF's text layer inside the table's region (the parser
-      gave the region without cell structure; :mod:`structaware_readers.table_recovery`);
-    * ``"parser_text"``: rebuilt from the parser's own space-aligned text of the region (MinerU's flash
-      tier ``table_body`` text) when the PDF is not at hand; rows then have no bboxes;
-    * ``"ocr_lines"``: rebuilt from OCR text lines of a page without a text layer (:mod:`structaware_readers.ocr`),
-      rows cut at the table's rules (or its visual rows), columns at whitespace gaps;
-    * ``"parser_blocks"``: rebuilt from the positions of the parser's own text blocks, for a table the
-      parser gave as loose paragraphs and headings (:mod:`structaware_readers.loose_tables`).
+    ``"parser_html"`` (the parser's table markup: MinerU ``table_body``/``html``, Unstructured
+    ``text_as_html``, Markdown / LaTeX tables), ``"pdf_text_layer"`` (the PDF's text layer inside the
+    table's region: :mod:`structaware_readers.table_recovery`), ``"parser_text"`` (the parser's own
+    space-aligned text, no PDF at hand; rows without bboxes), ``"ocr_lines"`` (OCR lines of a page
+    without a text layer: :mod:`structaware_readers.ocr`), ``"parser_blocks"`` (positions of the
+    parser's loose text blocks: :mod:`structaware_readers.loose_tables`).
 
     ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
     otherwise): a row unit then points at its own row, not at the whole table.
