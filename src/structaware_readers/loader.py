@@ -154,7 +154,10 @@ def prepare_document(
     :func:`~structaware_readers.algorithms.images.read_algorithm_images`), and figures that hold no
     text named in the warnings (:func:`~structaware_readers.algorithms.unread.note_unread_figures`); every
     text field is first written as a reader sees it (:func:`~structaware_readers.text_as_read.read_as_printed`:
-    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``, Symbol-font bullets -> ``▪``).
+    ``metformin<sup>b</sup>`` -> ``metformin^b``, ``&lt;`` -> ``<``, Symbol-font bullets -> ``▪``),
+    then given back the spaces and hyphens ``pdf``'s text layer prints, when ``pdf`` is given
+    (:func:`~structaware_readers.text_restore.restore_from_text_layer`: ``control ofasthma`` ->
+    ``control of asthma``, ``angiotensinconverting`` -> ``angiotensin-converting``).
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -168,11 +171,26 @@ def prepare_document(
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
-    doc = apply_reading_order(mark_furniture(read_as_printed(doc)), reading_order)
+    doc = read_as_printed(doc)
+    if pdf is not None:
+        doc = _with_text_layer(doc, pdf)
+    doc = apply_reading_order(mark_furniture(doc), reading_order)
     doc = attach_described_algorithms(mark_references(join_continued_paragraphs(doc)))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
     return note_unread_figures(doc)
+
+
+def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text_restore`);
+    a PDF PDFium cannot read leaves ``doc`` as it is, with a warning."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+    from structaware_readers.text_restore import restore_from_text_layer
+
+    try:
+        return restore_from_text_layer(doc, pdf)
+    except (InputNotFoundError, MalformedInputError, OSError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]})
 
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
