@@ -9,25 +9,31 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
 * **altered numbers**: a number token of a unit's text (``0. 71``, ``72. 0``, ``1,234``: digits joined
   by ``.`` or ``,`` and at most one space) that the text layer of the unit's pages does not hold. A
   space inside the token must be white space in the text layer; where the token has none, the text
-  layer may break the line (a number the PDF splits over two lines); a digit or a number's dot
-  may not stand next to the match (``0.7`` is not found in ``0.71``). Superscripts compare by their
-  digits (``m^2``, ``m²`` and the text layer's ``m2`` are one).
-* **glued words**: a run of letters of a unit's text that is no word of the text layer of its pages,
-  while a split of it into 2 or more such words is (``Pericardiocentesisisrecommended``). A word
-  the PDF hyphenates at a line end is a word (``methyl-`` / ``prednisolone``); so is a compound whose
-  hyphen the text layer writes U+FFFE (``angiotensin\\ufffeconverting`` reads ``angiotensin-converting``).
-* **broken hyphens**: a word whose printed hyphen the unit dropped (``angiotensinconverting`` where
-  the text layer has ``angiotensin\\ufffeconverting``), or a line-end hyphen kept with a space
-  (``patient- centered`` where the text layer breaks the line after ``patient-``; ``short- and`` is
-  no fault: a suspended hyphen before ``and``/``or``/``to``).
-* **markup**: HTML tags and entities, as :mod:`check_unit_text` counts them (its classes are used).
+  layer may break the line (a number the PDF splits over two lines: ``0.`` / ``72``, a DOI's
+  ``10.10`` / ``80``); a figure or a number's dot may not stand next to the match (``0.7`` is not
+  found in ``0.71``). Superscripts compare by their figures (``m^2``, ``m²`` and the text layer's
+  ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``). Table cells are
+  compared like any text: each of their numbers must be printed on the unit's pages.
+* **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
+  the text layer of its pages, while a cut of it into 2 or more such words is
+  (``Pericardiocentesisisrecommendedfor``). A word the page prints whole is never glued
+  (``methylprednisolone``), nor one it joins across a line-end hyphen; CJK text has no spaces to lose.
+* **broken hyphens**: a hyphen ending a line of the PDF (PDFium writes it ``U+FFFE``) that the unit
+  does not write as the writer meant it (:func:`structaware_readers.text_layer.meant`): dropped from
+  a compound (``angiotensinconverting`` for ``angiotensin-converting``) or kept with a space
+  (``patient- centered``, ``asso- ciated``). ``short- and`` is meant (a suspended hyphen), and so is
+  ``recommendations`` for the layer's ``rec\ufffeommendations``.
+* **markup**: HTML tags and entities, as ``check_unit_text.py`` counts them (its class is used).
   ``^x``, this package's plain-text writing of a superscript (``1.73 m^2``, ``Class^a``), is no
-  markup: the text layer holds the mark itself (``m2``, ``Classa``), and the caret keeps a footnote
-  letter off its word (see ``inline_markup``); it is counted apart (``superscripts``) for reading.
+  markup: the page prints a raised mark, which the text layer glues to its word (``m2``,
+  ``Classa``, ``Personsa``); the caret keeps it apart from the word and from the figure before it
+  (``10^9/L`` is not ``109/L``), in paragraphs and table cells alike
+  (:mod:`structaware_readers.inline_markup`, ``table_recovery.reading_direction``). It is counted
+  apart (``superscripts``), not as a fault.
 
 Pages whose text layer holds fewer than 20 characters (scans, pages read by OCR) are not compared:
-a unit is checked only on its pages that have a text layer, and skipped when it has none. Units
-of other sources than a PDF (no PDF found) are skipped and named.
+a unit is checked on its pages that have a text layer, and skipped when none has. Without a PDF
+(none found), a document's units are checked for markup only, and the line says so.
 
 Prints one line per document, the totals and up to ``--examples`` examples of each count; exit code
 1 when anything is counted. Runs on every development set::
@@ -47,7 +53,6 @@ import argparse
 import json
 import re
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -91,8 +96,8 @@ def _number_pattern(token: str) -> re.Pattern[str]:
     for piece in re.split(r"(\d+)", token):
         if not piece:
             continue
-        if piece.isdigit():
-            out.append(piece)
+        if piece.isdigit():  # the PDF may break a long figure over two lines (a DOI: 10.10 / 80)
+            out.append(r"(?:[ \t]*\r?\n)?".join(piece))
         elif piece.endswith(" "):
             out.append(re.escape(piece.strip()) + r"\s+")
         else:

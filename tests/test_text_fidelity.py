@@ -189,3 +189,35 @@ def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pd
     clean = tmp_path / "clean.jsonl"
     clean.write_text(json.dumps(units[5]) + "\n" + json.dumps(units[6]), encoding="utf-8")
     assert cf.main(["--units", str(clean), "--pdf-dir", str(made_pdf.parent)]) == 0
+
+
+def test_a_raised_mark_stays_on_its_own_line_in_a_rebuilt_cell():
+    """VA/DoD dose table (public domain): ``tartrate^b`` under ``Metoprolol`` in one cell; the raised
+    ``b`` touches the line above by a hair and was spliced into it (``Metoprob lol tartrate``)."""
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc = load_document(HTN_DOSES_MIDDLE, pdf=HTN_DOSES_PDF)
+    text = "\n".join(u.text for u in build_units(doc))
+    assert "Metoprob lol" not in text
+    assert "Metoprolol tartrate^b" in text
+    assert "Atenolol^b" in text  # trap: a mark on the first line of the cell stays a mark
+
+
+def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_over_lines_stay_whole():
+    """A dose cell of two lines (``80-240`` over ``80-160``) that the parser glued into one figure."""
+    layer = (
+        "Inhaled corticosteroid Twice daily ≥4 years\r\n≥ 12 years\r\nLow dose\r\n80-240\r\n80-160\r\n"
+        ">240-480\r\n>160-320\r\nThe pooled ratio was 0.\r\n71 and the dose 2.5-20 mg/day over 1,\r\n250 adults."
+    )
+    words, compounds = document_words([layer])
+    page = page_words(layer, words, compounds)
+    assert restore_text("Low dose: 80-24080-160; High: >240-480>160-320", page) == (
+        "Low dose: 80-240 80-160; High: >240-480 >160-320"
+    )
+    assert restore_text("Twice daily ≥4years", page) == "Twice daily ≥4 years"
+    # traps: a number the page breaks over two lines is one number; figures the page prints stay
+    assert restore_text("The pooled ratio was 0.71 and the dose 2.5-20 mg/day over 1,250 adults.", page) == (
+        "The pooled ratio was 0.71 and the dose 2.5-20 mg/day over 1,250 adults."
+    )
+    assert restore_text("(80-240)", page) == "(80-240)"

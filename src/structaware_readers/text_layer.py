@@ -39,6 +39,13 @@ _INNER_HYPHEN = re.compile(rf"({WORD.pattern})[-\u2010\u2011]({WORD.pattern})")
 _ADJACENT = re.compile(rf"({WORD.pattern})\s+(?=({WORD.pattern}))")
 #: Words after a suspended hyphen (``short- and long-term``): the hyphen keeps its space.
 SUSPENDED = frozenset({"and", "or", "to", "nor", "und", "oder", "et", "ou"})
+_FIGURE = re.compile(r"\d")
+#: CJK text is written without spaces: a run holding it is never cut.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: Longest run of figures :func:`split_figures` cuts (characters).
+MAX_RUN = 60
+#: Punctuation around a run of figures that is not part of it (``(95%``, ``0.71;``).
+_EDGE = "()[]{};:,."
 #: A page whose text layer holds fewer characters is taken to have none (a scan).
 MIN_PAGE_CHARS = 20
 
@@ -60,6 +67,8 @@ class PageWords:
     words: set[str] = field(default_factory=set)
     pairs: set[tuple[str, str]] = field(default_factory=set)
     breaks: dict[str, str] = field(default_factory=dict)
+    tokens: set[str] = field(default_factory=set)  # runs without white space that hold a figure, as printed
+    token_pairs: set[tuple[str, str]] = field(default_factory=set)
 
 
 def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> str:
@@ -99,6 +108,9 @@ def page_words(text: str, doc_words: set[str], compounds: set[str]) -> PageWords
     page.words.update(k for k, v in page.breaks.items() if k == v)
     for m in _ADJACENT.finditer(plain):
         page.pairs.add((m.group(1).lower(), m.group(2).lower()))
+    runs = [r.strip(_EDGE) for r in plain.split()]
+    page.tokens = {r for r in runs if _FIGURE.search(r)}
+    page.token_pairs = {(a, b) for a, b in zip(runs, runs[1:]) if _FIGURE.search(a) or _FIGURE.search(b)}
     return page
 
 
@@ -152,6 +164,8 @@ def merge(pages: list[PageWords]) -> PageWords:
         out.words |= p.words
         out.pairs |= p.pairs
         out.breaks.update(p.breaks)
+        out.tokens |= p.tokens
+        out.token_pairs |= p.token_pairs
     return out
 
 
@@ -181,7 +195,37 @@ def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[st
     return [word[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+def split_figures(run: str, page: PageWords) -> list[str] | None:
+    """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+
+    runs ``page`` prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints
+    ``run`` itself or no cut fits. A number broken over two lines is never cut back apart: no cut
+    after a dot or comma before a figure (``0.`` / ``71``), nor between two runs of bare figures; a
+    run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
+    if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
+        return None
+    n = len(run)
+    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of run[:i]
+    best[0] = [0]
+    for i in range(1, n + 1):
+        for j in range(i):
+            prev, piece = best[j], run[j:i]
+            if prev is None or not (piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)):
+                continue
+            if len(prev) > 1:
+                left = run[prev[-2] : j]
+                if (left, piece) not in page.token_pairs:
+                    continue
+                if (left[-1] in ".," and piece[0].isdigit()) or (left.isdigit() and piece.isdigit()):
+                    continue
+            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
+                best[i] = [*prev, i]
+    cuts = best[n]
+    if cuts is None or len(cuts) < 3:
+        return None
+    return [run[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
 __all__ = [
     "LINE_END_HYPHENS", "MIN_PAGE_CHARS", "PageWords", "PdfTextLayer", "SUSPENDED", "WORD", "document_words",
-    "meant", "merge", "normal", "page_words", "split_glued",
+    "meant", "merge", "normal", "page_words", "split_figures", "split_glued",
 ]  # fmt: skip

@@ -13,9 +13,13 @@ PDF is known, each text field of a block is compared with the text layer of the 
   ``associated``), except before ``and``/``or``/``to`` (``short- and long-term`` stays);
 * a word the page does not print, which is 2+ words the page prints next to each other, gets its
   spaces back (``ofasthma`` -> ``of asthma``). A word the page prints is never cut
-  (``methylprednisolone``), nor one whose pieces do not stand side by side on the page.
+  (``methylprednisolone``), nor one whose pieces do not stand side by side on the page;
+* a run holding figures the page does not print, which is 2+ runs the page prints one after the
+  other, gets its spaces back (the two lines of a dose cell ``80-240`` / ``80-160`` glued into
+  ``80-24080-160``; ``≥4years`` -> ``≥4 years``); a number the PDF breaks over two lines
+  (``0.`` / ``71``) is never cut (:func:`~structaware_readers.text_layer.split_figures`).
 
-No letter is changed, added or dropped other than those spaces and hyphens; numbers are not touched.
+No character is changed, added or dropped other than those spaces and hyphens.
 Text of pages without a text layer (scans read by OCR) is left as it is.
 """
 
@@ -26,11 +30,14 @@ import re
 from pathlib import Path
 
 from structaware_readers.models import Block, ParsedDocument, TableGrid
-from structaware_readers.text_layer import WORD, PageWords, PdfTextLayer, merge, normal, split_glued
+from structaware_readers.text_layer import WORD, PageWords, PdfTextLayer, merge, normal, split_figures, split_glued
 
 log = logging.getLogger(__name__)
 
 _KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
+_RUN = re.compile(r"\S+")
+_FIGURE = re.compile(r"\d")
+_EDGE = "()[]{};:,."
 
 
 def _as_meant(word: str, value: str) -> str:
@@ -71,6 +78,19 @@ def restore_text(text: str, page: PageWords) -> str:
         return " ".join(pieces) if pieces else w
 
     out = WORD.sub(word, out)
+
+    def figures(m: re.Match[str]) -> str:
+        run = m.group(0)
+        core = run.strip(_EDGE)
+        if not core or not _FIGURE.search(core):
+            return run
+        pieces = split_figures(core, page)
+        if not pieces:
+            return run
+        at = run.index(core)
+        return run[:at] + " ".join(pieces) + run[at + len(core) :]
+
+    out = _RUN.sub(figures, out)
     return text if out == text else out
 
 

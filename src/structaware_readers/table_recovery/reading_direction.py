@@ -167,12 +167,18 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+#: Share of a glyph's height another glyph must overlap to stand on its line: a raised mark touching
+#: the line above by a hair (``tartrate^b`` under ``Metoprolol``) is not on that line.
+LINE_OVERLAP = 0.3
+
+
 def _left_neighbour(chars: list[dict[str, Any]], left_of: list[int], ch: dict[str, Any]) -> dict[str, Any] | None:
-    """The glyph nearest left of ``ch`` on its line (their vertical extents overlap)."""
+    """The glyph nearest left of ``ch`` on its line (they overlap by :data:`LINE_OVERLAP` of ``ch``'s height)."""
     top, bottom = float(ch["top"]), float(ch["bottom"])
+    need = LINE_OVERLAP * max(bottom - top, 0.0)
     for j in reversed(left_of):
         other = chars[j]
-        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > 0 and not other["text"].isspace():
+        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > need and not other["text"].isspace():
             return other
     return None
 
