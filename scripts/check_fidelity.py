@@ -70,8 +70,9 @@ MIN_GLUED = 4  # shorter runs of letters are not checked for glue
 
 
 def _for_numbers(text: str) -> str:
-    """NFKC with the superscript caret dropped: ``m^2`` and ``m²`` read ``m2``, as the text layer."""
-    return normal(SUPERSCRIPT.sub(r"\1", text))
+    """NFKC with the superscript caret dropped: ``m^2`` and ``m²`` read ``m2``, as the text layer;
+    the mark ends its number (``m^2, 44%`` holds ``2`` and ``44``, not ``2, 44``)."""
+    return normal(SUPERSCRIPT.sub(r"\1 ", text))
 
 
 def _for_words(text: str) -> str:
