@@ -69,10 +69,19 @@ _KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
 MIN_GLUED = 4  # shorter runs of letters are not checked for glue
 
 
+_SUPERSCRIPT_FIGURES = re.compile(r"\^(\d+(?:[,–-]\d+)*)")
+
+
+def _mark(m: re.Match[str]) -> str:
+    """A superscript of letters loses its caret; one of figures keeps it for :data:`_SUPERSCRIPT_FIGURES`."""
+    return m.group(0) if m.group(1)[0].isdigit() else m.group(1)
+
+
 def _for_numbers(text: str) -> str:
     """NFKC with the superscript caret dropped: ``m^2`` and ``m²`` read ``m2``, as the text layer;
-    the mark ends its number (``m^2, 44%`` holds ``2`` and ``44``, not ``2, 44``)."""
-    return normal(SUPERSCRIPT.sub(r"\1 ", text))
+    a mark of figures is one number (``trial^26,76`` holds ``26,76``) and ends there (``m^2, 44%``
+    holds ``2`` and ``44``, not ``2, 44``)."""
+    return normal(_SUPERSCRIPT_FIGURES.sub(r"\1 ", SUPERSCRIPT.sub(_mark, text)))
 
 
 def _for_words(text: str) -> str:
