@@ -213,7 +213,8 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
     """A dose cell of two lines (``80-240`` over ``80-160``) that the parser glued into one figure."""
     layer = (
         "Inhaled corticosteroid Twice daily ≥4 years\r\n≥ 12 years\r\nLow dose\r\n80-240\r\n80-160\r\n"
-        ">240-480\r\n>160-320\r\nThe pooled ratio was 0.\r\n71 and the dose 2.5-20 mg/day over 1,\r\n250 adults."
+        ">240-480\r\n>160-320\r\nThe pooled ratio was 0.\r\n71 and the dose 2.5-20 mg/day over 1,\r\n250 adults. "
+        "Registration No. 333-\r\n181270 applies."
     )
     words, compounds = document_words([layer])
     page = page_words(layer, words, compounds)
@@ -226,3 +227,4 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
         "The pooled ratio was 0.71 and the dose 2.5-20 mg/day over 1,250 adults."
     )
     assert restore_text("(80-240)", page) == "(80-240)"
+    assert restore_text("Registration No. 333-181270 applies.", page) == "Registration No. 333-181270 applies."

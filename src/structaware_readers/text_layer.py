@@ -42,6 +42,8 @@ SUSPENDED = frozenset({"and", "or", "to", "nor", "und", "oder", "et", "ou"})
 _FIGURE = re.compile(r"\d")
 #: CJK text is written without spaces: a run holding it is never cut.
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: A figure after one of these continues the number before it (``0.`` / ``71``, ``333-`` / ``181270``).
+_JOINERS = ".,-\u2010\u2011\u2013/"
 #: Longest run of figures :func:`split_figures` cuts (characters).
 MAX_RUN = 60
 #: Punctuation around a run of figures that is not part of it (``(95%``, ``0.71;``).
@@ -199,7 +201,8 @@ def split_figures(run: str, page: PageWords) -> list[str] | None:
     """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+
     runs ``page`` prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints
     ``run`` itself or no cut fits. A number broken over two lines is never cut back apart: no cut
-    after a dot or comma before a figure (``0.`` / ``71``), nor between two runs of bare figures; a
+    after a dot, comma, hyphen, dash or slash before a figure (``0.`` / ``71``, a file number's
+    ``333-`` / ``181270``), nor between two runs of bare figures; a
     run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
     if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
         return None
@@ -215,7 +218,7 @@ def split_figures(run: str, page: PageWords) -> list[str] | None:
                 left = run[prev[-2] : j]
                 if (left, piece) not in page.token_pairs:
                     continue
-                if (left[-1] in ".," and piece[0].isdigit()) or (left.isdigit() and piece.isdigit()):
+                if (left[-1] in _JOINERS and piece[0].isdigit()) or (left.isdigit() and piece.isdigit()):
                     continue
             if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
                 best[i] = [*prev, i]
