@@ -14,7 +14,9 @@ ends a line (``angiotensinconverting``). This module gives, per page:
   does not print the joined word while both halves are words of it; it is dropped
   (``recommendations``) when the document prints the joined word, or a half is no word of it (a
   syllable: ``rec``/``ommendations``); a hyphen before ``and``/``or``/``to`` is a suspended one and
-  stays with its space (``short- and long-term``).
+  stays with its space (``short- and long-term``);
+* its **runs holding figures** (white space apart, ``80-240``, ``≥4``) and which stand one after
+  the other, to give a glued figure its space back (:func:`split_figures`).
 
 Errors: :class:`PdfTextLayer` raises :class:`~structaware_readers.errors.InputNotFoundError` for a
 missing PDF file and :class:`~structaware_readers.errors.MalformedInputError` for one PDFium cannot
