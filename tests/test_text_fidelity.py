@@ -228,3 +228,28 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
     )
     assert restore_text("(80-240)", page) == "(80-240)"
     assert restore_text("Registration No. 333-181270 applies.", page) == "Registration No. 333-181270 applies."
+
+
+def test_a_reference_list_set_in_superscript_stays_one_mark():
+    """MinerU styles a superscript reference list ``53,60,61`` as ``53`` / ``,6`` / ``0`` / ``,6`` / ``1``
+    (the separators plain): read as it was, a caret fell inside a number (``6^0``)."""
+    from structaware_readers.inline_markup import plain_text
+    from structaware_readers.mineru.drafts import spans_text
+
+    def sup(text: str) -> dict:
+        return {"type": "text", "content": text, "styles": ["superscript"]}
+
+    spans = [
+        {"type": "text", "content": "Low certainty of evidence on proteinuria (Supplementary Table S7"},
+        sup("53"), {"type": "text", "content": ",6"}, sup("0"), {"type": "text", "content": ",6"}, sup("1"),
+        {"type": "text", "content": ")."},
+    ]  # fmt: skip
+    text = plain_text(spans_text(spans, path=None, fld="content"))
+    assert "53,60,61" in text and "^" not in text  # one mark, longer than a caret's (set apart, as cells do)
+    assert text.startswith("Low certainty of evidence on proteinuria (Supplementary Table S7")
+    # traps: a plain run with words or a space between two marks is no part of them; a subscript stays one
+    spans = [
+        {"type": "text", "content": "eGFR below 30 ml/min per 1.73 m"}, sup("2"), {"type": "text", "content": ", 44"},
+        sup("a"), {"type": "text", "content": " and CO"}, {"type": "text", "content": "2", "styles": ["subscript"]},
+    ]  # fmt: skip
+    assert plain_text(spans_text(spans, path=None, fld="content")) == "eGFR below 30 ml/min per 1.73 m^2, 44^a and CO2"
