@@ -42,7 +42,8 @@ LINES = [
     "87) per 1.73 m2 over 72.0% of LDL-C patient-",
     "centered visits in which the patient was centered on care. Falls were asso-",
     "ciated with both statin and non-",
-    "and partial adherence.",
+    "and partial adherence. Targets for LDL-",
+    "C apply to all.",
 ]
 
 
@@ -80,6 +81,7 @@ def test_line_end_hyphens_read_as_the_writer_meant(made_pdf):
     assert page.breaks["recommendations"] == "recommendations"  # "ommendations" is no word: a syllable
     assert page.breaks["shortand"] == "short- and"  # a suspended hyphen
     assert page.breaks["patientcentered"] == "patient-centered"
+    assert page.breaks["ldlc"] == "ldl-c"  # an abbreviation's hyphen stays
     # the document printing the joined word decides for it, a compound printed inside a line for the hyphen
     words, compounds = document_words(["the followup visit", "a self-monitoring plan"])
     assert meant("follow", "up", words, compounds) == "followup"
@@ -109,6 +111,7 @@ def test_restore_gives_back_hyphens_and_spaces_the_page_prints(made_pdf):
     assert restore_text("Falls were asso- ciated with both statin and non- and partial adherence", page) == (
         "Falls were associated with both statin and non- and partial adherence"
     )  # a soft hyphen kept with the line's space is dropped; the trap, a suspended one, stays
+    assert restore_text("targets for LDL- C apply", page) == "targets for LDL-C apply"  # an abbreviation's hyphen
     # trap: pieces that do not stand side by side on the page are no glued words ("bloodpressure" is,
     # "inhibitorpressure" is not)
     assert restore_text("inhibitorpressure", page) == "inhibitorpressure"
@@ -228,6 +231,18 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
     )
     assert restore_text("(80-240)", page) == "(80-240)"
     assert restore_text("Registration No. 333-181270 applies.", page) == "Registration No. 333-181270 applies."
+
+
+def test_pdfium_line_end_hyphen_reads_as_the_printed_hyphen():
+    """Text read by PDFium's character API (an algorithm's words over its image) holds U+0002 for a
+    hyphen ending a line; it was written as a space (``angiotensin converting``)."""
+    from structaware_readers.glyphs import repair_glyphs
+
+    assert repair_glyphs("start an angiotensin\x02converting enzyme inhibitor") == (
+        "start an angiotensin-converting enzyme inhibitor"
+    )
+    assert repair_glyphs("Sub\ufffetopic") == "Sub-topic"
+    assert repair_glyphs("dose\x02 10 mg") == "dose  10 mg"  # trap: no letters on both sides, a control character
 
 
 def test_a_reference_list_set_in_superscript_stays_one_mark():

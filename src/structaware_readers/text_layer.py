@@ -10,8 +10,9 @@ ends a line (``angiotensinconverting``). This module gives, per page:
 * its **line-end hyphens** and what the writer meant by each. PDFium drops the line break after a
   hyphen that ends a line and writes the hyphen ``U+FFFE`` (``U+0002`` by its character API):
   ``angiotensin\\ufffeconverting``, ``rec\\ufffeommendations``. The hyphen is kept
-  (``angiotensin-converting``) when the document prints the compound with a hyphen inside a line, or
-  does not print the joined word while both halves are words of it; it is dropped
+  (``angiotensin-converting``) when the document prints the compound with a hyphen inside a line,
+  when a half is an abbreviation (a capital in the second half, or two in the first: ``LDL-C``,
+  ``IgA-associated``), or when it does not print the joined word while both halves are words of it; it is dropped
   (``recommendations``) when the document prints the joined word, or a half is no word of it (a
   syllable: ``rec``/``ommendations``); a hyphen before ``and``/``or``/``to`` is a suspended one and
   stays with its space (``short- and long-term``);
@@ -81,8 +82,8 @@ def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> 
     a, b = first.lower(), second.lower()
     if b in SUSPENDED:
         return f"{a}- {b}"
-    if f"{a}-{b}" in compounds:
-        return f"{a}-{b}"
+    if f"{a}-{b}" in compounds or any(ch.isupper() for ch in second) or sum(ch.isupper() for ch in first) >= 2:
+        return f"{a}-{b}"  # printed inside a line, or an abbreviation's hyphen (LDL-C, IgA-associated)
     if a + b in doc_words:
         return a + b
     if len(a) >= 2 and len(b) >= 2 and a in doc_words and b in doc_words:

@@ -9,8 +9,10 @@ PDF is known, each text field of a block is compared with the text layer of the 
 * a word the page does not print, which the page prints across a line-end hyphen, is written as
   the writer meant it (:func:`~structaware_readers.text_layer.meant`: ``angiotensin-converting``;
   ``recommendations`` stays joined);
-* ``x- y`` where the page breaks the line after ``x-`` is written the same way (``patient-centered``,
-  ``associated``), except before ``and``/``or``/``to`` (``short- and long-term`` stays);
+* ``x- y`` where the page breaks the line after ``x-`` is written the same way
+  (``patient-centered``, ``asso- ciated`` -> ``associated``), except before ``and``/``or``/``to``
+  (``short- and long-term`` stays). A hyphen the parser kept without a space stays
+  (``Sub-topic``: a narrow cell's break, whose first half is no word elsewhere);
 * a word the page does not print, which is 2+ words the page prints next to each other, gets its
   spaces back (``ofasthma`` -> ``of asthma``). A word the page prints is never cut
   (``methylprednisolone``), nor one whose pieces do not stand side by side on the page;
