@@ -134,7 +134,8 @@ class PdfTextLayer:
         try:
             doc = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
         except pypdfium2.PdfiumError as exc:
-            raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=None if isinstance(pdf, bytes) else str(pdf), field="pdf") from exc
+            where = None if isinstance(pdf, bytes) else str(pdf)
+            raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=where, field="pdf") from exc
         try:
             texts = []
             for i in range(len(doc)):
