@@ -7,7 +7,8 @@ Reads unit dumps (``--units``: JSON lines with ``source``, ``pages``, ``text``, 
 layer of every page with PDFium (``pypdfium2``), and counts per document:
 
 * **altered numbers**: a number token of a unit's text (``0. 71``, ``72. 0``, ``1,234``: digits joined
-  by ``.`` or ``,`` and at most one space) that the text layer of the unit's pages does not hold. A
+  by ``,``, or by ``.`` and at most one space; ``3,393, 3,540``, a table row's two cells, are two)
+  that the text layer of the unit's pages does not hold. A
   space inside the token must be white space in the text layer; where the token has none, the text
   layer may break the line (a number the PDF splits over two lines: ``0.`` / ``72``, a DOI's
   ``10.10`` / ``80``); a figure or a number's dot may not stand next to the match (``0.7`` is not
@@ -62,8 +63,9 @@ from check_unit_text import MARKUP, _units_of  # noqa: E402  (the markup class a
 
 from structaware_readers.text_layer import WORD, PageWords, PdfTextLayer, merge, normal, split_glued  # noqa: E402
 
-#: A number token of a unit's text: digits joined by ``.``/``,`` and at most one space.
-NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,] ?\d+)*")
+#: A number token of a unit's text: digits joined by ``,`` or by ``.`` and at most one space
+#: (``0. 71``); a comma and a space part two numbers (``3,393, 3,540``: two table cells, a list).
+NUMBER = re.compile(r"(?<![\d.,])\d+(?:(?:\. ?|,)\d+)*")
 SUPERSCRIPT = re.compile(r"\^(\w{1,3})")
 _KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
 MIN_GLUED = 4  # shorter runs of letters are not checked for glue

@@ -182,20 +182,21 @@ def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pd
         # traps: numbers as printed (one broken over two lines, a superscript), real long words,
         # a soft hyphen joined, a suspended hyphen, the caret of a superscript
         {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "0.71 (95% CI 0.58 to 0.87) per 1.73 m² and 1.73 m^2; 72.0%"},
+        {"unit_type": "table_row", "pages": [1], "source": "x/page.zip", "text": "Hazard ratio / 95% CI: 0.71, 0.58 to 0.87"},
         {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "methylprednisolone. These recommendations apply to short- and long-term therapy"},
         {"unit_type": "section", "pages": [], "source": "x/page.zip", "text": "no pages: 0. 5 unverifiable"},
     ]
     layers = cf.PdfLayers(made_pdf)
     c = cf.check_units(units, layers, name="page")
     assert (c.numbers, c.glued, c.hyphens, c.markup) == (2, 1, 2, 1)
-    assert c.checked == 7 and c.superscripts == 2
+    assert c.checked == 8 and c.superscripts == 2
     dump = tmp_path / "page.jsonl"
     dump.write_text("\n".join(json.dumps(u) for u in units), encoding="utf-8")
     assert cf.main(["--units", str(dump), "--pdf-dir", str(made_pdf.parent)]) == 1
     out = capsys.readouterr().out
     assert "2 altered numbers, 1 glued words, 2 broken hyphens, 1 with markup" in out
     clean = tmp_path / "clean.jsonl"
-    clean.write_text(json.dumps(units[5]) + "\n" + json.dumps(units[6]), encoding="utf-8")
+    clean.write_text("\n".join(json.dumps(u) for u in units[5:8]), encoding="utf-8")
     assert cf.main(["--units", str(clean), "--pdf-dir", str(made_pdf.parent)]) == 0
 
 
