@@ -7,7 +7,7 @@ holds:
 * **markup**: an inline HTML tag (``<sup>``, ``<sub>``, ``<b>``, ``<br>``... any tag of
   :data:`structaware_readers.inline_markup.INLINE_TAGS`, plus table tags ``<td>``/``<tr>``/``<table>``)
   or an HTML entity written with its semicolon (``&lt;``, ``&amp;``, ``&#8805;``);
-* **mojibake**: U+FFFD, pdfminer's ``(cid:N)`` for an unmapped glyph, C0/C1 control characters
+* **mojibake**: U+FFFD, U+FFFE (PDFium's line-end hyphen), pdfminer's ``(cid:N)`` for an unmapped glyph, C0/C1 control characters
   (other than tab and newline), Private Use Area code points (a symbol font without a Unicode map),
   or UTF-8 read as Windows-1252/Latin-1 (``â€™``, ``Ã©``, ``Â `` followed by a continuation
   character), or GBK/UTF-8 confusion seen as a run of Latin-1 letters between CJK text.
@@ -34,7 +34,7 @@ from pathlib import Path
 _TAGS = r"sup|sub|b|i|u|s|em|strong|span|small|big|mark|font|a|ins|del|code|br|p|div|li|ul|ol|eq|td|th|tr|table|tbody|thead"
 MARKUP = re.compile(rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|&(?:#\d{{1,7}}|#[xX][0-9a-fA-F]{{1,6}}|[A-Za-z][A-Za-z0-9]{{1,31}});", re.IGNORECASE)
 MOJIBAKE = re.compile(
-    "\ufffd"  # replacement character
+    "[\ufffd\ufffe]"  # replacement character; PDFium's line-end hyphen, left unread
     r"|\(cid:\d+\)"  # pdfminer: glyph without a Unicode map
     "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"  # control characters
     "|[\ue000-\uf8ff]"  # Private Use Area

@@ -15,6 +15,12 @@ are no text:
   its space glyph to ``U+0003`` (``二〇二五\\x03年``) or stray ``U+0000``; each is a space.
 * **pdfminer's** ``(cid:N)`` for a glyph without a Unicode map: dropped.
 * ``U+FFFD`` (a decoder's replacement character): dropped.
+* **PDFium's line-end hyphen**: PDFium drops the line break after a hyphen that ends a line and
+  writes the hyphen ``U+0002`` (``get_text_bounded``, its character API) or ``U+FFFE``
+  (``get_text_range``): between two letters it is the hyphen the page prints
+  (``angiotensin\x02converting`` -> ``angiotensin-converting``; whether the writer meant it, or a
+  syllable break, is the text layer's to tell: :mod:`structaware_readers.text_restore`); elsewhere
+  a ``U+FFFE`` is dropped.
 
 Text without any of these is returned unchanged (one regex search).
 """
@@ -23,7 +29,9 @@ from __future__ import annotations
 
 import re
 
-_SUSPECT = re.compile("[\ue000-\uf8ff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\\(cid:\\d+\\)")
+_SUSPECT = re.compile("[\ue000-\uf8ff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe]|\\(cid:\\d+\\)")
+#: PDFium's line-end hyphen between two letters: the printed hyphen.
+_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[\x02\ufffe](?=[^\W\d_])")
 _PUA = "\ue000-\uf8ff"
 #: A Private Use Area glyph where a bullet stands: at the start of a word (after a line start, a space
 #: or ":"/";"), before a space, punctuation, the end, or a letter (a bullet set against its item).
@@ -43,6 +51,7 @@ def repair_glyphs(text: str) -> str:
     itself when it holds none."""
     if not text or not has_bad_glyphs(text):
         return text
+    text = _LINE_END_HYPHEN.sub("-", text).replace("\ufffe", "")
     text = _PUA_BULLET.sub(lambda m: BULLET + " " if m.group("letter") else BULLET, text)
     text = re.sub(f"[{_PUA}]", "", text)
     text = _CID.sub("", text)

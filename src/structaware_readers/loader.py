@@ -145,7 +145,8 @@ def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built, in order:
-    text as a reader sees it (:mod:`~structaware_readers.text_as_read`), page furniture
+    text as a reader sees it (:mod:`~structaware_readers.text_as_read`), given back the spaces and hyphens
+    ``pdf``'s text layer prints (:mod:`~structaware_readers.text_restore`), page furniture
     (:mod:`~structaware_readers.furniture`), tables left as loose blocks or pictures read into grids
     (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
     from the PDF outline, numbering and typography (:mod:`~structaware_readers.heading_pass`),
@@ -171,13 +172,28 @@ def prepare_document(
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
-    doc = gather_loose_tables(mark_furniture(read_as_printed(doc)), pdf)
+    doc = read_as_printed(doc)
+    if pdf is not None:
+        doc = _with_text_layer(doc, pdf)
+    doc = gather_loose_tables(mark_furniture(doc), pdf)
     doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
     doc = mark_front_matter(mark_references(join_continued_paragraphs(doc)))
     doc = gather_chart_regions(attach_described_algorithms(doc))
     if pdf is not None:
         doc = _with_algorithm_images(doc, pdf)
     return note_unread_figures(doc)
+
+
+def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text_restore`);
+    a PDF PDFium cannot read leaves ``doc`` as it is, with a warning."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+    from structaware_readers.text_restore import restore_from_text_layer
+
+    try:
+        return restore_from_text_layer(doc, pdf)
+    except (InputNotFoundError, MalformedInputError, OSError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]})
 
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:

@@ -207,8 +207,40 @@ def spans_text(spans: Any, *, path: str | None, fld: str) -> str:
     return _spans(spans, path, fld).strip()
 
 
+#: A plain span of figures and separators only (``,6``): between two superscript spans, MinerU lost its style.
+_FIGURES_ONLY = re.compile(r"^[\d,\u2013\-]+$")
+
+
+def _style(sp: Any) -> str:
+    """``"superscript"``, ``"subscript"`` or ``""`` for a text span."""
+    if not isinstance(sp, dict) or sp.get("type", "text") != "text":
+        return ""
+    styles = sp.get("styles") or ()
+    return "superscript" if "superscript" in styles else "subscript" if "subscript" in styles else ""
+
+
+def _scripts(spans: list) -> list[str]:
+    """The script style of each span; a plain span of figures only between two superscript spans is
+    one with them: MinerU styles a reference list ``53,60,61,64`` as ``53`` / ``,6`` / ``0`` / ``,6`` /
+    ``1`` ..., and a caret inside it would read ``6^0``."""
+    styles = [_style(sp) for sp in spans]
+    for i in range(1, len(spans) - 1):
+        sp = spans[i]
+        if (
+            styles[i] == ""
+            and styles[i - 1] == styles[i + 1] == "superscript"
+            and isinstance(sp, dict)
+            and sp.get("type", "text") == "text"
+            and isinstance(sp.get("content"), str)
+            and _FIGURES_ONLY.match(sp["content"])
+        ):
+            styles[i] = "superscript"
+    return styles
+
+
 def _spans(spans: list, path: str | None, fld: str) -> str:
     pieces: list[tuple[str, bool]] = []  # (text, is an inline equation)
+    scripts = _scripts(spans)
     for i, sp in enumerate(spans):
         if isinstance(sp, str):
             pieces.append((sp, False))
@@ -230,11 +262,13 @@ def _spans(spans: list, path: str | None, fld: str) -> str:
             pieces.append((f"${content.strip()}$", True))
         elif t == "code_inline":
             pieces.append((f"`{content}`", False))
+        elif scripts[i] and i > 0 and scripts[i - 1] == scripts[i] and pieces and pieces[-1][0].endswith(f"</{scripts[i][:3]}>"):
+            tag = scripts[i][:3]  # one mark in two spans: one tag
+            pieces[-1] = (pieces[-1][0][: -len(f"</{tag}>")] + f"{content}</{tag}>", False)
         else:
-            styles = sp.get("styles") or ()
-            if "superscript" in styles:
+            if scripts[i] == "superscript":
                 content = f"<sup>{content}</sup>"
-            elif "subscript" in styles:
+            elif scripts[i] == "subscript":
                 content = f"<sub>{content}</sub>"
             pieces.append((content, False))
     out = ""

@@ -1,0 +1,238 @@
+"""The words a PDF's text layer prints, page by page (PDFium), to check and restore a parser's text.
+
+PDFium (``pypdfium2``, a core dependency) reads a page's text with the spaces the page shows (it
+adds one where glyphs stand a word gap apart). Parsers lose some: MinerU's flash tier glues the
+words of a wrapped table cell (``DeborahKhachikian``, ``control ofasthma``) and drops a hyphen that
+ends a line (``angiotensinconverting``). This module gives, per page:
+
+* its **words** (runs of Latin, Greek or Cyrillic letters, lower case, NFKC: ``ﬁ`` -> ``fi``) and
+  which words stand next to each other (only white space between them);
+* its **line-end hyphens** and what the writer meant by each. PDFium drops the line break after a
+  hyphen that ends a line and writes the hyphen ``U+FFFE`` (``U+0002`` by its character API):
+  ``angiotensin\\ufffeconverting``, ``rec\\ufffeommendations``. The hyphen is kept
+  (``angiotensin-converting``) when the document prints the compound with a hyphen inside a line,
+  when a half is an abbreviation (a capital in the second half, or two in the first: ``LDL-C``,
+  ``IgA-associated``), or when it does not print the joined word while both halves are words of it; it is dropped
+  (``recommendations``) when the document prints the joined word, or a half is no word of it (a
+  syllable: ``rec``/``ommendations``); a hyphen before ``and``/``or``/``to`` is a suspended one and
+  stays with its space (``short- and long-term``);
+* its **runs holding figures** (white space apart, ``80-240``, ``≥4``) and which stand one after
+  the other, to give a glued figure its space back (:func:`split_figures`).
+
+Errors: :class:`PdfTextLayer` raises :class:`~structaware_readers.errors.InputNotFoundError` for a
+missing PDF file and :class:`~structaware_readers.errors.MalformedInputError` for one PDFium cannot
+open (field ``pdf``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+#: A word: a run of Latin (with accents), Greek or Cyrillic letters. CJK text has no spaces to lose.
+WORD = re.compile(r"[A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]+")
+#: How PDFium writes a hyphen that ends a line (the line break dropped).
+LINE_END_HYPHENS = "\ufffe\x02"
+_BREAK = re.compile(rf"({WORD.pattern})[{LINE_END_HYPHENS}]\s*({WORD.pattern})")
+_INNER_HYPHEN = re.compile(rf"({WORD.pattern})[-\u2010\u2011]({WORD.pattern})")
+_ADJACENT = re.compile(rf"({WORD.pattern})\s+(?=({WORD.pattern}))")
+#: Words after a suspended hyphen (``short- and long-term``): the hyphen keeps its space.
+SUSPENDED = frozenset({"and", "or", "to", "nor", "und", "oder", "et", "ou"})
+_FIGURE = re.compile(r"\d")
+#: CJK text is written without spaces: a run holding it is never cut.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: A figure after one of these continues the number before it (``0.`` / ``71``, ``333-`` / ``181270``).
+_JOINERS = ".,-\u2010\u2011\u2013/"
+#: Longest run of figures :func:`split_figures` cuts (characters).
+MAX_RUN = 60
+#: Punctuation around a run of figures that is not part of it (``(95%``, ``0.71;``).
+_EDGE = "()[]{};:,."
+#: A page whose text layer holds fewer characters is taken to have none (a scan).
+MIN_PAGE_CHARS = 20
+
+
+def normal(text: str) -> str:
+    """``text`` in NFKC (ligatures ``ﬁ`` -> ``fi``, ``²`` -> ``2``), as pages are compared."""
+    return unicodedata.normalize("NFKC", text)
+
+
+@dataclass
+class PageWords:
+    """What one page's text layer prints (module docstring); all words lower case.
+
+    ``breaks`` maps a word joined across a line-end hyphen (``angiotensinconverting``) to the text
+    the writer meant (``angiotensin-converting``, ``recommendations`` or ``short- and``).
+    """
+
+    text: str
+    words: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    breaks: dict[str, str] = field(default_factory=dict)
+    tokens: set[str] = field(default_factory=set)  # runs without white space that hold a figure, as printed
+    token_pairs: set[tuple[str, str]] = field(default_factory=set)
+
+
+def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> str:
+    """What a line-end hyphen between ``first`` and ``second`` means (module docstring), lower case:
+    ``"first-second"``, ``"firstsecond"`` or ``"first- second"``."""
+    a, b = first.lower(), second.lower()
+    if b in SUSPENDED:
+        return f"{a}- {b}"
+    if f"{a}-{b}" in compounds or any(ch.isupper() for ch in second) or sum(ch.isupper() for ch in first) >= 2:
+        return f"{a}-{b}"  # printed inside a line, or an abbreviation's hyphen (LDL-C, IgA-associated)
+    if a + b in doc_words:
+        return a + b
+    if len(a) >= 2 and len(b) >= 2 and a in doc_words and b in doc_words:
+        return f"{a}-{b}"
+    return a + b
+
+
+def document_words(pages: list[str]) -> tuple[set[str], set[str]]:
+    """``(words, compounds)`` of a document's pages (NFKC text): the words printed whole (not next
+    to a line-end hyphen), and the hyphenated compounds printed inside a line (``self-monitoring``)."""
+    words: set[str] = set()
+    compounds: set[str] = set()
+    for text in pages:
+        plain = _BREAK.sub(" ", text)
+        words.update(w.lower() for w in WORD.findall(plain))
+        compounds.update(f"{m.group(1)}-{m.group(2)}".lower() for m in _INNER_HYPHEN.finditer(plain))
+    return words, compounds
+
+
+def page_words(text: str, doc_words: set[str], compounds: set[str]) -> PageWords:
+    """A page's :class:`PageWords` (``text`` already NFKC); joins resolved by :func:`meant`."""
+    page = PageWords(text=text)
+    for m in _BREAK.finditer(text):
+        page.breaks[(m.group(1) + m.group(2)).lower()] = meant(m.group(1), m.group(2), doc_words, compounds)
+    plain = _BREAK.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+    page.words = {w.lower() for w in WORD.findall(plain)}
+    page.words.update(k for k, v in page.breaks.items() if k == v)
+    for m in _ADJACENT.finditer(plain):
+        page.pairs.add((m.group(1).lower(), m.group(2).lower()))
+    runs = [r.strip(_EDGE) for r in plain.split()]
+    page.tokens = {r for r in runs if _FIGURE.search(r)}
+    page.token_pairs = {(a, b) for a, b in zip(runs, runs[1:]) if _FIGURE.search(a) or _FIGURE.search(b)}
+    return page
+
+
+class PdfTextLayer:
+    """A PDF's pages as :class:`PageWords`, read with PDFium once (all pages on first use).
+
+    Args:
+        pdf: the PDF, a path or its bytes.
+    """
+
+    def __init__(self, pdf: str | Path | bytes) -> None:
+        import pypdfium2
+
+        if not isinstance(pdf, bytes) and not Path(pdf).is_file():
+            raise InputNotFoundError("no such PDF file", path=str(pdf), field="pdf")
+        try:
+            doc = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+        except pypdfium2.PdfiumError as exc:
+            where = None if isinstance(pdf, bytes) else str(pdf)
+            raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=where, field="pdf") from exc
+        try:
+            texts = []
+            for i in range(len(doc)):
+                page = doc[i]
+                textpage = page.get_textpage()
+                texts.append(normal(textpage.get_text_range()))
+                textpage.close()
+                page.close()
+        finally:
+            doc.close()
+        self.texts = [t if len(t.strip()) >= MIN_PAGE_CHARS else "" for t in texts]
+        self.doc_words, self.compounds = document_words(self.texts)
+        self._pages: dict[int, PageWords | None] = {}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def page(self, number: int) -> PageWords | None:
+        """Page ``number`` (1-based); ``None`` past the end or for a page without a text layer."""
+        if number not in self._pages:
+            text = self.texts[number - 1] if 1 <= number <= len(self.texts) else ""
+            self._pages[number] = page_words(text, self.doc_words, self.compounds) if text else None
+        return self._pages[number]
+
+
+def merge(pages: list[PageWords]) -> PageWords:
+    """One :class:`PageWords` of several pages (a block or unit over a page break)."""
+    if len(pages) == 1:
+        return pages[0]
+    out = PageWords(text="\n".join(p.text for p in pages))
+    for p in pages:
+        out.words |= p.words
+        out.pairs |= p.pairs
+        out.breaks.update(p.breaks)
+        out.tokens |= p.tokens
+        out.token_pairs |= p.token_pairs
+    return out
+
+
+def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[str] | None:
+    """``word`` cut into 2+ words of ``page`` (fewest pieces; each of 2+ letters, or ``a``), slices of
+    ``word`` in its own case; with ``adjacent``, each two pieces must stand next to each other on the
+    page. ``None`` when ``word`` is a word of the page or no cut fits."""
+    low = normal(word).lower()
+    if len(low) != len(word) or low in page.words or low in page.breaks:
+        return None
+    n = len(low)
+    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of low[:i]
+    best[0] = [0]
+    for i in range(1, n + 1):
+        for j in range(max(0, i - 40), i):
+            prev = best[j]
+            piece = low[j:i]
+            if prev is None or (len(piece) < 2 and piece != "a") or piece not in page.words:
+                continue
+            if adjacent and len(prev) > 1 and (low[prev[-2] : j], piece) not in page.pairs:
+                continue
+            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
+                best[i] = [*prev, i]
+    cuts = best[n]
+    if cuts is None or len(cuts) < 3:
+        return None
+    return [word[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def split_figures(run: str, page: PageWords) -> list[str] | None:
+    """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+
+    runs ``page`` prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints
+    ``run`` itself or no cut fits. A number broken over two lines is never cut back apart: no cut
+    after a dot, comma, hyphen, dash or slash before a figure (``0.`` / ``71``, a file number's
+    ``333-`` / ``181270``), nor between two runs of bare figures; a
+    run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
+    if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
+        return None
+    n = len(run)
+    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of run[:i]
+    best[0] = [0]
+    for i in range(1, n + 1):
+        for j in range(i):
+            prev, piece = best[j], run[j:i]
+            if prev is None or not (piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)):
+                continue
+            if len(prev) > 1:
+                left = run[prev[-2] : j]
+                if (left, piece) not in page.token_pairs:
+                    continue
+                if (left[-1] in _JOINERS and piece[0].isdigit()) or (left.isdigit() and piece.isdigit()):
+                    continue
+            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
+                best[i] = [*prev, i]
+    cuts = best[n]
+    if cuts is None or len(cuts) < 3:
+        return None
+    return [run[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+__all__ = [
+    "LINE_END_HYPHENS", "MIN_PAGE_CHARS", "PageWords", "PdfTextLayer", "SUSPENDED", "WORD", "document_words",
+    "meant", "merge", "normal", "page_words", "split_figures", "split_glued",
+]  # fmt: skip
