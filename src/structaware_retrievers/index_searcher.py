@@ -9,6 +9,10 @@ One query, in order (paper section 2.4):
 3. the fused list is packed (:mod:`structaware_retrievers.evidence`): rows of one table grouped into
    one hit, the units a hit links to (a discussion's recommendation) placed just above it, each hit
    expanded to its neighbourhood on request, the hits fitted to a character budget.
+
+With ``rerank``, step 2 is followed by a second stage (:mod:`structaware_retrievers.rerank`): the top
+fused candidates are re-scored from their own dense and BM25 scores and their coverage of the
+question before step 3 packs them.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.filters import FilterLike, HasId, PointFilter, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
+from structaware_retrievers.rerank import Rerank, rerank_order
 from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
 
@@ -128,11 +133,44 @@ class IndexSearcher:
         budget_chars: int | None,
         expand: bool,
         group_size: int,
+        rerank: Rerank | None = None,
     ) -> list[SearchHit]:
-        """Steps 1-3 of the module docstring; best first."""
+        """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        return self.finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size, prep["flt"])
+        records = self.store.query(**prep)
+        if rerank is not None:
+            records = self.rescore(text, records, prep, rerank)
+        return self.finish(self._hits(records), k, budget_chars, expand, group_size, prep["flt"])
+
+    def rescore(
+        self, text: str, records: list[ScoredRecord], prep: dict[str, Any], options: Rerank
+    ) -> list[ScoredRecord]:
+        """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the fused ``records`` (best
+        first) of the question ``text`` prepared by :meth:`_prepare`: the top ``options.pool`` re-ordered, each with
+        its re-scoring score; the rest after them, in fused order, with score 0."""
+        pool, rest = records[: options.pool], records[options.pool :]
+        if len(pool) < 2:
+            return records
+        only = PointFilter(must=(HasId(tuple(r.id for r in pool)),)) & prep["flt"]
+        scored: dict[str, dict[str, float]] = {}
+        for vector in ("dense", "sparse"):
+            query = prep[vector]
+            if query is None or (vector == "sparse" and not query.indices):
+                continue
+            kw = {"dense": None, "sparse": None, vector: query}
+            found = self.store.query(**kw, limit=len(pool), mode=vector, prefetch_limit=len(pool), flt=only)
+            scored[vector] = {r.id: r.score for r in found}
+        order = rerank_order(
+            self.sparse.tokenize(text),
+            [f"{r.payload.get('context', '')}\n{r.payload.get('text', '')}" for r in pool],
+            [scored.get("dense", {}).get(r.id) for r in pool],
+            [scored.get("sparse", {}).get(r.id) for r in pool],
+            self.sparse.tokenize,
+            options,
+        )
+        top = [ScoredRecord(id=pool[i].id, score=score, payload=pool[i].payload) for i, score in order]
+        return top + [ScoredRecord(id=r.id, score=0.0, payload=r.payload) for r in rest]
 
     async def aquery(
         self,
@@ -148,9 +186,10 @@ class IndexSearcher:
         budget_chars: int | None,
         expand: bool,
         group_size: int,
+        rerank: Rerank | None = None,
     ) -> list[SearchHit]:
-        """Async :meth:`query`: query embedding in a worker thread; the search through
-        ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
+        """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
+        through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
         self.check_budget(budget_chars, group_size)
@@ -158,7 +197,10 @@ class IndexSearcher:
             self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
         )
         args = await asyncio.to_thread(prep)
-        hits = self._hits(await self.store.aquery(**args))
+        records = await self.store.aquery(**args)
+        if rerank is not None:
+            records = await asyncio.to_thread(self.rescore, text, records, args, rerank)
+        hits = self._hits(records)
         return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size, args["flt"])
 
     @staticmethod
