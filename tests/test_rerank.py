@@ -38,7 +38,8 @@ def test_coverage_weighs_terms_by_how_few_candidates_hold_them() -> None:
 
 def test_scores_are_relative_to_the_best_and_ties_keep_the_fused_order() -> None:
     texts = ["dispose of sharps in a container", "multi-dose vials care clinic", "gloves care"]
-    order = rerank_order(["sharps", "container"], texts, [0.5, 0.25, None], [10.0, 20.0, None], _tok)
+    half = Rerank(dense=1.0, bm25=1.0, coverage=0.5)
+    order = rerank_order(["sharps", "container"], texts, [0.5, 0.25, None], [10.0, 20.0, None], _tok, half)
     (first, s1), (second, s2), (third, s3) = order
     # candidate 0: dense 1.0, BM25 0.5, coverage 1.0 -> (1 + 0.5 + 0.5) / 2.5
     assert (first, s1) == (0, pytest.approx(0.8))

@@ -148,18 +148,20 @@ class IndexSearcher:
     ) -> list[ScoredRecord]:
         """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the fused ``records`` (best
         first) of the question ``text`` prepared by :meth:`_prepare`: the top ``options.pool`` re-ordered, each with
-        its re-scoring score; the rest after them, in fused order, with score 0."""
+        its re-scoring score; the rest after them, in fused order, with score 0. Each candidate's dense and
+        BM25 scores come from the two single-vector searches the fusion read (``prefetch_limit`` each,
+        the query's filter); one they do not list counts as that search's lowest listed score."""
         pool, rest = records[: options.pool], records[options.pool :]
         if len(pool) < 2:
             return records
-        only = PointFilter(must=(HasId(tuple(r.id for r in pool)),)) & prep["flt"]
         scored: dict[str, dict[str, float]] = {}
         for vector in ("dense", "sparse"):
             query = prep[vector]
             if query is None or (vector == "sparse" and not query.indices):
                 continue
             kw = {"dense": None, "sparse": None, vector: query}
-            found = self.store.query(**kw, limit=len(pool), mode=vector, prefetch_limit=len(pool), flt=only)
+            # the list the fusion's prefetch read: a candidate it does not hold was not scored by this search
+            found = self.store.query(**kw, limit=prep["prefetch_limit"], mode=vector, flt=prep["flt"])
             scored[vector] = {r.id: r.score for r in found}
         order = rerank_order(
             self.sparse.tokenize(text),

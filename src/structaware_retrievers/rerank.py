@@ -3,9 +3,9 @@
 Weighted RRF (:mod:`structaware_retrievers.fusion`) keeps BM25's first places first: it sees only
 ranks, so a unit that BM25 ranks first by a few shared words beats one that the dense model and BM25
 both score almost as high. This stage looks at the scores themselves. For the top ``pool`` fused
-candidates it reads each candidate's own dense cosine and BM25 score (two searches restricted to the
-candidates' ids, with the query vectors already embedded) and adds how much of the question the
-unit's ``context + text`` covers, then sorts by
+candidates it reads each candidate's dense cosine and BM25 score from the two single-vector lists the
+fusion read (the query vectors already embedded; a candidate a list does not hold gets that list's
+lowest score) and adds how much of the question the unit's ``context + text`` covers, then sorts by
 
     ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``
 
@@ -44,7 +44,7 @@ class Rerank:
     pool: int = 30
     dense: float = 1.0
     bm25: float = 1.0
-    coverage: float = 0.5
+    coverage: float = 0.25
 
     def __post_init__(self) -> None:
         if not isinstance(self.pool, int) or isinstance(self.pool, bool) or self.pool < 2:
