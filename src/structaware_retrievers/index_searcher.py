@@ -138,72 +138,60 @@ class IndexSearcher:
         """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        records = self.store.query(**prep)
-        if rerank is not None:
-            records = self.rescore(text, records, prep, rerank)
-        return self.finish(self._hits(records), k, budget_chars, expand, group_size, prep["flt"])
+        return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
 
-    def rescore(
-        self, text: str, records: list[ScoredRecord], prep: dict[str, Any], options: Rerank
-    ) -> list[ScoredRecord]:
-        """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the fused ``records`` (best
-        first) of the question ``text`` prepared by :meth:`_prepare`: the top ``options.pool`` re-ordered, each with
-        its re-scoring score; the rest after them, in fused order, with score 0. Each candidate's dense and
-        BM25 scores come from the two single-vector searches the fusion read (``prefetch_limit`` each,
-        the query's filter); one they do not list counts as that search's lowest listed score."""
-        pool, rest = records[: options.pool], records[options.pool :]
-        if len(pool) < 2:
-            return records
+    def _deliver(
+        self,
+        text: str,
+        hits: list[SearchHit],
+        prep: dict[str, Any],
+        k: int,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+        rerank: Rerank | None,
+    ) -> list[SearchHit]:
+        """Step 3, with the re-scoring stage between the packing into ``rerank.pool`` hits (table
+        groups, linked units) and the cut to ``k``, the expansion and the budget."""
+        if rerank is None:
+            return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
+        pool = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
+        return self.fit(self.rescore(text, pool, prep, rerank)[:k], budget_chars, expand)
+
+    def rescore(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank) -> list[SearchHit]:
+        """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the packed ``hits`` (best
+        first) of the question ``text`` prepared by :meth:`_prepare`: re-ordered, each with its stage
+        score and new rank. A hit's dense and BM25 scores are its unit's in the two single-vector
+        searches the fusion read (``prefetch_limit`` each, the query's filter; a unit a search does
+        not list takes the best score of the listed units linking to it, else that search's lowest
+        listed score); its coverage is read from the text it
+        hands over (``context`` and ``text`` with its table-group rows)."""
+        if len(hits) < 2:
+            return hits
         scored: dict[str, dict[str, float]] = {}
         for vector in ("dense", "sparse"):
             query = prep[vector]
             if query is None or (vector == "sparse" and not query.indices):
                 continue
             kw = {"dense": None, "sparse": None, vector: query}
-            # the list the fusion's prefetch read: a candidate it does not hold was not scored by this search
             found = self.store.query(**kw, limit=prep["prefetch_limit"], mode=vector, flt=prep["flt"])
-            scored[vector] = {r.id: r.score for r in found}
+            own = {r.id: r.score for r in found}
+            # a unit brought up by a listed unit that links to it (a discussion's recommendation) takes
+            # the best score of the units that bring it, as the packing placed it with them
+            for r in found:
+                for linked in r.payload.get("linked_ids") or ():
+                    own.setdefault(linked, r.score)
+            scored[vector] = own
+        units = [evidence.hit_unit(h) for h in hits]
         order = rerank_order(
             self.sparse.tokenize(text),
-            [f"{r.payload.get('context', '')}\n{r.payload.get('text', '')}" for r in pool],
-            [scored.get("dense", {}).get(r.id) for r in pool],
-            [scored.get("sparse", {}).get(r.id) for r in pool],
+            [f"{u.context}\n{u.text}" for u in units],
+            [scored.get("dense", {}).get(h.unit.unit_id) for h in hits],
+            [scored.get("sparse", {}).get(h.unit.unit_id) for h in hits],
             self.sparse.tokenize,
             options,
         )
-        top = [ScoredRecord(id=pool[i].id, score=score, payload=pool[i].payload) for i, score in order]
-        return top + [ScoredRecord(id=r.id, score=0.0, payload=r.payload) for r in rest]
-
-    async def aquery(
-        self,
-        text: str,
-        *,
-        k: int,
-        mode: str,
-        fusion: str,
-        rrf_k: int,
-        prefetch_limit: int,
-        filter: FilterLike,
-        weights: tuple[float, float] | None,
-        budget_chars: int | None,
-        expand: bool,
-        group_size: int,
-        rerank: Rerank | None = None,
-    ) -> list[SearchHit]:
-        """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
-        through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
-        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
-
-        self.check_budget(budget_chars, group_size)
-        prep = functools.partial(
-            self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
-        )
-        args = await asyncio.to_thread(prep)
-        records = await self.store.aquery(**args)
-        if rerank is not None:
-            records = await asyncio.to_thread(self.rescore, text, records, args, rerank)
-        hits = self._hits(records)
-        return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size, args["flt"])
+        return [hits[i].model_copy(update={"score": score, "rank": n}) for n, (i, score) in enumerate(order, 1)]
 
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:
@@ -227,7 +215,10 @@ class IndexSearcher:
         (from among them, else read from the store if it passes ``flt``, the query's filter), expanded
         and fitted to the budget."""
         top = evidence.group_table_rows(hits, group_size, k)
-        hits = evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k)
+        return self.fit(evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k), budget_chars, expand)
+
+    def fit(self, hits: list[SearchHit], budget_chars: int | None, expand: bool) -> list[SearchHit]:
+        """The end of step 3: each hit expanded to its neighbourhood (``expand``), the hits fitted to the budget."""
         if expand:
             hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
         if budget_chars is not None:
