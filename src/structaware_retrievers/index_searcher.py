@@ -162,9 +162,9 @@ class IndexSearcher:
         """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the packed ``hits`` (best
         first) of the question ``text`` prepared by :meth:`_prepare`: re-ordered, each with its stage
         score and new rank. A hit's dense and BM25 scores are its unit's in the two single-vector
-        searches the fusion read (``prefetch_limit`` each, the query's filter; a unit a search does
-        not list takes the best score of the listed units linking to it, else that search's lowest
-        listed score); its coverage is read from the text it
+        searches the fusion read (``prefetch_limit`` each, the query's filter), raised to the best score
+        of the listed units linking to it (a discussion's recommendation); a unit a search does not
+        list and no listed unit links to counts as that search's lowest listed score; its coverage is read from the text it
         hands over (``context`` and ``text`` with its table-group rows)."""
         if len(hits) < 2:
             return hits
@@ -176,11 +176,11 @@ class IndexSearcher:
             kw = {"dense": None, "sparse": None, vector: query}
             found = self.store.query(**kw, limit=prep["prefetch_limit"], mode=vector, flt=prep["flt"])
             own = {r.id: r.score for r in found}
-            # a unit brought up by a listed unit that links to it (a discussion's recommendation) takes
-            # the best score of the units that bring it, as the packing placed it with them
+            # a unit a listed unit links to (a discussion's recommendation) scores at least as high as
+            # the unit that links to it, as the packing places it just above that unit
             for r in found:
                 for linked in r.payload.get("linked_ids") or ():
-                    own.setdefault(linked, r.score)
+                    own[linked] = max(own.get(linked, r.score), r.score)
             scored[vector] = own
         units = [evidence.hit_unit(h) for h in hits]
         order = rerank_order(

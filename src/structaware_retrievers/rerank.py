@@ -1,19 +1,22 @@
-"""A second stage that re-scores the fused hybrid candidates before they are packed into hits.
+"""A second stage that re-scores the packed hybrid hits before they are cut to ``k``.
 
 Weighted RRF (:mod:`structaware_retrievers.fusion`) keeps BM25's first places first: it sees only
 ranks, so a unit that BM25 ranks first by a few shared words beats one that the dense model and BM25
-both score almost as high. This stage looks at the scores themselves. For the top ``pool`` fused
-candidates it reads each candidate's dense cosine and BM25 score from the two single-vector lists the
-fusion read (the query vectors already embedded; a candidate a list does not hold gets that list's
-lowest score) and adds how much of the question the unit's ``context + text`` covers, then sorts by
+both score almost as high. This stage looks at the scores themselves. The fused candidates are packed
+into ``pool`` hits as usual (:mod:`structaware_retrievers.evidence`: table groups, linked units); for
+each hit it reads its unit's dense cosine and BM25 score from the two single-vector lists the fusion
+read (the query vectors already embedded), and how much of the question the hit's ``context + text``
+covers, then sorts by
 
     ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``
 
-where the maxima are taken over the candidates and ``cov`` is the share of the question's BM25 terms
-found in the unit, each term weighted by its inverse document frequency among the candidates (a term
-every candidate holds tells them apart by nothing). The score is in [0, 1] and ranks candidates of
-one question; it is relative to the best candidate and not a probability, so it carries no meaning
-across questions. Candidates below ``pool`` keep their fused order after the re-scored ones.
+where the maxima are taken over the hits and ``cov`` is the share of the question's BM25 terms found
+in the hit, each term weighted by its inverse document frequency among the hits (a term every hit
+holds tells them apart by little). A unit that a listed unit links to (a discussion's recommendation)
+scores at least as high as that unit, as the packing places it just above it; a unit a list does not
+hold otherwise gets that list's lowest score. The score is in [0, 1] and ranks the hits of one
+question; it is relative to the best hit and not a probability, so it carries no meaning across
+questions.
 
 No model weights: the stage reuses the index's own encoders and payloads. The weights were chosen on
 the development sets (docs/benchmarks/rerank.md).
@@ -35,7 +38,7 @@ class Rerank:
     """Options of the re-scoring stage (weights are relative; any non-negative numbers, not all 0).
 
     Attributes:
-        pool: fused candidates re-scored (the rest keep their fused order after them).
+        pool: packed hits re-scored, of which the best ``k`` are returned (at least ``k`` are packed).
         dense: weight of the dense cosine, divided by the best candidate's.
         bm25: weight of the BM25 score, divided by the best candidate's.
         coverage: weight of the IDF-weighted share of question terms in the unit's context and text.
