@@ -96,3 +96,13 @@ def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) 
     assert index.query(SHARPS, k=5, rerank=False) == index.query(SHARPS, k=5)
     with pytest.raises(MalformedInputError, match="rerank"):
         index.query(SHARPS, rerank=Rerank(pool=0))  # checked when built
+
+
+def test_serve_takes_rerank_as_a_boolean_field() -> None:
+    from structaware_retrievers.serve import _query_args
+
+    assert _query_args({"text": "sharps", "rerank": True})["rerank"] is True
+    assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)["rerank"] is True
+    assert "rerank" not in _query_args({"text": "sharps"})  # off unless asked
+    with pytest.raises(MalformedInputError, match="bool"):
+        _query_args({"text": "sharps", "rerank": 1})  # trap: a number is not a yes
