@@ -106,3 +106,11 @@ def test_serve_takes_rerank_as_a_boolean_field() -> None:
     assert "rerank" not in _query_args({"text": "sharps"})  # off unless asked
     with pytest.raises(MalformedInputError, match="bool"):
         _query_args({"text": "sharps", "rerank": 1})  # trap: a number is not a yes
+
+
+def test_async_query_reranks_the_same_way(index: StructureIndex) -> None:
+    import asyncio
+
+    sync = index.query(SHARPS, k=5, rerank=True)
+    assert asyncio.run(index.aquery(SHARPS, k=5, rerank=True)) == sync
+    assert asyncio.run(index.aquery(SHARPS, k=5)) == index.query(SHARPS, k=5) != sync  # trap: off is the fused order

@@ -193,6 +193,34 @@ class IndexSearcher:
         )
         return [hits[i].model_copy(update={"score": score, "rank": n}) for n, (i, score) in enumerate(order, 1)]
 
+    async def aquery(
+        self,
+        text: str,
+        *,
+        k: int,
+        mode: str,
+        fusion: str,
+        rrf_k: int,
+        prefetch_limit: int,
+        filter: FilterLike,
+        weights: tuple[float, float] | None,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+        rerank: Rerank | None = None,
+    ) -> list[SearchHit]:
+        """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
+        through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
+        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
+
+        self.check_budget(budget_chars, group_size)
+        prep = functools.partial(
+            self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
+        )
+        args = await asyncio.to_thread(prep)
+        hits = self._hits(await self.store.aquery(**args))
+        return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
+
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:
         """Raises :class:`MalformedInputError` for a ``budget_chars`` or ``group_size`` that is not a
