@@ -180,12 +180,14 @@ def test_chinese_tier_columns_give_one_recommendation_per_tier_cell() -> None:
 
 
 def test_a_grade_column_is_not_a_tier_table() -> None:
-    # trap: a "推荐级别" column holding tiers is the grade column of an ordinary table of recommendations
+    # trap: a "推荐级别" column holding tiers is the grade column of a table of recommendations (one
+    # recommendation unit per row, its statement as text), not a tier table (a unit per tier cell)
     grid = TableGrid(
         header_rows=[["推荐意见", "推荐级别", "证据级别"]],
         body_rows=[["高危患者推荐使用他汀类药物", "Ⅰ级推荐", "1A类证据"], ["不推荐常规使用阿司匹林", "Ⅱ级推荐", "2B类证据"]],
     )
     table = Block(block_id="t", kind=BlockKind.TABLE, text="", page=1, table=grid)
     units = build_units(_doc((H, "血脂异常防治指南"), table))
-    assert [u.unit_type for u in units] == [UnitType.TABLE_ROW, UnitType.TABLE_ROW]
-    assert [(u.grade.system, u.grade.grade) for u in units] == [("CSCO", "I"), ("CSCO", "II")]
+    assert [u.unit_type for u in units] == [UnitType.RECOMMENDATION, UnitType.RECOMMENDATION]
+    assert [u.text for u in units] == ["高危患者推荐使用他汀类药物", "不推荐常规使用阿司匹林"]
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in units] == [("CSCO", "I", "1A"), ("CSCO", "II", "2B")]

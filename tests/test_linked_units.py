@@ -121,3 +121,17 @@ def test_bring_linked_brings_one_found_unit_per_hit() -> None:
     assert [h.unit.unit_id for h in bring_linked([disc], cands, k=5)] == ["c", "disc"]
     # trap: linked units the search did not find at all are never brought
     assert bring_linked([disc], [disc], k=5) == [disc]
+
+
+
+def test_rerank_keeps_the_recommendation_next_to_its_discussion(index: StructureIndex, units: list[Unit]) -> None:
+    by_id = {u.unit_id: u for u in units}
+    hits = index.query(QUESTION, k=5, rerank=True)
+    ids = [h.unit.unit_id for h in hits]
+    disc = next(h for h in hits if h.unit.linked_ids)
+    rec = by_id[disc.unit.linked_ids[0]]
+    # the stage scores the recommendation's dense and BM25 parts as its discussion's: the two stay together
+    assert rec.unit_id in ids and abs(ids.index(rec.unit_id) - ids.index(disc.unit.unit_id)) == 1
+    assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
+    # trap: the recommendation shares none of the question's distinctive words, so its place is the link's doing
+    assert not {"joint", "commission", "measurement-based"} & set(rec.embedding_text().lower().split())

@@ -52,6 +52,7 @@ from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_L
 from structaware_readers.inputs import expand_inputs
 from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.index_searcher import IndexSearcher
+from structaware_retrievers.rerank import RerankLike, resolve_rerank
 from structaware_retrievers.index_writer import INDEX_FORMAT, IndexWriter  # noqa: F401
 from structaware_retrievers.results import IngestError, IngestFailure, IngestReport, IngestSummary, SearchHit
 from structaware_retrievers.store.base import VectorStore
@@ -265,6 +266,7 @@ class StructureIndex:
         budget_chars: int | None = None,
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
+        rerank: RerankLike = None,
     ) -> list[SearchHit]:
         """Search the index; best first.
 
@@ -294,6 +296,10 @@ class StructureIndex:
                 second, only rows of at most ``fusion.GROUP_SHORT_ROW_CHARS`` characters), taken
                 from the top ``max(k, prefetch_limit)`` fused candidates
                 (:func:`evidence.group_table_rows`); 1 turns grouping off.
+            rerank: re-score the top fused candidates before packing them
+                (:mod:`structaware_retrievers.rerank`): ``True`` with the default options, a
+                :class:`~structaware_retrievers.rerank.Rerank` for others, ``None``/``False`` off. The
+                hits' ``score`` is then the stage's score (in [0, 1], relative to the best candidate).
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
@@ -305,7 +311,7 @@ class StructureIndex:
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``/``group_size``, a bad filter (``UnsupportedFilterError``
+                ``weights``/``budget_chars``/``group_size``/``rerank``, a bad filter (``UnsupportedFilterError``
                 naming an operator Qdrant cannot evaluate; ``UnknownFilterError`` for a key no unit of the
                 index carries or a value outside a closed vocabulary), a question with no BM25 term in
                 ``"sparse"`` mode.
@@ -322,6 +328,7 @@ class StructureIndex:
             budget_chars=budget_chars,
             expand=expand,
             group_size=group_size,
+            rerank=resolve_rerank(rerank),
         )
 
     async def aquery(
@@ -338,6 +345,7 @@ class StructureIndex:
         budget_chars: int | None = None,
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
+        rerank: RerankLike = None,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
@@ -353,6 +361,7 @@ class StructureIndex:
             budget_chars=budget_chars,
             expand=expand,
             group_size=group_size,
+            rerank=resolve_rerank(rerank),
         )
 
     def count(self, filter: FilterLike = None) -> int:

@@ -9,6 +9,10 @@ One query, in order (paper section 2.4):
 3. the fused list is packed (:mod:`structaware_retrievers.evidence`): rows of one table grouped into
    one hit, the units a hit links to (a discussion's recommendation) placed just above it, each hit
    expanded to its neighbourhood on request, the hits fitted to a character budget.
+
+With ``rerank``, step 2 is followed by a second stage (:mod:`structaware_retrievers.rerank`): the top
+fused candidates are re-scored from their own dense and BM25 scores and their coverage of the
+question before step 3 packs them.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.filter_keys import check_keys
 from structaware_retrievers.filters import FilterLike, HasId, PointFilter, evidence_default, to_point_filter
 from structaware_retrievers.fusion import DEFAULT_WEIGHTS
+from structaware_retrievers.rerank import Rerank, rerank_order
 from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
 
@@ -137,11 +142,65 @@ class IndexSearcher:
         budget_chars: int | None,
         expand: bool,
         group_size: int,
+        rerank: Rerank | None = None,
     ) -> list[SearchHit]:
-        """Steps 1-3 of the module docstring; best first."""
+        """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        return self.finish(self._hits(self.store.query(**prep)), k, budget_chars, expand, group_size, prep["flt"])
+        return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
+
+    def _deliver(
+        self,
+        text: str,
+        hits: list[SearchHit],
+        prep: dict[str, Any],
+        k: int,
+        budget_chars: int | None,
+        expand: bool,
+        group_size: int,
+        rerank: Rerank | None,
+    ) -> list[SearchHit]:
+        """Step 3, with the re-scoring stage between the packing into ``rerank.pool`` hits (table
+        groups, linked units) and the cut to ``k``, the expansion and the budget."""
+        if rerank is None:
+            return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
+        pool = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
+        return self.fit(self.rescore(text, pool, prep, rerank)[:k], budget_chars, expand)
+
+    def rescore(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank) -> list[SearchHit]:
+        """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the packed ``hits`` (best
+        first) of the question ``text`` prepared by :meth:`_prepare`: re-ordered, each with its stage
+        score and new rank. A hit's dense and BM25 scores are its unit's in the two single-vector
+        searches the fusion read (``prefetch_limit`` each, the query's filter), raised to the best score
+        of the listed units linking to it (a discussion's recommendation); a unit a search does not
+        list and no listed unit links to counts as that search's lowest listed score; its coverage is read from the text it
+        hands over (``context`` and ``text`` with its table-group rows)."""
+        if len(hits) < 2:
+            return hits
+        scored: dict[str, dict[str, float]] = {}
+        for vector in ("dense", "sparse"):
+            query = prep[vector]
+            if query is None or (vector == "sparse" and not query.indices):
+                continue
+            kw = {"dense": None, "sparse": None, vector: query}
+            found = self.store.query(**kw, limit=prep["prefetch_limit"], mode=vector, flt=prep["flt"])
+            own = {r.id: r.score for r in found}
+            # a unit a listed unit links to (a discussion's recommendation) scores at least as high as
+            # the unit that links to it, as the packing places it just above that unit
+            for r in found:
+                for linked in r.payload.get("linked_ids") or ():
+                    own[linked] = max(own.get(linked, r.score), r.score)
+            scored[vector] = own
+        units = [evidence.hit_unit(h) for h in hits]
+        order = rerank_order(
+            self.sparse.tokenize(text),
+            [f"{u.context}\n{u.text}" for u in units],
+            [scored.get("dense", {}).get(h.unit.unit_id) for h in hits],
+            [scored.get("sparse", {}).get(h.unit.unit_id) for h in hits],
+            self.sparse.tokenize,
+            options,
+        )
+        return [hits[i].model_copy(update={"score": score, "rank": n}) for n, (i, score) in enumerate(order, 1)]
 
     async def aquery(
         self,
@@ -157,9 +216,10 @@ class IndexSearcher:
         budget_chars: int | None,
         expand: bool,
         group_size: int,
+        rerank: Rerank | None = None,
     ) -> list[SearchHit]:
-        """Async :meth:`query`: query embedding in a worker thread; the search through
-        ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
+        """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
+        through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
         self.check_budget(budget_chars, group_size)
@@ -168,7 +228,7 @@ class IndexSearcher:
         )
         args = await asyncio.to_thread(prep)
         hits = self._hits(await self.store.aquery(**args))
-        return await asyncio.to_thread(self.finish, hits, k, budget_chars, expand, group_size, args["flt"])
+        return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
 
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:
@@ -192,7 +252,10 @@ class IndexSearcher:
         (from among them, else read from the store if it passes ``flt``, the query's filter), expanded
         and fitted to the budget."""
         top = evidence.group_table_rows(hits, group_size, k)
-        hits = evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k)
+        return self.fit(evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k), budget_chars, expand)
+
+    def fit(self, hits: list[SearchHit], budget_chars: int | None, expand: bool) -> list[SearchHit]:
+        """The end of step 3: each hit expanded to its neighbourhood (``expand``), the hits fitted to the budget."""
         if expand:
             hits = [h.model_copy(update={"neighbours": evidence.neighbours(self.store, h.unit)}) for h in hits]
         if budget_chars is not None:

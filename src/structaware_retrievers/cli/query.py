@@ -102,6 +102,13 @@ def query(
             "--group-size", min=1, max=MAX_K, help="rows of one table per hit: the best row + other matched rows (1: off)"
         ),
     ] = DEFAULT_GROUP_SIZE,
+    rerank: Annotated[
+        bool,
+        typer.Option(
+            "--rerank/--no-rerank",
+            help="re-score the top fused candidates by their dense and BM25 scores and question-term coverage",
+        ),
+    ] = False,
     filters: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -139,6 +146,7 @@ def query(
     args: dict[str, Any] = {
         "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
         "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
+        "rerank": rerank or None,  # off: not sent, so a server without the stage still answers
     }  # fmt: skip
     if use_server and url is None:
         body = {"text": text, **{key: v for key, v in args.items() if v is not None}}

@@ -38,8 +38,10 @@ class Searcher(Protocol):
 class MethodSearcher:
     """One method's units in a :class:`StructureIndex` collection; the same search code for all methods."""
 
-    def __init__(self, index: Any):
+    def __init__(self, index: Any, rerank: Any = None):
         self.index = index
+        #: the ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`; ``None``: the fused order)
+        self.rerank = rerank
         #: the hits of the last :meth:`search` (for the product's own budget packing, policy ``pack``)
         self.last_hits: list[Any] = []
 
@@ -55,7 +57,7 @@ class MethodSearcher:
         self.last_hits = []
         if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
             return []  # the index would answer with its dense fallback: not BM25's result
-        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k))
+        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k), rerank=self.rerank)
         self.last_hits = sorted(hits, key=lambda h: h.rank)
         return [hit_unit(h) for h in self.last_hits]
 

@@ -1,0 +1,116 @@
+"""The re-scoring stage (:mod:`structaware_retrievers.rerank`): its scoring on plain lists, and
+``StructureIndex.query(rerank=...)`` on a real public-domain CDC outpatient infection-prevention
+guide (``tests/fixtures/mineru/SOURCES.md``) with the real default encoders and the embedded Qdrant
+engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
+
+CDC = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+# the answer is a checklist item on disposing of sharps at the point of use; the fused ranking puts
+# first the guide's definition of outpatient care, which repeats "care" and names clinics
+SHARPS = "How should sharps be disposed of in an ambulatory care clinic?"
+
+pytestmark = pytest.mark.usefixtures("offline_env")
+
+
+def _tok(text: str) -> list[str]:
+    return text.lower().split()
+
+
+def test_coverage_weighs_terms_by_how_few_candidates_hold_them() -> None:
+    units = [{"sharps", "container", "care"}, {"care", "vials"}, {"care", "gloves"}]
+    cov = coverage_scores(["sharps", "care"], units)
+    assert cov[0] == pytest.approx(1.0)
+    # trap: "care" is in every candidate, yet it still weighs a little (BM25's IDF is positive)
+    assert 0 < cov[1] == cov[2] < 0.3
+    assert coverage_scores([], units) == [0.0, 0.0, 0.0]
+
+
+def test_scores_are_relative_to_the_best_and_ties_keep_the_fused_order() -> None:
+    texts = ["dispose of sharps in a container", "multi-dose vials care clinic", "gloves care"]
+    half = Rerank(dense=1.0, bm25=1.0, coverage=0.5)
+    order = rerank_order(["sharps", "container"], texts, [0.5, 0.25, None], [10.0, 20.0, None], _tok, half)
+    (first, s1), (second, s2), (third, s3) = order
+    # candidate 0: dense 1.0, BM25 0.5, coverage 1.0 -> (1 + 0.5 + 0.5) / 2.5
+    assert (first, s1) == (0, pytest.approx(0.8))
+    assert (second, s2) == (1, pytest.approx((0.5 + 1.0) / 2.5))
+    # a candidate no search scored takes the lowest score given (dense 0.25/0.5, BM25 10/20)
+    assert (third, s3) == (2, pytest.approx((0.5 + 0.5) / 2.5))
+    same = rerank_order(["x"], ["a", "b"], [0.3, 0.3], [1.0, 1.0], _tok)
+    assert [i for i, _ in same] == [0, 1]
+
+
+def test_options_are_checked() -> None:
+    assert resolve_rerank(True) is DEFAULT_RERANK and resolve_rerank(False) is None and resolve_rerank(None) is None
+    assert resolve_rerank(Rerank(pool=10)).pool == 10
+    for bad in ({"pool": 1}, {"dense": -1.0}, {"dense": 0, "bm25": 0, "coverage": 0}, {"pool": True}):
+        with pytest.raises(MalformedInputError, match="rerank"):
+            Rerank(**bad)  # type: ignore[arg-type]
+    with pytest.raises(MalformedInputError, match="rerank"):
+        resolve_rerank("yes")  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
+    from structaware_readers.loader import load_document
+    from structaware_readers.units import build_units
+
+    doc = load_document(CDC)
+    cache = EmbeddingCache()
+    ix = StructureIndex(tmp_path_factory.mktemp("rerank") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))
+    ix.add_document(doc, build_units(doc))
+    yield ix
+    ix.close()
+
+
+def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureIndex) -> None:
+    fused = index.query(SHARPS, k=5)
+    again = index.query(SHARPS, k=5, rerank=True)
+    answer = "Dispose of used sharps at the point of use"
+    # trap: without the stage a passage on outpatient care without the word "sharps" is first, the answer below it
+    assert "sharps" not in fused[0].unit.text.lower() and "outpatient care" in fused[0].unit.text.lower()
+    assert any(answer in h.unit.text for h in fused[1:])
+    assert answer in again[0].unit.text
+    assert [h.rank for h in again] == [1, 2, 3, 4, 5]
+    assert [h.score for h in again] == sorted((h.score for h in again), reverse=True)
+    assert all(0 < h.score <= 1 for h in again)
+    # the same candidates, re-ordered: the stage adds no unit the search did not find
+    assert {h.unit.unit_id for h in again} <= {h.unit.unit_id for h in index.query(SHARPS, k=30)}
+
+
+def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) -> None:
+    from structaware_retrievers.filters import SearchFilter
+
+    only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]))
+    assert only_rows and all(h.unit.unit_type.value == "table_row" for h in only_rows)
+    assert index.query(SHARPS, k=5, rerank=False) == index.query(SHARPS, k=5)
+    with pytest.raises(MalformedInputError, match="rerank"):
+        index.query(SHARPS, rerank=Rerank(pool=0))  # checked when built
+
+
+def test_serve_takes_rerank_as_a_boolean_field() -> None:
+    from structaware_retrievers.serve import _query_args
+
+    assert _query_args({"text": "sharps", "rerank": True})["rerank"] is True
+    assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)["rerank"] is True
+    assert "rerank" not in _query_args({"text": "sharps"})  # off unless asked
+    with pytest.raises(MalformedInputError, match="bool"):
+        _query_args({"text": "sharps", "rerank": 1})  # trap: a number is not a yes
+
+
+def test_async_query_reranks_the_same_way(index: StructureIndex) -> None:
+    import asyncio
+
+    sync = index.query(SHARPS, k=5, rerank=True)
+    assert asyncio.run(index.aquery(SHARPS, k=5, rerank=True)) == sync
+    assert asyncio.run(index.aquery(SHARPS, k=5)) == index.query(SHARPS, k=5) != sync  # trap: off is the fused order
