@@ -71,6 +71,22 @@ def test_names_in_two_columns_under_a_heading_are_not_a_chart():
     assert gather_chart_regions(doc) is doc
 
 
+def test_a_cover_page_of_short_blocks_under_a_heading_is_not_a_chart():
+    """Trap: a filing's cover page (a title, then labels and values side by side) is not a chart; the
+    same boxes under a heading that names a diagram are."""
+    boxes = [
+        (P, "Annual report for the fiscal year", (0.1, 0.2, 0.3, 0.23)), (P, "Registrant", (0.6, 0.2, 0.7, 0.23)),
+        (P, "Commission file", (0.15, 0.3, 0.3, 0.33)), (P, "State of incorporation", (0.55, 0.3, 0.75, 0.33)),
+        (P, "Address of offices", (0.2, 0.4, 0.35, 0.43)), (P, "Telephone", (0.65, 0.4, 0.8, 0.43)),
+        (P, "Securities registered", (0.12, 0.5, 0.32, 0.53)), (P, "Trading symbol", (0.58, 0.5, 0.72, 0.53)),
+    ]  # fmt: skip
+    cover = _doc([(H, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION", (0.1, 0.1, 0.9, 0.12)), *boxes], page=1)
+    assert gather_chart_regions(cover) is cover
+    diagram = _doc([(H, "Entry points diagram", (0.1, 0.1, 0.9, 0.12)), *boxes], page=1)
+    (chart,) = gather_chart_regions(diagram).blocks
+    assert chart.kind is F and chart.caption == "Entry points diagram"
+
+
 def test_a_caption_followed_by_prose_is_not_a_chart():
     prose = "The trials enrolled adults with impaired kidney function and followed them for a median of two years. " * 4
     doc = _doc([(P, "Figure 2 | Outcomes by treatment arm", (0.1, 0.1, 0.9, 0.12)), (P, prose, (0.1, 0.15, 0.48, 0.5)), (P, prose, (0.52, 0.15, 0.9, 0.5))])

@@ -4,10 +4,11 @@ A parser that reads a page's text layer block by block splits such a chart (a tr
 an entry-points diagram) into dozens of short blocks: box texts typed paragraph or heading, laid
 out side by side. Left alone they become one-line "sections" under false headings, and no unit
 holds the chart. :func:`gather_chart_regions` finds a title (a figure caption ``Fig. 5.``,
-``Figure 2 |``, ``图 3``, or a heading) followed on its page by a cluster of short blocks laid out
-in two dimensions, and replaces the cluster with one FIGURE block: the title as its caption, the
-box texts in reading order (top to bottom, left to right) as its text, the union of their boxes as
-its bbox. Its ``figure`` unit then holds the chart's whole text under its title.
+``Figure 2 |``, ``图 3``, or a heading that names a chart: :data:`CHART_TITLE`) followed on its page
+by a cluster of short blocks laid out in two dimensions, and replaces the cluster with one FIGURE
+block: the title as its caption, the box texts in reading order (top to bottom, left to right) as
+its text, the union of their boxes as its bbox. Its ``figure`` unit holds the chart's text under
+its title.
 
 Cluster rules (block bboxes only, 0..1 of the page): the blocks after the title on the same page
 until a block on another page, a table or flowchart, a note line (``Source:``, ``Adapted from``),
@@ -15,8 +16,8 @@ another caption, or running prose (over :data:`MAX_BOX_CHARS` characters); at le
 :data:`MIN_BOXES` blocks of text, at least :data:`MIN_SIDE_BY_SIDE` pairs side by side (their
 vertical extents overlap, their horizontal ones do not), covering at least :data:`MIN_HEIGHT` of
 the page. A heading title (not a caption) needs twice the side-by-side pairs, short labels
-(:data:`MAX_MEAN_LABEL`) and boxes scattered over many left edges (:data:`MIN_SCATTER`): a list of
-names in two columns, a table left as loose cells or a page of short paragraphs is not a chart.
+(:data:`MAX_MEAN_LABEL`) and boxes scattered over many left edges (:data:`MIN_SCATTER`): a filing's
+cover page, a list of names in two columns or a table left as loose cells is not a chart.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ __all__ = ["gather_chart_regions"]
 #: A figure caption opening a block: ``Fig. 5.``, ``Figure 2 |``, ``Algorithm 1:``, ``图 3``.
 FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?\.?|algorithm|flow\s*chart|chart)\s*[A-Z]?\d+[A-Za-z]?\b|^图\s*\d+", re.I)
 #: A block that starts a table, a note under a figure, or another caption: the cluster ends there.
+#: A heading that names a chart: without a figure caption, only such a heading titles a chart
+#: (a filing's cover page, a signature page or a table left as loose numbers is laid out in short
+#: blocks too).
+CHART_TITLE = re.compile(
+    r"\b(?:algorithms?|flow\s*charts?|flow\s*diagrams?|diagrams?|pathways?|decision\s+trees?)\b|流程图|路径图|示意图", re.I
+)
 _STOP = re.compile(r"^(?:(?:recommendation\s+)?table\s*[A-Z]?\d+|source[s]?\s*:|adapted\s+from|note[s]?\s*:|表\s*\d+|来源[:：])", re.I)
 _MEMBER_KINDS = {BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE, BlockKind.LIST, BlockKind.CAPTION}
 #: A block longer than this (characters) is running prose, not a box of a chart.
@@ -124,7 +131,8 @@ def gather_chart_regions(doc: ParsedDocument) -> ParsedDocument:
         b = blocks[i]
         text = " ".join(b.text.split())
         caption = bool(FIGURE_CAPTION.match(text)) and b.kind in (BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.CAPTION)
-        if (caption or b.kind is BlockKind.HEADING) and len(text) <= MAX_BOX_CHARS and not _STOP.match(text):
+        titled = b.kind is BlockKind.HEADING and CHART_TITLE.search(text) is not None
+        if (caption or titled) and len(text) <= MAX_BOX_CHARS and not _STOP.match(text):
             members = _cluster(blocks, i, b)
             if _is_chart(blocks, members, caption):
                 out.append(_chart_block(b, [blocks[j] for j in members]))
