@@ -39,8 +39,9 @@ a unit is checked on its pages that have a text layer, and skipped when none has
 Prints one line per document, the totals and up to ``--examples`` examples of each count; exit code
 1 when anything is counted. Runs on every development set::
 
-    # unit dumps (multi_cpg, cpg: PDFs by the zip's stem)
-    /work/tools/dump_units.sh SRC OUT multi_cpg cpg
+    # unit dumps (multi_cpg, cpg: PDFs by the zip's stem), one file a document
+    for z in ../shared/bench/multi_cpg/mineru-4.0.12-flash/*.zip; do n=$(basename "$z" .zip)
+        structaware units --json --pdf ../shared/bench/multi_cpg/pdfs/$n.pdf "$z" > OUT/$n.jsonl; done
     python scripts/check_fidelity.py --units OUT/*.jsonl --pdf-dir ../shared/bench/multi_cpg/pdfs \\
         --pdf-dir ../shared/bench/cpg/pdfs
     # documents directly: PDFs (cpg_zh, finance), or MinerU zips beside --pdf-dir
