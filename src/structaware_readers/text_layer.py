@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,6 +176,28 @@ def merge(pages: list[PageWords]) -> PageWords:
     return out
 
 
+def fewest_cuts(
+    text: str, piece_ok: Callable[[str], bool], pair_ok: Callable[[str, str], bool], *, longest: int | None = None
+) -> list[int] | None:
+    """Cut points ``[0, ..., len(text)]`` of ``text`` into the fewest pieces (2 or more) that each pass
+    ``piece_ok`` and each two neighbours ``pair_ok`` (dynamic programme over prefixes; a piece at most
+    ``longest`` characters); ``None`` when no such cut exists."""
+    n = len(text)
+    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of text[:i]
+    best[0] = [0]
+    for i in range(1, n + 1):
+        for j in range(0 if longest is None else max(0, i - longest), i):
+            prev, piece = best[j], text[j:i]
+            if prev is None or not piece_ok(piece):
+                continue
+            if len(prev) > 1 and not pair_ok(text[prev[-2] : j], piece):
+                continue
+            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
+                best[i] = [*prev, i]
+    cuts = best[n]
+    return cuts if cuts is not None and len(cuts) >= 3 else None
+
+
 def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[str] | None:
     """``word`` cut into 2+ words of ``page`` (fewest pieces; each of 2+ letters, or ``a``), slices of
     ``word`` in its own case; with ``adjacent``, each two pieces must stand next to each other on the
@@ -182,23 +205,15 @@ def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[st
     low = normal(word).lower()
     if len(low) != len(word) or low in page.words or low in page.breaks:
         return None
-    n = len(low)
-    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of low[:i]
-    best[0] = [0]
-    for i in range(1, n + 1):
-        for j in range(max(0, i - 40), i):
-            prev = best[j]
-            piece = low[j:i]
-            if prev is None or (len(piece) < 2 and piece != "a") or piece not in page.words:
-                continue
-            if adjacent and len(prev) > 1 and (low[prev[-2] : j], piece) not in page.pairs:
-                continue
-            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
-                best[i] = [*prev, i]
-    cuts = best[n]
-    if cuts is None or len(cuts) < 3:
-        return None
-    return [word[a:b] for a, b in zip(cuts, cuts[1:])]
+
+    def piece_ok(piece: str) -> bool:
+        return (len(piece) >= 2 or piece == "a") and piece in page.words
+
+    def pair_ok(left: str, piece: str) -> bool:
+        return not adjacent or (left, piece) in page.pairs
+
+    cuts = fewest_cuts(low, piece_ok, pair_ok, longest=40)
+    return None if cuts is None else [word[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
 def split_figures(run: str, page: PageWords) -> list[str] | None:
@@ -210,26 +225,16 @@ def split_figures(run: str, page: PageWords) -> list[str] | None:
     run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
     if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
         return None
-    n = len(run)
-    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of run[:i]
-    best[0] = [0]
-    for i in range(1, n + 1):
-        for j in range(i):
-            prev, piece = best[j], run[j:i]
-            if prev is None or not (piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)):
-                continue
-            if len(prev) > 1:
-                left = run[prev[-2] : j]
-                if (left, piece) not in page.token_pairs:
-                    continue
-                if (left[-1] in _JOINERS and piece[0].isdigit()) or (left.isdigit() and piece.isdigit()):
-                    continue
-            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
-                best[i] = [*prev, i]
-    cuts = best[n]
-    if cuts is None or len(cuts) < 3:
-        return None
-    return [run[a:b] for a, b in zip(cuts, cuts[1:])]
+
+    def piece_ok(piece: str) -> bool:
+        return piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)
+
+    def pair_ok(left: str, piece: str) -> bool:
+        joins_a_number = (left[-1] in _JOINERS and piece[0].isdigit()) or (left.isdigit() and piece.isdigit())
+        return (left, piece) in page.token_pairs and not joins_a_number
+
+    cuts = fewest_cuts(run, piece_ok, pair_ok)
+    return None if cuts is None else [run[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
 __all__ = [

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from structaware_readers.loose_tables.anchors import union, y_overlap
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
 __all__ = ["gather_chart_regions"]
@@ -53,8 +54,7 @@ MAX_MEAN_LABEL = 40
 
 
 def _side_by_side(a: BBox, b: BBox) -> bool:
-    overlap = min(a[3], b[3]) - max(a[1], b[1])
-    return overlap > 0.3 * min(a[3] - a[1], b[3] - b[1]) and (a[2] <= b[0] or b[2] <= a[0])
+    return y_overlap(a, b) > 0.3 and (a[2] <= b[0] or b[2] <= a[0])
 
 
 def _cluster(blocks: list[Block], start: int, title: Block) -> list[int]:
@@ -99,10 +99,6 @@ def _left_edges(boxes: list[BBox]) -> int:
     return 1 + sum(1 for a, b in zip(edges, edges[1:]) if b - a > EDGE_TOLERANCE)
 
 
-def _union(boxes: list[BBox]) -> BBox:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
 def _chart_block(title: Block, parts: list[Block]) -> Block:
     ordered = sorted(parts, key=lambda b: (round(b.bbox[1] / 0.015), b.bbox[0]))  # rows of boxes, left to right
     text = "\n".join(" ".join(b.text.split()) for b in ordered if b.text.strip())
@@ -113,7 +109,7 @@ def _chart_block(title: Block, parts: list[Block]) -> Block:
             "kind": BlockKind.FIGURE,
             "text": text,
             "caption": " ".join(title.text.split()),
-            "bbox": _union([b.bbox for b in parts]),
+            "bbox": union([b.bbox for b in parts]),
             "level": None,
             "parser_ids": ids,
         }
