@@ -172,6 +172,11 @@ class Counts:
         return self.numbers + self.glued + self.hyphens + self.markup
 
 
+#: A flow path names its boxes ``Box 4: ...`` (the algorithm's own box numbers, printed in its
+#: image or on its description page, not always on the unit's pages): not a number of the text.
+BOX_LABEL = re.compile(r"\bBox \d+[a-z]?:")
+
+
 def check_units(units: list[dict], layers: PdfLayers | None, *, examples: int = 5, name: str = "") -> Counts:
     """Counts of one document's units against its PDF's text layers (``None``: markup only)."""
     c = Counts(units=len(units))
@@ -190,6 +195,8 @@ def check_units(units: list[dict], layers: PdfLayers | None, *, examples: int = 
             continue
         page = merge(pages)
         c.checked += 1
+        if u.get("unit_type") == "flow_path":
+            text = BOX_LABEL.sub("Box:", text)  # the builder's box names, not the page's numbers
         for kind, found in (
             ("numbers", altered_numbers(text, page)),
             ("glued", glued_words(text, page)),

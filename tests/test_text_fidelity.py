@@ -190,6 +190,10 @@ def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pd
     c = cf.check_units(units, layers, name="page")
     assert (c.numbers, c.glued, c.hyphens, c.markup) == (2, 1, 2, 1)
     assert c.checked == 8 and c.superscripts == 2
+    # a flow path's box names are the builder's, not numbers of the page; the same words elsewhere are
+    path = "Box 47: The hazard ratio was 0.71 -(Yes)-> Box 48: visits"
+    assert cf.check_units([{"unit_type": "flow_path", "pages": [1], "text": path}], layers).numbers == 0
+    assert cf.check_units([{"unit_type": "section", "pages": [1], "text": path}], layers).numbers == 2
     dump = tmp_path / "page.jsonl"
     dump.write_text("\n".join(json.dumps(u) for u in units), encoding="utf-8")
     assert cf.main(["--units", str(dump), "--pdf-dir", str(made_pdf.parent)]) == 1
