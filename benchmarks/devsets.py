@@ -140,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache-dir", type=Path, default=None, help="embedding cache shared by every set and run")
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--exact", action="store_true", help="exact search instead of HNSW (runs comparable question by question)")
+    ap.add_argument(
+        "--no-rerank", action="store_true", help="hybrid search in the fused order (without the default second stage)"
+    )
     args = ap.parse_args(argv)
     if args.exact:
         exact_search()
@@ -183,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             dense=dense,
             sparse=sparse,
             log=lambda m, _n=name: print(f"[{_n}] {m}", flush=True),
+            rerank=False if args.no_rerank else None,
         )
         (args.out / f"{name}.txt").write_text(result.render(), encoding="utf-8")
         qmeta = {q.qid: q.extra for q in load_questions(qpath)}

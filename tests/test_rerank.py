@@ -51,7 +51,10 @@ def test_scores_are_relative_to_the_best_and_ties_keep_the_fused_order() -> None
 
 
 def test_options_are_checked() -> None:
-    assert resolve_rerank(True) is DEFAULT_RERANK and resolve_rerank(False) is None and resolve_rerank(None) is None
+    assert resolve_rerank(True) is DEFAULT_RERANK and resolve_rerank(False) is None
+    # the default: on for a hybrid search, off for a single vector's own order
+    assert resolve_rerank(None) is DEFAULT_RERANK and resolve_rerank(None, "sparse") is None
+    assert resolve_rerank(None, "dense") is None and resolve_rerank(True, "sparse") is DEFAULT_RERANK
     assert resolve_rerank(Rerank(pool=10)).pool == 10
     for bad in ({"pool": 1}, {"dense": -1.0}, {"dense": 0, "bm25": 0, "coverage": 0}, {"pool": True}):
         with pytest.raises(MalformedInputError, match="rerank"):
@@ -74,8 +77,8 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
 
 
 def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureIndex) -> None:
-    fused = index.query(SHARPS, k=5)
-    again = index.query(SHARPS, k=5, rerank=True)
+    fused = index.query(SHARPS, k=5, rerank=False)
+    again = index.query(SHARPS, k=5, rerank=Rerank(pool=30))  # the stage over the first 30 hits
     answer = "Dispose of used sharps at the point of use"
     # trap: without the stage a passage on outpatient care without the word "sharps" is first, the answer below it
     assert "sharps" not in fused[0].unit.text.lower() and "outpatient care" in fused[0].unit.text.lower()
@@ -84,10 +87,23 @@ def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureI
     assert "sharps are disposed" in again[0].unit.text.lower() or answer in again[0].unit.text
     assert any(answer in h.unit.text for h in again[:3])
     assert [h.rank for h in again] == [1, 2, 3, 4, 5]
-    assert [h.score for h in again] == sorted((h.score for h in again), reverse=True)
-    assert all(0 < h.score <= 1 for h in again)
-    # the same candidates, re-ordered: the stage adds no unit the search did not find
-    assert {h.unit.unit_id for h in again} <= {h.unit.unit_id for h in index.query(SHARPS, k=30)}
+    # each hit keeps the search's own score (comparable across questions), not the stage's
+    wide = {h.unit.unit_id: h.score for h in index.query(SHARPS, k=30, rerank=False)}
+    assert all(h.score == wide[h.unit.unit_id] for h in again)
+
+
+def test_the_stage_reorders_only_the_first_pool_hits(index: StructureIndex) -> None:
+    fused = index.query(SHARPS, k=10, rerank=False)
+    again = index.query(SHARPS, k=10)  # the default: the stage on, over the first 5
+    assert [h.unit.unit_id for h in again[:5]] != [h.unit.unit_id for h in fused[:5]]
+    # the first 5 are the fused first 5, re-ordered; the rest keep the fused order and ranks
+    assert {h.unit.unit_id for h in again[:5]} == {h.unit.unit_id for h in fused[:5]}
+    assert [h.unit.unit_id for h in again[5:]] == [h.unit.unit_id for h in fused[5:]]
+    assert [h.rank for h in again] == list(range(1, 11))
+    # a k = 10 answer starts with the k = 5 answer: a deeper question does not reshuffle the top
+    assert [h.unit.unit_id for h in index.query(SHARPS, k=5)] == [h.unit.unit_id for h in again[:5]]
+    wide = index.query(SHARPS, k=5, rerank=Rerank(pool=30))
+    assert {h.unit.unit_id for h in wide} <= {h.unit.unit_id for h in index.query(SHARPS, k=30, rerank=False)}
 
 
 def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) -> None:
@@ -95,9 +111,26 @@ def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) 
 
     only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]))
     assert only_rows and all(h.unit.unit_type.value == "table_row" for h in only_rows)
-    assert index.query(SHARPS, k=5, rerank=False) == index.query(SHARPS, k=5)
+    assert index.query(SHARPS, k=5, rerank=True) == index.query(SHARPS, k=5)
+    # trap: BM25 alone keeps its own order by default
+    assert index.query(SHARPS, k=5, mode="sparse") == index.query(SHARPS, k=5, mode="sparse", rerank=False)
     with pytest.raises(MalformedInputError, match="rerank"):
         index.query(SHARPS, rerank=Rerank(pool=0))  # checked when built
+
+
+def test_rerank_orders_a_frameworks_candidates_by_id(index: StructureIndex) -> None:
+    fused = index.query(SHARPS, k=5, rerank=False)
+    ids = [h.unit.unit_id for h in fused]
+    order = index.rerank(SHARPS, list(reversed(ids)))
+    # the same order as the query's own stage, whatever order the candidates come in
+    assert [i for i, _ in order] == [h.unit.unit_id for h in index.query(SHARPS, k=5)]
+    scores = [s for _, s in order]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+    with pytest.raises(MalformedInputError, match="unit_ids"):
+        index.rerank(SHARPS, [*ids, "00000000-0000-0000-0000-000000000000"])  # trap: an id of no unit
+    with pytest.raises(MalformedInputError, match="rerank"):
+        index.rerank(SHARPS, ids, rerank=False)
+    assert index.rerank(SHARPS, []) == []
 
 
 def test_serve_takes_rerank_as_a_boolean_field() -> None:
@@ -105,7 +138,7 @@ def test_serve_takes_rerank_as_a_boolean_field() -> None:
 
     assert _query_args({"text": "sharps", "rerank": True})["rerank"] is True
     assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)["rerank"] is True
-    assert "rerank" not in _query_args({"text": "sharps"})  # off unless asked
+    assert "rerank" not in _query_args({"text": "sharps"})  # not given: the searcher's default
     with pytest.raises(MalformedInputError, match="bool"):
         _query_args({"text": "sharps", "rerank": 1})  # trap: a number is not a yes
 
@@ -115,4 +148,5 @@ def test_async_query_reranks_the_same_way(index: StructureIndex) -> None:
 
     sync = index.query(SHARPS, k=5, rerank=True)
     assert asyncio.run(index.aquery(SHARPS, k=5, rerank=True)) == sync
-    assert asyncio.run(index.aquery(SHARPS, k=5)) == index.query(SHARPS, k=5) != sync  # trap: off is the fused order
+    off = asyncio.run(index.aquery(SHARPS, k=5, rerank=False))
+    assert off == index.query(SHARPS, k=5, rerank=False) != sync  # trap: off is the fused order

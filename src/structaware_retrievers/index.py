@@ -296,10 +296,12 @@ class StructureIndex:
                 second, only rows of at most ``fusion.GROUP_SHORT_ROW_CHARS`` characters), taken
                 from the top ``max(k, prefetch_limit)`` fused candidates
                 (:func:`evidence.group_table_rows`); 1 turns grouping off.
-            rerank: re-score the top fused candidates before packing them
-                (:mod:`structaware_retrievers.rerank`): ``True`` with the default options, a
-                :class:`~structaware_retrievers.rerank.Rerank` for others, ``None``/``False`` off. The
-                hits' ``score`` is then the stage's score (in [0, 1], relative to the best candidate).
+            rerank: the second stage (:mod:`structaware_retrievers.rerank`), which re-orders the first
+                hits by their own dense and BM25 scores and their coverage of the question: ``None``
+                (default) on for a hybrid search with the default options and off for a dense or sparse
+                one, ``True`` on with the default options, a :class:`~structaware_retrievers.rerank.Rerank`
+                for others, ``False`` off (the fused order). It changes the order of the first
+                ``Rerank.pool`` hits, not which hits they are nor their ``score``.
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
@@ -328,7 +330,7 @@ class StructureIndex:
             budget_chars=budget_chars,
             expand=expand,
             group_size=group_size,
-            rerank=resolve_rerank(rerank),
+            rerank=resolve_rerank(rerank, mode),
         )
 
     async def aquery(
@@ -361,8 +363,29 @@ class StructureIndex:
             budget_chars=budget_chars,
             expand=expand,
             group_size=group_size,
-            rerank=resolve_rerank(rerank),
+            rerank=resolve_rerank(rerank, mode),
         )
+
+    def rerank(self, text: str, unit_ids: list[str], rerank: RerankLike = True) -> list[tuple[str, float]]:
+        """The second stage (:mod:`structaware_retrievers.rerank`) over units of this index found by
+        another search (a LlamaIndex node postprocessor's nodes, a LangChain document compressor's
+        documents): their ids re-ordered, best first, each with its stage score (in [0, 1], relative
+        to the best of them: an order, not a threshold).
+
+        Args:
+            text: the question.
+            unit_ids: the candidates' ``unit_id`` (duplicates count once).
+            rerank: ``True``/``None`` the default options, a :class:`~structaware_retrievers.rerank.Rerank`
+                for others (its ``pool`` is not used: every candidate is re-ordered).
+
+        Raises:
+            IndexNotFoundError: the index does not exist or is empty.
+            MalformedInputError: empty text, ``rerank=False``, or ids no unit of the index has.
+        """
+        options = resolve_rerank(rerank)
+        if options is None:
+            raise MalformedInputError("must be True or a Rerank to re-order candidates, got False", field="rerank")
+        return self.searcher.rerank_units(text, list(unit_ids), options)
 
     def count(self, filter: FilterLike = None) -> int:
         """Number of units matching ``filter`` (all units when ``None``); 0 when there is no index."""

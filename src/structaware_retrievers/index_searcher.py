@@ -160,39 +160,46 @@ class IndexSearcher:
         group_size: int,
         rerank: Rerank | None,
     ) -> list[SearchHit]:
-        """Step 3, with the re-scoring stage between the packing into ``rerank.pool`` hits (table
-        groups, linked units) and the cut to ``k``, the expansion and the budget."""
+        """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
+        groups, linked units) before the cut to ``k``, the expansion and the budget."""
         if rerank is None:
             return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
-        pool = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
-        return self.fit(self.rescore(text, pool, prep, rerank)[:k], budget_chars, expand)
+        packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
+        ordered = self.rescore(text, packed[: rerank.pool], prep, rerank) + packed[rerank.pool :]
+        ordered = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
+        return self.fit(ordered, budget_chars, expand)
 
     def rescore(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank) -> list[SearchHit]:
+        """The hits re-ordered by :meth:`stage_scores`, each with its own ``score`` (the search's)."""
+        return [hits[i] for i, _ in self.stage_scores(text, hits, prep, options)]
+
+    def stage_scores(
+        self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank
+    ) -> list[tuple[int, float]]:
         """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the packed ``hits`` (best
-        first) of the question ``text`` prepared by :meth:`_prepare`: re-ordered, each with its stage
-        score and new rank. A hit's dense and BM25 scores are its unit's in the two single-vector
-        searches the fusion read (``prefetch_limit`` each, the query's filter), raised to the best score
-        of the listed units linking to it (a discussion's recommendation); a unit a search does not
-        list and no listed unit links to counts as that search's lowest listed score; its coverage is read from the text it
-        hands over (``context`` and ``text`` with its table-group rows)."""
+        first) of the question ``text`` prepared by :meth:`_prepare`: ``(index in hits, stage score)``,
+        best first. A hit's dense and BM25 scores are its unit's own, read by two single-vector
+        searches restricted to the hits' units (a unit without a BM25 term of the question has no BM25
+        score and counts as the lowest given), raised to the best score of a hit linking to it (a
+        discussion's recommendation, which the packing places just above it); its coverage is read
+        from the text it hands over (``context`` and ``text`` with its table-group rows)."""
         if len(hits) < 2:
-            return hits
+            return [(i, 1.0) for i in range(len(hits))]
+        only = PointFilter(must=(HasId(tuple(dict.fromkeys(h.unit.unit_id for h in hits))),))
         scored: dict[str, dict[str, float]] = {}
         for vector in ("dense", "sparse"):
             query = prep[vector]
             if query is None or (vector == "sparse" and not query.indices):
                 continue
             kw = {"dense": None, "sparse": None, vector: query}
-            found = self.store.query(**kw, limit=prep["prefetch_limit"], mode=vector, flt=prep["flt"])
+            found = self.store.query(**kw, limit=len(hits), mode=vector, flt=only)
             own = {r.id: r.score for r in found}
-            # a unit a listed unit links to (a discussion's recommendation) scores at least as high as
-            # the unit that links to it, as the packing places it just above that unit
             for r in found:
                 for linked in r.payload.get("linked_ids") or ():
                     own[linked] = max(own.get(linked, r.score), r.score)
             scored[vector] = own
         units = [evidence.hit_unit(h) for h in hits]
-        order = rerank_order(
+        return rerank_order(
             self.sparse.tokenize(text),
             [f"{u.context}\n{u.text}" for u in units],
             [scored.get("dense", {}).get(h.unit.unit_id) for h in hits],
@@ -200,7 +207,27 @@ class IndexSearcher:
             self.sparse.tokenize,
             options,
         )
-        return [hits[i].model_copy(update={"score": score, "rank": n}) for n, (i, score) in enumerate(order, 1)]
+
+    def rerank_units(self, text: str, unit_ids: list[str], options: Rerank) -> list[tuple[str, float]]:
+        """The second stage over given units of the index (a framework's candidates): ``(unit_id,
+        stage score)`` best first, each unit's dense and BM25 scores read for it alone.
+
+        Raises:
+            MalformedInputError: empty text, or ids that no unit of the index has (``field="unit_ids"``).
+        """
+        ids = list(dict.fromkeys(unit_ids))
+        if not ids:
+            return []
+        prep = self._prepare(text, len(ids), "hybrid", "rrf", 1, len(ids), None)
+        only = PointFilter(must=(HasId(tuple(ids)),))
+        units = {r.id: Unit.from_payload(r.payload) for r in self.store.scroll(only)}
+        missing = [i for i in ids if i not in units]
+        if missing:
+            raise MalformedInputError(
+                f"{len(missing)} of {len(ids)} unit ids are not in this index (first: {missing[0]!r})", field="unit_ids"
+            )
+        hits = [SearchHit(unit=units[i], score=0.0, rank=n) for n, i in enumerate(ids, 1)]
+        return [(ids[i], score) for i, score in self.stage_scores(text, hits, prep, options)]
 
     async def aquery(
         self,

@@ -105,6 +105,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         expand: bool = False,
         budget_chars: int | None = None,
         images: bool = False,
+        rerank: bool | None = None,
     ) -> dict[str, Any]:
         """Find the evidence units that answer a question, best first.
 
@@ -123,6 +124,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             expand: add each hit's neighbours (adjacent table rows, the section's lead sentence, flow edges).
             budget_chars: return only the best units that fit this many characters together.
             images: also return each hit's page, cropped around it, with the hit's regions outlined (PNG).
+            rerank: re-order the first hits by their own dense and BM25 scores and question-term
+                coverage (default: on for hybrid search; false: the fused order).
         """
         fields = {"doc_names": doc_names, "unit_types": unit_types, "grades": grades, "page_from": page_from, "page_to": page_to}
         fields = {key: v for key, v in fields.items() if v is not None}
@@ -130,7 +133,9 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             parts = [*([SearchFilter(**fields).to_group()] if fields else []), *([from_dict(filter)] if filter else [])]
             flt = FilterGroup("and", tuple(parts)) if parts else None
             with lock:
-                hits = index.query(query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars)
+                hits = index.query(
+                    query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars, rerank=rerank
+                )
         except (StructawareError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         body = {"results": [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]}

@@ -2,21 +2,22 @@
 
 Weighted RRF (:mod:`structaware_retrievers.fusion`) keeps BM25's first places first: it sees only
 ranks, so a unit that BM25 ranks first by a few shared words beats one that the dense model and BM25
-both score almost as high. This stage looks at the scores themselves. The fused candidates are packed
-into ``pool`` hits as usual (:mod:`structaware_retrievers.evidence`: table groups, linked units); for
-each hit it reads its unit's dense cosine and BM25 score from the two single-vector lists the fusion
-read (the query vectors already embedded), and how much of the question the hit's ``context + text``
-covers, then sorts by
+both score almost as high. This stage looks at the scores themselves. The fused candidates are packed into hits as usual
+(:mod:`structaware_retrievers.evidence`: table groups, linked units) and the first ``pool`` hits
+(default 5) are re-ordered; for each it reads its unit's dense cosine and BM25 score from the two
+single-vector lists the fusion read (the query vectors already embedded), and how much of the
+question the hit's ``context + text`` covers, then sorts by
 
     ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``
 
-where the maxima are taken over the hits and ``cov`` is the share of the question's BM25 terms found
-in the hit, each term weighted by its inverse document frequency among the hits (a term every hit
-holds tells them apart by little). A unit that a listed unit links to (a discussion's recommendation)
-scores at least as high as that unit, as the packing places it just above it; a unit a list does not
-hold otherwise gets that list's lowest score. The score is in [0, 1] and ranks the hits of one
-question; it is relative to the best hit and not a probability, so it carries no meaning across
-questions.
+where the maxima are taken over the re-ordered hits and ``cov`` is the share of the question's BM25
+terms found in the hit, each term weighted by its inverse document frequency among them (a term every
+hit holds tells them apart by little). A unit that a listed unit links to (a discussion's
+recommendation) scores at least as high as that unit, as the packing places it just above it; a unit
+a list does not hold otherwise gets that list's lowest score. The stage only re-orders: the first
+``pool`` hits are the fused search's own, so Page Hit@``pool`` is the same with and without it, and
+each hit keeps the search's ``score`` (the stage's score is relative to the best of the few hits it
+orders and means nothing across questions).
 
 No model weights: the stage reuses the index's own encoders and payloads. The weights were chosen on
 the development sets (docs/benchmarks/rerank.md).
@@ -38,13 +39,14 @@ class Rerank:
     """Options of the re-scoring stage (weights are relative; any non-negative numbers, not all 0).
 
     Attributes:
-        pool: packed hits re-scored, of which the best ``k`` are returned (at least ``k`` are packed).
+        pool: the first packed hits re-ordered; hits past them keep the fused order, so the first
+            ``pool`` hits of a query are the same hits with or without the stage, in another order.
         dense: weight of the dense cosine, divided by the best candidate's.
         bm25: weight of the BM25 score, divided by the best candidate's.
         coverage: weight of the IDF-weighted share of question terms in the unit's context and text.
     """
 
-    pool: int = 30
+    pool: int = 5
     dense: float = 1.0
     bm25: float = 1.0
     coverage: float = 0.25
@@ -65,13 +67,17 @@ DEFAULT_RERANK = Rerank()
 RerankLike = Rerank | bool | None
 
 
-def resolve_rerank(value: RerankLike) -> Rerank | None:
-    """The options for ``rerank=``: ``None``/``False`` -> off, ``True`` -> :data:`DEFAULT_RERANK`.
+def resolve_rerank(value: RerankLike, mode: str = "hybrid") -> Rerank | None:
+    """The options for ``rerank=``: ``None`` -> :data:`DEFAULT_RERANK` for a hybrid search and off for
+    a single-vector one (``mode`` ``"dense"`` or ``"sparse"``: that vector's own order), ``False`` -> off,
+    ``True`` -> :data:`DEFAULT_RERANK`.
 
     Raises:
         MalformedInputError: anything else.
     """
-    if value is None or value is False:
+    if value is None:
+        return DEFAULT_RERANK if mode == "hybrid" else None
+    if value is False:
         return None
     if value is True:
         return DEFAULT_RERANK

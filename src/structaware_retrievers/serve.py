@@ -11,7 +11,7 @@ Endpoints:
 * ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
 * ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
   "fusion": "rrf"|"dbsf", "rrf_k": int = 2, "prefetch_limit": int = 50, "weights": [dense, bm25],
-  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "rerank": bool = false, "filter": {...}}`` (the arguments of
+  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "rerank": bool (default: on for hybrid), "filter": {...}}`` (the arguments of
   :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`), where
   ``filter`` is a filter object of :mod:`structaware_retrievers.filters` (metadata keys and
   ``$gte``/``$in``/``$or``... as the LangChain faces take them, :class:`~structaware_retrievers.filters.SearchFilter`'s

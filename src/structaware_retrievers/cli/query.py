@@ -103,12 +103,14 @@ def query(
         ),
     ] = DEFAULT_GROUP_SIZE,
     rerank: Annotated[
-        bool,
+        Optional[bool],
         typer.Option(
             "--rerank/--no-rerank",
-            help="re-score the top fused candidates by their dense and BM25 scores and question-term coverage",
+            help="re-order the first hits by their dense and BM25 scores and question-term coverage"
+            " [default: on for hybrid search]",
+            show_default=False,
         ),
-    ] = False,
+    ] = None,
     filters: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -146,7 +148,7 @@ def query(
     args: dict[str, Any] = {
         "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
         "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
-        "rerank": rerank or None,  # off: not sent, so a server without the stage still answers
+        "rerank": rerank,  # None: not sent, the searcher's default
     }  # fmt: skip
     if use_server and url is None:
         body = {"text": text, **{key: v for key, v in args.items() if v is not None}}

@@ -94,6 +94,7 @@ def run_eval(
     progress: bool = False,
     log: Callable[[str], None] | None = None,
     pdf_tables: bool = True,
+    rerank: Any = None,
 ) -> EvalResult:
     """Evaluate unit-construction methods x retrievers x scopes on a question file.
 
@@ -122,6 +123,8 @@ def run_eval(
         pdf_tables: hand each parsed output its PDF from ``docs`` (``<stem>.pdf``) so that tables the
             parser left without cells get grids from the PDF's text layer; ``False`` reads the
             parser output alone (such tables then get grids only from the parser's aligned text).
+        rerank: ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`): ``None`` the
+            product's default (on for hybrid search), ``False`` the fused order.
 
     Returns:
         an :class:`EvalResult`; ``result.render()`` gives the printed tables.
@@ -200,7 +203,7 @@ def run_eval(
             }
             timings[f"index:{m}"] = time.perf_counter() - t1
             say(f"[{m}] indexed {n_units} units in {timings[f'index:{m}']:.1f}s")
-            searcher = MethodSearcher(index)
+            searcher = MethodSearcher(index, rerank=rerank)
             t2 = time.perf_counter()
             _search_all(
                 searcher, m, qs, gold_doc, judge, outcomes, scopes,
