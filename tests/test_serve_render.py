@@ -52,20 +52,22 @@ def empty_server(tmp_path: Path) -> Iterator[QueryServer]:
     yield from _serve(StructureIndex(tmp_path / "empty"))
 
 
-@pytest.fixture
-def hostile_server(tmp_path: Path) -> Iterator[QueryServer]:
-    """An index of one document whose name and text carry markup: a guideline quoting a web form."""
-    texts = [
-        (BlockKind.HEADING, "Sodium intake advice for the <b>patient portal</b>"),
-        (BlockKind.PARAGRAPH, 'Clinicians should advise adults to keep sodium intake below 2 g per day; the portal shows'
-                              ' <script>alert("unit")</script> next to the advice.'),
-    ]  # fmt: skip
+def _document(doc_id: str, name: str, texts: list[tuple[BlockKind, str]]) -> ParsedDocument:
     blocks = [
         Block(block_id=f"p1-e{i}", kind=k, text=t, page=1, level=1 if k is BlockKind.HEADING else None)
         for i, (k, t) in enumerate(texts)
     ]
-    doc = ParsedDocument(doc_id="c" * 16, name='portal "<i>advice</i>"', source="portal.json", parser="mineru",
-                         page_count=1, blocks=blocks)  # fmt: skip
+    return ParsedDocument(doc_id=doc_id, name=name, source=f"{doc_id}.json", parser="mineru", page_count=1, blocks=blocks)
+
+
+@pytest.fixture
+def hostile_server(tmp_path: Path) -> Iterator[QueryServer]:
+    """An index of one document whose name and text carry markup: a guideline quoting a web form."""
+    doc = _document("c" * 16, 'portal "<i>advice</i>"', [
+        (BlockKind.HEADING, "Sodium intake advice for the <b>patient portal</b>"),
+        (BlockKind.PARAGRAPH, 'Clinicians should advise adults to keep sodium intake below 2 g per day; the portal shows'
+                              ' <script>alert("unit")</script> next to the advice.'),
+    ])  # fmt: skip
     ix = StructureIndex(tmp_path / "ix")
     ix.add_document(doc, build_units(doc))
     yield from _serve(ix)
@@ -198,3 +200,18 @@ def test_the_question_and_document_texts_are_escaped(hostile_server: QueryServer
     assert 'portal "<i>advice</i>"' in hit["heading"] and "&lt;b&gt;patient portal&lt;/b&gt;" in page
     assert f'value="{html.escape(question)}"' in page
     assert html.escape(question) + " - structaware search</title>" in page
+
+
+def test_the_form_lists_a_document_ingested_while_the_server_runs(hostile_server: QueryServer) -> None:
+    _, _, page = _page(hostile_server)
+    assert "1 document, " in page and "Potassium" not in page
+    _, _, again = _page(hostile_server)
+    assert again == page  # the same index: the same page
+    doc = _document("d" * 16, "Potassium supplements", [
+        (BlockKind.HEADING, "Potassium supplements"),
+        (BlockKind.PARAGRAPH, "Clinicians should check serum potassium before starting a potassium supplement."),
+    ])  # fmt: skip
+    with hostile_server.lock:
+        hostile_server.index.add_document(doc, build_units(doc))
+    _, _, page = _page(hostile_server)
+    assert "2 documents, " in page and '<option value="Potassium supplements">Potassium supplements</option>' in page

@@ -150,7 +150,17 @@ class QueryServer(ThreadingHTTPServer):
         self.pdf = pdf  # what /image hands to source_pdf: None = where the index says each document came from
         self.renderer = PageRenderer()  # the server's own page cache
         self.lock = threading.Lock()  # one search at a time: the store and the model are shared
+        self._documents: tuple[int, list[dict[str, Any]]] | None = None  # (unit count, documents)
         super().__init__(address, _Handler)
+
+    def documents(self) -> list[dict[str, Any]]:
+        """:meth:`StructureIndex.documents` for the search page, listed again only when the index's unit
+        count changed: the list reads every unit's payload, too much for every search of a large index.
+        The caller holds :attr:`lock`."""
+        count = self.index.count()
+        if self._documents is None or self._documents[0] != count:
+            self._documents = (count, self.index.documents())
+        return self._documents[1]
 
     def server_close(self) -> None:
         super().server_close()
@@ -221,7 +231,7 @@ class _Handler(BaseHTTPRequestHandler):
         found = serve_pages.asset(route)
         if route in ("/", "/index.html"):
             with self.server.lock:
-                status, html = serve_render.render_page(self.server.index, params)
+                status, html = serve_render.render_page(self.server.index, params, documents=self.server.documents)
             self._send_bytes(status, html, "text/html; charset=utf-8")
         elif found is not None:
             self._send_bytes(HTTPStatus.OK, found[0], found[1], cache="no-cache")

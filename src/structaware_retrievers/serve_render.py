@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from html import escape
 from importlib import resources
 from string import Template
@@ -99,15 +100,20 @@ def _search_args(params: dict[str, str]) -> dict[str, Any]:
     return {"k": int(k), "mode": mode}
 
 
-def render_page(index: Any, params: dict[str, str]) -> tuple[int, bytes]:
+def render_page(
+    index: Any, params: dict[str, str], *, documents: Callable[[], list[dict[str, Any]]] | None = None
+) -> tuple[int, bytes]:
     """``GET /``: ``(HTTP status, UTF-8 HTML)`` of the page for ``params`` (the URL's parameters), with
-    its hits or its typed error. The caller holds the index lock (this reads the index and searches it)."""
+    its hits or its typed error. The caller holds the index lock (this reads the index and searches it).
+
+    ``documents``: what lists the index's documents for the form (default :meth:`StructureIndex.documents`;
+    the server's keeps the list while the index is unchanged)."""
     status, message, error = 200, "", None
     records: list[dict[str, Any]] = []
     docs: list[dict[str, Any]] = []
     units = 0
     try:
-        docs, units = index.documents(), index.count()
+        docs, units = (documents or index.documents)(), index.count()
         args, flt = _search_args(params), page_filter(params)
         text = clean_text(params.get("q", "")).strip()
         if params.get("unit"):
