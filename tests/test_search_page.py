@@ -6,7 +6,9 @@ installs them before the test command), driven through Selenium. The test starts
 why, only where no browser or driver is installed. It ingests a fixture PDF (MinerU parses it), serves
 the index on 127.0.0.1, searches in the page, checks that the hits appear and that each outline in
 each page image lies on the unit's bbox (within 2 px, read from the image's pixels in the browser),
-searches again with a filter, and follows a hit's stable link.
+searches again with a filter (the script swaps the results in without a reload and keeps the URL and
+the history in step), and follows a hit's stable link. With the page's scripts disabled, a link to a
+search shows its hits and the plain form searches: the server renders them.
 
 ``STRUCTAWARE_UPDATE_SCREENSHOTS=1`` writes the page as the README shows it to
 ``docs/images/search-page.png`` (as golden files are regenerated); the README's picture is that file.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -134,7 +137,7 @@ def _search(driver: Any, text: str, **selects: str) -> list[Any]:
     box = driver.find_element(By.ID, "q")
     box.clear()
     box.send_keys(text, Keys.ENTER)
-    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "status").text.endswith("hits"))
+    WebDriverWait(driver, WAIT).until(lambda d: re.fullmatch(r"\d+ hits?", d.find_element(By.ID, "status").text))
     return driver.find_elements(By.CSS_SELECTOR, "#results .hit")
 
 
@@ -177,6 +180,8 @@ def test_search_shows_hits_with_their_outlined_pages_then_filters(browser: Any, 
 
     browser.get(server.url + "/")
     assert browser.title == "structaware search"
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-enhanced") == "true"  # the script runs
+    browser.execute_script("window.samePage = true")  # gone if a search reloaded the page
     hits = _search(browser, "What is the blood pressure target for adults 57-59 y?")
     assert len(hits) >= 3
     first = hits[0]
@@ -195,6 +200,23 @@ def test_search_shows_hits_with_their_outlined_pages_then_filters(browser: Any, 
     assert all("A" in h.find_element(By.CSS_SELECTOR, ".badge.grade").text.split() for h in hits)
     assert "type=recommendation" in browser.current_url and "grade=A" in browser.current_url  # a stable link
     assert _assert_outlines_on_bboxes(browser, hits[0]) == 1
+    assert browser.execute_script("return window.samePage") is True  # both searches without a reload
+    assert browser.title == "blood pressure - structaware search"
+
+    # back: the first search again, from the history, still without a reload
+    shown = (  # the title, the first hit's unit type, the form's unit type
+        "return [document.title, document.querySelector('#results .badge.type')?.textContent,"
+        " document.getElementById('type').value]"
+    )
+    browser.back()
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(shown)[1] == "table_row")
+    assert browser.execute_script(shown) == ["What is the blood pressure target for adults 57-59 y? - structaware search",
+                                             "table_row", ""]  # the form follows the URL  # fmt: skip
+    assert "type=" not in browser.current_url and browser.execute_script("return window.samePage") is True
+    browser.forward()
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(shown)[1] == "recommendation")
+    assert browser.execute_script(shown) == ["blood pressure - structaware search", "recommendation", "recommendation"]
+    hits = browser.find_elements(By.CSS_SELECTOR, "#results .hit")
 
     # the hit's own link opens that hit alone, with its outline, and survives a reload
     unit_id = hits[0].get_attribute("data-unit-id")
@@ -223,3 +245,43 @@ def test_the_page_is_usable_from_the_keyboard(browser: Any, server: QueryServer)
     ActionChains(browser).send_keys("/").perform()
     assert browser.switch_to.active_element.get_attribute("id") == "q"
     assert json.loads(browser.find_element(By.CSS_SELECTOR, ".hit img").get_attribute("data-bboxes"))
+
+
+def test_without_javascript_a_search_link_and_the_form_show_the_hits(browser: Any, server: QueryServer) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})  # the page's scripts never run
+    try:
+        browser.get(server.url + "/?q=blood+pressure+target+for+adults+57-59+y&type=table_row&k=3")  # a link to a search
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-enhanced") is None
+        assert browser.find_element(By.ID, "status").text == "3 hits"
+        hits = browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+        assert len(hits) == 3 and {h.find_element(By.CSS_SELECTOR, ".badge.type").text for h in hits} == {"table_row"}
+        assert "Adults 57-59 y" in hits[0].find_element(By.CSS_SELECTOR, ".text").text
+        assert Select(browser.find_element(By.ID, "type")).first_selected_option.get_attribute("value") == "table_row"
+
+        # the plain GET form: the browser submits it, the server answers with the hits
+        Select(browser.find_element(By.ID, "type")).select_by_value("recommendation")
+        browser.find_element(By.ID, "grade").send_keys("A")
+        box = browser.find_element(By.ID, "q")
+        box.clear()
+        box.send_keys("blood pressure")
+        browser.find_element(By.CSS_SELECTOR, "#search button[type=submit]").click()
+        WebDriverWait(browser, WAIT).until(lambda d: "type=recommendation" in d.current_url)
+        assert "grade=A" in browser.current_url and "q=blood+pressure" in browser.current_url
+        hits = browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+        assert hits and all(h.find_element(By.CSS_SELECTOR, ".badge.type").text == "recommendation" for h in hits)
+        assert all("A" in h.find_element(By.CSS_SELECTOR, ".badge.grade").text.split() for h in hits)
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-enhanced") is None
+        # the pictures the server linked, each outline on its bbox (measured by the test's own script)
+        assert _assert_outlines_on_bboxes(browser, hits[0]) == 1
+
+        # a misspelt filter in a link: the typed error, in words, in the page
+        browser.get(server.url + "/?q=blood+pressure&type=tabel_row")
+        line = browser.find_element(By.ID, "status")
+        assert line.text.startswith("UnknownFilterError filter.unit_type: unknown unit type 'tabel_row'")
+        assert "error" in line.get_attribute("class").split() and not browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})

@@ -7,6 +7,8 @@ expose it to a network you do not trust).
 
 Endpoints:
 
+* ``GET /?q=...`` -> the search page with its hits, rendered on the server (:mod:`structaware_retrievers.serve_render`;
+  its other routes: :mod:`structaware_retrievers.serve_pages`)
 * ``GET /health`` -> ``{"status": "ok", "index": <location>, "units": <count>}``
 * ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
 * ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
@@ -50,11 +52,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from structaware_readers.errors import IndexNotFoundError, InputNotFoundError, MalformedInputError, StructawareError
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 from structaware_readers.limits import clean_text
 from structaware_retrievers.evidence import evidence_units
 from structaware_retrievers.filters import to_point_filter
-from structaware_retrievers import serve_pages
+from structaware_retrievers import serve_pages, serve_render
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.source_pdf import PdfArg
 
@@ -148,7 +150,17 @@ class QueryServer(ThreadingHTTPServer):
         self.pdf = pdf  # what /image hands to source_pdf: None = where the index says each document came from
         self.renderer = PageRenderer()  # the server's own page cache
         self.lock = threading.Lock()  # one search at a time: the store and the model are shared
+        self._documents: tuple[int, list[dict[str, Any]]] | None = None  # (unit count, documents)
         super().__init__(address, _Handler)
+
+    def documents(self) -> list[dict[str, Any]]:
+        """:meth:`StructureIndex.documents` for the search page, listed again only when the index's unit
+        count changed: the list reads every unit's payload, too much for every search of a large index.
+        The caller holds :attr:`lock`."""
+        count = self.index.count()
+        if self._documents is None or self._documents[0] != count:
+            self._documents = (count, self.index.documents())
+        return self._documents[1]
 
     def server_close(self) -> None:
         super().server_close()
@@ -211,17 +223,17 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 endpoints = "GET /health, GET /documents, GET or POST /query, GET / (the search page), GET /unit, GET /image"
                 raise InputNotFoundError(f"no endpoint {route!r}; expected {endpoints}", field="path")
-        except (IndexNotFoundError, InputNotFoundError) as exc:
-            self._error(HTTPStatus.NOT_FOUND, exc)
-        except MalformedInputError as exc:
-            self._error(HTTPStatus.BAD_REQUEST, exc)
-        except Exception as exc:  # noqa: BLE001 - answered as 500, the server stays up
-            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, exc)
+        except Exception as exc:  # noqa: BLE001 - answered as 404, 400 or 500, the server stays up
+            self._error(serve_pages.error_status(exc), exc)
 
     def _page(self, route: str, params: dict[str, Any]) -> bool:
         """The search page's routes (:mod:`structaware_retrievers.serve_pages`); ``False`` for another route."""
         found = serve_pages.asset(route)
-        if found is not None:
+        if route in ("/", "/index.html"):
+            with self.server.lock:
+                status, html = serve_render.render_page(self.server.index, params, documents=self.server.documents)
+            self._send_bytes(status, html, "text/html; charset=utf-8")
+        elif found is not None:
             self._send_bytes(HTTPStatus.OK, found[0], found[1], cache="no-cache")
         elif route == "/unit":
             with self.server.lock:

@@ -1,13 +1,15 @@
-"""The search page of ``structaware serve``: static files, one hit by unit id, page images.
+"""The search page of ``structaware serve``: its script and style files, one hit by unit id, page images.
 
 Routes (answered by :mod:`structaware_retrievers.serve`; no build step, no CDN, nothing fetched from
 elsewhere, so the page works offline):
 
-* ``GET /`` -> the search page (``web/index.html``, ``web/app.js``, ``web/app.css`` under ``/assets/``):
-  a search box with the CLI's filters (document, unit type, grade, page range, hits, mode), hits with
-  their unit type, grade, context and text, and beside each the page image(s) with the unit's regions
-  outlined. Its state is in the URL: ``/?q=...&doc=...&type=table_row&grade=A&page=3-5&k=5&mode=hybrid``
-  searches, ``/?unit=<unit id>&with=<row id>,<row id>`` shows one hit (its table-group rows with it), so
+* ``GET /`` -> the search page, rendered on the server with its hits (:mod:`structaware_retrievers.serve_render`;
+  ``web/index.html`` is its template, ``web/app.js`` and ``web/app.css`` are under ``/assets/``): a search
+  box with the CLI's filters (document, unit type, grade, page range, hits, mode), hits with their unit
+  type, grade, context and text, and beside each the page image(s) with the unit's regions outlined.
+  Its state is in the URL: ``/?q=...&doc=...&type=table_row&grade=A&page=3-5&k=5&mode=hybrid``
+  searches (any other ``KEY=VALUE`` is a filter too, as ``structaware query --filter`` takes it),
+  ``/?unit=<unit id>&with=<row id>,<row id>`` shows one hit (its table-group rows with it), so
   every search and every hit has a stable link (unit ids are deterministic: the same document gives
   the same ids after every ingest).
 * ``GET /unit?unit=<id>[&with=<id>,<id>]`` -> ``{"hits": [record]}``: the unit (with the group rows
@@ -17,9 +19,9 @@ elsewhere, so the page works offline):
   :func:`~structaware_retrievers.evidence_image.evidence_picture` of that unit (all its pages side by
   side, or only page ``N``), the PNG's ``structaware`` text chunk holding each region's pixel box.
 
-Errors have the server's JSON shape: an unknown unit id is ``InputNotFoundError`` (404), a PDF that is
-not at hand ``PdfNotFoundError`` (404, naming the file needed: start the server with ``--pdf``), a bad
-parameter ``MalformedInputError`` (400).
+Errors of ``/unit`` and ``/image`` have the server's JSON shape (the page shows its own in the page): an
+unknown unit id is ``InputNotFoundError`` (404), a PDF that is not at hand ``PdfNotFoundError`` (404,
+naming the file needed: start the server with ``--pdf``), a bad parameter ``MalformedInputError`` (400).
 """
 
 from __future__ import annotations
@@ -27,14 +29,14 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.errors import IndexNotFoundError, InputNotFoundError, MalformedInputError
 from structaware_readers.models import Unit
 
-__all__ = ["IMAGE_FIELDS", "UNIT_FIELDS", "asset", "hit_by_ids", "image_hit", "image_png", "unit_answer"]
+__all__ = [
+    "IMAGE_FIELDS", "UNIT_FIELDS", "asset", "error_status", "hit_by_ids", "image_hit", "image_png", "unit_answer", "unit_ids",
+]  # fmt: skip
 
 _ASSETS = {
-    "/": ("index.html", "text/html; charset=utf-8"),
-    "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/assets/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/assets/app.css": ("app.css", "text/css; charset=utf-8"),
 }
@@ -53,6 +55,14 @@ def asset(route: str) -> tuple[bytes, str] | None:
     return resources.files("structaware_retrievers.web").joinpath(name).read_bytes(), kind
 
 
+def error_status(exc: BaseException) -> int:
+    """The HTTP status of an error, for the JSON answers and the page alike: 404 for an index or an
+    input not found, 400 for a malformed request (a bad filter among them), 500 otherwise."""
+    if isinstance(exc, (IndexNotFoundError, InputNotFoundError)):
+        return 404
+    return 400 if isinstance(exc, MalformedInputError) else 500
+
+
 def _check(params: dict[str, str], accepted: tuple[str, ...]) -> None:
     unknown = sorted(set(params) - set(accepted))
     if unknown:
@@ -61,7 +71,12 @@ def _check(params: dict[str, str], accepted: tuple[str, ...]) -> None:
         raise MalformedInputError("missing the unit id", field="unit")
 
 
-def _ids(params: dict[str, str]) -> list[str]:
+def unit_ids(params: dict[str, str]) -> list[str]:
+    """``[unit, *with]``: the unit id of ``params`` then its group rows' ids (``with``, comma-separated), each once.
+
+    Raises:
+        MalformedInputError: more than :data:`MAX_UNITS` ids (``field="with"``).
+    """
     ids = [params["unit"], *(i.strip() for i in params.get("with", "").split(",") if i.strip())]
     if len(ids) > MAX_UNITS:
         raise MalformedInputError(f"at most {MAX_UNITS} unit ids, got {len(ids)}", field="with")
@@ -106,7 +121,7 @@ def _units(index: Any, ids: list[str]) -> tuple[Unit, list[Unit]]:
 
 
 def _hit(index: Any, params: dict[str, str]) -> Any:
-    return hit_by_ids(index, _ids(params))
+    return hit_by_ids(index, unit_ids(params))
 
 
 def unit_answer(index: Any, params: dict[str, str]) -> dict[str, Any]:

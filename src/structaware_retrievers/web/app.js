@@ -1,24 +1,12 @@
 // structaware search page: plain JavaScript, no build step, no network beyond this server.
-// State lives in the URL: /?q=...&doc=...&type=...&grade=...&page=3-5&k=5&mode=hybrid searches;
-// /?unit=<unit id>&with=<group row ids> shows one hit (a stable link to its page and outline).
+// The server renders every page with its hits (/?q=...&doc=...&type=...&grade=...&page=3-5&k=5&mode=hybrid
+// searches; /?unit=<unit id>&with=<group row ids> shows one hit), so the page works without this script.
+// The script enhances it: a search fetches the same page and swaps its results in (no reload, the URL kept
+// in sync through history), a page image that cannot be drawn says why, and the keys below move between hits.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-const FIELDS = ["q", "doc", "type", "grade", "page", "k", "mode"];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("data-")) node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
-  }
-  return node;
-}
+const DEFAULTS = { k: "5", mode: "hybrid" };  // left out of the URL, as the server assumes them
 
 function status(message, isError = false) {
   const node = $("#status");
@@ -26,140 +14,58 @@ function status(message, isError = false) {
   node.classList.toggle("error", isError);
 }
 
-async function getJSON(url, options) {
-  const response = await fetch(url, options);
-  const body = await response.json().catch(() => ({ message: response.statusText }));
-  if (!response.ok) throw new Error(body.detail || body.message || response.statusText);
-  return body;
+// A page image that cannot be drawn (no PDF at hand, a page out of range): the server's typed error instead.
+function watchImage(img) {
+  const fail = async () => {
+    let message = "page image unavailable";
+    try {
+      const response = await fetch(img.src);
+      const body = await response.json();
+      message = body.detail || body.message || message;
+    } catch (err) { /* keep the general message */ }
+    const note = document.createElement("div");
+    note.className = "missing";
+    note.setAttribute("role", "note");
+    note.textContent = message;
+    img.replaceWith(note);
+  };
+  if (img.complete && img.naturalWidth === 0) fail();
+  else img.addEventListener("error", fail, { once: true });
 }
 
-function pageRange(text) {
-  const m = /^\s*(\d+)\s*(?:-\s*(\d*)\s*)?$/.exec(text || "");
-  if (!m) return {};
-  const from = Number(m[1]);
-  if (m[2] === undefined) return { page_from: from, page_to: from };
-  return m[2] === "" ? { page_from: from } : { page_from: from, page_to: Number(m[2]) };
-}
-
-function searchBody(params) {
-  const filter = {};
-  if (params.get("doc")) filter.doc_names = [params.get("doc")];
-  if (params.get("type")) filter.unit_types = [params.get("type")];
-  if (params.get("grade")) filter.grades = params.get("grade").split(",").map((g) => g.trim()).filter(Boolean);
-  Object.assign(filter, pageRange(params.get("page")));
-  const body = { text: params.get("q"), k: Number(params.get("k") || 5), mode: params.get("mode") || "hybrid" };
-  if (Object.keys(filter).length) body.filter = filter;
-  return body;
-}
-
-function hitLink(record) {
-  const params = new URLSearchParams({ unit: record.unit_id });
-  if (record.group_unit_ids && record.group_unit_ids.length) params.set("with", record.group_unit_ids.join(","));
-  return "/?" + params.toString();
-}
-
-function imageURL(record, page) {
-  const params = new URLSearchParams({ unit: record.unit_id, page: String(page) });
-  if (record.group_unit_ids && record.group_unit_ids.length) params.set("with", record.group_unit_ids.join(","));
-  return "/image?" + params.toString();
-}
-
-function gradeText(grade) {
-  if (!grade || !(grade.grade || grade.strength)) return null;
-  const against = grade.direction === "against" ? "against" : "";
-  return ["Grade", grade.grade, grade.strength, against].filter(Boolean).join(" ");
-}
-
-function renderText(record) {
-  const lines = record.unit_type === "table_row" ? record.text.split("\n") : [record.text];
-  return el("div", { class: "text" }, lines.map((line) => el("span", { class: lines.length > 1 ? "row" : "" }, line)));
-}
-
-function renderPages(record) {
-  const box = el("div", { class: "pages" });
-  for (const page of record.pages) {
-    const url = imageURL(record, page);
-    // the regions outlined on this page (0..1 of the page, origin top-left), as the image draws them
-    const boxes = record.bboxes.filter((box, i) => box && record.element_pages[i] === page);
-    const img = el("img", {
-      src: url,
-      alt: `Page ${page} of ${record.doc} with the ${record.unit_type.replace("_", " ")} outlined`,
-      loading: "lazy",
-      "data-page": String(page),
-      "data-bboxes": JSON.stringify(boxes),
-    });
-    img.addEventListener("error", async () => {
-      let message = "page image unavailable";
-      try { await getJSON(url); } catch (err) { message = err.message; }
-      img.replaceWith(el("div", { class: "missing", role: "note" }, message));
-    });
-    box.append(el("figure", {}, el("a", { href: url, target: "_blank", title: "open the page image" }, img),
-      el("figcaption", {}, `p. ${page}`)));
-  }
-  return box;
-}
-
-function renderHit(record, index) {
-  const grade = gradeText(record.grade);
-  const heading = el("h2", {},
-    el("a", { href: hitLink(record), class: "hit-link" },
-      record.rank ? `${record.rank}. ` : "",
-      el("span", { class: "badge type" }, record.unit_type),
-      grade ? el("span", { class: "badge grade", title: `evidence grade (${record.grade.system})` }, grade) : null,
-      `${record.doc} p. ${record.pages.join(", ")}`));
-  const left = el("div", { class: "about" }, heading,
-    record.context ? el("p", { class: "context" }, record.context) : null,
-    renderText(record),
-    el("p", { class: "where" }, `elements ${[...new Set(record.element_ids)].join(" + ")}` +
-      (typeof record.score === "number" && record.rank ? ` · score ${record.score.toFixed(4)}` : "")));
-  return el("li", {
-    class: "hit",
-    "data-unit-id": record.unit_id,
-    "data-index": String(index),
-  }, left, renderPages(record));
-}
-
-function show(records, summary) {
-  const list = $("#results");
-  list.replaceChildren(...records.map(renderHit));
-  status(summary);
-}
-
-async function run() {
-  const params = new URLSearchParams(location.search);
-  for (const name of FIELDS) {
-    const input = $("#" + name);
-    if (input) input.value = params.get(name) || (name === "k" ? "5" : name === "mode" ? "hybrid" : "");
-  }
+// Show the server's page for url: its results, status line, title and filters (the question box keeps focus).
+async function load(url) {
+  status(new URL(url, location.href).searchParams.get("q") ? "searching..." : "loading...");
+  let page;
   try {
-    if (params.get("unit")) {
-      const query = new URLSearchParams({ unit: params.get("unit") });
-      if (params.get("with")) query.set("with", params.get("with"));
-      const body = await getJSON("/unit?" + query.toString());
-      show(body.hits, "one hit, by its unit id (a stable link)");
-    } else if (params.get("q")) {
-      status("searching...");
-      const body = await getJSON("/query", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(searchBody(params)) });
-      show(body.hits, body.hits.length ? `${body.hits.length} hits` : "no hits (a filter, or no shared term)");
-    } else {
-      show([], "");
-    }
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
+    page = new DOMParser().parseFromString(await response.text(), "text/html");
+    if (!page.querySelector("#results")) throw new Error(`${response.status} ${response.statusText}`);
   } catch (err) {
     $("#results").replaceChildren();
     status(err.message, true);
+    return;
   }
+  $("#search .filters").replaceWith(page.querySelector("#search .filters"));
+  if ($("#q").value !== page.querySelector("#q").value) $("#q").value = page.querySelector("#q").value;
+  $("#results").replaceChildren(...page.querySelector("#results").childNodes);
+  document.querySelectorAll("#results img").forEach(watchImage);
+  const line = page.querySelector("#status");
+  $("#status").replaceChildren(...line.childNodes);
+  $("#status").className = line.className;
+  document.title = page.title;
 }
 
 function submit(event) {
   event.preventDefault();
   const params = new URLSearchParams();
-  for (const name of FIELDS) {
-    const value = ($("#" + name).value || "").trim();
-    if (value && !(name === "k" && value === "5") && !(name === "mode" && value === "hybrid")) params.set(name, value);
+  for (const [name, value] of new FormData($("#search"))) {
+    const text = String(value).trim();
+    if (text && DEFAULTS[name] !== text) params.append(name, text);
   }
-  history.pushState(null, "", "/?" + params.toString());
-  run();
+  const url = "/?" + params.toString();
+  history.pushState(null, "", url);
+  load(url);
 }
 
 function moveHit(step) {
@@ -178,17 +84,11 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Escape" && typing) document.activeElement.blur();
 });
 
-async function init() {
+function init() {
   $("#search").addEventListener("submit", submit);
-  window.addEventListener("popstate", run);
-  try {
-    const [health, docs] = await Promise.all([getJSON("/health"), getJSON("/documents")]);
-    $("#index-info").textContent = `${docs.documents.length} documents, ${health.units} units`;
-    for (const d of docs.documents) $("#doc").append(el("option", { value: d.doc_name }, d.doc_name));
-  } catch (err) {
-    status(err.message, true);
-  }
-  await run();
+  window.addEventListener("popstate", () => load(location.pathname + location.search));
+  document.querySelectorAll("#results img").forEach(watchImage);
+  document.documentElement.dataset.enhanced = "true";  // the script runs (the browser test tells both paths apart)
   if (!new URLSearchParams(location.search).get("q")) $("#q").focus();
 }
 
