@@ -31,7 +31,7 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
     VectorStoreQuery,
 )
 
-from structaware_readers.errors import MalformedInputError, UnknownFilterError  # noqa: E402
+from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError  # noqa: E402
 from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
 from structaware_retrievers.filters import UnsupportedFilterError  # noqa: E402
 
@@ -567,6 +567,33 @@ def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_inde
     res = CliRunner().invoke(app, ["query", question, "--index", str(folder), "--no-server", "--json", "--filter", '{"audience": "nurses"}'])
     assert res.exit_code == 0, res.output
     assert [json.loads(line)["text"][:22] for line in res.stdout.splitlines()] == ["Offer home blood press"]
+
+
+@pytest.mark.usefixtures("offline_env")
+def test_metadata_keys_with_spaces_and_signs_are_filtered_on_not_a_crash(tmp_path: Path) -> None:
+    """A metadata key with a space or a sign (``care team``, ``dose (mg)``) is quoted in the payload path:
+    filtered on where the index carries it, refused as unknown where it does not (not an engine error),
+    and a key no path can name (a double quote) is a typed error naming it."""
+    from langchain_core.documents import Document
+
+    from langchain_structaware import StructureAwareEmbeddings
+    from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
+
+    lc = LCStore(StructureAwareEmbeddings(), path=tmp_path / "ix")
+    lc.add_documents([
+        Document("Recheck potassium within a week of starting spironolactone.", id="ward", metadata={"care team": "ward"}),
+        Document("Recheck potassium at the next clinic visit.", id="clinic", metadata={"care team": "clinic", "dose (mg)": 25}),
+    ])  # fmt: skip
+    question = "when to recheck potassium"
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"care team": "ward"})] == ["ward"]
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.dose (mg)": {"$gte": 20}})] == ["clinic"]
+    with pytest.raises(UnknownFilterError) as err:  # trap: spelt almost right, on a key with a space
+        lc.similarity_search(question, filter={"care teem": "ward"})
+    assert "did you mean 'care team'?" in err.value.message
+    with pytest.raises(UnsupportedFilterError) as bad:
+        lc.similarity_search(question, filter={'care "team"': "ward"})
+    assert 'care "team"' in bad.value.message
+    lc.close()
 
 
 def test_the_closed_vocabularies_hold_every_value_the_grade_readers_write() -> None:

@@ -131,6 +131,24 @@ def _near_miss(key: str) -> list[str]:
     return starts or difflib.get_close_matches(key, known, n=1, cutoff=0.85)
 
 
+def _segment(part: str, field: str) -> str:
+    """One key of a payload path as Qdrant's JSON path reads it: letters, digits, ``_`` and ``-`` as they
+    are, any other key in double quotes (``"my key"``).
+
+    Raises:
+        UnsupportedFilterError: an empty key or one holding a double quote, which no path can name.
+    """
+    if part and all(c.isalnum() or c in "_-" for c in part):
+        return part
+    if not part or '"' in part:
+        raise UnsupportedFilterError(
+            f"the metadata key {part!r} cannot be filtered on: a payload path cannot name an empty key or one"
+            " with a double quote",
+            field=field,
+        )
+    return f'"{part}"'
+
+
 def _canonical(key: str, op: str, value: Any) -> tuple[str, str, Any]:
     if not isinstance(key, str) or not key:
         raise MalformedInputError(f"a filter key must be a non-empty string, not {key!r}", field="filter")
@@ -231,10 +249,11 @@ def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
     key, op, value = _canonical(key, op, value)
     field = f"filter.{key}"
     if key.startswith(f"{METADATA_KEY}."):
-        cond, negative = _one_place(key, op, value, field)
+        path = ".".join([METADATA_KEY, *(_segment(part, field) for part in key[len(METADATA_KEY) + 1 :].split("."))])
+        cond, negative = _one_place(path, op, value, field)
         return PointFilter(must_not=(cond,)) if negative else PointFilter(must=(cond,))
     if key not in UNIT_KEYS:
-        cond, negative = _one_place(f"{METADATA_KEY}.{key}", op, value, field)
+        cond, negative = _one_place(f"{METADATA_KEY}.{_segment(key, field)}", op, value, field)
         return PointFilter(must_not=(cond,)) if negative else PointFilter(must=(cond,))
     if key in _NUMBER_KEYS and op != "is_empty":
         value = _number_value(value, field, page=key in _PAGE_KEYS)
