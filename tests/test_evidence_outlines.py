@@ -196,3 +196,100 @@ def test_a_flow_path_on_the_description_outlines_every_line_of_both_boxes(
             assert any(_inside(box, o) for o in outlines), (first, last, box, outlines)
     (trap_box,) = _stated_lines(lines, trap, trap)
     assert not any(_inside(trap_box, o, 0) for o in outlines), trap
+
+
+# --- table rows in Chinese: every line of the row inside its outline, the neighbours' outside ----------
+
+ZH_PDF = FIX / "pdf" / "zh_table_rows.pdf"
+#: The two tables' regions as a parser gives them (0..1 of the A4 page: the generator's rules).
+ZH_TABLES = {"p1-e2": (0.121, 0.159, 0.9643, 0.3587), "p1-e3": (0.121, 0.4134, 0.9643, 0.6093)}
+
+
+def _zh_spec():
+    """The generator's tables (``tests/fixtures/pdf/make_zh_table_rows.py``): the lines each cell prints."""
+    import importlib.util
+
+    pytest.importorskip("reportlab")
+    spec = importlib.util.spec_from_file_location("make_zh_table_rows", FIX / "pdf" / "make_zh_table_rows.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return [mod.TABLE_1, mod.TABLE_2]
+
+
+@pytest.fixture(scope="module")
+def zh_rows() -> list[tuple[Unit, list[list[str] | None]]]:
+    """Each table row unit of the two tables read as a parser reads them (cells from its markup, a merged
+    cell repeated in the rows it covers, one box per table), rows placed from the PDF's text layer;
+    with the lines each of its cells prints."""
+    from structaware_readers.ids import doc_id_from_file
+    from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+    from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
+
+    blocks, printed = [], []
+    for (bid, bbox), (_, header, _, rows) in zip(ZH_TABLES.items(), _zh_spec()):
+        body = []
+        for r, row in enumerate(rows):
+            body.append(["".join(cell if cell is not None else rows[r - 1][c]) for c, cell in enumerate(row)])
+            printed.append(row)
+        grid = TableGrid(header_rows=[header], body_rows=body, grid_source="parser_html")
+        text = "\n".join(" | ".join(r) for r in [header, *body])
+        blocks.append(Block(block_id=bid, kind=BlockKind.TABLE, page=1, text=text, bbox=bbox, table=grid))
+    doc = ParsedDocument(doc_id=doc_id_from_file(ZH_PDF), source=str(ZH_PDF), name="zh_table_rows", parser="mineru", page_count=1, blocks=blocks)
+    rows = [u for u in build_units(add_row_boxes(doc, ZH_PDF)) if u.unit_type is UnitType.TABLE_ROW]
+    assert len(rows) == len(printed) == 7
+    return list(zip(rows, printed))
+
+
+def _runs(pdf: Path, page_number: int, size: tuple[int, int]) -> list[tuple[str, Box]]:
+    """The text layer's runs (PDFium's text rectangles) of a page with their text, in pixels of the
+    page rendered at ``size``."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[page_number - 1]
+        textpage = page.get_textpage()
+        x, y = ctypes.c_int(), ctypes.c_int()
+        out = []
+        for k in range(textpage.count_rects()):
+            left, bottom, right, top = textpage.get_rect(k)
+            corners = []
+            for px, py in ((left, top), (right, bottom)):
+                pdfium_c.FPDF_PageToDevice(page, 0, 0, size[0], size[1], 0, px, py, ctypes.byref(x), ctypes.byref(y))
+                corners.append((x.value, y.value))
+            (x0, x1), (y0, y1) = sorted(c[0] for c in corners), sorted(c[1] for c in corners)
+            out.append((textpage.get_text_bounded(left, bottom, right, top), (x0, y0, x1, y1)))
+        return out
+    finally:
+        doc.close()
+
+
+def _printed_boxes(runs: list[tuple[str, Box]], lines: list[str]) -> list[Box]:
+    found = []
+    for line in lines:
+        boxes = [b for t, b in runs if _norm(t) == _norm(line)]
+        assert len(boxes) == 1, line
+        found.append(boxes[0])
+    return found
+
+
+@pytest.mark.parametrize("i", range(7))
+def test_a_chinese_table_row_is_outlined_on_its_own_lines(zh_rows, i: int) -> None:
+    """Rows whose cells wrap over two or three lines (centred, so a row's first line is not its label's
+    line), ``组长`` inside ``副组长``, a merged cell printed once across two rows: each outline holds
+    every line of its row's own cells and no line of the rows above and below (the trap)."""
+    row, printed = zh_rows[i]
+    picture = evidence_picture(row, pdf=ZH_PDF)
+    (outline,) = picture.outlines
+    (panel,) = picture.panels
+    runs = _runs(ZH_PDF, 1, panel.page_size)
+    spans_two = printed[0] is not None and i + 1 < len(zh_rows) and zh_rows[i + 1][1][0] is None
+    own = [line for c, cell in enumerate(printed) if cell is not None and not (c == 0 and spans_two) for line in cell]
+    for box in _printed_boxes(runs, own):
+        assert _inside(box, outline.box), (row.text, box, outline.box)
+    table_of = [0, 0, 0, 1, 1, 1, 1]
+    for n in (i - 1, i + 1):
+        if 0 <= n < len(zh_rows) and table_of[n] == table_of[i]:
+            theirs = [line for c, cell in enumerate(zh_rows[n][1]) if cell is not None and c > 0 for line in cell]
+            for box in _printed_boxes(runs, theirs):
+                middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                x0, y0, x1, y1 = outline.box
+                assert not (x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1), (row.text, zh_rows[n][0].text, box, outline.box)
