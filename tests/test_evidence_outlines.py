@@ -104,22 +104,32 @@ def _lines_of(words: str) -> list[TextLine]:
         ("10", "15", "Confirm diagnosis", "Screen blood pressure", "Obtain history"),
     ],
 )
-def test_a_flow_path_on_the_image_outlines_its_two_boxes(
+def test_a_flow_path_on_the_image_outlines_its_two_boxes_and_the_arrow(
     htn_edges: list[Unit], source: str, target: str, source_words: str, target_words: str, trap_words: str
 ) -> None:
     edge = _edge(htn_edges, source, target)
     picture = evidence_picture(edge, pdf=HTN_PDF, pages=[2])
     outlines = [o.box for o in picture.outlines]
-    assert len(outlines) == 2  # the two boxes, not the whole image
+    assert len(outlines) == 3  # the two boxes and the arrow between them, not the whole image
     image_px = (0.118 * 918, 0.117 * 1188, 0.882 * 918, 0.61 * 1188)
     assert all((o[2] - o[0]) * (o[3] - o[1]) < 0.1 * (image_px[2] - image_px[0]) * (image_px[3] - image_px[1]) for o in outlines)
-    first, second = outlines
+    first, second, arrow = outlines
     for words, outline in ((source_words, first), (target_words, second)):
         for line in _lines_of(words):
             assert _inside(_ocr_in_picture(picture, line), outline), (words, outline)
     for line in _lines_of(trap_words):
         box = _ocr_in_picture(picture, line)
         assert not any(_inside(box, o, 0) for o in outlines), trap_words
+    # the arrow runs from one box to the other and holds neither box's text
+    assert _gap(arrow, first) <= TOL + 1 and _gap(arrow, second) <= TOL + 1, (arrow, first, second)
+    for words in (source_words, target_words, trap_words):
+        for line in _lines_of(words):
+            assert not _inside(_ocr_in_picture(picture, line), arrow, 0), words
+
+
+def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """Pixels between two boxes (0 when they touch or overlap)."""
+    return max(0, a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
 
 
 def test_a_flow_path_whose_box_was_not_found_keeps_the_whole_image(htn_edges: list[Unit]) -> None:

@@ -8,8 +8,9 @@ reads the image of every flowchart block built from a description
 the image, else from the OCR engine given; its boxes with
 :func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`; each box matched to a
 described box by its printed number or text (:func:`~structaware_readers.algorithms.score.match_boxes`).
-The matched boxes' places go to the chart's ``node_bboxes``, which the unit builder gives the edge's
-unit instead of the image's box (:mod:`structaware_readers.units.flowcharts`). A box not found keeps
+The matched boxes' places go to the chart's ``node_bboxes``, and the connector read between two
+matched boxes to the described edge's ``arrow_bbox``; the unit builder gives the edge's unit those
+instead of the image's box (:mod:`structaware_readers.units.flowcharts`). A box not found keeps
 no place (an edge with an end not found points at the whole image, as before).
 
 :func:`fit_description_lines` fits the description paragraphs an edge points at to the text
@@ -30,6 +31,7 @@ from structaware_readers.algorithms.described import MIN_IMAGE_AREA
 from structaware_readers.algorithms.images import (
     DPI,
     MIN_LAYER_CHARS,
+    arrow_places,
     node_places,
     padded,
     pdfium_module,
@@ -100,9 +102,10 @@ def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_
             if not lines:
                 continue
             flow = read_flowchart_image(image, lines, dpi=DPI)
-            places = _described_places(flow, block, region, size)
+            places, arrows = _described_places(flow, block, region, size)
             if places:
-                chart = replace(block.flowchart, node_bboxes=places)  # type: ignore[type-var]
+                edges = [replace(e, arrow_bbox=arrows.get((e.source, e.target))) for e in block.flowchart.edges]  # type: ignore[union-attr]
+                chart = replace(block.flowchart, node_bboxes=places, edges=edges)  # type: ignore[type-var]
                 changed[block.block_id] = block.model_copy(update={"flowchart": chart})
     finally:
         document.close()
@@ -111,9 +114,10 @@ def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_
     return doc.model_copy(update={"blocks": [changed.get(b.block_id, b) for b in doc.blocks]})
 
 
-def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[float, float]) -> dict[str, BBox]:
+def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[float, float]) -> tuple[dict[str, BBox], dict[tuple[str, str], BBox]]:
     """Described box number -> its place, for the read boxes matched to a described box (the first
-    read box of a number wins)."""
+    read box of a number wins); and (source, target) number -> the connector's place, for the read
+    edges whose two boxes are matched."""
     read = flow.to_flowchart()
     places = node_places(flow, region, size, DPI)
     ids = [flow.node_id(i) for i in range(len(flow.boxes))]
@@ -123,8 +127,12 @@ def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[f
         described = mapping.get(node)
         if described is not None and described not in out:
             out[described] = places[i]
-    return out
-
+    arrows: dict[tuple[str, str], BBox] = {}
+    for (s, t), place in arrow_places(flow, region, size, DPI).items():
+        pair = (mapping.get(ids[s]), mapping.get(ids[t]))
+        if pair[0] is not None and pair[1] is not None:
+            arrows.setdefault(pair, place)  # type: ignore[arg-type]
+    return out, arrows
 
 
 def fit_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:

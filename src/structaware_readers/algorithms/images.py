@@ -35,6 +35,7 @@ __all__ = [
     "DPI",
     "MIN_LAYER_CHARS",
     "algorithm_images",
+    "arrow_places",
     "engine_lines",
     "node_places",
     "padded",
@@ -141,22 +142,28 @@ def render_region(page: Any, bbox: BBox, dpi: int = DPI) -> Any:
 
 def node_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int) -> list[BBox]:
     """The page box of each of ``flow.boxes`` (in order) read from ``region`` of a page of
-    ``page_size`` PDF points rendered at ``dpi`` (:func:`~.images.render_region`: the region's
-    pixels start at ``int(region[0] * page width in pixels)``)."""
+    ``page_size`` PDF points rendered at ``dpi`` (:func:`render_region`: the region's pixels start
+    at ``int(region[0] * page width in pixels)``)."""
+    return [_page_box(box.bbox, region, page_size, dpi) for box in flow.boxes]
+
+
+def arrow_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int) -> dict[tuple[int, int], BBox]:
+    """The page box of each edge's connector (``flow.arrows``, by ``(source, target)`` box index), as
+    :func:`node_places`."""
+    return {pair: _page_box(box, region, page_size, dpi) for pair, box in flow.arrows.items()}
+
+
+def _page_box(box: tuple[int, int, int, int], region: BBox, page_size: tuple[float, float], dpi: int) -> BBox:
+    """``(x, y, width, height)`` pixels of ``region`` rendered at ``dpi`` -> 0..1 of the page."""
     width, height = page_size[0] * dpi / 72, page_size[1] * dpi / 72
     left, top = int(region[0] * width), int(region[1] * height)
-    out: list[BBox] = []
-    for box in flow.boxes:
-        x, y, w, h = box.bbox  # pixels of the region: left, top, width, height
-        out.append(
-            (
-                round(max(0.0, (left + x) / width), 4),
-                round(max(0.0, (top + y) / height), 4),
-                round(min(1.0, (left + x + w) / width), 4),
-                round(min(1.0, (top + y + h) / height), 4),
-            )
-        )
-    return out
+    x, y, w, h = box
+    return (
+        round(max(0.0, (left + x) / width), 4),
+        round(max(0.0, (top + y) / height), 4),
+        round(min(1.0, (left + x + w) / width), 4),
+        round(min(1.0, (top + y + h) / height), 4),
+    )
 
 
 def text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
@@ -227,6 +234,9 @@ def read_algorithm_images(
                 chart = flow.to_flowchart(title)
                 places = node_places(flow, region, size, DPI)
                 chart.node_bboxes = {flow.node_id(i): place for i, place in enumerate(places)}
+                arrows = arrow_places(flow, region, size, DPI)
+                for edge, (s, t, _) in zip(chart.edges, flow.edges):
+                    edge.arrow_bbox = arrows.get((s, t))
                 changed[block.block_id] = block.model_copy(
                     update={"kind": BlockKind.FLOWCHART, "caption": title, "text": box_text, "flowchart": chart, "mermaid": to_mermaid(chart)}
                 )

@@ -35,6 +35,9 @@ class FlowEdge:
             the chart was read from a document rather than from one Mermaid source (an algorithm's
             text description: the paragraph that says ``If the answer is "Yes" to Box 2, then Box
             3``, and the algorithm's image); empty for parsed Mermaid source.
+        arrow_bbox: where the connector from source to target is drawn on the chart's page, ``(x0,
+            y0, x1, y1)`` in 0..1 of the displayed page, origin top-left, when it was read from an
+            image (the connector's whole ink: a trunk shared by a branch reaches further); else ``None``.
     """
 
     source: str
@@ -47,6 +50,7 @@ class FlowEdge:
     head: str = "arrow"
     bidirectional: bool = False
     element_ids: list[str] = field(default_factory=list)
+    arrow_bbox: tuple[float, float, float, float] | None = None
 
     def text(self) -> str:
         """The flow-path unit text: ``"A label -(yes)-> B label"``, or ``"A -> B"`` when unlabelled."""

@@ -70,13 +70,16 @@ def _edge_refs(block: Block, chart: Flowchart, edge: FlowEdge, where: dict[str, 
     """The (element id, bbox, page) an edge's unit points at: the elements that state it
     (``FlowEdge.element_ids``), the whole block for an edge that names none; where the chart knows
     the places of both its boxes on the block's page (``Flowchart.node_bboxes``: a chart read from
-    an image, or a description placed on its image), the block stands for those two boxes, not for
-    the whole chart. ``None``: the whole block."""
+    an image, or a description placed on its image), the block stands for those two boxes and the
+    connector between them when it was read (``FlowEdge.arrow_bbox``), not for the whole chart.
+    ``None``: the whole block."""
     refs = [where[e] for e in edge.element_ids if e in where]
     ends = [chart.node_bboxes.get(edge.source), chart.node_bboxes.get(edge.target)]
     if block.bbox is None or not all(ends):
         return refs or None
     boxes: list[Ref] = [(block.block_id, box, block.page) for box in ends if box is not None]
+    if edge.arrow_bbox is not None:
+        boxes.append((block.block_id, edge.arrow_bbox, block.page))
     if not refs:
         return boxes
     return [r for ref in refs for r in (boxes if ref[0] == block.block_id else [ref])]
