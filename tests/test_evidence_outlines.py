@@ -303,3 +303,33 @@ def test_a_chinese_table_row_is_outlined_on_its_own_lines(zh_rows, i: int) -> No
                 middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
                 x0, y0, x1, y1 = outline.box
                 assert not (x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1), (row.text, zh_rows[n][0].text, box, outline.box)
+
+
+def test_chart_text_is_read_where_it_is_on_a_page_with_an_offset_crop_box(tmp_path: Path) -> None:
+    """A chart's text read from the text layer lands on the chart's boxes also on a page whose crop box
+    does not start at the page origin (PDFium's transform, not ``height - y``): the algorithm of
+    ``evidence_geometry.pdf`` page 1, whose box ground truth is ``evidence_geometry.boxes.json``, as
+    printed and with its crop box moved in by 30 points left and 20 top."""
+    from structaware_readers.algorithms.images import text_layer_lines
+
+    boxes = json.loads((FIX / "pdf" / "evidence_geometry.boxes.json").read_text())
+    src = pdfium.PdfDocument(str(FIX / "pdf" / "evidence_geometry.pdf"))
+    cropped = pdfium.PdfDocument.new()
+    cropped.import_pages(src, [0])
+    cropped[0].set_cropbox(30, 40, 582, 772)
+    cropped.save(str(tmp_path / "cropped.pdf"))
+    k = DPI / 72
+    for pdf, (dx, dy) in ((src, (0, 0)), (pdfium.PdfDocument(str(tmp_path / "cropped.pdf")), (30, 20))):
+        page = pdf[0]
+        width, height = page.get_size()
+        # the chart's region (0..1 of the page shown), the same points of paper on both pages
+        region = ((0.25 * 612 - dx) / width, (0.55 * 792 - dy) / height, (0.75 * 612 - dx) / width, (0.9 * 792 - dy) / height)
+        lines = text_layer_lines(page, region, region)
+        left, top = int(region[0] * width * k), int(region[1] * height * k)
+        for name in ("A1", "A2"):
+            x0, y0, x1, y1 = (v * s for v, s in zip(boxes[name]["bbox"], (612, 792, 612, 792)))
+            mine = [ln for ln in lines if _norm(ln.text) and _norm(ln.text) in _norm(boxes[name]["label"])]
+            assert mine, (name, [ln.text for ln in lines])
+            for line in mine:  # back to points of the paper: inside the box drawn for it
+                a0, b0, a1, b1 = ((line.bbox[0] + left) / k + dx, (line.bbox[1] + top) / k + dy, (line.bbox[2] + left) / k + dx, (line.bbox[3] + top) / k + dy)
+                assert x0 - 1 <= a0 and a1 <= x1 + 1 and y0 - 1 <= b0 and b1 <= y1 + 1, (name, line.text, (a0, b0, a1, b1), (x0, y0, x1, y1))

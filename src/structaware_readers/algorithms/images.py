@@ -169,22 +169,36 @@ def _page_box(box: tuple[int, int, int, int], region: BBox, page_size: tuple[flo
 def text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
     """The text runs of the page's text layer whose middle lies inside the ``figure`` (the parser's
     region, not the padded one: the caption or a note just outside is no text of the chart), in the
-    pixels of ``region`` rendered at :data:`DPI`."""
+    pixels of ``region`` rendered at :data:`DPI` (:func:`render_region`). Positions go through
+    PDFium's page-to-device transform, which knows the page's ``/Rotate`` and the origin of its boxes."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    device = 100_000  # 1e-5 of the page
     width, height = page.get_size()
+    full_w, full_h = width * DPI / 72, height * DPI / 72
+    left, top = int(region[0] * full_w), int(region[1] * full_h)
+    x, y = ctypes.c_int(), ctypes.c_int()
+
+    def fraction(px: float, py: float) -> tuple[float, float]:
+        pdfium_c.FPDF_PageToDevice(page, 0, 0, device, device, 0, px, py, ctypes.byref(x), ctypes.byref(y))
+        return x.value / device, y.value / device
+
     textpage = page.get_textpage()
     try:
         lines = []
-        scale = DPI / 72
-        left, top = region[0] * width, region[1] * height
         for i in range(textpage.count_rects()):
             x0, y0, x1, y1 = textpage.get_rect(i)  # PDF points, origin bottom-left
-            t0, t1 = height - y1, height - y0
-            cx, cy = (x0 + x1) / 2 / width, (t0 + t1) / 2 / height
+            (ax, ay), (bx, by) = fraction(x0, y1), fraction(x1, y0)
+            fx0, fy0, fx1, fy1 = min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)
+            cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
             if not (figure[0] <= cx <= figure[2] and figure[1] <= cy <= figure[3]):
                 continue
             text = " ".join(textpage.get_text_bounded(x0, y0, x1, y1).split())
             if text:
-                lines.append(TextLine(text, ((x0 - left) * scale, (t0 - top) * scale, (x1 - left) * scale, (t1 - top) * scale)))
+                box = (fx0 * full_w - left, fy0 * full_h - top, fx1 * full_w - left, fy1 * full_h - top)
+                lines.append(TextLine(text, box))
         return lines
     finally:
         textpage.close()
