@@ -179,8 +179,9 @@ def test_outline_without_its_image_points_at_the_description() -> None:
     assert sum("has no image found" in w for w in doc.warnings) == 2
     units = build_units(doc)
     first = next(u for u in units if u.unit_type is UnitType.FLOW_PATH)
-    # the paragraph "2. Box 1 connects to Box 2 ..." (the flowchart block took the first paragraph's place)
-    assert first.element_ids == ["p6-e3"] and first.pages == [6]
+    # the paragraph that quotes Box 1 ("1. Module A begins with Box 1 ...": the flowchart block took its
+    # place) and the one "2. Box 1 connects to Box 2 ..."
+    assert first.element_ids == ["p6-e2", "p6-e3"] and first.pages == [6]
 
 
 def test_module_title_split_into_two_headings_and_title_paragraph() -> None:
@@ -210,7 +211,8 @@ def test_module_title_split_into_two_headings_and_title_paragraph() -> None:
     flows = {b.block_id: b for b in out.blocks if b.kind is BlockKind.FLOWCHART}
     assert set(flows) == {"p1-e1", "p2-e2"}
     assert flows["p2-e2"].caption == "Module B: Management of Symptoms Persisting >7 Days After Mild Traumatic Brain Injury"
-    assert flows["p1-e1"].flowchart.edges[0].element_ids == ["p1-e1", "p3-e2"]
+    # the image, the paragraph quoting Box 1 and the one stating the edge (and quoting Box 2)
+    assert flows["p1-e1"].flowchart.edges[0].element_ids == ["p1-e1", "p3-e1", "p3-e2"]
     # trap: the paragraph after the next appendix heading is no part of the outline
     assert any(b.block_id == "p3-e8" and b.kind is BlockKind.PARAGRAPH for b in out.blocks)
 

@@ -180,8 +180,21 @@ def prepare_document(
     doc = mark_front_matter(mark_references(join_continued_paragraphs(doc)))
     doc = gather_chart_regions(attach_described_algorithms(doc))
     if pdf is not None:
-        doc = _with_algorithm_images(doc, pdf)
+        doc = _with_algorithm_images(_with_description_lines(doc, pdf), pdf)
     return note_unread_figures(doc)
+
+
+def _with_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """The description paragraphs flowchart edges point at, fitted to the PDF's text layer
+    (:func:`~structaware_readers.algorithms.box_places.fit_description_lines`); a PDF PDFium cannot
+    read leaves ``doc`` as it is (the text layer pass has warned)."""
+    from structaware_readers.algorithms.box_places import fit_description_lines
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+    try:
+        return fit_description_lines(doc, pdf)
+    except (InputNotFoundError, MalformedInputError, OSError, RuntimeError):  # pdfium errors are RuntimeErrors
+        return doc
 
 
 def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
@@ -198,14 +211,17 @@ def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocu
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
     """Algorithm images left unread, read from the PDF (its text layer over the image, else the default
-    OCR engine) when the ``ocr`` extra is installed."""
+    OCR engine) when the ``ocr`` extra is installed; the boxes of algorithms read from a text
+    description placed on their images the same way (:mod:`structaware_readers.algorithms.box_places`)."""
+    from structaware_readers.algorithms.box_places import described_images, place_described_boxes
     from structaware_readers.algorithms.images import algorithm_images, engine_lines, read_algorithm_images
     from structaware_readers.errors import MalformedInputError, ParserUnavailableError
 
-    if not algorithm_images(doc):
+    if not algorithm_images(doc) and not described_images(doc):
         return doc
     try:
-        return read_algorithm_images(doc, pdf, read_lines=engine_lines())
+        read_lines = engine_lines()
+        return read_algorithm_images(place_described_boxes(doc, pdf, read_lines=read_lines), pdf, read_lines=read_lines)
     except ParserUnavailableError:  # OpenCV / the OCR engine not installed or without its weights
         return doc  # note_unread_figures names the images
     except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors

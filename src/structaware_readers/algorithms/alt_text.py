@@ -76,12 +76,16 @@ _TRAILING_MARKER = re.compile(r"\s+(?:[0-9]{1,2}|[a-z]|[ivx]{1,5})[.)]\s*$")
 @dataclass
 class DescribedBox:
     """One numbered box: its number, shape (``"hexagon"``, ``"rounded rectangle"``, ...; ``""`` when
-    not said), text (``""`` when never quoted) and whether the outline says it asks a question."""
+    not said), text (``""`` when never quoted), whether the outline says it asks a question, and
+    ``start``/``end``: the character span of the statement its text was read from (``0, 0`` when
+    never quoted)."""
 
     number: str
     shape: str = ""
     text: str = ""
     question: bool = False
+    start: int = 0
+    end: int = 0
 
 
 @dataclass
@@ -183,8 +187,9 @@ def parse_alt_text(text: str) -> Description:
         shape, box_text, question, end = _box_text(text, m.end(), limit, colon=colon)
         if shape and not box.shape:
             box.shape = shape
-        if box_text and (not box.text or box_text.startswith(box.text)):
+        if box_text and (not box.text or box_text.startswith(box.text)) and box_text != box.text:
             box.text = box_text  # the first text, or a longer one that completes it
+            box.start, box.end = m.start(), max(end, m.end())
         box.question = box.question or question
         # a statement's quote may hold "Box 7" words: skip statements inside it, unless one starts a
         # new list item (the outline dropped the closing quote)

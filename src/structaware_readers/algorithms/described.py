@@ -171,12 +171,19 @@ def is_title_like(block: Block) -> bool:
 
 def _flowchart(desc: Description, title: str, spans: list[tuple[int, int, Block]], image: Block | None) -> Flowchart:
     """The chart of one module; each edge names the image (when found) and the outline paragraphs
-    whose text overlaps the statement that gives the edge."""
+    whose text overlaps the statement that gives the edge or a statement that gives one of its two
+    boxes' text (the answer of ``If the answer is "No" to Box 3, then Box 6`` is often quoted in the
+    next item, ``Box 6, in the shape of a hexagon, asks the question: "..."``), in reading order."""
     chart = Flowchart(direction="TB", title=title)
     for number, box in desc.boxes.items():
         chart.nodes[number] = f"Box {number}: {box.text}" if box.text else f"Box {number}"
     for e in desc.edges:
-        ids = [rid for s, t, b in spans if s < e.end and e.start < t for rid, _, _ in b.element_refs()]
+        stated = [(e.start, e.end)] + [
+            (box.start, box.end) for box in (desc.boxes[e.source], desc.boxes[e.target]) if box.end > box.start
+        ]
+        ids = [
+            rid for s, t, b in spans if any(s < end and start < t for start, end in stated) for rid, _, _ in b.element_refs()
+        ]
         if image is not None:
             ids.insert(0, image.block_id)
         chart.edges.append(

@@ -80,11 +80,13 @@ class ImageBox:
 @dataclass
 class ImageFlow:
     """What an image gives: boxes, edges as ``(source index, target index, label)`` into ``boxes``,
-    and the lines that are neither box text, labels nor numbers."""
+    the lines that are neither box text, labels nor numbers, and ``arrows``: for each edge's
+    ``(source index, target index)``, the connector's ink as ``(x, y, width, height)`` pixels."""
 
     boxes: list[ImageBox] = field(default_factory=list)
     edges: list[tuple[int, int, str]] = field(default_factory=list)
     loose: list[TextLine] = field(default_factory=list)
+    arrows: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
 
     def node_id(self, i: int) -> str:
         return self.boxes[i].number or f"b{i + 1}"
@@ -224,6 +226,7 @@ def _read(cv2: Any, np: Any, ink: Any, lines: list[TextLine], dpi: int) -> Image
             for t in targets:
                 if (s, t) not in {(a, b) for a, b, _ in flow.edges}:
                     flow.edges.append((s, t, ""))
+                    flow.arrows[s, t] = (int(x), int(y), int(bw), int(bh))
     used = _label_edges(flow, pieces, words, px, np)
     flow.loose = [line for k, line in enumerate(words) if k not in used]
     return flow

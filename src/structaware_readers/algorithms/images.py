@@ -9,7 +9,7 @@ from the OCR engine given, and reads the chart
 (:func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`):
 
 * edges found: the figure becomes a FLOWCHART block (``flowchart``, ``mermaid``, caption = the
-  title), one ``flow_path`` unit per edge;
+  title, each box's place on the page in ``flowchart.node_bboxes``), one ``flow_path`` unit per edge;
 * boxes or text but no edge: the figure keeps the text (box texts in reading order) and gives a
   searchable ``figure`` unit, and the warnings say that its edges could not be read;
 * nothing read: left alone (:mod:`.unread` names it).
@@ -25,18 +25,30 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers.algorithms.described import MIN_IMAGE_AREA, figure_titles
-from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image
+from structaware_readers.algorithms.image_flow import ImageFlow, TextLine, read_flowchart_image
 from structaware_readers.algorithms.unread import is_algorithm_title
 from structaware_readers.errors import MissingExtraError
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
-__all__ = ["DPI", "algorithm_images", "engine_lines", "padded", "read_algorithm_images", "render_region"]
+__all__ = [
+    "DPI",
+    "MIN_LAYER_CHARS",
+    "algorithm_images",
+    "arrow_places",
+    "engine_lines",
+    "node_places",
+    "padded",
+    "pdfium_module",
+    "read_algorithm_images",
+    "render_region",
+    "text_layer_lines",
+]
 
 #: Resolution the figure regions are rendered at (dots per inch).
 DPI = 200
 #: A text layer with fewer characters than this inside a figure is not its text (a stray page number).
-_MIN_LAYER_CHARS = 12
+MIN_LAYER_CHARS = 12
 
 #: Reads the text lines of an image (an RGB uint8 array): the OCR engine's job.
 ReadLines = Callable[[Any], list[TextLine]]
@@ -100,7 +112,7 @@ def algorithm_images(doc: ParsedDocument) -> list[tuple[Block, str]]:
     return out
 
 
-def _pdfium() -> Any:
+def pdfium_module() -> Any:
     try:
         import pypdfium2 as pdfium
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -128,25 +140,65 @@ def render_region(page: Any, bbox: BBox, dpi: int = DPI) -> Any:
     return np.ascontiguousarray(img[y0:y1, x0:x1, :3][:, :, ::-1])  # BGRx -> RGB
 
 
-def _text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
+def node_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int) -> list[BBox]:
+    """The page box of each of ``flow.boxes`` (in order) read from ``region`` of a page of
+    ``page_size`` PDF points rendered at ``dpi`` (:func:`render_region`: the region's pixels start
+    at ``int(region[0] * page width in pixels)``)."""
+    return [_page_box(box.bbox, region, page_size, dpi) for box in flow.boxes]
+
+
+def arrow_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int) -> dict[tuple[int, int], BBox]:
+    """The page box of each edge's connector (``flow.arrows``, by ``(source, target)`` box index), as
+    :func:`node_places`."""
+    return {pair: _page_box(box, region, page_size, dpi) for pair, box in flow.arrows.items()}
+
+
+def _page_box(box: tuple[int, int, int, int], region: BBox, page_size: tuple[float, float], dpi: int) -> BBox:
+    """``(x, y, width, height)`` pixels of ``region`` rendered at ``dpi`` -> 0..1 of the page."""
+    width, height = page_size[0] * dpi / 72, page_size[1] * dpi / 72
+    left, top = int(region[0] * width), int(region[1] * height)
+    x, y, w, h = box
+    return (
+        round(max(0.0, (left + x) / width), 4),
+        round(max(0.0, (top + y) / height), 4),
+        round(min(1.0, (left + x + w) / width), 4),
+        round(min(1.0, (top + y + h) / height), 4),
+    )
+
+
+def text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
     """The text runs of the page's text layer whose middle lies inside the ``figure`` (the parser's
     region, not the padded one: the caption or a note just outside is no text of the chart), in the
-    pixels of ``region`` rendered at :data:`DPI`."""
+    pixels of ``region`` rendered at :data:`DPI` (:func:`render_region`). Positions go through
+    PDFium's page-to-device transform, which knows the page's ``/Rotate`` and the origin of its boxes."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    device = 100_000  # 1e-5 of the page
     width, height = page.get_size()
+    full_w, full_h = width * DPI / 72, height * DPI / 72
+    left, top = int(region[0] * full_w), int(region[1] * full_h)
+    x, y = ctypes.c_int(), ctypes.c_int()
+
+    def fraction(px: float, py: float) -> tuple[float, float]:
+        pdfium_c.FPDF_PageToDevice(page, 0, 0, device, device, 0, px, py, ctypes.byref(x), ctypes.byref(y))
+        return x.value / device, y.value / device
+
     textpage = page.get_textpage()
     try:
         lines = []
-        scale = DPI / 72
-        left, top = region[0] * width, region[1] * height
         for i in range(textpage.count_rects()):
             x0, y0, x1, y1 = textpage.get_rect(i)  # PDF points, origin bottom-left
-            t0, t1 = height - y1, height - y0
-            cx, cy = (x0 + x1) / 2 / width, (t0 + t1) / 2 / height
+            (ax, ay), (bx, by) = fraction(x0, y1), fraction(x1, y0)
+            fx0, fy0, fx1, fy1 = min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)
+            cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
             if not (figure[0] <= cx <= figure[2] and figure[1] <= cy <= figure[3]):
                 continue
             text = " ".join(textpage.get_text_bounded(x0, y0, x1, y1).split())
             if text:
-                lines.append(TextLine(text, ((x0 - left) * scale, (t0 - top) * scale, (x1 - left) * scale, (t1 - top) * scale)))
+                box = (fx0 * full_w - left, fy0 * full_h - top, fx1 * full_w - left, fy1 * full_h - top)
+                lines.append(TextLine(text, box))
         return lines
     finally:
         textpage.close()
@@ -170,7 +222,7 @@ def read_algorithm_images(
     targets = algorithm_images(doc)
     if not targets:
         return doc
-    pdfium = _pdfium()
+    pdfium = pdfium_module()
     source = pdf if isinstance(pdf, bytes) else str(pdf)
     document = pdfium.PdfDocument(source)
     changed: dict[str, Block] = {}
@@ -180,9 +232,10 @@ def read_algorithm_images(
             page = document[block.page - 1]
             region = padded(block.bbox)
             try:
-                lines = _text_layer_lines(page, region, block.bbox)
+                size = page.get_size()
+                lines = text_layer_lines(page, region, block.bbox)
                 image = None
-                if sum(len(line.text) for line in lines) < _MIN_LAYER_CHARS:
+                if sum(len(line.text) for line in lines) < MIN_LAYER_CHARS:
                     image = render_region(page, region)
                     lines = read_lines(image) if read_lines is not None else []
                 if not lines:
@@ -193,6 +246,11 @@ def read_algorithm_images(
             box_text = "\n".join(b.text for b in flow.boxes if b.text) or "\n".join(line.text for line in lines)
             if flow.edges:
                 chart = flow.to_flowchart(title)
+                places = node_places(flow, region, size, DPI)
+                chart.node_bboxes = {flow.node_id(i): place for i, place in enumerate(places)}
+                arrows = arrow_places(flow, region, size, DPI)
+                for edge, (s, t, _) in zip(chart.edges, flow.edges):
+                    edge.arrow_bbox = arrows.get((s, t))
                 changed[block.block_id] = block.model_copy(
                     update={"kind": BlockKind.FLOWCHART, "caption": title, "text": box_text, "flowchart": chart, "mermaid": to_mermaid(chart)}
                 )

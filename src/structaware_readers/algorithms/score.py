@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from structaware_readers.mermaid import Flowchart
 
-__all__ = ["EdgeScore", "normalise_box_text", "score_edges"]
+__all__ = ["EdgeScore", "match_boxes", "normalise_box_text", "score_edges"]
 
 _BOX_PREFIX = re.compile(r"^Box\s+\d+:\s*")
 #: A box whose printed number is a described box's number matches it at this lower text ratio.
@@ -92,6 +92,12 @@ def _match(read: Flowchart, described: Flowchart, min_ratio: float) -> dict[str,
     return out
 
 
+def match_boxes(read: Flowchart, described: Flowchart, *, min_ratio: float = 0.8) -> dict[str, str]:
+    """Node id of ``read`` (boxes read from an image) -> the node id of ``described`` it is (module
+    docstring); boxes matching none are left out, and two read boxes may match one described box."""
+    return _match(read, described, min_ratio)
+
+
 def _canon(label: str) -> str:
     return " ".join(label.lower().split())
 
@@ -102,7 +108,7 @@ def score_edges(read: Flowchart, described: Flowchart, *, min_ratio: float = 0.8
     Node ids of ``described`` are box numbers; ids of ``read`` are box numbers where the image
     prints them, else anything.
     """
-    mapping = _match(read, described, min_ratio)
+    mapping = match_boxes(read, described, min_ratio=min_ratio)
     truth = {(e.source, e.target): _canon(e.label) for e in described.edges}
     score = EdgeScore(read=len(read.edges), described=len(described.edges), boxes_matched=len(set(mapping.values())))
     found: set[tuple[str | None, str | None]] = set()

@@ -35,6 +35,9 @@ class FlowEdge:
             the chart was read from a document rather than from one Mermaid source (an algorithm's
             text description: the paragraph that says ``If the answer is "Yes" to Box 2, then Box
             3``, and the algorithm's image); empty for parsed Mermaid source.
+        arrow_bbox: where the connector from source to target is drawn on the chart's page, ``(x0,
+            y0, x1, y1)`` in 0..1 of the displayed page, origin top-left, when it was read from an
+            image (the connector's whole ink: a trunk shared by a branch reaches further); else ``None``.
     """
 
     source: str
@@ -47,6 +50,7 @@ class FlowEdge:
     head: str = "arrow"
     bidirectional: bool = False
     element_ids: list[str] = field(default_factory=list)
+    arrow_bbox: tuple[float, float, float, float] | None = None
 
     def text(self) -> str:
         """The flow-path unit text: ``"A label -(yes)-> B label"``, or ``"A -> B"`` when unlabelled."""
@@ -70,6 +74,10 @@ class Flowchart:
         subgraph_titles: subgraph id -> its title (the id when no title is given).
         subgraph_parents: subgraph id -> id of the enclosing subgraph (nested subgraphs only).
         skipped: statements skipped with ``strict=False``, as ``"line N: <statement>"``.
+        node_bboxes: node id -> where the node's box is drawn on the chart's page, ``(x0, y0, x1,
+            y1)`` in 0..1 of the displayed page, origin top-left; only for charts read from an
+            image (or placed on one), empty otherwise. Evidence pictures outline an edge's two boxes
+            there rather than the whole chart.
     """
 
     direction: str = "TB"
@@ -80,6 +88,7 @@ class Flowchart:
     subgraph_titles: dict[str, str] = field(default_factory=dict)
     subgraph_parents: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    node_bboxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def label(self, node_id: str) -> str:
         """Display label of a node or subgraph id (the id itself when unknown)."""

@@ -9,11 +9,16 @@ rows' boxes and are left alone.
 
 Method (per page region of a table; rows continued onto a later page are looked for in that page's
 part, ``Block.extra_bboxes``): the text layer's runs (PDFium's text rectangles, one per run of a
-line) inside the region are grouped into lines; each body row, in order, starts at the first line
-after the previous row's start whose words are mostly the row's own words (at least
-:data:`MIN_LINE_SHARE`) and that holds the first words of the row's leftmost cell that differs from
-the row above (so two rows that differ by one figure are told apart, a wrapped cell's second line
-starts no row, and a cell spanning several rows does not mislead); it runs until the next row's start, the last row while its lines' words are the row's.
+line of a cell) inside the region are given to the rows by their text (:func:`_own_runs`): a run
+whose words occur in one row's cells only is that row's, a run several rows could hold goes to the
+one whose own runs reach over it. A row's box spans the table's width and the height of its runs,
+so a row whose cells wrap over several lines, or are centred in a row taller than their text (the
+label's line is then not the row's first), is outlined whole, in any script. Where fewer than
+:data:`MIN_ROWS_FOUND` of the rows are found that way, the runs are grouped into lines and each
+body row, in order, starts at the first line after the previous row's start whose words are mostly
+the row's own words (at least :data:`MIN_LINE_SHARE`) and that holds the first words of the row's
+leftmost cell that differs from the row above; it runs until the next row's start, the last row
+while its lines' words are the row's.
 A row not found keeps no box (its unit then points at the table); when fewer than
 :data:`MIN_ROWS_FOUND` of a region's rows are found the text layer does not match the parser's cells
 (a scan, another PDF) and none of that region's rows gets a box.
@@ -43,6 +48,11 @@ MIN_LINE_SHARE = 0.6
 KEY_WORDS = 2
 #: Share of a region's rows that must be found for any of them to get a box.
 MIN_ROWS_FOUND = 0.5
+#: A run of words several rows hold joins the nearest row's runs when it is this many of its own
+#: heights from them at most, and its gap to them at most this share of its gap to the next row's.
+NEAR_LINES, CLEARLY_NEARER = 1.5, 0.8
+#: Passes over the shared runs: each may place the line next to those placed by the one before.
+SHARED_PASSES = 12
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
@@ -92,15 +102,18 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
             return doc
         lines: dict[tuple[int, BBox], list[_Line]] = {}
 
+        def region_runs(page: int, region: BBox) -> list[_Line]:
+            inside = [_Line(_words(r.text), r.x0, r.y0, r.x1, r.y1) for r in runs_in(text.runs(page), region)]
+            return [ln for ln in inside if ln.words]
+
         def region_lines(page: int, region: BBox) -> list[_Line]:
             if (page, region) not in lines:
-                inside = [_Line(_words(r.text), r.x0, r.y0, r.x1, r.y1) for r in runs_in(text.runs(page), region)]
-                lines[page, region] = _group_lines([ln for ln in inside if ln.words])
+                lines[page, region] = _group_lines(region_runs(page, region))
             return lines[page, region]
 
         for i in targets:
             block = blocks[i]
-            boxes = _row_boxes(block, region_lines)
+            boxes = _row_boxes(block, region_runs, region_lines)
             if any(b is not None for b in boxes) and boxes != block.table.body_row_bboxes:  # type: ignore[union-attr]
                 grid = block.table
                 pages = grid.body_row_pages or [block.page] * len(grid.body_rows)  # a box is read with its page
@@ -121,7 +134,7 @@ def _regions(block: Block) -> dict[int, BBox]:
     return regions  # type: ignore[return-value]
 
 
-def _row_boxes(block: Block, region_lines: Any) -> list[BBox | None]:
+def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox | None]:
     grid: TableGrid = block.table  # type: ignore[assignment]
     n = len(grid.body_rows)
     pages = grid.body_row_pages if len(grid.body_row_pages) == n else [block.page] * n
@@ -131,14 +144,89 @@ def _row_boxes(block: Block, region_lines: Any) -> list[BBox | None]:
         rows = [r for r in range(n) if pages[r] == page and out[r] is None]
         if not rows:
             continue
-        inside = region_lines(page, region)
-        found = _match(grid, rows, inside)
-        if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
-            continue
+        runs = region_runs(page, region)
+        found = _own_runs(grid, rows, runs)
+        inside = runs
+        by_lines = _match(grid, rows, region_lines(page, region)) if len(found) < len(rows) else {}
+        if len(found) < MIN_ROWS_FOUND * len(rows):
+            inside, found = region_lines(page, region), by_lines
+            if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
+                continue
+        else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its lines, if free
+            spans = [(min(x.y0 for x in got), max(x.y1 for x in got)) for got in found.values()]
+            for r, row_lines in by_lines.items():
+                middles = [(x.y0 + x.y1) / 2 for x in row_lines]
+                if r not in found and row_lines and not any(a <= m <= b for m in middles for a, b in spans):
+                    found[r] = row_lines
         for r, row_lines in found.items():
             if row_lines:
                 out[r] = _box(row_lines, region, inside)
     return out
+
+
+def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, list[_Line]]:
+    """The text runs of each of ``rows`` (body row indices) among ``runs`` (the region's runs, any
+    order), by their text: a run is a row's when its words, run together, occur in the row's cells
+    run together (a run can cover two adjacent cells of its line). A run that is one row's only
+    (an anchor) is that row's; a run several rows could hold (a figure repeated down a column, a
+    short label inside a longer one: ``组长`` in ``副组长``, a merged cell repeated in every row it
+    covers) goes to the one whose anchors reach over its middle, and is left out when none does (a
+    merged cell printed once across its rows belongs to neither row's box alone). Rows in cells
+    centred vertically, or wrapped over lines the other cells do not have, are found whole: rows
+    are not cut at lines, which may hold two rows' text.
+
+    Runs of fewer than two characters are too common to tell rows apart and are left out, and so is
+    a run that is a column header cell's whole text. A row
+    whose every run is shared keeps the shared runs no other row's anchors reach over.
+    """
+    own = {r: _row_words(grid.body_rows[r]) for r in rows}
+    header = {_row_words([cell]) for row in grid.header_rows for cell in row}
+    anchored: dict[int, list[_Line]] = {r: [] for r in rows}
+    shared: list[tuple[_Line, list[int]]] = []
+    for run in runs:
+        text = "".join(run.words)
+        if len(text) < 2 or text in header:  # a column header's run ("职责") is no body row's
+            continue
+        holders = [r for r in rows if text in own[r]]
+        if len(holders) == 1:
+            anchored[holders[0]].append(run)
+        elif holders:
+            shared.append((run, holders))
+    found = {r: list(got) for r, got in anchored.items()}
+    for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
+        spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
+        left = []
+        for run, holders in shared:
+            r = _holder(run, holders, spans)
+            if r is None:
+                left.append((run, holders))
+            else:
+                found[r].append(run)
+        if len(left) == len(shared):
+            break
+        shared = left
+    return {r: got for r, got in found.items() if got}
+
+
+def _holder(run: _Line, holders: list[int], spans: dict[int, tuple[float, float]]) -> int | None:
+    """The row among ``holders`` a shared run belongs to: the one whose runs (``spans``: top and
+    bottom of each row's runs so far) reach over its middle; else the row whose runs are nearest
+    when they are within :data:`NEAR_LINES` of the run's height and clearly nearer than any other
+    row's (a row's first or last line, shared with another row's words); else none (a merged cell
+    printed once across the rows it covers is as near to both)."""
+    middle = (run.y0 + run.y1) / 2
+    reach = [r for r in holders if r in spans and spans[r][0] <= middle <= spans[r][1]]
+    if reach:
+        return reach[0] if len(reach) == 1 else None
+    if any(top <= middle <= bottom for top, bottom in spans.values()):
+        return None  # inside another row
+    gaps = sorted((max(top - middle, middle - bottom), r) for r, (top, bottom) in spans.items())
+    if not gaps or gaps[0][1] not in holders or gaps[0][0] > NEAR_LINES * (run.y1 - run.y0):
+        free = [r for r in holders if r not in spans]
+        return free[0] if len(free) == 1 and not gaps else None
+    if len(gaps) > 1 and gaps[0][0] > CLEARLY_NEARER * gaps[1][0]:
+        return None
+    return gaps[0][1]
 
 
 def _match(grid: TableGrid, rows: list[int], lines: list[_Line]) -> dict[int, list[_Line]]:

@@ -119,16 +119,20 @@ class UnitBuilder:
         extra: str = "",
         refs: list[tuple[str, BBox | None, int]] | None = None,
     ) -> None:
-        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks``."""
+        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks`` (an element
+        once per bbox there; once in all from ``blocks``)."""
         text = text.strip()
         if not text:
             return
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
+        seen: set[tuple[str, BBox | None]] = set()
         for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
-            if eid in element_ids:
+            key = (eid, box if refs else None)  # given refs may name one element for several regions (an edge's two boxes)
+            if key in seen:
                 continue
+            seen.add(key)
             element_ids.append(eid)
             bboxes.append(box)
             element_pages.append(page)

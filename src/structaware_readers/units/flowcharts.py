@@ -9,20 +9,24 @@ import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.mermaid import parse_mermaid
-from structaware_readers.models import Block, FlowEdgeInfo, UnitType
+from structaware_readers.mermaid import FlowEdge, Flowchart, parse_mermaid
+from structaware_readers.models import BBox, Block, FlowEdgeInfo, UnitType
 from structaware_readers.units.common import title
 from structaware_readers.units.figures import emit_figure
 
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
+#: (element id, bbox, 1-based page) of a region a unit points at.
+Ref = tuple[str, "BBox | None", int]
+
 
 def emit_flowchart(builder: EmitContext, block: Block) -> None:
     """One ``flow_path`` unit per edge of ``block``'s chart (:attr:`Block.flowchart`, else its Mermaid
     source); a figure unit when it has none. An edge that names the elements stating it
     (``FlowEdge.element_ids``: an algorithm's image and the paragraph of its text description) points
-    at those elements and their pages; any other edge at the whole block."""
+    at those elements and their pages; any other edge at the whole block; an edge whose two boxes'
+    places on the chart are known points at those two boxes (:func:`_edge_refs`)."""
     chart = block.flowchart
     if chart is None:
         try:
@@ -43,7 +47,7 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
     for j, edge in enumerate(chart.edges):
         label = f" -({edge.label})-> " if edge.label else " -> "
         text = f"{edge.source_label}{label}{edge.target_label}"
-        refs = [where[e] for e in edge.element_ids if e in where] or None
+        refs = _edge_refs(block, chart, edge, where)
         builder.emit(
             UnitType.FLOW_PATH,
             text,
@@ -60,6 +64,25 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
             ),
             extra=f"edge{j}",
         )
+
+
+def _edge_refs(block: Block, chart: Flowchart, edge: FlowEdge, where: dict[str, Ref]) -> list[Ref] | None:
+    """The (element id, bbox, page) an edge's unit points at: the elements that state it
+    (``FlowEdge.element_ids``), the whole block for an edge that names none; where the chart knows
+    the places of both its boxes on the block's page (``Flowchart.node_bboxes``: a chart read from
+    an image, or a description placed on its image), the block stands for those two boxes and the
+    connector between them when it was read (``FlowEdge.arrow_bbox``), not for the whole chart.
+    ``None``: the whole block."""
+    refs = [where[e] for e in edge.element_ids if e in where]
+    ends = [chart.node_bboxes.get(edge.source), chart.node_bboxes.get(edge.target)]
+    if block.bbox is None or not all(ends):
+        return refs or None
+    boxes: list[Ref] = [(block.block_id, box, block.page) for box in ends if box is not None]
+    if edge.arrow_bbox is not None:
+        boxes.append((block.block_id, edge.arrow_bbox, block.page))
+    if not refs:
+        return boxes
+    return [r for ref in refs for r in (boxes if ref[0] == block.block_id else [ref])]
 
 
 _WORD = re.compile(r"\w+")
