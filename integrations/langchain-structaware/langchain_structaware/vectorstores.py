@@ -112,7 +112,8 @@ class StructureAwareVectorStore(VectorStore):
             one, ``False`` off (the fused order), ``True`` or a ``Rerank`` with other options; a search
             can override it (``similarity_search(q, rerank=False)``,
             ``as_retriever(search_kwargs={"rerank": False})``). Each document keeps its fused score;
-            MMR and by-vector searches do not use it.
+            MMR and by-vector searches do not use it, relevance-scored ones only when it is ``True``
+            or a ``Rerank`` (:meth:`_similarity_search_with_relevance_scores`).
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
@@ -267,10 +268,14 @@ class StructureAwareVectorStore(VectorStore):
         dense and the BM25 search is 1.0); DBSF likewise; ``mode="dense"``: the cosine similarity;
         ``mode="sparse"``: a BM25 score ``s`` as ``s / (1 + s)``
         (:func:`structaware_retrievers.fusion.relevance`).
+
+        Best first by that relevance: the second stage is off unless ``rerank=True`` or a ``Rerank``
+        is given (per search or for the store), so a threshold compares the scores the order is made of.
         """
         mode = kwargs.get("mode", self.mode)
         dense = self._embedding.embed_query(query) if mode != "sparse" else None
-        return self._search(query, dense, k, mode, filter, relevance=True, rerank=kwargs.get("rerank", self.rerank))
+        rerank = kwargs.get("rerank", self.rerank)
+        return self._search(query, dense, k, mode, filter, relevance=True, rerank=False if rerank is None else rerank)
 
     def max_marginal_relevance_search(
         self,
