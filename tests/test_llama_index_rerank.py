@@ -117,6 +117,13 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
     # trap: a dense-only query keeps the dense order by default
     dense = VectorStoreQuery(query_embedding=query.query_embedding, similarity_top_k=8)
     assert store.query(dense).ids == store.query(dense, rerank=False).ids
+    # as LlamaIndex users reach it: VectorStoreIndex(...).as_retriever(vector_store_kwargs=...)
+    from llama_index.core import VectorStoreIndex
+    from llama_index.embeddings.structaware import StructureAwareEmbedding
+
+    vindex = VectorStoreIndex.from_vector_store(store, embed_model=StructureAwareEmbedding(encoder=index.dense))
+    assert _ids(vindex.as_retriever(similarity_top_k=8).retrieve(SHARPS)) == on.ids
+    assert _ids(vindex.as_retriever(similarity_top_k=8, vector_store_kwargs={"rerank": False}).retrieve(SHARPS)) == off.ids
     # the postprocessor takes the store's nodes too
     out = StructureAwareRerank(store.client).postprocess_nodes(
         [NodeWithScore(node=n, score=s) for n, s in zip(off.nodes, off.similarities, strict=True)], query_str=SHARPS
