@@ -59,6 +59,7 @@ def test_public_api() -> None:
         "METADATA_KEYS",
         "StructureAwareEmbeddings",
         "StructureAwareLoader",
+        "StructureAwareRerank",
         "StructureAwareRetriever",
         "StructureAwareVectorStore",
         "document_to_unit",

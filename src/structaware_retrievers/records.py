@@ -40,6 +40,8 @@ from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.fusion import relevance as fusion_relevance
 from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.rerank import Rerank, RerankLike, resolve_rerank
+from structaware_retrievers.results import SearchHit
 from structaware_retrievers.store.base import Fusion, Mode, PointRecord, ScoredRecord
 
 __all__ = [
@@ -316,6 +318,7 @@ class RecordIndex:
         weights: tuple[float, float] | None = None,
         mmr: tuple[float, int] | None = None,
         relevance: bool = False,
+        rerank: RerankLike = False,
     ) -> list[ScoredRecord]:
         """Search, best first; ``[]`` when the collection does not exist or is empty.
 
@@ -330,16 +333,20 @@ class RecordIndex:
                 maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
             relevance: scores as relevances in [0, 1] (:func:`~structaware_retrievers.fusion.relevance`)
                 instead of the engine's scores.
+            rerank: the second stage as :meth:`StructureIndex.query` takes it (``None``: on for a hybrid
+                search), over the first ``Rerank.pool`` records; each keeps its score. Not used by an
+                MMR search or one without a query text. Default ``False``: the fused order.
 
         Raises:
-            MalformedInputError: ``k < 1`` or neither a text nor a vector.
+            MalformedInputError: ``k < 1``, neither a text nor a vector, or a bad ``rerank``.
             UnknownFilterError: ``flt`` names a metadata key no point carries.
             StoreError: the query vector's dimension differs from the collection's.
         """
         if k < 1:
             raise MalformedInputError(f"must be >= 1, got {k}", field="k")
+        options = resolve_rerank(rerank, mode)
         if mmr is not None:
-            mode = "dense"
+            mode, options = "dense", None
         if text is None and dense is None:
             raise MalformedInputError("give a query text or a query vector", field="query")
         if not self.store.exists() or self.store.count() == 0:
@@ -359,10 +366,11 @@ class RecordIndex:
         if mode == "sparse" and (sparse is None or not sparse.indices):
             raise MalformedInputError(NO_BM25_TERMS, field="query")
         weights = DEFAULT_WEIGHTS if weights is None else (float(weights[0]), float(weights[1]))
+        options = options if text else None
         records = self.store.query(
             dense=dense if mode != "sparse" else None,
             sparse=sparse,
-            limit=k,
+            limit=max(k, options.pool) if options else k,
             mode=mode,
             fusion=fusion,
             rrf_k=rrf_k,
@@ -371,6 +379,8 @@ class RecordIndex:
             weights=weights,
             mmr=mmr,
         )
+        if options is not None:
+            records = self._rescore(text, records, dense if mode != "sparse" else None, sparse, options)[:k]
         if not relevance:
             return records
         searches = tuple(
@@ -387,3 +397,12 @@ class RecordIndex:
             )
             for r in records
         ]
+
+    def _rescore(self, text: str, records: list[ScoredRecord], dense: Any, sparse: Any, options: Rerank) -> list[ScoredRecord]:
+        """The first ``options.pool`` records re-ordered by the second stage (:meth:`IndexSearcher.stage_scores
+        <structaware_retrievers.index_searcher.IndexSearcher.stage_scores>`, with the query vectors already
+        made); the rest keep the fused order."""
+        head = records[: options.pool]
+        hits = [SearchHit(unit=Unit.from_payload(r.payload), score=r.score, rank=n) for n, r in enumerate(head, 1)]
+        order = self.index.searcher.stage_scores(text, hits, {"dense": dense, "sparse": sparse}, options)
+        return [head[i] for i, _ in order] + records[options.pool :]

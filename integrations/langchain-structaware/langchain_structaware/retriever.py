@@ -64,8 +64,8 @@ def hits_to_documents(hits: list[Any]) -> list[Document]:
 class StructureAwareRetriever(BaseRetriever):
     """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
 
-    ``k`` and ``filter`` can be set in the constructor and overridden per call:
-    ``retriever.invoke("query", k=3, filter={"unit_type": "table_row", "page": {"$gte": 4}})``.
+    ``k``, ``filter`` and ``rerank`` can be set in the constructor and overridden per call:
+    ``retriever.invoke("query", k=3, filter={"unit_type": "table_row", "page": {"$gte": 4}}, rerank=False)``.
 
     Attributes:
         index: an open ``structaware_retrievers.index.StructureIndex`` (see :meth:`from_path`).
@@ -87,11 +87,17 @@ class StructureAwareRetriever(BaseRetriever):
             keys (``doc_id``, ``unit_type``, ``page``, ``grade``...; ``$eq $ne $gt $gte $lt $lte $in
             $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``), or a ``SearchFilter``;
             see :func:`check_filter`. The vector store gives the same documents for the same dict.
+        rerank: the second stage (``structaware_retrievers.rerank``) that re-orders the first hits by
+            their own dense and BM25 scores and their coverage of the question: ``None`` (default)
+            on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
+            ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
+            document keeps the search's ``score``. For documents found another way:
+            :class:`~langchain_structaware.compressor.StructureAwareRerank`.
 
     Raises:
         UnsupportedFilterError: a filter operator Qdrant cannot evaluate (at construction or per
             call), naming it.
-        MalformedInputError: an invalid filter (at construction or per call), naming the field;
+        MalformedInputError: an invalid filter or ``rerank`` (at construction or per call), naming the field;
             ``UnknownFilterError`` (a subclass) for a key no unit of the index carries (at query
             time) or a value outside a closed vocabulary such as the unit types.
         IndexNotFoundError, StoreError: from the index at query time.
@@ -108,11 +114,15 @@ class StructureAwareRetriever(BaseRetriever):
     expand: bool = False
     group_size: int = Field(default=DEFAULT_GROUP_SIZE, ge=1)
     filter: Any = None
+    rerank: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
+        from structaware_retrievers.rerank import resolve_rerank
+
         # converted before pydantic validation, so a bad filter raises MalformedInputError itself
         if kwargs.get("filter") is not None:
             kwargs["filter"] = check_filter(kwargs["filter"])
+        resolve_rerank(kwargs.get("rerank"))
         super().__init__(**kwargs)
 
     @classmethod
@@ -133,7 +143,7 @@ class StructureAwareRetriever(BaseRetriever):
         index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)
         return cls(index=index, **kwargs)
 
-    def _query_kwargs(self, k: int | None, filter: Any) -> dict[str, Any]:
+    def _query_kwargs(self, k: int | None, filter: Any, rerank: Any = None) -> dict[str, Any]:
         if k is not None and k < 1:
             from structaware_readers.errors import MalformedInputError
 
@@ -149,6 +159,7 @@ class StructureAwareRetriever(BaseRetriever):
             "expand": self.expand,
             "group_size": self.group_size,
             "filter": check_filter(filter) if filter is not None else self.filter,
+            "rerank": rerank if rerank is not None else self.rerank,
         }
 
     def _get_relevant_documents(
@@ -158,8 +169,9 @@ class StructureAwareRetriever(BaseRetriever):
         run_manager: CallbackManagerForRetrieverRun,
         k: int | None = None,
         filter: Any = None,
+        rerank: Any = None,
     ) -> list[Document]:
-        return hits_to_documents(self.index.query(query, **self._query_kwargs(k, filter)))
+        return hits_to_documents(self.index.query(query, **self._query_kwargs(k, filter, rerank)))
 
     async def _aget_relevant_documents(
         self,
@@ -168,8 +180,9 @@ class StructureAwareRetriever(BaseRetriever):
         run_manager: AsyncCallbackManagerForRetrieverRun,
         k: int | None = None,
         filter: Any = None,
+        rerank: Any = None,
     ) -> list[Document]:
-        return hits_to_documents(await self.index.aquery(query, **self._query_kwargs(k, filter)))
+        return hits_to_documents(await self.index.aquery(query, **self._query_kwargs(k, filter, rerank)))
 
     def as_retriever_tool(
         self,

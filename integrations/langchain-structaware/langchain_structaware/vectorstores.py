@@ -107,6 +107,13 @@ class StructureAwareVectorStore(VectorStore):
         fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
             :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
             weights=(1, 1)`` gives the paper's RRF).
+        rerank: the second stage (``structaware_retrievers.rerank``) over the first hits of a
+            similarity search: ``None`` (default) on for a hybrid search and off for a dense or sparse
+            one, ``False`` off (the fused order), ``True`` or a ``Rerank`` with other options; a search
+            can override it (``similarity_search(q, rerank=False)``,
+            ``as_retriever(search_kwargs={"rerank": False})``). Each document keeps its fused score;
+            MMR and by-vector searches do not use it, relevance-scored ones only when it is ``True``
+            or a ``Rerank`` (:meth:`_similarity_search_with_relevance_scores`).
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
@@ -128,9 +135,13 @@ class StructureAwareVectorStore(VectorStore):
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
+        rerank: Any = None,
     ) -> None:
         from structaware_retrievers.index import StructureIndex
         from structaware_retrievers.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.rerank import resolve_rerank
+
+        resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first search
 
         self._embedding = embedding
         self._owns_index = index is None
@@ -151,6 +162,7 @@ class StructureAwareVectorStore(VectorStore):
         self.rrf_k = rrf_k
         self.prefetch_limit = prefetch_limit
         self.weights = tuple(weights)
+        self.rerank = rerank
 
     @property
     def embeddings(self) -> Embeddings:
@@ -231,10 +243,11 @@ class StructureAwareVectorStore(VectorStore):
     def similarity_search_with_score(
         self, query: str, k: int = 4, filter: Any = None, **kwargs: Any
     ) -> list[tuple[Document, float]]:
-        """``k`` documents with their fused (RRF/DBSF) score, best first; ``filter`` as in the module docstring."""
+        """``k`` documents with their fused (RRF/DBSF) score, best first (the first re-ordered by the
+        second stage: ``rerank=``, default the store's); ``filter`` as in the module docstring."""
         mode = kwargs.get("mode", self.mode)
         dense = self._embedding.embed_query(query) if mode != "sparse" else None
-        return self._search(query, dense, k, mode, filter)
+        return self._search(query, dense, k, mode, filter, rerank=kwargs.get("rerank", self.rerank))
 
     def similarity_search(self, query: str, k: int = 4, filter: Any = None, **kwargs: Any) -> list[Document]:
         return [doc for doc, _ in self.similarity_search_with_score(query, k, filter, **kwargs)]
@@ -255,10 +268,14 @@ class StructureAwareVectorStore(VectorStore):
         dense and the BM25 search is 1.0); DBSF likewise; ``mode="dense"``: the cosine similarity;
         ``mode="sparse"``: a BM25 score ``s`` as ``s / (1 + s)``
         (:func:`structaware_retrievers.fusion.relevance`).
+
+        Best first by that relevance: the second stage is off unless ``rerank=True`` or a ``Rerank``
+        is given (per search or for the store), so a threshold compares the scores the order is made of.
         """
         mode = kwargs.get("mode", self.mode)
         dense = self._embedding.embed_query(query) if mode != "sparse" else None
-        return self._search(query, dense, k, mode, filter, relevance=True)
+        rerank = kwargs.get("rerank", self.rerank)
+        return self._search(query, dense, k, mode, filter, relevance=True, rerank=False if rerank is None else rerank)
 
     def max_marginal_relevance_search(
         self,
@@ -304,6 +321,7 @@ class StructureAwareVectorStore(VectorStore):
         *,
         mmr: tuple[float, int] | None = None,
         relevance: bool = False,
+        rerank: Any = False,
     ) -> list[tuple[Document, float]]:
         records = self._records.search(
             text,
@@ -317,6 +335,7 @@ class StructureAwareVectorStore(VectorStore):
             weights=self.weights,  # type: ignore[arg-type]
             mmr=mmr,
             relevance=relevance,
+            rerank=rerank,
         )
         return [(self._document(r.id, r.payload), r.score) for r in records]
 

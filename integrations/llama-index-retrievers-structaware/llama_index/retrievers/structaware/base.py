@@ -74,6 +74,12 @@ class StructureAwareRetriever(BaseRetriever):
             ``or`` / ``not``, nested, on the node metadata keys (``doc_id``, ``file_name``, ``page``,
             ``unit_type``, ``grade``...; :mod:`structaware_retrievers.filters`): the same units as
             the vector store gives for the same filters.
+        rerank: the second stage (``structaware_retrievers.rerank``) that re-orders the first hits by
+            their own dense and BM25 scores and their coverage of the question: ``None`` (default)
+            on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
+            ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
+            node keeps the search's score. For nodes found another way:
+            ``llama_index.postprocessor.structaware.StructureAwareRerank``.
         callback_manager, verbose: as for every LlamaIndex retriever.
 
     Raises:
@@ -82,7 +88,7 @@ class StructureAwareRetriever(BaseRetriever):
         MalformedInputError: at construction, for a filter value that cannot match (naming
             ``filter.<key>``; ``UnknownFilterError`` for a value outside a closed vocabulary, and at
             query time for a key no unit of the index carries); for a top k < 1 or an unknown mode
-            or fusion, naming the argument.
+            or fusion, or a bad ``rerank``, naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 
@@ -100,10 +106,12 @@ class StructureAwareRetriever(BaseRetriever):
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
         filters: MetadataFilters | None = None,
+        rerank: Any = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
+        from structaware_retrievers.rerank import resolve_rerank
 
         if similarity_top_k < 1:
             raise MalformedInputError(f"must be >= 1, not {similarity_top_k}", field="similarity_top_k")
@@ -111,6 +119,7 @@ class StructureAwareRetriever(BaseRetriever):
             raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', not {mode!r}", field="mode")
         if fusion not in ("rrf", "dbsf"):
             raise MalformedInputError(f"must be 'rrf' or 'dbsf', not {fusion!r}", field="fusion")
+        resolve_rerank(rerank)  # checked now: a bad value raises at construction
         self._index = index
         self.similarity_top_k = similarity_top_k
         self.mode = mode
@@ -122,6 +131,7 @@ class StructureAwareRetriever(BaseRetriever):
         self.expand = expand
         self.group_size = group_size
         self.filters = filters
+        self.rerank = rerank
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
     @classmethod
@@ -171,6 +181,7 @@ class StructureAwareRetriever(BaseRetriever):
             "expand": self.expand,
             "group_size": self.group_size,
             "filter": self._filter_group,
+            "rerank": self.rerank,
         }
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

@@ -97,6 +97,11 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
             :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
             weights=(1, 1)`` gives the paper's RRF).
+        rerank: the second stage (``structaware_retrievers.rerank``) over the first hits of a query:
+            ``None`` (default) on for a hybrid search and off for a dense or sparse one, ``False``
+            off (the fused order), ``True`` or a ``Rerank`` with other options; a query can override
+            it (``query(q, rerank=False)``, ``as_retriever(vector_store_kwargs={"rerank": False})``).
+            Each node keeps its fused score.
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
@@ -111,6 +116,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
     prefetch_limit: int = Field(default=DEFAULT_PREFETCH_LIMIT, ge=1)
     weights: tuple[float, float] = Field(default=DEFAULT_WEIGHTS, description="(dense, BM25) RRF weights")
+    rerank: Any = Field(default=None, description="second stage: None (on for hybrid), False, True or a Rerank")
 
     _index: Any = PrivateAttr()
     _records: Any = PrivateAttr()
@@ -132,9 +138,13 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         rrf_k: int = DEFAULT_RRF_K,
         prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
+        rerank: Any = None,
     ) -> None:
         from structaware_retrievers.index import StructureIndex
         from structaware_retrievers.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.rerank import resolve_rerank
+
+        resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first query
 
         owns = index is None
         if index is None:
@@ -157,6 +167,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             rrf_k=rrf_k,
             prefetch_limit=prefetch_limit,
             weights=tuple(weights),
+            rerank=rerank,
         )
         self._index = index
         self._records = RecordIndex(index)
@@ -262,9 +273,11 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         """Search: hybrid (your model's query embedding + BM25 on ``query_str``, fused in Qdrant) for
         ``DEFAULT``/``HYBRID`` with a query string, BM25 alone for ``SPARSE``/``TEXT_SEARCH``, dense
         alone otherwise. ``similarity_top_k`` results (``hybrid_top_k`` in ``HYBRID`` mode when set).
+        ``rerank=`` (a keyword) overrides the store's ``rerank`` for this query.
 
         Raises:
-            MalformedInputError: an unsupported filter, or neither a query string nor an embedding;
+            MalformedInputError: an unsupported filter, neither a query string nor an embedding, or a
+                bad ``rerank``;
                 ``UnknownFilterError`` (a subclass, a ``ValueError``) for a filter key no node of the
                 index carries (the metadata keys of the nodes added here are carried) or a value
                 outside a closed vocabulary (a unit type).
@@ -289,6 +302,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             prefetch_limit=self.prefetch_limit,
             flt=flt,
             weights=self.weights,
+            rerank=kwargs.get("rerank", self.rerank),
         )
         nodes = [self._node(r.payload) for r in records]
         return VectorStoreQueryResult(
