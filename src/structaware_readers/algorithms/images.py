@@ -28,6 +28,7 @@ from structaware_readers.algorithms.described import MIN_IMAGE_AREA, figure_titl
 from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image
 from structaware_readers.algorithms.unread import is_algorithm_title
 from structaware_readers.errors import MissingExtraError
+from structaware_readers.limits import render_scale
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
@@ -180,6 +181,9 @@ def read_algorithm_images(
             page = document[block.page - 1]
             region = padded(block.bbox)
             try:
+                if render_scale(*page.get_size(), DPI / 72) < DPI / 72:  # an absurd page box: not drawn at DPI
+                    warnings.append(f"page {block.page}: the page is too large to render the algorithm image {title!r}; left unread")
+                    continue
                 lines = _text_layer_lines(page, region, block.bbox)
                 image = None
                 if sum(len(line.text) for line in lines) < _MIN_LAYER_CHARS:
