@@ -27,7 +27,7 @@ GOOD = Path(__file__).resolve().parent / "fixtures" / "mineru" / "mineru-4.0.12_
 #: Address space allowed to the ingest process and its parse workers (bytes).
 MEMORY_CAP = 2 * 1024**3
 _WORKER = Path(__file__).resolve().parent / "robust_worker.py"
-# run under the cap: the ingest process, its parse workers and MinerU's own processes inherit it;
+# the ingest run under the cap (its parse workers and MinerU's own processes inherit it)
 _CAPPED = (
     "import resource, subprocess, sys\n"
     "cap = int(sys.argv[1])\n"
@@ -96,8 +96,10 @@ class Outcome:
 
 
 def typed_error_names() -> set[str]:
-    """Class names of every typed error (subclasses of ``StructawareError``)."""
-    import structaware_retrievers.results  # noqa: F401 - registers IngestError
+    """Class names of every typed error (subclasses of ``StructawareError`` in the modules an ingest imports)."""
+    import structaware_readers.mineru.failures  # noqa: F401 - each import registers its errors
+    import structaware_readers.ocr.engine  # noqa: F401
+    import structaware_retrievers.index  # noqa: F401
     from structaware_readers.errors import StructawareError
 
     names, todo = set(), [StructawareError]
@@ -120,7 +122,10 @@ def good_index(folder: Path, *, env: dict[str, str] | None = None) -> Path:
     return folder
 
 
-def _ingest_capped(index: Path, pdfs: list[Path], *, cap: int, timeout: float, env: dict[str, str] | None) -> tuple[dict | None, str, float, float]:
+Env = dict[str, str] | None
+
+
+def _ingest_capped(index: Path, pdfs: list[Path], *, cap: int, timeout: float, env: Env) -> tuple[dict | None, str, float, float]:
     """One capped ingest run: the summary (``None`` when the run died or hung), stderr, seconds, peak RSS (MB)."""
     cmd = [sys.executable, "-c", _CAPPED, str(cap), sys.executable, str(_WORKER), "ingest", str(index), *map(str, pdfs)]
     t0 = time.perf_counter()
@@ -154,7 +159,7 @@ def _lost(index: Path, before: dict[str, list[str]], env: dict[str, str] | None)
     return "; ".join(f"{doc}: {len(ids)} unit(s) lost" for doc, ids in gone.items() if ids)
 
 
-def run_case(pdf: Path, template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 600, env: dict[str, str] | None = None) -> Outcome:
+def run_case(pdf: Path, template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 600, env: Env = None) -> Outcome:
     """Ingest ``pdf`` into a copy of the index ``template`` (in ``work``) under ``cap`` bytes of address space
     and ``timeout`` seconds; ``lost`` when a document of the template lost units."""
     index = work / f"ix-{pdf.stem}"
@@ -168,7 +173,9 @@ def run_case(pdf: Path, template: Path, work: Path, *, cap: int = MEMORY_CAP, ti
     return outcome
 
 
-def run_batch(pdfs: list[Path], template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 1200, env: dict[str, str] | None = None) -> dict[str, Outcome]:
+def run_batch(
+    pdfs: list[Path], template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 1200, env: Env = None
+) -> dict[str, Outcome]:
     """Ingest every PDF of ``pdfs`` in one run into a copy of ``template``: an :class:`Outcome` per file name
     (no times: the run's are shared), each ``lost`` when a template document lost units."""
     index = work / "ix-batch"

@@ -27,7 +27,7 @@ from pathlib import Path
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "pdf" / "vadod_htn_2020_p23-25.pdf"
 
 _OBJ = re.compile(rb"(\d+) 0 obj")
-_LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
+_LENGTH = re.compile(rb"/Length\s+(\d+)\b(?!\s+\d+\s+R)")
 _TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref", re.S)
 
 # guideline-style sentences drawn on the pages this module writes itself
@@ -83,7 +83,8 @@ def write_pdf(objects: dict[int, Obj], root: int, *, info: int | None = None, fi
             continue
         head = obj.head
         if fix_lengths:
-            head = _LENGTH.sub(b"/Length %d" % len(obj.data), head, count=1) if _LENGTH.search(head) else head[:-2] + b"/Length %d>>" % len(obj.data)
+            length = b"/Length %d" % len(obj.data)
+            head = _LENGTH.sub(length, head, count=1) if _LENGTH.search(head) else head[:-2] + length + b">>"
         out.write(head + b"\nstream\n" + obj.data + b"\nendstream\nendobj\n")
     size = max(objects) + 1
     xref = out.tell()
@@ -131,7 +132,8 @@ def _simple(pages: list[tuple[bytes, bytes]], extra: dict[int, Obj] | None = Non
         if content not in shared:  # identical content streams are one object (thousands of empty pages stay small)
             shared[content] = num + 1
             objects[num + 1] = Obj(b"<<>>", content)
-        objects[num] = Obj(b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Resources<</Font<</F1 3 0 R>>>>/Contents %d 0 R%s>>" % (shared[content], more))
+        page = b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Resources<</Font<</F1 3 0 R>>>>/Contents %d 0 R%s>>"
+        objects[num] = Obj(page % (shared[content], more))
         kids.append(b"%d 0 R" % num)
         num += 2
     objects[2] = Obj(b"<</Type/Pages/Kids[%s%s]/Count %d>>" % (b" ".join(kids), kids_extra, len(kids)))
@@ -227,7 +229,8 @@ def _image_pdf(px: int, box: tuple[float, float], *, text: bool) -> bytes:
         row = b"\xff" * px
         raw = b"".join(comp.compress(row) for _ in range(px)) + comp.flush()
     w, h = box
-    image = Obj(b"<</Type/XObject/Subtype/Image/Width %d/Height %d/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/FlateDecode>>" % (px, px), raw)
+    image_dict = b"<</Type/XObject/Subtype/Image/Width %d/Height %d/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/FlateDecode>>"
+    image = Obj(image_dict % (px, px), raw)
     content = b"q %g 0 0 %g 0 0 cm /Im1 Do Q" % (w, h)
     return write_pdf(
         {
@@ -261,7 +264,7 @@ def _encrypted(user: str) -> bytes:
     from reportlab.pdfgen import canvas
 
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, encrypt=StandardEncryption(user, ownerPassword="owner-secret", strength=128))
+    c = canvas.Canvas(buf, encrypt=StandardEncryption(user, ownerPassword="owner-secret", strength=128), invariant=1)
     y = 720
     for line in LINES:
         c.drawString(72, y, line)

@@ -39,6 +39,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return run_batch(list(pdfs.values()), template, work, timeout=1800, env=env)
 
 
+@pytest.mark.slow  # one ingest of every case, MinerU and OCR included
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_each_malformed_pdf_ends_in_units_or_a_typed_error_naming_it(case, outcomes) -> None:
     got = outcomes[f"{case.name}.pdf"]
@@ -119,7 +120,7 @@ def test_a_page_is_rendered_within_the_pixel_budget_keeping_its_shape(tmp_path, 
     assert abs(small.width / small.height - full.width / full.height) < 0.01
 
 
-def test_render_scale() -> None:
+def test_render_scale_keeps_a_page_within_the_budget_and_leaves_an_ordinary_one_alone() -> None:
     assert limits.render_scale(612, 792, 200 / 72) == 200 / 72
     s = limits.render_scale(12_000, 12_000, 200 / 72)
     assert (12_000 * s) ** 2 <= limits.MAX_RENDER_PIXELS * 1.0001 and s < 200 / 72
