@@ -110,6 +110,24 @@ def test_when_mineru_refuses_a_file_it_is_read_by_ocr_and_its_blank_pages_are_sk
     assert any(w.startswith("MinerU did not read this PDF") for w in doc.warnings)
 
 
+def test_without_the_ocr_extra_a_refused_file_names_the_extra_not_minerus_models(tmp_path, monkeypatch) -> None:
+    import sys
+
+    from structaware_readers.errors import MissingExtraError
+
+    pdf = tmp_path / "mostly_blank.pdf"
+    pdf.write_bytes(thousands_of_pages())
+    monkeypatch.setattr("structaware_readers.mineru.read_mineru", _mineru_refuses)
+    monkeypatch.setitem(sys.modules, "rapidocr", None)  # as if structaware[ocr] were not installed
+    monkeypatch.setattr("structaware_readers.ocr.engine._default", None)
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))  # no page read by OCR before
+    with pytest.raises(MissingExtraError) as err:
+        route.read_pdf(pdf)
+    message = str(err.value)
+    assert str(pdf) in message and "structaware[ocr]" in message and "did not read it" in message
+    assert "mineru-models-download" not in message
+
+
 def test_a_page_is_rendered_within_the_pixel_budget_keeping_its_shape(tmp_path, monkeypatch) -> None:
     src = Path(__file__).resolve().parent / "fixtures" / "pdf" / "tiny_heading_table.pdf"
     full = render_page(src, 1, dpi=100)  # trap: a page within the budget keeps its resolution
