@@ -16,6 +16,10 @@ limit                      what happens beyond it
                            ``Infinity``, ``NaN``) are refused: no parser field needs them
 :data:`MAX_PAGES`          a page number / page index / page count above this is refused
 :data:`MAX_TABLE_CELLS`    a table whose row/column spans expand to more cells is refused
+:data:`MAX_RENDER_PIXELS`  a PDF page is rendered (for OCR, a figure, a page picture) at a lower
+                           resolution so that its image holds at most this many pixels
+                           (:func:`render_scale`): a page box of a million points, or one sized to
+                           a 12,000-pixel scan, is read from a smaller image, not refused
 =========================  ====================================================================
 
 JSON text may start with a UTF-8 byte-order mark and any amount of whitespace. Lone UTF-16
@@ -38,6 +42,7 @@ __all__ = [
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
     "MAX_PAGES",
+    "MAX_RENDER_PIXELS",
     "MAX_TABLE_CELLS",
     "MAX_ZIP_BYTES",
     "clean_text",
@@ -45,6 +50,7 @@ __all__ = [
     "load_json",
     "page_number",
     "read_capped",
+    "render_scale",
 ]
 
 #: Largest JSON document read (bytes; a file or one zip member).
@@ -60,6 +66,9 @@ _MAX_INT = 2**63 - 1
 MAX_PAGES = 100_000
 #: Largest number of cells one table may expand to (rows x columns after spans).
 MAX_TABLE_CELLS = 250_000
+#: Most pixels one rendered page image holds (an A3 page at 200 dpi holds 7.8 million; this is
+#: 6,000 x 6,000 pixels: ~140 MB as PDFium's 4-byte bitmap).
+MAX_RENDER_PIXELS = 36_000_000
 
 _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -231,3 +240,12 @@ def page_number(value: Any, *, path: str | Path | None, field: str, base: int = 
             f"page {page} is beyond the limit of {MAX_PAGES} pages per document", path=path, field=field
         )
     return page
+
+
+def render_scale(width: float, height: float, scale: float, *, max_pixels: int | None = None) -> float:
+    """The scale (pixels per PDF point) to render a page of ``width`` x ``height`` points at: ``scale``, or
+    less when the image would hold more than ``max_pixels`` pixels (default :data:`MAX_RENDER_PIXELS`),
+    the aspect ratio kept."""
+    budget = MAX_RENDER_PIXELS if max_pixels is None else max_pixels
+    area = max(float(width), 1.0) * max(float(height), 1.0) * scale * scale
+    return scale if area <= budget else scale * math.sqrt(budget / area)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from structaware_readers.errors import MalformedInputError
+from structaware_readers.limits import render_scale
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -55,7 +56,9 @@ class PageRenderer:
         self._pages: OrderedDict[tuple, Image.Image] = OrderedDict()
 
     def render(self, pdf: PdfSource, page: int, scale: float) -> Image.Image:
-        """1-based ``page`` of ``pdf`` as an RGB image, ``scale`` pixels per PDF point (72 dpi = 1).
+        """1-based ``page`` of ``pdf`` as an RGB image, ``scale`` pixels per PDF point (72 dpi = 1; less for a
+        page whose image would exceed :data:`~structaware_readers.limits.MAX_RENDER_PIXELS`: the image's
+        own size says which).
 
         The image is a copy: drawing on it leaves the cache alone.
 
@@ -76,7 +79,7 @@ class PageRenderer:
             if image is None:
                 handle = doc[page - 1]
                 try:
-                    image = handle.render(scale=scale).to_pil().convert("RGB")
+                    image = handle.render(scale=render_scale(*handle.get_size(), scale)).to_pil().convert("RGB")
                 finally:
                     handle.close()
                 self._pages[pkey] = image

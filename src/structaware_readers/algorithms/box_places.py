@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from structaware_readers.algorithms.described import MIN_IMAGE_AREA
+from structaware_readers.limits import render_scale
 from structaware_readers.algorithms.images import (
     DPI,
     MIN_LAYER_CHARS,
@@ -93,6 +94,8 @@ def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_
             region = padded(block.bbox)  # type: ignore[arg-type]
             try:
                 size = page.get_size()
+                if render_scale(*size, DPI / 72) < DPI / 72:  # an absurd page box: the edges keep the whole image
+                    continue
                 lines = text_layer_lines(page, region, block.bbox)  # type: ignore[arg-type]
                 image = render_region(page, region)
                 if sum(len(line.text) for line in lines) < MIN_LAYER_CHARS:

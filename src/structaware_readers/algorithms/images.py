@@ -28,6 +28,7 @@ from structaware_readers.algorithms.described import MIN_IMAGE_AREA, figure_titl
 from structaware_readers.algorithms.image_flow import ImageFlow, TextLine, read_flowchart_image
 from structaware_readers.algorithms.unread import is_algorithm_title
 from structaware_readers.errors import MissingExtraError
+from structaware_readers.limits import render_scale
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
@@ -233,6 +234,9 @@ def read_algorithm_images(
             region = padded(block.bbox)
             try:
                 size = page.get_size()
+                if render_scale(*size, DPI / 72) < DPI / 72:  # an absurd page box: not drawn at DPI
+                    warnings.append(f"page {block.page}: the page is too large to render the algorithm image {title!r}; left unread")
+                    continue
                 lines = text_layer_lines(page, region, block.bbox)
                 image = None
                 if sum(len(line.text) for line in lines) < MIN_LAYER_CHARS:

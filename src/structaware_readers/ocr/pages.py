@@ -7,13 +7,16 @@ A page **needs OCR** when
 * its text layer is **garbled**: most of its characters are unreadable (fonts without a Unicode
   map, mojibake; :mod:`structaware_readers.ocr.text_layer`), though the page prints them right.
 
-Blank pages (no text, no image) need nothing. The counts come from PDFium's text page
-(``FPDFText_CountChars``, the text and its map-error flags) and the bounds of the page's image
-objects, in PDF points.
+A page is **blank** when it holds no page object at all (no text, image or drawing; a content
+stream PDFium cannot decode, with an unknown filter, draws nothing either): it needs nothing and
+gives no blocks. The counts come from PDFium's text page (``FPDFText_CountChars``, the text and its
+map-error flags) and the page's objects (the bounds of its images, in PDF points).
 
 Rendering: :func:`render_page` draws one page at ``dpi`` (default :data:`OCR_DPI`) into an RGB
-``PIL.Image``; the image's pixel box maps 1:1 onto the page (0..1 of width/height, origin
-top-left), so OCR boxes are page boxes with no conversion.
+``PIL.Image``, at a lower resolution when the image would exceed
+:data:`~structaware_readers.limits.MAX_RENDER_PIXELS` (a page sized to a huge scan); the image's
+pixel box maps 1:1 onto the page (0..1 of width/height, origin top-left), so OCR boxes are page
+boxes with no conversion.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MalformedInputError, MissingExtraError
+from ..limits import render_scale
 from .text_layer import TextLayerQuality, page_quality
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +52,8 @@ class PageScan:
             counted each, clamped to 1); ``None`` for pages with a text layer (not looked at).
         size: ``(width, height)`` in PDF points.
         quality: how much of the text layer can be read (``None`` for pages with (almost) no text).
+        objects: page objects on it (text, paths, images, shadings; inside forms too, 3 levels deep),
+            counted on pages without a text layer only (``None`` on the others).
     """
 
     page: int
@@ -55,6 +61,12 @@ class PageScan:
     image_cover: float | None
     size: tuple[float, float]
     quality: TextLayerQuality | None = None
+    objects: int | None = None
+
+    @property
+    def blank(self) -> bool:
+        """Nothing on the page: no text layer and no page object (nothing for any route to read)."""
+        return self.text_chars < MIN_TEXT_CHARS and self.objects == 0
 
     @property
     def scanned(self) -> bool:
@@ -76,7 +88,7 @@ class PageScan:
         """Why the page needs OCR, for messages (``""`` when it does not)."""
         if self.garbled:
             return "its text layer is unreadable (fonts without a Unicode map or mojibake)"
-        return "no text layer" if self.scanned else ""
+        return "no text layer" if self.text_chars < MIN_TEXT_CHARS and not self.blank else ""
 
 
 def _pdfium() -> Any:
@@ -129,13 +141,17 @@ def _scan(doc: Any) -> list[PageScan]:
             finally:
                 textpage.close()
             cover: float | None = None
-            if chars < MIN_TEXT_CHARS:  # images are looked at only where text is missing (the hot path skips them)
-                covered = 0.0
-                for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
+            objects: int | None = None
+            if chars < MIN_TEXT_CHARS:  # objects are looked at only where text is missing (the hot path skips them)
+                covered, objects = 0.0, 0
+                for obj in page.get_objects(max_depth=3):
+                    objects += 1
+                    if obj.type != pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                        continue
                     x0, y0, x1, y1 = obj.get_bounds()
                     covered += max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(y1, height) - max(y0, 0.0))
                 cover = min(1.0, covered / max(width * height, 1e-6))
-            out.append(PageScan(i + 1, chars, cover, (float(width), float(height)), quality))
+            out.append(PageScan(i + 1, chars, cover, (float(width), float(height)), quality, objects))
         finally:
             page.close()
     return out
@@ -147,7 +163,8 @@ def pages_needing_ocr(pdf: str | Path | bytes | Any) -> list[int]:
 
 
 def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI) -> Image.Image:
-    """Page ``page`` (1-based) as an RGB ``PIL.Image`` at ``dpi``, annotations and forms drawn.
+    """Page ``page`` (1-based) as an RGB ``PIL.Image`` at ``dpi`` (less for a page whose image would exceed
+    :data:`~structaware_readers.limits.MAX_RENDER_PIXELS`), annotations and forms drawn.
 
     Raises:
         IndexError: ``page`` is outside ``1..page count``.
@@ -158,7 +175,7 @@ def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI)
             raise IndexError(f"page {page} is outside 1..{len(doc)}")
         p = doc[page - 1]
         try:
-            bitmap = p.render(scale=dpi / 72.0, may_draw_forms=True)
+            bitmap = p.render(scale=render_scale(*p.get_size(), dpi / 72.0), may_draw_forms=True)
             return bitmap.to_pil().convert("RGB")
         finally:
             p.close()

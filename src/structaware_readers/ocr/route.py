@@ -8,12 +8,17 @@ its characters unreadable: fonts without a Unicode map, mojibake; :mod:`.text_la
   (:func:`structaware_readers.mineru.read_mineru`);
 * some pages do: MinerU reads the file, and the blocks of those pages are replaced by the OCR
   route's (:func:`ocr_blocks`); without ``structaware[ocr]`` the document keeps its readable pages
-  and a warning names the others. MinerU judges a whole file by a sample of its pages and may
-  refuse it (its model-free tier then asks for its OCR models): the OCR route then reads every page;
-* no page can be read from its text layer (a scan, a file set in fonts without a Unicode map):
-  when MinerU's own OCR tier (``basic``) is installed with its models (:func:`mineru_ocr_ready`),
-  MinerU reads it with that tier; otherwise the OCR route reads every page and the document is
-  built from its blocks alone (``parser="ocr"``).
+  and a warning names the others;
+* either way MinerU judges a whole file by a sample of its pages and may refuse it (its model-free
+  tier then asks for its OCR models: a file of mostly blank pages, damaged page content): the OCR
+  route then reads every page that is not blank, and a warning says so;
+* no page can be read from its text layer (a scan, a file set in fonts without a Unicode map, text
+  drawn as outlines): when MinerU's own OCR tier (``basic``) is installed with its models
+  (:func:`mineru_ocr_ready`), MinerU reads it with that tier; otherwise the OCR route reads every
+  page and the document is built from its blocks alone (``parser="ocr"``);
+* every page is blank (nothing on it: :attr:`PageScan.blank`, which is also what a page whose
+  content PDFium cannot decode looks like): :class:`~structaware_readers.errors.EmptyDocumentError`,
+  before any parser runs. Blank pages are never rendered or read by OCR; they give no blocks.
 
 Where the OCR route is needed and ``structaware[ocr]`` is not installed, the error
 (:class:`~structaware_readers.errors.MissingExtraError`) names that extra and the pages, never
@@ -69,11 +74,17 @@ def read_pdf(path: str | Path, *, engine: OcrEngine | None = None, dpi: int = OC
         scans = scan_pages(path)
     except MissingExtraError:
         return read_mineru(path)
+    if all(s.blank for s in scans):
+        raise EmptyDocumentError(
+            f"nothing on any of its {len(scans)} page(s): no text, image or drawing"
+            " (blank pages, or page content PDFium cannot decode: an unknown filter, a damaged stream)",
+            path=path,
+            field="pages",
+        )
     need = [s for s in scans if s.needs_ocr]
     notes = _partly_unreadable(scans)
-    if not need:
-        return _noted(read_mineru(path), notes)
     if not any(s.text_chars >= MIN_TEXT_CHARS and not s.needs_ocr for s in scans):
+        need = [s for s in scans if not s.blank]  # scans, garbled text layers, drawings without text
         if mineru_ocr_ready():
             from ..mineru.pdf import parse_pdf
 
@@ -85,6 +96,8 @@ def read_pdf(path: str | Path, *, engine: OcrEngine | None = None, dpi: int = OC
     except ModelsMissingError as exc:  # MinerU judged the file by a sample of pages and wants its OCR models
         refused = f"MinerU did not read this PDF ({exc.message.split(' -- ')[0]}); every page read by OCR"
         return _ocr_document(path, scans, need, engine=engine, dpi=dpi, notes=[*notes, refused])
+    if not need:
+        return _noted(doc, notes)
     pages = [s.page for s in need]
     try:
         blocks, routes, warnings = ocr_blocks(path, pages, doc_id=doc.doc_id, engine=engine, dpi=dpi)
@@ -156,13 +169,15 @@ def ocr_blocks(
 def _ocr_document(
     path: str | Path, scans: list[PageScan], need: list[PageScan], *, engine: OcrEngine | None, dpi: int, notes: list[str] = ()
 ) -> ParsedDocument:
-    """Every page read by OCR; ``need`` (the pages no text layer reads) names them when the engine is missing."""
+    """Every page but the blank ones read by OCR; ``need`` (the pages no text layer reads) names them when the
+    engine is missing."""
     p = Path(path)
     doc_id = doc_id_from_file(p)
     try:
-        blocks, routes, warnings = ocr_blocks(p, [s.page for s in scans], doc_id=doc_id, engine=engine, dpi=dpi)
+        blocks, routes, warnings = ocr_blocks(p, [s.page for s in scans if not s.blank], doc_id=doc_id, engine=engine, dpi=dpi)
     except MissingExtraError as exc:
-        why = "; ".join(f"page(s) {_page_list([s for s in need if s.reason == r])}: {r}" for r in _reasons(need))
+        why = "; ".join(f"page(s) {_page_list([s for s in need if s.reason == r])}: {r}" for r in _reasons(need) if r)
+        why = why or "MinerU's model-free tier did not read it"
         raise MissingExtraError(
             str(exc.field or "rapidocr"), exc.extra, f"Reading this PDF by OCR ({why})", path=p
         ) from exc
