@@ -220,3 +220,16 @@ def test_prepare_document_reads_boxed_statements(tmp_path: Path) -> None:
     doc = _doc((H, "4.2 Immunosuppression"), Block(block_id="x", kind=F, text=BOXED, page=1, bbox=(0.1, 0.2, 0.5, 0.3)))
     kinds = [b.kind for b in prepare_document(doc).blocks]
     assert F not in kinds and P in kinds
+
+
+def test_a_bare_practice_point_is_kdigo_only_in_a_kdigo_guideline() -> None:
+    body = (
+        (P, "Practice point: Offer a written asthma action plan to every adult at the first visit."),
+        (P, "Practice Point 3.1.2: Review inhaler technique at every visit."),
+    )
+    kdigo = _recs(build_units(_doc((H, "KDIGO 2031 Clinical Practice Guideline for Kidney Care in Asthma"), *body)))
+    other = _recs(build_units(_doc((H, "Australian Guideline for the Management of Asthma in Adults"), *body)))
+    assert [u.grade.system for u in kdigo] == ["KDIGO", "KDIGO"]
+    # trap: another publisher's unnumbered practice point is a consensus statement, not KDIGO's;
+    # the numbered form is KDIGO's own label wherever it is printed
+    assert [(u.grade.system, u.grade.grade) for u in other] == [("consensus", "practice point"), ("KDIGO", "practice point")]

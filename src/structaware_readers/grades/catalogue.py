@@ -126,8 +126,9 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     ),
     GradeSystem(
         "consensus",
-        "English expert-consensus / expert-opinion grades when labelled or bracketed.",
-        ("Grade: expert opinion", "(expert consensus)"),
+        "English expert-consensus / expert-opinion grades when labelled or bracketed; a bare "
+        "'Practice point:' label outside a document graded by KDIGO.",
+        ("Grade: expert opinion", "(expert consensus)", "Practice point: Offer ..."),
     ),
     GradeSystem(
         "letter",

@@ -38,7 +38,7 @@ document that says it is graded by KDIGO (``kdigo``): a title line on its first 
 names KDIGO and a guideline (``KDIGO 2024 Clinical Practice Guideline for ...``), or a heading,
 caption or table title that names KDIGO's grading ("KDIGO nomenclature and description for grading
 recommendations"). A document that only cites KDIGO ("as the KDIGO guideline recommends") keeps
-GRADE.
+GRADE. There a bare ``Practice point:`` is a KDIGO practice point too (elsewhere ``consensus``).
 
 One :func:`find_grades` per distinct text: :meth:`DocumentGrading.grades` returns the cached
 result, so the unit builder reads each block once.
@@ -170,8 +170,9 @@ def _esc(grade: Grade) -> Grade:
 
 
 def _kdigo(grade: Grade) -> Grade:
-    """A numeric-letter GRADE grade (``1B``) in a document graded by KDIGO: a KDIGO grade."""
-    if grade.system != "GRADE" or not _KDIGO_NUMLETTER.fullmatch(grade.grade):
+    """A numeric-letter GRADE grade (``1B``) or a bare practice point in a document graded by KDIGO: a KDIGO grade."""
+    numletter = grade.system == "GRADE" and _KDIGO_NUMLETTER.fullmatch(grade.grade) is not None
+    if not (numletter or (grade.system == "consensus" and grade.grade == "practice point")):
         return grade
     return grade.model_copy(update={"system": "KDIGO"})
 
