@@ -7,8 +7,6 @@ has a trap that must not change.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from structaware_readers.boxed_statements import is_boxed_statement, read_boxed_statements
@@ -16,7 +14,7 @@ from structaware_readers.grades import profile_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.units import build_units
 
-H, P, F, C = BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE, BlockKind.CAPTION
+H, P, F = BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE
 
 
 def _doc(*blocks: tuple[BlockKind, str] | Block, title: str = "") -> ParsedDocument:
@@ -214,7 +212,7 @@ def test_a_statement_inside_a_discussion_starts_what_the_text_after_it_discusses
     assert all("Discusses:" not in u.context for u in _recs(units))
 
 
-def test_prepare_document_reads_boxed_statements(tmp_path: Path) -> None:
+def test_prepare_document_reads_boxed_statements() -> None:
     from structaware_readers.loader import prepare_document
 
     doc = _doc((H, "4.2 Immunosuppression"), Block(block_id="x", kind=F, text=BOXED, page=1, bbox=(0.1, 0.2, 0.5, 0.3)))
