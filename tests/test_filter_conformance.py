@@ -383,6 +383,7 @@ MISTAKES = [
     ({"type": {"$in": ["table_row", "figures"]}}, group(F("type", ["table_row", "figures"], FilterOperator.IN)), "filter.unit_type", "unknown unit type 'figures'"),
     ({"grade_system": "GRAD"}, group(F("grade_system", "GRAD")), "filter.grade_system", "did you mean 'GRADE'?"),
     ({"grade_strength": {"$ne": "strongly"}}, group(F("grade_strength", "strongly", FilterOperator.NE)), "filter.grade_strength", "unknown grade strength 'strongly'"),
+    ({"grade_strength": "good practise statement"}, group(F("grade_strength", "good practise statement")), "filter.grade_strength", "did you mean 'good practice statement'?"),
 ]  # fmt: skip
 #: Traps: filters spelt right that may well match nothing in this index, which is an answer, not an error.
 RIGHT = [
@@ -390,6 +391,8 @@ RIGHT = [
     ({"grade_system": "zh"}, group(F("grade_system", "zh"))),
     ({"grade_strength": "moderate", "grade_direction": "neither"}, group(F("grade_strength", "moderate"), F("grade_direction", "neither"))),
     ({"grade_source": {"$in": ["document_default", ""]}}, group(F("grade_source", ["document_default", ""], FilterOperator.IN))),
+    ({"grade_system": "KDIGO", "grade_strength": "strong"}, group(F("grade_system", "KDIGO"), F("grade_strength", "strong"))),
+    ({"grade_strength": "good practice statement", "grade_source": "heading"}, group(F("grade_strength", "good practice statement"), F("grade_source", "heading"))),
 ]  # fmt: skip
 
 

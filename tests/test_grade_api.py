@@ -52,6 +52,7 @@ def test_source_is_recorded_and_checked() -> None:
         "sentence",
         "table_column",
         "next_paragraph",
+        "heading",
         "document_default",
     }
     with pytest.raises(ValueError, match="source"):

@@ -196,7 +196,7 @@ def test_kdigo_statement_text_without_its_grade_and_practice_point_kept_whole() 
         )
     )
     recs = _recs(units)
-    assert [(u.grade.system, u.grade.grade) for u in recs] == [("GRADE", "2B"), ("KDIGO", "practice point")]
+    assert [(u.grade.system, u.grade.grade) for u in recs] == [("KDIGO", "2B"), ("KDIGO", "practice point")]
     assert recs[0].text == "Recommendation 1.4.1: We suggest treating adults at risk of progression with an SGLT2 inhibitor."
     assert recs[1].text == "Practice Point 1.4.2: Review the dose at every visit."  # the label numbers the statement
 

@@ -151,7 +151,7 @@ def test_kdigo_recommendations_and_practice_points() -> None:
         )
     )
     grades = [(u.grade.system, u.grade.grade, u.grade.strength) for u in _recs(units)]
-    assert grades == [("GRADE", "1A", "strong"), ("KDIGO", "practice point", "")]
+    assert grades == [("KDIGO", "1A", "strong"), ("KDIGO", "practice point", "")]  # a KDIGO guideline's title
 
 
 # ----------------------------------------------------------------------------- CSCO tier tables

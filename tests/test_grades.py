@@ -77,7 +77,7 @@ POSITIVE = [
     ("⊕⊝⊝⊝", "GRADE", "", "", "very low"),
     ("Strong, very low quality", "GRADE", "", "strong", "very low"),
     ("moderate quality", "GRADE", "", "", "moderate"),
-    ("Good practice statement", "GRADE", "good practice statement", "", ""),
+    ("Good practice statement", "GRADE", "good practice statement", "good practice statement", ""),
     ("We recommend starting dialysis when symptoms appear (1A).", "GRADE", "1A", "strong", "high"),
     ("Grade 2C", "GRADE", "2C", "weak", "low"),
     # GRADE, Chinese

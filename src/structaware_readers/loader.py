@@ -145,7 +145,9 @@ def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
     """The one structure pass every reader's output goes through before units are built, in order:
-    text as a reader sees it (:mod:`~structaware_readers.text_as_read`), given back the spaces and hyphens
+    text as a reader sees it (:mod:`~structaware_readers.text_as_read`), graded statements in a box the
+    parser read as a picture made paragraphs again (:mod:`~structaware_readers.boxed_statements`),
+    given back the spaces and hyphens
     ``pdf``'s text layer prints (:mod:`~structaware_readers.text_restore`), page furniture
     (:mod:`~structaware_readers.furniture`), tables left as loose blocks or pictures read into grids
     (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
@@ -164,6 +166,7 @@ def prepare_document(
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.chart_regions import gather_chart_regions
     from structaware_readers.algorithms.unread import note_unread_figures
+    from structaware_readers.boxed_statements import read_boxed_statements
     from structaware_readers.continuations import join_continued_paragraphs
     from structaware_readers.front_matter import mark_front_matter
     from structaware_readers.furniture import mark_furniture
@@ -172,7 +175,7 @@ def prepare_document(
     from structaware_readers.references import mark_references
     from structaware_readers.text_as_read import read_as_printed
 
-    doc = read_as_printed(doc)
+    doc = read_boxed_statements(read_as_printed(doc))
     if pdf is not None:
         doc = _with_text_layer(doc, pdf)
     doc = gather_loose_tables(mark_furniture(doc), pdf)

@@ -312,7 +312,7 @@ class Grade(BaseModel):
         grade: the grade label as normalised text, e.g. ``"2A"``, ``"A"``, ``"I"``, ``"IIa"``,
             ``"1B"``; what the ``grade=`` filter matches (payload ``grade_label``).
         strength: recommendation strength when stated: ``"strong"``, ``"conditional"``,
-            ``"weak"`` (English) — Chinese 强/弱 and KDIGO 1/2 are mapped to the same words.
+            ``"weak"`` (English; Chinese 强/弱, KDIGO 1/2 too), ``"good practice statement"`` (GRADE/WHO).
         certainty: certainty/quality of evidence when stated: ``"high"``, ``"moderate"``,
             ``"low"``, ``"very low"``, or a level such as ``"B-NR"``, ``"2++"``, ``"1a"``.
         direction: ``"for"`` or ``"against"`` when the grade or the wording states it
@@ -325,8 +325,9 @@ class Grade(BaseModel):
             preferred)``), else ``""``.
         source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``
             (a grade column of a recommendation table), ``"next_paragraph"`` (a grade line after
-            the statement, WHO style), ``"document_default"`` (e.g. NCCN "All recommendations are
-            category 2A unless otherwise indicated").
+            the statement, WHO style), ``"heading"`` (the title printed over the statement, a WHO
+            box: ``Preventing relapse (2015 – good practice statement)``), ``"document_default"``
+            (e.g. NCCN "All recommendations are category 2A unless otherwise indicated").
         raw: the matched text span(s), as printed.
     """
 

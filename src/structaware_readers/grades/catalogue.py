@@ -88,8 +88,9 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     GradeSystem(
         "GRADE",
         "GRADE strength (strong / conditional / weak) and certainty (high / moderate / low / very low), "
-        "in words, in Chinese (强推荐, 高质量证据) or as ⊕ symbols; WHO good practice statements; the "
-        "KDIGO/CHEST numeric-letter form 1A-2D (1 = strong, 2 = weak; A-D = high..very low).",
+        "in words, in Chinese (强推荐, 高质量证据) or as ⊕ symbols; WHO good practice statements "
+        "(ungraded by design: strength 'good practice statement'); the CHEST/UpToDate numeric-letter "
+        "form 1A-2D (1 = strong, 2 = weak; A-D = high..very low) outside a document graded by KDIGO.",
         (
             "Strong recommendation; high-quality evidence",
             "Conditional recommendation, low certainty of evidence",
@@ -105,7 +106,9 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     ),
     GradeSystem(
         "KDIGO",
-        "KDIGO ungraded practice points (graded KDIGO statements 1A-2D are read as GRADE).",
+        "KDIGO (1A-2D, practice points): graded recommendations 1A-2D (1 = strong 'We recommend', "
+        "2 = weak 'We suggest'; A-D = high..very low certainty) in a document graded by KDIGO "
+        "(:mod:`.document`), and ungraded practice points.",
         ("Practice Point 1.2.1: Consider ...", "(ungraded practice point)"),
     ),
     GradeSystem(
@@ -123,8 +126,9 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     ),
     GradeSystem(
         "consensus",
-        "English expert-consensus / expert-opinion grades when labelled or bracketed.",
-        ("Grade: expert opinion", "(expert consensus)"),
+        "English expert-consensus / expert-opinion grades when labelled or bracketed; a bare "
+        "'Practice point:' label outside a document graded by KDIGO.",
+        ("Grade: expert opinion", "(expert consensus)", "Practice point: Offer ..."),
     ),
     GradeSystem(
         "letter",
@@ -144,7 +148,8 @@ SYSTEM_PRECEDENCE: tuple[str, ...] = tuple(s.name for s in GRADE_SYSTEMS)
 RANK = {name: i for i, name in enumerate(SYSTEM_PRECEDENCE)}
 
 #: ``Grade.strength`` values the systems are read into (``""``: not stated): GRADE's words, KDIGO 1/2
-#: and the Chinese 强/弱 as strong/weak, ACC/AHA class IIa and class III (No Benefit) as moderate.
-STRENGTHS: tuple[str, ...] = ("strong", "moderate", "conditional", "weak")
+#: and the Chinese 强/弱 as strong/weak, ACC/AHA class IIa and class III (No Benefit) as moderate; a
+#: GRADE/WHO good practice statement, ungraded by design, as ``good practice statement``.
+STRENGTHS: tuple[str, ...] = ("strong", "moderate", "conditional", "weak", "good practice statement")
 #: ``Grade.direction`` values (``""``: not stated); ``neither`` is VA/DoD's "Neither for nor against".
 DIRECTIONS: tuple[str, ...] = ("for", "against", "neither")

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: The values of ``Grade.source``: where a grade was read.
-GRADE_SOURCES = ("sentence", "table_column", "next_paragraph", "document_default")
+GRADE_SOURCES = ("sentence", "table_column", "next_paragraph", "heading", "document_default")
 
 _ZH = r"[类级荐证识]"
 _LEVEL = r"(?i)level|\bLoE\b|evidence|\bEL\b"

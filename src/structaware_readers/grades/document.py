@@ -18,7 +18,9 @@ guideline when its own text says so through at least one of:
   recommendation wording.
 
 A guideline that itself grades at least five statements of recommendation wording (``We suggest
-... (Weak for | Reviewed, New-replaced)``, a recommendation table's rows) *grades its
+... (Weak for | Reviewed, New-replaced)``, a recommendation table's rows, whether the grade is in the
+row's text or in its grade columns: ``Class`` / ``Level`` cells ``IIa`` / ``C``, read by
+:func:`grade_from_cells` with the headers' footnote marks dropped) *grades its
 recommendations* (``grades_recommendations``): there, ungraded recommendation wording is
 discussion, methods text, a grade's definition or a quote of an earlier version, not a
 recommendation (unless a grade line follows it, WHO style, or the document states a default grade).
@@ -30,6 +32,14 @@ document that names the ESC (European Society of Cardiology) reads a roman class
 (``(Class IIa, Level C)``: the form ESC and older ACC/AHA guidelines share) as an ESC grade, while
 forms only ACC/AHA prints (``COR 1``, ``LOE B-NR``, ``III: Harm``) keep ACC/AHA.
 
+KDIGO's numeric-letter grades (``We recommend ... (1B)``, ``Grade 2C``) are the form CHEST/ACCP
+and UpToDate print too, so the text alone reads them as GRADE; they are KDIGO grades only in a
+document that says it is graded by KDIGO (``kdigo``): a title line on its first two pages that
+names KDIGO and a guideline (``KDIGO 2024 Clinical Practice Guideline for ...``), or a heading,
+caption or table title that names KDIGO's grading ("KDIGO nomenclature and description for grading
+recommendations"). A document that only cites KDIGO ("as the KDIGO guideline recommends") keeps
+GRADE. There a bare ``Practice point:`` is a KDIGO practice point too (elsewhere ``consensus``).
+
 One :func:`find_grades` per distinct text: :meth:`DocumentGrading.grades` returns the cached
 result, so the unit builder reads each block once.
 """
@@ -39,7 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from structaware_readers.grades.detect import GradeMatch, TextGrades, read_grades
+from structaware_readers.grades.detect import GradeMatch, TextGrades, grade_from_cells, read_grades
 from structaware_readers.grades.normalise import normalize_grade_text
 from structaware_readers.grades.wording import has_recommendation_wording
 from structaware_readers.models import BlockKind, Grade, ParsedDocument
@@ -69,6 +79,13 @@ _DEFAULT_NCCN = re.compile(
 # "ESC" alone is also embryonic stem cells: the society's name, its guidelines or a joint "ESC/EAS"
 _ESC = re.compile(r"\bEuropean\s+Society\s+of\s+Cardiology\b|\bESC(?:/[A-Z]{2,}|\s+[Gg]uidelines?\b)")
 _ESC_CLASSES = frozenset({"I", "IIa", "IIb", "III"})
+_KDIGO = re.compile(r"\bKDIGO\b|\bKidney\s+Disease:?\s+Improving\s+Global\s+Outcomes\b")
+# a KDIGO grading table's title: "KDIGO nomenclature and description for grading recommendations"
+_KDIGO_GRADING = re.compile(r"(?i)\b(?:nomenclature|grading|rating|grades?)\b[^.]{0,60}\brecommendations?\b")
+#: Longest line (characters) read as a title or a grading table's title by the KDIGO test.
+TITLE_LINE_CHARS = 250
+_KDIGO_NUMLETTER = re.compile(r"[12][A-D]")
+_FOOTNOTE_MARK = re.compile(r"\^\w+|[*†‡]+")  # a header's footnote mark: "Class^a", "Level*"
 _TASK_FORCE = re.compile(r"(?i)\bUSPSTF\b|\btask\s+force\b(?!\s+on\s+climate)")
 _GRADED_MIN = 2
 _NUMBERED_MIN = 2
@@ -86,6 +103,7 @@ class DocumentGrading:
     default_grade: Grade | None = None
     uspstf: bool = False
     esc: bool = False  # the document names the ESC: shared class/level forms are ESC grades
+    kdigo: bool = False  # the document is graded by KDIGO: numeric-letter grades (1A..2D) are KDIGO grades
     grades_recommendations: bool = False  # it grades the recommendations it makes (module docstring)
     _cache: dict[str, TextGrades] = field(default_factory=dict, repr=False)
 
@@ -98,6 +116,10 @@ class DocumentGrading:
             if self.esc:
                 whole = _esc(found.whole) if found.whole else None
                 labels = [GradeMatch(m.start, m.end, _esc(m.grade), m.explicit) for m in found.labels]
+                found = TextGrades(labels, whole, found.whole_explicit)
+            if self.kdigo:
+                whole = _kdigo(found.whole) if found.whole else None
+                labels = [GradeMatch(m.start, m.end, _kdigo(m.grade), m.explicit) for m in found.labels]
                 found = TextGrades(labels, whole, found.whole_explicit)
             self._cache[text] = found
         return found
@@ -147,6 +169,48 @@ def _esc(grade: Grade) -> Grade:
     return grade.model_copy(update={"system": "ESC"})
 
 
+def _kdigo(grade: Grade) -> Grade:
+    """A numeric-letter GRADE grade (``1B``) or a bare practice point in a document graded by KDIGO: a KDIGO grade."""
+    numletter = grade.system == "GRADE" and _KDIGO_NUMLETTER.fullmatch(grade.grade) is not None
+    if not (numletter or (grade.system == "consensus" and grade.grade == "practice point")):
+        return grade
+    return grade.model_copy(update={"system": "KDIGO"})
+
+
+def _graded_by_kdigo(doc: ParsedDocument, texts: list[tuple[BlockKind, int, str]]) -> bool:
+    """The document says it is graded by KDIGO (module docstring): a title line on pages 1-2 naming
+    KDIGO and a guideline, or a heading, caption or table title naming KDIGO's grading."""
+    captions = {b.caption.strip() for b in doc.body_blocks() if b.kind is BlockKind.TABLE}
+    for kind, page, text in [(BlockKind.HEADING, 1, doc.title), *texts]:
+        if kind is BlockKind.TABLE and text not in captions:
+            continue  # a table's row: a comparison of guidelines may name KDIGO's grading
+        line = " ".join(text.split())
+        if len(line) > TITLE_LINE_CHARS or not _KDIGO.search(line):
+            continue
+        title_line = kind in (BlockKind.HEADING, BlockKind.PARAGRAPH) and not line.endswith((".", "!", "?"))
+        if page <= 2 and title_line and _TITLE.search(line):
+            return True
+        if kind in (BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE) and _KDIGO_GRADING.search(line):
+            return True
+    return False
+
+
+def _graded_table_rows(doc: ParsedDocument) -> int:
+    """Rows of the document's tables with recommendation wording and a grade in their grade columns
+    (``Recommendations | Class^a | Level^b`` over ``... should be considered ... | IIa | C``)."""
+    count = 0
+    for b in doc.body_blocks():
+        grid = b.table
+        if b.kind is not BlockKind.TABLE or grid is None or not grid.header_rows or not grid.body_rows:
+            continue
+        headers = [" ".join(_FOOTNOTE_MARK.sub("", h).split()) for h in grid.column_headers()]
+        for row in grid.body_rows:
+            if len(row) != len(headers) or grade_from_cells(headers, row) is None:
+                continue
+            count += has_recommendation_wording(normalize_grade_text(" | ".join(c for c in row if c)))
+    return count
+
+
 def _texts(doc: ParsedDocument) -> list[tuple[BlockKind, int, str]]:
     out: list[tuple[BlockKind, int, str]] = []
     for b in doc.body_blocks():
@@ -177,6 +241,7 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
     profile = DocumentGrading()
     profile.uspstf = any(_TASK_FORCE.search(t) for _, _, t in texts)
     profile.esc = any(_ESC.search(t) for _, _, t in texts)
+    profile.kdigo = _graded_by_kdigo(doc, texts)
     legend = graded = numbered = graded_wording = 0
     title = False
     prose: list[str] = []  # normalised paragraphs and list items, for the wording count of the title signal
@@ -213,5 +278,7 @@ def profile_document(doc: ParsedDocument) -> DocumentGrading:
     if title and not profile.reasons and _count_wording(prose, _WORDING_MIN) >= _WORDING_MIN:
         profile.reasons.append("title")
     profile.is_guideline = bool(profile.reasons)
+    if graded_wording < GRADED_WORDING_MIN:
+        graded_wording += _graded_table_rows(doc)
     profile.grades_recommendations = graded_wording >= GRADED_WORDING_MIN and profile.default_grade is None
     return profile

@@ -6,6 +6,12 @@ practice points.
 ``(1A)`` only after recommendation wording ("We recommend ... (1B)"), so ``(2A)`` in a numbered
 list or a chemical formula stays ungraded. Also ``UpToDate: Grade 2C``.
 
+The text alone reads ``1A`` .. ``2D`` as ``GRADE`` (CHEST/ACCP and UpToDate print the same form); a
+document graded by KDIGO reads them as ``KDIGO`` (:mod:`.document`: its title line or grading table
+names KDIGO). A numbered or "ungraded" practice point (``Practice Point 1.2.1:``) is KDIGO's own
+label and is ``KDIGO`` anywhere; a bare ``Practice point:`` (a consensus label of other guidelines
+too) is ``consensus`` outside a document graded by KDIGO.
+
 Source: KDIGO "Nomenclature and description for rating guideline recommendations"; Guyatt et al.,
 CHEST 2006 (grading strength of recommendations and quality of evidence); UpToDate grading guide.
 """
@@ -29,6 +35,7 @@ _NUMLETTER = re.compile(r"(?i)\b(?:grade|class)\s*[:]?\s*([12])((?-i:[A-D]))(?![
 _NUMLETTER_BRACKET = re.compile(r"\(\s*([12])([A-D])\s*\)")
 _RECOMMEND_VERB = re.compile(r"(?i)\b(?:recommend|suggest)|推荐|建议")
 _PRACTICE_POINT = re.compile(r"(?i)\b(?:ungraded\s+)?practice\s+point(?!s)\b")
+_NUMBERED = re.compile(r"\s*\d+(?:\.\d+)*")
 _CERT = {"A": "high", "B": "moderate", "C": "low", "D": "very low"}
 
 
@@ -58,7 +65,10 @@ def _h_practice_point(scan: Scan, m: re.Match[str]) -> None:
     # "Practice Point 1.2.1: ..." heads a statement; "ungraded practice point" is a label anywhere
     before = scan.norm[max(0, m.start() - 40) : m.start()].rstrip(" \t")
     if m.group(0).lower().startswith("ungraded") or not before or before[-1] in OPENERS + SENTENCE_END:
-        scan.add(Signal("KDIGO", m.start(), m.end(), grade="practice point"))
+        # KDIGO numbers its practice points and calls them ungraded; a bare "Practice point:" is
+        # other guidelines' consensus label too (read as KDIGO in a KDIGO document, :mod:`.document`)
+        own = m.group(0).lower().startswith("ungraded") or _NUMBERED.match(scan.norm, m.end()) is not None
+        scan.add(Signal("KDIGO" if own else "consensus", m.start(), m.end(), grade="practice point"))
 
 
 NUMLETTER: Detector = (_NUMLETTER, _h_numletter)

@@ -3,7 +3,9 @@
 ``1++``/``2++`` fire anywhere; ``1+``, ``2-``, ``3``, ... only after an evidence label (``Level of
 evidence 2+``), since ``2-`` and ``3+`` are common elsewhere. A "good practice point" (SIGN) or
 "good practice statement" (GRADE/WHO) is a grade of its own, but not after an article ("a good
-practice statement is ...") or inside a sentence.
+practice statement is ...") or inside a sentence; a WHO box title's year and dash before it
+(``Preventing relapse (2015 – good practice statement)``) make it a label. A good practice statement
+is ungraded by design: its strength reads ``good practice statement``.
 
 Source: SIGN 50 guideline developer's handbook (levels of evidence, grades of recommendation, ☑
 good practice points); GRADE Working Group on good practice statements.
@@ -36,6 +38,10 @@ _GOOD_PRACTICE = re.compile(
 )
 
 
+# a WHO box title's year and dash before the label: "Preventing relapse (2015 – good practice statement)"
+_YEAR_DASH = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[-–—]$")
+
+
 def _h_sign_strong(scan: Scan, m: re.Match[str]) -> None:
     scan.add(Signal(SYSTEM, m.start(), m.end(), level=m.group(0)))
 
@@ -60,10 +66,12 @@ def _h_good_practice(scan: Scan, m: re.Match[str]) -> None:
     elif phrase != "good practice point":
         # statements: a label or the head of a statement, not a mention inside a sentence
         before = scan.norm[max(0, m.start() - 40) : m.start()].rstrip(" \t")
-        if before and before[-1] not in OPENERS + SENTENCE_END + "。":
+        if before and before[-1] not in OPENERS + SENTENCE_END + "。" and not _YEAR_DASH.search(before):
             return
-    system = SYSTEM if phrase == "good practice point" else "GRADE"
-    scan.add(Signal(system, m.start(), m.end(), grade=phrase))
+    if phrase == "good practice point":
+        scan.add(Signal(SYSTEM, m.start(), m.end(), grade=phrase))
+    else:  # GRADE/WHO: ungraded by design, the statement's kind is its strength
+        scan.add(Signal("GRADE", m.start(), m.end(), grade=phrase, strength="good practice statement"))
 
 
 LEVEL_STRONG: Detector = (_SIGN_STRONG, _h_sign_strong)

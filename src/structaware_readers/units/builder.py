@@ -98,12 +98,12 @@ class UnitBuilder:
     def section_path(self) -> list[str]:
         return [b.text.strip() for _, b in self.path if b.text.strip()]
 
-    def section_context(self) -> str:
+    def section_context(self, *, discussed: bool = True) -> str:
         """``Section: A > B`` and, under a discussion heading, the recommendations it discusses
-        (:mod:`.discussion`)."""
+        (:mod:`.discussion`; not with ``discussed=False``, for a recommendation of its own)."""
         path = self.section_path
         section = f"Section: {' > '.join(path)}" if path else ""
-        return " | ".join(s for s in (section, self.discussion.context()) if s)
+        return " | ".join(s for s in (section, self.discussion.context() if discussed else "") if s)
 
     def emit(
         self,
@@ -161,6 +161,11 @@ class UnitBuilder:
                 flow=flow,
             )
         )
+        if unit_type is UnitType.RECOMMENDATION and table is None:
+            follows = self.open_rec
+            if self.discussion.level is not None and not follows and self.pending:
+                self.flush_section()  # the discussion's text so far discusses the recommendations before this one
+            self.discussion.on_statement(follows_statement=follows)  # a new group inside a discussion
         self.links.append([] if unit_type in NON_EVIDENCE_TYPES else self.discussion.linked())
         self.open_rec = unit_type is UnitType.RECOMMENDATION
         if self.open_rec and table is None:

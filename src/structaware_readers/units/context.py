@@ -61,8 +61,9 @@ class EmitContext(Protocol):
         """The heading texts from the top level down to the current section."""
         ...
 
-    def section_context(self) -> str:
-        """``Section: A > B > C`` for the current path, ``""`` at the top of the document."""
+    def section_context(self, *, discussed: bool = True) -> str:
+        """``Section: A > B > C`` for the current path, ``""`` at the top of the document; under a
+        discussion heading also ``Discusses: ...`` unless ``discussed`` is False."""
         ...
 
     def emit(

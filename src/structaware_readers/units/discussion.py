@@ -11,7 +11,9 @@ since the last heading that is no discussion heading are the ones discussed; a d
 (:data:`DISCUSSION_HEADING`: ``Discussion``, ``Rationale``, ``Evidence summary``, ``Summary of
 the evidence``, ``Remarks``, ``Justification``, ``推荐理由``, ``证据总结``, ...; numbering such as
 ``a.`` or ``2.1`` allowed) and every heading below it keep them; the next other heading at the
-discussion's level or above forgets them. At most :data:`MAX_NAMED` are named, each by its first
+discussion's level or above forgets them. A recommendation printed inside the discussion after its
+text (a statement box in the running text, the next heading missed by the parser) starts the next
+group: the discussion's text after it discusses it and the recommendations right after it. At most :data:`MAX_NAMED` are named, each by its first
 line as a title (:func:`structaware_readers.units.common.title`, at most 160 characters), and every
 unit under the discussion links to their units (:meth:`Discussion.linked`, ``Unit.linked_ids``), so a
 search that hits the discussion brings the recommendation along.
@@ -49,9 +51,19 @@ class Discussion:
         elif self.level is None or level <= self.level:
             self.level, self.discussed, self.recent = None, [], []
 
+    def on_statement(self, *, follows_statement: bool) -> None:
+        """A recommendation printed inside an open discussion after its text (not right after another
+        recommendation, ``follows_statement``) starts a new group: the text after it discusses it."""
+        if self.level is not None and not follows_statement:
+            self.discussed, self.recent = [], []
+
     def on_recommendation(self, text: str, position: int) -> None:
-        """A recommendation built from the body text, the ``position``-th unit of the pass."""
-        self.recent.append((title(text.strip().splitlines()[0]), position))
+        """A recommendation built from the body text, the ``position``-th unit of the pass; inside an
+        open discussion it is also one the discussion's further text discusses."""
+        entry = (title(text.strip().splitlines()[0]), position)
+        self.recent.append(entry)
+        if self.level is not None:
+            self.discussed.append(entry)
 
     def linked(self) -> list[int]:
         """Positions (among the units built) of the recommendations named by :meth:`context`."""

@@ -31,7 +31,12 @@ section printing an evidence table or an earlier version's recommendations, VA/D
    is no recommendation.
    A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
    legend of the grading scheme: the text is no recommendation.
-3. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
+3. **A grade in the title over the statement** (a WHO box: ``Preventing relapse (2015 – good practice
+   statement)`` as a heading, the statement the paragraph under it): the first paragraph after a
+   heading whose one grade label closes it is a recommendation with that grade when it has
+   recommendation wording, with ``Grade.source = "heading"``; the heading stays the section's title
+   (the unit's context) and its element is the unit's first. A later paragraph under it is not graded by it.
+4. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
    the document default grade if there is one (NCCN "category 2A unless otherwise indicated"); so
    does an ungraded option line right after an NCCN option line (``Rucaparib`` after ``..., or``).
    In a guideline that grades its recommendations
@@ -45,7 +50,7 @@ The unit's text is the statement without the grade marks that close it (:mod:`.g
 suggest ... (2B).`` -> ``We suggest ....``; a grade line after the statement is not appended);
 the grade is ``Unit.grade`` and one part of the context (``Grade (KDIGO): (2B)``). A label that opens
 its statement (``Practice Point 1.3.1:``) also numbers it and stays in the text.
-The parent section is the context; a recommendation's text is not repeated inside its section unit.
+The parent section is the context (not what a discussion around it discusses); a recommendation's text is not repeated inside its section unit.
 """
 
 from __future__ import annotations
@@ -185,11 +190,24 @@ def _is_grade_line(text: str, matches: list[GradeMatch]) -> bool:
 
 
 def _ungraded_counts(builder: EmitContext, text: str) -> bool:
-    """Ungraded ``text`` is a recommendation here (rule 3 of the module docstring)."""
+    """Ungraded ``text`` is a recommendation here (rule 4 of the module docstring)."""
     grading = builder.grading
     if not (grading.is_guideline and _wording(text)) or _DEFINITION.search(text):
         return False
     return not grading.grades_recommendations or _grade_line_follows(builder)
+
+
+def _heading_grade(builder: EmitContext) -> Grade | None:
+    """Rule 3: the grade whose label closes the heading just before (``Blood stage infection (2024 –
+    good practice statement)``), with ``source="heading"``; None when the block before is no heading
+    or its labels are not one closing label."""
+    head = builder.previous
+    if head is None or head.kind is not BlockKind.HEADING:
+        return None
+    matches = builder.grading.accepted(head.text)
+    if len(matches) != 1 or head.text[matches[0].end :].strip(" \t)]）】.:;"):
+        return None
+    return matches[0].grade.model_copy(update={"source": "heading"})
 
 
 def _grade_line_follows(builder: EmitContext) -> bool:
@@ -225,7 +243,7 @@ def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade
     builder.emit(
         UnitType.RECOMMENDATION,
         statement,
-        grade_context(builder.section_context(), grade),
+        grade_context(builder.section_context(discussed=False), grade),
         [*(by_id[b] for b in blocks), block],
         grade=grade,
     )
@@ -240,12 +258,26 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
     grading = builder.grading
     matches = [m for m in grading.accepted(text) if not _evidence_note(m)]
     if not matches:
+        heading_grade = _heading_grade(builder)
+        if heading_grade is not None and _wording(text) and not _DEFINITION.search(text):
+            head = builder.previous
+            take_head = head is not None and builder.pending_heading is head and not builder.pending
+            if take_head:
+                builder.pending_heading = None  # the heading's element goes with the statement it grades
+            builder.emit(
+                UnitType.RECOMMENDATION,
+                text,
+                grade_context(builder.section_context(discussed=False), heading_grade),
+                [head, block] if take_head and head is not None else [block],
+                grade=heading_grade,
+            )
+            return True
         if not (_ungraded_counts(builder, text) or _default_option(builder, text)):
             return False
         builder.emit(
             UnitType.RECOMMENDATION,
             text,
-            builder.section_context(),
+            builder.section_context(discussed=False),
             [block],
             grade=grading.default_grade,
         )
@@ -263,7 +295,7 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
             return False  # "All recommendations are category 2A unless otherwise indicated": the default itself
     label_first = _label_first_pieces(text, matches)
     spans, tail = label_first or _pieces(text, matches)
-    context = builder.section_context()
+    context = builder.section_context(discussed=False)
     trailing = text[tail:].strip()
     if trailing and (_NOTE.match(trailing) or _ALTERNATIVE.match(trailing)):  # a note, or ", or" before the next option
         s0, _, g0 = spans[-1]
