@@ -54,16 +54,18 @@ def _first_discussion(hits: list[SearchHit]) -> int:
 
 def test_a_discussion_hit_brings_its_recommendation_just_above_it(index: StructureIndex, units: list[Unit]) -> None:
     by_id = {u.unit_id: u for u in units}
-    hits = index.query(QUESTION, k=5)
-    i = _first_discussion(hits)
-    disc = hits[i].unit
-    rec = by_id[disc.linked_ids[0]]
-    assert rec.unit_type is UnitType.RECOMMENDATION and rec.text.startswith("2. For patients with MDD")
-    ids = [h.unit.unit_id for h in hits]
-    assert ids.index(rec.unit_id) < i or ids.index(rec.unit_id) == i - 1  # above the discussion
-    assert hits[ids.index(rec.unit_id)].score >= hits[i].score
-    assert len(ids) == len(set(ids)) == 5 and [h.rank for h in hits] == [1, 2, 3, 4, 5]
-    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    for rerank in (False, None):  # the fused order, and the second stage's (the default)
+        hits = index.query(QUESTION, k=5, rerank=rerank)
+        i = _first_discussion(hits)
+        disc = hits[i].unit
+        rec = by_id[disc.linked_ids[0]]
+        assert rec.unit_type is UnitType.RECOMMENDATION and rec.text.startswith("2. For patients with MDD")
+        ids = [h.unit.unit_id for h in hits]
+        assert ids.index(rec.unit_id) < i or ids.index(rec.unit_id) == i - 1, rerank  # above the discussion
+        assert hits[ids.index(rec.unit_id)].score >= hits[i].score
+        assert len(ids) == len(set(ids)) == 5 and [h.rank for h in hits] == [1, 2, 3, 4, 5]
+        if rerank is False:
+            assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     # trap: the recommendation shares none of the question's distinctive words, so its place is the link's doing
     assert not {"joint", "commission", "measurement-based"} & set(rec.embedding_text().lower().split())
 

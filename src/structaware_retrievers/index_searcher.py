@@ -161,11 +161,14 @@ class IndexSearcher:
         rerank: Rerank | None,
     ) -> list[SearchHit]:
         """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
-        groups, linked units) before the cut to ``k``, the expansion and the budget."""
+        groups, linked units: a unit a hit links to stays just above it) before the cut to ``k``, the
+        expansion and the budget."""
         if rerank is None:
             return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
         packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
-        ordered = self.rescore(text, packed[: rerank.pool], prep, rerank) + packed[rerank.pool :]
+        head = self.rescore(text, packed[: rerank.pool], prep, rerank)
+        # a discussion's recommendation stays just above it, as the packing placed it
+        ordered = evidence.bring_linked(head, head, len(head)) + packed[rerank.pool :]
         ordered = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
         return self.fit(ordered, budget_chars, expand)
 
