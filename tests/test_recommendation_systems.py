@@ -231,3 +231,42 @@ def test_a_bare_practice_point_is_kdigo_only_in_a_kdigo_guideline() -> None:
     # trap: another publisher's unnumbered practice point is a consensus statement, not KDIGO's;
     # the numbered form is KDIGO's own label wherever it is printed
     assert [(u.grade.system, u.grade.grade) for u in other] == [("consensus", "practice point"), ("KDIGO", "practice point")]
+
+
+# ----------------------------------------------------------------------------- a statement that ends with a colon
+
+
+def test_a_statement_ending_with_a_colon_takes_the_paragraph_or_list_it_announces() -> None:
+    L = BlockKind.LIST
+    factors = Block(block_id="x", kind=L, page=1, text="", items=["Serum potassium above 5.5 mmol/l", "eGFR below 20 ml/min per 1.73 m^2"])
+    doc = _doc(
+        (H, "KDIGO 2031 Clinical Practice Guideline for Polycystic Kidney Disease"),
+        (P, "Practice Point 2.4.1: Factors to consider before starting a vasopressin antagonist:"),
+        factors,
+        (P, "The Work Group reviewed three trials of vasopressin antagonists in adults."),
+        (P, "Practice Point 2.4.2: Tolvaptan dosing:"),
+        (P, "Start at 45 mg in the morning and 15 mg in the afternoon, and titrate monthly."),
+        (P, "Recommendation 2.4.3: We suggest a low-salt diet for adults with polycystic kidney disease (2C)."),
+        (P, "Practice Point 2.4.4: Recheck serum sodium two weeks after the first dose."),
+        (P, "Sodium can fall quickly in older adults."),
+        (H, "Referral"),
+        (P, "Consider referral for specialist advice when:"),
+        (P, "Kidney volume is measured by magnetic resonance imaging in most centres."),
+    )
+    recs = _recs(build_units(doc))
+    by_label = {u.text.split(":")[0]: u for u in recs}
+    first = by_label["Practice Point 2.4.1"]
+    # the list it announces, every item, in the unit as printed; the discussion after it stays section text
+    assert first.text == (
+        "Practice Point 2.4.1: Factors to consider before starting a vasopressin antagonist:\n"
+        "Serum potassium above 5.5 mmol/l\neGFR below 20 ml/min per 1.73 m^2"
+    )
+    assert first.element_ids == ["p1-e1", "p1-e2"]
+    assert by_label["Practice Point 2.4.2"].text.endswith("\nStart at 45 mg in the morning and 15 mg in the afternoon, and titrate monthly.")
+    # trap: a graded statement after a colon-ended one is a recommendation of its own
+    assert by_label["Recommendation 2.4.3"].grade.grade == "2C"
+    # traps: a statement without a colon takes nothing after it, nor does an ungraded one with a colon
+    assert by_label["Practice Point 2.4.4"].text == "Practice Point 2.4.4: Recheck serum sodium two weeks after the first dose."
+    sections = " ".join(u.text for u in build_units(doc) if u.unit_type is UnitType.SECTION)
+    assert "Work Group reviewed three trials" in sections and "Sodium can fall quickly" in sections
+    assert "magnetic resonance imaging" in sections

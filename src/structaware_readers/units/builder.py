@@ -35,7 +35,7 @@ from structaware_readers.units.figures import emit_figure
 from structaware_readers.units.flowcharts import emit_flowchart
 from structaware_readers.units.grade_marks import grade_context
 from structaware_readers.units.options import UnitOptions
-from structaware_readers.units.recommendations import emit_if_recommendation
+from structaware_readers.units.recommendations import add_element, emit_if_recommendation, takes_body
 from structaware_readers.units.table_rows import emit_table
 
 
@@ -86,6 +86,7 @@ class UnitBuilder:
     box: Block | None = None  # the heading of an open box (a sidebar label paragraph), see .boxed_text
     aside: list[SectionPart] = field(default_factory=list)  # reference or front matter text since the last flush
     aside_type: UnitType | None = None  # the unit type of ``aside``
+    body_block: str = ""  # the block a colon-ended recommendation took as its body (its list's items follow)
 
     def __post_init__(self) -> None:
         self.grading = profile_document(self.doc)
@@ -303,9 +304,17 @@ class UnitBuilder:
         if aside is not None:
             self.add_aside(block, text, aside)
             return
-        if self.options.recommendation_units and emit_if_recommendation(self, block, text):
+        if self.options.recommendation_units and (self.take_body(block, text) or emit_if_recommendation(self, block, text)):
             return
         self.add_section_text(block, text)
+
+    def take_body(self, block: Block, text: str) -> bool:
+        """``text`` taken into the recommendation just emitted when that ends with a colon
+        (:func:`~.recommendations.takes_body`)."""
+        if not (self.open_rec and self.units) or not takes_body(self.units[-1], block, text, self.body_block, self.grading):
+            return False
+        self.body_block = block.block_id
+        return True
 
     def add_section_text(self, block: Block, text: str) -> None:
         """Append ``text`` (from ``block``) to the section being collected."""
@@ -335,11 +344,7 @@ class UnitBuilder:
             return False
         unit.grade = grade.model_copy(update={"source": "next_paragraph"})
         unit.context = grade_context(unit.context, unit.grade)  # the grade line: metadata, not statement text
-        if block.block_id not in unit.element_ids:
-            unit.element_ids.append(block.block_id)
-            unit.bboxes.append(block.bbox)
-            unit.element_pages.append(block.page)
-        unit.pages = sorted({*unit.pages, block.page, *block.extra_pages})
+        add_element(unit, block)
         return True
 
     def on_chunk(self, block: Block) -> None:

@@ -60,10 +60,11 @@ from typing import TYPE_CHECKING
 
 from structaware_readers.grades import has_recommendation_wording, normalize_grade_text
 from structaware_readers.grades.detect import GradeMatch
-from structaware_readers.models import Block, BlockKind, Grade, UnitType
+from structaware_readers.models import Block, BlockKind, Grade, Unit, UnitType
 from structaware_readers.units.grade_marks import grade_context, strip_marks
 
 if TYPE_CHECKING:
+    from structaware_readers.grades.document import DocumentGrading
     from structaware_readers.units.context import EmitContext
 
 _KINDS = {BlockKind.PARAGRAPH, BlockKind.LIST}
@@ -324,4 +325,29 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
             )
         else:
             builder.add_section_text(block, trailing)
+    return True
+
+
+def add_element(unit: Unit, block: Block) -> None:
+    """Give ``unit`` the provenance of ``block`` too: its element id, bbox and 1-based page(s)."""
+    if block.block_id not in unit.element_ids:
+        unit.element_ids.append(block.block_id)
+        unit.bboxes.append(block.bbox)
+        unit.element_pages.append(block.page)
+    unit.pages = sorted({*unit.pages, block.page, *block.extra_pages})
+
+
+def takes_body(unit: Unit, block: Block, text: str, body_block: str, grading: DocumentGrading) -> bool:
+    """Append ``text`` (from ``block``) to the graded recommendation ``unit`` emitted just before it when
+    the statement ends with a colon ("Practice Point 1.2: Factors to consider before using an SGLT2i:"):
+    what it announces, the next paragraph or list (every item of it: ``body_block`` is the block already
+    taken), is its body. A text with a grade of its own is a statement of its own and is not taken; an
+    ungraded statement takes nothing (a manual's "Refer when:" is often followed by another box's text).
+    True when taken."""
+    if unit.unit_type is not UnitType.RECOMMENDATION or unit.grade is None or block.kind not in _KINDS:
+        return False
+    if not (unit.text.rstrip().endswith(":") or block.block_id == body_block) or grading.accepted(text):
+        return False
+    unit.text = f"{unit.text}\n{text}"
+    add_element(unit, block)
     return True
