@@ -111,6 +111,21 @@ def test_serves_expansion_budget_and_weights_as_the_index_answers_them(server: Q
     assert status == 400 and err["field"] == "expand"
 
 
+def test_an_expanded_answer_names_the_group_rows_its_hit_holds(server: QueryServer) -> None:
+    """With ``expand``, a table hit's record in ``evidence`` holds its group rows' text as its record in
+    ``hits`` does, and names their ids as that record does (it said ``[]``: a client could not tell
+    which units it was handed, and the rows were not listed anywhere else either)."""
+    status, body = _call(f"{server.url}/query", {"text": "What is the grade for adults 57-59 y?", "k": 3, "expand": True})
+    assert status == 200
+    hit = body["hits"][0]
+    assert hit["unit_type"] == "table_row" and hit["group_unit_ids"]  # a grouped hit
+    (own,) = [r for r in body["evidence"] if r["unit_id"] == hit["unit_id"]]
+    assert own["expanded_from"] is None and own["text"] == hit["text"]
+    assert own["group_unit_ids"] == hit["group_unit_ids"]
+    neighbours = [r for r in body["evidence"] if r["expanded_from"] is not None]
+    assert neighbours and all(r["group_unit_ids"] == [] for r in neighbours)  # a neighbour holds no group
+
+
 def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     status, body = _call(f"{server.url}/query", raw=b"{not json")
     assert status == 400 and body["field"] == "body" and "invalid JSON" in body["message"]
