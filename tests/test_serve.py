@@ -126,6 +126,34 @@ def test_an_expanded_answer_names_the_group_rows_its_hit_holds(server: QueryServ
     assert neighbours and all(r["group_unit_ids"] == [] for r in neighbours)  # a neighbour holds no group
 
 
+def test_a_burst_of_clients_connecting_at_once_is_answered(server: QueryServer) -> None:
+    """Clients that connect at the same moment (an agent's workers starting together) each get their
+    answer: the listen backlog was the standard library's 5, and under such a burst some connections
+    were reset by the kernel before the server could accept them."""
+    import http.client
+
+    answers: list[object] = []
+
+    def one() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=TIMEOUT)
+        try:
+            conn.request("POST", "/query", body=json.dumps({"text": "clinic BP target", "k": 2}).encode())
+            resp = conn.getresponse()
+            answers.append((resp.status, len(json.loads(resp.read())["hits"])))
+        except OSError as exc:
+            answers.append(type(exc).__name__)
+        finally:
+            conn.close()
+
+    for _ in range(3):  # three bursts of 64 (the kernel resets only when the backlog overflows just so)
+        threads = [threading.Thread(target=one) for _ in range(64)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(TIMEOUT * 4)
+    assert answers == [(200, 2)] * 3 * 64
+
+
 def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     status, body = _call(f"{server.url}/query", raw=b"{not json")
     assert status == 400 and body["field"] == "body" and "invalid JSON" in body["message"]
