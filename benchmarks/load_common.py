@@ -28,6 +28,7 @@ swap a churned document's version, the fourth deletes its current version and in
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -218,8 +219,10 @@ class Tally:
             self.checked[what] = self.checked.get(what, 0) + n
 
     def rows(self) -> list[dict[str, Any]]:
+        """One row per request kind, then ``all`` (every request)."""
         out = []
-        for name, k in sorted(self.kinds.items()):
+        every = Kind([x for k in self.kinds.values() for x in k.latencies], sum(k.errors for k in self.kinds.values()))
+        for name, k in [*sorted(self.kinds.items()), ("all", every)]:
             lat = sorted(k.latencies)
             out.append(
                 {
@@ -230,6 +233,7 @@ class Tally:
                     "p99_ms": round(1000 * pct(lat, 99), 1),
                     "max_ms": round(1000 * lat[-1], 1) if lat else 0.0,
                     "error_examples": k.examples,
+                    "latencies_ms": [round(1000 * x, 1) for x in k.latencies],  # in completion order
                 }
             )
         return out
@@ -239,7 +243,7 @@ def pct(sorted_values: list[float], p: float) -> float:
     """The ``p``-th percentile (nearest rank) of sorted values; 0 for none."""
     if not sorted_values:
         return 0.0
-    i = max(0, min(len(sorted_values) - 1, int(round(p / 100 * len(sorted_values) + 0.5)) - 1))
+    i = max(0, min(len(sorted_values) - 1, math.ceil(p / 100 * len(sorted_values)) - 1))
     return sorted_values[i]
 
 
