@@ -9,6 +9,7 @@ Usage::
     python tests/robust_worker.py query INDEX TEXT        # prints the number of hits
     python tests/robust_worker.py state INDEX [--hidden]  # prints {doc_id: [unit ids]} (visible, or all)
     python tests/robust_worker.py documents INDEX         # prints StructureIndex.documents()
+    python tests/robust_worker.py delete INDEX DOC_ID     # deletes a document, prints its unit count
     python tests/robust_worker.py reader INDEX idle|loop  # keeps the index open until stdin closes
 
 Environment (crash tests): ``ROBUST_KILL_AT=WHEN:WHAT:N`` makes the process kill itself with
@@ -154,6 +155,9 @@ def run(argv: list[str]) -> int:
             return 0
         if cmd == "documents":
             print(json.dumps(ix.documents()), flush=True)
+            return 0
+        if cmd == "delete":
+            print(ix.delete_document(argv[2]), flush=True)
             return 0
     raise SystemExit(f"unknown command {cmd!r}")
 

@@ -6,7 +6,9 @@ real processes (``tests/robust_worker.py``, a tiny hash dense model so the engin
   state of a clean one;
 * two ingests started together into a new folder: both finish, nothing lost;
 * queries during an ingest are answered and do not make it fail; two query processes both answer;
-  a reader that keeps the index open, idle or querying in a loop, never makes a writer fail.
+  a reader that keeps the index open, idle or querying in a loop, never makes a writer fail;
+* a query reads one version of each document: a write of another process lands before or after
+  all its reads (the search, then each hit's neighbours), never between them.
 """
 
 from __future__ import annotations
@@ -250,3 +252,42 @@ def test_payload_indexes_an_older_version_did_not_make_are_created_when_writing(
         assert ix.store.ensure_payload_indexes() == []
     with open_index(str(tmp_path / "ix")) as ix:  # persisted: a new handle finds nothing missing
         assert ix.store.ensure_payload_indexes() == [] and indexed(ix) == set(PAYLOAD_INDEXES)
+
+
+def test_a_write_of_another_process_never_lands_between_the_reads_of_one_query(
+    corpus: tuple[list[Path], dict[str, list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query with ``expand`` reads the store more than once: the search, then each hit's
+    neighbours. Here another process deletes the hits' document just after the search; it used to
+    be let in between (the shard is handed over whenever no operation runs), and the hits came back
+    without their neighbours, a document seen half-gone. Now the query keeps the shard for all its
+    reads: the deleting process waits for it (until its lock timeout, 5 s here, gives up) and the
+    hits keep their neighbours; once the query is over the same delete goes through."""
+    from structaware_retrievers import evidence
+    from structaware_retrievers.filters import SearchFilter
+
+    paths, clean = corpus
+    index = tmp_path / "ix"
+    with open_index(str(index)) as ix:
+        ix.ingest(paths[:1], optimize=False)
+        (doc_id,) = state(ix)
+    real = evidence.neighbours
+    deleters: list[subprocess.Popen] = []
+
+    def neighbours_after_a_delete(store, unit):  # type: ignore[no-untyped-def]
+        if not deleters:  # after the search, before the first neighbours are read
+            deleters.append(_run("delete", str(index), unit.doc_id, lock_timeout=5))
+            deleters[0].communicate(timeout=300)
+        return real(store, unit)
+
+    monkeypatch.setattr(evidence, "neighbours", neighbours_after_a_delete)
+    with open_index(str(index)) as ix:
+        hits = ix.query("treat condition with drug", k=3, expand=True, filter=SearchFilter(unit_types=["table_row"]))
+    monkeypatch.setattr(evidence, "neighbours", real)
+    assert hits and {h.unit.doc_id for h in hits} == {doc_id}
+    assert all(h.neighbours for h in hits), "a hit without its neighbours: the delete landed inside the query"
+    assert deleters[0].returncode != 0  # it had to wait for the query, not cut into it
+    again = _run("delete", str(index), doc_id, lock_timeout=120)
+    out, err = again.communicate(timeout=300)
+    assert again.returncode == 0 and int(out) == len(clean[doc_id]), err
+    assert _check_consistent(index, clean) == {}

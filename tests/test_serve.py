@@ -111,6 +111,49 @@ def test_serves_expansion_budget_and_weights_as_the_index_answers_them(server: Q
     assert status == 400 and err["field"] == "expand"
 
 
+def test_an_expanded_answer_names_the_group_rows_its_hit_holds(server: QueryServer) -> None:
+    """With ``expand``, a table hit's record in ``evidence`` holds its group rows' text as its record in
+    ``hits`` does, and names their ids as that record does (it said ``[]``: a client could not tell
+    which units it was handed, and the rows were not listed anywhere else either)."""
+    status, body = _call(f"{server.url}/query", {"text": "What is the grade for adults 57-59 y?", "k": 3, "expand": True})
+    assert status == 200
+    hit = body["hits"][0]
+    assert hit["unit_type"] == "table_row" and hit["group_unit_ids"]  # a grouped hit
+    (own,) = [r for r in body["evidence"] if r["unit_id"] == hit["unit_id"]]
+    assert own["expanded_from"] is None and own["text"] == hit["text"]
+    assert own["group_unit_ids"] == hit["group_unit_ids"]
+    neighbours = [r for r in body["evidence"] if r["expanded_from"] is not None]
+    assert neighbours and all(r["group_unit_ids"] == [] for r in neighbours)  # a neighbour holds no group
+
+
+def test_a_burst_of_clients_connecting_at_once_is_answered(server: QueryServer) -> None:
+    """Clients that connect at the same moment (an agent's workers starting together) each get their
+    answer: the listen backlog was the standard library's 5, and under such a burst some connections
+    were reset by the kernel before the server could accept them."""
+    import http.client
+
+    answers: list[object] = []
+
+    def one() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=TIMEOUT)
+        try:
+            conn.request("POST", "/query", body=json.dumps({"text": "clinic BP target", "k": 2}).encode())
+            resp = conn.getresponse()
+            answers.append((resp.status, len(json.loads(resp.read())["hits"])))
+        except OSError as exc:
+            answers.append(type(exc).__name__)
+        finally:
+            conn.close()
+
+    for _ in range(3):  # three bursts of 64 (the kernel resets only when the backlog overflows just so)
+        threads = [threading.Thread(target=one) for _ in range(64)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(TIMEOUT * 4)
+    assert answers == [(200, 2)] * 3 * 64
+
+
 def test_bad_requests_get_typed_json_errors(server: QueryServer) -> None:
     status, body = _call(f"{server.url}/query", raw=b"{not json")
     assert status == 400 and body["field"] == "body" and "invalid JSON" in body["message"]

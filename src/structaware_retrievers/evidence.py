@@ -180,15 +180,20 @@ def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit,
 
     Yields ``(hit, unit, expanded_from)``: ``expanded_from`` is ``None`` for the hit's own unit, else the
     hit's unit id; a unit already given (a neighbour that is also a hit or a group row) is not
-    repeated. The one walk behind ``structaware query``, ``structaware serve``, the LlamaIndex
-    retriever's nodes and the LangChain retriever's documents.
+    repeated. A hit whose own unit was given already (an earlier hit's neighbour) hands over the
+    group rows not yet given one by one, as its neighbours. The one walk behind ``structaware query``,
+    ``structaware serve``, the LlamaIndex retriever's nodes and the LangChain retriever's documents.
     """
     seen: set[str] = set()
     for hit in hits:
-        ids = [hit.unit.unit_id, *(u.unit_id for u in hit.group)]
         if hit.unit.unit_id not in seen:
             yield hit, hit_unit(hit), None
-        seen.update(ids)
+            seen.update([hit.unit.unit_id, *(u.unit_id for u in hit.group)])
+        else:  # its record would repeat a unit: its rows not given yet follow on their own
+            for row in hit.group:
+                if row.unit_id not in seen:
+                    seen.add(row.unit_id)
+                    yield hit, row, hit.unit.unit_id
         for unit in hit.neighbours:
             if unit.unit_id in seen:
                 continue

@@ -13,6 +13,11 @@ One query, in order (paper section 2.4):
 With ``rerank``, step 2 is followed by a second stage (:mod:`structaware_retrievers.rerank`): the top
 fused candidates are re-scored from their own dense and BM25 scores and their coverage of the
 question before step 3 packs them.
+
+Steps 2 and 3 read the store several times (the fused query, linked units, each hit's neighbours);
+they run in one :meth:`VectorStore.hold <structaware_retrievers.store.base.VectorStore.hold>`
+block, so another process's write lands before or after them, never between: a hit's neighbours
+and group rows come from the same version of its document as the hit.
 """
 
 from __future__ import annotations
@@ -147,7 +152,8 @@ class IndexSearcher:
         """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
+        with self.store.hold():  # one version of every document for all the reads below
+            return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
 
     def _deliver(
         self,
@@ -257,8 +263,13 @@ class IndexSearcher:
             self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
         )
         args = await asyncio.to_thread(prep)
-        hits = self._hits(await self.store.aquery(**args))
-        return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
+        held = self.store.hold()  # as query(): one version of every document for all the reads;
+        await asyncio.to_thread(held.__enter__)  # entered and left in a worker thread: it may wait for the shard
+        try:
+            hits = self._hits(await self.store.aquery(**args))
+            return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
+        finally:
+            await asyncio.to_thread(held.__exit__, None, None, None)
 
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:

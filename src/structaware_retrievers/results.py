@@ -50,10 +50,13 @@ class SearchHit(BaseModel):
         of the table-group rows the record holds after its own, best first; ``[]`` for none).
 
         ``unit``: one of :attr:`neighbours`, recorded under this hit's rank and score (default: the unit
-        the hit hands over, :func:`hit_unit`: with its table-group rows).
+        the hit hands over, :func:`hit_unit`: with its table-group rows). The hit's own unit given here
+        (as :func:`~structaware_retrievers.evidence.evidence_units` yields it) is recorded as the default
+        is, its group rows' ids with it: the record's text holds those rows.
         """
-        group = self.group if unit is None else []
-        u = hit_unit(self) if unit is None else unit
+        own = unit is None or unit.unit_id == self.unit.unit_id
+        group = self.group if own else []
+        u = hit_unit(self) if own else unit
         return {
             "rank": self.rank,
             "score": self.score,

@@ -142,6 +142,9 @@ class QueryServer(ThreadingHTTPServer):
     """A threading HTTP server answering queries over one open :class:`StructureIndex`."""
 
     daemon_threads = True
+    #: Connections the kernel queues before they are accepted (``listen`` backlog; the standard
+    #: library's 5 made a burst of clients connecting at once get connection resets).
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], index: StructureIndex, pdf: PdfArg = None) -> None:
         from structaware_retrievers.page_render import PageRenderer
