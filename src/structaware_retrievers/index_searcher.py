@@ -13,6 +13,10 @@ One query, in order (paper section 2.4):
 With ``rerank``, step 2 is followed by a second stage (:mod:`structaware_retrievers.rerank`): the top
 fused candidates are re-scored from their own dense and BM25 scores and their coverage of the
 question before step 3 packs them.
+
+Before the expansion and the budget, each packed hit and each row grouped with it gets its
+calibrated relevance (:mod:`structaware_retrievers.calibration`, ``SearchHit.relevance``), and
+hits and group rows below ``min_score`` are dropped: an off-topic question gets no hit.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError
 from structaware_readers.models import Unit
-from structaware_retrievers import evidence
+from structaware_retrievers import calibration, evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.filter_keys import check_keys
@@ -143,11 +147,14 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None = None,
+        min_score: float | None = None,
     ) -> list[SearchHit]:
         """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
+        bar = calibration.check_min_score(min_score)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
-        return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
+        hits = self._hits(self.store.query(**prep))
+        return self._deliver(text, hits, prep, k, budget_chars, expand, group_size, rerank, bar)
 
     def _deliver(
         self,
@@ -159,13 +166,35 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None,
+        min_score: float = 0.0,
     ) -> list[SearchHit]:
         """Step 3, with the re-scoring stage between the packing into ``rerank.pool`` hits (table
-        groups, linked units) and the cut to ``k``, the expansion and the budget."""
+        groups, linked units) and the cut to ``k``, then the calibration (hits and group rows under
+        ``min_score`` dropped), the expansion and the budget."""
         if rerank is None:
-            return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
-        pool = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
-        return self.fit(self.rescore(text, pool, prep, rerank)[:k], budget_chars, expand)
+            top = self.finish(hits, k, None, False, group_size, prep["flt"])
+        else:
+            pool = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
+            top = self.rescore(text, pool, prep, rerank)[:k]
+        return self.fit(self.calibrate(text, top, prep, min_score), budget_chars, expand)
+
+    def calibrate(self, text: str, hits: list[SearchHit], prep: dict[str, Any], min_score: float) -> list[SearchHit]:
+        """Each hit with its calibrated ``relevance`` (:func:`calibration.relevances`, from the query
+        vectors ``prep`` holds; a query searched by BM25 alone is judged on its term coverage) and its
+        group rows at or above ``min_score`` only; hits under ``min_score`` dropped, ranks renumbered."""
+        ids = [u.unit_id for h in hits for u in (h.unit, *h.group)]
+        dense = prep["dense"]
+        rel = calibration.relevances(
+            self.store, text, [float(x) for x in dense] if dense is not None else None, prep["sparse"], ids
+        )
+        out: list[SearchHit] = []
+        for h in hits:
+            value = rel.get(h.unit.unit_id, 0.0)
+            if value < min_score:
+                continue
+            group = [g for g in h.group if rel.get(g.unit_id, 0.0) >= min_score]
+            out.append(h.model_copy(update={"relevance": value, "group": group, "rank": len(out) + 1}))
+        return out
 
     def rescore(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank) -> list[SearchHit]:
         """The re-scoring stage (:mod:`structaware_retrievers.rerank`) over the packed ``hits`` (best
@@ -217,18 +246,22 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None = None,
+        min_score: float | None = None,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
         through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
         self.check_budget(budget_chars, group_size)
+        bar = calibration.check_min_score(min_score)
         prep = functools.partial(
             self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
         )
         args = await asyncio.to_thread(prep)
         hits = self._hits(await self.store.aquery(**args))
-        return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
+        return await asyncio.to_thread(
+            self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank, bar
+        )
 
     @staticmethod
     def check_budget(budget_chars: int | None, group_size: int) -> None:
