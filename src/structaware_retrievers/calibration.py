@@ -11,9 +11,13 @@ absolute signals of that unit alone:
   Qdrant weighs it), so a question whose rare words ("glaucoma") no unit holds covers little even
   where its common words ("treated", "patients") match;
 
-combined as ``raw = cos + COVERAGE_WEIGHT * cov`` (plus :data:`CJK_OFFSET` for a question that is
-mostly Chinese/Japanese/Korean, which the default dense model searches with its multilingual half,
-whose cosines run lower) and mapped to [0, 1] by ``1 / (1 + exp(-(raw - BOUNDARY) / SCALE))``.
+combined as ``raw = cos + COVERAGE_WEIGHT * cov + FULL_COVERAGE_WEIGHT * max(0, cov - 0.5)`` (plus
+:data:`CJK_OFFSET` for a question that is mostly Chinese/Japanese/Korean, which the default dense
+model searches with its multilingual half, whose cosines run lower) and mapped to [0, 1] by
+``1 / (1 + exp(-(raw - BOUNDARY) / SCALE))``. The second coverage term lets a unit that holds most
+of the question's weighted terms answer though the dense model scores it low: the dense model is
+blind to numbers, and a table row found by the value the question names (``adults 57-59 y``) has a
+cosine of an unrelated passage.
 :data:`DEFAULT_MIN_SCORE` = 0.5 is the boundary: below it, "not in this library". Without a dense
 vector (the dense model lacks the question's language) the coverage alone is mapped, around
 :data:`COVERAGE_ONLY_BOUNDARY`; without a BM25 term, ``cov`` is 0.
@@ -42,6 +46,7 @@ __all__ = [
     "CJK_OFFSET",
     "COVERAGE_ONLY_BOUNDARY",
     "COVERAGE_WEIGHT",
+    "FULL_COVERAGE_WEIGHT",
     "DEFAULT_MIN_SCORE",
     "SCALE",
     "check_min_score",
@@ -52,10 +57,12 @@ __all__ = [
 
 #: weight of the IDF-weighted term coverage beside the cosine
 COVERAGE_WEIGHT = 0.2
+#: weight of the coverage above one half (a unit holding most of the question's weighted terms)
+FULL_COVERAGE_WEIGHT = 0.6
 #: added to ``raw`` for a question mostly in Chinese/Japanese/Korean (share of letters >= 0.3)
 CJK_OFFSET = 0.08
 #: the ``raw`` value that maps to relevance 0.5
-BOUNDARY = 0.375
+BOUNDARY = 0.385
 #: the ``cov`` value that maps to relevance 0.5 when the question has no dense vector
 COVERAGE_ONLY_BOUNDARY = 0.21
 #: width of the logistic map (``raw`` one SCALE above the boundary: relevance 0.73)
@@ -85,7 +92,8 @@ def relevance(cos: float | None, cov: float, *, cjk: bool) -> float:
     if cos is None:
         z = (cov - COVERAGE_ONLY_BOUNDARY) / SCALE
     else:
-        z = (cos + COVERAGE_WEIGHT * cov + (CJK_OFFSET if cjk else 0.0) - BOUNDARY) / SCALE
+        raw = cos + COVERAGE_WEIGHT * cov + FULL_COVERAGE_WEIGHT * max(0.0, cov - 0.5)
+        z = (raw + (CJK_OFFSET if cjk else 0.0) - BOUNDARY) / SCALE
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
