@@ -91,6 +91,12 @@ def test_an_on_topic_question_keeps_its_hit(ix: StructureIndex) -> None:
     assert [h.rank for h in kept] == list(range(1, len(kept) + 1))
 
 
+def test_a_chinese_question_keeps_its_hit_and_an_off_topic_one_gets_none(ix: StructureIndex) -> None:
+    hits = ix.query("首次就诊时应该测量哪侧手臂的血压？", k=3)
+    assert hits and hits[0].unit.text.startswith("推荐意见1.1")
+    assert ix.query("红烧肉怎么做才能肥而不腻？") == []
+
+
 def test_rows_grouped_with_a_hit_pass_the_same_bar(ix: StructureIndex) -> None:
     hits = ix.query(ROW_QUESTION, k=5, group_size=4, min_score=0)
     grouped = [h for h in hits if h.group]

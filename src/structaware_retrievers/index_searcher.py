@@ -180,13 +180,20 @@ class IndexSearcher:
 
     def calibrate(self, text: str, hits: list[SearchHit], prep: dict[str, Any], min_score: float) -> list[SearchHit]:
         """Each hit with its calibrated ``relevance`` (:func:`calibration.relevances`, from the query
-        vectors ``prep`` holds; a query searched by BM25 alone is judged on its term coverage) and its
-        group rows at or above ``min_score`` only; hits under ``min_score`` dropped, ranks renumbered."""
+        vectors ``prep`` holds; a query searched by BM25 alone is judged on its term coverage; a unit
+        a hit links to is at least as relevant as that hit) and its group rows at or above
+        ``min_score`` only; hits under ``min_score`` dropped, ranks renumbered."""
         ids = [u.unit_id for h in hits for u in (h.unit, *h.group)]
         dense = prep["dense"]
         rel = calibration.relevances(
             self.store, text, [float(x) for x in dense] if dense is not None else None, prep["sparse"], ids
         )
+        # a unit brought for a hit that links to it (a discussion's recommendation, placed just above
+        # it) is that hit's evidence: it is as relevant as the hit at least
+        for h in hits:
+            for linked in h.unit.linked_ids:
+                if linked in rel:
+                    rel[linked] = max(rel[linked], rel.get(h.unit.unit_id, 0.0))
         out: list[SearchHit] = []
         for h in hits:
             value = rel.get(h.unit.unit_id, 0.0)
