@@ -124,6 +124,13 @@ def test_relevance_is_not_normalised_per_question() -> None:
     assert relevance(None, 0.9, cjk=False) > DEFAULT_MIN_SCORE > relevance(None, 0.1, cjk=False)
 
 
+def test_a_units_relevance_is_the_same_in_hybrid_and_dense_mode(ix: StructureIndex) -> None:
+    hybrid = {h.unit.unit_id: h.relevance for h in ix.query(ON_TOPIC, k=5, group_size=1, min_score=0)}
+    dense = {h.unit.unit_id: h.relevance for h in ix.query(ON_TOPIC, k=5, group_size=1, mode="dense", min_score=0)}
+    shared = hybrid.keys() & dense.keys()
+    assert shared and all(hybrid[i] == pytest.approx(dense[i]) for i in shared)
+
+
 def test_min_score_outside_0_1_is_refused(ix: StructureIndex) -> None:
     for bad in (-0.1, 1.5, "high", True):
         with pytest.raises(MalformedInputError) as err:

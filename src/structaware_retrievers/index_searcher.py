@@ -185,8 +185,11 @@ class IndexSearcher:
         ``min_score`` only; hits under ``min_score`` dropped, ranks renumbered."""
         ids = [u.unit_id for h in hits for u in (h.unit, *h.group)]
         dense = prep["dense"]
+        # a dense search is judged on the question's terms too: a unit's relevance is the same in every mode
+        # that embeds the question densely
+        sparse = prep["sparse"] if prep["sparse"] is not None else self.sparse.embed_query(text)
         rel = calibration.relevances(
-            self.store, text, [float(x) for x in dense] if dense is not None else None, prep["sparse"], ids
+            self.store, text, [float(x) for x in dense] if dense is not None else None, sparse, ids
         )
         # a unit brought for a hit that links to it (a discussion's recommendation, placed just above
         # it) is that hit's evidence: it is as relevant as the hit at least
