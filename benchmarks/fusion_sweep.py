@@ -109,7 +109,7 @@ def cmd_lists(args: argparse.Namespace) -> None:
                     if not gold_doc[q.qid] or not sparse.embed_query(q.question).indices:
                         bm25[q.qid] = []
                         continue
-                    hits = index.query(q.question, k=args.depth, mode="sparse", group_size=1, prefetch_limit=args.depth)
+                    hits = index.query(q.question, k=args.depth, mode="sparse", group_size=1, prefetch_limit=args.depth, min_score=0)
                     bm25[q.qid] = [pos[h.unit.unit_id] for h in hits]
                 index.close()
             data["bm25"] = bm25

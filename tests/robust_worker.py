@@ -116,17 +116,17 @@ def reader(ix: StructureIndex, how: str) -> int:
     until stdin closes, or (``loop``) queries back to back until stdin closes; then one last
     query. Prints ``answered A failed F last N`` (queries with 5 hits, queries that raised)."""
     text = "treat condition with drug"
-    print("ready", len(ix.query(text, k=5)), flush=True)
+    print("ready", len(ix.query(text, k=5, min_score=0)), flush=True)
     closed = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), closed.set()), daemon=True).start()
     answered = failed = 0
     while not closed.wait(3600 if how == "idle" else 0):
         try:
-            answered += len(ix.query(text, k=5)) == 5
+            answered += len(ix.query(text, k=5, min_score=0)) == 5
         except Exception as exc:  # noqa: BLE001 - counted and shown: the test asserts there are none
             failed += 1
             print("error", exc, file=sys.stderr, flush=True)
-    print("answered", answered, "failed", failed, "last", len(ix.query(text, k=5)), flush=True)
+    print("answered", answered, "failed", failed, "last", len(ix.query(text, k=5, min_score=0)), flush=True)
     return 0
 
 
@@ -146,7 +146,7 @@ def run(argv: list[str]) -> int:
             print(summary.model_dump_json(exclude={"reports"}), flush=True)
             return 1 if summary.failed else 0
         if cmd == "query":
-            print(len(ix.query(argv[2], k=5)), flush=True)
+            print(len(ix.query(argv[2], k=5, min_score=0)), flush=True)
             return 0
         if cmd == "reader":
             return reader(ix, argv[2])

@@ -94,10 +94,14 @@ def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
 def test_an_empty_answer_says_what_it_can_mean(tiny_en_index_dir):
     # exit 0 (the query ran), nothing on stdout, and on stderr the reasons that fit the options given
     cases = {
-        ("zzqxv", "--mode", "sparse"): "no results (no unit shares a term with the question)",
-        ("blood pressure", "--filter", "page=99"): "no results (the filter matched no unit)",
-        ("blood pressure", "--budget-chars", "5"): (
+        ("zzqxv", "--mode", "sparse", "--min-score", "0"): "no results (no unit shares a term with the question)",
+        ("blood pressure", "--filter", "page=99", "--min-score", "0"): "no results (the filter matched no unit)",
+        ("blood pressure", "--budget-chars", "5", "--min-score", "0"): (
             "no results (no unit shares a term with the question or no hit fits in --budget-chars 5)"
+        ),
+        ("football world cup results 1998",): (
+            "no results (no unit shares a term with the question or no hit reaches --min-score 0.5"
+            " (the library may not hold the answer))"
         ),
     }
     for args, message in cases.items():

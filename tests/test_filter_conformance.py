@@ -184,7 +184,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     forms = _forms(guide.doc_name, guide.file_name)
     runner = CliRunner()
     cli: dict[str, Any] = {}
-    base = ["query", QUESTION, "--index", str(folder), "--no-server", "--json", "-k", str(K), "--group-size", "1"]
+    base = ["query", QUESTION, "--index", str(folder), "--no-server", "--json", "-k", str(K), "--group-size", "1", "--min-score", "0"]
     for form in forms:
         res = runner.invoke(app, [*base, *form.cli])
         cli[form.name] = res
@@ -206,7 +206,7 @@ def faces(built: dict[str, Any]):
     ix = StructureIndex(built["folder"])
 
     def li_retriever(f: MetadataFilters) -> set[str]:
-        nodes = LIRetriever(ix, similarity_top_k=K, group_size=1, filters=f).retrieve(QUESTION)
+        nodes = LIRetriever(ix, similarity_top_k=K, group_size=1, min_score=0, filters=f).retrieve(QUESTION)
         return {n.node.node_id for n in nodes}
 
     li_store = LIStore(index=ix)
@@ -216,7 +216,7 @@ def faces(built: dict[str, Any]):
         return set(res.ids or [])
 
     def lc_retriever(f: dict[str, Any]) -> set[str]:
-        docs = LCRetriever(index=ix, k=K, group_size=1).invoke(QUESTION, filter=f)
+        docs = LCRetriever(index=ix, k=K, group_size=1, min_score=0).invoke(QUESTION, filter=f)
         return {d.id for d in docs}
 
     lc_store = LCStore(StructureAwareEmbeddings(encoder=ix.dense), index=ix)
@@ -551,9 +551,9 @@ def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_inde
         "Confirm the diagnosis with ambulatory blood pressure monitoring before starting drug treatment."
     ]  # a LangChain document's key, from the LlamaIndex store
     assert li.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("setting", "clinic")))).ids == ["clinic-node"]
-    nodes = LIRetriever(lc.index, similarity_top_k=5, filters=group(F("year", 2020, FilterOperator.GTE))).retrieve(question)
+    nodes = LIRetriever(lc.index, similarity_top_k=5, min_score=0, filters=group(F("year", 2020, FilterOperator.GTE))).retrieve(question)
     assert [n.node.text for n in nodes] == ["Offer home blood pressure monitoring to adults with suspected white-coat hypertension."]
-    docs = LCRetriever(index=lc.index, k=5).invoke(question, filter={"setting": {"$in": ["clinic", "ward"]}})
+    docs = LCRetriever(index=lc.index, k=5, min_score=0).invoke(question, filter={"setting": {"$in": ["clinic", "ward"]}})
     assert [d.page_content for d in docs] == ["Recheck blood pressure at every clinic visit for adults on treatment."]
 
     for ask in (

@@ -46,7 +46,7 @@ def test_filters_on_grade_system_class_and_level(index: StructureIndex) -> None:
     doc = ParsedDocument(doc_id="g" * 16, name="grades", source="grades.json", parser="mineru", page_count=1, blocks=blocks)
     units = build_units(doc)
     index.add_document(doc, units)
-    esc = index.query("lipid lowering therapy", k=20, filter={"grade_system": "ESC"})
+    esc = index.query("lipid lowering therapy", k=20, filter={"grade_system": "ESC"}, min_score=0)
     assert sorted((h.unit.grade.grade, h.unit.grade.certainty) for h in esc) == [("I", "A"), ("IIa", "B")]
     assert index.count({"grade_system": "CDC/ACIP", "grade_strength": "strong", "grade_certainty": "4"}) == 1
     assert index.count({"grade_system": "CN", "grade": "IIa"}) == 1

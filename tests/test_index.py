@@ -109,7 +109,7 @@ def test_table_value_question_returns_that_row_first(filled: StructureIndex) -> 
         top = filled.query(q, k=3)
         assert "Adults 57-59 y" in _text(top[0]), (q, [_text(h)[:30] for h in top])
         assert "Adults 57-59 y" in _text(filled.query(q, k=1, mode="sparse")[0])
-    hits = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1)  # every row its own hit
+    hits = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, min_score=0)  # every row its own hit
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
     fused = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, rerank=False)
     assert all(a.score >= b.score for a, b in zip(fused, fused[1:]))  # the fused order is the scores' order
@@ -129,11 +129,13 @@ def test_recommendation_question_and_filters(filled: StructureIndex) -> None:
     q = "Should ambulatory blood pressure monitoring be offered to confirm the diagnosis?"
     assert "Recommendation 2.1" in _text(filled.query(q, k=3, mode="sparse")[0])
 
-    rows_only = filled.query(q, k=20, filter=SearchFilter(unit_types=["table_row"]))
+    # the filters, every hit kept (no table row answers the question: at the default bar none is returned)
+    assert filled.query(q, k=20, filter=SearchFilter(unit_types=["table_row"])) == []
+    rows_only = filled.query(q, k=20, filter=SearchFilter(unit_types=["table_row"]), min_score=0)
     assert rows_only and all(h.unit.unit_type == UnitType.TABLE_ROW for h in rows_only)
-    graded_c = filled.query("blood pressure target", k=20, filter=SearchFilter(grades=["C"]))
+    graded_c = filled.query("blood pressure target", k=20, filter=SearchFilter(grades=["C"]), min_score=0)
     assert graded_c and all(h.unit.grade and h.unit.grade.grade == "C" for h in graded_c)
-    page2 = filled.query(q, k=20, filter=SearchFilter(page_from=2, page_to=2))
+    page2 = filled.query(q, k=20, filter=SearchFilter(page_from=2, page_to=2), min_score=0)
     assert page2 and all(2 in h.unit.pages for h in page2)
     assert filled.query(q, filter=SearchFilter(doc_ids=["0" * 16])) == []
     rows = sum(u.unit_type == UnitType.TABLE_ROW for u in filled_units(filled))
@@ -168,14 +170,15 @@ def test_query_argument_errors(filled: StructureIndex) -> None:
         filled.query("   ")
     # only stop words: no BM25 terms, so hybrid mode answers with the dense search (case 17), and a
     # BM25-only search says it has nothing to search instead of answering with dense hits (issue 27)
-    dense_only = [h.unit.unit_id for h in filled.query("the and of", k=3, mode="dense")]
+    dense_only = [h.unit.unit_id for h in filled.query("the and of", k=3, mode="dense", min_score=0)]
     assert len(dense_only) == 3
-    assert [h.unit.unit_id for h in filled.query("the and of", k=3)] == dense_only
+    assert [h.unit.unit_id for h in filled.query("the and of", k=3, min_score=0)] == dense_only
+    assert filled.query("the and of", k=3) == []  # a question of stop words answers nothing
     with pytest.raises(MalformedInputError, match="no BM25 term") as err:
         filled.query("the and of", k=3, mode="sparse")
     assert err.value.field == "text"
     assert filled.query("blood pressure", k=3, mode="sparse")  # a question with terms still answers
-    assert len(filled.query("的了", k=2)) == 2  # Chinese stop words only, hybrid mode: no error either
+    assert len(filled.query("的了", k=2, min_score=0)) == 2  # Chinese stop words only, hybrid mode: no error either
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,7 +388,7 @@ def test_index_reopens_with_the_same_results(filled: StructureIndex, tmp_path: P
     q = "grade for adults 63-65 y"
 
     def ranked(ix: StructureIndex) -> list[tuple[float, str]]:  # equal scores may come in any order
-        return sorted((-round(h.score, 6), h.unit.unit_id) for h in ix.query(q, k=5))
+        return sorted((-round(h.score, 6), h.unit.unit_id) for h in ix.query(q, k=5, min_score=0))
 
     before = ranked(filled)
     assert len(before) == 5

@@ -185,8 +185,8 @@ class TestStandardRetrieverSuite(RetrieversIntegrationTests):
 def test_retriever_results_match_the_index(index) -> None:
     from langchain_structaware import METADATA_KEYS, StructureAwareRetriever
 
-    docs = StructureAwareRetriever(index=index, k=4, mode="dense").invoke(QUESTION)
-    hits = index.query(QUESTION, k=4, mode="dense")
+    docs = StructureAwareRetriever(index=index, k=4, mode="dense", min_score=0).invoke(QUESTION)
+    hits = index.query(QUESTION, k=4, mode="dense", min_score=0)
     assert [d.id for d in docs] == [h.unit.unit_id for h in hits]
     assert [d.metadata["rank"] for d in docs] == [1, 2, 3, 4]
     assert [d.metadata["score"] for d in docs] == pytest.approx([h.score for h in hits])

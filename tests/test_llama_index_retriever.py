@@ -93,23 +93,24 @@ def test_nodes_carry_unit_and_provenance(index) -> None:
 def test_similarity_top_k_and_modes(index) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
-    assert len(StructureAwareRetriever(index).retrieve(QUESTION)) == 2  # LlamaIndex's default
-    dense = StructureAwareRetriever(index, similarity_top_k=3, mode="dense").retrieve(QUESTION)
-    assert [r.node.node_id for r in dense] == [h.unit.unit_id for h in index.query(QUESTION, k=3, mode="dense")]
-    sparse = StructureAwareRetriever(index, similarity_top_k=3, mode="sparse").retrieve(QUESTION)
-    expected = index.query(QUESTION, k=3, mode="sparse")
+    # every hit kept (min_score=0): the modes rank the same units as the index
+    assert len(StructureAwareRetriever(index, min_score=0).retrieve(QUESTION)) == 2  # LlamaIndex's default
+    dense = StructureAwareRetriever(index, similarity_top_k=3, mode="dense", min_score=0).retrieve(QUESTION)
+    assert [r.node.node_id for r in dense] == [h.unit.unit_id for h in index.query(QUESTION, k=3, mode="dense", min_score=0)]
+    sparse = StructureAwareRetriever(index, similarity_top_k=3, mode="sparse", min_score=0).retrieve(QUESTION)
+    expected = index.query(QUESTION, k=3, mode="sparse", min_score=0)
     assert sparse[0].node.node_id == expected[0].unit.unit_id  # the row is the only exact BM25 match
     assert [r.score for r in sparse] == pytest.approx([h.score for h in expected])  # BM25 scores, not RRF
     assert sparse[0].score > 5 * sparse[1].score
-    dbsf = StructureAwareRetriever(index, similarity_top_k=3, fusion="dbsf").retrieve(QUESTION)
+    dbsf = StructureAwareRetriever(index, similarity_top_k=3, fusion="dbsf", min_score=0).retrieve(QUESTION)
     assert len(dbsf) == 3 and "57-59" in dbsf[0].node.text
 
 
 def test_metadata_filters_map_to_search_filter(index, parsed) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
-    rows = StructureAwareRetriever(
-        index, similarity_top_k=5, filters=MetadataFilters(filters=[F("unit_type", "table_row")])
+    rows = StructureAwareRetriever(  # every hit kept: the filter is under test
+        index, similarity_top_k=5, min_score=0, filters=MetadataFilters(filters=[F("unit_type", "table_row")])
     ).retrieve("hypertension diagnosis")
     assert len(rows) == 5 and {r.node.metadata["unit_type"] for r in rows} == {"table_row"}
 
@@ -182,7 +183,9 @@ def test_filters_the_old_retriever_refused(index, parsed) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
     def units(filters: MetadataFilters) -> list:
-        return StructureAwareRetriever(index, similarity_top_k=200, group_size=1, filters=filters).retrieve(QUESTION)
+        return StructureAwareRetriever(
+            index, similarity_top_k=200, group_size=1, min_score=0, filters=filters
+        ).retrieve(QUESTION)
 
     no_rows = units(MetadataFilters(filters=[F("unit_type", ["table_row", "section"], FilterOperator.NIN)]))
     assert no_rows and {n.node.metadata["unit_type"] for n in no_rows} <= {"recommendation", "figure"}

@@ -68,19 +68,20 @@ def test_budget_returns_the_best_hits_that_fit(filled: StructureIndex) -> None:
 
 
 def test_weights_move_the_fusion_and_are_checked(filled: StructureIndex) -> None:
+    # fusion, grouping and packing under test: every hit kept (min_score=0)
     q = "What is the grade for adults 57-59 y?"
-    sparse = [h.unit.unit_id for h in filled.query(q, k=5, mode="sparse")]
-    dense = [h.unit.unit_id for h in filled.query(q, k=5, mode="dense")]
+    sparse = [h.unit.unit_id for h in filled.query(q, min_score=0, k=5, mode="sparse")]
+    dense = [h.unit.unit_id for h in filled.query(q, min_score=0, k=5, mode="dense")]
     assert sparse != dense
     # with k = 1 an RRF score is w / r: a 100x weight puts one list's top 5 above the other's
     # (the fused order: the second stage would re-order the five)
-    bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0), rerank=False)]
-    dense_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), rerank=False)]
+    bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0), rerank=False, min_score=0)]
+    dense_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), rerank=False, min_score=0)]
     # (BM25 ties many rows at rank 2+, and a prefetch may order the ties differently: top 1 only)
     assert dense_heavy == dense and bm25_heavy[0] == sparse[0] != dense[0]
     for bad in ((0.0, 1.0), (1.0, -1.0), (1.0,)):
         with pytest.raises(MalformedInputError, match="weights"):
-            filled.query(q, weights=bad)  # type: ignore[arg-type]
+            filled.query(q, min_score=0, weights=bad)  # type: ignore[arg-type]
 
 
 def test_expand_brings_adjacent_rows_section_lead_and_flow_neighbours(filled: StructureIndex) -> None:
@@ -132,9 +133,10 @@ def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: Str
 
 
 def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> None:
+    # fusion, grouping and packing under test: every hit kept (min_score=0)
     q = "clinic target for adults 57-59 y"
-    flat = filled.query(q, k=50, mode="sparse", group_size=1)
-    grouped = filled.query(q, k=5, mode="sparse", group_size=3)
+    flat = filled.query(q, min_score=0, k=50, mode="sparse", group_size=1)
+    grouped = filled.query(q, min_score=0, k=5, mode="sparse", group_size=3)
     assert [h.rank for h in grouped] == list(range(1, len(grouped) + 1))
     assert grouped[0].unit == flat[0].unit and grouped[0].unit.unit_type == UnitType.TABLE_ROW
     order = [h.unit.unit_id for h in flat]
@@ -158,12 +160,12 @@ def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> N
     heads = [u for u in order if u in {h.unit.unit_id for h in grouped}]
     assert heads == [h.unit.unit_id for h in grouped]
     # group_size 1: every row is a hit of its own, the top k of the list (BM25 ties may swap places)
-    single = filled.query(q, k=5, mode="sparse", group_size=1)
+    single = filled.query(q, min_score=0, k=5, mode="sparse", group_size=1)
     assert not any(h.group for h in single)
     assert [round(h.score, 5) for h in single] == [round(h.score, 5) for h in flat[:5]]
     for bad in (0, -1, 1.5):
         with pytest.raises(MalformedInputError, match="group_size"):
-            filled.query(q, group_size=bad)  # type: ignore[arg-type]
+            filled.query(q, min_score=0, group_size=bad)  # type: ignore[arg-type]
 
 
 def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIndex) -> None:
@@ -207,8 +209,9 @@ def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIn
 
 
 def test_budget_drops_group_rows_before_hits(filled: StructureIndex) -> None:
+    # fusion, grouping and packing under test: every hit kept (min_score=0)
     q = "clinic target for adults 57-59 y"
-    grouped = [h for h in filled.query(q, k=5, mode="sparse") if h.group]
+    grouped = [h for h in filled.query(q, min_score=0, k=5, mode="sparse") if h.group]
     assert grouped
     hit = grouped[0]
     row_cost = unit_chars(hit.unit)
@@ -219,17 +222,18 @@ def test_budget_drops_group_rows_before_hits(filled: StructureIndex) -> None:
     (alone,) = fit_budget([hit], row_cost)
     assert alone.unit == hit.unit and alone.group == []
     # a later hit that fits goes before an earlier hit's group rows
-    other = next(h for h in filled.query(q, k=10, mode="sparse") if h.unit.unit_id != hit.unit.unit_id)
+    other = next(h for h in filled.query(q, min_score=0, k=10, mode="sparse") if h.unit.unit_id != hit.unit.unit_id)
     both = fit_budget([hit, other], row_cost + unit_chars(other.unit))
     assert [h.unit for h in both] == [hit.unit, other.unit] and both[0].group == []
 
 
 def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: StructureIndex) -> None:
+    # fusion, grouping and packing under test: every hit kept (min_score=0)
     from langchain_structaware import StructureAwareRetriever as LCRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
 
     q = "clinic target for adults 57-59 y"
-    hits = filled.query(q, k=5, mode="sparse")
+    hits = filled.query(q, min_score=0, k=5, mode="sparse")
     grouped = next(h for h in hits if h.group)
     merged = hit_unit(grouped)
     rows = [grouped.unit, *grouped.group]  # the best row first
@@ -241,16 +245,16 @@ def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: Stru
     assert set(merged.pages) == {p for u in rows for p in u.pages}
     assert unit_chars(merged) == unit_chars(grouped.unit) + sum(len(row_line(u)) + 1 for u in grouped.group)
     # k hits -> k nodes / documents (the frameworks' contract), each grouped hit one of them
-    nodes = LIRetriever(filled, similarity_top_k=5, mode="sparse").retrieve(q)
+    nodes = LIRetriever(filled, similarity_top_k=5, mode="sparse", min_score=0).retrieve(q)
     assert [n.node.node_id for n in nodes] == [h.unit.unit_id for h in hits]
     node = next(n for n in nodes if n.node.node_id == grouped.unit.unit_id)
     assert node.node.get_content(metadata_mode="none").endswith(merged.text)
-    docs = LCRetriever(index=filled, k=5, mode="sparse").invoke(q)
+    docs = LCRetriever(index=filled, k=5, mode="sparse", min_score=0).invoke(q)
     assert [d.metadata["unit_id"] for d in docs] == [h.unit.unit_id for h in hits]
     doc = next(d for d in docs if d.metadata["unit_id"] == grouped.unit.unit_id)
     assert merged.text in doc.page_content
-    single = LIRetriever(filled, similarity_top_k=5, mode="sparse", group_size=1).retrieve(q)
-    ungrouped = {h.unit.unit_id: h.unit.text for h in filled.query(q, k=5, mode="sparse", group_size=1)}
+    single = LIRetriever(filled, similarity_top_k=5, mode="sparse", group_size=1, min_score=0).retrieve(q)
+    ungrouped = {h.unit.unit_id: h.unit.text for h in filled.query(q, min_score=0, k=5, mode="sparse", group_size=1)}
     assert len(single) == 5 and all(n.node.text == ungrouped[n.node.node_id] for n in single)
 
 

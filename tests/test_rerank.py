@@ -77,8 +77,8 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
 
 
 def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureIndex) -> None:
-    fused = index.query(SHARPS, k=5, rerank=False)
-    again = index.query(SHARPS, k=5, rerank=Rerank(pool=30))  # the stage over the first 30 hits
+    fused = index.query(SHARPS, k=5, rerank=False, min_score=0)
+    again = index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)  # the stage over the first 30 hits
     answer = "Dispose of used sharps at the point of use"
     # trap: without the stage a passage on outpatient care without the word "sharps" is first, the answer below it
     assert "sharps" not in fused[0].unit.text.lower() and "outpatient care" in fused[0].unit.text.lower()
@@ -88,42 +88,42 @@ def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureI
     assert any(answer in h.unit.text for h in again[:3])
     assert [h.rank for h in again] == [1, 2, 3, 4, 5]
     # each hit keeps the search's own score (comparable across questions), not the stage's
-    wide = {h.unit.unit_id: h.score for h in index.query(SHARPS, k=30, rerank=False)}
+    wide = {h.unit.unit_id: h.score for h in index.query(SHARPS, k=30, rerank=False, min_score=0)}
     assert all(h.score == wide[h.unit.unit_id] for h in again)
 
 
 def test_the_stage_reorders_only_the_first_pool_hits(index: StructureIndex) -> None:
-    fused = index.query(SHARPS, k=10, rerank=False)
-    again = index.query(SHARPS, k=10)  # the default: the stage on, over the first 5
+    fused = index.query(SHARPS, k=10, rerank=False, min_score=0)
+    again = index.query(SHARPS, k=10, min_score=0)  # the default: the stage on, over the first 5
     assert [h.unit.unit_id for h in again[:5]] != [h.unit.unit_id for h in fused[:5]]
     # the first 5 are the fused first 5, re-ordered; the rest keep the fused order and ranks
     assert {h.unit.unit_id for h in again[:5]} == {h.unit.unit_id for h in fused[:5]}
     assert [h.unit.unit_id for h in again[5:]] == [h.unit.unit_id for h in fused[5:]]
     assert [h.rank for h in again] == list(range(1, 11))
     # a k = 10 answer starts with the k = 5 answer: a deeper question does not reshuffle the top
-    assert [h.unit.unit_id for h in index.query(SHARPS, k=5)] == [h.unit.unit_id for h in again[:5]]
-    wide = index.query(SHARPS, k=5, rerank=Rerank(pool=30))
-    assert {h.unit.unit_id for h in wide} <= {h.unit.unit_id for h in index.query(SHARPS, k=30, rerank=False)}
+    assert [h.unit.unit_id for h in index.query(SHARPS, k=5, min_score=0)] == [h.unit.unit_id for h in again[:5]]
+    wide = index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)
+    assert {h.unit.unit_id for h in wide} <= {h.unit.unit_id for h in index.query(SHARPS, k=30, rerank=False, min_score=0)}
 
 
 def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) -> None:
     from structaware_retrievers.filters import SearchFilter
 
-    only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]))
+    only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]), min_score=0)
     assert only_rows and all(h.unit.unit_type.value == "table_row" for h in only_rows)
-    assert index.query(SHARPS, k=5, rerank=True) == index.query(SHARPS, k=5)
+    assert index.query(SHARPS, k=5, rerank=True, min_score=0) == index.query(SHARPS, k=5, min_score=0)
     # trap: BM25 alone keeps its own order by default
-    assert index.query(SHARPS, k=5, mode="sparse") == index.query(SHARPS, k=5, mode="sparse", rerank=False)
+    assert index.query(SHARPS, k=5, mode="sparse", min_score=0) == index.query(SHARPS, k=5, mode="sparse", rerank=False, min_score=0)
     with pytest.raises(MalformedInputError, match="rerank"):
-        index.query(SHARPS, rerank=Rerank(pool=0))  # checked when built
+        index.query(SHARPS, rerank=Rerank(pool=0), min_score=0)  # checked when built
 
 
 def test_rerank_orders_a_frameworks_candidates_by_id(index: StructureIndex) -> None:
-    fused = index.query(SHARPS, k=5, rerank=False)
+    fused = index.query(SHARPS, k=5, rerank=False, min_score=0)
     ids = [h.unit.unit_id for h in fused]
     order = index.rerank(SHARPS, list(reversed(ids)))
     # the same order as the query's own stage, whatever order the candidates come in
-    assert [i for i, _ in order] == [h.unit.unit_id for h in index.query(SHARPS, k=5)]
+    assert [i for i, _ in order] == [h.unit.unit_id for h in index.query(SHARPS, k=5, min_score=0)]
     scores = [s for _, s in order]
     assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
     with pytest.raises(MalformedInputError, match="unit_ids"):
@@ -146,7 +146,7 @@ def test_serve_takes_rerank_as_a_boolean_field() -> None:
 def test_async_query_reranks_the_same_way(index: StructureIndex) -> None:
     import asyncio
 
-    sync = index.query(SHARPS, k=5, rerank=True)
-    assert asyncio.run(index.aquery(SHARPS, k=5, rerank=True)) == sync
-    off = asyncio.run(index.aquery(SHARPS, k=5, rerank=False))
-    assert off == index.query(SHARPS, k=5, rerank=False) != sync  # trap: off is the fused order
+    sync = index.query(SHARPS, k=5, rerank=True, min_score=0)
+    assert asyncio.run(index.aquery(SHARPS, k=5, rerank=True, min_score=0)) == sync
+    off = asyncio.run(index.aquery(SHARPS, k=5, rerank=False, min_score=0))
+    assert off == index.query(SHARPS, k=5, rerank=False, min_score=0) != sync  # trap: off is the fused order

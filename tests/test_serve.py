@@ -66,9 +66,9 @@ def test_serves_the_same_hits_as_an_in_process_query(server: QueryServer) -> Non
     assert status == 200 and health["status"] == "ok" and health["units"] == server.index.count() > 0
 
     question = "What is the grade for adults 57-59 y?"
-    status, body = _call(f"{server.url}/query", {"text": question, "k": 3})
+    status, body = _call(f"{server.url}/query", {"text": question, "k": 3, "min_score": 0})  # every hit
     assert status == 200
-    expected = server.index.query(question, k=3)
+    expected = server.index.query(question, k=3, min_score=0)
     assert [h["unit_id"] for h in body["hits"]] == [h.unit.unit_id for h in expected]
     assert body["hits"][0] == json.loads(json.dumps(expected[0].to_record()))  # a grouped hit holds its rows
     assert expected[0].to_record()["text"] == hit_unit(expected[0]).text
@@ -296,7 +296,7 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
         assert ix.ingest([TINY, EN]).documents == 2
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_LOCK_TIMEOUT": "0"}
     cli = [sys.executable, "-m", "structaware_retrievers.cli"]
-    query = [*cli, "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3"]
+    query = [*cli, "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3", "--min-score", "0"]
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120, check=False)

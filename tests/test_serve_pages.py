@@ -77,22 +77,22 @@ def test_the_page_and_its_files_are_served_and_fetch_nothing_from_elsewhere(serv
 
 def test_a_hit_by_its_unit_id_with_its_group_rows(server: QueryServer) -> None:
     _, _, raw = _get(server.url + "/query", {"text": "clinic target for adults 57-59 y", "k": 1,
-                                             "filter": {"unit_types": ["table_row"]}})  # fmt: skip
+                                             "filter": {"unit_types": ["table_row"]}, "min_score": 0})  # fmt: skip
     (hit,) = json.loads(raw)["hits"]
     assert len(hit["group_unit_ids"]) == DEFAULT_GROUP_SIZE - 1 >= 1 and len(hit["element_pages"]) == len(hit["bboxes"])
     link = f"/unit?unit={hit['unit_id']}&with={','.join(hit['group_unit_ids'])}"
     status, kind, raw = _get(server.url + link)
     assert status == 200 and kind.startswith("application/json")
     (again,) = json.loads(raw)["hits"]
-    assert {**again, "rank": hit["rank"], "score": hit["score"]} == hit  # the same record, by its stable ids
-    assert again["rank"] is None and again["score"] is None
+    assert {**again, "rank": hit["rank"], "score": hit["score"], "relevance": hit["relevance"]} == hit  # the same record, by its stable ids
+    assert again["rank"] is None and again["score"] is None and again["relevance"] is None
     status, _, raw = _get(server.url + f"/unit?unit={hit['unit_id']}")
     assert json.loads(raw)["hits"][0]["text"] == hit["text"].splitlines()[0]  # the row alone
 
 
 def test_the_image_of_a_hit_outlines_its_rows_on_the_page_asked(server: QueryServer) -> None:
     _, _, raw = _get(server.url + "/query", {"text": "clinic target for adults 57-59 y", "k": 1,
-                                             "filter": {"unit_types": ["table_row"]}})  # fmt: skip
+                                             "filter": {"unit_types": ["table_row"]}, "min_score": 0})  # fmt: skip
     (hit,) = json.loads(raw)["hits"]
     page = hit["element_pages"][0]
     status, kind, png = _get(server.url + f"/image?unit={hit['unit_id']}&with={','.join(hit['group_unit_ids'])}&page={page}")

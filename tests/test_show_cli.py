@@ -47,7 +47,7 @@ def _meta(path: Path) -> dict:
 
 def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "hit.png"
-    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-o", str(out), "--filter", "type=table_row"])
+    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-o", str(out), "--filter", "type=table_row", "--min-score", "0"])
     assert res.exit_code == 0, res.output
     meta = _meta(out)
     # the hit's row and its group's rows (the default group size)
@@ -55,7 +55,7 @@ def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path:
     assert all(o["box"][3] - o["box"][1] < 30 for o in meta["outlines"])  # rows, not the table
     assert f"-> {out}" in res.output and meta["unit_id"] in res.output
     # several hits: FILE-<rank>.png; a folder: <doc>-p<page>-<id>.png in it
-    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-k", "2", "-o", str(out), "--crop"])
+    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-k", "2", "-o", str(out), "--crop", "--min-score", "0"])
     assert res.exit_code == 0, res.output
     assert [p.name for p in sorted(tmp_path.glob("hit-*.png"))] == ["hit-1.png", "hit-2.png"]
     assert Image.open(tmp_path / "hit-1.png").height < Image.open(out).height  # cropped

@@ -119,7 +119,7 @@ Filter = Union[KeyFilter, FilterGroup]
 
 
 #: Metadata keys the faces write that are no unit key (never taken for a misspelling).
-_FACE_KEYS = frozenset({"section", "context", "citation", "score", "rank", "title", "file_path"})
+_FACE_KEYS = frozenset({"section", "context", "citation", "score", "rank", "relevance", "title", "file_path"})
 
 
 def _near_miss(key: str) -> list[str]:

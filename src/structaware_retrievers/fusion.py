@@ -48,37 +48,10 @@ DEFAULT_GROUP_SIZE = 3
 #: its column headers, up to 700 characters on a 10-Q) instead of its cells, it kept 3 such hits out.
 GROUP_SHORT_ROW_CHARS = 200
 
+#: the calibrated relevance (``SearchHit.relevance``, :mod:`structaware_retrievers.calibration`) below
+#: which a hit is "not in this library": every face drops hits (and table-group rows) under it unless
+#: given another ``min_score`` (0 keeps every hit). Fitted on the development guidelines
+#: (docs/benchmarks/calibration.md): 92.5% of 40 off-topic questions (English and Chinese) get no hit
+#: at or above it, while 97.9% of the development guidelines' questions keep their gold hit.
+DEFAULT_MIN_SCORE = 0.5
 
-def relevance(
-    score: float,
-    *,
-    searches: tuple[str, ...],
-    fusion: str | None,
-    rrf_k: int = DEFAULT_RRF_K,
-    weights: tuple[float, float] = DEFAULT_WEIGHTS,
-) -> float:
-    """A search score as a relevance in [0, 1] (1 = the best a search can score), for score thresholds.
-
-    Args:
-        score: the score Qdrant returned.
-        searches: the vectors searched, ``("dense",)``, ``("sparse",)`` or ``("dense", "sparse")``.
-        fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search, even of one vector; ``None`` for a
-            single-vector search.
-        rrf_k, weights: the RRF constant and (dense, BM25) weights of the search.
-
-    Weighted RRF is divided by its maximum, a unit ranked first by every search
-    (``sum 1 / (1 / w + k - 1)``); DBSF (each search's scores normalised to about [0, 1], then summed)
-    by the number of searches; a dense search is a cosine similarity; a BM25 score ``s`` (unbounded)
-    becomes ``s / (1 + s)``. Values are clipped to [0, 1].
-    """
-    if fusion == "rrf":
-        w = {"dense": weights[0], "sparse": weights[1]}
-        top = sum(1.0 / (1.0 / w[s] + rrf_k - 1) for s in searches)
-        value = score / top
-    elif fusion == "dbsf":
-        value = score / len(searches)
-    elif searches == ("sparse",):
-        value = score / (1.0 + score) if score > 0 else 0.0
-    else:
-        value = score
-    return min(1.0, max(0.0, value))

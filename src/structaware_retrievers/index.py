@@ -48,7 +48,7 @@ from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.filters import FilterLike
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 from structaware_readers.inputs import expand_inputs
 from structaware_retrievers.index_paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
 from structaware_retrievers.index_searcher import IndexSearcher
@@ -267,6 +267,7 @@ class StructureIndex:
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
         rerank: RerankLike = None,
+        min_score: float | None = DEFAULT_MIN_SCORE,
     ) -> list[SearchHit]:
         """Search the index; best first.
 
@@ -302,10 +303,15 @@ class StructureIndex:
                 one, ``True`` on with the default options, a :class:`~structaware_retrievers.rerank.Rerank`
                 for others, ``False`` off (the fused order). It changes the order of the first
                 ``Rerank.pool`` hits, not which hits they are nor their ``score``.
+            min_score: the calibrated relevance (``SearchHit.relevance``, in [0, 1], comparable across
+                questions: :mod:`structaware_retrievers.calibration`) a hit and each row grouped with it
+                must reach; the others are dropped, so a question the library does not answer gets no
+                hit. Default :data:`~structaware_retrievers.fusion.DEFAULT_MIN_SCORE` (0.5); 0 or
+                ``None`` keeps every hit (each still carries its relevance).
 
         Returns:
             up to ``k`` :class:`SearchHit` with 1-based ranks. Fewer (or none) when the filter leaves
-            fewer units or the budget is spent. A query with no BM25 terms (only stop words or
+            fewer units, the budget is spent, or hits fall under ``min_score``. A query with no BM25 terms (only stop words or
             punctuation) searches the dense vector alone in hybrid mode (an error in sparse mode); in hybrid
             mode a query mostly in Chinese, Japanese or Korean searches BM25 alone when the dense
             model does not cover those languages (``DenseEncoder.languages``).
@@ -313,7 +319,7 @@ class StructureIndex:
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
             MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``/``group_size``/``rerank``, a bad filter (``UnsupportedFilterError``
+                ``weights``/``budget_chars``/``group_size``/``rerank``/``min_score``, a bad filter (``UnsupportedFilterError``
                 naming an operator Qdrant cannot evaluate; ``UnknownFilterError`` for a key no unit of the
                 index carries or a value outside a closed vocabulary), a question with no BM25 term in
                 ``"sparse"`` mode.
@@ -331,6 +337,7 @@ class StructureIndex:
             expand=expand,
             group_size=group_size,
             rerank=resolve_rerank(rerank, mode),
+            min_score=min_score,
         )
 
     async def aquery(
@@ -348,6 +355,7 @@ class StructureIndex:
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
         rerank: RerankLike = None,
+        min_score: float | None = DEFAULT_MIN_SCORE,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
@@ -364,6 +372,7 @@ class StructureIndex:
             expand=expand,
             group_size=group_size,
             rerank=resolve_rerank(rerank, mode),
+            min_score=min_score,
         )
 
     def rerank(self, text: str, unit_ids: list[str], rerank: RerankLike = True) -> list[tuple[str, float]]:

@@ -18,6 +18,10 @@ Steps 2 and 3 read the store several times (the fused query, linked units, each 
 they run in one :meth:`VectorStore.hold <structaware_retrievers.store.base.VectorStore.hold>`
 block, so another process's write lands before or after them, never between: a hit's neighbours
 and group rows come from the same version of its document as the hit.
+
+Before the expansion and the budget, each packed hit and each row grouped with it gets its
+calibrated relevance (:mod:`structaware_retrievers.calibration`, ``SearchHit.relevance``), and
+hits and group rows below ``min_score`` are dropped: an off-topic question gets no hit.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError
 from structaware_readers.models import Unit
-from structaware_retrievers import evidence
+from structaware_retrievers import calibration, evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.filter_keys import check_keys
@@ -148,12 +152,15 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None = None,
+        min_score: float | None = None,
     ) -> list[SearchHit]:
         """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
         self.check_budget(budget_chars, group_size)
+        bar = calibration.check_min_score(min_score)
         prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
         with self.store.hold():  # one version of every document for all the reads below
-            return self._deliver(text, self._hits(self.store.query(**prep)), prep, k, budget_chars, expand, group_size, rerank)
+            hits = self._hits(self.store.query(**prep))
+            return self._deliver(text, hits, prep, k, budget_chars, expand, group_size, rerank, bar)
 
     def _deliver(
         self,
@@ -165,18 +172,48 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None,
+        min_score: float = 0.0,
     ) -> list[SearchHit]:
         """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
-        groups, linked units: a unit a hit links to stays just above it) before the cut to ``k``, the
-        expansion and the budget."""
+        groups, linked units: a unit a hit links to stays just above it) before the cut to ``k``, then
+        the calibration (hits and group rows under ``min_score`` dropped), the expansion and the budget."""
         if rerank is None:
-            return self.finish(hits, k, budget_chars, expand, group_size, prep["flt"])
-        packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
-        head = self.rescore(text, packed[: rerank.pool], prep, rerank)
-        # a discussion's recommendation stays just above it, as the packing placed it
-        ordered = evidence.bring_linked(head, head, len(head)) + packed[rerank.pool :]
-        ordered = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
-        return self.fit(ordered, budget_chars, expand)
+            top = self.finish(hits, k, None, False, group_size, prep["flt"])
+        else:
+            packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
+            head = self.rescore(text, packed[: rerank.pool], prep, rerank)
+            # a discussion's recommendation stays just above it, as the packing placed it
+            ordered = evidence.bring_linked(head, head, len(head)) + packed[rerank.pool :]
+            top = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
+        return self.fit(self.calibrate(text, top, prep, min_score), budget_chars, expand)
+
+    def calibrate(self, text: str, hits: list[SearchHit], prep: dict[str, Any], min_score: float) -> list[SearchHit]:
+        """Each hit with its calibrated ``relevance`` (:func:`calibration.relevances`, from the query
+        vectors ``prep`` holds; a query searched by BM25 alone is judged on its term coverage; a unit
+        a hit links to is at least as relevant as that hit) and its group rows at or above
+        ``min_score`` only; hits under ``min_score`` dropped, ranks renumbered."""
+        ids = [u.unit_id for h in hits for u in (h.unit, *h.group)]
+        dense = prep["dense"]
+        # a dense search is judged on the question's terms too: a unit's relevance is the same in every mode
+        # that embeds the question densely
+        sparse = prep["sparse"] if prep["sparse"] is not None else self.sparse.embed_query(text)
+        rel = calibration.relevances(
+            self.store, text, [float(x) for x in dense] if dense is not None else None, sparse, ids
+        )
+        # a unit brought for a hit that links to it (a discussion's recommendation, placed just above
+        # it) is that hit's evidence: it is as relevant as the hit at least
+        for h in hits:
+            for linked in h.unit.linked_ids:
+                if linked in rel:
+                    rel[linked] = max(rel[linked], rel.get(h.unit.unit_id, 0.0))
+        out: list[SearchHit] = []
+        for h in hits:
+            value = rel.get(h.unit.unit_id, 0.0)
+            if value < min_score:
+                continue
+            group = [g for g in h.group if rel.get(g.unit_id, 0.0) >= min_score]
+            out.append(h.model_copy(update={"relevance": value, "group": group, "rank": len(out) + 1}))
+        return out
 
     def rescore(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank) -> list[SearchHit]:
         """The hits re-ordered by :meth:`stage_scores`, each with its own ``score`` (the search's)."""
@@ -253,12 +290,14 @@ class IndexSearcher:
         expand: bool,
         group_size: int,
         rerank: Rerank | None = None,
+        min_score: float | None = None,
     ) -> list[SearchHit]:
         """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
         through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
         self.check_budget(budget_chars, group_size)
+        bar = calibration.check_min_score(min_score)
         prep = functools.partial(
             self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
         )
@@ -267,7 +306,9 @@ class IndexSearcher:
         await asyncio.to_thread(held.__enter__)  # entered and left in a worker thread: it may wait for the shard
         try:
             hits = self._hits(await self.store.aquery(**args))
-            return await asyncio.to_thread(self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank)
+            return await asyncio.to_thread(
+                self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank, bar
+            )
         finally:
             await asyncio.to_thread(held.__exit__, None, None, None)
 

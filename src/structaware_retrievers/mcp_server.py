@@ -8,12 +8,13 @@ first costs milliseconds (as ``structaware serve``, which speaks plain HTTP inst
 Tools (read-only):
 
 * ``search(query, k=5, mode="hybrid", doc_names=None, unit_types=None, grades=None,
-  page_from=None, page_to=None, filter=None, expand=False, budget_chars=None)`` -> ``{"results": [record, ...]}``:
+  page_from=None, page_to=None, filter=None, expand=False, budget_chars=None, min_score=0.5)`` -> ``{"results": [record, ...]}``:
   :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`, one record per
   evidence unit handed over, as ``structaware query --json`` prints them
   (:meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>` plus
   ``expanded_from``: ``None`` for a hit, the hit's unit id for one of its neighbours): ``rank``,
-  ``score``, ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
+  ``score``, ``relevance`` (calibrated, in [0, 1]: hits under ``min_score`` are left out, so a
+  question the index does not answer gets no result), ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
   (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``. ``filter`` is a filter
   object of :mod:`structaware_retrievers.filters` (``{"page": {"$gte": 4}}``, ``{"$or": [...]}``, as
   ``structaware serve`` takes it), combined with the other filter arguments by AND.
@@ -37,6 +38,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Literal
 
 from structaware_readers.errors import MalformedInputError, MissingExtraError, StructawareError
+from structaware_retrievers.fusion import DEFAULT_MIN_SCORE
 
 if TYPE_CHECKING:
     from structaware_retrievers.index import StructureIndex
@@ -104,6 +106,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         filter: dict[str, Any] | None = None,  # noqa: A002 - the filter language's name
         expand: bool = False,
         budget_chars: int | None = None,
+        min_score: float = DEFAULT_MIN_SCORE,
         images: bool = False,
         rerank: bool | None = None,
     ) -> dict[str, Any]:
@@ -123,6 +126,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             filter: metadata conditions, e.g. {"page": {"$gte": 4}} or {"$or": [{"grade": "A"}, {"unit_type": "figure"}]}.
             expand: add each hit's neighbours (adjacent table rows, the section's lead sentence, flow edges).
             budget_chars: return only the best units that fit this many characters together.
+            min_score: leave out hits whose relevance (0..1, comparable across questions) is below
+                this; at the default 0.5, no result means the index does not hold the answer. 0 keeps all.
             images: also return each hit's page, cropped around it, with the hit's regions outlined (PNG).
             rerank: re-order the first hits by their own dense and BM25 scores and question-term
                 coverage (default: on for hybrid search; false: the fused order).
@@ -134,7 +139,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             flt = FilterGroup("and", tuple(parts)) if parts else None
             with lock:
                 hits = index.query(
-                    query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars, rerank=rerank
+                    query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars, rerank=rerank,
+                    min_score=min_score,
                 )
         except (StructawareError, ValueError) as exc:
             raise ToolError(str(exc)) from None

@@ -38,7 +38,7 @@ from structaware_retrievers.filters import METADATA_KEY, HasId, PointFilter, evi
 from structaware_retrievers.commit import recover, write_document
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
-from structaware_retrievers.fusion import relevance as fusion_relevance
+from structaware_retrievers import calibration
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.rerank import Rerank, RerankLike, resolve_rerank
 from structaware_retrievers.results import SearchHit
@@ -331,8 +331,11 @@ class RecordIndex:
                 and ``front_matter`` units only when ``flt`` names unit types).
             mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
                 maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
-            relevance: scores as relevances in [0, 1] (:func:`~structaware_retrievers.fusion.relevance`)
-                instead of the engine's scores.
+            relevance: scores as calibrated relevances in [0, 1] that mean the same from question
+                to question (:func:`~structaware_retrievers.calibration.relevances`: the point's cosine
+                with ``dense`` and its IDF-weighted coverage of the text's BM25 terms; fitted for
+                structaware's default dense model) instead of the engine's scores; the order stays
+                the engine's.
             rerank: the second stage as :meth:`StructureIndex.query` takes it (``None``: on for a hybrid
                 search), over the first ``Rerank.pool`` records; each keeps its score. Not used by an
                 MMR search or one without a query text. Default ``False``: the fused order.
@@ -383,20 +386,11 @@ class RecordIndex:
             records = self._rescore(text, records, dense if mode != "sparse" else None, sparse, options)[:k]
         if not relevance:
             return records
-        searches = tuple(
-            name
-            for name, used in (("dense", dense is not None and mode != "sparse"), ("sparse", bool(sparse and sparse.indices)))
-            if used
+        terms = sparse if sparse is not None or not text else self.index.sparse.embed_query(text)
+        rel = calibration.relevances(
+            self.store, text or "", [float(x) for x in dense] if dense is not None else None, terms, [r.id for r in records]
         )
-        return [
-            dataclasses.replace(
-                r,
-                score=fusion_relevance(
-                    r.score, searches=searches, fusion=fusion if mode == "hybrid" else None, rrf_k=rrf_k, weights=weights
-                ),
-            )
-            for r in records
-        ]
+        return [dataclasses.replace(r, score=rel.get(r.id, 0.0)) for r in records]
 
     def _rescore(self, text: str, records: list[ScoredRecord], dense: Any, sparse: Any, options: Rerank) -> list[ScoredRecord]:
         """The first ``options.pool`` records re-ordered by the second stage (:meth:`IndexSearcher.stage_scores

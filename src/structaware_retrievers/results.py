@@ -28,11 +28,17 @@ class SearchHit(BaseModel):
     unit first in both lists scores about ``2 / rrf_k``;
     for hybrid DBSF, the sum of each prefetch's scores normalised by mean +- 3 standard deviations;
     for dense search, the cosine similarity; for sparse search, the BM25 score (TF weight x IDF).
+    These orders are per question: the best hit of any question scores alike.
+
+    ``relevance`` is the calibrated score in [0, 1] that means the same from question to question
+    (:mod:`structaware_retrievers.calibration`): below ``DEFAULT_MIN_SCORE`` (0.5), "not in this
+    library"; ``None`` on a hit that was not calibrated.
     """
 
     unit: Unit
     score: float
     rank: int = Field(ge=1)
+    relevance: float | None = Field(default=None, ge=0.0, le=1.0)
     #: the unit's evidence neighbourhood when the query asked for ``expand=True`` (adjacent table
     #: rows, the parent section's lead sentence, neighbouring flow edges, adjacent section parts;
     #: see :mod:`structaware_retrievers.evidence`), in document order; empty otherwise
@@ -44,7 +50,7 @@ class SearchHit(BaseModel):
 
     def to_record(self, unit: Unit | None = None) -> dict[str, Any]:
         """A flat JSON-safe dict (``structaware serve``; the fields of ``structaware query --json``): ``rank``,
-        ``score``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
+        ``score``, ``relevance``, ``unit_type``, ``unit_id``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``,
         ``bboxes`` (0..1 of the page, origin top-left), ``element_pages`` (the 1-based page of each
         element and bbox), ``context``, ``text``, ``grade`` (or ``None``), ``group_unit_ids`` (the unit ids
         of the table-group rows the record holds after its own, best first; ``[]`` for none).
@@ -60,6 +66,7 @@ class SearchHit(BaseModel):
         return {
             "rank": self.rank,
             "score": self.score,
+            "relevance": self.relevance,
             "unit_type": u.unit_type.value,
             "unit_id": u.unit_id,
             "doc": u.doc_name,

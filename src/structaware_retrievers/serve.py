@@ -13,14 +13,15 @@ Endpoints:
 * ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
 * ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
   "fusion": "rrf"|"dbsf", "rrf_k": int = 2, "prefetch_limit": int = 50, "weights": [dense, bm25],
-  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "rerank": bool (default: on for hybrid), "filter": {...}}`` (the arguments of
+  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "rerank": bool (default: on for hybrid), "min_score": float = 0.5, "filter": {...}}`` (the arguments of
   :meth:`StructureIndex.query <structaware_retrievers.index.StructureIndex.query>`), where
   ``filter`` is a filter object of :mod:`structaware_retrievers.filters` (metadata keys and
   ``$gte``/``$in``/``$or``... as the LangChain faces take them, :class:`~structaware_retrievers.filters.SearchFilter`'s
   field names among the keys: ``{"unit_types": ["table_row"], "page_from": 3}``); or ``GET /query?text=...&k=5``
   with the scalar fields as URL parameters (``weights=0.5,1``, ``expand=true``). Answer:
   ``{"hits": [record, ...]}``, one :meth:`SearchHit.to_record <structaware_retrievers.index.SearchHit.to_record>`
-  per hit, best first (the fields of ``structaware query --json``; a hit with table-group rows holds
+  per hit, best first (the fields of ``structaware query --json``, ``relevance`` the calibrated score
+  that ``min_score`` bars: no hit for a question the index does not answer; a hit with table-group rows holds
   them: :func:`~structaware_retrievers.evidence.hit_unit`); with ``expand``, also
   ``"evidence"``: every unit handed over, each hit's unit then its neighbours, each unit once, as
   ``structaware query --expand --json`` prints them (a record plus ``expanded_from``: ``null``, or
@@ -77,6 +78,7 @@ _QUERY_FIELDS = {
     "weights": list,
     "group_size": int,
     "rerank": bool,
+    "min_score": float,
 }
 
 
@@ -106,6 +108,8 @@ def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
         value = raw[name]
         if isinstance(value, str) and kind is not str:  # a URL parameter
             value = _from_text(name, kind, value)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)  # JSON 0 or 1
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise MalformedInputError(f"expected {kind.__name__}, got {type(value).__name__}", field=name)
         if name == "weights":
@@ -129,6 +133,8 @@ def _from_text(name: str, kind: type, value: str) -> Any:
     try:
         if kind is int:
             return int(value)
+        if kind is float:
+            return float(value)
         if kind is bool and value.lower() in ("true", "1", "false", "0"):
             return value.lower() in ("true", "1")
         if kind is list:

@@ -14,7 +14,7 @@ elsewhere, so the page works offline):
   the same ids after every ingest).
 * ``GET /unit?unit=<id>[&with=<id>,<id>]`` -> ``{"hits": [record]}``: the unit (with the group rows
   given by ``with``, as :func:`~structaware_retrievers.evidence.hit_unit` joins them) as a record of
-  ``POST /query`` whose ``rank`` and ``score`` are ``null``.
+  ``POST /query`` whose ``rank``, ``score`` and ``relevance`` are ``null`` (no question was asked).
 * ``GET /image?unit=<id>[&with=<id>,...][&page=N][&crop=true][&margin=36][&dpi=108]`` -> ``image/png``:
   :func:`~structaware_retrievers.evidence_image.evidence_picture` of that unit (all its pages side by
   side, or only page ``N``), the PNG's ``structaware`` text chunk holding each region's pixel box.
@@ -134,7 +134,7 @@ def unit_answer(index: Any, params: dict[str, str]) -> dict[str, Any]:
     _check(params, UNIT_FIELDS)
     hit = _hit(index, params)
     record = hit.to_record()
-    record.update(rank=None, score=None)
+    record.update(rank=None, score=None, relevance=None)
     return {"hits": [record]}
 
 

@@ -79,6 +79,7 @@ METADATA_KEYS: tuple[str, ...] = (
     "ordinal",
     "score",
     "rank",
+    "relevance",
 )
 
 
@@ -93,8 +94,11 @@ def page_label(pages: list[int]) -> str:
     return ",".join(map(str, pages))
 
 
-def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None = None) -> Document:
-    """Convert a :class:`~structaware_readers.models.Unit` (and optionally its search score/rank)."""
+def unit_to_document(
+    unit: Any, *, score: float | None = None, rank: int | None = None, relevance: float | None = None
+) -> Document:
+    """Convert a :class:`~structaware_readers.models.Unit` (and optionally its search score, rank and
+    calibrated relevance, ``SearchHit.relevance``)."""
     label = page_label(list(unit.pages))
     grade = unit.grade
     metadata: dict[str, Any] = {
@@ -127,6 +131,7 @@ def unit_to_document(unit: Any, *, score: float | None = None, rank: int | None 
         "ordinal": unit.ordinal,
         "score": score,
         "rank": rank,
+        "relevance": relevance,
     }
     return Document(id=unit.unit_id, page_content=unit.embedding_text(), metadata=metadata)
 

@@ -19,7 +19,7 @@ from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -49,12 +49,14 @@ def check_filter(value: Any, *, field: str = "filter") -> Any:
 def hits_to_documents(hits: list[Any]) -> list[Document]:
     """``SearchHit`` list -> ``Document`` list (same order). A hit's group rows (other matched rows
     of its table) and neighbours (``expand=True``) follow it with the hit's score and rank and
-    ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated."""
+    ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated. Every
+    document's ``metadata["relevance"]`` is its hit's calibrated relevance (in [0, 1], comparable
+    across questions)."""
     from structaware_retrievers.evidence import evidence_units
 
     out: list[Document] = []
     for h, unit, via in evidence_units(hits):
-        doc = unit_to_document(unit, score=float(h.score), rank=h.rank)
+        doc = unit_to_document(unit, score=float(h.score), rank=h.rank, relevance=h.relevance)
         if via is not None:
             doc.metadata["expanded_from"] = via
         out.append(doc)
@@ -83,6 +85,10 @@ class StructureAwareRetriever(BaseRetriever):
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table, marked ``metadata["expanded_from"]``; 1: every row is a hit
             of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
+        min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
+            [0, 1], comparable across questions) is below this are dropped, so a question the index
+            does not answer gets no document (default ``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``,
+            0.5; 0 keeps all).
         filter: a filter dict as Chroma and PGVector users write them, on the document metadata
             keys (``doc_id``, ``unit_type``, ``page``, ``grade``...; ``$eq $ne $gt $gte $lt $lte $in
             $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``), or a ``SearchFilter``;
@@ -113,6 +119,7 @@ class StructureAwareRetriever(BaseRetriever):
     budget_chars: int | None = Field(default=None, ge=1)
     expand: bool = False
     group_size: int = Field(default=DEFAULT_GROUP_SIZE, ge=1)
+    min_score: float = Field(default=DEFAULT_MIN_SCORE, ge=0.0, le=1.0)
     filter: Any = None
     rerank: Any = None
 
@@ -158,6 +165,7 @@ class StructureAwareRetriever(BaseRetriever):
             "budget_chars": self.budget_chars,
             "expand": self.expand,
             "group_size": self.group_size,
+            "min_score": self.min_score,
             "filter": check_filter(filter) if filter is not None else self.filter,
             "rerank": rerank if rerank is not None else self.rerank,
         }

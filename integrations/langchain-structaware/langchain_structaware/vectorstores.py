@@ -21,8 +21,9 @@ What a LangChain user already writes works with this store::
   included). Units written by ``structaware ingest`` come back as ``StructureAwareLoader`` documents.
 * **Search types.** ``as_retriever()`` with ``search_type="similarity"`` (hybrid by default),
   ``"mmr"`` (Qdrant's maximal marginal relevance on your model's vectors: ``k``, ``fetch_k``,
-  ``lambda_mult``) and ``"similarity_score_threshold"`` (``score_threshold`` on relevances in [0, 1]:
-  the fused score over the best a search can score; :meth:`_similarity_search_with_relevance_scores`).
+  ``lambda_mult``) and ``"similarity_score_threshold"`` (``score_threshold`` on calibrated relevances
+  in [0, 1] that mean the same from question to question, 0.5 the boundary of "not in this index";
+  :meth:`_similarity_search_with_relevance_scores`).
 * **Ids.** ``ids=`` or ``Document.id`` (any string; a non-UUID is stored under its UUIDv5 and given
   back as is); a document without one gets a random UUID.
 * **Filters.** Dicts as Chroma and PGVector users write them: ``{"key": value}``, ``{"key": [v1, v2]}``
@@ -264,13 +265,16 @@ class StructureAwareVectorStore(VectorStore):
         """``k`` documents with relevances in [0, 1] (what ``similarity_search_with_relevance_scores``
         and ``as_retriever(search_type="similarity_score_threshold")`` compare with ``score_threshold``).
 
-        The fused RRF score divided by the best a search can score (a document ranked first by the
-        dense and the BM25 search is 1.0); DBSF likewise; ``mode="dense"``: the cosine similarity;
-        ``mode="sparse"``: a BM25 score ``s`` as ``s / (1 + s)``
-        (:func:`structaware_retrievers.fusion.relevance`).
+        The calibrated relevance of each document (:func:`structaware_retrievers.calibration.relevances`:
+        its cosine with the query's embedding plus its IDF-weighted coverage of the query's BM25
+        terms, mapped to [0, 1]), not normalised per question: the best document of a question the
+        index does not answer stays low, and ``score_threshold=0.5``
+        (``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``) separates "not in this index" from an
+        answer. Fitted for structaware's own dense model (``StructureAwareEmbeddings``); with another
+        embedding model, measure the threshold with ``benchmarks/calibration.py``.
 
-        Best first by that relevance: the second stage is off unless ``rerank=True`` or a ``Rerank``
-        is given (per search or for the store), so a threshold compares the scores the order is made of.
+        In the search's fused order: the second stage is off here unless ``rerank=True`` or a
+        ``Rerank`` is given (per search or for the store).
         """
         mode = kwargs.get("mode", self.mode)
         dense = self._embedding.embed_query(query) if mode != "sparse" else None

@@ -26,7 +26,7 @@ from structaware_retrievers.cli.app import (
 )
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading, server_url
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 
 def served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -63,7 +63,7 @@ def print_records(records: list[dict[str, Any]], as_json: bool, empty: str) -> N
         lead = "   +" if r["expanded_from"] else f"{r['rank']}."
         typer.echo(
             f"{lead} [{r['unit_type']}] {r['doc']} p.{','.join(map(str, r['pages']))} "
-            f"{'+'.join(dict.fromkeys(r['element_ids']))}  score={r['score']:.4f}"  # rows of one element: named once
+            f"{'+'.join(dict.fromkeys(r['element_ids']))}  score={r['score']:.4f}{_relevance(r)}"  # rows of one element: named once
         )
         if r["context"]:
             typer.echo(f"   {r['context']}")
@@ -71,6 +71,12 @@ def print_records(records: list[dict[str, Any]], as_json: bool, empty: str) -> N
         lines = r["text"].splitlines() if r["unit_type"] == "table_row" else [r["text"].replace("\n", " ")]
         for line in lines:
             typer.echo(f"   {line[:300]}")
+
+
+def _relevance(record: dict[str, Any]) -> str:
+    """`` relevance=0.93`` for a record with a calibrated relevance (a server without it: nothing)."""
+    value = record.get("relevance")
+    return f" relevance={value:.2f}" if value is not None else ""
 
 
 @app.command(cls=FilterCommand)
@@ -102,6 +108,16 @@ def query(
             "--group-size", min=1, max=MAX_K, help="rows of one table per hit: the best row + other matched rows (1: off)"
         ),
     ] = DEFAULT_GROUP_SIZE,
+    min_score: Annotated[
+        float,
+        typer.Option(
+            "--min-score",
+            min=0.0,
+            max=1.0,
+            help="drop hits (and grouped rows) whose calibrated relevance is below this (0: keep all);"
+            " below the default, the library holds no answer",
+        ),
+    ] = DEFAULT_MIN_SCORE,
     rerank: Annotated[
         Optional[bool],
         typer.Option(
@@ -142,13 +158,15 @@ def query(
             raise typer.BadParameter(f"--weights: expected DENSE,BM25 (two numbers), got {weights!r}") from None
         w = (dw, sw)
     why = ["the filter matched no unit"] if filter_fields else ["no unit shares a term with the question"]
+    if min_score > 0:
+        why.append(f"no hit reaches --min-score {min_score:g} (the library may not hold the answer)")
     if budget is not None:
         why.append(f"no hit fits in --budget-chars {budget}")
     empty = " or ".join(why)  # what an empty answer can mean, said on stderr
     args: dict[str, Any] = {
         "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
         "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
-        "rerank": rerank,  # None: not sent, the searcher's default
+        "min_score": min_score, "rerank": rerank,  # None: not sent, the searcher's default
     }  # fmt: skip
     if use_server and url is None:
         body = {"text": text, **{key: v for key, v in args.items() if v is not None}}

@@ -25,7 +25,7 @@ from structaware_retrievers.cli.app import (
 )
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE
 
 
 @app.command(cls=FilterCommand)
@@ -44,6 +44,10 @@ def show(
     group_size: Annotated[
         int, typer.Option("--group-size", min=1, max=MAX_K, help="rows of one table per hit, all outlined (1: off)")
     ] = DEFAULT_GROUP_SIZE,
+    min_score: Annotated[
+        float,
+        typer.Option("--min-score", min=0.0, max=1.0, help="as for query: hits and grouped rows below this relevance are left out"),
+    ] = DEFAULT_MIN_SCORE,
     filters: Annotated[
         Optional[list[str]],
         typer.Option("--filter", metavar="KEY=VALUE...", help="as for query: doc=, doc_id=, page=3-5, type=, grade="),
@@ -80,10 +84,14 @@ def show(
             hits = hits_by_id(idx, unit)
         else:
             hits = idx.query(
-                clean_text(text or ""), k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size
+                clean_text(text or ""), k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size,
+                min_score=min_score,
             )
         if not hits:
-            typer.echo("no results (" + ("the filter matched no unit" if filter_fields else "no unit shares a term with the question") + ")", err=True)
+            why = "the filter matched no unit" if filter_fields else "no unit shares a term with the question"
+            if not unit and min_score > 0:
+                why += f" or no hit reaches --min-score {min_score:g} (the library may not hold the answer)"
+            typer.echo(f"no results ({why})", err=True)
             return
         failed: list[str] = []
 

@@ -49,7 +49,9 @@ class MethodSearcher:
         """Top ``k`` results (best first), one unit per hit with the index's default table groups:
         a hit whose ``group`` holds other rows of its table is judged as the one unit the retrievers
         hand over for it (:func:`structaware_retrievers.evidence.hit_unit`). A BM25 query with no
-        searchable term (only stop words) returns no result, i.e. counts as a miss."""
+        searchable term (only stop words) returns no result, i.e. counts as a miss. Every hit is kept
+        (``min_score=0``): the harness measures rankings, as the peers' pipelines give them;
+        ``benchmarks/calibration.py`` measures the relevance bar."""
         from structaware_retrievers.evidence import hit_unit
         from structaware_retrievers.filters import SearchFilter
 
@@ -57,7 +59,9 @@ class MethodSearcher:
         self.last_hits = []
         if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
             return []  # the index would answer with its dense fallback: not BM25's result
-        hits = self.index.query(text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k), rerank=self.rerank)
+        hits = self.index.query(
+            text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k), rerank=self.rerank, min_score=0
+        )
         self.last_hits = sorted(hits, key=lambda h: h.rank)
         return [hit_unit(h) for h in self.last_hits]
 

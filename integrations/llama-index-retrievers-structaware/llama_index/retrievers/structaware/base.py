@@ -25,7 +25,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_filter_group, to_point_filter
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
@@ -36,7 +36,8 @@ def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
 
     A hit's group rows (other matched rows of its table) and neighbours (``expand=True``) follow it,
     with the hit's score and ``metadata["expanded_from"]`` = the hit's unit id; a unit already given
-    is not repeated."""
+    is not repeated. Each node's ``metadata["relevance"]`` is its hit's calibrated relevance (in [0, 1],
+    comparable across questions; kept out of the embedding and LLM text)."""
     from structaware_retrievers.evidence import evidence_units
 
     out: list[NodeWithScore] = []
@@ -46,6 +47,9 @@ def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
             node.metadata["expanded_from"] = via
             node.excluded_embed_metadata_keys.append("expanded_from")
             node.excluded_llm_metadata_keys.append("expanded_from")
+        node.metadata["relevance"] = hit.relevance
+        node.excluded_embed_metadata_keys.append("relevance")
+        node.excluded_llm_metadata_keys.append("relevance")
         out.append(NodeWithScore(node=node, score=float(hit.score)))
     return out
 
@@ -70,6 +74,10 @@ class StructureAwareRetriever(BaseRetriever):
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table as nodes marked ``metadata["expanded_from"]``; 1: every row
             is a hit of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
+        min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
+            [0, 1], comparable across questions) is below this are dropped, so a question the index
+            does not answer gets no node (default ``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``,
+            0.5; 0 keeps all).
         filters: LlamaIndex ``MetadataFilters``, every operator but the text matches, ``and`` /
             ``or`` / ``not``, nested, on the node metadata keys (``doc_id``, ``file_name``, ``page``,
             ``unit_type``, ``grade``...; :mod:`structaware_retrievers.filters`): the same units as
@@ -105,12 +113,14 @@ class StructureAwareRetriever(BaseRetriever):
         budget_chars: int | None = None,
         expand: bool = False,
         group_size: int = DEFAULT_GROUP_SIZE,
+        min_score: float = DEFAULT_MIN_SCORE,
         filters: MetadataFilters | None = None,
         rerank: Any = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
+        from structaware_retrievers.calibration import check_min_score
         from structaware_retrievers.rerank import resolve_rerank
 
         if similarity_top_k < 1:
@@ -130,6 +140,7 @@ class StructureAwareRetriever(BaseRetriever):
         self.budget_chars = budget_chars
         self.expand = expand
         self.group_size = group_size
+        self.min_score = check_min_score(min_score)
         self.filters = filters
         self.rerank = rerank
         super().__init__(callback_manager=callback_manager, verbose=verbose)
@@ -180,6 +191,7 @@ class StructureAwareRetriever(BaseRetriever):
             "budget_chars": self.budget_chars,
             "expand": self.expand,
             "group_size": self.group_size,
+            "min_score": self.min_score,
             "filter": self._filter_group,
             "rerank": self.rerank,
         }
