@@ -111,7 +111,7 @@ def test_table_value_question_returns_that_row_first(filled: StructureIndex) -> 
         assert "Adults 57-59 y" in _text(filled.query(q, k=1, mode="sparse")[0])
     hits = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, min_score=0)  # every row its own hit
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
-    fused = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, rerank=False)
+    fused = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, rerank=False, min_score=0)
     assert all(a.score >= b.score for a, b in zip(fused, fused[1:]))  # the fused order is the scores' order
     # the second stage re-orders those five hits and keeps each one's score
     assert {h.unit.unit_id: h.score for h in hits} == {h.unit.unit_id: h.score for h in fused}
