@@ -18,7 +18,10 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
 * **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
   the text layer of its pages, while a cut of it into 2 or more such words is
   (``Pericardiocentesisisrecommendedfor``). A word the page prints whole is never glued
-  (``methylprednisolone``), nor one it joins across a line-end hyphen; CJK text has no spaces to lose.
+  (``methylprednisolone``), nor one it joins across a line-end hyphen, nor one whose letter the
+  font maps to a control character (``Yılmazo\\x01glu`` read ``Yılmazoglu``: no one can name the
+  letter), nor one a narrow cell wraps without a hyphen (``hyper`` / ``tension``) that the document
+  prints whole (:mod:`structaware_readers.text_layer`); CJK text has no spaces to lose.
 * **broken hyphens**: a hyphen ending a line of the PDF (PDFium writes it ``U+FFFE``) that the unit
   does not write as the writer meant it (:func:`structaware_readers.text_layer.meant`): dropped from
   a compound (``angiotensinconverting`` for ``angiotensin-converting``) or kept with a space
@@ -31,6 +34,16 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
   (``10^9/L`` is not ``109/L``), in paragraphs and table cells alike
   (:mod:`structaware_readers.inline_markup`, ``table_recovery.reading_direction``). It is counted
   apart (``superscripts``), not as a fault.
+
+A table row names its columns (``table.headers`` of the unit): a table that runs over several
+pages prints its header once, on the page where it starts (the page of its block id ``p<N>-e<j>``,
+the unit's ``table.table_id``), so a row on a later page is checked as two texts: its column headers
+against that page and the row's pages, the rest against the row's pages only.
+
+A flow path whose chart is a picture (the text layer holds fewer than 20 characters inside the
+chart's box: the element ``flow.flowchart_id`` of the unit's ``element_ids`` / ``bboxes``) was read
+from the picture (OCR); the text layer has nothing to compare it with, so it is counted apart
+(``from pictures``) and checked for markup only, like a page without a text layer.
 
 Pages whose text layer holds fewer than 20 characters (scans, pages read by OCR) are not compared:
 a unit is checked on its pages that have a text layer, and skipped when none has. Without a PDF
@@ -62,7 +75,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_unit_text import MARKUP, _units_of  # noqa: E402  (the markup class and the unit builder of that check)
 
-from structaware_readers.text_layer import WORD, PageWords, PdfTextLayer, merge, normal, split_glued  # noqa: E402
+from structaware_readers.text_layer import MIN_PAGE_CHARS, WORD, PageWords, PdfTextLayer, merge, normal, split_glued  # noqa: E402
 
 #: A number token of a unit's text: digits joined by ``,`` or by ``.`` and at most one space
 #: (``0. 71``); a comma and a space part two numbers (``3,393, 3,540``: two table cells, a list).
@@ -97,6 +110,23 @@ class PdfLayers:
 
     def __init__(self, pdf: Path):
         self._layer = PdfTextLayer(pdf)
+        self._pdf = pdf
+        self._doc = None
+
+    def region_chars(self, number: int, bbox: list[float]) -> int:
+        """Characters other than white space the text layer of page ``number`` (1-based) holds inside
+        ``bbox`` (``x0, y0, x1, y1`` in 0..1 of the page, from its top left)."""
+        import pypdfium2
+
+        if self._doc is None:
+            self._doc = pypdfium2.PdfDocument(str(self._pdf))
+        if not 1 <= number <= len(self._doc):
+            return 0
+        page = self._doc[number - 1]
+        width, height = page.get_size()
+        x0, y0, x1, y1 = bbox
+        text = page.get_textpage().get_text_bounded(x0 * width, height - y1 * height, x1 * width, height - y0 * height)
+        return len("".join(text.split()))
 
     def page(self, number: int) -> PageWords | None:
         """Page ``number``; ``None`` past the end or without a text layer."""
@@ -156,10 +186,11 @@ class Counts:
     hyphens: int = 0
     markup: int = 0
     superscripts: int = 0
+    pictures: int = 0
     examples: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, other: Counts) -> None:
-        for name in ("units", "checked", "numbers", "glued", "hyphens", "markup", "superscripts"):
+        for name in ("units", "checked", "numbers", "glued", "hyphens", "markup", "superscripts", "pictures"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def note(self, kind: str, line: str, limit: int) -> None:
@@ -175,6 +206,29 @@ class Counts:
 #: A flow path names its boxes ``Box 4: ...`` (the algorithm's own box numbers, printed in its
 #: image or on its description page, not always on the unit's pages): not a number of the text.
 BOX_LABEL = re.compile(r"\bBox \d+[a-z]?:")
+#: The page a table starts on, in its block id (``p19-e5``).
+TABLE_PAGE = re.compile(r"^p(\d+)-e\d+$")
+
+
+def _header_page(unit: dict) -> int | None:
+    """The page a table row's table starts on (its header's page), when it is not one of the row's."""
+    table = unit.get("table") or {}
+    m = TABLE_PAGE.match(str(table.get("table_id") or ""))
+    page = int(m.group(1)) if m else None
+    return page if page is not None and page not in (unit.get("pages") or []) else None
+
+
+def _from_picture(unit: dict, layers: PdfLayers) -> bool:
+    """True when ``unit`` is a flow path of a chart whose box holds no text layer (module docstring)."""
+    chart = (unit.get("flow") or {}).get("flowchart_id")
+    ids = unit.get("element_ids") or []
+    if unit.get("unit_type") != "flow_path" or chart not in ids:
+        return False
+    at = ids.index(chart)
+    boxes, pages = unit.get("bboxes") or [], unit.get("element_pages") or []
+    if at >= len(boxes) or at >= len(pages) or not boxes[at]:
+        return False
+    return layers.region_chars(pages[at], boxes[at]) < MIN_PAGE_CHARS
 
 
 def check_units(units: list[dict], layers: PdfLayers | None, *, examples: int = 5, name: str = "") -> Counts:
@@ -193,14 +247,24 @@ def check_units(units: list[dict], layers: PdfLayers | None, *, examples: int = 
         pages = [la for la in (layers.page(p) for p in u.get("pages") or []) if la is not None]
         if not pages:
             continue
+        if _from_picture(u, layers):
+            c.pictures += 1
+            continue
         page = merge(pages)
         c.checked += 1
         if u.get("unit_type") == "flow_path":
             text = BOX_LABEL.sub("Box:", text)  # the builder's box names, not the page's numbers
+        parts = [(text, page)]
+        header_page = layers.page(_header_page(u) or 0)
+        if header_page is not None:  # the column headers are printed where the table starts
+            headers = [h for h in (u.get("table") or {}).get("headers") or [] if h and h in text]
+            for h in headers:
+                text = text.replace(h, " ")
+            parts = [(text, page), (" ".join(headers), merge([*pages, header_page]))]
         for kind, found in (
-            ("numbers", altered_numbers(text, page)),
-            ("glued", glued_words(text, page)),
-            ("hyphens", broken_hyphens(text, page)),
+            ("numbers", [f for t, p in parts for f in altered_numbers(t, p)]),
+            ("glued", [f for t, p in parts for f in glued_words(t, p)]),
+            ("hyphens", [f for t, p in parts for f in broken_hyphens(t, p)]),
         ):
             if found:
                 setattr(c, kind, getattr(c, kind) + len(found))
@@ -248,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         note = "" if pdf is not None else " (no PDF found: markup only)"
         print(
             f"{path.name}: {c.units} units, {c.checked} checked, {c.numbers} altered numbers, {c.glued} glued words, "
-            f"{c.hyphens} broken hyphens, {c.markup} with markup, {c.superscripts} superscripts{note}",
+            f"{c.hyphens} broken hyphens, {c.markup} with markup, {c.superscripts} superscripts, "
+            f"{c.pictures} flow paths from pictures{note}",
             flush=True,
         )
         total.add(c)
@@ -257,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
                 total.note(kind, line, args.examples * len(args.inputs))
     print(
         f"TOTAL: {total.units} units, {total.checked} checked, {total.numbers} altered numbers, {total.glued} glued words, "
-        f"{total.hyphens} broken hyphens, {total.markup} with markup, {total.superscripts} superscripts"
+        f"{total.hyphens} broken hyphens, {total.markup} with markup, {total.superscripts} superscripts, "
+        f"{total.pictures} flow paths from pictures"
     )
     for kind, ex in total.examples.items():
         for line in ex[: args.examples * 3]:

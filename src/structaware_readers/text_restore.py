@@ -19,9 +19,24 @@ PDF is known, each text field of a block is compared with the text layer of the 
 * a run holding figures the page does not print, which is 2+ runs the page prints one after the
   other, gets its spaces back (the two lines of a dose cell ``80-240`` / ``80-160`` glued into
   ``80-24080-160``; ``≥4years`` -> ``≥4 years``); a number the PDF breaks over two lines
-  (``0.`` / ``71``) is never cut (:func:`~structaware_readers.text_layer.split_figures`).
+  (``0.`` / ``71``) is never cut (:func:`~structaware_readers.text_layer.split_figures`); numbers
+  grouped by thousands glued together (``31,204512,660``: a column of cells read as one), each
+  printed by the page, are cut where a group of three figures runs on into a figure
+  (:func:`~structaware_readers.text_layer.split_grouped`);
+* a run of figures the page does not print, which the page prints with a dash the font names not
+  (``2060`` for the page's ``20–60``: parsers drop the glyph), gets its dash back;
+* runs the parser set apart by a space between figures where the page prints one run with raised
+  figures (a reference mark: ``2019. 12``, ``S4 31,33 )`` for the page's ``2019.12`` with
+  ``12`` raised), which read as other numbers, are written as that run with a caret before its
+  raised figures (``2019.^12``), as this package writes a superscript
+  (:meth:`~structaware_readers.text_layer.PageWords.raised`). A mark after a word (``adults. 7``)
+  reads as no other number and is left as the parser gave it, and so are runs the page also
+  prints apart;
+* a stretch read from lines printed on top of each other (``RJuenv i2e0w2 d1ate:``) is written
+  as the page's lines (``Review date: Jun 2021``): :mod:`structaware_readers.overlapped_lines`.
 
-No character is changed, added or dropped other than those spaces and hyphens.
+No character is changed, added or dropped other than those spaces, hyphens and dashes, and the
+order of the characters of overlapping lines.
 Text of pages without a text layer (scans read by OCR) is left as it is.
 """
 
@@ -32,7 +47,17 @@ import re
 from pathlib import Path
 
 from structaware_readers.models import Block, ParsedDocument, TableGrid
-from structaware_readers.text_layer import WORD, PageWords, PdfTextLayer, merge, normal, split_figures, split_glued
+from structaware_readers.overlapped_lines import unshuffle
+from structaware_readers.text_layer import (
+    WORD,
+    PageWords,
+    PdfTextLayer,
+    merge,
+    normal,
+    split_figures,
+    split_glued,
+    split_grouped,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +89,8 @@ def restore_text(text: str, page: PageWords) -> str:
             return m.group(0)
         return _as_meant(a + b, value) if "-" in value else a + b
 
-    out = _KEPT_HYPHEN.sub(kept, text) if "- " in text else text
+    out = unshuffle(text, page)
+    out = _KEPT_HYPHEN.sub(kept, out) if "- " in out else out
 
     def word(m: re.Match[str]) -> str:
         w = m.group(0)
@@ -86,14 +112,68 @@ def restore_text(text: str, page: PageWords) -> str:
         core = run.strip(_EDGE)
         if not core or not _FIGURE.search(core):
             return run
-        pieces = split_figures(core, page)
+        at = run.index(core)
+        if core not in page.tokens and core in page.dashless:
+            return run[:at] + page.dashless[core] + run[at + len(core) :]
+        pieces = split_figures(core, page) or split_grouped(core, page)
         if not pieces:
             return run
-        at = run.index(core)
         return run[:at] + " ".join(pieces) + run[at + len(core) :]
 
     out = _RUN.sub(figures, out)
+    out = _mark_raised(out, page)
     return text if out == text else out
+
+
+#: Most runs of a text one raised mark may have been cut into.
+_MAX_PIECES = 4
+#: A run ending as a number does (``2021.``, ``S7``, ``40,5``): a space after it and a figure
+#: reads as two numbers, or as one number with a space, where the page prints one run.
+_IN_NUMBER_LEFT = re.compile(r"\d[.,]?$")
+
+
+def _printed_apart(text: str, runs: list[re.Match[str]], i: int, j: int, page: PageWords) -> bool:
+    """True when the page prints runs ``i..j`` of ``text`` apart as the text does, with the runs
+    next to them (white space of any kind between)."""
+    start = runs[max(i - 1, 0)].start()
+    end = runs[min(j + 1, len(runs) - 1)].end()
+    pieces = text[start:end].replace("^", "").split()
+    return re.search(r"\s+".join(re.escape(p) for p in pieces), page.text) is not None
+
+
+def _mark_raised(text: str, page: PageWords) -> str:
+    """``text`` with runs set apart by single spaces, which the page prints as one run with raised
+    figures, written as that run marked (module docstring)."""
+    if not page.marks or not _FIGURE.search(text):
+        return text
+    runs = list(_RUN.finditer(text))
+    out, at, i = [], 0, 0
+    while i < len(runs):
+        joined, found, inside = runs[i].group(0).replace("^", ""), None, False
+        for j in range(i + 1, min(i + _MAX_PIECES, len(runs))):
+            if text[runs[j - 1].end() : runs[j].start()] != " ":
+                break
+            left, right = runs[j - 1].group(0), runs[j].group(0)
+            joined += right.replace("^", "")
+            if not (_FIGURE.search(left[-1:]) or _FIGURE.search(right[:1])):
+                break  # the space stands next to no figure
+            inside = inside or (_IN_NUMBER_LEFT.search(left) is not None and right[:1].isdigit())
+            if not inside:
+                continue  # the space reads as no number's: ``adults. 7`` is left as it is
+            if _printed_apart(text, runs, i, j, page):
+                continue
+            core = joined.strip(_EDGE)
+            marked = page.raised(core) if core and core in page.text else None  # glyphs read only then
+            if marked is not None:
+                lead = joined[: joined.index(core)]
+                found = (j, lead + marked + joined[len(lead) + len(core) :])
+        if found is None:
+            i += 1
+            continue
+        j, new = found
+        out.append(text[at : runs[i].start()] + new)
+        at, i = runs[j].end(), j + 1
+    return "".join(out) + text[at:] if out else text
 
 
 def _grid(grid: TableGrid, page: PageWords) -> TableGrid | None:
