@@ -175,15 +175,15 @@ class IndexSearcher:
         min_score: float = 0.0,
     ) -> list[SearchHit]:
         """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
-        groups, linked units: a unit a hit links to stays just above it) before the cut to ``k``, then
-        the calibration (hits and group rows under ``min_score`` dropped), the expansion and the budget."""
+        groups, linked units) before the cut to ``k``, then the calibration (hits and group rows under
+        ``min_score`` dropped), the expansion and the budget. The stage may put a discussion above the
+        recommendation the packing brought for it: keeping each recommendation just above its
+        discussion undid most of its gain (cpg PH@1 83 -> 71 of 100, docs/benchmarks/rerank.md)."""
         if rerank is None:
             top = self.finish(hits, k, None, False, group_size, prep["flt"])
         else:
             packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
-            head = self.rescore(text, packed[: rerank.pool], prep, rerank)
-            # a discussion's recommendation stays just above it, as the packing placed it
-            ordered = evidence.bring_linked(head, head, len(head)) + packed[rerank.pool :]
+            ordered = self.rescore(text, packed[: rerank.pool], prep, rerank) + packed[rerank.pool :]
             top = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
         return self.fit(self.calibrate(text, top, prep, min_score), budget_chars, expand)
 
