@@ -55,21 +55,21 @@ def _ids(docs: list[Document]) -> list[str]:
 def test_the_retriever_passes_rerank_through(index) -> None:
     from langchain_structaware.retriever import hits_to_documents
 
-    off = StructureAwareRetriever(index=index, k=5, rerank=False).invoke(SHARPS)
-    on = StructureAwareRetriever(index=index, k=5).invoke(SHARPS)  # None: the product default
-    assert _ids(off) == _ids(hits_to_documents(index.query(SHARPS, k=5, rerank=False)))
-    assert _ids(on) == _ids(hits_to_documents(index.query(SHARPS, k=5)))
+    off = StructureAwareRetriever(index=index, k=5, rerank=False, min_score=0).invoke(SHARPS)
+    on = StructureAwareRetriever(index=index, k=5, min_score=0).invoke(SHARPS)  # None: the product default
+    assert _ids(off) == _ids(hits_to_documents(index.query(SHARPS, k=5, rerank=False, min_score=0)))
+    assert _ids(on) == _ids(hits_to_documents(index.query(SHARPS, k=5, min_score=0)))
     assert _ids(on) != _ids(off) and "sharps" not in off[0].page_content.lower()  # trap: not the fused order
     # per call, over the retriever's own setting
-    assert _ids(StructureAwareRetriever(index=index, k=5).invoke(SHARPS, rerank=False)) == _ids(off)
-    wide = StructureAwareRetriever(index=index, k=5, rerank=False).invoke(SHARPS, rerank=Rerank(pool=30))
-    assert _ids(wide) == _ids(hits_to_documents(index.query(SHARPS, k=5, rerank=Rerank(pool=30))))
+    assert _ids(StructureAwareRetriever(index=index, k=5, min_score=0).invoke(SHARPS, rerank=False)) == _ids(off)
+    wide = StructureAwareRetriever(index=index, k=5, rerank=False, min_score=0).invoke(SHARPS, rerank=Rerank(pool=30))
+    assert _ids(wide) == _ids(hits_to_documents(index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)))
     with pytest.raises(MalformedInputError, match="rerank"):
         StructureAwareRetriever(index=index, rerank="yes")
 
 
 def test_the_compressor_orders_documents_as_the_index_does(index) -> None:
-    docs = StructureAwareRetriever(index=index, k=6, rerank=False).invoke(SHARPS)
+    docs = StructureAwareRetriever(index=index, k=6, rerank=False, min_score=0).invoke(SHARPS)
     expected = index.rerank(SHARPS, _ids(docs))
     compressor = StructureAwareRerank(index=index)
     assert isinstance(compressor, BaseDocumentCompressor)
@@ -89,7 +89,7 @@ def test_the_compressor_orders_documents_as_the_index_does(index) -> None:
 
 
 def test_a_document_of_no_unit_of_the_index_raises_naming_it(index) -> None:
-    docs = StructureAwareRetriever(index=index, k=3, rerank=False).invoke(SHARPS)
+    docs = StructureAwareRetriever(index=index, k=3, rerank=False, min_score=0).invoke(SHARPS)
     stranger = Document(id="chunk-from-elsewhere", page_content="Dispose of sharps in a container.")
     with pytest.raises(MalformedInputError, match="chunk-from-elsewhere") as err:
         StructureAwareRerank(index=index).compress_documents([*docs, stranger], SHARPS)
@@ -119,7 +119,8 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
     assert _ids(StructureAwareVectorStore(store.embeddings, index=index, rerank=False).similarity_search(SHARPS, k=8)) == off_ids
     # relevance-scored searches (a score threshold) keep the order of their scores unless asked
     scored = store.similarity_search_with_relevance_scores(SHARPS, k=8)
-    assert [d.id for d, _ in scored] == off_ids and [s for _, s in scored] == sorted((s for _, s in scored), reverse=True)
+    # in the fused order, each with its calibrated relevance in [0, 1] (not sorted: not the order's score)
+    assert [d.id for d, _ in scored] == off_ids and all(0 <= s <= 1 for _, s in scored)
     assert [d.id for d, _ in store.similarity_search_with_relevance_scores(SHARPS, k=8, rerank=True)] == on_ids
     # trap: a dense-only search keeps the dense order by default
     dense = store.similarity_search(SHARPS, k=8, mode="dense")

@@ -57,20 +57,20 @@ def _ids(nodes: list[NodeWithScore]) -> list[str]:
 def test_the_retriever_passes_rerank_through(index) -> None:
     from llama_index.retrievers.structaware import hits_to_nodes
 
-    off = StructureAwareRetriever(index, similarity_top_k=5, rerank=False).retrieve(SHARPS)
-    on = StructureAwareRetriever(index, similarity_top_k=5).retrieve(SHARPS)  # None: the product default
-    assert _ids(off) == _ids(hits_to_nodes(index.query(SHARPS, k=5, rerank=False)))
-    assert _ids(on) == _ids(hits_to_nodes(index.query(SHARPS, k=5)))
+    off = StructureAwareRetriever(index, similarity_top_k=5, rerank=False, min_score=0).retrieve(SHARPS)
+    on = StructureAwareRetriever(index, similarity_top_k=5, min_score=0).retrieve(SHARPS)  # None: the product default
+    assert _ids(off) == _ids(hits_to_nodes(index.query(SHARPS, k=5, rerank=False, min_score=0)))
+    assert _ids(on) == _ids(hits_to_nodes(index.query(SHARPS, k=5, min_score=0)))
     # trap: the default is not the fused order on this question
     assert _ids(on) != _ids(off) and "sharps" not in off[0].node.text.lower()
-    wide = StructureAwareRetriever(index, similarity_top_k=5, rerank=Rerank(pool=30)).retrieve(SHARPS)
-    assert _ids(wide) == _ids(hits_to_nodes(index.query(SHARPS, k=5, rerank=Rerank(pool=30))))
+    wide = StructureAwareRetriever(index, similarity_top_k=5, rerank=Rerank(pool=30), min_score=0).retrieve(SHARPS)
+    assert _ids(wide) == _ids(hits_to_nodes(index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)))
     with pytest.raises(MalformedInputError, match="rerank"):
         StructureAwareRetriever(index, rerank="yes")
 
 
 def test_the_postprocessor_orders_nodes_as_the_index_does(index) -> None:
-    nodes = StructureAwareRetriever(index, similarity_top_k=6, rerank=False).retrieve(SHARPS)
+    nodes = StructureAwareRetriever(index, similarity_top_k=6, rerank=False, min_score=0).retrieve(SHARPS)
     expected = index.rerank(SHARPS, _ids(nodes))
     out = StructureAwareRerank(index).postprocess_nodes(list(reversed(nodes)), query_str=SHARPS)
     # the index's order whatever order the nodes come in, each node's score the stage score
@@ -84,7 +84,7 @@ def test_the_postprocessor_orders_nodes_as_the_index_does(index) -> None:
 
 
 def test_a_node_of_no_unit_of_the_index_raises_naming_it(index) -> None:
-    nodes = StructureAwareRetriever(index, similarity_top_k=3, rerank=False).retrieve(SHARPS)
+    nodes = StructureAwareRetriever(index, similarity_top_k=3, rerank=False, min_score=0).retrieve(SHARPS)
     stranger = NodeWithScore(node=TextNode(id_="chunk-from-elsewhere", text="Dispose of sharps in a container."), score=0.5)
     with pytest.raises(MalformedInputError, match="chunk-from-elsewhere") as err:
         StructureAwareRerank(index).postprocess_nodes([*nodes, stranger], query_str=SHARPS)
