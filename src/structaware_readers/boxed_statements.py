@@ -50,6 +50,8 @@ def is_boxed_statement(text: str) -> bool:
         return False
     if not has_recommendation_wording(normalize_grade_text(joined)):
         return False
+    if sum(1 for ln in lines if find_grades(ln)) > 1:
+        return False  # a grade on several lines: a recommendation table pictured (loose_tables reads it)
     labels = [m for m in find_grades(joined) if m.explicit]
     if not labels:
         return False
