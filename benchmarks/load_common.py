@@ -238,6 +238,17 @@ class Tally:
             )
         return out
 
+    def report(self) -> dict[str, Any]:
+        """The fields both faces' reports share: request kinds, counts, errors and violations."""
+        return {
+            "kinds": self.rows(),
+            "requests": sum(len(k.latencies) for k in self.kinds.values()),
+            "errors": sum(k.errors for k in self.kinds.values()),
+            "violations": self.violations,
+            "violation_examples": self.violation_examples,
+            "checked": self.checked,
+        }
+
 
 def pct(sorted_values: list[float], p: float) -> float:
     """The ``p``-th percentile (nearest rank) of sorted values; 0 for none."""

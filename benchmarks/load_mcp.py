@@ -135,12 +135,7 @@ async def _run(corpus: Corpus, seconds: float, sessions: int, ingest: bool) -> d
         "seconds": round(wall, 1),
         "load_avg_start": load_start,
         "load_avg_end": load_avg(),
-        "kinds": tally.rows(),
-        "requests": sum(len(k.latencies) for k in tally.kinds.values()),
-        "errors": sum(k.errors for k in tally.kinds.values()),
-        "violations": tally.violations,
-        "violation_examples": tally.violation_examples,
-        "checked": tally.checked,
+        **tally.report(),
         "server_rss": {"per_process": list(mem.values()), "peak_mib_max": max((m["vm_hwm_mib"] for m in mem.values()), default=0)},
         "ingest": churn.summary(),
     }

@@ -6,8 +6,6 @@ with the real default encoders and the embedded Qdrant engine."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -22,32 +20,14 @@ from llama_index.vector_stores.structaware import StructureAwareVectorStore  # n
 from structaware_readers.errors import MalformedInputError  # noqa: E402
 from structaware_retrievers.rerank import Rerank  # noqa: E402
 
-CDC = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
-# the fused ranking puts first the guide's definition of outpatient care; the stage puts a passage on
-# disposing of sharps first (tests/test_rerank.py)
-SHARPS = "How should sharps be disposed of in an ambulatory care clinic?"
+from conftest import SHARPS  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
-    from structaware_readers.loader import load_document
-    from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-    from structaware_retrievers.index import StructureIndex
-
-    with pytest.MonkeyPatch.context() as mp:  # module scope: the test's offline_env is not set up yet
-        mp.setenv("HF_HUB_OFFLINE", "1")
-        mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))
-        doc = load_document(CDC)
-        cache = EmbeddingCache()
-        ix = StructureIndex(
-            tmp_path_factory.mktemp("li-rerank") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache)
-        )
-        ix.add_document(doc, build_units(doc))
-    yield ix
-    ix.close()
+@pytest.fixture
+def index(cdc_index):  # type: ignore[no-untyped-def]
+    return cdc_index
 
 
 def _ids(nodes: list[NodeWithScore]) -> list[str]:

@@ -5,20 +5,14 @@ engine."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.index import StructureIndex
 from structaware_retrievers.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
 
-CDC = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
-# the answer is a checklist item on disposing of sharps at the point of use; the fused ranking puts
-# first the guide's definition of outpatient care, which repeats "care" and names clinics
-SHARPS = "How should sharps be disposed of in an ambulatory care clinic?"
+from conftest import SHARPS  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
@@ -63,17 +57,9 @@ def test_options_are_checked() -> None:
         resolve_rerank("yes")  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
-    from structaware_readers.loader import load_document
-    from structaware_readers.units import build_units
-
-    doc = load_document(CDC)
-    cache = EmbeddingCache()
-    ix = StructureIndex(tmp_path_factory.mktemp("rerank") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))
-    ix.add_document(doc, build_units(doc))
-    yield ix
-    ix.close()
+@pytest.fixture
+def index(cdc_index):  # type: ignore[no-untyped-def]
+    return cdc_index
 
 
 def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureIndex) -> None:

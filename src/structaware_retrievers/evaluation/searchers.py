@@ -40,7 +40,8 @@ class MethodSearcher:
 
     def __init__(self, index: Any, rerank: Any = None):
         self.index = index
-        #: the ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`; ``None``: the fused order)
+        #: the ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`; ``None``: the product default,
+        #: on for hybrid search; ``False``: the fused order)
         self.rerank = rerank
         #: the hits of the last :meth:`search` (for the product's own budget packing, policy ``pack``)
         self.last_hits: list[Any] = []
