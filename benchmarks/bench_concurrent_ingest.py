@@ -87,7 +87,7 @@ def finish(procs: list[subprocess.Popen[str]], t0: float) -> list[dict[str, Any]
 
 def snapshot(index: Path) -> dict[str, Any]:
     """Documents and every point (id -> payload digest) of an index folder."""
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     ix = StructureIndex(index)
     try:

@@ -36,7 +36,7 @@ def _load() -> str:
 
 
 def embed_rate(model: str, docs: list[Path]) -> tuple[int, float]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache
 
@@ -54,7 +54,7 @@ _INGEST = """
 import json, sys
 from pathlib import Path
 from structaware_retrievers.encoders import DenseEncoder
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 ix = StructureIndex(Path(sys.argv[1]), dense=DenseEncoder(sys.argv[2]))
 s = ix.ingest([Path(p) for p in sys.argv[3:]])
 s.raise_for_errors()

@@ -2,7 +2,7 @@
 
 * **cold**: the first picture of a fresh process: imports (pypdfium2, Pillow), opening the PDF,
   rendering the page, drawing, PNG encoding; each run is its own Python process (``--cold-runs``), timed
-  inside it from just before the import of :mod:`structaware_retrievers.evidence_image`;
+  inside it from just before the import of :mod:`structaware_retrievers.pictures.evidence_image`;
 * **warm**: later pictures in the same process (``--warm-runs``), each of another unit, its page
   rendered already or not (the renderer keeps the last 8 pages): what ``structaware serve`` and a
   notebook pay per hit.
@@ -37,7 +37,7 @@ import json, sys, time
 units_file, pdf, crop = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 t0 = time.perf_counter()
 from structaware_readers.models import Unit
-from structaware_retrievers.evidence_image import evidence_picture
+from structaware_retrievers.pictures.evidence_image import evidence_picture
 unit = Unit.model_validate_json(open(units_file).readline())
 evidence_picture(unit, pdf=pdf, crop=crop).png()
 print(json.dumps(time.perf_counter() - t0))
@@ -45,7 +45,7 @@ print(json.dumps(time.perf_counter() - t0))
 
 
 def _units(parsed: Path, pdf: Path, out: Path) -> Path:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     units = [u for u in build_units(load_document(parsed, pdf=pdf)) if any(u.bboxes)]
@@ -70,7 +70,7 @@ def main() -> None:
     units_file = _units(args.parsed, args.pdf, args.work / "units.jsonl")
 
     from structaware_readers.models import Unit
-    from structaware_retrievers.evidence_image import evidence_picture
+    from structaware_retrievers.pictures.evidence_image import evidence_picture
 
     units = [Unit.model_validate_json(line) for line in units_file.read_text().splitlines()]
     rows = []

@@ -2,10 +2,10 @@
 
 For every MinerU output zip in ``<bench>/finance/mineru-4.0.12-flash`` (56 SEC filings, about
 6,500 pages, MinerU 4.0.12 flash tier), read in place with
-:func:`structaware_readers.loader.load_document`, the units are built with the default options
+:func:`structaware_readers.load.loader.load_document`, the units are built with the default options
 and the source elements of every section unit (``Unit.element_ids``, headings aside) are checked
 against a definition of page furniture made here, independently of the detector in
-:mod:`structaware_readers.furniture`:
+:mod:`structaware_readers.structure.furniture`:
 
 * **running head/foot**: a block of at most 200 characters lying in the top or bottom 12% of its
   page whose text (case folded; digits, punctuation and spaces removed) is found that way on at
@@ -42,7 +42,7 @@ from collections import defaultdict
 from datetime import date
 from pathlib import Path
 
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind, ParsedDocument, UnitType
 from structaware_readers.units import build_units
 

@@ -26,7 +26,7 @@ from pathlib import Path
 CHILD = r"""
 import json, sys, time, warnings
 warnings.simplefilter("ignore")
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 t, c = time.perf_counter(), time.process_time()
 doc = load_document(sys.argv[1], pdf=sys.argv[2])
 print(json.dumps({"cpu": time.process_time() - c, "wall": time.perf_counter() - t,

@@ -12,7 +12,7 @@ with :meth:`EdgeStore.upsert` with the payload ingest writes (:meth:`Unit.to_pay
 Measured: upsert units/s, ``optimize()`` seconds, the folder's size, the payload's mean JSON bytes
 (and the share of it that is the unit's text and context), then p50/p95 over ``--queries`` queries
 (vectors precomputed: store time only, 3 warm-up queries untimed) of hybrid RRF with the default
-fusion (:mod:`structaware_retrievers.fusion`), dense, sparse, and hybrid with a document filter,
+fusion (:mod:`structaware_retrievers.query.fusion`), dense, sparse, and hybrid with a document filter,
 a unit-type filter, a grade filter and all three at once; peak RSS of the process (``ru_maxrss``).
 
 Run (a million: ~1 h of CPU on 2 cores, 6+ GB of disk in ``--folder``'s parent)::
@@ -46,7 +46,7 @@ from bench_store import machine, pct, pool_vectors, sentence_pool  # noqa: E402
 
 from structaware_readers.models import Grade, Unit, UnitType  # noqa: E402
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector  # noqa: E402
-from structaware_retrievers.filters import SearchFilter  # noqa: E402
+from structaware_retrievers.query.filters import SearchFilter  # noqa: E402
 from structaware_retrievers.store.base import PointRecord  # noqa: E402
 from structaware_retrievers.store.edge import EdgeStore  # noqa: E402
 

@@ -6,7 +6,7 @@ Times, with an empty parse cache each time (a new ``STRUCTAWARE_CACHE_DIR`` per 
   process (the yardstick of the issue's acceptance: MinerU alone, imports paid once);
 * ``per-pdf``: :func:`structaware_readers.mineru.pdf.parse_pdf` for each PDF in turn, which
   runs one ``mineru-kit`` process per PDF (the route before parse workers): parse only;
-* ``workers``: :class:`structaware_readers.parse_workers.ParseWorkers` reading every PDF
+* ``workers``: :class:`structaware_retrievers.index.parse_workers.ParseWorkers` reading every PDF
   (``--workers`` processes, MinerU's Python API inside them): parse **and** unit building, so
   this route does more than the two others;
 * ``ingest``: the whole job, ``structaware ingest PDF... --workers N`` in a new process into a new
@@ -74,7 +74,7 @@ def _per_pdf(pdfs: list[Path], tmp: Path) -> float:
 
 
 def _workers(pdfs: list[Path], tmp: Path, n: int) -> tuple[float, int]:
-    from structaware_readers.parse_workers import ParseWorkers
+    from structaware_retrievers.index.parse_workers import ParseWorkers
 
     os.environ["STRUCTAWARE_CACHE_DIR"] = str(tmp / "cache")  # the workers take the environment at start
     t0 = time.perf_counter()

@@ -3,7 +3,7 @@
 For each page of ``reading_order.jsonl`` (OmniDocBench demo annotations, one page per line, blocks
 sorted by the human reading order), the annotated boxes become :class:`Block` objects (pixel
 boxes divided by the page image size), their order is shuffled with fixed seeds, and
-:func:`structaware_readers.reading_order.restore_reading_order` restores it. ROA and Kendall tau
+:func:`structaware_readers.structure.reading_order.restore_reading_order` restores it. ROA and Kendall tau
 against the human order are averaged over shuffles and pages (macro average: each page weighs
 the same), by page layout (``page_attribute.layout`` of ``OmniDocBench_demo.json``) and language.
 
@@ -38,7 +38,7 @@ from datetime import date
 from pathlib import Path
 
 from structaware_readers.models import Block, BlockKind
-from structaware_readers.reading_order import restore_reading_order
+from structaware_readers.structure.reading_order import restore_reading_order
 from structaware_retrievers.evaluation.reading_order_metrics import kendall_tau, roa
 
 REPO = Path(__file__).resolve().parents[1]

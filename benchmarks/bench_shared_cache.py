@@ -34,7 +34,7 @@ from pathlib import Path
 
 def worker(cache_root: Path, loads: int, per_round: int) -> None:
     """Load the model ``loads`` times; print one JSON line with the failures."""
-    from structaware_retrievers import model_assets
+    from structaware_retrievers.encoders import model_assets
     from structaware_retrievers.encoders.fastembed_model import FastembedModel
 
     failures: list[str] = []

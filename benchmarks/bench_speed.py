@@ -92,7 +92,7 @@ QUERIES = [
 
 
 def child_ingest(index: str, inputs: list[str], texts_out: str | None) -> dict[str, Any]:
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     t = time.perf_counter()
     with StructureIndex(index) as ix:
@@ -118,7 +118,7 @@ def child_raw_model(texts_file: str) -> dict[str, Any]:
     """fastembed's TextEmbedding with its defaults on the same ONNX folder: what a user would run."""
     from fastembed import TextEmbedding
 
-    from structaware_retrievers import model_assets
+    from structaware_retrievers.encoders import model_assets
 
     texts = json.loads(Path(texts_file).read_text(encoding="utf-8"))
     t = time.perf_counter()
@@ -146,7 +146,7 @@ def child_lean_model(texts_file: str) -> dict[str, Any]:
 
 
 def child_inprocess_queries(index: str, repeats: int) -> dict[str, Any]:
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     t = time.perf_counter()
     ix = StructureIndex(index)

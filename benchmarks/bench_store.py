@@ -54,8 +54,8 @@ import numpy as np
 from structaware_readers.ids import content_hash
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector
-from structaware_retrievers.filters import PointFilter, SearchFilter
-from structaware_retrievers.model_assets import cache_dir
+from structaware_retrievers.query.filters import PointFilter, SearchFilter
+from structaware_retrievers.encoders.model_assets import cache_dir
 from structaware_retrievers.store.base import PointRecord, VectorStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -174,10 +174,10 @@ def make_units(n: int, pool: list[str], seed: int = 1) -> tuple[list[Unit], list
 
 
 def bench_e2e(tmp: Path) -> dict[str, Any]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
     from structaware_retrievers.encoders import EmbeddingCache
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     path = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
     t = time.perf_counter()
@@ -370,7 +370,7 @@ class _Bigrams(SparseEncoder):
 
 
 def bench_tokenizers(tmp: Path) -> dict[str, Any]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
     from structaware_retrievers.store.edge import EdgeStore
 

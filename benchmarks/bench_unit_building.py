@@ -59,7 +59,7 @@ def content_list(shape: str, megabytes: float) -> list[dict]:
 
 def one_run(shape: str, megabytes: float) -> dict:
     """Build the input, then time reading it and building its units in this process."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     with tempfile.TemporaryDirectory(prefix="structaware-units-") as tmp:

@@ -41,7 +41,7 @@ THRESHOLDS = (0.2, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7)
 
 def gold_relevance(hits: list[Any], doc_id: str, gold_pages: set[int]) -> float | None:
     """The relevance of the best-ranked hit of the top 5 on a gold page of ``doc_id`` (``None``: none)."""
-    from structaware_retrievers.evidence import hit_unit
+    from structaware_retrievers.search.evidence import hit_unit
 
     for h in sorted(hits, key=lambda h: h.rank)[:5]:
         u = hit_unit(h)
@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
     from structaware_retrievers.evaluation.questions import load_questions
-    from structaware_retrievers.fusion import DEFAULT_MIN_SCORE
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     every = {k: int(v) for k, v in (e.split("=", 1) for e in args.every)}
     off = [json.loads(line) for line in OFFTOPIC.read_text(encoding="utf-8").splitlines() if line.strip()]

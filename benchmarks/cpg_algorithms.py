@@ -37,7 +37,7 @@ from typing import Any
 from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image
 from structaware_readers.algorithms.images import DPI, padded, render_region
 from structaware_readers.algorithms.score import score_edges
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind
 
 def _ocr(image: Any) -> list[TextLine]:

@@ -232,7 +232,7 @@ def check_questions(bench: Path, units_by_doc: dict[str, list[Any]], docs: dict[
 
     from structaware_readers.models import UnitType
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
     shutil.rmtree(idx, ignore_errors=True)
@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default <out>/cache)")
     args = ap.parse_args(argv)
 
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     bench = (args.shared / "bench" / "cpg").resolve()

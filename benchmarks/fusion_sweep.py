@@ -77,7 +77,7 @@ def _load_set(name: str, bench: Path) -> tuple[list[Any], dict[str, Any], dict[s
 def cmd_lists(args: argparse.Namespace) -> None:
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.evaluation.harness import NoDenseEncoder
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     bench = (args.shared / "bench").resolve()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -154,9 +154,9 @@ def _dense_list(data: dict[str, Any], qi: int, mix: dict[str, float], depth: int
 
 
 def _outcomes(data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int, float]]], judge_depth: int) -> dict[str, Any]:
-    from structaware_retrievers.evidence import group_table_rows, hit_unit
-    from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE
-    from structaware_retrievers.index import SearchHit
+    from structaware_retrievers.search.evidence import group_table_rows, hit_unit
+    from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
+    from structaware_retrievers.index.structure_index import SearchHit
 
     units = data["units"]
     out = {}

@@ -124,7 +124,7 @@ class Corpus:
     def build(cls, work: Path) -> Corpus:
         """Make the work folder (emptied first, but for its embedding cache), ingest everything (both versions of the churned documents in turn,
         version 2 last) and record what each document holds. Runs in this process; closes the index."""
-        from structaware_retrievers.index import StructureIndex
+        from structaware_retrievers.index.structure_index import StructureIndex
 
         cache = work / "index" / "embeddings.sqlite"  # content-addressed: kept from an earlier run
         kept = work.parent / f".{work.name}-embeddings.sqlite"
@@ -161,7 +161,7 @@ class Corpus:
 
     def _record(self, ix: Any, wanted: Any) -> None:
         from structaware_readers.models import Unit
-        from structaware_retrievers.evidence import neighbours
+        from structaware_retrievers.search.evidence import neighbours
 
         units = [Unit.from_payload(r.payload) for r in ix.store.scroll()]
         units = [u for u in units if wanted(u.doc_name) and u.doc_id not in self.known]

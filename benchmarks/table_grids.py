@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import BlockKind
 from structaware_readers.table_recovery import has_grid, needs_grid

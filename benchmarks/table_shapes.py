@@ -2,7 +2,7 @@
 
 For every table block of every ``*.zip`` / output folder under ``--parsed`` (default: the finance
 filings of the development benchmark, ``<repo>/../shared/bench/finance/mineru-4.0.12-flash``, read in
-place, never copied), read with :func:`structaware_readers.loader.load_document`: tables with and
+place, never copied), read with :func:`structaware_readers.load.loader.load_document`: tables with and
 without a grid, title rows (``TableGrid.title``), grids without a header row, headers completed by
 :func:`structaware_readers.units.table_rows.repair_header`, body rows by kind
 (:class:`structaware_readers.units.table_view.RowKind`), and footnotes split by marker or kept as a
@@ -21,7 +21,7 @@ import json
 import logging
 from pathlib import Path
 
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind
 from structaware_readers.tables.footnotes import cell_markers, split_footnotes
 from structaware_readers.units.table_rows import repair_header

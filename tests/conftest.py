@@ -60,7 +60,7 @@ def offline_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
 def tiny_en_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index folder with ``TINY_FIXTURE`` and ``EN_FIXTURE`` ingested (default encoders, offline,
     the session's model cache)."""
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = tmp_path_factory.mktemp("tiny-en") / "ix"
     with pytest.MonkeyPatch.context() as mp:  # session scope: no test's environment is set up yet
@@ -75,10 +75,10 @@ def tiny_en_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def cdc_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """An open index of ``CDC_FIXTURE`` (default encoders, offline, the session's model cache)."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with pytest.MonkeyPatch.context() as mp:  # session scope: no test's environment is set up yet
         mp.setenv("HF_HUB_OFFLINE", "1")

@@ -99,7 +99,7 @@ def typed_error_names() -> set[str]:
     """Class names of every typed error (subclasses of ``StructawareError`` in the modules an ingest imports)."""
     import structaware_readers.mineru.failures  # noqa: F401 - each import registers its errors
     import structaware_readers.ocr.engine  # noqa: F401
-    import structaware_retrievers.index  # noqa: F401
+    import structaware_retrievers.index.structure_index  # noqa: F401
     from structaware_readers.errors import StructawareError
 
     names, todo = set(), [StructawareError]

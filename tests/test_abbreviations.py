@@ -1,5 +1,5 @@
 """Abbreviations a document defines, and the long forms BM25 indexes with a unit that uses them
-unspelt (:mod:`structaware_readers.abbreviations`, ``Unit.expansions``, ``Unit.search_text``).
+unspelt (:mod:`structaware_readers.units.abbreviations`, ``Unit.expansions``, ``Unit.search_text``).
 
 Real wording: the VA/DoD major depressive disorder guideline excerpt (public domain,
 ``tests/fixtures/pdf/SOURCES.md``) and quotes of VA/DoD guidelines (public domain).
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.abbreviations import expansions, find_abbreviations, long_form
+from structaware_readers.units.abbreviations import expansions, find_abbreviations, long_form
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit
 from structaware_readers.units import UnitOptions, build_units
 
@@ -82,7 +82,7 @@ def test_expansions_are_the_unspelt_short_forms_a_text_uses() -> None:
 
 
 def test_units_carry_expansions_that_bm25_indexes_and_no_reader_is_handed() -> None:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     doc = load_document(MDD, pdf=MDD_PDF)
     units = build_units(doc)

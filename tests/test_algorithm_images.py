@@ -19,7 +19,7 @@ np = pytest.importorskip("numpy")
 
 from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image  # noqa: E402
 from structaware_readers.algorithms.score import normalise_box_text, score_edges  # noqa: E402
-from structaware_readers.loader import load_document  # noqa: E402
+from structaware_readers.load.loader import load_document  # noqa: E402
 from structaware_readers.models import BlockKind  # noqa: E402
 
 FIX = Path(__file__).parent / "fixtures"
@@ -156,7 +156,7 @@ def test_unread_algorithm_images_become_flow_paths(tmp_path: Path) -> None:
     the images' lines come from the OCR cache."""
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.images import engine_lines, read_algorithm_images
-    from structaware_readers.loader import prepare_document
+    from structaware_readers.load.loader import prepare_document
     from structaware_readers.mineru import read_mineru
     from structaware_readers.models import UnitType
     from structaware_readers.ocr import OcrLine

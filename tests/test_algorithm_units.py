@@ -15,7 +15,7 @@ import pytest
 
 from structaware_readers.algorithms import attach_described_algorithms
 from structaware_readers.algorithms.unread import note_unread_figures
-from structaware_readers.loader import load_document, prepare_document
+from structaware_readers.load.loader import load_document, prepare_document
 from structaware_readers.mermaid import FlowEdge, Flowchart, parse_mermaid, to_mermaid
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType

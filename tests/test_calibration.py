@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.calibration import relevance, relevances
-from structaware_retrievers.fusion import DEFAULT_MIN_SCORE
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.search.calibration import relevance, relevances
+from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
+from structaware_retrievers.index.structure_index import StructureIndex
 
 MINERU = Path(__file__).resolve().parent / "fixtures" / "mineru"
 DOCS = [
@@ -162,7 +162,7 @@ def test_every_face_honours_min_score(index_dir: Path, ix: StructureIndex) -> No
     assert shown and all(r["relevance"] < DEFAULT_MIN_SCORE for r in shown)
     assert _cli(index_dir, ON_TOPIC)[0]["relevance"] >= DEFAULT_MIN_SCORE
     # serve
-    from structaware_retrievers.serve import make_server
+    from structaware_retrievers.serve.app import make_server
 
     srv = make_server(ix, port=0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
@@ -186,7 +186,7 @@ def test_every_face_honours_min_score(index_dir: Path, ix: StructureIndex) -> No
     if _has("mcp"):
         from mcp import Client
 
-        from structaware_retrievers.mcp_server import make_mcp_server
+        from structaware_retrievers.serve.mcp import make_mcp_server
 
         async def mcp_results(args: dict) -> list:
             async with Client(make_mcp_server(ix)) as client:

@@ -8,7 +8,7 @@ running prose. Wording is made up for the test.
 from __future__ import annotations
 
 from structaware_readers.algorithms.chart_regions import gather_chart_regions
-from structaware_readers.loader import prepare_document
+from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
 from structaware_readers.units import build_units
 

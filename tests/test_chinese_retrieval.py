@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 
 ZH = Path(__file__).resolve().parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
 
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.usefixtures("offline_env")
 
 @pytest.fixture(scope="module", params=[None, "use-multilingual-v3", "all-MiniLM-L6-v2-int8"], ids=["default", "use", "minilm"])
 def zh_index(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     doc = load_document(ZH)

@@ -1,19 +1,19 @@
 """The structure pass over every parsed document (issue 10): furniture, continued paragraphs, references.
 
 Small documents built here (blocks as the readers emit them) pin each rule of
-:mod:`structaware_readers.furniture`, :mod:`structaware_readers.continuations` and
-:mod:`structaware_readers.references`; the real-output cases live in ``test_structure_cases.py``.
+:mod:`structaware_readers.structure.furniture`, :mod:`structaware_readers.structure.continuations` and
+:mod:`structaware_readers.structure.references`; the real-output cases live in ``test_structure_cases.py``.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from structaware_readers.continuations import join_continued_paragraphs
-from structaware_readers.furniture import furniture_key, is_page_number, mark_furniture
-from structaware_readers.loader import load_document, prepare_document
+from structaware_readers.structure.continuations import join_continued_paragraphs
+from structaware_readers.structure.furniture import furniture_key, is_page_number, mark_furniture
+from structaware_readers.load.loader import load_document, prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
-from structaware_readers.references import is_citation, mark_references
+from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
 
 K = BlockKind

@@ -18,7 +18,7 @@ import pytest
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_retrievers import model_assets
+from structaware_retrievers.encoders import model_assets
 from structaware_retrievers.encoders import (
     DenseEncoder,
     FastembedModel,
@@ -27,7 +27,7 @@ from structaware_retrievers.encoders import (
     SparseEncoder,
     SparseVector,
 )
-from structaware_retrievers.filters import PointFilter
+from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.store.base import PointRecord
 from structaware_retrievers.store.edge import EdgeStore
 

@@ -138,7 +138,7 @@ def test_struct_and_ablation_share_text_not_context():
 def test_baselines_on_real_mineru_fixture():
     if not FIXTURE.is_dir():
         pytest.skip(f"shared fixture not found: {FIXTURE}")
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     doc = load_document(FIXTURE)
     # a row of a table merged across pages may name the continuation part (Block.extra_ids)

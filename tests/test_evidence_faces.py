@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.errors import PdfNotFoundError
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EN_PDF = FIXTURES / "pdf" / "synthetic_guideline_en.pdf"
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.usefixtures("offline_env")
 
 def _boxes_in(image, unit_bboxes: list) -> None:
     """Every bbox of the unit (on the one page shown) is outlined in the image, just outside the box."""
-    from structaware_retrievers.evidence_image import OUTLINE_COLOR
+    from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR
 
     for x0, y0, x1, y1 in unit_bboxes:
         left, top, bottom = round(x0 * image.width), round(y0 * image.height), round(y1 * image.height)

@@ -4,7 +4,7 @@ The VA/DoD hypertension pages (public domain, ``tests/fixtures/pdf/vadod_htn_alg
 Module A drawn as a raster image on page 2 (no text layer: its positions are the OCR boxes recorded
 for it, ``tests/fixtures/ocr``), its text description on pages 6-7 (text layer). Every check maps the
 positions read from the page into the picture's pixels and compares them with the outline boxes
-:class:`~structaware_retrievers.evidence_image.EvidencePicture` reports, within :data:`TOL` pixels;
+:class:`~structaware_retrievers.pictures.evidence_image.EvidencePicture` reports, within :data:`TOL` pixels;
 each has a trap (a neighbouring box or line that must not be inside).
 """
 
@@ -28,7 +28,7 @@ from structaware_readers.algorithms.images import DPI, padded  # noqa: E402
 from structaware_readers.mineru import read_mineru  # noqa: E402
 from structaware_readers.models import Unit, UnitType  # noqa: E402
 from structaware_readers.units import build_units  # noqa: E402
-from structaware_retrievers.evidence_image import evidence_picture  # noqa: E402
+from structaware_retrievers.pictures.evidence_image import evidence_picture  # noqa: E402
 
 FIX = Path(__file__).parent / "fixtures"
 HTN_PDF = FIX / "pdf" / "vadod_htn_algorithm_pages.pdf"

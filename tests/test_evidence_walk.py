@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import Unit, UnitType
 from structaware_readers.units import build_units
-from structaware_retrievers.evidence import evidence_units
-from structaware_retrievers.results import SearchHit
+from structaware_retrievers.search.evidence import evidence_units
+from structaware_retrievers.search.results import SearchHit
 
 EN = Path(__file__).resolve().parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 

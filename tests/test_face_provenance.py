@@ -33,7 +33,7 @@ def test_the_cli_records_the_absolute_path(in_fixtures: Path, tmp_path: Path) ->
     from typer.testing import CliRunner
 
     from structaware_retrievers.cli import app
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     res = CliRunner().invoke(app, ["ingest", RELATIVE, "--index", str(tmp_path / "ix")])
     assert res.exit_code == 0, res.output

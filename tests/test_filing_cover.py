@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.filing_cover import FilingCover, read_filing_cover
+from structaware_readers.units.filing_cover import FilingCover, read_filing_cover
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
 from structaware_readers.units import UnitOptions, build_units
 

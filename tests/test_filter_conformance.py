@@ -6,7 +6,7 @@ The index holds two real MinerU documents (a guideline with graded recommendatio
 pages 3 and 4, a figure; and a CDC guide whose sections run across pages, 3-4 among them). Every face asks for more
 hits than there are units, with table grouping off, so what comes back is exactly the set of units
 the filter admits; that set is also computed here from the units themselves, by a predicate written
-out for each form (the filter semantics of :mod:`structaware_retrievers.filters`), less the units
+out for each form (the filter semantics of :mod:`structaware_retrievers.query.filters`), less the units
 that are not evidence (the CDC guide's references) unless the form names their type.
 """
 
@@ -33,7 +33,7 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
 
 from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError  # noqa: E402
 from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
-from structaware_retrievers.filters import UnsupportedFilterError  # noqa: E402
+from structaware_retrievers.query.filters import UnsupportedFilterError  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 GUIDELINE = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -167,10 +167,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The index folder, its units, and the CLI's answers (asked while no other handle is open)."""
     from typer.testing import CliRunner
 
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
     from structaware_retrievers.cli import app
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = tmp_path_factory.mktemp("conformance-index")
     units: list[Unit] = []
@@ -201,7 +201,7 @@ def faces(built: dict[str, Any]):
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
     from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
 
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     ix = StructureIndex(built["folder"])
 
@@ -341,7 +341,7 @@ def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[s
     from typer.testing import CliRunner
 
     from structaware_retrievers.cli import app
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     question, k = "blood pressure target for adults", 6
     runner = CliRunner()
@@ -416,9 +416,9 @@ def five_faces(tiny_en_index_dir: Path) -> Any:
     from typer.testing import CliRunner
 
     from structaware_retrievers.cli import app
-    from structaware_retrievers.index import StructureIndex
-    from structaware_retrievers.mcp_server import make_mcp_server
-    from structaware_retrievers.serve import make_server
+    from structaware_retrievers.index.structure_index import StructureIndex
+    from structaware_retrievers.serve.mcp import make_mcp_server
+    from structaware_retrievers.serve.app import make_server
 
     question = "blood pressure target for adults"
     runner = CliRunner()
@@ -605,7 +605,7 @@ def test_the_closed_vocabularies_hold_every_value_the_grade_readers_write() -> N
     grade module starts writing must be added to the catalogue, or filters on it would be refused)."""
     from structaware_readers.grades import GRADE_SYSTEMS, detect_grade
     from structaware_readers.models import UnitType
-    from structaware_retrievers.filter_vocabulary import vocabulary
+    from structaware_retrievers.query.filter_vocabulary import vocabulary
 
     grades = [g for s in GRADE_SYSTEMS for e in s.examples if (g := detect_grade(e)) is not None]
     assert len(grades) > 40

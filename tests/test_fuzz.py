@@ -29,10 +29,10 @@ from hypothesis import strategies as st
 from robust_worker import HashModel
 
 from structaware_readers.errors import StoreError, StructawareError
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.units import build_units
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder, SparseVector
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.store import PointRecord
 
 settings.register_profile(

@@ -15,7 +15,7 @@ import pytest
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.units import build_units
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 

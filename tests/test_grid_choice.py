@@ -90,7 +90,7 @@ HTN_F1 = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-ti
 
 @pytest.fixture(scope="module")
 def f1_rows():
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     doc = load_document(HTN_F1, pdf=HTN_F1_PDF)

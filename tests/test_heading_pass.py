@@ -1,6 +1,6 @@
 """Headings settled from the PDF outline, numbering and signs of false headings (heading_pass, outline, heading_evidence).
 
-Every case runs through :func:`structaware_readers.loader.prepare_document` and the unit builder, so
+Every case runs through :func:`structaware_readers.load.loader.prepare_document` and the unit builder, so
 it checks the section path a reader finally sees; each has a near miss that must stay as it was.
 """
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.headings import numbering_style
-from structaware_readers.loader import prepare_document
+from structaware_readers.structure.headings import numbering_style
+from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.units import build_units
 
@@ -125,7 +125,7 @@ def test_without_a_readable_outline_the_outline_steps_do_nothing() -> None:
         _b("p1-e0", BlockKind.HEADING, "A. Methods", 1, (0.1, 0.15, 0.3, 0.17), level=1),
         _b("p1-e1", BlockKind.PARAGRAPH, "a. Grading Recommendations", 1, (0.1, 0.35, 0.5, 0.37)),
     ]
-    from structaware_readers.outline import read_outline
+    from structaware_readers.structure.outline import read_outline
 
     corrupt = Path(__file__).parent / "fixtures" / "pdf" / "corrupt_truncated.pdf"
     assert read_outline(corrupt) == []
@@ -238,7 +238,7 @@ def test_one_level_chinese_chapters_typed_as_paragraphs_become_headings() -> Non
 
 
 def test_outline_reading_drops_figures_lead_ins_and_bullets_and_unnests_numbered_siblings(tmp_path: Path) -> None:
-    from structaware_readers.outline import read_outline
+    from structaware_readers.structure.outline import read_outline
 
     canvas = pytest.importorskip("reportlab.pdfgen.canvas")
     c = canvas.Canvas(str(tmp_path / "sloppy.pdf"))
@@ -283,7 +283,7 @@ def test_outline_bookmarks_pointing_back_are_left_out(monkeypatch: pytest.Monkey
 
     import pypdfium2
 
-    from structaware_readers.outline import read_outline
+    from structaware_readers.structure.outline import read_outline
 
     item = collections.namedtuple("item", "level title page_index")
     toc = [

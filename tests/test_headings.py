@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.headings import heading_levels, numbering_depth, numbering_style
+from structaware_readers.structure.headings import heading_levels, numbering_depth, numbering_style
 
 FIX = Path(__file__).parent / "fixtures" / "mineru"
 

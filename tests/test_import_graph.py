@@ -125,13 +125,13 @@ def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_reads_the_packages_and_their_imports() -> None:
     edges, _ = _graph()
-    assert "structaware_retrievers.index" in edges
-    assert "structaware_readers.loader" in edges
+    assert "structaware_retrievers.index.structure_index" in edges
+    assert "structaware_readers.load.loader" in edges
     assert "llama_index.readers.structaware.base" in edges
     assert "langchain_structaware.retriever" in edges
     # a lazy import inside a function is an edge too (the CLI imports the index only when a command runs)
     assert any(
-        "structaware_retrievers.index" in targets for m, targets in edges.items() if m.startswith("structaware_retrievers.cli")
+        "structaware_retrievers.index.structure_index" in targets for m, targets in edges.items() if m.startswith("structaware_retrievers.cli")
     )
 
 
@@ -168,6 +168,99 @@ def test_no_module_takes_another_modules_private_names() -> None:
     )
 
 
+#: The layer rule: the rooms along the data flow, bottom floor first. A module may import its own room and
+#: the rooms of lower floors, never a room of its floor or above: parser output -> blocks -> units ->
+#: points -> results -> faces. A new room takes a floor here.
+FLOORS: list[set[str]] = [
+    {"structaware_readers.errors", "structaware_readers.ids"},  # the kernels
+    {"structaware_readers.common", "structaware_readers.mermaid"},
+    {"structaware_readers.models"},
+    {"structaware_readers", "structaware_retrievers", "structaware_readers.tables", "structaware_readers.grades"},
+    # blocks -> blocks
+    {"structaware_readers.structure", "structaware_readers.text", "structaware_readers.table_recovery"},
+    # parser output -> blocks; blocks -> units
+    {"structaware_readers.mineru", "structaware_readers.unstructured", "structaware_readers.loose_tables", "structaware_readers.units"},
+    {"structaware_readers.ocr"},
+    {"structaware_readers.algorithms"},
+    {"structaware_readers.load"},
+    # units -> points -> results
+    {"structaware_retrievers.encoders", "structaware_retrievers.query"},
+    {"structaware_retrievers.store"},
+    {"structaware_retrievers.search"},
+    {"structaware_retrievers.index"},
+    {"structaware_retrievers.pictures"},
+    # the faces
+    {"structaware_retrievers.serve", "structaware_retrievers.evaluation"},
+    {"structaware_retrievers.cli", "langchain_structaware", "llama_index"},
+    {"structaware"},
+]
+
+#: Modules allowed at a package root besides ``__init__``: the shared kernels.
+ROOT_KERNELS = {"structaware_readers.errors", "structaware_readers.ids", "structaware_readers.models"}
+
+
+def _room(module: str) -> str:
+    """The room of a module: its folder under a package root (``structaware_readers.units``), the kernel
+    itself for a root module, the distribution's import root for an integration."""
+    parts = module.split(".")
+    if parts[0] in ("structaware_readers", "structaware_retrievers"):
+        return ".".join(parts[:2])
+    return parts[0]
+
+
+def _floor_of() -> dict[str, int]:
+    return {room: i for i, rooms in enumerate(FLOORS) for room in rooms}
+
+
+def _upward(edges: dict[str, set[str]], floor: dict[str, int]) -> list[str]:
+    """Imports that break the layer rule: into a room of the same floor or a higher one."""
+    return sorted(
+        f"{a} -> {b}"
+        for a, targets in edges.items()
+        for b in targets
+        if _room(a) != _room(b) and floor[_room(b)] >= floor[_room(a)]
+    )
+
+
+def test_every_room_has_a_floor() -> None:
+    missing = sorted({_room(m) for m in _graph()[0]} - set(_floor_of()))
+    assert not missing, f"rooms without a floor in FLOORS (place them by what they import): {missing}"
+
+
+def test_imports_run_down_the_floors() -> None:
+    bad = _upward(_graph()[0], _floor_of())
+    assert not bad, "imports that run sideways or up the floors (FLOORS): " + "; ".join(bad)
+
+
+def test_the_layer_rule_finds_a_sideways_and_an_upward_import() -> None:
+    """The trap beside the check: an import within a room passes, one within a floor or up does not."""
+    floor = {"structaware_readers.low": 0, "structaware_readers.mid": 1, "structaware_readers.side": 1, "structaware_readers.top": 2}
+    edges = {
+        "structaware_readers.mid.a": {"structaware_readers.mid.b", "structaware_readers.low.c"},
+        "structaware_readers.mid.b": set(),
+        "structaware_readers.low.c": {"structaware_readers.top.d"},
+        "structaware_readers.side.e": {"structaware_readers.mid.a"},
+        "structaware_readers.top.d": set(),
+    }
+    assert _upward(edges, floor) == [
+        "structaware_readers.low.c -> structaware_readers.top.d",
+        "structaware_readers.side.e -> structaware_readers.mid.a",
+    ]
+
+
+def test_no_loose_modules_at_the_package_roots() -> None:
+    """A package root holds its ``__init__`` and the shared kernels; every other module lives in a room."""
+    loose = sorted(
+        m
+        for m, path in _modules().items()
+        if m.split(".")[0] in ("structaware", "structaware_readers", "structaware_retrievers")
+        and path.name != "__init__.py"
+        and m.count(".") == 1
+        and m not in ROOT_KERNELS
+    )
+    assert not loose, f"modules at a package root (move them into a room): {loose}"
+
+
 @pytest.mark.parametrize("root", ["structaware_readers", "structaware_retrievers"])
 def test_every_package_folder_is_a_package(root: str) -> None:
     """A folder of modules without ``__init__.py`` would be left out of the graph above."""
@@ -176,8 +269,7 @@ def test_every_package_folder_is_a_package(root: str) -> None:
             assert (folder / "__init__.py").is_file(), folder
 
 
-#: Longest module (lines) in src/ and integrations/: "at most ~400 lines, one job each" (issue 26);
-#: a module past this splits by job, it does not grow.
+#: Longest module (lines) in src/ and integrations/; a module past this splits by job, it does not grow.
 MAX_MODULE_LINES = 450
 
 

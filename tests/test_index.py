@@ -21,11 +21,11 @@ from structaware_readers.errors import (
     StoreError,
 )
 from structaware_readers.models import ParsedDocument, Unit, UnitType
-from structaware_retrievers import model_assets
+from structaware_retrievers.encoders import model_assets
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.encoders.dense import DEFAULT_PRESET
-from structaware_retrievers.filters import PointFilter, SearchFilter
-from structaware_retrievers.index import (
+from structaware_retrievers.query.filters import PointFilter, SearchFilter
+from structaware_retrievers.index.structure_index import (
     IngestError,
     SearchHit,
     StructureIndex,
@@ -44,7 +44,7 @@ pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not f
 def en_doc() -> tuple[ParsedDocument, list[Unit]]:
     """Every unit of the English guideline: sections, graded recommendations, the flowchart figure
     and the 60-row table whose rows differ only in the age band and the grade."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     doc = load_document(EN)
@@ -445,7 +445,7 @@ def test_ingest_skips_an_indexed_pdf_without_parsing_it(
     filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Running MinerU again on an unchanged PDF would take minutes: its hash is looked up first."""
-    from structaware_readers import loader
+    from structaware_readers.load import loader
     from structaware_readers.ids import doc_id_from_file
 
     pdf = SHARED / "fixtures" / "pdf" / "synthetic_guideline_en.pdf"

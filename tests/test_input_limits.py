@@ -1,6 +1,6 @@
 """Malformed and adversarial inputs end in units or in one typed error naming the file and field
 (issue 12; the inputs of ``../shared/cases/robustness`` and rebuilt ones), within the documented
-limits of :mod:`structaware_readers.limits`."""
+limits of :mod:`structaware_readers.common.limits`."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from structaware_readers import limits
+from structaware_readers.common import limits
 from structaware_readers.errors import MalformedInputError, StructawareError, UnknownFormatError
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.mineru import containers
 from structaware_readers.tables import parse_html_table
 from structaware_readers.units import build_units

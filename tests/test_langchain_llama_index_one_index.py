@@ -56,7 +56,7 @@ def test_cli_ingest_then_cli_llamaindex_and_langchain_agree(tmp_path: Path) -> N
     from langchain_structaware import StructureAwareRetriever as LangChainRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LlamaIndexRetriever
 
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = tmp_path / "index"
     cli("ingest", str(fixture_path(MINERU_EN)), "--index", str(folder), "--no-progress")

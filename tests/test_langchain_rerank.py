@@ -16,7 +16,7 @@ from langchain_core.documents import BaseDocumentCompressor, Document  # noqa: E
 from langchain_structaware import StructureAwareRerank, StructureAwareRetriever, StructureAwareVectorStore  # noqa: E402
 from langchain_structaware.embeddings import StructureAwareEmbeddings  # noqa: E402
 from structaware_readers.errors import MalformedInputError  # noqa: E402
-from structaware_retrievers.rerank import Rerank  # noqa: E402
+from structaware_retrievers.search.rerank import Rerank  # noqa: E402
 
 from conftest import SHARPS  # noqa: E402
 

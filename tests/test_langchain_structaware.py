@@ -35,7 +35,7 @@ def fixture_path(rel: str, shared_rel: str | None = None) -> Path:
 
 @pytest.fixture(scope="module")
 def parsed():
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     return load_document(fixture_path(MINERU_EN))
 
@@ -43,7 +43,7 @@ def parsed():
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
     from structaware_readers.units import build_units
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
     idx.add_document(parsed, build_units(parsed))
@@ -105,7 +105,7 @@ def test_lazy_load_hands_out_each_files_documents_before_reading_the_next(monkey
     import gc
     import weakref
 
-    import structaware_readers.loader as loader
+    import structaware_readers.load.loader as loader
     from langchain_structaware import StructureAwareLoader
 
     tiny, en = fixture_path("mineru/mineru-4.0.12_flash-tier_tiny_heading_table"), fixture_path(MINERU_EN)
@@ -197,7 +197,7 @@ def test_retriever_results_match_the_index(index) -> None:
     # Qdrant RRF: 1/(r/w + k - 1) per prefetch at the unit's rank r in each list; the dense prefetch
     # weighs its weight x 1.001 (tie-break). BM25 puts the row first (its numbers); dense search
     # alone ranks it among the table's 60 rows that differ by age band only
-    from structaware_retrievers.fusion import DEFAULT_RRF_K as K, DEFAULT_WEIGHTS
+    from structaware_retrievers.query.fusion import DEFAULT_RRF_K as K, DEFAULT_WEIGHTS
 
     WD, WS = DEFAULT_WEIGHTS
     ranks = {
@@ -213,7 +213,7 @@ def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:
     from langchain_structaware import StructureAwareRetriever
 
     from structaware_readers.errors import MalformedInputError
-    from structaware_retrievers.filters import SearchFilter
+    from structaware_retrievers.query.filters import SearchFilter
 
     rows_only = StructureAwareRetriever(index=index, k=5, filter={"unit_types": ["table_row"]})
     assert {d.metadata["unit_type"] for d in rows_only.invoke("blood pressure")} == {"table_row"}

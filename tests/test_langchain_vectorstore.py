@@ -111,7 +111,7 @@ def test_units_ingested_by_structaware_are_read_as_loader_documents(tmp_path: Pa
     opened with structaware's encoder (StructureIndex given), and the loader's documents added back
     keep their unit provenance (pages, element ids) in the payload."""
     from langchain_structaware import StructureAwareLoader
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with StructureIndex(tmp_path / "i") as index:
         index.ingest([MINERU_EN])

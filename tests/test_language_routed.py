@@ -15,7 +15,7 @@ from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, Sparse
 from structaware_retrievers.encoders.dense import BILINGUAL_PRESET, DEFAULT_PRESET
 from structaware_retrievers.encoders.fastembed_model import DYNAMIC_INT8_ID_SUFFIX, FastembedModel
 from structaware_retrievers.encoders.language_routed import LanguageRoutedModel, no_cjk_half
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.index.structure_index import StructureIndex
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 EN = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -106,7 +106,7 @@ def test_passages_without_a_cjk_letter_skip_the_multilingual_model(halves: tuple
 
 def test_an_index_built_before_the_routing_opens_and_takes_new_documents(tmp_path: Path) -> None:
     from structaware_readers.errors import ModelMismatchError
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     cache = EmbeddingCache()
@@ -140,7 +140,7 @@ def test_an_index_built_before_the_routing_opens_and_takes_new_documents(tmp_pat
 def test_an_index_built_with_float32_products_opens_with_the_default_model(tmp_path: Path) -> None:
     """An index of the default model before dynamic int8 (MiniLM's products in float32) opens with
     today's default, keeps its units, takes new documents and finds the same unit first."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     cache = EmbeddingCache()
@@ -216,7 +216,7 @@ MIXED = [
 
 @pytest.fixture(scope="module")
 def mixed_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[StructureIndex, dict[str, str]]]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     cache = EmbeddingCache()

@@ -1,5 +1,5 @@
 """A hit on a unit that elaborates others brings them along (``Unit.linked_ids``,
-:func:`structaware_retrievers.evidence.bring_linked`): a question worded like a recommendation's
+:func:`structaware_retrievers.search.evidence.bring_linked`): a question worded like a recommendation's
 discussion gets the recommendation itself, just above the discussion, in every face.
 
 Real wording: the VA/DoD major depressive disorder guideline excerpt (public domain,
@@ -15,9 +15,9 @@ import pytest
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.evidence import bring_linked
-from structaware_retrievers.filters import SearchFilter
-from structaware_retrievers.index import SearchHit, StructureIndex
+from structaware_retrievers.search.evidence import bring_linked
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.index.structure_index import SearchHit, StructureIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MDD = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_vadod_mdd_2022_excerpt"
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.usefixtures("offline_env")
 
 @pytest.fixture(scope="module")
 def units() -> list[Unit]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     return build_units(load_document(MDD, pdf=MDD_PDF))
@@ -39,7 +39,7 @@ def units() -> list[Unit]:
 
 @pytest.fixture(scope="module")
 def index(units: list[Unit], tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     cache = EmbeddingCache()
     ix = StructureIndex(tmp_path_factory.mktemp("linked") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))

@@ -171,10 +171,10 @@ def test_bad_inputs_raise_typed_errors(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("reading_order", ["auto", "parser", "layout"])
 def test_reading_order_matches_the_loader(mineru_dir: Path, reading_order: str) -> None:
-    """Both readers order blocks exactly as ``structaware_readers.loader.load_document`` does."""
+    """Both readers order blocks exactly as ``structaware_readers.load.loader.load_document`` does."""
     from llama_index.readers.structaware import MinerUReader, UnstructuredReader, parsed_from_document
 
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     for reader, path in ((MinerUReader, mineru_dir), (UnstructuredReader, fixture_path(*UNSTRUCTURED_EN))):
         (doc,) = reader(reading_order=reading_order).load_data(path)

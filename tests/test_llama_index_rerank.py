@@ -18,7 +18,7 @@ from llama_index.retrievers.structaware import StructureAwareRetriever  # noqa: 
 from llama_index.vector_stores.structaware import StructureAwareVectorStore  # noqa: E402
 
 from structaware_readers.errors import MalformedInputError  # noqa: E402
-from structaware_retrievers.rerank import Rerank  # noqa: E402
+from structaware_retrievers.search.rerank import Rerank  # noqa: E402
 
 from conftest import SHARPS  # noqa: E402
 

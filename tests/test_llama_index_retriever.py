@@ -22,7 +22,7 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
     MetadataFilters,
 )
 
-from structaware_retrievers.results import hit_unit  # noqa: E402
+from structaware_retrievers.search.results import hit_unit  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -52,7 +52,7 @@ def parsed():
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
     from structaware_readers.units import build_units
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
     idx.add_document(parsed, build_units(parsed))
@@ -136,7 +136,7 @@ def test_metadata_filters_map_to_search_filter(index, parsed) -> None:
 def test_metadata_filters_read_into_the_filter_language() -> None:
     from llama_index.retrievers.structaware import to_filter_group
 
-    from structaware_retrievers.filters import FilterGroup, KeyFilter
+    from structaware_retrievers.query.filters import FilterGroup, KeyFilter
 
     got = to_filter_group(
         MetadataFilters(
@@ -245,7 +245,7 @@ def test_from_path_opens_a_stored_index(tmp_path: Path, parsed) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
     from structaware_readers.units import build_units
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = tmp_path / "idx"
     built = StructureIndex(folder)

@@ -173,7 +173,7 @@ def test_another_model_is_refused_on_open(tmp_path: Path) -> None:
     assert err.value.field == "dense.model_id"
     # the fix in a LlamaIndex user's terms (issue 27): an embed_model, never structaware's DenseEncoder
     assert "pass the embed_model" in err.value.message and "DenseEncoder" not in err.value.message
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with pytest.raises(StoreError):  # structaware's own CLI/index with its default model: refused too
         StructureIndex(path)
@@ -225,7 +225,7 @@ def test_units_ingested_by_structaware_are_read_through_vector_store_index(tmp_p
     """One index for the CLI and LlamaIndex: `structaware ingest` (default encoder), then the store
     with structaware's own embedding model answers through VectorStoreIndex."""
     from llama_index.embeddings.structaware import StructureAwareEmbedding
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with StructureIndex(tmp_path / "index") as idx:
         idx.ingest([MINERU_EN])

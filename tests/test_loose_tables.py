@@ -16,7 +16,7 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as canvas_mod
 
-from structaware_readers.loader import prepare_document
+from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
 from structaware_readers.units import build_units
 

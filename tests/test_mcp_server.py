@@ -14,9 +14,9 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters  # noqa: E402
 
-from structaware_retrievers.evidence import evidence_units  # noqa: E402
-from structaware_retrievers.index import StructureIndex  # noqa: E402
-from structaware_retrievers.mcp_server import make_mcp_server  # noqa: E402
+from structaware_retrievers.search.evidence import evidence_units  # noqa: E402
+from structaware_retrievers.index.structure_index import StructureIndex  # noqa: E402
+from structaware_retrievers.serve.mcp import make_mcp_server  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -46,7 +46,7 @@ async def test_search_tool_answers_as_the_index_does(index_dir: Path) -> None:
             assert {"query", "k", "unit_types", "expand"} <= set(tools["search"].input_schema["properties"])
 
             got = _json(await client.call_tool("search", {"query": q, "k": 3, "unit_types": ["table_row"], "expand": True}))
-            from structaware_retrievers.filters import SearchFilter
+            from structaware_retrievers.query.filters import SearchFilter
 
             hits = ix.query(q, k=3, filter=SearchFilter(unit_types=["table_row"]), expand=True)
             walk = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import structaware_readers.limits as limits
+import structaware_readers.common.limits as limits
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,

@@ -1,5 +1,5 @@
 """A folder of documents and other files through every face (issue 27): each face takes what
-``structaware ingest`` takes (structaware_readers.inputs.scan_inputs), and the files no reader takes
+``structaware ingest`` takes (structaware_readers.common.inputs.scan_inputs), and the files no reader takes
 are listed, never passed over silently. Also: inputs whose names the file system refuses."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.errors import InputNotFoundError, InputWarning
-from structaware_readers.inputs import scan_inputs
+from structaware_readers.common.inputs import scan_inputs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 TINY = FIXTURES / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -67,7 +67,7 @@ def test_llama_index_mineru_reader_takes_a_folder(folder: Path) -> None:
 
 
 def test_a_name_the_file_system_refuses_is_a_typed_error(tmp_path: Path) -> None:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     with pytest.raises(InputNotFoundError) as err:
         load_document(tmp_path / ("x" * 300 + ".json"))
@@ -79,7 +79,7 @@ def test_a_name_the_file_system_refuses_is_a_typed_error(tmp_path: Path) -> None
 def test_a_250_character_file_name_ends_in_units(tmp_path: Path) -> None:
     """The PDF looked for beside a parser output (<name>_origin.pdf) would be a name longer than the
     file system allows: it is absent, not an OSError (found by the fuzz run)."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     long = tmp_path / ("g" * 245 + ".json")

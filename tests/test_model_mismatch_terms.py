@@ -34,7 +34,7 @@ def other_model_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_engine_names_its_own_fix(other_model_index: Path) -> None:
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with pytest.raises(ModelMismatchError) as err:
         StructureIndex(other_model_index)

@@ -37,8 +37,8 @@ SCRIPT = textwrap.dedent(
     sys.modules["IPython"] = ipython
     sys.modules["ipywidgets"] = None  # not installed
 
-    from structaware_retrievers.evidence_image import evidence_picture
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.pictures.evidence_image import evidence_picture
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with StructureIndex(sys.argv[2]) as ix:
         summary = ix.ingest([sys.argv[1]], progress=True, overlap=False)

@@ -2,10 +2,10 @@
 ``front_matter`` units of their own, never section text, and a search leaves them out unless asked.
 
 Small documents built here (blocks as the readers emit them, wording in the guideline style) pin the
-rules of :mod:`structaware_readers.front_matter`, the reference rules of
-:mod:`structaware_readers.references` and the unit builder's handling; each with a trap that stays
+rules of :mod:`structaware_readers.structure.front_matter`, the reference rules of
+:mod:`structaware_readers.structure.references` and the unit builder's handling; each with a trap that stays
 evidence (a numbered recommendation list above all). The search default is pinned on the filter
-(:func:`structaware_retrievers.filters.evidence_default`) and, through every face and a real
+(:func:`structaware_retrievers.query.filters.evidence_default`) and, through every face and a real
 in-process Qdrant index, in ``test_filter_conformance.py``.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.front_matter import is_contents_line, mark_front_matter
+from structaware_readers.structure.front_matter import is_contents_line, mark_front_matter
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
-from structaware_readers.references import is_citation, mark_references
+from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
-from structaware_retrievers.filters import Match, PointFilter, SearchFilter, evidence_default, to_point_filter
+from structaware_retrievers.query.filters import Match, PointFilter, SearchFilter, evidence_default, to_point_filter
 
 K = BlockKind
 NE = {UnitType.REFERENCE, UnitType.FRONT_MATTER}

@@ -71,12 +71,12 @@ def test_pages_set_in_a_font_without_unicode_map_need_ocr(fixtures_dir, tmp_path
 
 
 def test_without_the_ocr_extra_the_error_names_it_not_minerus_models(fixtures_dir, tmp_path, monkeypatch):
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setitem(sys.modules, "rapidocr", None)  # as if structaware[ocr] were not installed
     monkeypatch.setattr("structaware_readers.ocr.engine._default", None)
-    monkeypatch.setattr("structaware_readers.ocr.route.mineru_ocr_ready", lambda: False)
+    monkeypatch.setattr("structaware_readers.load.pdf_route.mineru_ocr_ready", lambda: False)
     pdf = _without_unicode_map(fixtures_dir, tmp_path, pages=[1, 2])
     with pytest.raises(MissingExtraError) as err:
         load_document(pdf)
@@ -87,12 +87,12 @@ def test_without_the_ocr_extra_the_error_names_it_not_minerus_models(fixtures_di
 
 def test_a_garbled_page_is_read_by_ocr_into_real_chinese_text(fixtures_dir, tmp_path, monkeypatch):
     pytest.importorskip("rapidocr", reason="reading the page needs structaware[ocr]")
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.models import BlockKind, UnitType
     from structaware_readers.units import build_units
 
     monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("structaware_readers.ocr.route.mineru_ocr_ready", lambda: False)
+    monkeypatch.setattr("structaware_readers.load.pdf_route.mineru_ocr_ready", lambda: False)
     doc = load_document(_without_unicode_map(fixtures_dir, tmp_path, pages=[2]))
     assert doc.parser == "ocr" and list(doc.page_routes) == [1] and doc.page_routes[1].startswith("ocr:")
     headings = {_squash(b.text) for b in doc.blocks if b.kind is BlockKind.HEADING}
@@ -109,13 +109,13 @@ def test_a_chinese_standard_without_unicode_map_reads_as_chinese(shared_dir, tmp
     pytest.importorskip("rapidocr", reason="reading the page needs structaware[ocr]")
     import pypdfium2 as pdfium
 
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     src = shared_dir / "fixtures" / "pdf" / "zh_drainage_facility_maintenance_standard_draft.pdf"
     if not src.is_file():
         pytest.skip(f"{src} not found")
     monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("structaware_readers.ocr.route.mineru_ocr_ready", lambda: False)
+    monkeypatch.setattr("structaware_readers.load.pdf_route.mineru_ocr_ready", lambda: False)
     assert all(s.garbled for s in scan_pages(src) if s.text_chars >= 16)
     part = pdfium.PdfDocument.new()
     part.import_pages(open_pdf(src), [2])  # page 3: a short page

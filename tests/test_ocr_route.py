@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("rapidocr", reason="the OCR tests need structaware[ocr]")
 pytest.importorskip("pypdfium2")
 
-from structaware_readers.loader import load_document  # noqa: E402
+from structaware_readers.load.loader import load_document  # noqa: E402
 from structaware_readers.models import BlockKind, UnitType  # noqa: E402
 from structaware_readers.ocr.pages import open_pdf, render_page  # noqa: E402
 from structaware_readers.units import build_units  # noqa: E402

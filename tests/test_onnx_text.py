@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from structaware_retrievers import model_assets
+from structaware_retrievers.encoders import model_assets
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders.fastembed_model import DYNAMIC_INT8_ID_SUFFIX, FastembedModel
 from structaware_retrievers.encoders.onnx_text import (
@@ -22,7 +22,7 @@ from structaware_retrievers.encoders.onnx_text import (
     quantize_dynamic_int8,
     token_budget_batches,
 )
-from structaware_retrievers.model_assets import ModelUnavailableError
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -167,7 +167,7 @@ def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path)
 
 
 def test_query_path_imports_no_fastembed_and_no_framework(tmp_path: Path) -> None:
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     with StructureIndex(tmp_path / "ix") as ix:
         assert ix.ingest([TINY]).documents == 1

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import UnitType
 from structaware_readers.units import build_units
-from structaware_retrievers.filters import SearchFilter
-from structaware_retrievers.index import StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.index.structure_index import StructureIndex
 
 FIX = Path(__file__).parent / "fixtures"
 ROUTES = {

@@ -14,9 +14,9 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.evidence import evidence_units, fit_budget, hit_unit, unit_chars
-from structaware_retrievers.index import SearchHit, StructureIndex
-from structaware_retrievers.results import row_line
+from structaware_retrievers.search.evidence import evidence_units, fit_budget, hit_unit, unit_chars
+from structaware_retrievers.index.structure_index import SearchHit, StructureIndex
+from structaware_retrievers.search.results import row_line
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not f
 
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     doc: ParsedDocument = load_document(EN)
@@ -169,8 +169,8 @@ def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> N
 
 
 def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIndex) -> None:
-    from structaware_retrievers.evidence import group_table_rows
-    from structaware_retrievers.fusion import GROUP_SHORT_ROW_CHARS
+    from structaware_retrievers.search.evidence import group_table_rows
+    from structaware_retrievers.query.fusion import GROUP_SHORT_ROW_CHARS
 
     rows = sorted(
         (u for u in (Unit.from_payload(r.payload) for r in filled.store.scroll()) if u.unit_type == UnitType.TABLE_ROW),

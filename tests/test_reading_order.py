@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.models import Block, BlockKind
-from structaware_readers.reading_order import caption_target, restore_reading_order
+from structaware_readers.structure.reading_order import caption_target, restore_reading_order
 from structaware_readers.unstructured import read_unstructured
 from structaware_retrievers.evaluation.reading_order_metrics import kendall_tau, roa
 

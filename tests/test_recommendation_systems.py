@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.boxed_statements import is_boxed_statement, read_boxed_statements
+from structaware_readers.structure.boxed_statements import is_boxed_statement, read_boxed_statements
 from structaware_readers.grades import profile_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.units import build_units
@@ -213,7 +213,7 @@ def test_a_statement_inside_a_discussion_starts_what_the_text_after_it_discusses
 
 
 def test_prepare_document_reads_boxed_statements() -> None:
-    from structaware_readers.loader import prepare_document
+    from structaware_readers.load.loader import prepare_document
 
     doc = _doc((H, "4.2 Immunosuppression"), Block(block_id="x", kind=F, text=BOXED, page=1, bbox=(0.1, 0.2, 0.5, 0.3)))
     kinds = [b.kind for b in prepare_document(doc).blocks]

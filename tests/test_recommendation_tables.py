@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.grades import detect_grade, grade_from_cells
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.tables import parse_html_table
 from structaware_readers.tables.html_grid import HtmlRow

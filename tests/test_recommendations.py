@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.grades.document import profile_document
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import (
     Block,
     BlockKind,

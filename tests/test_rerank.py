@@ -1,4 +1,4 @@
-"""The re-scoring stage (:mod:`structaware_retrievers.rerank`): its scoring on plain lists, and
+"""The re-scoring stage (:mod:`structaware_retrievers.search.rerank`): its scoring on plain lists, and
 ``StructureIndex.query(rerank=...)`` on a real public-domain CDC outpatient infection-prevention
 guide (``tests/fixtures/mineru/SOURCES.md``) with the real default encoders and the embedded Qdrant
 engine."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.index import StructureIndex
-from structaware_retrievers.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.search.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
 
 from conftest import SHARPS  # noqa: E402
 
@@ -93,7 +93,7 @@ def test_the_stage_reorders_only_the_first_pool_hits(index: StructureIndex) -> N
 
 
 def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) -> None:
-    from structaware_retrievers.filters import SearchFilter
+    from structaware_retrievers.query.filters import SearchFilter
 
     only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]), min_score=0)
     assert only_rows and all(h.unit.unit_type.value == "table_row" for h in only_rows)
@@ -120,7 +120,7 @@ def test_rerank_orders_a_frameworks_candidates_by_id(index: StructureIndex) -> N
 
 
 def test_serve_takes_rerank_as_a_boolean_field() -> None:
-    from structaware_retrievers.serve import _query_args
+    from structaware_retrievers.serve.app import _query_args
 
     assert _query_args({"text": "sharps", "rerank": True})["rerank"] is True
     assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)["rerank"] is True

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from robust_worker import open_index, state
 
-from structaware_retrievers.filters import PointFilter
+from structaware_retrievers.query.filters import PointFilter
 
 WORKER = Path(__file__).with_name("robust_worker.py")
 N_DOCS = 3
@@ -188,7 +188,7 @@ def test_a_reader_holding_the_index_open_never_makes_a_writer_fail(
 
 def test_a_folder_where_no_lock_can_be_made_gives_a_clear_error(tmp_path: Path) -> None:
     from structaware_readers.errors import StoreError
-    from structaware_retrievers.locking import FolderLock
+    from structaware_retrievers.store.locking import FolderLock
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the index folder should be", encoding="utf-8")
@@ -263,8 +263,8 @@ def test_a_write_of_another_process_never_lands_between_the_reads_of_one_query(
     without their neighbours, a document seen half-gone. Now the query keeps the shard for all its
     reads: the deleting process waits for it (until its lock timeout, 5 s here, gives up) and the
     hits keep their neighbours; once the query is over the same delete goes through."""
-    from structaware_retrievers import evidence
-    from structaware_retrievers.filters import SearchFilter
+    from structaware_retrievers.search import evidence
+    from structaware_retrievers.query.filters import SearchFilter
 
     paths, clean = corpus
     index = tmp_path / "ix"

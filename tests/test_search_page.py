@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 
-from structaware_retrievers.evidence_image import OUTLINE_COLOR
-from structaware_retrievers.index import StructureIndex
-from structaware_retrievers.serve import QueryServer, make_server
+from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.serve.app import QueryServer, make_server
 
 REPO = Path(__file__).resolve().parents[1]
 PDF = REPO / "tests" / "fixtures" / "pdf" / "synthetic_guideline_en.pdf"

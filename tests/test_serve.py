@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from structaware_readers import errors
-from structaware_retrievers.evidence import evidence_units, hit_unit
-from structaware_retrievers.filters import SearchFilter
-from structaware_retrievers.index import StructureIndex
-from structaware_retrievers.serve import QueryServer, make_server
+from structaware_retrievers.search.evidence import evidence_units, hit_unit
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.serve.app import QueryServer, make_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -335,7 +335,7 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
 def test_a_query_command_line_knows_before_parsing_whether_a_server_will_answer(tmp_path: Path, monkeypatch) -> None:
     """`structaware query` skips forking its model child when a live server of the folder its command
     line names will answer (`cli.fast_path.server_answers`, read before typer parses the line)."""
-    from structaware_retrievers import serve_client
+    from structaware_retrievers.serve import client as serve_client
     from structaware_retrievers.cli.fast_path import server_answers
 
     folder = tmp_path / "ix"
@@ -360,7 +360,7 @@ def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Pa
     reaped, or a reused pid) the command finds the address dead and answers itself. It then loads the
     model in a thread while its main thread embeds: numpy is imported before that thread starts
     (`DenseEncoder._in_process`), where two first imports at once failed ('__cpu_features__')."""
-    from structaware_retrievers import serve_client
+    from structaware_retrievers.serve import client as serve_client
 
     folder = tmp_path / "ix"
     shutil.copytree(tiny_en_index_dir, folder)

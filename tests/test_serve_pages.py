@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE
-from structaware_retrievers.index import StructureIndex
-from structaware_retrievers.serve import QueryServer, make_server
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.serve.app import QueryServer, make_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EN_NAME = "mineru-4.0.12_flash-tier_synthetic_guideline_en"  # the index holds MinerU's output, not the PDF

@@ -20,8 +20,8 @@ import pytest
 
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.units import build_units
-from structaware_retrievers.index import StructureIndex
-from structaware_retrievers.serve import QueryServer, make_server
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.serve.app import QueryServer, make_server
 
 EN_NAME = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 TINY_NAME = "mineru-4.0.12_flash-tier_tiny_heading_table"

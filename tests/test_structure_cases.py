@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.errors import InputWarning
-from structaware_readers.loader import load_document
+from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind, Unit, UnitType
 from structaware_readers.units import UnitOptions, build_units
 

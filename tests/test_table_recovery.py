@@ -21,7 +21,7 @@ import pytest
 from pydantic import ValidationError
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
-from structaware_readers.loader import load_document, prepare_document
+from structaware_readers.load.loader import load_document, prepare_document
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import BBOX_DECIMALS, GRID_SOURCES, BlockKind, TableGrid
 from structaware_readers.table_recovery import has_grid, needs_grid, recover_table_grids

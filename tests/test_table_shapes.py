@@ -215,7 +215,7 @@ def table6_id(doc) -> str:
 
 def test_unstructured_table_warnings_are_not_repeated_by_the_loader(shared_dir, caplog):
     """``load_document`` tries the parser's text on the ungridded tables: one warning per table stays."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     with caplog.at_level(logging.WARNING):
         doc = load_document(_case(shared_dir, "27-") / "input_elements.json", pdf=False)
@@ -345,7 +345,7 @@ def test_empty_html_table_is_a_warning_not_a_table_of_nothing(shared_dir, caplog
     # in the document's warnings too, with page and element, once (also after the loader's recovery pass)
     prefix = f"page 2, element {empty[0].block_id}: table"
     assert [w for w in doc.warnings if w.startswith(prefix)] == doc.warnings and len(doc.warnings) == 1
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     caplog.clear()
     with caplog.at_level(logging.WARNING):

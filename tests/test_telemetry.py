@@ -1,4 +1,4 @@
-"""No telemetry from any dependency by default (see ``structaware_readers.telemetry``).
+"""No telemetry from any dependency by default (see ``structaware_readers.common.telemetry``).
 
 Run in a child process with a fresh HOME, as a user's first run would be: embedding with the
 default dense model must leave no ONNX Runtime device id (``~/.cache/Microsoft/...``) behind and

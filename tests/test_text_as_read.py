@@ -15,9 +15,9 @@ import pytest
 
 pdfplumber = pytest.importorskip("pdfplumber")
 
-from structaware_readers.glyphs import repair_glyphs  # noqa: E402
-from structaware_readers.inline_markup import has_markup, plain_text  # noqa: E402
-from structaware_readers.loader import load_document  # noqa: E402
+from structaware_readers.text.glyphs import repair_glyphs  # noqa: E402
+from structaware_readers.text.inline_markup import has_markup, plain_text  # noqa: E402
+from structaware_readers.load.loader import load_document  # noqa: E402
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region  # noqa: E402
 from structaware_readers.table_recovery.reading_direction import char_direction, join_words  # noqa: E402
 from structaware_readers.table_recovery.ruling import hidden_strips  # noqa: E402
@@ -203,7 +203,7 @@ def test_repair_glyphs(raw, read):
 
 def test_table_cells_and_captions_are_read_too():
     from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
-    from structaware_readers.text_as_read import read_as_printed
+    from structaware_readers.text.as_read import read_as_printed
 
     grid = TableGrid(header_rows=[["Step", "Therapy"]], body_rows=[["1", "\uf0a1 Initial therapy: \uf0a1 ICS"]])
     doc = ParsedDocument(

@@ -18,11 +18,11 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from structaware_readers.loader import prepare_document
+from structaware_readers.load.loader import prepare_document
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import Block, BlockKind, ParsedDocument
-from structaware_readers.text_layer import PdfTextLayer, document_words, meant, page_words
-from structaware_readers.text_restore import restore_from_text_layer, restore_text
+from structaware_readers.text.layer import PdfTextLayer, document_words, meant, page_words
+from structaware_readers.text.restore import restore_from_text_layer, restore_text
 
 FIX = Path(__file__).parent / "fixtures"
 HTN_MIDDLE = FIX / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_2020_p23-25" / "middle_json.json"
@@ -207,7 +207,7 @@ def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pd
 def test_a_raised_mark_stays_on_its_own_line_in_a_rebuilt_cell():
     """VA/DoD dose table (public domain): ``tartrate^b`` under ``Metoprolol`` in one cell; the raised
     ``b`` touches the line above by a hair and was spliced into it (``Metoprob lol tartrate``)."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     doc = load_document(HTN_DOSES_MIDDLE, pdf=HTN_DOSES_PDF)
@@ -241,7 +241,7 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
 def test_pdfium_line_end_hyphen_reads_as_the_printed_hyphen():
     """Text read by PDFium's character API (an algorithm's words over its image) holds U+0002 for a
     hyphen ending a line; it was written as a space (``angiotensin converting``)."""
-    from structaware_readers.glyphs import repair_glyphs
+    from structaware_readers.text.glyphs import repair_glyphs
 
     assert repair_glyphs("start an angiotensin\x02converting enzyme inhibitor") == (
         "start an angiotensin-converting enzyme inhibitor"
@@ -253,7 +253,7 @@ def test_pdfium_line_end_hyphen_reads_as_the_printed_hyphen():
 def test_a_reference_list_set_in_superscript_stays_one_mark():
     """MinerU styles a superscript reference list ``53,60,61`` as ``53`` / ``,6`` / ``0`` / ``,6`` / ``1``
     (the separators plain): read as it was, a caret fell inside a number (``6^0``)."""
-    from structaware_readers.inline_markup import plain_text
+    from structaware_readers.text.inline_markup import plain_text
     from structaware_readers.mineru.drafts import spans_text
 
     def sup(text: str) -> dict:

@@ -1,6 +1,6 @@
 """Where a parser's text and the PDF's text layer part, and which of the two is the page's text.
 
-Restored from the text layer (:mod:`structaware_readers.text_restore`): lines printed on top of each
+Restored from the text layer (:mod:`structaware_readers.text.restore`): lines printed on top of each
 other that the parser merged glyph by glyph, a dash the font maps to a control character (dropped by
 the parser), words set apart by a check box the parser dropped, a figure glued across a lone dash.
 Not faults (``scripts/check_fidelity.py``): a letter the font names not, a word a narrow cell wraps
@@ -18,10 +18,10 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from structaware_readers.overlapped_lines import unshuffle
-from structaware_readers.glyph_marks import raised_runs, with_dashes
-from structaware_readers.text_layer import PdfTextLayer, document_words, page_words
-from structaware_readers.text_restore import restore_text
+from structaware_readers.text.overlapped_lines import unshuffle
+from structaware_readers.text.glyph_marks import raised_runs, with_dashes
+from structaware_readers.text.layer import PdfTextLayer, document_words, page_words
+from structaware_readers.text.restore import restore_text
 
 FONT, SIZE = "Helvetica", 9
 

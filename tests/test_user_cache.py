@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.user_cache import cache_dir, publish_folder, write_once, write_replace
+from structaware_readers.common.user_cache import cache_dir, publish_folder, write_once, write_replace
 
 
 def test_write_once_keeps_the_first_writers_bytes(tmp_path: Path) -> None:

@@ -42,13 +42,13 @@ except PackageNotFoundError:  # a source tree that is not installed
 
 #: public name -> the module that defines it, imported on first access
 _LAZY: dict[str, str] = {
-    "StructureIndex": "structaware_retrievers.index",
-    "SearchHit": "structaware_retrievers.results",
-    "IngestSummary": "structaware_retrievers.results",
-    "IngestReport": "structaware_retrievers.results",
-    "SearchFilter": "structaware_retrievers.filters",
-    "Rerank": "structaware_retrievers.rerank",
-    "load_document": "structaware_readers.loader",
+    "StructureIndex": "structaware_retrievers.index.structure_index",
+    "SearchHit": "structaware_retrievers.search.results",
+    "IngestSummary": "structaware_retrievers.search.results",
+    "IngestReport": "structaware_retrievers.search.results",
+    "SearchFilter": "structaware_retrievers.query.filters",
+    "Rerank": "structaware_retrievers.search.rerank",
+    "load_document": "structaware_readers.load.loader",
     "build_units": "structaware_readers.units",
     "UnitOptions": "structaware_readers.units.options",
     "ParsedDocument": "structaware_readers.models",

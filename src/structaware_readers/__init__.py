@@ -1,6 +1,6 @@
 """structaware_readers: parser output (MinerU, Unstructured) -> blocks -> structure-aware evidence units."""
 
-from structaware_readers import telemetry
+from structaware_readers.common import moved, telemetry
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
@@ -10,7 +10,8 @@ from structaware_readers.errors import (
     UnknownFormatError,
 )
 
-telemetry.opt_out()  # before any dependency (ONNX Runtime) initialises; see structaware_readers.telemetry
+moved.install()  # old module paths (structaware_readers.loader ...) keep importing for one release
+telemetry.opt_out()  # before any dependency (ONNX Runtime) initialises; see structaware_readers.common.telemetry
 
 #: The data model, imported on first access (PEP 562): it imports pydantic, which a
 #: ``structaware query`` answered by a running server never needs (about 0.1 s).

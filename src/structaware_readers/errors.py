@@ -7,6 +7,7 @@ so that a CLI can print one clear line: ``<file>: <field>: <what is wrong>``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 
 class StructawareError(Exception):
@@ -24,7 +25,7 @@ class StructawareError(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled with its attributes, whatever the subclass's __init__ takes (a parse worker
-        # sends its errors to the ingest process: structaware_readers.parse_workers)
+        # sends its errors to the ingest process: structaware_retrievers.index.parse_workers)
         # (``path`` is no __dict__ entry under ImportError, whose C struct has a slot of that name)
         return (_rebuild, (type(self), self.args, {**self.__dict__, "path": self.path}))
 
@@ -51,14 +52,14 @@ class MalformedInputError(StructawareError, ValueError):
 
 class UnsupportedFilterError(MalformedInputError):
     """A filter operator that cannot be evaluated inside Qdrant (a text match, a pattern): ``field`` is
-    ``filter.<key>`` and the message names the operator (``structaware_retrievers.filters``)."""
+    ``filter.<key>`` and the message names the operator (``structaware_retrievers.query.filters``)."""
 
 
 class UnknownFilterError(MalformedInputError):
     """A filter that would match nothing by mistake: a key no unit of the index carries, or a value a
     closed-vocabulary key never takes (a unit type, a grade system, a strength). ``field`` is
     ``filter.<key>``; the message names the key or value and what it could be
-    (``structaware_retrievers.filter_vocabulary``)."""
+    (``structaware_retrievers.query.filter_vocabulary``)."""
 
 
 class EmptyDocumentError(StructawareError, ValueError):
@@ -133,3 +134,37 @@ class ModelMismatchError(StoreError):
     def with_fix(self, fix: str) -> ModelMismatchError:
         """The same error with another fix (in a face's terms)."""
         return ModelMismatchError(self.fact, fix, stored_model=self.stored_model, stored_id=self.stored_id, path=self.path)
+
+
+class NotAFlowchartError(MalformedInputError):
+    """The Mermaid source is a diagram of another type (``diagram_type``), not a flowchart."""
+
+    def __init__(self, message: str, *, diagram_type: str, path: str | None = None, field: str | None = None):
+        self.diagram_type = diagram_type
+        super().__init__(message, path=path, field=field)
+
+
+class OcrUnavailableError(ParserUnavailableError):
+    """The OCR engine is installed but cannot run offline (its bundled weights are missing or unreadable)."""
+
+
+class ModelUnavailableError(StructawareError, RuntimeError):
+    """An embedding model cannot be loaded: files missing, checksum mismatch, or not cached offline."""
+
+
+class _Failure(Protocol):
+    """One failed input (:class:`structaware_retrievers.search.results.IngestFailure`)."""
+
+    path: str
+    error_type: str
+    message: str
+
+
+class IngestError(StructawareError, RuntimeError):
+    """Raised by :meth:`IngestSummary.raise_for_errors` when some inputs failed."""
+
+    def __init__(self, failures: list[_Failure]):
+        self.failures = failures
+        lines = "; ".join(f"{f.path}: {f.error_type}: {f.message}" for f in failures[:5])
+        more = f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""
+        super().__init__(f"{len(failures)} input(s) failed: {lines}{more}", field="ingest")

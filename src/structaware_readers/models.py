@@ -55,7 +55,7 @@ class BlockKind(str, Enum):
     FLOWCHART = "flowchart"
     FOOTNOTE = "footnote"
     REFERENCE = "reference"
-    FRONT_MATTER = "front_matter"  # contents lines, authors, notices (structaware_readers.front_matter)
+    FRONT_MATTER = "front_matter"  # contents lines, authors, notices (structaware_readers.structure.front_matter)
     # page furniture: kept as blocks (provenance, reading order) but never unit text
     HEADER = "header"
     FOOTER = "footer"

@@ -5,7 +5,7 @@ this compressor gives the same stage to documents found another way, e.g. in a
 ``ContextualCompressionRetriever(base_compressor=StructureAwareRerank(index=...), base_retriever=...)``
 over an ``EnsembleRetriever``, the vector store's retriever, or the retriever with ``rerank=False``:
 ``StructureIndex.rerank`` scores each document's unit by its own dense cosine and BM25 score and its
-IDF-weighted coverage of the question (:mod:`structaware_retrievers.rerank`; no model weights, the
+IDF-weighted coverage of the question (:mod:`structaware_retrievers.search.rerank`; no model weights, the
 index's own encoders). A document is a unit of the index by ``Document.id`` (the loader's and the
 retriever's id is the unit id; the vector store maps any other id to its point as it stored it) or
 else by ``metadata["unit_id"]``.
@@ -34,11 +34,11 @@ class StructureAwareRerank(BaseDocumentCompressor):
     ``metadata["relevance_score"]``.
 
     Attributes:
-        index: the ``structaware_retrievers.index.StructureIndex`` holding the documents' units
+        index: the ``structaware_retrievers.index.structure_index.StructureIndex`` holding the documents' units
             (``StructureAwareRetriever.index``, ``StructureAwareVectorStore.index``); see also
             :meth:`from_path`.
         top_n: keep the best ``top_n`` documents; ``None``: every document, re-ordered.
-        rerank: ``True`` (the default options) or a ``structaware_retrievers.rerank.Rerank`` with
+        rerank: ``True`` (the default options) or a ``structaware_retrievers.search.rerank.Rerank`` with
             other weights (its ``pool`` is not used: every document is re-ordered).
 
     Raises:
@@ -54,7 +54,7 @@ class StructureAwareRerank(BaseDocumentCompressor):
 
     def __init__(self, **kwargs: Any) -> None:
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         top_n = kwargs.get("top_n")
         if top_n is not None and (not isinstance(top_n, int) or top_n < 1):
@@ -73,7 +73,7 @@ class StructureAwareRerank(BaseDocumentCompressor):
         Raises:
             ModelMismatchError: the index was built with another dense model (the message names it).
         """
-        from structaware_retrievers.index import open_index_folder
+        from structaware_retrievers.index.structure_index import open_index_folder
 
         fix = "StructureAwareRerank.from_path(path, model_name={model!r}); or another path or collection"
         return cls(index=open_index_folder(path, collection=collection, model_name=model_name, fix=fix), **kwargs)
@@ -82,7 +82,7 @@ class StructureAwareRerank(BaseDocumentCompressor):
         self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
     ) -> Sequence[Document]:
         """The documents best first (at most ``top_n``), copies with ``metadata["relevance_score"]``."""
-        from structaware_retrievers.record_rerank import rerank_candidates
+        from structaware_retrievers.index.record_rerank import rerank_candidates
 
         ids = [(d.id, d.metadata.get("unit_id")) for d in documents]
         order = rerank_candidates(self.index, query, ids, self.rerank, field="document")

@@ -26,11 +26,11 @@ class StructureAwareLoader(BaseLoader):
         file_path: one path or several, as ``structaware ingest`` takes them: a PDF, a MinerU output
             (JSON of any era, output folder or zip), an Unstructured elements JSON, a raw file
             Unstructured can partition, or a folder of those (searched recursively,
-            :func:`structaware_readers.inputs.scan_inputs`; its other files are skipped with an
+            :func:`structaware_readers.common.inputs.scan_inputs`; its other files are skipped with an
             ``InputWarning`` listing them, and kept in :attr:`skipped_files`). Each input is
-            recognised by content (``structaware_readers.loader.load_document``; a PDF is parsed
+            recognised by content (``structaware_readers.load.loader.load_document``; a PDF is parsed
             by MinerU).
-        reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see ``structaware_readers.loader``).
+        reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see ``structaware_readers.load.loader``).
         unit_options: ``structaware_readers.units.UnitOptions`` (or a dict of its fields).
 
     Warns (on iteration):
@@ -74,8 +74,8 @@ class StructureAwareLoader(BaseLoader):
         built, before the next file is opened; the memory held is one file's units (the parsed file
         is let go once its units are built, each unit once its document is handed out)."""
         from structaware_readers.errors import InputWarning
-        from structaware_readers.inputs import scan_inputs
-        from structaware_readers.loader import load_document
+        from structaware_readers.common.inputs import scan_inputs
+        from structaware_readers.load.loader import load_document
         from structaware_readers.units import build_units
 
         options = self._options()

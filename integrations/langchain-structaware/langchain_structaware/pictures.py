@@ -1,6 +1,6 @@
 """A structaware LangChain document as a picture: its page(s) with the unit's own regions outlined.
 
-A thin face over :func:`structaware_retrievers.evidence_image.evidence_image`: the document's unit is
+A thin face over :func:`structaware_retrievers.pictures.evidence_image.evidence_image`: the document's unit is
 read back from its metadata (:func:`~langchain_structaware.documents.document_to_unit`: pages, element
 ids, bboxes, and ``source``, the indexed source), so a notebook shows a retrieved document in one line::
 
@@ -28,15 +28,15 @@ def evidence_image(document: Document, *, pdf: Any = None, **options: Any) -> An
             ``StructureAwareVectorStore``.
         pdf: the PDF, a folder of ``<doc_name>.pdf`` files or a mapping by ``doc_id``/``doc_name``
             (default: the document's ``source``, where the index says it came from;
-            :func:`structaware_retrievers.source_pdf.source_pdf`).
+            :func:`structaware_retrievers.pictures.source_pdf.source_pdf`).
         options: ``crop``, ``margin`` (PDF points), ``dpi``, ``pages``, as
-            :func:`structaware_retrievers.evidence_image.evidence_picture` takes them.
+            :func:`structaware_retrievers.pictures.evidence_image.evidence_picture` takes them.
 
     Raises:
         TypeError: the document is not a structaware unit.
         PdfNotFoundError: the PDF is not at hand (the message names the file needed).
     """
-    from structaware_retrievers.evidence_image import evidence_image as picture
+    from structaware_retrievers.pictures.evidence_image import evidence_image as picture
 
     unit = document_to_unit(document)
     if unit is None:

@@ -1,7 +1,7 @@
 """``StructureAwareRetriever``: a LangChain ``BaseRetriever`` over a structaware ``StructureIndex``.
 
 Search runs inside Qdrant (dense + BM25 sparse prefetches fused by weighted RRF, with the defaults
-of :mod:`structaware_retrievers.fusion` that every face uses, or DBSF, with the Query API, through
+of :mod:`structaware_retrievers.query.fusion` that every face uses, or DBSF, with the Query API, through
 ``StructureIndex.query``/``aquery``); each hit becomes a ``Document`` built by
 :func:`langchain_structaware.documents.unit_to_document` with ``score`` and ``rank`` filled in.
 """
@@ -19,7 +19,7 @@ from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -34,13 +34,13 @@ DEFAULT_TOOL_DESCRIPTION = (
 def check_filter(value: Any, *, field: str = "filter") -> Any:
     """``value`` as given, once it compiles: a filter dict as Chroma and PGVector users write it
     (``{"unit_type": "table_row"}``, ``{"page": {"$gte": 4}}``, ``{"$or": [...]}``), a ``SearchFilter``,
-    or ``None`` (:mod:`structaware_retrievers.filters`; the vector store reads the same dicts).
+    or ``None`` (:mod:`structaware_retrievers.query.filters`; the vector store reads the same dicts).
 
     Raises:
         UnsupportedFilterError: an operator Qdrant cannot evaluate (``$like``, ``$regex``), naming it.
         MalformedInputError: another type, or a value the filter cannot match, naming ``filter.<key>``.
     """
-    from structaware_retrievers.filters import to_point_filter
+    from structaware_retrievers.query.filters import to_point_filter
 
     to_point_filter(value, field=field)
     return value
@@ -52,7 +52,7 @@ def hits_to_documents(hits: list[Any]) -> list[Document]:
     ``metadata["expanded_from"]`` = the hit's unit id; a unit already given is not repeated. Every
     document's ``metadata["relevance"]`` is its hit's calibrated relevance (in [0, 1], comparable
     across questions)."""
-    from structaware_retrievers.evidence import evidence_units
+    from structaware_retrievers.search.evidence import evidence_units
 
     out: list[Document] = []
     for h, unit, via in evidence_units(hits):
@@ -70,30 +70,30 @@ class StructureAwareRetriever(BaseRetriever):
     ``retriever.invoke("query", k=3, filter={"unit_type": "table_row", "page": {"$gte": 4}}, rerank=False)``.
 
     Attributes:
-        index: an open ``structaware_retrievers.index.StructureIndex`` (see :meth:`from_path`).
+        index: an open ``structaware_retrievers.index.structure_index.StructureIndex`` (see :meth:`from_path`).
         k: number of units to return.
         mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
         fusion: ``"rrf"`` or ``"dbsf"``.
         rrf_k: the RRF constant ``k``.
         prefetch_limit: candidates fetched per vector before fusion (independent of ``k``).
         weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
-            benchmark, ``structaware_retrievers.fusion.DEFAULT_WEIGHTS``).
+            benchmark, ``structaware_retrievers.query.fusion.DEFAULT_WEIGHTS``).
         budget_chars: return only the best units that fit this many characters together
             (``context + text`` per unit, neighbours included); ``None``: no budget.
         expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
             section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table, marked ``metadata["expanded_from"]``; 1: every row is a hit
-            of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
+            of its own (default ``structaware_retrievers.query.fusion.DEFAULT_GROUP_SIZE``).
         min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
             [0, 1], comparable across questions) is below this are dropped, so a question the index
-            does not answer gets no document (default ``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``,
+            does not answer gets no document (default ``structaware_retrievers.query.fusion.DEFAULT_MIN_SCORE``,
             0.5; 0 keeps all).
         filter: a filter dict as Chroma and PGVector users write them, on the document metadata
             keys (``doc_id``, ``unit_type``, ``page``, ``grade``...; ``$eq $ne $gt $gte $lt $lte $in
             $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``), or a ``SearchFilter``;
             see :func:`check_filter`. The vector store gives the same documents for the same dict.
-        rerank: the second stage (``structaware_retrievers.rerank``) that re-orders the first hits by
+        rerank: the second stage (``structaware_retrievers.search.rerank``) that re-orders the first hits by
             their own dense and BM25 scores and their coverage of the question: ``None`` (default)
             on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
             ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
@@ -124,7 +124,7 @@ class StructureAwareRetriever(BaseRetriever):
     rerank: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         # converted before pydantic validation, so a bad filter raises MalformedInputError itself
         if kwargs.get("filter") is not None:
@@ -144,7 +144,7 @@ class StructureAwareRetriever(BaseRetriever):
         Raises:
             ModelMismatchError: the index was built with another dense model (the message names it).
         """
-        from structaware_retrievers.index import open_index_folder
+        from structaware_retrievers.index.structure_index import open_index_folder
 
         fix = "StructureAwareRetriever.from_path(path, model_name={model!r}); or another path or collection"
         index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)

@@ -13,7 +13,7 @@ What a LangChain user already writes works with this store::
   structaware's own encoder, so ``structaware query`` reads it too.
 * **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
   applied by Qdrant); ``similarity_search`` fuses both inside Qdrant (prefetch + weighted RRF with
-  structaware's one default, :mod:`structaware_retrievers.fusion`, as every face; or DBSF) unless
+  structaware's one default, :mod:`structaware_retrievers.query.fusion`, as every face; or DBSF) unless
   ``mode="dense"``/``"sparse"``. Scores are RRF/DBSF scores (higher is better).
 * **Payload.** Each point is a unit payload (a document from ``StructureAwareLoader`` becomes its
   unit, with pages, element ids and bboxes; any other document a ``unit_type="chunk"`` unit) plus
@@ -29,13 +29,13 @@ What a LangChain user already writes works with this store::
 * **Filters.** Dicts as Chroma and PGVector users write them: ``{"key": value}``, ``{"key": [v1, v2]}``
   (any of them), ``{"page": {"$gte": 4}}`` (``$eq $ne $gt $gte $lt $lte $in $nin $all $contains
   $exists $between``), ``{"$or": [...]}``, ``{"$and": [...]}``, ``{"$not": {...}}``; keys of one dict
-  combine with AND. Or a ``structaware_retrievers.filters.SearchFilter``. Unit keys (``doc_id``,
+  combine with AND. Or a ``structaware_retrievers.query.filters.SearchFilter``. Unit keys (``doc_id``,
   ``doc_name``, ``source``, ``unit_type``, ``page``, ``grade``...) match the unit fields of points
   ingested by structaware; other keys your own metadata (the keys of the documents added here are
   keys of the index). A filter on a key no document of the index carries, or on a value outside a
   closed vocabulary (``{"unit_type": "tabel_row"}``), raises ``UnknownFilterError`` (a ``ValueError``)
   naming it, instead of returning nothing. The retriever takes the same dicts and gives the same
-  documents (:mod:`structaware_retrievers.filters`).
+  documents (:mod:`structaware_retrievers.query.filters`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from langchain_structaware.documents import document_to_unit, unit_to_document
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 #: Payload keys of a document added through this store.
 PAGE_CONTENT_KEY = "page_content"
@@ -81,13 +81,13 @@ def in_langchain_terms() -> Iterator[None]:
 
 def to_point_filter(value: Any) -> Any:
     """``None``, a filter dict (Chroma / PGVector style), a ``SearchFilter`` or a ``PointFilter`` ->
-    ``PointFilter`` or ``None`` (:func:`structaware_retrievers.filters.to_point_filter`).
+    ``PointFilter`` or ``None`` (:func:`structaware_retrievers.query.filters.to_point_filter`).
 
     Raises:
         UnsupportedFilterError: an operator Qdrant cannot evaluate (``$like``, ``$regex``), naming it.
         MalformedInputError: another type, or a value the filter cannot match, naming ``filter.<key>``.
     """
-    from structaware_retrievers.filters import to_point_filter as compile_any
+    from structaware_retrievers.query.filters import to_point_filter as compile_any
 
     return compile_any(value)
 
@@ -106,9 +106,9 @@ class StructureAwareVectorStore(VectorStore):
             :func:`default_model_id`); name model and version when the default is ambiguous.
         mode: ``"hybrid"`` (default), ``"dense"`` or ``"sparse"`` for :meth:`similarity_search`.
         fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
-            :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
+            :mod:`structaware_retrievers.query.fusion`'s, the same for every face (``rrf_k=60,
             weights=(1, 1)`` gives the paper's RRF).
-        rerank: the second stage (``structaware_retrievers.rerank``) over the first hits of a
+        rerank: the second stage (``structaware_retrievers.search.rerank``) over the first hits of a
             similarity search: ``None`` (default) on for a hybrid search and off for a dense or sparse
             one, ``False`` off (the fused order), ``True`` or a ``Rerank`` with other options; a search
             can override it (``similarity_search(q, rerank=False)``,
@@ -138,9 +138,9 @@ class StructureAwareVectorStore(VectorStore):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         rerank: Any = None,
     ) -> None:
-        from structaware_retrievers.index import StructureIndex
-        from structaware_retrievers.records import RecordIndex, UserDenseEncoder
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.index.structure_index import StructureIndex
+        from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first search
 
@@ -180,7 +180,7 @@ class StructureAwareVectorStore(VectorStore):
             StoreError: the model or its dimension differs from the index's.
         """
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.records import METADATA_KEY, ORIGINAL_ID_KEY, chunk_unit, point_id
+        from structaware_retrievers.index.records import METADATA_KEY, ORIGINAL_ID_KEY, chunk_unit, point_id
 
         ids = kwargs.get("ids")
         if ids is not None and len(ids) != len(documents):
@@ -227,7 +227,7 @@ class StructureAwareVectorStore(VectorStore):
 
     def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
         """Delete documents by id (missing ids are ignored). ``ids=None`` deletes nothing and returns ``False``."""
-        from structaware_retrievers.records import point_id
+        from structaware_retrievers.index.records import point_id
 
         if not ids:
             return False
@@ -237,7 +237,7 @@ class StructureAwareVectorStore(VectorStore):
     # -- reads -----------------------------------------------------------------------------
     def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
         """Documents by id, in the order given; missing ids are skipped."""
-        from structaware_retrievers.records import point_id
+        from structaware_retrievers.index.records import point_id
 
         return [self._document(r.id, r.payload) for r in self._records.get([point_id(str(i)) for i in ids])]
 
@@ -265,11 +265,11 @@ class StructureAwareVectorStore(VectorStore):
         """``k`` documents with relevances in [0, 1] (what ``similarity_search_with_relevance_scores``
         and ``as_retriever(search_type="similarity_score_threshold")`` compare with ``score_threshold``).
 
-        The calibrated relevance of each document (:func:`structaware_retrievers.calibration.relevances`:
+        The calibrated relevance of each document (:func:`structaware_retrievers.search.calibration.relevances`:
         its cosine with the query's embedding plus its IDF-weighted coverage of the query's BM25
         terms, mapped to [0, 1]), not normalised per question: the best document of a question the
         index does not answer stays low, and ``score_threshold=0.5``
-        (``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``) separates "not in this index" from an
+        (``structaware_retrievers.query.fusion.DEFAULT_MIN_SCORE``) separates "not in this index" from an
         answer. Fitted for structaware's own dense model (``StructureAwareEmbeddings``); with another
         embedding model, measure the threshold with ``benchmarks/calibration.py``.
 
@@ -347,7 +347,7 @@ class StructureAwareVectorStore(VectorStore):
     def _document(point_id: str, payload: dict[str, Any]) -> Document:
         """The document a point holds: as added through this store, or the unit's (``structaware ingest``)."""
         from structaware_readers.models import Unit
-        from structaware_retrievers.records import METADATA_KEY, ORIGINAL_ID_KEY
+        from structaware_retrievers.index.records import METADATA_KEY, ORIGINAL_ID_KEY
 
         if PAGE_CONTENT_KEY in payload:
             return Document(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from structaware_readers.algorithms.described import MIN_IMAGE_AREA
-from structaware_readers.limits import render_scale
+from structaware_readers.common.limits import render_scale
 from structaware_readers.algorithms.images import (
     DPI,
     MIN_LAYER_CHARS,

@@ -28,7 +28,7 @@ from structaware_readers.algorithms.described import MIN_IMAGE_AREA, figure_titl
 from structaware_readers.algorithms.image_flow import ImageFlow, TextLine, read_flowchart_image
 from structaware_readers.algorithms.unread import is_algorithm_title
 from structaware_readers.errors import MissingExtraError
-from structaware_readers.limits import render_scale
+from structaware_readers.common.limits import render_scale
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.headings import numbering_depth
+from structaware_readers.structure.headings import numbering_depth
 from structaware_readers.models import BBox, Block, BlockKind
 
 #: Kinds whose blocks can be pieces of a loose table (a parser types a grade cell ``IIa`` as a heading).

@@ -3,7 +3,7 @@
 A block that holds two statements of a recommendation table (the parser read two table rows as one
 paragraph) is cut at its text-layer lines: pdfplumber's words inside the block (padded by
 :data:`PAD` points), grouped into lines by their top (within :data:`LINE_TOLERANCE` points), each
-line written as a reader sees it (:func:`~structaware_readers.text_as_read.as_read`). A data table's
+line written as a reader sees it (:func:`~structaware_readers.text.as_read.as_read`). A data table's
 grid is read with the table-recovery reader
 (:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and kept only when it
 holds at least :data:`MIN_COVERED` of the blocks' words; a block whose own words it does not hold
@@ -21,7 +21,7 @@ from structaware_readers.table_recovery.reading_direction import reading_text, r
 from structaware_readers.table_recovery.split_regions import covered_share
 from structaware_readers.table_recovery.stage1_select import has_grid
 from structaware_readers.table_recovery.stage2_find_pdf import open_pdf, pdf_label
-from structaware_readers.text_as_read import as_read
+from structaware_readers.text.as_read import as_read
 
 log = logging.getLogger(__name__)
 

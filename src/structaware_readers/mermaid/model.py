@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from structaware_readers.errors import MalformedInputError
+from structaware_readers.errors import MalformedInputError, NotAFlowchartError
 
 __all__ = ["FlowEdge", "Flowchart", "NotAFlowchartError"]
-
-
-class NotAFlowchartError(MalformedInputError):
-    """The Mermaid source is a diagram of another type (``diagram_type``), not a flowchart."""
-
-    def __init__(self, message: str, *, diagram_type: str, path: str | None = None, field: str | None = None):
-        self.diagram_type = diagram_type
-        super().__init__(message, path=path, field=field)
 
 
 @dataclass

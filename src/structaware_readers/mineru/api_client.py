@@ -34,8 +34,8 @@ from typing import Any, Literal
 
 import httpx
 
-from ..errors import MalformedInputError, ParserUnavailableError
-from .failures import INPUT_ERROR_CODES, mineru_failure
+from structaware_readers.errors import MalformedInputError, ParserUnavailableError
+from structaware_readers.mineru.failures import INPUT_ERROR_CODES, mineru_failure
 
 #: Seconds a whole parse may take (HTTP read time-out and job wait budget).
 DEFAULT_TIMEOUT = 600.0

@@ -22,7 +22,7 @@ Steps, in order (all formats):
 3. **Empty text** elements (the leftovers of MinerU's cross-page text merges, empty aux
    items) are dropped; figures, tables, equations and flowcharts are kept even without text.
 4. **Headings** get their level from their numbering in the context of the document's other
-   headings (:func:`~structaware_readers.headings.heading_levels`; MinerU often gives every title
+   headings (:func:`~structaware_readers.structure.headings.heading_levels`; MinerU often gives every title
    ``text_level: 1``); an unnumbered heading nests under the open numbering, at least at the
    parser's level (``text_level``/``level``).
 5. The title is the parser's document-title element, else the first unnumbered heading on the
@@ -41,7 +41,7 @@ import logging
 import re
 
 from structaware_readers.errors import EmptyDocumentError
-from structaware_readers.headings import heading_levels, numbering_depth
+from structaware_readers.structure.headings import heading_levels, numbering_depth
 from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.tables import grid_to_text, table_warning

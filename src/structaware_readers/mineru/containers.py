@@ -36,7 +36,7 @@ from structaware_readers.errors import (
     MalformedInputError,
     UnknownFormatError,
 )
-from structaware_readers.limits import MAX_JSON_BYTES, MAX_ZIP_BYTES, load_json, read_capped
+from structaware_readers.common.limits import MAX_JSON_BYTES, MAX_ZIP_BYTES, load_json, read_capped
 from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
 
 #: How many folder levels below the given folder are searched for MinerU JSON files.
@@ -67,7 +67,7 @@ class Candidate:
 
 def parse_json_bytes(raw: bytes, *, label: str) -> Any:
     """Decode UTF-8 (BOM and leading whitespace allowed) JSON bytes within the input limits
-    (:func:`structaware_readers.limits.load_json`).
+    (:func:`structaware_readers.common.limits.load_json`).
 
     Raises:
         MalformedInputError: bytes that start like JSON (``{``/``[``) but do not parse, or exceed a limit.
@@ -122,7 +122,7 @@ def scan_folder(folder: Path) -> Candidate:
 def scan_zip(path: Path) -> Candidate:
     """Pick the MinerU JSON to read inside a zip (same rules as :func:`scan_folder`).
 
-    Members are read with a running cap of :data:`~structaware_readers.limits.MAX_ZIP_BYTES`
+    Members are read with a running cap of :data:`~structaware_readers.common.limits.MAX_ZIP_BYTES`
     decompressed bytes in total (counted while reading, never trusted from the zip header).
 
     Raises:

@@ -27,7 +27,7 @@ from collections import defaultdict
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.limits import page_number
+from structaware_readers.common.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,

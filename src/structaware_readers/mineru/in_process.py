@@ -2,7 +2,7 @@
 
 :func:`structaware_readers.mineru.pdf.parse_pdf` runs ``mineru-kit`` in a subprocess per PDF by
 default, so every PDF pays MinerU's imports (about half of a short PDF's parse time, issue 24).
-A long-lived parse worker (:mod:`structaware_readers.parse_workers`) calls :func:`enable` once at
+A long-lived parse worker (:mod:`structaware_retrievers.index.parse_workers`) calls :func:`enable` once at
 start; from then on ``parse_pdf`` calls MinerU's public Python API (``mineru.parser.MinerUParser``)
 in the worker itself, so the imports are paid once per worker, not once per PDF. The middle JSON is
 the same as ``mineru-kit parse -f middle_json`` writes (``ParseResult.to_json()``), and the parse
@@ -38,8 +38,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingExtraError, ParserUnavailableError
-from .failures import mineru_failure
+from structaware_readers.errors import MissingExtraError, ParserUnavailableError
+from structaware_readers.mineru.failures import mineru_failure
 
 __all__ = ["VISUAL_CROP_HOOKS", "enable", "enabled", "parse_in_process", "without_visual_crops"]
 

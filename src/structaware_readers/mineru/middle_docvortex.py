@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.limits import page_number
+from structaware_readers.common.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,

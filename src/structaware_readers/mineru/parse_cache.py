@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..user_cache import cache_dir, write_replace
+from structaware_readers.common.user_cache import cache_dir, write_replace
 
 __all__ = ["CACHE_FORMAT", "ParseCache", "default_cache_dir"]
 
@@ -20,7 +20,7 @@ CACHE_FORMAT = 1
 
 def default_cache_dir() -> Path:
     """``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache folder for ``structaware``
-    (:func:`structaware_readers.user_cache.cache_dir`)."""
+    (:func:`structaware_readers.common.user_cache.cache_dir`)."""
     return cache_dir()
 
 
@@ -30,7 +30,7 @@ class ParseCache:
     Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
     "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. An entry's path is its key (the
     PDF's content hash, the tier, MinerU's version), and writes are atomic (temporary file + rename,
-    :func:`~structaware_readers.user_cache.write_replace`), so concurrent ingests of the same PDF,
+    :func:`~structaware_readers.common.user_cache.write_replace`), so concurrent ingests of the same PDF,
     from any install sharing the cache, never read a half-written entry; an unreadable entry counts
     as a miss.
     """

@@ -12,7 +12,7 @@ scanned PDF under ``flash`` (which needs OCR models) fails in about two seconds 
 "model not ready" message instead of probing remote model hubs for half a minute; MinerU would
 also persist the hub it picked into ``~/.mineru/config.yaml``.
 
-In a parse worker (:mod:`structaware_readers.parse_workers`, which calls
+In a parse worker (:mod:`structaware_retrievers.index.parse_workers`, which calls
 :func:`structaware_readers.mineru.in_process.enable`) MinerU runs in the worker itself through its
 Python API instead: its imports are paid once per worker, not once per PDF.
 
@@ -41,20 +41,20 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from ..errors import (
+from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
     MissingExtraError,
     ParserUnavailableError,
     UnknownFormatError,
 )
-from ..ids import doc_id_from_file
-from ..models import ParsedDocument
-from . import in_process
-from .api_client import MinerUApiClient, parse_pdf_via_api
-from .failures import mineru_failure
-from ..user_cache import CACHE_DIR_ENV, write_replace
-from .parse_cache import ParseCache, default_cache_dir
+from structaware_readers.ids import doc_id_from_file
+from structaware_readers.models import ParsedDocument
+from structaware_readers.mineru import in_process
+from structaware_readers.mineru.api_client import MinerUApiClient, parse_pdf_via_api
+from structaware_readers.mineru.failures import mineru_failure
+from structaware_readers.common.user_cache import CACHE_DIR_ENV, write_replace
+from structaware_readers.mineru.parse_cache import ParseCache, default_cache_dir
 
 #: Seconds one MinerU run (local or remote) may take before it is stopped.
 DEFAULT_TIMEOUT = 900.0
@@ -361,7 +361,7 @@ def _zip_target(keep_output: str | Path, pdf: Path) -> Path:
 def _to_document(
     middle: dict[str, Any], *, pdf: Path, source: str, doc_id: str, version: str, tier: str
 ) -> ParsedDocument:
-    from . import parse_mineru_json  # the package's reader; imported here: it imports this module lazily
+    from structaware_readers.mineru import parse_mineru_json  # the package's reader; imported here: it imports this module lazily
 
     hint = (
         f"MinerU (tier {tier}) found no text in this PDF; a scanned PDF needs OCR:"

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.limits import page_number
+from structaware_readers.common.limits import page_number
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,

@@ -9,14 +9,14 @@
 * :mod:`.layout`: one page's lines -> typed blocks in reading order (furniture, tables as grids,
   headings, paragraphs);
 * :mod:`.route`: :func:`~.route.read_pdf`, each page of a PDF by the route that can read it (what
-  :func:`structaware_readers.loader.load_document` uses for PDFs).
+  :func:`structaware_readers.load.loader.load_document` uses for PDFs).
 
 Importing this package imports no OCR library; a missing one raises
 :class:`~structaware_readers.errors.MissingExtraError` naming ``structaware[ocr]`` when first used.
 """
 
-from .engine import LOW_CONFIDENCE, MIN_CONFIDENCE, OcrEngine, OcrLine, OcrUnavailableError, RapidOcrEngine, default_engine
-from .pages import OCR_DPI, PageScan, pages_needing_ocr, render_page, scan_pages
+from structaware_readers.ocr.engine import LOW_CONFIDENCE, MIN_CONFIDENCE, OcrEngine, OcrLine, OcrUnavailableError, RapidOcrEngine, default_engine
+from structaware_readers.ocr.pages import OCR_DPI, PageScan, pages_needing_ocr, render_page, scan_pages
 
 __all__ = [
     "LOW_CONFIDENCE",

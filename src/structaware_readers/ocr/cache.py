@@ -14,7 +14,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from .engine import OcrLine
+from structaware_readers.ocr.engine import OcrLine
 
 _FORMAT = 2
 #: a horizontal rule on the page: ``(y, x0, x1)`` in 0..1 of the page, origin top-left
@@ -26,7 +26,7 @@ class OcrCache:
 
     def __init__(self, root: str | Path | None = None) -> None:
         if root is None:
-            from ..mineru.pdf import default_cache_dir
+            from structaware_readers.mineru.pdf import default_cache_dir
 
             root = default_cache_dir()
         self.root = Path(root).expanduser()

@@ -19,7 +19,7 @@ Pixel boxes: multiply by the image's width and height.
 The engine is loaded lazily (on the first :meth:`OcrEngine.read`), once per process
 (:func:`default_engine`), and is safe to call from several threads (calls are serialised: ONNX
 Runtime already uses every core for one image). A parse worker
-(:mod:`structaware_readers.parse_workers`, one per core) gives the default engine one thread
+(:mod:`structaware_retrievers.index.parse_workers`, one per core) gives the default engine one thread
 (:func:`set_default_threads`): beside the other workers and the embedding, ONNX Runtime's second
 thread only waits for a core (bench/cpg's three algorithm images: 20.6 s of CPU instead of 23.9 with
 the other core busy, the same lines, boxes and scores).
@@ -33,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..errors import MissingExtraError, ParserUnavailableError
+from structaware_readers.errors import MissingExtraError, OcrUnavailableError, ParserUnavailableError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -49,10 +49,6 @@ MIN_CONFIDENCE = 0.3
 OCR_EXTRA = "ocr"
 #: PyPI distribution (import package ``rapidocr``) of the default engine.
 RAPIDOCR_DIST = "rapidocr"
-
-
-class OcrUnavailableError(ParserUnavailableError):
-    """The OCR engine is installed but cannot run offline (its bundled weights are missing or unreadable)."""
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ boxes are 0..1 of the page, origin top-left. Steps:
 
 1. **Furniture**: lines in the top band (:data:`TOP_BAND`) become HEADER, in the bottom band
    FOOTER (PAGE_NUMBER when they are only a page number), narrow lines in the side margins ASIDE.
-   :func:`structaware_readers.furniture.mark_furniture` later adds running heads found by repetition.
+   :func:`structaware_readers.structure.furniture.mark_furniture` later adds running heads found by repetition.
 2. **Tables**: three or more horizontal rules of about the same extent (or inside the top rule's
    extent and more than half as wide: the rule under a merged cell), stacked without body text
    between them that spans the rule (a ruled table, or a journal's three-line table), bound a
@@ -16,7 +16,7 @@ boxes are 0..1 of the page, origin top-left. Steps:
    rule and the rows are the visual rows below it, a row with an empty first column continuing the
    row above (a wrapped cell). The first band is the header. A line right above the region starting with
    ``Table``/``表`` is the caption.
-3. **Text**: the other lines are ordered by :func:`structaware_readers.reading_order.restore_reading_order`
+3. **Text**: the other lines are ordered by :func:`structaware_readers.structure.reading_order.restore_reading_order`
    (XY-cut: two-column pages read column by column) and joined into paragraphs: a line continues
    the paragraph above when it starts within :data:`PARA_GAP` line heights below it, in the same
    column, at a similar height. A short line with heading numbering (``一、``, ``（一）``, ``1.1``,
@@ -37,11 +37,11 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from ..furniture import is_page_number
-from ..headings import numbering_depth
-from ..models import BBox, Block, BlockKind, TableGrid
-from .cache import Rule
-from .engine import OcrLine
+from structaware_readers.structure.furniture import is_page_number
+from structaware_readers.structure.headings import numbering_depth
+from structaware_readers.models import BBox, Block, BlockKind, TableGrid
+from structaware_readers.ocr.cache import Rule
+from structaware_readers.ocr.engine import OcrLine
 
 #: Lines whose bottom is above this (page fraction) are running-head candidates.
 TOP_BAND = 0.06
@@ -69,7 +69,7 @@ class LayoutResult:
 
 def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, route: str = "ocr") -> LayoutResult:
     """Typed blocks of one OCR'd page in reading order, ids ``p{page}-e{j}`` in that order."""
-    from ..reading_order import restore_reading_order
+    from structaware_readers.structure.reading_order import restore_reading_order
 
     lines = [repair_line(ln) for ln in lines if ln.text.strip()]
     low = [ln for ln in lines if ln.low_confidence]

@@ -14,7 +14,7 @@ map-error flags) and the page's objects (the bounds of its images, in PDF points
 
 Rendering: :func:`render_page` draws one page at ``dpi`` (default :data:`OCR_DPI`) into an RGB
 ``PIL.Image``, at a lower resolution when the image would exceed
-:data:`~structaware_readers.limits.MAX_RENDER_PIXELS` (a page sized to a huge scan); the image's
+:data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS` (a page sized to a huge scan); the image's
 pixel box maps 1:1 onto the page (0..1 of width/height, origin top-left), so OCR boxes are page
 boxes with no conversion.
 """
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import MalformedInputError, MissingExtraError
-from ..limits import render_scale
-from .text_layer import TextLayerQuality, page_quality
+from structaware_readers.errors import MalformedInputError, MissingExtraError
+from structaware_readers.common.limits import render_scale
+from structaware_readers.ocr.text_layer import TextLayerQuality, page_quality
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
@@ -164,7 +164,7 @@ def pages_needing_ocr(pdf: str | Path | bytes | Any) -> list[int]:
 
 def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI) -> Image.Image:
     """Page ``page`` (1-based) as an RGB ``PIL.Image`` at ``dpi`` (less for a page whose image would exceed
-    :data:`~structaware_readers.limits.MAX_RENDER_PIXELS`), annotations and forms drawn.
+    :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`), annotations and forms drawn.
 
     Raises:
         IndexError: ``page`` is outside ``1..page count``.

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import OcrCache, Rule
-from .engine import OcrEngine, OcrLine, default_engine
-from .pages import OCR_DPI, open_pdf, render_page
+from structaware_readers.ocr.cache import OcrCache, Rule
+from structaware_readers.ocr.engine import OcrEngine, OcrLine, default_engine
+from structaware_readers.ocr.pages import OCR_DPI, open_pdf, render_page
 
 #: A horizontal rule spans at least this share of the page width.
 RULE_MIN_WIDTH = 0.25

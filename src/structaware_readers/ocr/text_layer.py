@@ -3,7 +3,7 @@
 A born-digital page can carry text that prints right but extracts as garbage: fonts embedded
 without a Unicode map (no ``ToUnicode``, a custom encoding), so PDFium hands back the font's
 character codes (``!"#$``, control characters, ``ÄÅÇÉ``) instead of the characters drawn. Such a
-page reads as the OCR route reads a scan (:mod:`structaware_readers.ocr.route`).
+page reads as the OCR route reads a scan (:mod:`structaware_readers.load.pdf_route`).
 
 A character is **unreadable** when
 

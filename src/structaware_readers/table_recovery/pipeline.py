@@ -1,6 +1,6 @@
 """The one entry point of table recovery: the stages run in order over a document.
 
-:func:`recover_tables` is what :func:`structaware_readers.loader.load_document` calls: it decides
+:func:`recover_tables` is what :func:`structaware_readers.load.loader.load_document` calls: it decides
 whether the document needs the stages at all, finds its PDF (stage 2) and runs
 :func:`recover_table_grids`, falling back to the parser's text when a PDF found on the way cannot be
 used, then gives table rows their own boxes (stage 8). :func:`recover_table_grids` runs stages 1-7

@@ -7,7 +7,7 @@ Rules:
 * ``rowspan``/``colspan`` values may be quoted or not (``rowspan=3``, MinerU's pipeline writes them
   so); non-numeric values count as 1; ``rowspan="0"`` spans to the end of its row group; spans are
   capped at :data:`MAX_SPAN`, and a table whose spans expand to more than
-  :data:`~structaware_readers.limits.MAX_TABLE_CELLS` cells is refused. Spans never cross
+  :data:`~structaware_readers.common.limits.MAX_TABLE_CELLS` cells is refused. Spans never cross
   ``<thead>``/``<tbody>``/``<tfoot>``.
 * Every covered cell repeats the text of the spanning cell, and each row is padded to the widest
   row, so every row has the same number of cells.
@@ -24,7 +24,7 @@ import lxml.etree
 import lxml.html
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.limits import MAX_TABLE_CELLS
+from structaware_readers.common.limits import MAX_TABLE_CELLS
 from structaware_readers.tables.cell_text import cell_text
 
 #: Largest rowspan/colspan honoured; larger values are clamped (guards against span bombs).

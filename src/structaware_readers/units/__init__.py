@@ -46,9 +46,9 @@ element in a single linear pass"), with the fixes for the weaknesses the paper n
   parsed falls back to a figure unit.
 
 * **reference** and **front_matter** units (text that is not evidence): bibliography entries
-  (REFERENCE blocks, :mod:`structaware_readers.references`) and a document's apparatus (FRONT_MATTER
+  (REFERENCE blocks, :mod:`structaware_readers.structure.references`) and a document's apparatus (FRONT_MATTER
   blocks: contents lines, authors, affiliations, conflicts of interest, notices;
-  :mod:`structaware_readers.front_matter`), collected apart from the section they sit in, split like
+  :mod:`structaware_readers.structure.front_matter`), collected apart from the section they sit in, split like
   sections, with the section's context; never section text, never recommendations. A search leaves
   them out unless its filter names their type.
 

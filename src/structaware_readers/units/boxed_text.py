@@ -22,12 +22,11 @@ import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import Block, BlockKind, TableGrid
+from structaware_readers.structure.false_headings import SIDEBAR_LABEL
 
 if TYPE_CHECKING:
     from structaware_readers.units.context import EmitContext
 
-#: A box label: ``Sidebar 2:``, ``Sidebar C:``, ``Box 3.``, ``Panel A:``, ``Text box 1:`` and a title.
-SIDEBAR_LABEL = re.compile(r"(?i)^(?:sidebar|text\s+box|box|panel)\s+[A-Z]?\d{0,3}[a-z]?\s*[:.]\s*\S")
 #: Longest paragraph (characters) read as a box label.
 MAX_LABEL_CHARS = 120
 

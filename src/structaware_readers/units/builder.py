@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from structaware_readers import ids
-from structaware_readers.abbreviations import attach_expansions
+from structaware_readers.units.abbreviations import attach_expansions
 from structaware_readers.errors import EmptyDocumentError
-from structaware_readers.false_headings import false_heading_kind
-from structaware_readers.filing_cover import read_filing_cover
+from structaware_readers.structure.false_headings import false_heading_kind
+from structaware_readers.units.filing_cover import read_filing_cover
 from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.models import (
     BBox,
@@ -275,8 +275,8 @@ class UnitBuilder:
         """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
         ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
         typed as titles) or a person's name is text of the current section instead, not a level of the
-        path (:mod:`structaware_readers.false_headings`; a name in a list of people was typed
-        FRONT_MATTER by :mod:`structaware_readers.front_matter`); one that is a bibliography entry
+        path (:mod:`structaware_readers.structure.false_headings`; a name in a list of people was typed
+        FRONT_MATTER by :mod:`structaware_readers.structure.front_matter`); one that is a bibliography entry
         is a ``reference`` unit's text, and a contents line a ``front_matter`` unit's."""
         false_kind = false_heading_kind(block.text)
         if false_kind in _FALSE_HEADING_TYPES:
@@ -362,7 +362,7 @@ class UnitBuilder:
             self.on_text(block, item)
 
 
-#: False headings (:func:`~structaware_readers.false_headings.false_heading_kind`) that are never evidence.
+#: False headings (:func:`~structaware_readers.structure.false_headings.false_heading_kind`) that are never evidence.
 _FALSE_HEADING_TYPES = {"reference": UnitType.REFERENCE, "toc": UnitType.FRONT_MATTER}
 #: Block kinds whose text makes units of a type of its own, not section text.
 _ASIDE_TYPES = {BlockKind.REFERENCE: UnitType.REFERENCE, BlockKind.FRONT_MATTER: UnitType.FRONT_MATTER}

@@ -28,7 +28,7 @@ class UnitOptions(BaseModel):
         description=(
             "start each table row's context with the document it belongs to, when the document names itself"
             " on a filing cover page ('Document: JPMorgan Chase & Co. Form 10-Q for the period ended June 30,"
-            " 2022', structaware_readers.filing_cover); +0.025 table Page Hit@5 on OHR-Bench finance"
+            " 2022', structaware_readers.units.filing_cover); +0.025 table Page Hit@5 on OHR-Bench finance"
             " (docs/benchmarks/tables.md, 'Table retrieval, third session'). Documents without a cover are unchanged."
             " Flow paths end their context with the same label, else the document's title ('Document: VA/DoD Clinical"
             " Practice Guideline for ... Hypertension ...'): a figure titled 'Algorithm' does not say whose it is"
@@ -41,7 +41,7 @@ class UnitOptions(BaseModel):
             "give each unit the long forms of the abbreviations it uses without spelling them out (as the"
             " document defines them: 'electroconvulsive therapy (ECT)', an abbreviation list; Unit.expansions),"
             " indexed by BM25 with its text and never handed over, so a question in the long form finds the"
-            " short one (structaware_readers.abbreviations; docs/benchmarks/cpg-retrieval.md)"
+            " short one (structaware_readers.units.abbreviations; docs/benchmarks/cpg-retrieval.md)"
         ),
     )
     text_table_rows: bool = Field(

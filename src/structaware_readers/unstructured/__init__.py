@@ -90,7 +90,7 @@ and are flipped. Pages are ``metadata.page_number`` (1-based), 1 when absent (HT
 Block ids are ``p{page}-e{j}`` with ``j`` the 0-based position of the block's first element
 among that page's elements in Unstructured's output order (after ``orig_elements`` expansion),
 so ids have gaps where elements were dropped, grouped or merged. The reader keeps the parser's
-order; :func:`structaware_readers.reading_order.restore_reading_order` restores a layout order.
+order; :func:`structaware_readers.structure.reading_order.restore_reading_order` restores a layout order.
 """
 
 from __future__ import annotations

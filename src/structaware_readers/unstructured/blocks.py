@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from structaware_readers.headings import heading_levels
+from structaware_readers.structure.headings import heading_levels
 from structaware_readers.mermaid import find_flowchart_source
 from structaware_readers.models import BBox, Block, BlockKind
 from structaware_readers.tables import grid_to_text
@@ -28,7 +28,7 @@ _LIST_MAX_GAP = 0.05  # page fraction between stacked list items of one list
 def build_blocks(records: list[Record], source: str, warnings: list[str] | None = None) -> list[Block]:
     """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record). Heading
     levels: Unstructured's own (:meth:`Hierarchy.parser_level`) where it gives one, else from
-    numbering and title order (:func:`~structaware_readers.headings.heading_levels`). Tables that
+    numbering and title order (:func:`~structaware_readers.structure.headings.heading_levels`). Tables that
     cannot be read append a warning naming their page and element to ``warnings``.
 
     Raises:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from structaware_readers.models import Block, BlockKind
-from structaware_readers.reading_order import caption_target
+from structaware_readers.structure.reading_order import caption_target
 
 __all__ = ["TABLE_PREFIX", "attach_captions"]
 
@@ -20,7 +20,7 @@ def attach_captions(blocks: list[Block], caption_indexes: set[int]) -> list[Bloc
     into the ``caption`` of its figure/table and drop it; a caption with no target stays.
 
     The target is found by geometry when the caption has a bbox
-    (:func:`~structaware_readers.reading_order.caption_target`), else it is the neighbouring
+    (:func:`~structaware_readers.structure.reading_order.caption_target`), else it is the neighbouring
     figure/table in parser order on the same page, past stray text of at most 20 characters;
     "Table ..." / "Figure ..." prefixes decide between a previous and a next one.
     """

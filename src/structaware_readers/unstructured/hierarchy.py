@@ -6,7 +6,7 @@ nowhere; content-hash ids are not unique (#2356: the same short text on two page
 id); self-parents and loops occur. :class:`Hierarchy` uses a link only when it resolves to
 exactly one element and the chain ends without a loop; otherwise the heading's level comes
 from title order, ``category_depth`` and numbering
-(:func:`~structaware_readers.headings.heading_levels`). One :class:`InputWarning` per document
+(:func:`~structaware_readers.structure.headings.heading_levels`). One :class:`InputWarning` per document
 reports the broken links (counts, not one warning per element).
 """
 
@@ -17,7 +17,7 @@ import warnings
 from collections import Counter
 
 from structaware_readers.errors import InputWarning
-from structaware_readers.headings import numbering_style
+from structaware_readers.structure.headings import numbering_style
 from structaware_readers.unstructured.records import Record
 
 __all__ = ["Hierarchy"]

@@ -19,8 +19,8 @@ from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
-from structaware_readers.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
-from structaware_readers.inputs import existing_path
+from structaware_readers.common.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
+from structaware_readers.common.inputs import existing_path
 
 __all__ = ["JSON_SUFFIXES", "SPACY_MODEL", "load_elements", "spacy_model_installed"]
 
@@ -84,7 +84,7 @@ def _starts_like_json(path: Path) -> bool:
 
 
 def _read_json(path: Path) -> list[Any]:
-    """The elements of a JSON or NDJSON file, within the input limits (:mod:`structaware_readers.limits`)."""
+    """The elements of a JSON or NDJSON file, within the input limits (:mod:`structaware_readers.common.limits`)."""
     with open(path, "rb") as fh:
         raw = read_capped(fh, MAX_JSON_BYTES, path=path)
     try:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from structaware_readers.errors import InputWarning, MalformedInputError, StructawareError
-from structaware_readers.limits import load_json, page_number
+from structaware_readers.common.limits import load_json, page_number
 from structaware_readers.models import BBox
 
 __all__ = ["ORIG_ELEMENTS_MAX_BYTES", "Record", "decode_orig_elements", "expand_records", "normalised_box"]

@@ -114,7 +114,7 @@ def fail(exc: Exception) -> None:
 
 def open_index(index: Path | None, url: str | None, api_key: str | None, collection: str, *, dense=None):
     """Open (never create) an index; the first write creates its collection."""
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     if index is not None and url is not None:
         raise typer.BadParameter("give either --index or --url, not both")

@@ -1,6 +1,6 @@
 """``structaware query --filter KEY=VALUE...``: several KEY=VALUE words after one ``--filter``
 (:func:`expand_filter_values`, :class:`FilterCommand`) and the words turned into one filter dict
-of the filter language (:mod:`structaware_retrievers.filters`), checked (:func:`parse_filters`)."""
+of the filter language (:mod:`structaware_retrievers.query.filters`), checked (:func:`parse_filters`)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ class FilterCommand(TyperCommand):
 
 
 def parse_filters(items: list[str]) -> dict[str, Any]:
-    """``--filter`` words -> one filter dict of :mod:`structaware_retrievers.filters` (what the
+    """``--filter`` words -> one filter dict of :mod:`structaware_retrievers.query.filters` (what the
     LangChain faces and ``structaware serve`` take), checked by compiling it (usage errors as
     ``typer.BadParameter``); ``{}`` for no filter.
 
@@ -98,7 +98,7 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
     if not parts:
         return {}
     flt = parts[0] if len(parts) == 1 else {"$and": parts}
-    from structaware_retrievers.filters import to_point_filter
+    from structaware_retrievers.query.filters import to_point_filter
 
     try:
         to_point_filter(flt)

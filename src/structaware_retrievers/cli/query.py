@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from structaware_readers.errors import StructawareError
-from structaware_readers.limits import clean_text
+from structaware_readers.common.limits import clean_text
 from structaware_retrievers.cli.app import (
     MAX_K,
     ApiKeyOpt,
@@ -26,7 +26,7 @@ from structaware_retrievers.cli.app import (
 )
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading, server_url
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 
 def served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -34,7 +34,7 @@ def served_records(index: Path | None, collection: str, body: dict[str, Any]) ->
     ``None`` when no server of that folder is running or reachable (the caller answers itself).
     A request the server rejects (bad value, missing or empty index) ends the command as it would
     have ended here: ``error: ...``, exit code 2."""
-    from structaware_retrievers import serve_client
+    from structaware_retrievers.serve import client as serve_client
 
     url = server_url(index, collection)
     answer = serve_client.ask(url, body) if url is not None else None
@@ -178,7 +178,7 @@ def query(
             return
     try:
         dense = dense_loading(text) if mode != ModeChoice.sparse else None  # first: the load runs meanwhile
-        from structaware_retrievers.evidence import evidence_units
+        from structaware_retrievers.search.evidence import evidence_units
 
         idx = open_index(index, url, api_key, collection, dense=dense)
         if EXIT["main"]:

@@ -23,8 +23,8 @@ def serve(
 ) -> None:
     """Serve queries over HTTP (JSON) from one long-lived process: POST /query, GET /documents, GET /health,
     and a search page at / whose hits show their pages with the region outlined (GET /image)."""
-    from structaware_retrievers import serve_client
-    from structaware_retrievers.serve import make_server
+    from structaware_retrievers.serve import client as serve_client
+    from structaware_retrievers.serve.app import make_server
 
     try:
         idx = open_index(index, url, api_key, collection)
@@ -74,7 +74,7 @@ def mcp(
     pdf: PdfOpt = None,
 ) -> None:
     """Serve the index to an MCP client over stdin/stdout: tools search and list_documents (extra: mcp)."""
-    from structaware_retrievers.mcp_server import make_mcp_server
+    from structaware_retrievers.serve.mcp import make_mcp_server
 
     try:
         idx = open_index(index, url, api_key, collection)

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from structaware_readers.errors import StructawareError
-from structaware_readers.limits import clean_text
+from structaware_readers.common.limits import clean_text
 from structaware_retrievers.cli.app import (
     MAX_K,
     ApiKeyOpt,
@@ -25,7 +25,7 @@ from structaware_retrievers.cli.app import (
 )
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE
 
 
 @app.command(cls=FilterCommand)
@@ -68,8 +68,8 @@ def show(
 ) -> None:
     """Picture the evidence: the hits' pages with each hit's own region outlined (a table row, every row of a
     grouped hit, both boxes of a flow edge), as PNG files or inline in a terminal that can show pictures."""
-    from structaware_retrievers.show_pictures import hits_by_id, show_hits
-    from structaware_retrievers.terminal_image import inline_protocol
+    from structaware_retrievers.cli.show_pictures import hits_by_id, show_hits
+    from structaware_retrievers.cli.terminal_image import inline_protocol
 
     EXIT["read_only"] = True
     if (text is None) == (not unit):

@@ -29,7 +29,7 @@ def units(
     ] = None,
 ) -> None:
     """Parse PATH and print its structure-aware evidence units."""
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
 
     try:

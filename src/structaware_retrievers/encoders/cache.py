@@ -16,7 +16,7 @@ from typing import Any
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_retrievers.sqlite_file import open_sqlite, write_or_warn
+from structaware_readers.common.sqlite_file import open_sqlite, write_or_warn
 
 __all__ = ["CachedEncoder", "EmbeddingCache"]
 

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers import model_assets
-from structaware_retrievers.model_assets import ModelUnavailableError
+from structaware_retrievers.encoders import model_assets
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 
-from .cache import CachedEncoder, EmbeddingCache
-from .fastembed_model import FastembedModel
-from .onnx_text import DEFAULT_MAX_BATCH_TOKENS
-from .tokenize import cjk_share
+from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
+from structaware_retrievers.encoders.fastembed_model import FastembedModel
+from structaware_retrievers.encoders.onnx_text import DEFAULT_MAX_BATCH_TOKENS
+from structaware_retrievers.encoders.tokenize import cjk_share
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
@@ -58,13 +58,13 @@ class DenseModel(Protocol):
 
 
 def _use(threads: int | None, batch_size: int) -> DenseModel:
-    from .packaged_models import UseMultilingualModel
+    from structaware_retrievers.encoders.packaged_models import UseMultilingualModel
 
     return UseMultilingualModel(threads=threads)
 
 
 def _e5(threads: int | None, batch_size: int) -> DenseModel:
-    from .packaged_models import E5SmallModel
+    from structaware_retrievers.encoders.packaged_models import E5SmallModel
 
     return E5SmallModel(threads=threads)
 
@@ -74,7 +74,7 @@ def _minilm(threads: int | None, batch_size: int) -> DenseModel:
 
 
 def _minilm_use(threads: int | None, batch_size: int) -> DenseModel:
-    from .language_routed import LanguageRoutedModel
+    from structaware_retrievers.encoders.language_routed import LanguageRoutedModel
 
     return LanguageRoutedModel(
         _PartEncoder(model=_minilm(threads, batch_size)),
@@ -141,7 +141,7 @@ class DenseEncoder(CachedEncoder):
         threads: inference threads (``None``: the engine's default, all cores).
         dim: output dimension for a local folder fastembed does not know.
         languages: ISO 639-1 codes the model handles (``{"en"}`` for the MiniLM preset), or
-            ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.StructureIndex`
+            ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.structure_index.StructureIndex`
             searches BM25 alone, in hybrid mode, for a query in a language the dense model lacks.
         model: a ready :class:`DenseModel` (overrides the other model settings).
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .tokenize import cjk_share
+from structaware_retrievers.encoders.tokenize import cjk_share
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .cache import EmbeddingCache
+    from structaware_retrievers.encoders.cache import EmbeddingCache
 
 
 class _Half(Protocol):

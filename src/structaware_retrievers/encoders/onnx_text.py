@@ -103,7 +103,7 @@ def quantize_dynamic_int8(source: Path, out_dir: Path) -> Path:
     try:
         import onnx  # noqa: F401 - the quantiser's own dependency: fail here with its name
     except ImportError as exc:
-        from structaware_retrievers.model_assets import ModelUnavailableError
+        from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 
         raise ModelUnavailableError(
             "quantising the dense model (dynamic int8) needs the 'onnx' package: pip install onnx",
@@ -303,7 +303,7 @@ class OnnxMeanPoolEmbedder:
             session = ort.InferenceSession(str(source), so, providers=providers)
             shutil.rmtree(work)
             try:  # published only once it loads (a full disk can leave a short file), by a rename that
-                # never replaces another process's folder: the user cache rules of structaware_readers.user_cache
+                # never replaces another process's folder: the user cache rules of structaware_readers.common.user_cache
                 ort.InferenceSession(str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL, threads), providers=providers)
                 os.rename(tmp, saved)
             except Exception as exc:  # noqa: BLE001 - published by another process first, or not loadable

@@ -25,9 +25,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structaware_readers.user_cache import publish_folder
-from structaware_retrievers import model_assets
-from structaware_retrievers.model_assets import ModelUnavailableError
+from structaware_readers.common.user_cache import publish_folder
+from structaware_retrievers.encoders import model_assets
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a process that only builds the model needs none
     import numpy as np
@@ -162,7 +162,7 @@ def _save_prepared_use(use: Any, folder: Path) -> None:
 
     The folder's name is its key (model id and resources digest), so it is written once and never
     replaced: of two processes preparing it at once, the first rename wins and the other's copy is
-    dropped (:func:`~structaware_readers.user_cache.publish_folder`).
+    dropped (:func:`~structaware_readers.common.user_cache.publish_folder`).
     """
     import numpy as np
 

@@ -29,7 +29,7 @@ import sys
 import threading
 from typing import Any
 
-from .dense import DenseEncoder
+from structaware_retrievers.encoders.dense import DenseEncoder
 
 __all__ = ["ForkedQueryEncoder"]
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
 
-from .cache import CachedEncoder, EmbeddingCache
-from .tokenize import LABEL_WORDS, Bm25Tokenizer
+from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
+from structaware_retrievers.encoders.tokenize import LABEL_WORDS, Bm25Tokenizer
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np

@@ -11,7 +11,7 @@ import unicodedata
 from functools import cache
 from typing import Any
 
-from structaware_retrievers import model_assets
+from structaware_retrievers.encoders import model_assets
 
 __all__ = ["LABEL_WORDS", "MAX_TOKEN_CHARS", "Bm25Tokenizer", "cjk_share", "normalize", "stopwords"]
 

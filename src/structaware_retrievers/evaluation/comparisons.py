@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .baselines import REFERENCE_METHOD
-from .metrics import QueryOutcome, metric_vector
-from .significance import mcnemar_exact, paired_bootstrap
+from structaware_retrievers.evaluation.baselines import REFERENCE_METHOD
+from structaware_retrievers.evaluation.metrics import QueryOutcome, metric_vector
+from structaware_retrievers.evaluation.significance import mcnemar_exact, paired_bootstrap
 
 __all__ = ["TESTED_METRICS", "compare_outcomes", "peer_significance", "significance_tables"]
 

@@ -14,7 +14,7 @@ from structaware_readers.errors import (
 )
 from structaware_readers.models import ParsedDocument
 
-from .questions import Question, resolve_document
+from structaware_retrievers.evaluation.questions import Question, resolve_document
 
 __all__ = ["UnreadableDocumentWarning", "load_question_documents"]
 
@@ -35,7 +35,7 @@ def load_question_documents(
 
     ``parsed`` (pre-parsed MinerU outputs, ``<stem>.zip`` or ``<stem>/``) is searched before
     ``docs`` (PDFs or parser outputs), so a run over pre-parsed outputs needs no parsing.
-    Documents are read with :func:`structaware_readers.loader.load_document`; with ``pdf_tables``
+    Documents are read with :func:`structaware_readers.load.loader.load_document`; with ``pdf_tables``
     a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
     left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
 
@@ -49,7 +49,7 @@ def load_question_documents(
         InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
         (and the readers' typed errors for unreadable inputs).
     """
-    from structaware_readers.loader import load_document
+    from structaware_readers.load.loader import load_document
 
     for folder, name in ((docs, "docs"), (parsed, "parsed")):
         if folder is not None and not Path(folder).is_dir():

@@ -1,7 +1,7 @@
 """The evaluation harness: methods x retrievers x scopes on a question set (paper sections 3.3-4.4).
 
 Entry point: :func:`run_eval`. For each unit-construction method (:mod:`.baselines`) the units of
-every question document are indexed in their own :class:`~structaware_retrievers.index.StructureIndex`
+every question document are indexed in their own :class:`~structaware_retrievers.index.structure_index.StructureIndex`
 collection, all sharing one dense and one sparse encoder (so a text embedded for one method is
 reused from the encoders' content-hash cache by the others); then every question is searched with
 every retriever (``bm25`` = sparse, ``dense``, ``hybrid`` = the index's default weighted RRF in
@@ -32,14 +32,14 @@ from typing import Any
 from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.models import ParsedDocument, Unit
 
-from .baselines import METHODS, REFERENCE_METHOD, get_method
-from .comparisons import peer_significance, significance_tables
-from .documents import UnreadableDocumentWarning, load_question_documents
-from .judge import Judge, result_chars
-from .metrics import DEFAULT_BUDGETS, DEFAULT_DEPTH, QueryOutcome
-from .questions import Question, load_questions
-from .results import EvalResult
-from .searchers import (
+from structaware_retrievers.evaluation.baselines import METHODS, REFERENCE_METHOD, get_method
+from structaware_retrievers.evaluation.comparisons import peer_significance, significance_tables
+from structaware_retrievers.evaluation.documents import UnreadableDocumentWarning, load_question_documents
+from structaware_retrievers.evaluation.judge import Judge, result_chars
+from structaware_retrievers.evaluation.metrics import DEFAULT_BUDGETS, DEFAULT_DEPTH, QueryOutcome
+from structaware_retrievers.evaluation.questions import Question, load_questions
+from structaware_retrievers.evaluation.results import EvalResult
+from structaware_retrievers.evaluation.searchers import (
     MethodSearcher,
     NoDenseEncoder,
     Searcher,
@@ -48,7 +48,7 @@ from .searchers import (
     packed_budget_hits,
     prewarm,
 )
-from .significance import DEFAULT_RESAMPLES
+from structaware_retrievers.evaluation.significance import DEFAULT_RESAMPLES
 
 __all__ = [
     "DEFAULT_METHODS",
@@ -105,7 +105,7 @@ def run_eval(
         methods: method keys of :data:`.baselines.METHODS` (``flat``, ``heading``, ``page``,
             ``element``, ``struct``, ``struct_noctx``).
         retrievers: any of ``bm25`` (sparse BM25, IDF in Qdrant), ``dense``, ``hybrid`` (the index's
-            default fusion, :mod:`structaware_retrievers.fusion`).
+            default fusion, :mod:`structaware_retrievers.query.fusion`).
         ks: cut-offs for PH@k / EH@k / EvH@k.
         json_out: write :meth:`EvalResult.to_json` here (per-query ranks included).
         index_dir: where the per-method index folders (``<index_dir>/<method>``) and the
@@ -123,7 +123,7 @@ def run_eval(
         pdf_tables: hand each parsed output its PDF from ``docs`` (``<stem>.pdf``) so that tables the
             parser left without cells get grids from the PDF's text layer; ``False`` reads the
             parser output alone (such tables then get grids only from the parser's aligned text).
-        rerank: ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`): ``None`` the
+        rerank: ``rerank=`` of every query (:mod:`structaware_retrievers.search.rerank`): ``None`` the
             product's default (on for hybrid search), ``False`` the fused order.
 
     Returns:
@@ -213,7 +213,7 @@ def run_eval(
             timings[f"search:{m}"] = time.perf_counter() - t2
             say(f"[{m}] searched in {timings[f'search:{m}']:.1f}s")
         if peers:
-            from .peers import PEERS
+            from structaware_retrievers.evaluation.peers import PEERS
 
             for name, (factory, mode) in PEERS.items():
                 t3 = time.perf_counter()
@@ -268,7 +268,7 @@ def run_eval(
         timings=timings,
     )
     if json_out is not None:
-        from .report import write_json
+        from structaware_retrievers.evaluation.report import write_json
 
         write_json(result.to_json(), Path(json_out))
     return result

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from structaware_readers.models import ParsedDocument, Unit
 
-from .baselines import block_pages, block_text
-from .metrics import DEFAULT_BUDGETS, QueryOutcome, covers, outcome_from_flags, token_counts
-from .questions import Question
+from structaware_retrievers.evaluation.baselines import block_pages, block_text
+from structaware_retrievers.evaluation.metrics import DEFAULT_BUDGETS, QueryOutcome, covers, outcome_from_flags, token_counts
+from structaware_retrievers.evaluation.questions import Question
 
 
 def result_chars(unit: Unit) -> int:

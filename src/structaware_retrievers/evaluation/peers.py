@@ -31,7 +31,7 @@ from typing import Any
 from structaware_readers.errors import MissingExtraError
 from structaware_readers.models import ParsedDocument, Unit
 
-from .baselines import blocks_in_span, body_text, make_chunk_unit
+from structaware_retrievers.evaluation.baselines import blocks_in_span, body_text, make_chunk_unit
 
 
 def _need(module: str, extra: str) -> None:

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .baselines import METHODS, REFERENCE_METHOD
-from .significance import format_p
+from structaware_retrievers.evaluation.baselines import METHODS, REFERENCE_METHOD
+from structaware_retrievers.evaluation.significance import format_p
 
 _LABELS = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid", "llamaindex": "LlamaIndex", "langchain": "LangChain"}
 

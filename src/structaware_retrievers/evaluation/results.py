@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .metrics import DEFAULT_DEPTH, QueryOutcome, rank_table, summarize_by_type
+from structaware_retrievers.evaluation.metrics import DEFAULT_DEPTH, QueryOutcome, rank_table, summarize_by_type
 
 __all__ = ["EvalResult"]
 
@@ -55,7 +55,7 @@ class EvalResult:
     def render(self) -> str:
         """The printed report (paper-style Table 2, Table 5, significance, peers):
         :func:`.report.render_result` of :meth:`to_json`."""
-        from .report import render_result
+        from structaware_retrievers.evaluation.report import render_result
 
         return render_result(self.to_json())
 

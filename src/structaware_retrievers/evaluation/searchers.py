@@ -1,4 +1,4 @@
-"""How :func:`.harness.run_eval` indexes and searches: one :class:`~structaware_retrievers.index.StructureIndex`
+"""How :func:`.harness.run_eval` indexes and searches: one :class:`~structaware_retrievers.index.structure_index.StructureIndex`
 collection per unit-construction method (:func:`open_method_index`), searched through
 :class:`MethodSearcher` (or a peer pipeline of :mod:`.peers`: anything that is a :class:`Searcher`),
 with encoders that share one embedding cache (:func:`default_encoders`, :func:`prewarm`) and the
@@ -40,7 +40,7 @@ class MethodSearcher:
 
     def __init__(self, index: Any, rerank: Any = None):
         self.index = index
-        #: the ``rerank=`` of every query (:mod:`structaware_retrievers.rerank`; ``None``: the product default,
+        #: the ``rerank=`` of every query (:mod:`structaware_retrievers.search.rerank`; ``None``: the product default,
         #: on for hybrid search; ``False``: the fused order)
         self.rerank = rerank
         #: the hits of the last :meth:`search` (for the product's own budget packing, policy ``pack``)
@@ -49,12 +49,12 @@ class MethodSearcher:
     def search(self, text: str, *, k: int, mode: str, doc_id: str | None) -> list[Unit]:
         """Top ``k`` results (best first), one unit per hit with the index's default table groups:
         a hit whose ``group`` holds other rows of its table is judged as the one unit the retrievers
-        hand over for it (:func:`structaware_retrievers.evidence.hit_unit`). A BM25 query with no
+        hand over for it (:func:`structaware_retrievers.search.evidence.hit_unit`). A BM25 query with no
         searchable term (only stop words) returns no result, i.e. counts as a miss. Every hit is kept
         (``min_score=0``): the harness measures rankings, as the peers' pipelines give them;
         ``benchmarks/calibration.py`` measures the relevance bar."""
-        from structaware_retrievers.evidence import hit_unit
-        from structaware_retrievers.filters import SearchFilter
+        from structaware_retrievers.search.evidence import hit_unit
+        from structaware_retrievers.query.filters import SearchFilter
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
         self.last_hits = []
@@ -71,9 +71,9 @@ def packed_budget_hits(
     hits: Sequence[Any], doc_id: str, gold_pages: Sequence[int], budgets: Sequence[int]
 ) -> dict[int, bool]:
     """Policy ``pack``: whether ``StructureIndex.query(..., budget_chars=B)`` would hand over a unit of
-    ``doc_id`` on a gold page, for each budget B (:func:`structaware_retrievers.evidence.fit_budget`
+    ``doc_id`` on a gold page, for each budget B (:func:`structaware_retrievers.search.evidence.fit_budget`
     over the same hits: skip what does not fit, drop group rows before hits)."""
-    from structaware_retrievers.evidence import evidence_units, fit_budget
+    from structaware_retrievers.search.evidence import evidence_units, fit_budget
 
     wanted = set(gold_pages)
     return {
@@ -86,7 +86,7 @@ def open_method_index(method: str, root: Path, dense: Any, sparse: Any, say: Cal
     """The method's index in ``root/<method>`` (``<method>.bm25-only`` with the placeholder dense
     encoder). An index there that was built with other encoders (its config does not match) is
     derived data of an earlier run: it is removed and rebuilt (the embedding cache stays)."""
-    from structaware_retrievers.index import StructureIndex
+    from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = root / (method if not isinstance(dense, NoDenseEncoder) else f"{method}.bm25-only")
     try:

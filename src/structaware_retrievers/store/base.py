@@ -11,7 +11,7 @@ Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector
 payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
 applies the filter again.
 
-RRF (the paper's fusion, section 2.4; the defaults are :mod:`structaware_retrievers.fusion`'s): Qdrant scores a point
+RRF (the paper's fusion, section 2.4; the defaults are :mod:`structaware_retrievers.query.fusion`'s): Qdrant scores a point
 ``sum(1 / (r / w + k - 1))`` over the prefetches, ``r`` being its 1-based rank in each and ``w``
 that prefetch's weight; with ``w = 1`` this is ``1 / (k + r - 1)``, the textbook ``1 / (k' + r)``
 with ``k' = k - 1``. Two units ranked (1st, 2nd) and (2nd, 1st) tie exactly, and the engine then
@@ -35,8 +35,8 @@ from typing import Any, Literal
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import PointFilter
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.query.filters import PointFilter
+from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 __all__ = [
     "DENSE",
@@ -64,7 +64,7 @@ RRF_DENSE_WEIGHT = 1.001
 Mode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
 
-#: Write-protocol payload markers (:mod:`structaware_retrievers.commit`): a point whose payload
+#: Write-protocol payload markers (:mod:`structaware_retrievers.index.commit`): a point whose payload
 #: carries either one, a positive transaction number, is still being written (``_pending``) or was
 #: replaced by a newer version (``_superseded``). Every read (count, scroll, retrieve, query)
 #: skips such points unless it asks for them (``PointFilter(include_hidden=True)``), so a

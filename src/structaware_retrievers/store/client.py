@@ -22,7 +22,7 @@ from qdrant_client import models as m
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.query.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import (
     DENSE,
     HNSW_FILTER_FIELDS,

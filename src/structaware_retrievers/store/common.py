@@ -13,7 +13,7 @@ from typing import Any
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.query.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import DENSE, PENDING, SPARSE, SUPERSEDED, PointRecord, ScoredRecord
 from structaware_retrievers.store.validate import check_point
 

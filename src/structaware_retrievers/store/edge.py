@@ -15,7 +15,7 @@ Durability and concurrency (measured with qdrant-edge-py 0.9.0):
   from another process **or the same one**, fails (``Can't init WAL: WouldBlock``). This class
   therefore shares one open shard per folder within a process (reference counted, released by
   the last ``close()``; :mod:`~structaware_retrievers.store.edge_shard`), and between processes
-  takes turns through the folder's shard lock (:mod:`structaware_retrievers.locking`): a process
+  takes turns through the folder's shard lock (:mod:`structaware_retrievers.store.locking`): a process
   that waits for the shard marks it wanted, and the holder *parks* its shard (flush, close, free
   the lock) as soon as no operation of its own runs: a watcher thread does it for idle handles,
   and every operation checks first, so a reader querying in a loop lets a waiting writer in
@@ -50,8 +50,8 @@ from typing import Any
 import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
-from structaware_retrievers.filters import PointFilter
-from structaware_retrievers.locking import folder_lock
+from structaware_retrievers.query.filters import PointFilter
+from structaware_retrievers.store.locking import folder_lock
 from structaware_retrievers.store.base import (
     PAYLOAD_INDEXES,
     PointRecord,

@@ -8,7 +8,7 @@ from typing import Any
 import qdrant_edge as E
 
 from structaware_retrievers.encoders import SparseVector
-from structaware_retrievers.filters import HasId, IsEmpty, Match, PointFilter, Range
+from structaware_retrievers.query.filters import HasId, IsEmpty, Match, PointFilter, Range
 from structaware_retrievers.store.base import DENSE, HNSW_FILTER_FIELDS, SPARSE, PointRecord
 from structaware_retrievers.store.common import translate_filter
 

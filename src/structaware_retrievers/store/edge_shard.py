@@ -3,7 +3,7 @@
 One :class:`OpenShard` per index folder per process, shared by the folder's
 :class:`~structaware_retrievers.store.edge.EdgeStore` handles. Qdrant Edge lets one process open a
 shard at a time; a process that waits for it marks the folder's shard lock wanted
-(:mod:`structaware_retrievers.locking`), and the holder *parks* its shard (flush, close, free the
+(:mod:`structaware_retrievers.store.locking`), and the holder *parks* its shard (flush, close, free the
 lock) as soon as none of its own operations runs: :func:`start_watcher` runs a thread that does it
 for idle processes, and every operation checks first (``EdgeStore._using``). The next operation
 reopens the shard.
@@ -29,7 +29,7 @@ from typing import Any
 import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
-from structaware_retrievers.locking import FolderLock
+from structaware_retrievers.store.locking import FolderLock
 from structaware_retrievers.store.disk import check_space, io_hint
 
 __all__ = ["SHARD_DIR", "OpenShard", "before_exit", "open_shards", "registry_lock"]

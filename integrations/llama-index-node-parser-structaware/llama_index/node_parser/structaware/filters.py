@@ -4,7 +4,7 @@ Every ``FilterOperator`` is read as is (``==``, ``!=``, ``>``, ``>=``, ``<``, ``
 ``nin``, ``any``, ``all``, ``contains``, ``is_empty``); the conditions ``and`` / ``or`` / ``not``
 nest (a ``MetadataFilters`` inside another). The keys are the node metadata keys of
 :mod:`llama_index.node_parser.structaware.nodes` (``doc_id``, ``file_name``, ``page``,
-``unit_type``, ``grade``...) or your own; :mod:`structaware_retrievers.filters` translates the
+``unit_type``, ``grade``...) or your own; :mod:`structaware_retrievers.query.filters` translates the
 result once, for every face, into a filter Qdrant evaluates. ``text_match`` and
 ``text_match_insensitive`` raise ``UnsupportedFilterError`` naming the operator (Qdrant cannot
 evaluate them on these fields), from the retriever and the vector store alike.
@@ -24,14 +24,14 @@ def _value(enum_or_str: Any) -> str:
 
 
 def to_filter_group(filters: MetadataFilters | None) -> Any:
-    """``filters`` as a ``structaware_retrievers.filters.FilterGroup`` (``None`` for no filter).
+    """``filters`` as a ``structaware_retrievers.query.filters.FilterGroup`` (``None`` for no filter).
 
     Raises:
         UnsupportedFilterError: a condition other than ``and``/``or``/``not``.
         MalformedInputError: an entry that is neither a ``MetadataFilter`` nor a ``MetadataFilters``.
     """
     from structaware_readers.errors import MalformedInputError
-    from structaware_retrievers.filters import FilterGroup, KeyFilter
+    from structaware_retrievers.query.filters import FilterGroup, KeyFilter
 
     if filters is None or not filters.filters:
         return None
@@ -58,6 +58,6 @@ def to_point_filter(filters: MetadataFilters | None) -> Any:
             or a value outside a closed vocabulary (a unit type); ``field`` is ``filter.<key>``. A key
             no unit of the index carries raises ``UnknownFilterError`` when the index is searched.
     """
-    from structaware_retrievers.filters import to_point_filter as compile_any
+    from structaware_retrievers.query.filters import to_point_filter as compile_any
 
     return compile_any(to_filter_group(filters))

@@ -4,7 +4,7 @@ The retriever's hybrid search already re-orders its first hits (``StructureIndex
 this postprocessor gives the same stage to nodes found another way (a ``QueryFusionRetriever``, a
 ``VectorStoreIndex`` over :class:`~llama_index.vector_stores.structaware.StructureAwareVectorStore`, the
 retriever with ``rerank=False``): ``StructureIndex.rerank`` scores each node's unit by its own dense
-cosine and BM25 score and its IDF-weighted coverage of the question (:mod:`structaware_retrievers.rerank`;
+cosine and BM25 score and its IDF-weighted coverage of the question (:mod:`structaware_retrievers.search.rerank`;
 no model weights, the index's own encoders). A node is a unit of the index by its node id (the node
 parser's and the retriever's node id is the unit id; the vector store maps any other id to its point
 as it stored it) or else by ``metadata["unit_id"]``.
@@ -26,11 +26,11 @@ class StructureAwareRerank(BaseNodePostprocessor):
     (in [0, 1], relative to the best node of the list: an order, not a threshold).
 
     Args:
-        index: the ``structaware_retrievers.index.StructureIndex`` holding the nodes' units
+        index: the ``structaware_retrievers.index.structure_index.StructureIndex`` holding the nodes' units
             (``StructureAwareRetriever.index``, ``StructureAwareVectorStore.client``); see also
             :meth:`from_path`.
         top_n: keep the best ``top_n`` nodes; ``None``: every node, re-ordered.
-        rerank: ``True`` (the default options) or a ``structaware_retrievers.rerank.Rerank`` with
+        rerank: ``True`` (the default options) or a ``structaware_retrievers.search.rerank.Rerank`` with
             other weights (its ``pool`` is not used: every node is re-ordered).
         keep_retrieval_score: keep each node's score before the stage in
             ``node.metadata["retrieval_score"]`` (as LlamaIndex's rerankers do).
@@ -57,7 +57,7 @@ class StructureAwareRerank(BaseNodePostprocessor):
         callback_manager: CallbackManager | None = None,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         if top_n is not None and top_n < 1:
             raise MalformedInputError(f"must be >= 1 or None, not {top_n}", field="top_n")
@@ -81,7 +81,7 @@ class StructureAwareRerank(BaseNodePostprocessor):
         Raises:
             ModelMismatchError: the index was built with another dense model (the message names it).
         """
-        from structaware_retrievers.index import open_index_folder
+        from structaware_retrievers.index.structure_index import open_index_folder
 
         fix = "StructureAwareRerank.from_path(path, model_name={model!r}); or another path or collection"
         return cls(open_index_folder(path, collection=collection, model_name=model_name, fix=fix), **kwargs)
@@ -99,7 +99,7 @@ class StructureAwareRerank(BaseNodePostprocessor):
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.record_rerank import rerank_candidates
+        from structaware_retrievers.index.record_rerank import rerank_candidates
 
         if query_bundle is None:
             raise MalformedInputError("the stage needs the question: pass query_bundle or query_str", field="query")

@@ -166,7 +166,7 @@ class _StructawareReader(BasePydanticReader):
     is_remote: bool = False
     reading_order: ReadingOrder = Field(
         default="auto",
-        description="'auto', 'parser' or 'layout' (see structaware_readers.loader)",
+        description="'auto', 'parser' or 'layout' (see structaware_readers.load.loader)",
     )
 
     def _parse(self, path: Path) -> Any:  # pragma: no cover - abstract
@@ -234,13 +234,13 @@ class MinerUReader(_StructawareReader):
 
     A local folder is taken as ``structaware ingest`` takes it: a MinerU output folder is one
     document, any other folder is searched for PDFs, MinerU outputs and zips
-    (:func:`structaware_readers.inputs.scan_inputs`), and its other files are skipped with an
+    (:func:`structaware_readers.common.inputs.scan_inputs`), and its other files are skipped with an
     ``InputWarning`` listing them.
     """
 
     def _local_paths(self, paths: list[PathLike]) -> list[Path]:
         from structaware_readers.errors import InputWarning
-        from structaware_readers.inputs import scan_inputs
+        from structaware_readers.common.inputs import scan_inputs
 
         scan = scan_inputs(paths)
         if scan.skipped:
@@ -258,7 +258,7 @@ class MinerUReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.mineru import read_mineru
 
-        from structaware_readers.loader import prepare_document
+        from structaware_readers.load.loader import prepare_document
 
         return prepare_document(read_mineru(path), self.reading_order)
 
@@ -279,6 +279,6 @@ class UnstructuredReader(_StructawareReader):
     def _parse(self, path: Path) -> Any:
         from structaware_readers.unstructured import read_unstructured
 
-        from structaware_readers.loader import prepare_document
+        from structaware_readers.load.loader import prepare_document
 
         return prepare_document(read_unstructured(path), self.reading_order)

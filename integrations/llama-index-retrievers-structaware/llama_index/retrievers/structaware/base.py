@@ -1,7 +1,7 @@
 """``StructureAwareRetriever``: a LlamaIndex ``BaseRetriever`` over a structaware ``StructureIndex``.
 
 Search runs inside Qdrant: dense + sparse (BM25 with the IDF modifier) prefetches fused by weighted
-RRF (the defaults of :mod:`structaware_retrievers.fusion`, the same for every face) or DBSF with the
+RRF (the defaults of :mod:`structaware_retrievers.query.fusion`, the same for every face) or DBSF with the
 Query API (``StructureIndex.query``), not on the client. Each hit
 becomes a ``NodeWithScore`` whose node is the unit converted by
 :func:`llama_index.node_parser.structaware.unit_to_node`: id = unit id, ``context`` visible to
@@ -25,7 +25,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_filter_group, to_point_filter
-from structaware_retrievers.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
@@ -38,7 +38,7 @@ def hits_to_nodes(hits: list[Any]) -> list[NodeWithScore]:
     with the hit's score and ``metadata["expanded_from"]`` = the hit's unit id; a unit already given
     is not repeated. Each node's ``metadata["relevance"]`` is its hit's calibrated relevance (in [0, 1],
     comparable across questions; kept out of the embedding and LLM text)."""
-    from structaware_retrievers.evidence import evidence_units
+    from structaware_retrievers.search.evidence import evidence_units
 
     out: list[NodeWithScore] = []
     for hit, unit, via in evidence_units(hits):
@@ -58,31 +58,31 @@ class StructureAwareRetriever(BaseRetriever):
     """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
 
     Args:
-        index: an open ``structaware_retrievers.index.StructureIndex`` (folder, server or
+        index: an open ``structaware_retrievers.index.structure_index.StructureIndex`` (folder, server or
             in-process client); see also :meth:`from_path`.
         similarity_top_k: number of units to return (LlamaIndex's default, 2, when omitted).
         mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
         fusion: ``"rrf"`` (reciprocal rank fusion) or ``"dbsf"`` (distribution-based score fusion).
-        rrf_k: the RRF constant ``k`` (default ``structaware_retrievers.fusion.DEFAULT_RRF_K``).
+        rrf_k: the RRF constant ``k`` (default ``structaware_retrievers.query.fusion.DEFAULT_RRF_K``).
         prefetch_limit: candidates fetched per vector before fusion (independent of the top k).
         weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
-            benchmark, ``structaware_retrievers.fusion.DEFAULT_WEIGHTS``).
+            benchmark, ``structaware_retrievers.query.fusion.DEFAULT_WEIGHTS``).
         budget_chars: return only the best units that fit this many characters together
             (``context + text`` per unit, neighbours included); ``None``: no budget.
         expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
             section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
         group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
             matched rows of that table as nodes marked ``metadata["expanded_from"]``; 1: every row
-            is a hit of its own (default ``structaware_retrievers.fusion.DEFAULT_GROUP_SIZE``).
+            is a hit of its own (default ``structaware_retrievers.query.fusion.DEFAULT_GROUP_SIZE``).
         min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
             [0, 1], comparable across questions) is below this are dropped, so a question the index
-            does not answer gets no node (default ``structaware_retrievers.fusion.DEFAULT_MIN_SCORE``,
+            does not answer gets no node (default ``structaware_retrievers.query.fusion.DEFAULT_MIN_SCORE``,
             0.5; 0 keeps all).
         filters: LlamaIndex ``MetadataFilters``, every operator but the text matches, ``and`` /
             ``or`` / ``not``, nested, on the node metadata keys (``doc_id``, ``file_name``, ``page``,
-            ``unit_type``, ``grade``...; :mod:`structaware_retrievers.filters`): the same units as
+            ``unit_type``, ``grade``...; :mod:`structaware_retrievers.query.filters`): the same units as
             the vector store gives for the same filters.
-        rerank: the second stage (``structaware_retrievers.rerank``) that re-orders the first hits by
+        rerank: the second stage (``structaware_retrievers.search.rerank``) that re-orders the first hits by
             their own dense and BM25 scores and their coverage of the question: ``None`` (default)
             on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
             ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
@@ -120,8 +120,8 @@ class StructureAwareRetriever(BaseRetriever):
         verbose: bool = False,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.calibration import check_min_score
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.search.calibration import check_min_score
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         if similarity_top_k < 1:
             raise MalformedInputError(f"must be >= 1, not {similarity_top_k}", field="similarity_top_k")
@@ -157,7 +157,7 @@ class StructureAwareRetriever(BaseRetriever):
         Raises:
             ModelMismatchError: the index was built with another dense model (the message names it).
         """
-        from structaware_retrievers.index import open_index_folder
+        from structaware_retrievers.index.structure_index import open_index_folder
 
         fix = "StructureAwareRetriever.from_path(path, model_name={model!r}); or another path or collection"
         index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)

@@ -16,7 +16,7 @@ What a LlamaIndex user already writes works unchanged with this store in the vec
 * **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
   applied by Qdrant); ``DEFAULT`` and ``HYBRID`` queries with a query string are fused **inside
   Qdrant** (prefetch + weighted RRF with structaware's one default, ``rrf_k``/``weights`` from
-  :mod:`structaware_retrievers.fusion` as every face uses; or DBSF); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone;
+  :mod:`structaware_retrievers.query.fusion` as every face uses; or DBSF); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone;
   ``hybrid=False`` makes ``DEFAULT`` dense-only. Scores are then RRF/DBSF scores (higher is better),
   not cosine similarities.
 * **Payload.** Each point is a unit payload (``Unit.to_payload()``: the node parser's nodes become
@@ -50,7 +50,7 @@ from llama_index.core.vector_stores.types import (
 )
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
-from structaware_retrievers.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 
 _NODE_CONTENT = "_node_content"
 _NODE_TYPE = "_node_type"
@@ -95,9 +95,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             is ambiguous (e.g. ``model_name="unknown"``).
         hybrid: fuse dense and BM25 for ``DEFAULT``-mode queries with a query string.
         fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
-            :mod:`structaware_retrievers.fusion`'s, the same for every face (``rrf_k=60,
+            :mod:`structaware_retrievers.query.fusion`'s, the same for every face (``rrf_k=60,
             weights=(1, 1)`` gives the paper's RRF).
-        rerank: the second stage (``structaware_retrievers.rerank``) over the first hits of a query:
+        rerank: the second stage (``structaware_retrievers.search.rerank``) over the first hits of a query:
             ``None`` (default) on for a hybrid search and off for a dense or sparse one, ``False``
             off (the fused order), ``True`` or a ``Rerank`` with other options; a query can override
             it (``query(q, rerank=False)``, ``as_retriever(vector_store_kwargs={"rerank": False})``).
@@ -140,9 +140,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         rerank: Any = None,
     ) -> None:
-        from structaware_retrievers.index import StructureIndex
-        from structaware_retrievers.records import RecordIndex, UserDenseEncoder
-        from structaware_retrievers.rerank import resolve_rerank
+        from structaware_retrievers.index.structure_index import StructureIndex
+        from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first query
 
@@ -190,7 +190,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         Raises:
             StoreError: the vectors' dimension or the model differs from the index's.
         """
-        from structaware_retrievers.records import METADATA_KEY, chunk_unit, point_id
+        from structaware_retrievers.index.records import METADATA_KEY, chunk_unit, point_id
 
         if not nodes:
             return []
@@ -232,7 +232,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
 
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         """Delete every node of the document ``ref_doc_id`` (its ``ref_doc_id`` or unit ``doc_id``)."""
-        from structaware_retrievers.filters import Match, PointFilter
+        from structaware_retrievers.query.filters import Match, PointFilter
 
         self._records.delete(PointFilter(should=(Match(_REF_DOC_ID, (ref_doc_id,)), Match("doc_id", (ref_doc_id,)))))
 
@@ -258,7 +258,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         filters: MetadataFilters | None = None,
     ) -> list[BaseNode]:
         """Nodes by id (in the order given) and/or filter, with their embeddings."""
-        from structaware_retrievers.records import point_id
+        from structaware_retrievers.index.records import point_id
 
         ids = [point_id(i) for i in node_ids] if node_ids is not None else None
         records = self._records.get(ids, to_point_filter(filters), with_vectors=True)
@@ -312,8 +312,8 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
     def _filter(node_ids: list[str] | None, filters: MetadataFilters | None, doc_ids: list[str] | None = None):  # noqa: ANN205
-        from structaware_retrievers.filters import HasId, Match, PointFilter
-        from structaware_retrievers.records import point_id
+        from structaware_retrievers.query.filters import HasId, Match, PointFilter
+        from structaware_retrievers.index.records import point_id
 
         flt = to_point_filter(filters) or PointFilter()
         if node_ids:
@@ -327,7 +327,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     def _node(payload: dict[str, Any]) -> BaseNode:
         """The node a point holds: as added through this store, or the unit's node (``structaware ingest``)."""
         from structaware_readers.models import Unit
-        from structaware_retrievers.records import METADATA_KEY
+        from structaware_retrievers.index.records import METADATA_KEY
 
         raw = payload.get(_NODE_CONTENT)
         if raw is None:

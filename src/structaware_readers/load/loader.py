@@ -1,0 +1,258 @@
+"""One entry point for every input: detect what a path holds by its content and read it.
+
+Accepted inputs:
+
+* a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`); pages
+  without a text layer (scans) or with a garbled one (fonts without a Unicode map) are read by OCR
+  (:func:`structaware_readers.load.pdf_route.read_pdf`, extra ``ocr``);
+* any MinerU output: a JSON file of any format era, an output folder, a ``mineru-kit`` zip;
+* Unstructured output: an elements JSON file (``elements_to_json`` / hosted API form);
+* other raw files (``.docx``, ``.html``, ``.md``, ...): partitioned by Unstructured when it works offline.
+
+Reading order (``reading_order``):
+
+* ``"parser"``: keep the order the parser emitted;
+* ``"layout"``: always restore it from the bboxes (:mod:`structaware_readers.structure.reading_order`);
+* ``"auto"`` (default): keep MinerU's order (MinerU computes a layout reading order itself) and restore
+  it for Unstructured output of page-image formats (PDF, images), whose element order follows the PDF
+  text stream and breaks on multi-column pages.
+
+Document structure (:func:`prepare_document`, applied to every document whichever parser read it):
+page furniture the parser did not type is marked by repetition and position
+(:mod:`structaware_readers.structure.furniture`), the reading order above is applied, then paragraphs
+broken by a page or column break are joined (:mod:`structaware_readers.structure.continuations`), and
+bibliographies are typed (:mod:`structaware_readers.structure.references`), algorithms described in text
+become flowcharts (:mod:`structaware_readers.algorithms`) and figures without text are named in the
+document's warnings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from structaware_readers.errors import UnknownFormatError
+from structaware_readers.common.limits import json_start
+from structaware_readers.common.inputs import existing_path
+from structaware_readers.models import ParsedDocument
+
+ReadingOrder = Literal["auto", "parser", "layout"]
+
+_UNSTRUCTURED_RAW = {".docx", ".doc", ".html", ".htm", ".md", ".markdown", ".pptx", ".txt", ".rtf", ".odt", ".epub"}
+_PAGE_IMAGE_FILETYPES = ("application/pdf", "image/")
+
+
+def detect_input(path: str | Path) -> Literal["pdf", "mineru", "unstructured", "raw"]:
+    """Classify an input path by content (magic bytes or JSON shape), not by its name alone.
+
+    Raises:
+        InputNotFoundError: ``path`` does not exist.
+        UnknownFormatError: a file whose content matches no supported input.
+    """
+    p = existing_path(path)
+    if p.is_dir():
+        return "mineru"
+    if not p.is_file():  # a named pipe or a device: reading it could block forever
+        raise UnknownFormatError("not a regular file (a named pipe, socket or device)", path=p, field="content")
+    if p.suffix.lower() == ".zip":
+        return "mineru"
+    with open(p, "rb") as fh:
+        head = fh.read(1024)
+        if b"%PDF-" in head:  # the PDF spec allows junk before the header
+            return "pdf"
+        fh.seek(0)
+        stripped = json_start(fh, chunk=8192)
+    if stripped[:1] in (b"[", b"{"):
+        return "unstructured" if _looks_like_unstructured_json(stripped) else "mineru"
+    if p.suffix.lower() in _UNSTRUCTURED_RAW:
+        return "raw"
+    if p.suffix.lower() == ".pdf":
+        raise UnknownFormatError("file is named .pdf but has no %PDF- header", path=p, field="content")
+    raise UnknownFormatError(
+        "not a PDF, a MinerU output, an Unstructured elements JSON or a document Unstructured can partition",
+        path=p,
+        field="content",
+    )
+
+
+def _looks_like_unstructured_json(head: bytes) -> bool:
+    """Unstructured elements carry ``element_id`` and ``metadata`` keys in their first element.
+
+    Decided on the file's first bytes so that a large MinerU JSON is not parsed twice (here and
+    by its reader); MinerU formats have no ``element_id`` key.
+    """
+    text = head.decode("utf-8", errors="ignore")
+    return '"element_id"' in text and '"metadata"' in text
+
+
+def load_document(
+    path: str | Path,
+    *,
+    reading_order: ReadingOrder = "auto",
+    pdf: str | Path | bytes | bool | None = None,
+) -> ParsedDocument:
+    """Read any supported input into a :class:`ParsedDocument` with blocks in reading order.
+
+    Args:
+        path: PDF, MinerU output (file, folder or zip), Unstructured elements JSON, or a raw file.
+        reading_order: ``"auto"``, ``"parser"`` or ``"layout"`` (see the module docstring).
+        pdf: the PDF the parser output was made from, used to rebuild the grids of tables the parser
+            left without cells (:mod:`structaware_readers.table_recovery`): a path or the PDF's
+            bytes; ``None`` (default) finds it (the input itself when it is a PDF, a PDF inside or
+            beside a MinerU output: :func:`~structaware_readers.table_recovery.stage2_find_pdf.find_pdf`);
+            ``False`` never uses one. Without a PDF, a table's own space-aligned text (MinerU flash
+            tier) is read as its grid where it can be.
+
+    Raises:
+        InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
+        ParserUnavailableError: from detection and the readers; each names the file and the field.
+            A ``pdf`` path that does not exist or is no readable PDF raises
+            ``InputNotFoundError`` / ``MalformedInputError`` with field ``pdf``.
+    """
+    if reading_order not in ("auto", "parser", "layout"):
+        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+    kind = detect_input(path)
+    if kind == "pdf":  # page by page: the text layer through MinerU, pages without one through OCR
+        from structaware_readers.load.pdf_route import read_pdf
+
+        doc = read_pdf(path)
+    elif kind == "mineru":
+        from structaware_readers.mineru import read_mineru
+
+        doc = read_mineru(path)
+    else:
+        from structaware_readers.unstructured import read_unstructured
+
+        doc = read_unstructured(path)
+    from structaware_readers.table_recovery import recover_tables
+
+    doc = recover_tables(doc, path, pdf)
+    return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
+
+
+def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes | bool | None) -> str | Path | bytes | None:
+    """The PDF behind ``path``: the one given, else the one found in or beside it; ``None`` for ``False``."""
+    if pdf is False:
+        return None
+    if pdf is not None and pdf is not True:
+        return pdf
+    from structaware_readers.table_recovery import find_pdf
+
+    return find_pdf(path, name=doc.name)
+
+
+def prepare_document(
+    doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
+) -> ParsedDocument:
+    """The one structure pass every reader's output goes through before units are built, in order:
+    text as a reader sees it (:mod:`~structaware_readers.text.as_read`), graded statements in a box the
+    parser read as a picture made paragraphs again (:mod:`~structaware_readers.structure.boxed_statements`),
+    given back the spaces and hyphens
+    ``pdf``'s text layer prints (:mod:`~structaware_readers.text.restore`), page furniture
+    (:mod:`~structaware_readers.structure.furniture`), tables left as loose blocks or pictures read into grids
+    (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
+    from the PDF outline, numbering and typography (:mod:`~structaware_readers.structure.heading_pass`),
+    continued paragraphs joined (:mod:`~structaware_readers.structure.continuations`), bibliographies typed
+    (:mod:`~structaware_readers.structure.references`), contents, author and notice blocks typed front matter
+    (:mod:`~structaware_readers.structure.front_matter`), algorithms described in text, charts drawn with live
+    text and algorithm images read into flowcharts or figures (:mod:`~structaware_readers.algorithms`;
+    images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
+
+    Returns ``doc`` itself when nothing changes, else a copy.
+
+    Raises:
+        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+    """
+    from structaware_readers.algorithms import attach_described_algorithms
+    from structaware_readers.algorithms.chart_regions import gather_chart_regions
+    from structaware_readers.algorithms.unread import note_unread_figures
+    from structaware_readers.structure.boxed_statements import read_boxed_statements
+    from structaware_readers.structure.continuations import join_continued_paragraphs
+    from structaware_readers.structure.front_matter import mark_front_matter
+    from structaware_readers.structure.furniture import mark_furniture
+    from structaware_readers.structure.heading_pass import settle_headings
+    from structaware_readers.loose_tables import gather_loose_tables
+    from structaware_readers.structure.references import mark_references
+    from structaware_readers.text.as_read import read_as_printed
+
+    doc = read_boxed_statements(read_as_printed(doc))
+    if pdf is not None:
+        doc = _with_text_layer(doc, pdf)
+    doc = gather_loose_tables(mark_furniture(doc), pdf)
+    doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
+    doc = mark_front_matter(mark_references(join_continued_paragraphs(doc)))
+    doc = gather_chart_regions(attach_described_algorithms(doc))
+    if pdf is not None:
+        doc = _with_algorithm_images(_with_description_lines(doc, pdf), pdf)
+    return note_unread_figures(doc)
+
+
+def _with_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """The description paragraphs flowchart edges point at, fitted to the PDF's text layer
+    (:func:`~structaware_readers.algorithms.box_places.fit_description_lines`); a PDF PDFium cannot
+    read leaves ``doc`` as it is (the text layer pass has warned)."""
+    from structaware_readers.algorithms.box_places import fit_description_lines
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+
+    try:
+        return fit_description_lines(doc, pdf)
+    except (InputNotFoundError, MalformedInputError, OSError, RuntimeError):  # pdfium errors are RuntimeErrors
+        return doc
+
+
+def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text.restore`);
+    a PDF PDFium cannot read leaves ``doc`` as it is, with a warning."""
+    from structaware_readers.errors import InputNotFoundError, MalformedInputError
+    from structaware_readers.text.restore import restore_from_text_layer
+
+    try:
+        return restore_from_text_layer(doc, pdf)
+    except (InputNotFoundError, MalformedInputError, OSError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]})
+
+
+def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
+    """Algorithm images left unread, read from the PDF (its text layer over the image, else the default
+    OCR engine) when the ``ocr`` extra is installed; the boxes of algorithms read from a text
+    description placed on their images the same way (:mod:`structaware_readers.algorithms.box_places`)."""
+    from structaware_readers.algorithms.box_places import described_images, place_described_boxes
+    from structaware_readers.algorithms.images import algorithm_images, engine_lines, read_algorithm_images
+    from structaware_readers.errors import MalformedInputError, ParserUnavailableError
+
+    if not algorithm_images(doc) and not described_images(doc):
+        return doc
+    try:
+        read_lines = engine_lines()
+        return read_algorithm_images(place_described_boxes(doc, pdf, read_lines=read_lines), pdf, read_lines=read_lines)
+    except ParserUnavailableError:  # OpenCV / the OCR engine not installed or without its weights
+        return doc  # note_unread_figures names the images
+    except (MalformedInputError, OSError, ValueError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
+        return doc.model_copy(update={"warnings": [*doc.warnings, f"algorithm images not read from the PDF: {exc}"]})
+
+
+def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto") -> ParsedDocument:
+    """Return ``doc`` with its blocks in the order ``reading_order`` asks for (see module docstring).
+
+    ``"auto"`` restores the order only for Unstructured output of page-image formats (PDF, images)
+    that carries bboxes; MinerU's own layout order is kept. Returns a copy when blocks move.
+
+    Raises:
+        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+    """
+    if reading_order not in ("auto", "parser", "layout"):
+        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+    restore = reading_order == "layout" or (
+        reading_order == "auto" and doc.parser == "unstructured" and _unstructured_order_untrusted(doc)
+    )
+    if not restore:
+        return doc
+    from structaware_readers.structure.reading_order import restore_reading_order
+
+    return doc.model_copy(update={"blocks": restore_reading_order(doc.blocks)})
+
+
+def _unstructured_order_untrusted(doc: ParsedDocument) -> bool:
+    """Unstructured's order is the text-stream order for page-image formats: restore it there."""
+    has_boxes = any(b.bbox is not None for b in doc.blocks)
+    return has_boxes and doc.input_format.startswith(_PAGE_IMAGE_FILETYPES)

@@ -1,0 +1,154 @@
+"""What a PDF page's glyph boxes tell that its text does not: a dash the font names not, raised figures.
+
+PDFium (``pypdfium2``) reads a glyph the font maps to no character as a control character
+(``20\\x0560``): parsers drop it. And the text layer glues a raised reference mark to the text it
+follows (``2019.12`` for ``2019.`` and a raised ``12``). The boxes of the glyphs tell both apart:
+
+* :func:`with_dashes`: an unnamed glyph between two figures whose box is a flat bar at the figures'
+  middle height (at least :data:`DASH_RATIO` times as wide as high) is a dash, written ``–``
+  (:data:`UNNAMED_DASH`);
+* :func:`raised_runs`: the runs whose figures stand raised above the run's baseline, with this
+  package's caret before them (``2019.^12``).
+
+Used by :class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+#: Control characters a font maps a glyph to (not the line-end hyphen ``U+0002``, nor tab / line breaks).
+UNNAMED = "\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f"
+_UNNAMED_BETWEEN_FIGURES = re.compile(rf"(?<=\d)[{UNNAMED}](?=\d)")
+_UNNAMED_RE = re.compile(f"[{UNNAMED}]")
+_UNNAMED_CHARS = frozenset(chr(c) for c in (0, 1, *range(3, 9), 11, 12, *range(14, 32)))
+#: An unnamed glyph at least this many times as wide as high is a bar (a dash).
+DASH_RATIO = 3.0
+#: How the page text writes an unnamed dash.
+UNNAMED_DASH = "\u2013"
+_FIGURE = re.compile(r"\d")
+#: Punctuation around a run that is not part of it (as :mod:`structaware_readers.text.layer` strips it).
+_EDGE = "()[]{};:,."
+#: Longest run :func:`raised_runs` reads (characters).
+MAX_RUN = 60
+
+
+def normal(text: str) -> str:
+    """``text`` in NFKC, as pages are compared."""
+    return unicodedata.normalize("NFKC", text)
+
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top (PDF points)
+
+
+def _is_dash(box: Box, figure: Box) -> bool:
+    """True when a glyph drawn in ``box`` is a flat bar (:data:`DASH_RATIO`) whose middle lies within
+    the middle of the height of the ``figure`` before it."""
+    left, bottom, right, top = box
+    fig_bottom, fig_top = figure[1], figure[3]
+    width, height, fig_height = right - left, top - bottom, fig_top - fig_bottom
+    middle = (top + bottom) / 2
+    return (
+        width > 0 and fig_height > 0 and width >= DASH_RATIO * height
+        and fig_bottom + 0.15 * fig_height <= middle <= fig_top - 0.15 * fig_height
+    )  # fmt: skip
+
+
+def with_dashes(text: str, chars: str, box: Callable[[int], Box]) -> tuple[str, dict[str, str]]:
+    """``text`` (a page's text) with its unnamed dashes between figures written ``–``, and its
+    ``dashless`` map (module docstring); ``text`` and ``{}`` when it has none. ``chars`` are the
+    page's characters one by one (PDFium's character API: ``text`` may hold a few more or fewer, so
+    the glyphs between figures are matched in order) and ``box(i)`` the box of character ``i``."""
+    marks = list(_UNNAMED_BETWEEN_FIGURES.finditer(text))
+    if not marks:
+        return text, {}
+    flags = [
+        _is_dash(box(i), box(i - 1))
+        for i in range(1, len(chars) - 1)
+        if chars[i] in _UNNAMED_CHARS and chars[i - 1].isdigit() and chars[i + 1].isdigit()
+    ]  # one per unnamed glyph between two figures, in the order of the page's characters
+    if len(marks) != len(flags) or not any(flags):
+        return text, {}
+    out = list(text)
+    for m, dash in zip(marks, flags):
+        if dash:
+            out[m.start()] = UNNAMED_DASH
+    new = "".join(out)
+    dashless: dict[str, str] = {}
+    for run in re.finditer(r"\S+", text):
+        if any(dash and run.start() <= m.start() < run.end() for m, dash in zip(marks, flags)):
+            raw = text[run.start() : run.end()].strip(_EDGE)
+            dashless[_UNNAMED_RE.sub("", raw)] = new[run.start() : run.end()].strip(_EDGE)
+    return new, dashless
+
+
+#: A figure whose bottom stands this share of its run's tallest glyph above the run's baseline is raised.
+RAISE = 0.25
+_RAISED_JOINERS = ",\u2013-"
+_DESCENDERS = frozenset("gjpqyJQ")
+#: The letters and figures that are not raised stand within this share of the tallest on one baseline.
+_SEATED = 0.1
+#: A raised figure is at most this share of the run's tallest glyph high.
+_SMALLER = 0.85
+
+
+def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
+    """The runs of a page (white space apart, NFKC, punctuation at their ends stripped) that print
+    figures above their baseline, each mapped to the run with a caret before each raised stretch
+    (figures, and commas or dashes between them): ``{"2019.12": "2019.^12"}``. The baseline is the
+    lowest bottom of the run's letters and figures without a descender (not ``g``, ``j``, ``p``,
+    ``q``, ``y``); a figure is raised when its bottom stands :data:`RAISE` of the run's tallest
+    letter or figure above it. A run without a raised figure, or all raised, is left out. ``chars``
+    are the page's characters one by one, ``box(i)`` the box of character ``i`` (PDF points)."""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"\S+", chars):
+        run = m.group(0)
+        if not _FIGURE.search(run) or len(run) > MAX_RUN or not any(ch.isalnum() for ch in run):
+            continue
+        boxes = [box(i) for i in range(m.start(), m.end())]
+        if any(b[0] < a[0] for a, b in zip(boxes, boxes[1:])):
+            continue  # not set left to right on a line (rotated, or a line the text layer joined)
+        solid = [b for ch, b in zip(run, boxes) if ch.isalnum() and b[3] > b[1]]
+        seated = [b for ch, b in zip(run, boxes) if ch.isalnum() and ch not in _DESCENDERS and b[3] > b[1]]
+        if not seated:
+            continue
+        base = min(b[1] for b in seated)
+        tall = max(b[3] - b[1] for b in solid)
+        up = [ch.isdigit() and b[1] - base >= RAISE * tall for ch, b in zip(run, boxes)]
+        for i in range(1, len(run) - 1):  # a comma or dash between raised figures is raised
+            if run[i] in _RAISED_JOINERS and up[i - 1] and up[i + 1]:
+                up[i] = True
+        rest = [b for ch, b, u in zip(run, boxes, up) if ch.isalnum() and ch not in _DESCENDERS and not u]
+        if not any(up) or not rest:
+            continue
+        if any(b[1] - base > _SEATED * tall for b in rest):
+            continue  # the letters and figures left do not stand on one baseline
+        top = max(b[3] for b in rest)
+        if any(u and ch.isdigit() and (b[3] - b[1] > _SMALLER * tall or b[3] <= top) for ch, b, u in zip(run, boxes, up)):
+            continue  # a raised figure is smaller than the run's tallest glyph and stands above the rest
+        first = len(run) - len(run.lstrip(_EDGE))
+        last = len(run.rstrip(_EDGE))
+        marked = "".join(
+            ("^" if up[i] and (i == first or not up[i - 1]) else "") + run[i] for i in range(first, last)
+        )  # fmt: skip
+        key = normal(run[first:last])
+        if key and len(key) == last - first:
+            out[key] = normal(marked)
+    return out
+
+
+def page_text(textpage: object) -> tuple[str, dict[str, str]]:
+    """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map."""
+    text = normal(textpage.get_text_range())  # type: ignore[attr-defined]
+    if not _UNNAMED_BETWEEN_FIGURES.search(text):
+        return text, {}
+    import pypdfium2.raw as pdfium_c
+
+    count = textpage.count_chars()  # type: ignore[attr-defined]
+    chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
+    return with_dashes(text, chars, textpage.get_charbox)  # type: ignore[attr-defined]
+
+
+__all__ = ["DASH_RATIO", "RAISE", "UNNAMED", "UNNAMED_DASH", "page_text", "raised_runs", "with_dashes"]

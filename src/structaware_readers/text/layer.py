@@ -1,0 +1,349 @@
+"""The words a PDF's text layer prints, page by page (PDFium), to check and restore a parser's text.
+
+PDFium (``pypdfium2``, a core dependency) reads a page's text with the spaces the page shows (it
+adds one where glyphs stand a word gap apart). Parsers lose some: MinerU's flash tier glues the
+words of a wrapped table cell (``DeborahKhachikian``, ``control ofasthma``) and drops a hyphen that
+ends a line (``angiotensinconverting``). This module gives, per page:
+
+* its **words** (runs of Latin, Greek or Cyrillic letters, lower case, NFKC: ``ﬁ`` -> ``fi``) and
+  which words stand next to each other (only white space between them, or a glyph without a name
+  in the Private Use Area: a Symbol-font check box or arrow, which parsers drop). A letter the font
+  maps to a control character (``Yılmazo\\x01glu``: a letter with a breve) leaves one word, printed
+  with that letter dropped as well. A word a narrow cell breaks over two lines without a hyphen
+  (``hyper`` / ``tension``) is a word of the page too when the document prints it whole and both
+  halves are syllables, printed inside no line (``in`` / ``patients`` stay two words);
+* its **line-end hyphens** and what the writer meant by each. PDFium drops the line break after a
+  hyphen that ends a line and writes the hyphen ``U+FFFE`` (``U+0002`` by its character API):
+  ``angiotensin\\ufffeconverting``, ``rec\\ufffeommendations``; a hyphen it does not know for one
+  (``U+2010``) it leaves before the line break: ``placebo\\u2010`` / ``controlled``. The hyphen is kept
+  (``angiotensin-converting``) when the document prints the compound with a hyphen inside a line,
+  when a half is an abbreviation (a capital in the second half, or two in the first: ``LDL-C``,
+  ``IgA-associated``), or when it does not print the joined word while both halves are words of it; it is dropped
+  (``recommendations``) when the document prints the joined word, or a half is no word of it (a
+  syllable: ``rec``/``ommendations``); a hyphen before ``and``/``or``/``to`` is a suspended one and
+  stays with its space (``short- and long-term``);
+* its **runs holding figures** (white space apart, ``80-240``, ``≥4``) and which stand one after
+  the other, to give a glued figure its space back (:func:`split_figures`), with a dash set
+  alone between them (``37 0/7 - 38 6/7``);
+* its **unnamed dashes**: a glyph between two figures that the font maps to a control character
+  (``20\\x0560``), drawn as a flat bar, is a dash (:func:`~structaware_readers.text.glyph_marks.with_dashes`):
+  the page text writes it ``–`` (U+2013), and ``dashless`` maps the run without it (``2060``, as
+  parsers read it) to the run with it (``20–60``);
+* its **raised figures** (read from the glyphs on first use, :meth:`PageWords.raised`): a run the
+  page prints with figures set above its baseline (a reference mark ``2019.12``, ``S431,33)``)
+  written with this package's caret before them (``2019.^12``):
+  :func:`~structaware_readers.text.glyph_marks.raised_runs`.
+
+Errors: :class:`PdfTextLayer` raises :class:`~structaware_readers.errors.InputNotFoundError` for a
+missing PDF file and :class:`~structaware_readers.errors.MalformedInputError` for one PDFium cannot
+open (field ``pdf``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.text.glyph_marks import UNNAMED, page_text, raised_runs
+
+#: A word: a run of Latin (with accents), Greek or Cyrillic letters. CJK text has no spaces to lose.
+WORD = re.compile(r"[A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]+")
+#: How PDFium writes a hyphen that ends a line (the line break dropped).
+LINE_END_HYPHENS = "\ufffe\x02"
+#: A hyphen that ends a line: PDFium's (the line break dropped), or a printed hyphen it leaves as it is
+#: (``U+2010`` in ``placebo\u2010`` / ``controlled``), the line break kept.
+_BREAK = re.compile(rf"({WORD.pattern})(?:[{LINE_END_HYPHENS}]\s*|[-\u2010\u2011][ \t]*\r?\n[ \t]*)({WORD.pattern})")
+_INNER_HYPHEN = re.compile(rf"({WORD.pattern})[-\u2010\u2011]({WORD.pattern})")
+#: Private Use Area glyphs (Symbol / Wingdings check boxes, arrows): no letters, and dropped by parsers.
+_PUA = "\ue000-\uf8ff"
+_ADJACENT = re.compile(rf"({WORD.pattern})[\s{_PUA}]+(?=({WORD.pattern}))")
+#: The last word of a line and the first of the next.
+_LINE_WRAP = re.compile(rf"({WORD.pattern})[ \t]*\r?\n[ \t]*(?=({WORD.pattern}))")
+_UNNAMED_LETTER = re.compile(rf"({WORD.pattern})[{UNNAMED}](?=({WORD.pattern}))")
+#: Words after a suspended hyphen (``short- and long-term``): the hyphen keeps its space.
+SUSPENDED = frozenset({"and", "or", "to", "nor", "und", "oder", "et", "ou"})
+_FIGURE = re.compile(r"\d")
+#: A run that is a dash alone (``37 0/7 - 38 6/7``); no other punctuation (``$ 31,630`` is one amount).
+_LONE_DASH = re.compile(r"[-\u2010-\u2015]")
+#: CJK text is written without spaces: a run holding it is never cut.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: A figure after one of these continues the number before it (``0.`` / ``71``, ``333-`` / ``181270``).
+_JOINERS = ".,-\u2010\u2011\u2013/"
+#: A comma and a group of three figures followed by a figure: the end of a number grouped by thousands;
+#: or a bracket set against a figure (``1,004,215(21,300)982,915``: a negative amount between two).
+_GROUP_RUNS_ON = re.compile(r"(?<=\d),\d{3}(?=\d)")
+_GROUP_THEN_FIGURE = re.compile(r"(?<=\d),\d{3}(?=\d)|(?<=\d)(?=\()|(?<=\))(?=\d)")
+#: Longest run of figures :func:`split_figures` cuts (characters).
+MAX_RUN = 60
+#: Punctuation around a run of figures that is not part of it (``(95%``, ``0.71;``).
+_EDGE = "()[]{};:,."
+#: A page whose text layer holds fewer characters is taken to have none (a scan).
+MIN_PAGE_CHARS = 20
+
+
+def normal(text: str) -> str:
+    """``text`` in NFKC (ligatures ``ﬁ`` -> ``fi``, ``²`` -> ``2``), as pages are compared."""
+    return unicodedata.normalize("NFKC", text)
+
+
+@dataclass
+class PageWords:
+    """What one page's text layer prints (module docstring); all words lower case.
+
+    ``breaks`` maps a word joined across a line-end hyphen (``angiotensinconverting``) to the text
+    the writer meant (``angiotensin-converting``, ``recommendations`` or ``short- and``).
+    """
+
+    text: str
+    words: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    breaks: dict[str, str] = field(default_factory=dict)
+    tokens: set[str] = field(default_factory=set)  # runs without white space holding a figure, or a lone dash
+    token_pairs: set[tuple[str, str]] = field(default_factory=set)
+    dashless: dict[str, str] = field(default_factory=dict)  # ``2060`` -> ``20–60`` (an unnamed dash)
+    marks: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
+
+    def raised(self, run: str) -> str | None:
+        """``run`` (a run of the page, without white space) written with a caret before its raised
+        figures (``2019.12`` -> ``2019.^12``); ``None`` when the page prints no such run."""
+        for marks in self.marks:
+            found = marks().get(run)
+            if found is not None:
+                return found
+        return None
+
+
+def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> str:
+    """What a line-end hyphen between ``first`` and ``second`` means (module docstring), lower case:
+    ``"first-second"``, ``"firstsecond"`` or ``"first- second"``."""
+    a, b = first.lower(), second.lower()
+    if b in SUSPENDED:
+        return f"{a}- {b}"
+    if f"{a}-{b}" in compounds or any(ch.isupper() for ch in second) or sum(ch.isupper() for ch in first) >= 2:
+        return f"{a}-{b}"  # printed inside a line, or an abbreviation's hyphen (LDL-C, IgA-associated)
+    if a + b in doc_words:
+        return a + b
+    if len(a) >= 2 and len(b) >= 2 and a in doc_words and b in doc_words:
+        return f"{a}-{b}"
+    return a + b
+
+
+def document_words(pages: list[str]) -> tuple[set[str], set[str]]:
+    """``(words, compounds)`` of a document's pages (NFKC text): the words printed whole (not next
+    to a line-end hyphen), and the hyphenated compounds printed inside a line (``self-monitoring``)."""
+    words: set[str] = set()
+    compounds: set[str] = set()
+    for text in pages:
+        plain = _BREAK.sub(" ", text)
+        words.update(w.lower() for w in WORD.findall(plain))
+        compounds.update(f"{m.group(1)}-{m.group(2)}".lower() for m in _INNER_HYPHEN.finditer(plain))
+    return words, compounds
+
+
+def inner_words(pages: list[str]) -> set[str]:
+    """The words a document prints inside a line (neither the first nor the last word of one):
+    the halves of a word a cell wraps are syllables (``hyper`` / ``tension``), never printed so."""
+    out: set[str] = set()
+    for text in pages:
+        for line in text.splitlines():
+            out.update(w.lower() for w in WORD.findall(line)[1:-1])
+    return out
+
+
+def page_words(text: str, doc_words: set[str], compounds: set[str], inner: set[str] | None = None) -> PageWords:
+    """A page's :class:`PageWords` (``text`` already NFKC); joins resolved by :func:`meant`;
+    ``inner``: :func:`inner_words` of the document (of ``text`` itself when ``None``)."""
+    page = PageWords(text=text)
+    for m in _BREAK.finditer(text):
+        page.breaks[(m.group(1) + m.group(2)).lower()] = meant(m.group(1), m.group(2), doc_words, compounds)
+    plain = _BREAK.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+    page.words = {w.lower() for w in WORD.findall(plain)}
+    page.words.update(k for k, v in page.breaks.items() if k == v)
+    page.words.update((m.group(1) + m.group(2)).lower() for m in _UNNAMED_LETTER.finditer(plain))
+    inner = inner_words([plain]) if inner is None else inner
+    for m in _LINE_WRAP.finditer(plain):
+        a, b = m.group(1).lower(), m.group(2).lower()
+        if a + b in doc_words and a not in inner and b not in inner:  # ``in`` / ``patients`` are two words
+            page.words.add(a + b)
+    for m in _ADJACENT.finditer(plain):
+        page.pairs.add((m.group(1).lower(), m.group(2).lower()))
+    runs = [r.strip(_EDGE) for r in plain.split()]
+    page.tokens = {r for r in runs if _FIGURE.search(r) or _LONE_DASH.fullmatch(r)}
+    page.token_pairs = {(a, b) for a, b in zip(runs, runs[1:]) if _FIGURE.search(a) or _FIGURE.search(b)}
+    return page
+
+
+class PdfTextLayer:
+    """A PDF's pages as :class:`PageWords`, read with PDFium once (all pages on first use).
+
+    Args:
+        pdf: the PDF, a path or its bytes.
+    """
+
+    def __init__(self, pdf: str | Path | bytes) -> None:
+        import pypdfium2
+
+        if not isinstance(pdf, bytes) and not Path(pdf).is_file():
+            raise InputNotFoundError("no such PDF file", path=str(pdf), field="pdf")
+        try:
+            doc = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+        except pypdfium2.PdfiumError as exc:
+            where = None if isinstance(pdf, bytes) else str(pdf)
+            raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=where, field="pdf") from exc
+        self._source = pdf
+        self._raised: dict[int, dict[str, str]] = {}
+        try:
+            texts, self._dashless = [], []
+            for i in range(len(doc)):
+                page = doc[i]
+                textpage = page.get_textpage()
+                text, dashless = page_text(textpage)
+                texts.append(text)
+                self._dashless.append(dashless)
+                textpage.close()
+                page.close()
+        finally:
+            doc.close()
+        self.texts = [t if len(t.strip()) >= MIN_PAGE_CHARS else "" for t in texts]
+        self.doc_words, self.compounds = document_words(self.texts)
+        self.inner = inner_words([_BREAK.sub(" ", t) for t in self.texts])
+        self._pages: dict[int, PageWords | None] = {}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def page(self, number: int) -> PageWords | None:
+        """Page ``number`` (1-based); ``None`` past the end or for a page without a text layer."""
+        if number not in self._pages:
+            text = self.texts[number - 1] if 1 <= number <= len(self.texts) else ""
+            self._pages[number] = page_words(text, self.doc_words, self.compounds, self.inner) if text else None
+            if text:
+                self._pages[number].dashless = dict(self._dashless[number - 1])  # type: ignore[union-attr]
+                self._pages[number].marks.append(lambda: self._raised_runs(number))  # type: ignore[union-attr]
+        return self._pages[number]
+
+    def _raised_runs(self, number: int) -> dict[str, str]:
+        """:func:`raised_runs` of page ``number``, read from its glyphs once."""
+        if number not in self._raised:
+            import pypdfium2
+            import pypdfium2.raw as pdfium_c
+
+            doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
+            try:
+                textpage = doc[number - 1].get_textpage()
+                count = textpage.count_chars()
+                chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
+                self._raised[number] = raised_runs(chars, textpage.get_charbox)
+            finally:
+                doc.close()
+        return self._raised[number]
+
+
+def merge(pages: list[PageWords]) -> PageWords:
+    """One :class:`PageWords` of several pages (a block or unit over a page break)."""
+    if len(pages) == 1:
+        return pages[0]
+    out = PageWords(text="\n".join(p.text for p in pages))
+    for p in pages:
+        out.words |= p.words
+        out.pairs |= p.pairs
+        out.breaks.update(p.breaks)
+        out.tokens |= p.tokens
+        out.token_pairs |= p.token_pairs
+        out.dashless.update(p.dashless)
+        out.marks.extend(p.marks)
+    return out
+
+
+def fewest_cuts(
+    text: str, piece_ok: Callable[[str], bool], pair_ok: Callable[[str, str], bool], *, longest: int | None = None
+) -> list[int] | None:
+    """Cut points ``[0, ..., len(text)]`` of ``text`` into the fewest pieces (2 or more) that each pass
+    ``piece_ok`` and each two neighbours ``pair_ok`` (dynamic programme over prefixes; a piece at most
+    ``longest`` characters); ``None`` when no such cut exists."""
+    n = len(text)
+    best: list[list[int] | None] = [None] * (n + 1)  # best[i]: cut points of text[:i]
+    best[0] = [0]
+    for i in range(1, n + 1):
+        for j in range(0 if longest is None else max(0, i - longest), i):
+            prev, piece = best[j], text[j:i]
+            if prev is None or not piece_ok(piece):
+                continue
+            if len(prev) > 1 and not pair_ok(text[prev[-2] : j], piece):
+                continue
+            if best[i] is None or len(prev) + 1 < len(best[i]):  # type: ignore[arg-type]
+                best[i] = [*prev, i]
+    cuts = best[n]
+    return cuts if cuts is not None and len(cuts) >= 3 else None
+
+
+def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[str] | None:
+    """``word`` cut into 2+ words of ``page`` (fewest pieces; each of 2+ letters, or ``a``), slices of
+    ``word`` in its own case; with ``adjacent``, each two pieces must stand next to each other on the
+    page. ``None`` when ``word`` is a word of the page or no cut fits."""
+    low = normal(word).lower()
+    if len(low) != len(word) or low in page.words or low in page.breaks:
+        return None
+
+    def piece_ok(piece: str) -> bool:
+        return (len(piece) >= 2 or piece == "a") and piece in page.words
+
+    def pair_ok(left: str, piece: str) -> bool:
+        return not adjacent or (left, piece) in page.pairs
+
+    cuts = fewest_cuts(low, piece_ok, pair_ok, longest=40)
+    return None if cuts is None else [word[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def split_grouped(run: str, page: PageWords) -> list[str] | None:
+    """A run of numbers grouped by thousands glued together (``31,204512,660``: a table's column of
+    cells read as one) cut where a group of three figures after a comma is followed by a figure (no
+    number is written so: ``31,204`` / ``512,660``), and there also where a bracket stands against a
+    figure (``215(21,300)982``; ``52(31.7)``, a count and its share, has no such group and stays
+    whole), when the page prints every piece (anywhere on it: the cells stand on
+    different lines); ``None`` when the page prints ``run``, there is no such
+    cut, or a piece is not printed (``30,2022`` for ``30, 2022`` stays whole)."""
+    if run in page.tokens or len(run) > MAX_RUN or _CJK.search(run) or not _GROUP_RUNS_ON.search(run):
+        return None
+    pieces, start = [], 0
+    for m in _GROUP_THEN_FIGURE.finditer(run):
+        pieces.append(run[start : m.end()])
+        start = m.end()
+    if not pieces:
+        return None
+    pieces.append(run[start:])
+    return pieces if all(p.strip(_EDGE) in page.tokens for p in pieces) else None
+
+
+def split_figures(run: str, page: PageWords) -> list[str] | None:
+    """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+
+    runs ``page`` prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints
+    ``run`` itself or no cut fits. A number broken over two lines is never cut back apart: no cut
+    after a dot, comma, hyphen, dash or slash before a figure (``0.`` / ``71``, a file number's
+    ``333-`` / ``181270``; a dash set alone, ``-`` in ``0/7 - 38``, joins none), nor
+    between two runs of bare figures; a run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
+    if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
+        return None
+
+    def piece_ok(piece: str) -> bool:
+        return piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)
+
+    def pair_ok(left: str, piece: str) -> bool:
+        joins_a_number = (left[-1] in _JOINERS and _FIGURE.search(left) is not None and piece[0].isdigit()) or (
+            left.isdigit() and piece.isdigit()
+        )
+        return (left, piece) in page.token_pairs and not joins_a_number
+
+    cuts = fewest_cuts(run, piece_ok, pair_ok)
+    return None if cuts is None else [run[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+__all__ = [
+    "LINE_END_HYPHENS", "MIN_PAGE_CHARS", "PageWords", "PdfTextLayer", "SUSPENDED", "WORD", "document_words",
+    "inner_words",
+    "meant", "merge", "normal", "page_words", "split_figures", "split_grouped", "split_glued",
+]  # fmt: skip

@@ -1,0 +1,227 @@
+"""A block's text given back the spaces and hyphens its PDF prints (from the PDF's text layer).
+
+Parsers lose what the page shows: MinerU's flash tier glues the words of a wrapped table cell
+(``Elizabeth ReesAtayde``, ``control ofasthma``) and drops a hyphen ending a line
+(``angiotensinconverting``), or keeps one with the line's space (``patient- centered``). Where the
+PDF is known, each text field of a block is compared with the text layer of the block's pages
+(:mod:`structaware_readers.text.layer`) and mended, word by word:
+
+* a word the page does not print, which the page prints across a line-end hyphen, is written as
+  the writer meant it (:func:`~structaware_readers.text.layer.meant`: ``angiotensin-converting``;
+  ``recommendations`` stays joined);
+* ``x- y`` where the page breaks the line after ``x-`` is written the same way
+  (``patient-centered``, ``asso- ciated`` -> ``associated``), except before ``and``/``or``/``to``
+  (``short- and long-term`` stays). A hyphen the parser kept without a space stays
+  (``Sub-topic``: a narrow cell's break, whose first half is no word elsewhere);
+* a word the page does not print, which is 2+ words the page prints next to each other, gets its
+  spaces back (``ofasthma`` -> ``of asthma``). A word the page prints is never cut
+  (``methylprednisolone``), nor one whose pieces do not stand side by side on the page;
+* a run holding figures the page does not print, which is 2+ runs the page prints one after the
+  other, gets its spaces back (the two lines of a dose cell ``80-240`` / ``80-160`` glued into
+  ``80-24080-160``; ``≥4years`` -> ``≥4 years``); a number the PDF breaks over two lines
+  (``0.`` / ``71``) is never cut (:func:`~structaware_readers.text.layer.split_figures`); numbers
+  grouped by thousands glued together (``31,204512,660``: a column of cells read as one), each
+  printed by the page, are cut where a group of three figures runs on into a figure
+  (:func:`~structaware_readers.text.layer.split_grouped`);
+* a run of figures the page does not print, which the page prints with a dash the font names not
+  (``2060`` for the page's ``20–60``: parsers drop the glyph), gets its dash back;
+* runs the parser set apart by a space between figures where the page prints one run with raised
+  figures (a reference mark: ``2019. 12``, ``S4 31,33 )`` for the page's ``2019.12`` with
+  ``12`` raised), which read as other numbers, are written as that run with a caret before its
+  raised figures (``2019.^12``), as this package writes a superscript
+  (:meth:`~structaware_readers.text.layer.PageWords.raised`). A mark after a word (``adults. 7``)
+  reads as no other number and is left as the parser gave it, and so are runs the page also
+  prints apart;
+* a stretch read from lines printed on top of each other (``RJuenv i2e0w2 d1ate:``) is written
+  as the page's lines (``Review date: Jun 2021``): :mod:`structaware_readers.text.overlapped_lines`.
+
+No character is changed, added or dropped other than those spaces, hyphens and dashes, and the
+order of the characters of overlapping lines.
+Text of pages without a text layer (scans read by OCR) is left as it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from structaware_readers.models import Block, ParsedDocument, TableGrid
+from structaware_readers.text.overlapped_lines import unshuffle
+from structaware_readers.text.layer import (
+    WORD,
+    PageWords,
+    PdfTextLayer,
+    merge,
+    normal,
+    split_figures,
+    split_glued,
+    split_grouped,
+)
+
+log = logging.getLogger(__name__)
+
+_KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
+_RUN = re.compile(r"\S+")
+_FIGURE = re.compile(r"\d")
+_EDGE = "()[]{};:,."
+
+
+def _as_meant(word: str, value: str) -> str:
+    """``word`` (the joined halves, in its own case) written as ``value`` (lower case) says."""
+    cut = value.find("-")
+    if cut < 0:
+        return word
+    rest = value[cut + 1 :]
+    return word[:cut] + "-" + (" " if rest.startswith(" ") else "") + word[cut:]
+
+
+def restore_text(text: str, page: PageWords) -> str:
+    """``text`` with the spaces and hyphens of ``page`` given back (module docstring); ``text``
+    itself when nothing changes."""
+    if not text:
+        return text
+
+    def kept(m: re.Match[str]) -> str:
+        a, b = m.group(1), m.group(2)
+        value = page.breaks.get(normal(a + b).lower())
+        if value is None or len(normal(a + b)) != len(a + b):
+            return m.group(0)
+        return _as_meant(a + b, value) if "-" in value else a + b
+
+    out = unshuffle(text, page)
+    out = _KEPT_HYPHEN.sub(kept, out) if "- " in out else out
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        if len(w) < 4:
+            return w
+        low = normal(w).lower()
+        if low in page.words or len(low) != len(w):
+            return w
+        value = page.breaks.get(low)
+        if value is not None:
+            return _as_meant(w, value) if "-" in value and value.replace("-", "").replace(" ", "") == low else w
+        pieces = split_glued(w, page)
+        return " ".join(pieces) if pieces else w
+
+    out = WORD.sub(word, out)
+
+    def figures(m: re.Match[str]) -> str:
+        run = m.group(0)
+        core = run.strip(_EDGE)
+        if not core or not _FIGURE.search(core):
+            return run
+        at = run.index(core)
+        if core not in page.tokens and core in page.dashless:
+            return run[:at] + page.dashless[core] + run[at + len(core) :]
+        pieces = split_figures(core, page) or split_grouped(core, page)
+        if not pieces:
+            return run
+        return run[:at] + " ".join(pieces) + run[at + len(core) :]
+
+    out = _RUN.sub(figures, out)
+    out = _mark_raised(out, page)
+    return text if out == text else out
+
+
+#: Most runs of a text one raised mark may have been cut into.
+_MAX_PIECES = 4
+#: A run ending as a number does (``2021.``, ``S7``, ``40,5``): a space after it and a figure
+#: reads as two numbers, or as one number with a space, where the page prints one run.
+_IN_NUMBER_LEFT = re.compile(r"\d[.,]?$")
+
+
+def _printed_apart(text: str, runs: list[re.Match[str]], i: int, j: int, page: PageWords) -> bool:
+    """True when the page prints runs ``i..j`` of ``text`` apart as the text does, with the runs
+    next to them (white space of any kind between)."""
+    start = runs[max(i - 1, 0)].start()
+    end = runs[min(j + 1, len(runs) - 1)].end()
+    pieces = text[start:end].replace("^", "").split()
+    return re.search(r"\s+".join(re.escape(p) for p in pieces), page.text) is not None
+
+
+def _mark_raised(text: str, page: PageWords) -> str:
+    """``text`` with runs set apart by single spaces, which the page prints as one run with raised
+    figures, written as that run marked (module docstring)."""
+    if not page.marks or not _FIGURE.search(text):
+        return text
+    runs = list(_RUN.finditer(text))
+    out, at, i = [], 0, 0
+    while i < len(runs):
+        joined, found, inside = runs[i].group(0).replace("^", ""), None, False
+        for j in range(i + 1, min(i + _MAX_PIECES, len(runs))):
+            if text[runs[j - 1].end() : runs[j].start()] != " ":
+                break
+            left, right = runs[j - 1].group(0), runs[j].group(0)
+            joined += right.replace("^", "")
+            if not (_FIGURE.search(left[-1:]) or _FIGURE.search(right[:1])):
+                break  # the space stands next to no figure
+            inside = inside or (_IN_NUMBER_LEFT.search(left) is not None and right[:1].isdigit())
+            if not inside:
+                continue  # the space reads as no number's: ``adults. 7`` is left as it is
+            if _printed_apart(text, runs, i, j, page):
+                continue
+            core = joined.strip(_EDGE)
+            marked = page.raised(core) if core and core in page.text else None  # glyphs read only then
+            if marked is not None:
+                lead = joined[: joined.index(core)]
+                found = (j, lead + marked + joined[len(lead) + len(core) :])
+        if found is None:
+            i += 1
+            continue
+        j, new = found
+        out.append(text[at : runs[i].start()] + new)
+        at, i = runs[j].end(), j + 1
+    return "".join(out) + text[at:] if out else text
+
+
+def _grid(grid: TableGrid, page: PageWords) -> TableGrid | None:
+    header = [[restore_text(c, page) for c in row] for row in grid.header_rows]
+    body = [[restore_text(c, page) for c in row] for row in grid.body_rows]
+    title = restore_text(grid.title, page)
+    if header == grid.header_rows and body == grid.body_rows and title == grid.title:
+        return None
+    return grid.model_copy(update={"title": title, "header_rows": header, "body_rows": body})
+
+
+def _block(b: Block, layer: PdfTextLayer) -> Block:
+    numbers = {b.page, *b.extra_pages, *(b.table.body_row_pages if b.table is not None else [])}
+    pages = [p for p in (layer.page(n) for n in sorted(numbers)) if p is not None]
+    if not pages:
+        return b
+    page = merge(pages)
+    update: dict[str, object] = {}
+    for name in ("text", "caption", "footnote"):
+        value = getattr(b, name)
+        new = restore_text(value, page)
+        if new != value:
+            update[name] = new
+    items = [restore_text(it, page) for it in b.items]
+    if items != b.items:
+        update["items"] = items
+    if b.table is not None:
+        grid = _grid(b.table, page)
+        if grid is not None:
+            update["table"] = grid
+    return b.model_copy(update=update) if update else b
+
+
+def restore_from_text_layer(doc: ParsedDocument, pdf: str | Path | bytes | PdfTextLayer) -> ParsedDocument:
+    """``doc`` with every block's text fields mended against ``pdf``'s text layer (module
+    docstring); ``doc`` itself when nothing changes.
+
+    Raises:
+        InputNotFoundError, MalformedInputError: ``pdf`` is missing or PDFium cannot open it
+            (field ``pdf``).
+    """
+    layer = pdf if isinstance(pdf, PdfTextLayer) else PdfTextLayer(pdf)
+    blocks = [_block(b, layer) for b in doc.blocks]
+    changed = sum(1 for new, old in zip(blocks, doc.blocks) if new is not old)
+    if not changed:
+        return doc
+    log.debug("%s: %d blocks mended from the PDF text layer", doc.name, changed)
+    return doc.model_copy(update={"blocks": blocks})
+
+
+__all__ = ["restore_from_text_layer", "restore_text"]

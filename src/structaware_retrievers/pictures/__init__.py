@@ -1,0 +1,1 @@
+"""Evidence pictures: the source PDF of a unit, pages rendered, hits outlined."""

@@ -1,0 +1,1 @@
+"""Searching an index: the searcher (prefetch + fusion inside Qdrant), the second stage, calibrated relevance, evidence packing, results."""

@@ -1,0 +1,243 @@
+"""Query-time evidence packing: group a table's rows into one hit, fit hits to a character budget,
+expand a hit to its neighbourhood.
+
+All work on :class:`~structaware_retrievers.search.results.SearchHit` lists returned by
+``StructureIndex.query`` (``group_size=``, ``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
+handed for a unit, ``len(unit.embedding_text())`` (``context + "\\n" + text``), the measure of the
+evaluation's budgeted page hit (paper Table 5).
+
+Table groups (:func:`group_table_rows`): among the fused candidates, the best row of a table is
+the hit and up to ``group_size - 1`` further matched rows of the same table ride along in
+``SearchHit.group`` (best first; past the second row only rows whose line, :func:`row_line`, is at
+most :data:`~structaware_retrievers.query.fusion.GROUP_SHORT_ROW_CHARS` characters), so the top k shows k
+different pieces of evidence and a question spread over several rows of one table (a comparison, a
+total and its parts) gets them together.
+
+Linked units (:func:`bring_linked`): a unit that elaborates others (``Unit.linked_ids``: a
+discussion section names the recommendations it discusses) brings one of them up to just above
+itself, the best ranked of those the search found too (else its first), so a question worded like
+the discussion gets the recommendation itself; a linked unit already ranked higher stays where it is.
+
+Neighbourhood of a hit (units of the same document, read from the store around the hit's
+``ordinal``; :data:`WINDOW` units either side):
+
+* ``table_row``: the rows just above and below in the same table (``table.row_index`` +- 1). The
+  header row travels with every row already: it is part of the row's ``context``.
+* ``recommendation``: the lead sentence of its parent section (the nearest section unit before it
+  with the same ``section_path``), as a copy of that unit whose ``text`` is cut to its first sentence.
+* ``flow_path``: the edges of the same flowchart that share a node with it (into its source, out of
+  its target, or from the same source).
+* ``section``: the adjacent parts of the same section (a long section is split in parts of at most
+  ``UnitOptions.max_section_chars``).
+* ``figure``, ``reference``, ``front_matter`` and baseline types: none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from structaware_readers.models import Unit, UnitType
+from structaware_retrievers.query.filters import Match, PointFilter, Range
+from structaware_retrievers.query.fusion import GROUP_SHORT_ROW_CHARS
+from structaware_retrievers.search.results import SearchHit, hit_unit, row_line
+
+if TYPE_CHECKING:
+    from structaware_retrievers.store.base import VectorStore
+
+__all__ = [
+    "WINDOW",
+    "bring_linked",
+    "evidence_units",
+    "fit_budget",
+    "group_table_rows",
+    "hit_unit",
+    "neighbours",
+    "unit_chars",
+]
+
+#: units of the same document read either side of a hit (by ``ordinal``) to find its neighbours
+WINDOW = 40
+_SENTENCE = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])")
+
+
+def unit_chars(unit: Unit) -> int:
+    """Characters handed to an LLM for a unit: ``len(context + "\\n" + text)``."""
+    return len(unit.embedding_text())
+
+
+def group_table_rows(
+    hits: Sequence[SearchHit], group_size: int, k: int, *, short_row_chars: int = GROUP_SHORT_ROW_CHARS
+) -> list[SearchHit]:
+    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit.
+
+    The first row of a table becomes a hit; later rows of the same table (same ``doc_id`` and
+    ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; the first of them
+    always, any further one only when its line as handed over (:func:`row_line`: its cells) is at
+    most ``short_row_chars`` characters (a long row costs more context than it brings). Other units
+    stay hits of their own. Rows that do not join are set aside and, only when fewer than ``k`` hits result, grouped the same way after them (so a
+    query that one table answers still gets ``k`` hits). A group keeps its rows' rank order. Returns
+    the first ``k`` hits, ranked 1..k again (a hit's score is its best row's). ``group_size`` 1: the
+    first ``k`` hits unchanged.
+    """
+    if group_size <= 1:
+        return list(hits[:k])
+    out: list[SearchHit] = []
+    rest = list(hits)
+    while rest and len(out) < k:
+        more, rest = _group_once(rest, group_size, short_row_chars)
+        out.extend(more)
+    return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
+
+
+def _group_once(
+    hits: Sequence[SearchHit], group_size: int, short_row_chars: int
+) -> tuple[list[SearchHit], list[SearchHit]]:
+    """One pass of :func:`group_table_rows`: ``(hits with their groups, rows set aside)``."""
+    out: list[SearchHit] = []
+    overflow: list[SearchHit] = []
+    head: dict[tuple[str, str], SearchHit] = {}  # (doc_id, table_id) -> the hit holding its group
+    for hit in hits:
+        table = hit.unit.table if hit.unit.unit_type == UnitType.TABLE_ROW else None
+        key = (hit.unit.doc_id, table.table_id) if table is not None else None
+        if key is not None and key in head:
+            group = head[key].group
+            if len(group) < group_size - 1 and (not group or len(row_line(hit.unit)) <= short_row_chars):
+                group.append(hit.unit)
+            else:
+                overflow.append(hit)
+            continue
+        new = hit.model_copy(update={"group": []})
+        if key is not None:
+            head[key] = new
+        out.append(new)
+    return out, overflow
+
+
+def bring_linked(hits: Sequence[SearchHit], candidates: Sequence[SearchHit], k: int) -> list[SearchHit]:
+    """Each hit's linked unit placed just above it, unless already placed higher; the first ``k``
+    hits, ranked 1..k again.
+
+    ``candidates``: the fused results the hits were taken from (best first), then any linked units
+    read for hits whose links the search did not find. A hit brings at most one unit: of its
+    ``Unit.linked_ids``, the one ranked highest among the candidates; a linked unit that is no
+    candidate (a filter excluded it) is never brought. A brought unit that is also a hit further
+    down moves up (its later place is dropped, its group kept) and takes the score of the hit that
+    brought it, so scores stay in rank order.
+    """
+    position = {h.unit.unit_id: i for i, h in reversed(list(enumerate(candidates)))}
+    by_id = {**{h.unit.unit_id: h for h in candidates}, **{h.unit.unit_id: h for h in hits}}
+    placed: set[str] = set()
+    out: list[SearchHit] = []
+    for hit in hits:
+        if hit.unit.unit_id in placed:
+            continue
+        found = [uid for uid in hit.unit.linked_ids if uid in position and uid not in placed]
+        if found:
+            uid = min(found, key=position.__getitem__)
+            out.append(by_id[uid].model_copy(update={"score": hit.score}))
+            placed.add(uid)
+        out.append(hit)
+        placed.add(hit.unit.unit_id)
+    return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
+
+
+def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
+    """The best hits that fit ``budget_chars`` together, then what still fits of their extras.
+
+    First the hits' own units in rank order (``unit_chars``), each kept when it still fits, else
+    skipped so that a later, shorter hit may still enter; then, in the same order, each kept hit's
+    ``group`` rows (``len(row_line(row)) + 1`` each: one line under the hit's row in
+    :func:`hit_unit`) and then its ``neighbours`` (``unit_chars``), each kept when it fits in what is left. Under a tight
+    budget more different pieces of evidence beat more rows of one table. Ranks are kept as
+    retrieved (so gaps show skipped hits).
+    """
+    kept: list[SearchHit] = []
+    left = budget_chars
+    for hit in hits:
+        need = unit_chars(hit.unit)
+        if need <= left:
+            kept.append(hit)
+            left -= need
+    out: list[SearchHit] = []
+    for hit in kept:
+        extras: dict[str, list[Unit]] = {"group": [], "neighbours": []}
+        for name, got in extras.items():
+            for n in getattr(hit, name):
+                need = len(row_line(n)) + 1 if name == "group" else unit_chars(n)
+                if need <= left:
+                    got.append(n)
+                    left -= need
+        changed = len(extras["group"]) != len(hit.group) or len(extras["neighbours"]) != len(hit.neighbours)
+        out.append(hit.model_copy(update=extras) if changed else hit)
+    return out
+
+
+def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit, str | None]]:
+    """Every unit the hits hand over, in order: each hit's unit (:func:`hit_unit`: with its table-group
+    rows), then its neighbours (``expand=True``).
+
+    Yields ``(hit, unit, expanded_from)``: ``expanded_from`` is ``None`` for the hit's own unit, else the
+    hit's unit id; a unit already given (a neighbour that is also a hit or a group row) is not
+    repeated. A hit whose own unit was given already (an earlier hit's neighbour) hands over the
+    group rows not yet given one by one, as its neighbours. The one walk behind ``structaware query``,
+    ``structaware serve``, the LlamaIndex retriever's nodes and the LangChain retriever's documents.
+    """
+    seen: set[str] = set()
+    for hit in hits:
+        if hit.unit.unit_id not in seen:
+            yield hit, hit_unit(hit), None
+            seen.update([hit.unit.unit_id, *(u.unit_id for u in hit.group)])
+        else:  # its record would repeat a unit: its rows not given yet follow on their own
+            for row in hit.group:
+                if row.unit_id not in seen:
+                    seen.add(row.unit_id)
+                    yield hit, row, hit.unit.unit_id
+        for unit in hit.neighbours:
+            if unit.unit_id in seen:
+                continue
+            seen.add(unit.unit_id)
+            yield hit, unit, hit.unit.unit_id
+
+
+def _lead_sentence(text: str) -> str:
+    first = _SENTENCE.split(text.strip(), maxsplit=1)[0]
+    return first.strip()
+
+
+def neighbours(store: VectorStore, unit: Unit) -> list[Unit]:
+    """The evidence neighbourhood of ``unit`` (see the module docstring), in document order."""
+    if unit.unit_type not in (UnitType.TABLE_ROW, UnitType.RECOMMENDATION, UnitType.FLOW_PATH, UnitType.SECTION):
+        return []
+    flt = PointFilter(
+        must=(
+            Match("doc_id", (unit.doc_id,)),
+            Range("ordinal", gte=max(0, unit.ordinal - WINDOW), lte=unit.ordinal + WINDOW),
+        )
+    )
+    window = sorted(
+        (Unit.from_payload(r.payload) for r in store.scroll(flt)), key=lambda u: u.ordinal
+    )
+    window = [u for u in window if u.unit_id != unit.unit_id]
+    if unit.unit_type == UnitType.TABLE_ROW and unit.table is not None:
+        i, tid = unit.table.row_index, unit.table.table_id
+        return [u for u in window if u.table is not None and u.table.table_id == tid and abs(u.table.row_index - i) == 1]
+    if unit.unit_type == UnitType.FLOW_PATH and unit.flow is not None:
+        f = unit.flow
+        return [
+            u
+            for u in window
+            if u.flow is not None
+            and u.flow.flowchart_id == f.flowchart_id
+            and (u.flow.target == f.source or u.flow.source == f.target or u.flow.source == f.source)
+        ]
+    same_section = [u for u in window if u.unit_type == UnitType.SECTION and u.section_path == unit.section_path]
+    if unit.unit_type == UnitType.SECTION:
+        return [u for u in same_section if abs(u.ordinal - unit.ordinal) == 1]
+    parents = [u for u in same_section if u.ordinal < unit.ordinal]  # recommendation
+    if not parents:
+        return []
+    parent = parents[0]
+    lead = _lead_sentence(parent.text)
+    return [parent.model_copy(update={"text": lead})] if lead else []

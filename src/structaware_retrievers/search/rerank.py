@@ -1,0 +1,138 @@
+"""A second stage that re-scores the packed hybrid hits before they are cut to ``k``.
+
+Weighted RRF (:mod:`structaware_retrievers.query.fusion`) keeps BM25's first places first: it sees only
+ranks, so a unit that BM25 ranks first by a few shared words beats one that the dense model and BM25
+both score almost as high. This stage looks at the scores themselves. The fused candidates are packed into hits as usual
+(:mod:`structaware_retrievers.search.evidence`: table groups, linked units) and the first ``pool`` hits
+(default 5) are re-ordered; for each it reads its unit's dense cosine and BM25 score from the two
+single-vector lists the fusion read (the query vectors already embedded), and how much of the
+question the hit's ``context + text`` covers, then sorts by
+
+    ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``
+
+where the maxima are taken over the re-ordered hits and ``cov`` is the share of the question's BM25
+terms found in the hit, each term weighted by its inverse document frequency among them (a term every
+hit holds tells them apart by little). A unit that a listed unit links to (a discussion's
+recommendation) scores at least as high as that unit, as the packing places it just above it; a unit
+a list does not hold otherwise gets that list's lowest score. The stage only re-orders: the first
+``pool`` hits are the fused search's own, so Page Hit@``pool`` is the same with and without it, and
+each hit keeps the search's ``score`` (the stage's score is relative to the best of the few hits it
+orders and means nothing across questions).
+
+No model weights: the stage reuses the index's own encoders and payloads. The weights were chosen on
+the development sets (docs/benchmarks/rerank.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from structaware_readers.errors import MalformedInputError
+
+__all__ = ["DEFAULT_RERANK", "Rerank", "RerankLike", "coverage_scores", "rerank_order", "resolve_rerank"]
+
+
+@dataclass(frozen=True)
+class Rerank:
+    """Options of the re-scoring stage (weights are relative; any non-negative numbers, not all 0).
+
+    Attributes:
+        pool: the first packed hits re-ordered; hits past them keep the fused order, so the first
+            ``pool`` hits of a query are the same hits with or without the stage, in another order.
+        dense: weight of the dense cosine, divided by the best candidate's.
+        bm25: weight of the BM25 score, divided by the best candidate's.
+        coverage: weight of the IDF-weighted share of question terms in the unit's context and text.
+    """
+
+    pool: int = 5
+    dense: float = 1.0
+    bm25: float = 1.0
+    coverage: float = 0.25
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pool, int) or isinstance(self.pool, bool) or self.pool < 2:
+            raise MalformedInputError(f"pool must be a whole number >= 2, got {self.pool!r}", field="rerank")
+        ws = (self.dense, self.bm25, self.coverage)
+        if not all(isinstance(w, (int, float)) and 0 <= w < float("inf") for w in ws) or not any(ws):
+            raise MalformedInputError(
+                f"weights must be non-negative numbers, not all 0, got {ws!r}", field="rerank"
+            )
+
+
+#: the stage with its default options
+DEFAULT_RERANK = Rerank()
+#: what ``rerank=`` accepts: ``None``/``False`` (off), ``True`` (default options) or :class:`Rerank`
+RerankLike = Rerank | bool | None
+
+
+def resolve_rerank(value: RerankLike, mode: str = "hybrid") -> Rerank | None:
+    """The options for ``rerank=``: ``None`` -> :data:`DEFAULT_RERANK` for a hybrid search and off for
+    a single-vector one (``mode`` ``"dense"`` or ``"sparse"``: that vector's own order), ``False`` -> off,
+    ``True`` -> :data:`DEFAULT_RERANK`.
+
+    Raises:
+        MalformedInputError: anything else.
+    """
+    if value is None:
+        return DEFAULT_RERANK if mode == "hybrid" else None
+    if value is False:
+        return None
+    if value is True:
+        return DEFAULT_RERANK
+    if isinstance(value, Rerank):
+        return value
+    raise MalformedInputError(f"must be True, False, None or a Rerank, got {value!r}", field="rerank")
+
+
+def coverage_scores(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> list[float]:
+    """For each unit, the share of the distinct ``query_terms`` it holds, each term weighted by
+    ``log(1 + (n - df + 0.5) / (df + 0.5))`` with ``df`` the number of the ``n`` units holding it
+    (BM25's IDF over the candidates). 0.0 for every unit when the query has no term."""
+    terms = list(dict.fromkeys(query_terms))
+    n = len(unit_terms)
+    weights = {t: math.log(1 + (n - (df := sum(t in u for u in unit_terms)) + 0.5) / (df + 0.5)) for t in terms}
+    total = sum(weights.values())
+    if not total:
+        return [0.0] * n
+    return [sum(w for t, w in weights.items() if t in u) / total for u in unit_terms]
+
+
+def rerank_order(
+    query_terms: Sequence[str],
+    texts: Sequence[str],
+    dense: Sequence[float | None],
+    bm25: Sequence[float | None],
+    tokenize: Callable[[str], list[str]],
+    options: Rerank = DEFAULT_RERANK,
+) -> list[tuple[int, float]]:
+    """``(index, score)`` of the candidates, best first, by the formula of the module docstring.
+
+    Args:
+        query_terms: the question's BM25 terms (the sparse encoder's tokens).
+        texts: each candidate's ``context + "\\n" + text``.
+        dense, bm25: each candidate's cosine and BM25 score; ``None`` where the search did not score
+            it (no dense vector for the query, or no shared term): counted as the lowest score given.
+        tokenize: the sparse encoder's tokenizer (the terms the question is matched on).
+        options: the weights.
+
+    Ties keep the fused order (the input order).
+    """
+    n = len(texts)
+    cov = coverage_scores(query_terms, [set(tokenize(t)) for t in texts]) if options.coverage else [0.0] * n
+    parts = [_relative(dense), _relative(bm25)]
+    w = (options.dense, options.bm25, options.coverage)
+    total = sum(w)
+    scores = [(w[0] * parts[0][i] + w[1] * parts[1][i] + w[2] * cov[i]) / total for i in range(n)]
+    return sorted(enumerate(scores), key=lambda p: (-p[1], p[0]))
+
+
+def _relative(scores: Sequence[float | None]) -> list[float]:
+    """Each score divided by the best (missing ones take the lowest given); all 0.0 when there is no
+    positive score (a search that did not run, or scored nothing)."""
+    given = [s for s in scores if s is not None]
+    if not given or max(given) <= 0:
+        return [0.0] * len(scores)
+    low, top = min(given), max(given)
+    return [max(0.0, (s if s is not None else low) / top) for s in scores]
