@@ -1,48 +1,11 @@
 """Page furniture found by repetition and position, whether or not the parser typed it.
 
-Parsers do not always label running heads and feet: MinerU's VLM backend (2.x) emits them as
-plain ``text``, the pipeline backend misses them on pages that start with a table, and
-Unstructured types them only with some strategies. Left as body text they become section units
-of their own or split a paragraph that runs over a page break. :func:`mark_furniture` retypes
-such blocks (the block keeps its id, text and ``source_type``; only ``kind`` changes), so that
-every later step (reading order, unit text, a unit's ``pages``) leaves them out.
-
-Rules, on bboxes (0..1 of the page, origin top-left); a block the parser already typed as
-furniture is left alone, and only text-like blocks (paragraph, heading, caption, footnote,
-reference) are candidates:
-
-* **running head / foot** (HEADER / FOOTER): the block lies in the top band (``y1 <= 0.08``)
-  or the bottom band (``y0 >= 0.92``), and the same line, compared as its *key* (case folded,
-  digits and punctuation removed, words sorted: ``ESC Guidelines 3917`` and ``3918 ESC
-  Guidelines`` share one key), lies in the same band on at least 2 pages and 10% of the
-  document's pages (a table header such as ``(Millions)`` at the top of a few pages is not a
-  running head). A heading must lie in the narrow band (``y1 <= 0.05`` / ``y0 >= 0.95``): a
-  real heading near the top of a page repeated on other pages (``Key messages``, ``Quarterly
-  results``) is not furniture, and repetition alone never is;
-* **page number** (PAGE_NUMBER): a block in either band whose whole text is a page number
-  (``14``, ``- 3 -``, ``Page 3 of 10``, ``iv``, ``第 3 页``); and, wherever it lies, a block
-  whose text is only an Arabic number when that number minus the block's page is the same
-  offset on at least 3 pages and 10% of the pages (printed page numbers run with the page index; on short pages
-  MinerU places them right after the last line of text, mid-page);
-* **margin note / stamp** (ASIDE): a block of rotated text lying entirely in the outer side
-  margin (``x1 <= 0.07`` or ``x0 >= 0.93``, at least 1.5 times taller than wide): vertical
-  download stamps (``Downloaded from ... by guest``), copyright lines beside a figure (the
-  last cells of a wide table also reach the margin, but they run horizontally, and a lone
-  digit or bullet of fewer than 4 characters is no stamp);
-* **blocks without bbox**: the first or last body block of its page whose key repeats in that
-  position on at least 3 pages and on at least 30% of the document's pages.
-
-One rule goes the other way: a block the **parser** typed as a running head (HEADER) becomes a
-HEADING again when its text is one of the document's own headings, i.e. the same text (case and
-spacing folded) is a HEADING at least twice and more often than it is a HEADER, and it is not on
-the pages a running head needs (at least 2 pages and 10% of them). MinerU types a heading that
-opens a page as its running head: ``Recommendation`` at the top of page 29 of the VA/DoD COPD
-guideline (a heading 13 times elsewhere) was dropped, so recommendation 10 became part of the
-discussion of recommendation 9; ``ALLOWANCE FOR CREDIT LOSSES`` opening a 10-Q page likewise. It
-takes the level those headings have most often.
-
-Source: the furniture of real parser outputs (``../shared/cases/08-*``, ``23-*``; MinerU issues
-#2869 and #1987), and the running heads of the finance filings in the development benchmark.
+Parsers do not always type running heads and feet; left as body text they become units of their
+own or split a paragraph across a page break. :func:`mark_furniture` retypes such text-like blocks
+(only ``kind`` changes) as HEADER/FOOTER (a line repeated in the top or bottom band, bbox 0..1 of
+the page, on at least 2 pages and 10% of them), PAGE_NUMBER (a page-number text in a band, or a
+number running with the page index), or ASIDE (rotated text in a side margin). A parser HEADER that
+is one of the document's own headings becomes a HEADING again.
 """
 
 from __future__ import annotations

@@ -1,50 +1,16 @@
 """``recommendation`` units from a recommendation table whose grade lives in its columns.
 
-Two layouts are read (the table's own header says which):
+Two layouts, told apart by the table's header: class / level (ACC/AHA, ESC, Chinese
+``推荐等级 | 证据等级``) and strength / category (GRADE as VA/DoD prints it). A table qualifies when it
+has a recommendation column and either class and level columns or a strength column, and no
+evidence, reference or year-named column (an evidence table or an earlier version restates the
+recommendations).
 
-* **Class / level** (ACC/AHA, and ESC, which copies the layout; Chinese ``推荐意见 | 推荐等级 |
-  证据等级``): a class column (``COR``/``Class``/``推荐等级``), a level column (``LOE``/``Level``/``证据等级``)
-  and a recommendation column, often with rows that are not
-  recommendations: a ``See Online Data Supplements`` row under the class and level columns that
-  repeats the recommendation's ``rowspan`` cells, and a full-width supporting-text row.
-* **Strength / category** (GRADE as the VA/DoD guidelines print it): ``Topic | Sub-topic | # |
-  Recommendation | Strength | Category`` (or ``| Strength | Quality of evidence``: the certainty as the
-  grade's), the strength and direction in one cell (``Strong for``,
-  ``Weak against``, ``Neither for nor against``, ``Not applicable``) and the revision category
-  (``Reviewed, New-added``) beside it, the topic cells merged over several rows (and printed
-  vertically).
-
-Rules:
-
-* The table is a recommendation table when it has a recommendation column (its header names
-  recommendations and not strength) and either a class and a level column, or a strength column;
-  not when a column holds evidence or references (``Evidence``: an evidence table restates the
-  recommendations with their studies) or a header names a year (``2015 CPG Recommendation Text``:
-  an earlier version's recommendations; a caption's parenthesised cross-reference ``(see also
-  Evidence Table 1)`` does not count); other tables are left to :mod:`.table_rows`. Footnote marks
-  on headers (``Strength^a``, ``Categoryb``, ``Strength*``) are ignored.
-* A row gives one ``recommendation`` unit when its recommendation cell holds text (in a strength
-  table at least :data:`MIN_WORDS` words) and its grade
-  columns hold a grade: an ACC/AHA class (``I``, ``IIa``, ``IIb``, ``III``, ``III: No Benefit``,
-  ``III: Harm``, Arabic ``1``/``2a``/``2b``/``3`` too) with a level (``A``, ``B-R``, ``B-NR``,
-  ``C-LD``, ``C-EO``, also plain ``B``/``C``), or a GRADE strength and direction; a strength cell
-  ``Not applicable``/``N/A`` gives an ungraded unit. Text = the recommendation cell, then the grade
-  and any other column as ``Header: value``; grade = :func:`structaware_readers.grades.parse_class_level`
-  on the class and level cells (system ESC, or ACC/AHA for a ``COR``/``LOE`` header or an ACC/AHA-only
-  value: ``2a``, ``B-NR``, ``III: Harm``), :func:`structaware_readers.grades.grade_from_cells` on the
-  strength columns (``source="table_column"``; the level keeps its suffix, ``B-NR``; the
-  category is the grade's ``status``); it is a table member (``Unit.table``). A strength table needs
-  at least :data:`MIN_GRADED_ROWS` graded rows.
-* The columns left of the number (``#``) or recommendation column are topic columns: the row's
-  topic path (``Topic: Treatment and Management > Pharmacotherapy``, ``(cont.)`` dropped, a cell
-  left empty under a merged cell taken from the row above until a column to its left changes) and
-  its number (``Recommendation 12``) go to the unit's context.
-* A following row that repeats the recommendation cell (a ``rowspan`` carried down) is not a second
-  unit: its own text (``See Online Data Supplements 3 and 4.``) goes to the recommendation's context.
-  A following row with text only in the recommendation column (no number, no grade) continues the
-  recommendation's text (a row the table split over two lines).
-* Full-width rows (supporting text) become ungraded ``table_row`` units whose context names the
-  recommendation they support; group rows label the rows below them as in any table.
+Each graded row gives one ``recommendation`` unit: the recommendation cell, then the other columns
+as ``Header: value``; the grade comes from :func:`structaware_readers.grades.parse_class_level` or
+:func:`structaware_readers.grades.grade_from_cells`. Topic columns left of the recommendation go to
+the context; a row repeating a ``rowspan`` cell adds its text to the context; full-width rows become
+ungraded ``table_row`` units naming the recommendation they support.
 """
 
 from __future__ import annotations

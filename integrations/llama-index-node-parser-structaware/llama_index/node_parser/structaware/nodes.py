@@ -1,49 +1,13 @@
 """Unit -> LlamaIndex ``TextNode``: the one conversion the node parser and the retriever share.
 
-A node is one structure-aware evidence unit (paper section 2.3):
+``node.id_`` is the unit id (a UUIDv5), ``node.text`` the unit text. Metadata is flat
+(``str``/``int``/``float`` only, so every vector store accepts it): ``context`` is embedded and
+shown to the LLM, ``page_label`` (first 1-based page) and ``file_name`` are shown to the LLM, and
+the rest (``page``, ``pages``, ``unit_type``, ``doc_id``, ``section``, ``element_ids``, ``bboxes``
+as 0..1 of the page with a top-left origin, table, flowchart and grade fields) is kept from both.
 
-* ``node.id_`` = ``unit.unit_id`` (a UUIDv5, so Qdrant-backed stores accept it);
-* ``node.text`` = ``unit.text``;
-* ``metadata`` is flat (``str``/``int``/``float`` values only, so every vector store accepts it):
-
-  ========================  ======  =====  ====================================================
-  key                       embed   LLM    value
-  ========================  ======  =====  ====================================================
-  ``context``               yes     yes    the unit's structural context (``Section: A > B``,
-                                           ``Table: <caption> | Columns: ...``); paper 2.4
-  ``page_label``            no      yes    first page, 1-based, as a string (PDFReader style)
-  ``file_name``             no      yes    the source file's name
-  ``file_path``             no      no     the indexed source's path (where the PDF is looked for;
-                                           only when the unit has one)
-  ``grade``                 no      yes    evidence grade label, e.g. ``"A"`` (only when the unit
-                                           has one; the ``grade`` filter matches it)
-  ``page``                  no      no     first page, 1-based ``int``
-  ``pages``                 no      no     every page, 1-based, comma-joined (``"3,4"``)
-  ``unit_type``             no      no     ``section``, ``table_row``, ``flow_path``, ...
-  ``doc_id``/``doc_name``   no      no     the document's id and name
-  ``structaware_doc_id``    no      no     the document's id again, under a key no vector store
-                                           overwrites (see below)
-  ``section``               no      no     heading path joined with ``" > "``
-  ``element_ids``           no      no     source element ids ``p{page}-e{j}``, comma-joined
-  ``element_pages``         no      no     1-based page of each element, comma-joined
-  ``source_element_ids``    no      no     the parser's own element ids (Unstructured
-                                           ``element_id``), comma-joined; ``""`` for MinerU
-  ``bboxes``                no      no     JSON list, one ``[x0, y0, x1, y1]`` (0..1 of the page,
-                                           origin top-left) or ``null`` per element
-  ``ordinal``               no      no     0-based position of the unit in its document
-  ``table_id``/``row_index``  no    no     table-row units (``row_index`` 0-based body row)
-  ``flowchart_id``          no      no     flow-path units
-  ``grade_system`` ...      no      no     ``grade_system``/``grade_strength``/``grade_certainty``/
-                                           ``grade_direction``/``grade_status``/``grade_source``
-  ========================  ======  =====  ====================================================
-
-``doc_id`` is also LlamaIndex's flat name for a node's ``ref_doc_id``: the vector stores of other
-packages (``llama-index-vector-stores-qdrant``, Pinecone, Redis...) write the LlamaIndex document id
-into it, and with ``SimpleDirectoryReader(filename_as_id=True)`` that is the file path, not
-structaware's id. Filter on ``structaware_doc_id`` there; structaware's own faces take either key.
-
-So ``node.get_content(MetadataMode.EMBED)`` is ``"context: <context>\\n\\n<text>"`` and the LLM also
-sees the page label and file name it needs to cite.
+Other LlamaIndex vector stores write the LlamaIndex document id into ``doc_id``; filter on
+``structaware_doc_id`` there.
 """
 
 from __future__ import annotations
