@@ -1,45 +1,13 @@
 """Unit -> LangChain ``Document``: the conversion the loader and the retriever share.
 
-``Document.id`` = ``unit.unit_id``; ``page_content`` = ``unit.embedding_text()`` (``context``, a
-newline, then the unit text: what structaware embeds, paper section 2.4, so a LangChain vector
-store fed by the loader embeds the same string).
-
-``metadata`` is flat (no nested dicts) and **every key in** :data:`METADATA_KEYS` **is always
-present** (``None`` when it does not apply), so a ``document_prompt`` naming any of them never
-raises:
-
-==================  ======================================================================
-key                 value
-==================  ======================================================================
-``source``          the path the document was read from
-``doc_id``          16 hex characters of the SHA-256 of the input file
-``doc_name``        the file stem
-``unit_id``         same as ``Document.id``
-``unit_type``       ``section``, ``table_row``, ``flow_path``, ``recommendation``, ``figure`` (``reference``,
-                    ``front_matter``: searched only when a filter names them)
-``page``            first page, **1-based** ``int`` (LangChain's ``PyPDFLoader`` is 0-based)
-``pages``           every page the unit covers, 1-based, sorted
-``page_label``      ``"3"`` or ``"3-4"``: the pages as one string for citations
-``citation``        ``"<doc_name>, p. 3"`` / ``"<doc_name>, pp. 3-4"``
-``context``         the structural context string (``Section: A > B`` ...)
-``section_path``    heading texts from the top of the document down to the unit
-``section``         ``section_path`` joined with ``" > "``
-``element_ids``     source element ids ``p{page}-e{j}`` in reading order
-``element_pages``   the 1-based page of each element
-``source_element_ids`` the parser's own element ids (Unstructured ``element_id``, as given), in
-                    reading order; ``[]`` for MinerU
-``bboxes``          one ``[x0, y0, x1, y1]`` (0..1 of the page, origin top-left) or ``None``
-                    per element
-``grade``           evidence grade label (``"A"``, ``"2A"``; what ``SearchFilter.grades`` matches)
-                    or ``None``
-``grade_system``, ``grade_strength``, ``grade_certainty``, ``grade_direction`` (``for``/``against``),
-``grade_status``, ``grade_source`` (``sentence``, ``table_column``, ...): the rest of the parsed grade,
-                    or ``None``
-``table_id``, ``row_index``: table-row units (``row_index`` 0-based among body rows), else ``None``
-``flowchart_id``    flow-path units, else ``None``
-``ordinal``         0-based position of the unit in its document
-``score``, ``rank`` retriever results: fused score and 1-based rank; ``None`` from the loader
-==================  ======================================================================
+``Document.id`` is the unit id; ``page_content`` is ``unit.embedding_text()`` (context, newline,
+text: what structaware embeds). ``metadata`` is flat and holds every key of :data:`METADATA_KEYS`
+(``None`` where it does not apply), so a ``document_prompt`` naming any of them never raises:
+``source``, ``doc_id``, ``doc_name``, ``unit_id``, ``unit_type``, ``page`` (first page, 1-based,
+unlike ``PyPDFLoader``), ``pages``, ``page_label``, ``citation``, ``context``, ``section_path``,
+``section``, ``element_ids``, ``element_pages``, ``source_element_ids``, ``bboxes`` (0..1 of the
+page, origin top-left), the ``grade*`` fields, ``table_id``, ``row_index``, ``flowchart_id``,
+``ordinal``, and ``score``/``rank`` (set by the retriever).
 """
 
 from __future__ import annotations

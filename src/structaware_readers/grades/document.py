@@ -1,47 +1,14 @@
-"""Document-level grading signals: is this document a guideline, which letter system it uses, and its default grade.
+"""Document-level grading signals: is this a guideline, which grading system, which default grade.
 
-A sentence with recommendation wording ("we recommend", "should be offered", "Measure ...") is a
-recommendation only inside a guideline, and an *ambiguous* grade (a bare ``Level 2``, ``Grade B``,
-``Class I``, a cell that is only ``Strong``) counts only there: the fair-value hierarchy's
-``Level 1`` and every ``Refer to Note 13`` of a financial filing are neither. A document is a
-guideline when its own text says so through at least one of:
+Recommendation wording and ambiguous grades (``Level 1``, ``Class I``, ``Strong``) count only inside
+a guideline; a financial filing's ``Level 1`` is none. A document is a guideline when its text
+carries a grading legend, two unambiguously graded statements, two numbered recommendations, or a
+guideline title with recommendation wording. One that grades five or more statements
+*grades its recommendations*: there ungraded wording is discussion, not a recommendation.
 
-* ``legend``: a grading-system legend or method statement ("Strength of recommendation",
-  "Classes of recommendation", "Levels of evidence", "GRADE approach", "categories of evidence and
-  consensus", 证据等级/推荐等级/推荐强度, the USPSTF);
-* ``graded``: at least two statements with an unambiguous grade (``Category 2A``, ``Class I,
-  Level A``, ``(Strong for)``, ``Grade 1B``, ``强推荐``, ...);
-* ``numbering``: at least two statements numbered as recommendations (``Recommendation 2.1``,
-  ``Key recommendation 3``, ``Practice Point 1.2.1``, ``推荐意见 2``);
-* ``title``: a title on the first two pages that names a guideline ("Guide to ...",
-  "... Guidelines", "Consensus statement", 指南, 共识) and at least three sentences of
-  recommendation wording.
-
-A guideline that itself grades at least five statements of recommendation wording (``We suggest
-... (Weak for | Reviewed, New-replaced)``, a recommendation table's rows, whether the grade is in the
-row's text or in its grade columns: ``Class`` / ``Level`` cells ``IIa`` / ``C``, read by
-:func:`grade_from_cells` with the headers' footnote marks dropped) *grades its
-recommendations* (``grades_recommendations``): there, ungraded recommendation wording is
-discussion, methods text, a grade's definition or a quote of an earlier version, not a
-recommendation (unless a grade line follows it, WHO style, or the document states a default grade).
-
-Document defaults: NCCN's "All recommendations are category 2A unless otherwise indicated" gives
-ungraded recommendations ``Grade(system="NCCN", grade="2A", source="document_default")``; a
-document that names the USPSTF / Task Force reads labelled letter grades as USPSTF grades; a
-document that names the ESC (European Society of Cardiology) reads a roman class with level A/B/C
-(``(Class IIa, Level C)``: the form ESC and older ACC/AHA guidelines share) as an ESC grade, while
-forms only ACC/AHA prints (``COR 1``, ``LOE B-NR``, ``III: Harm``) keep ACC/AHA.
-
-KDIGO's numeric-letter grades (``We recommend ... (1B)``, ``Grade 2C``) are the form CHEST/ACCP
-and UpToDate print too, so the text alone reads them as GRADE; they are KDIGO grades only in a
-document that says it is graded by KDIGO (``kdigo``): a title line on its first two pages that
-names KDIGO and a guideline (``KDIGO 2024 Clinical Practice Guideline for ...``), or a heading,
-caption or table title that names KDIGO's grading ("KDIGO nomenclature and description for grading
-recommendations"). A document that only cites KDIGO ("as the KDIGO guideline recommends") keeps
-GRADE. There a bare ``Practice point:`` is a KDIGO practice point too (elsewhere ``consensus``).
-
-One :func:`find_grades` per distinct text: :meth:`DocumentGrading.grades` returns the cached
-result, so the unit builder reads each block once.
+Document context also sets the system: NCCN's "category 2A unless otherwise indicated" default,
+USPSTF letters, ESC class/level, and KDIGO's ``1B`` grades only in a document graded by KDIGO.
+:meth:`DocumentGrading.grades` caches :func:`find_grades` per distinct text.
 """
 
 from __future__ import annotations

@@ -1,50 +1,13 @@
-"""A document's apparatus recognised and typed FRONT_MATTER: contents, authors, notices.
+"""A document's apparatus typed FRONT_MATTER: contents, authors, notices.
 
-Contents lines, author and affiliation lists, conflict-of-interest statements and disclaimers are
-text *about* the document, not evidence in it; left in section units they come back as hits for
-questions they cannot answer. :func:`mark_front_matter` retypes PARAGRAPH, LIST and FOOTNOTE blocks
-(and a person's name a parser typed as a heading) as FRONT_MATTER (``kind`` only; id, text and
-``source_type`` kept); the unit builder makes
-``front_matter`` units of them, which a search leaves out unless asked. Rules:
-
-* **contents**: a block whose lines are mostly contents entries (a dot leader, ``.....``,
-  ``. . . .`` or ``……``, then a page number: ``VI. Routine Pregnancy Care........ 12``,
-  ``Recommendation Table 1 — Risk estimation ....... 9``); and every block under a contents heading
-  (``Contents``, ``Table of contents``, ``CONTENTS (Continued)``, ``List of tables``, ``目录``) or on a
-  page whose running head says ``contents``, until the next heading or the first paragraph of running
-  prose (120+ characters, no dot leader, most lines not ending in a page number); a contents heading
-  or running head found on more pages than 6 or 10% of them (whichever is more) is a link back to
-  the contents that filings print on every page, and marks nothing;
-* **apparatus sections**: every block under a heading that names one (``Acknowledgements``,
-  ``Conflicts of interest``, ``Potential or Actual Conflicts of Interest``, ``Disclosures``,
-  ``Declaration of interests``, ``Funding statement`` (not ``Funding``: a filing's liquidity section),
-  ``Author contributions``, ``Author information``,
-  ``Data availability statement``, ``Disclaimer``, ``Copyright``, ``© <publisher> <year>``,
-  ``Appendix E: Participant List``,
-  ``利益冲突``, ``致谢``), until the next heading (any level: parsers' levels are unreliable, and a
-  glossary set one level below the acknowledgements is no part of them);
-* **labelled blocks**: a paragraph that opens with an apparatus label (``Authors/Task Force
-  Members:``, ``Affiliations:``, ``* Corresponding author``, ``Disclaimer:``, ``Permissions:``,
-  ``© <owner>``, ``Copyright``, ``Downloaded from``, ``Suggested citation``, ``This article is published``,
-  ``引用本文``, ``通信作者``, ``收稿日期``); after a disclaimer, permissions, copyright or publication
-  notice (60 characters or more: a lone ``©`` beside a figure is none), the paragraphs that follow it
-  on the same page are the notice too, up to the next heading or the first paragraph that says nothing
-  of rights, responsibility, liability or licences;
-* **name lists**: a paragraph that is mostly people: three or more names with a credential after
-  them (``Ann Lee, MD; Tom R. Hart, MSPH``) or four or more names with a country in brackets
-  (``Anna Berg (Sweden), Paolo Conti (Italy)``), at least one such name per 80
-  characters and at most three lower-case words per name (prose that names people has more); a
-  member list entry (a short paragraph, 200 characters at most, that opens with a name and a
-  credential and is no sentence; or a heading the parser made of a name) next to another one, or
-  under an apparatus heading (a lone ``Peter J. Hale, MD`` above his vote counts in a filing is
-  evidence); and a contact line (an e-mail address with a department, hospital or
-  university).
-
-Candidates are PARAGRAPH, LIST and FOOTNOTE blocks (journals set corresponding-author notes and
-some contents lines as footnotes).
-
-Traps that stay evidence: ``Disclosure of the diagnosis to the patient`` (a clinical heading), a
-numbered recommendation list, prose that names one clinician, a table (never retyped).
+Contents lines, author lists, conflicts of interest and disclaimers are text about the document,
+not evidence in it; as section units they come back as hits for questions they cannot answer.
+:func:`mark_front_matter` retypes PARAGRAPH, LIST and FOOTNOTE blocks (``kind`` only) that are
+contents entries (dot leader and page number, or under a contents heading), under an apparatus
+heading (``Acknowledgements``, ``Conflicts of interest``, ``Disclaimer``, ``利益冲突`` ...), open with
+an apparatus label (``Affiliations:``, ``© <owner>``, ``Downloaded from``), or are mostly names with
+credentials. The unit builder makes ``front_matter`` units of them; search leaves those out unless
+asked. A clinical heading such as ``Disclosure of the diagnosis`` and tables are never retyped.
 """
 
 from __future__ import annotations

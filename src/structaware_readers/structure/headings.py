@@ -1,43 +1,13 @@
 """Heading depth from the heading's own numbering.
 
-Parsers' heading levels are unreliable (MinerU's ``text_level`` is 1 or 2 in practice, see
-``research/formats-mineru-unstructured.md`` §6), while guideline headings are numbered. The
-depth is read from the numbering prefix of the heading text (after Unicode NFKC, so full-width
-digits and brackets count).
+Parsers' heading levels are unreliable, while guideline headings are numbered. The depth is read
+from the numbering prefix after NFKC (``2.1.3`` -> 3, ``Chapter 3``/``第三章``/``Annex A`` -> 1,
+``（一）`` -> 2, ``(1)`` -> 3, ``①`` -> 4); :func:`heading_levels` then places a document's headings
+relative to each other with a stack of open numbering styles, which is what readers use.
 
-Mapping (fixed, independent of the rest of the document):
-
-=================================================  =====
-prefix                                             depth
-=================================================  =====
-``2`` / ``2.`` / ``2 Title``                       1
-``2.1`` / ``2.1.3`` / ``3.1节``                     number of parts (2, 3, 2), max 6
-``Chapter 3``, ``Part II``, ``第三章``, ``第3章``     1
-``Section 2.1``                                    number of parts (``Section 4`` -> 1)
-``Annex A``, ``Appendix 1``, ``附录A``               1
-``A.1``, ``A.1.2``                                 1 + numeric parts (2, 3)
-``I.``, ``IV.`` (Roman numeral + ``.``)            1
-``一、`` (Chinese numeral + 、)                       1
-``第一节``, ``（一）``, ``(一)``                       2
-``（1）``, ``(1)``, ``1）``, ``1)``                   3
-``第一条``                                          3
-``①`` .. ``⑳``                                     4
-=================================================  =====
-
-:func:`heading_levels` places a document's headings relative to each other (a stack of open
-numbering styles with conventional ranks ``第X章 > 第X节 > 一、 > （一） > 1. > (1) > ①``), which is
-what readers use: the fixed depth above is only a per-heading guess.
-
-The Chinese rows follow the usual official-document convention 一、 > （一） > 1. > （1）,
-kept simple: ``1.`` stays depth 1 (the decimal rule), so a document that nests ``1.`` under
-``（一）`` gets depth 1 for it, which a caller can correct from context.
-
-Guards against false positives (this is applied to heading text, but headings sometimes
-start with quantities): the first number has at most two digits (so years such as
-``2019 data show`` give ``None``), every later part at most three; a number directly followed
-by a digit, ``%``, a range dash or a unit (``5 mg``, ``2.5 mL``, ``140 mmHg``, ``3 years``,
-``5-FU-based``) gives ``None``; a number glued to a Latin letter (``3D imaging``, ``1.5T MRI``) or
-to a CJK measure word, glued or after a space (``2型糖尿病``, ``3级``, ``5年后``, ``4 类要素``) gives ``None``.
+Quantities are no numbering: a first number of three or more digits (a year), a number followed by
+a unit, ``%`` or a range dash (``5 mg``, ``5-FU``), or glued to a letter or a CJK measure word
+(``3D``, ``2型``) gives ``None``.
 """
 
 from __future__ import annotations

@@ -1,46 +1,14 @@
 """Column-aware reading order of a page's blocks, restored from their bounding boxes.
 
-Method: a recursive **X-Y cut** (Nagy & Seth, "Hierarchical representation of optically scanned
-documents", ICPR 1984; the bounding-box variant of Ha, Haralick & Phillips, "Recursive X-Y cut using
-bounding boxes of connected components", ICDAR 1995). A set of boxes is split at the whitespace
-gaps of its projection on the x axis (columns, read left to right) or on the y axis (bands, read
-top to bottom), and each part is ordered recursively. These refinements make it robust on real
-pages:
+A recursive X-Y cut (Nagy & Seth, ICPR 1984; Ha, Haralick & Phillips, ICDAR 1995): boxes are split
+at whitespace gaps into columns (left to right) or bands (top to bottom), each part ordered
+recursively. A vertical cut needs parallel columns, not a staircase; spanning titles cut the page
+into bands; container boxes are set aside; captions travel with their figure or table; an inset
+figure is read after the text beside it. Furniture goes above or below the body, and blocks
+without a bbox keep their index.
 
-* **Columns before bands, but only true columns.** A vertical cut is taken when the parts on both
-  sides run in parallel (some block on the left overlaps some block on the right in y). Boxes that
-  merely alternate sides from one row to the next (a staircase) are read top to bottom instead.
-* **Spanning blocks.** A full-width title or figure blocks every vertical cut, so the set is cut
-  into horizontal bands; adjacent bands are then merged again as long as their union still has
-  parallel columns. A title spanning two columns therefore ends the columns above it and starts
-  the columns below it, while a paragraph gap that happens to line up across both columns does
-  not break the columns into rows.
-* **Container boxes.** A box holding the centres of two or more other boxes (a background
-  picture, a detected frame) would block every cut; it is set aside and put back just before
-  the first box it contains.
-* **Captions stay with their figure/table.** Each caption block is bound to the nearest figure,
-  table, flowchart, code or equation block it is aligned with (below/above with horizontal
-  overlap, or beside it with vertical overlap, e.g. an equation number), when no other block lies
-  between them. The group is ordered as one box: captions above the target come first, the target
-  next, then captions below or beside it.
-* **Inset figures.** A column holding only a figure (with its caption/footnote) that starts
-  clearly lower than the text column beside it is read after that text, so an inset picture does
-  not cut the text flow; a figure level with the text keeps its left-to-right place.
-
-The thresholds were checked on the OmniDocBench demo pages (``benchmarks/bench_reading_order.py``,
-results in ``BENCHMARKS.md``) and on MinerU's own orders of real PDFs.
-
-Page furniture (header, footer, page number, aside) is kept out of the body: on each page the
-order is *top furniture* (headers, and page numbers / asides in the upper half of the page),
-then the body, then *bottom furniture* (footers, and page numbers / asides in the lower half),
-each furniture group sorted top to bottom, left to right.
-
-Blocks without a bbox keep their position in the parser's order: they stay at the same index of
-their page's block list, and the blocks with boxes are reordered around them.
-
-Coordinates are :class:`~structaware_readers.models.Block` bboxes: ``(x0, y0, x1, y1)`` in 0..1 of
-the page, origin top-left. The functions here are pure (no parser dependency) and never rename a
-block.
+Bboxes are ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left. Pure functions; no block is
+renamed.
 """
 
 from __future__ import annotations

@@ -1,56 +1,20 @@
 """``recommendation`` units: graded statements, and recommendation wording inside a guideline.
 
-Source: the reference paper, section 2.3 (graded recommendations); grades come from
-:mod:`structaware_readers.grades` and the document's own signals from
-:mod:`structaware_readers.grades.document` (computed once per document by the builder).
+Grades come from :mod:`structaware_readers.grades`, the document's own signals (is it a guideline,
+does it grade its recommendations, a default grade) from :mod:`structaware_readers.grades.document`.
+For a paragraph or list item, in order:
 
-Rules, in order, for a paragraph or list item (references, footnotes, code and equations never
-hold recommendations; neither does a bibliography entry that cites "strong recommendation", nor a
-section printing an evidence table or an earlier version's recommendations, VA/DoD "Appendix D:
-2014 Recommendation Categorization Table"):
+1. several graded statements in one text become one unit each, every grade label closing (or,
+   at the start, opening) its statement;
+2. a grade line alone (WHO style) grades the ungraded recommendation just before it
+   (``Grade.source = "next_paragraph"``); a grade with no statement is no recommendation;
+3. a grade in the heading over a statement grades the first paragraph under it (``"heading"``);
+4. ungraded wording is a recommendation only in a guideline, and in one that grades its
+   recommendations only when a grade line follows; quoted wording and grade definitions never.
 
-1. **Several graded statements** in one text become one unit each, with its own grade. A grade
-   label at the start of the text opens its statement (``Practice Point 1.3.1: ...``): each runs to
-   the next label. Otherwise each grade label closes the statement before it: the most recent
-   sentence with recommendation wording ("we recommend", "推荐", an imperative) plus everything
-   after it up to the label. Text between
-   the previous label and that sentence (a ``Note: ...``) belongs to the previous recommendation;
-   so does text after the last label that starts with ``Note``/``Remark``/注. Other trailing text
-   is a further (ungraded) recommendation when it has wording in a guideline, else section text.
-   A Chinese consensus evidence level alone (``（1b证据等级）``) grades cited evidence: no label here.
-   A line naming an option with its NCCN category (``Olaparib (category 1, preferred)``,
-   ``Bevacizumab (category 2B), or``) is a recommendation without a verb; ``, or`` stays with it.
-2. **A grade line after a recommendation** (a text that is only a grade, WHO style:
-   ``Strong recommendation, moderate quality of evidence``) attaches to the ungraded
-   recommendation emitted just before it, with ``Grade.source = "next_paragraph"``; when none was,
-   to the paragraph just before it if that is a statement about recommending (``There is
-   insufficient evidence to recommend for or against ...`` over ``(Neither for nor against |
-   Reviewed, New-added)``), with the list items between them (``we recommend one of the
-   following: • ... • ...``, also bullet lines a parser typed as paragraphs): they become one
-   recommendation unit. A grade line that closes no statement stays section text: a grade alone
-   is no recommendation.
-   A label listing several strengths or directions (``were: Strong for, Weak for, ...``) is a
-   legend of the grading scheme: the text is no recommendation.
-3. **A grade in the title over the statement** (a WHO box: ``Preventing relapse (2015 – good practice
-   statement)`` as a heading, the statement the paragraph under it): the first paragraph after a
-   heading whose one grade label closes it is a recommendation with that grade when it has
-   recommendation wording, with ``Grade.source = "heading"``; the heading stays the section's title
-   (the unit's context) and its element is the unit's first. A later paragraph under it is not graded by it.
-4. **Ungraded wording** is a recommendation only when the document is a guideline; it then takes
-   the document default grade if there is one (NCCN "category 2A unless otherwise indicated"); so
-   does an ungraded option line right after an NCCN option line (``Rucaparib`` after ``..., or``).
-   In a guideline that grades its recommendations
-   (:attr:`~structaware_readers.grades.DocumentGrading.grades_recommendations`) it is one only when
-   a grade line follows it (rule 2); elsewhere there it is discussion, methods text or a quote.
-   Wording that is quoted or trails off (``Strong for (or "We recommend offering this option …")``,
-   ``We suggest …``), or says what a grade means (``The 1A grade means that ...``), defines a grade:
-   never a recommendation; nor is the document's default-grade statement itself (NCCN "All
-   recommendations are category 2A unless otherwise indicated").
-The unit's text is the statement without the grade marks that close it (:mod:`.grade_marks`: ``We
-suggest ... (2B).`` -> ``We suggest ....``; a grade line after the statement is not appended);
-the grade is ``Unit.grade`` and one part of the context (``Grade (KDIGO): (2B)``). A label that opens
-its statement (``Practice Point 1.3.1:``) also numbers it and stays in the text.
-The parent section is the context (not what a discussion around it discusses); a recommendation's text is not repeated inside its section unit.
+The unit text is the statement without its closing grade marks (:mod:`.grade_marks`); the grade
+is ``Unit.grade`` and a ``Grade (<system>): <marks>`` part of the context; the parent section is
+the context, and the statement is not repeated in its section unit.
 """
 
 from __future__ import annotations

