@@ -1,36 +1,12 @@
 """Drafts -> :class:`ParsedDocument`: cross-page table merges, empty leftovers, headings, ids.
 
-Steps, in order (all formats):
-
-0. Strings of Markdown-rendered formats (content lists, structured_content) become plain text
-   (:func:`~structaware_readers.mineru.drafts.markdown_inline_to_plain`: links, escapes, entities).
-1. **Ghost tables** (MinerU <= 3.x already merged a continued table into the previous one and
-   left an empty ``table`` item / a ``table_body`` with ``lines_deleted``): dropped; their page
-   and bbox are appended to the previous kept table's ``extra_pages``/``extra_bboxes``. MinerU
-   already moved the rows, so which row came from which page is unknown: ``body_row_pages``
-   stays empty for such a table.
-2. **Continued tables** are merged into the previous kept table
-   (:mod:`structaware_readers.tables.continued`): a 4.x table with
-   ``continues_prev: true`` always; with ``merge_by_position`` (on for every format: 4.x
-   content lists lose the flag and MinerU <= 3.x misses some continuations) also a table
-   that is the first body element of page N+1, has the same column count as a table that is
-   the last body element of page N, and has no caption or a continuation caption
-   (``continued``, ``cont'd``, ``续``): a new caption means a new table. The continuation's
-   rows are appended as body rows, a repeated header (rows equal to the first table's header
-   rows) is removed, ``TableGrid.body_row_pages`` records each body row's page, and the continuation's
-   page/bbox go to ``extra_pages``/``extra_bboxes``.
-3. **Empty text** elements (the leftovers of MinerU's cross-page text merges, empty aux
-   items) are dropped; figures, tables, equations and flowcharts are kept even without text.
-4. **Headings** get their level from their numbering in the context of the document's other
-   headings (:func:`~structaware_readers.structure.headings.heading_levels`; MinerU often gives every title
-   ``text_level: 1``); an unnumbered heading nests under the open numbering, at least at the
-   parser's level (``text_level``/``level``).
-5. The title is the parser's document-title element, else the first unnumbered heading on the
-   first page, else the PDF metadata title.
-6. Blocks are built with ``block_id = p{page}-e{j}``; ``page_count`` = the format's own count or
-   the highest page seen; ``page_sizes`` padded with ``None`` to ``page_count``.
-7. Each table left without a grid is a warning in ``ParsedDocument.warnings`` naming its page and
-   element (:func:`table_warnings`).
+In order: Markdown-rendered strings become plain text; ghost tables (a continued table MinerU
+already merged) are dropped, their page and bbox kept on the previous table; continued tables are
+merged (:mod:`structaware_readers.tables.continued`; by flag, or by position and column count
+without a new caption), repeated headers removed and each body row's page recorded; empty text
+elements dropped; heading levels read from numbering
+(:func:`~structaware_readers.structure.headings.heading_levels`); the title chosen; block ids
+``p{page}-e{j}`` given; a warning added for each table left without a grid.
 
 Raises :class:`EmptyDocumentError` when no body block carries any text.
 """

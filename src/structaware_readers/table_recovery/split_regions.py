@@ -1,37 +1,11 @@
 """Table regions the parser split into pieces or missed, found from the blocks' layout on a page.
 
-MinerU's flash tier often does not give a borderless table as one block. Seen on financial filings
-(OHR-Bench finance, MinerU 4.0.12):
-
-1. a ``table`` block for the top of the table and, below it, one small ``paragraph`` / ``footnote``
-   block per number or row label (``(282,411) $``, ``Securities purchased under resale agreements``);
-2. the figures as an ``image`` block and the row labels as ``paragraph`` blocks beside it, on the same
-   rows (``First Quarter Second Quarter ...`` left of ``High Low $ 657.72 $ 474.00 ...``);
-3. a table region with no text at all (an ``equation`` block whose text was dropped), the row labels
-   as paragraphs, the numbers in no block;
-4. one table as two ``table`` blocks stacked on top of each other (two panels of the same columns).
-
-:func:`find_split_regions` groups such pieces of one page into regions; the caller reads each region's
-grid from the PDF's text layer (:mod:`.pdf_text_layer`) and keeps the grouping only when that grid holds
-the pieces' text (:mod:`structaware_readers.table_recovery`). The pieces:
-
-* **anchors**: a ``table`` block, an ``image`` figure, an ``equation`` without text, or a *figure
-  fragment* (a text block whose words are all figures or currency signs: ``$``, ``4,551 (659) 3,892``,
-  or a lone dash);
-* **labels**: a short text block (at most :data:`MAX_LABEL_CHARS` characters), or a column of row
-  labels read as one block (narrower than :data:`MAX_LABEL_WIDTH` of the page, not ending with a
-  sentence in it or at its end, at least :data:`MIN_LABEL_CAPITALS` of its words capitalised), never a heading or a
-  page header unless it is on the rows of an anchor (MinerU types some row labels as titles, and the top rows
-  of a table at the top of a page as page headers).
-
-A table that already has cells (the parser's HTML) is re-read only when other anchors or row labels
-join it, not for column headers above it alone.
-Anchors closer than :data:`GAP_Y` of the page height above/below each other (and overlapping or closer
-than :data:`GAP_X` across) form one region; a region of figure fragments only needs at least
-:data:`MIN_FRAGMENTS` of them. A region then takes the labels on its rows (beside it, or left of it),
-inside its band, and the short column headers just above it (not at its left edge, where a heading or
-an introduction sentence starts). Blocks already merged across pages (``extra_pages``) are never
-pieces. Coordinates are the blocks' bboxes: 0..1 of the page, origin top-left.
+A parser may give one borderless table as a table block plus small paragraphs per number or label,
+figures as an image beside paragraph labels, an empty equation region, or two stacked table blocks.
+:func:`find_split_regions` groups a page's anchors (tables, images, text-less equations, blocks of
+figures only) that lie within :data:`GAP_Y`/:data:`GAP_X` of each other into regions, and adds the
+short labels on their rows and the column headers just above. The caller keeps a region only when
+the text layer's grid holds the pieces' text. Bboxes are 0..1 of the page, origin top-left.
 """
 
 from __future__ import annotations

@@ -1,38 +1,13 @@
 """Rows stacked inside one ruled row: one row per item, as the page aligns them.
 
-Dose tables draw one ruled row per drug class and stack its drugs inside it, each drug's dose on
-the drug's own line in the next column (the VA/DoD hypertension guideline's Table F-1: ``Thiazide-type
-Diuretics`` | ``Chlorthalidone`` / ``HCTZ`` / ``Indapamide`` | ``12.5-25 mg daily`` / ``25-50 mg daily``
-/ ``IR: 2.5 mg daily`` | bullets of comments for the class). Read cell by cell, that is one row
-holding three drugs and three doses (``Drug: Chlorthalidone^b HCTZ^b Indapamide; Usual Dose Range:
-12.5-25 mg daily 25-50 mg daily^c ...``): a question about one drug's dose finds a row of three.
-
-:func:`split_stacked` cuts such a row into one row per item. The **key** cell is the leftmost cell of
-two or more lines that are each an item, with an aligned cell (a short line, at most :data:`MAX_KEY_WORDS` words, starting
-with a capital letter or a figure, the line before it not ending in ``,``/``;``/``:``/``-``/``/`` or
-a joining word); an **aligned** cell has a line starting on the top of every key line (within
-:data:`TOLERANCE` points) and no bulleted line; at least one aligned cell must hold a figure on every
-item (doses, not prose). Each item's row takes, from the key and aligned cells, the lines from its
-top to the next item's top (a dose wrapped over two lines stays whole); every other cell (the class,
-a bulleted list of comments for all of them) is repeated in each item's row, as a merged cell is.
-A wrapped sentence is no key (its lines continue each other), so a recommendation row with a
-two-line category (``Reviewed,`` / ``New-added``) is never cut.
-
-Many dose tables also wrap a drug's name and group the drugs under sub-labels (the same guideline's
-beta-blockers: ``Noncardioselective`` / ``Propranolol`` ... ``Metoprolol`` / ``tartrate^b`` ...
-``Combined alpha-`` / ``beta adrenergic`` / ``blockers`` / ``Carvedilol``). There the key cell is read in
-**paragraphs**: lines whose tops are further apart than :data:`PARAGRAPH_GAP` times the row's line
-pitch (the smallest step between two lines of any of its cells) start a new paragraph, so a name
-wrapped over two lines stays one. A paragraph with a line of an aligned cell starting on its top
-(within :data:`LOOSE_TOLERANCE` points, not opening a bracket: a note such as ``(Max: 3/18 mg/day)``
-continues the text above it) is an item; one without (a sub-label, set above its drugs)
-is put before the next item's name (``Cardioselective Atenolol^b``). Every line of the aligned cell
-must fall in an item's span, and at least two items and :data:`MIN_FIGURE_SHARE` of them hold a
-figure there (a dose the text layer lacks leaves its item without one).
-
-:func:`may_hold_stacked_rows` tells, from a parser's grid alone, whether a row may be such a row (a
-cell listing two or more capitalised names beside a cell with two or more figures), so the PDF is
-read only for those tables.
+Dose tables draw one ruled row per drug class and stack its drugs in it, each dose on its drug's
+line in the next column; read cell by cell that is one row of three drugs and three doses, and a
+question about one drug finds a row of three. :func:`split_stacked` cuts such a row into one row
+per item: the key cell's items (short capitalised lines, or paragraphs where names wrap) must each
+have a line of an aligned cell starting at the same height (within :data:`TOLERANCE` points) and
+enough of them a figure; the other cells repeat in every item's row, as a merged cell does. A
+wrapped sentence is never a key. :func:`may_hold_stacked_rows` tells from the parser's grid alone
+whether the PDF is worth reading for a table.
 """
 
 from __future__ import annotations

@@ -1,42 +1,15 @@
 """The words a PDF's text layer prints, page by page (PDFium), to check and restore a parser's text.
 
-PDFium (``pypdfium2``, a core dependency) reads a page's text with the spaces the page shows (it
-adds one where glyphs stand a word gap apart). Parsers lose some: MinerU's flash tier glues the
-words of a wrapped table cell (``DeborahKhachikian``, ``control ofasthma``) and drops a hyphen that
-ends a line (``angiotensinconverting``). This module gives, per page:
+Per page: its words (letter runs, lower case, NFKC) and which stand next to each other; its
+line-end hyphens and whether each is part of the word (kept when the document prints the compound
+with a hyphen or a half is an abbreviation, dropped when it prints the joined word); its runs
+holding figures (:func:`split_figures`); dashes the font maps to a control character
+(:func:`~structaware_readers.text.glyph_marks.with_dashes`); and raised figures
+(:meth:`PageWords.raised`), written with a caret.
 
-* its **words** (runs of Latin, Greek or Cyrillic letters, lower case, NFKC: ``ﬁ`` -> ``fi``) and
-  which words stand next to each other (only white space between them, or a glyph without a name
-  in the Private Use Area: a Symbol-font check box or arrow, which parsers drop). A letter the font
-  maps to a control character (``Yılmazo\\x01glu``: a letter with a breve) leaves one word, printed
-  with that letter dropped as well. A word a narrow cell breaks over two lines without a hyphen
-  (``hyper`` / ``tension``) is a word of the page too when the document prints it whole and both
-  halves are syllables, printed inside no line (``in`` / ``patients`` stay two words);
-* its **line-end hyphens** and what the writer meant by each. PDFium drops the line break after a
-  hyphen that ends a line and writes the hyphen ``U+FFFE`` (``U+0002`` by its character API):
-  ``angiotensin\\ufffeconverting``, ``rec\\ufffeommendations``; a hyphen it does not know for one
-  (``U+2010``) it leaves before the line break: ``placebo\\u2010`` / ``controlled``. The hyphen is kept
-  (``angiotensin-converting``) when the document prints the compound with a hyphen inside a line,
-  when a half is an abbreviation (a capital in the second half, or two in the first: ``LDL-C``,
-  ``IgA-associated``), or when it does not print the joined word while both halves are words of it; it is dropped
-  (``recommendations``) when the document prints the joined word, or a half is no word of it (a
-  syllable: ``rec``/``ommendations``); a hyphen before ``and``/``or``/``to`` is a suspended one and
-  stays with its space (``short- and long-term``);
-* its **runs holding figures** (white space apart, ``80-240``, ``≥4``) and which stand one after
-  the other, to give a glued figure its space back (:func:`split_figures`), with a dash set
-  alone between them (``37 0/7 - 38 6/7``);
-* its **unnamed dashes**: a glyph between two figures that the font maps to a control character
-  (``20\\x0560``), drawn as a flat bar, is a dash (:func:`~structaware_readers.text.glyph_marks.with_dashes`):
-  the page text writes it ``–`` (U+2013), and ``dashless`` maps the run without it (``2060``, as
-  parsers read it) to the run with it (``20–60``);
-* its **raised figures** (read from the glyphs on first use, :meth:`PageWords.raised`): a run the
-  page prints with figures set above its baseline (a reference mark ``2019.12``, ``S431,33)``)
-  written with this package's caret before them (``2019.^12``):
-  :func:`~structaware_readers.text.glyph_marks.raised_runs`.
-
-Errors: :class:`PdfTextLayer` raises :class:`~structaware_readers.errors.InputNotFoundError` for a
-missing PDF file and :class:`~structaware_readers.errors.MalformedInputError` for one PDFium cannot
-open (field ``pdf``).
+Raises (from :class:`PdfTextLayer`): :class:`~structaware_readers.errors.InputNotFoundError` for a
+missing PDF, :class:`~structaware_readers.errors.MalformedInputError` (field ``pdf``) for one PDFium
+cannot open.
 """
 
 from __future__ import annotations

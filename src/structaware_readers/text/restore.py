@@ -1,43 +1,15 @@
 """A block's text given back the spaces and hyphens its PDF prints (from the PDF's text layer).
 
-Parsers lose what the page shows: MinerU's flash tier glues the words of a wrapped table cell
-(``Elizabeth ReesAtayde``, ``control ofasthma``) and drops a hyphen ending a line
-(``angiotensinconverting``), or keeps one with the line's space (``patient- centered``). Where the
-PDF is known, each text field of a block is compared with the text layer of the block's pages
-(:mod:`structaware_readers.text.layer`) and mended, word by word:
+Parsers glue the words of a wrapped cell (``control ofasthma``), drop or keep a line-end hyphen
+wrongly (``angiotensinconverting``, ``patient- centered``) and glue figures from two lines
+(``80-24080-160``). Where the PDF is known, each word is checked against the text layer of the
+block's pages (:mod:`structaware_readers.text.layer`) and mended: a line-end hyphen written as the
+writer meant it, lost spaces between words or figures put back, a dash the font does not name put
+back, raised reference figures written with a caret (``2019.^12``), and overlapped lines put in
+line order (:mod:`structaware_readers.text.overlapped_lines`).
 
-* a word the page does not print, which the page prints across a line-end hyphen, is written as
-  the writer meant it (:func:`~structaware_readers.text.layer.meant`: ``angiotensin-converting``;
-  ``recommendations`` stays joined);
-* ``x- y`` where the page breaks the line after ``x-`` is written the same way
-  (``patient-centered``, ``asso- ciated`` -> ``associated``), except before ``and``/``or``/``to``
-  (``short- and long-term`` stays). A hyphen the parser kept without a space stays
-  (``Sub-topic``: a narrow cell's break, whose first half is no word elsewhere);
-* a word the page does not print, which is 2+ words the page prints next to each other, gets its
-  spaces back (``ofasthma`` -> ``of asthma``). A word the page prints is never cut
-  (``methylprednisolone``), nor one whose pieces do not stand side by side on the page;
-* a run holding figures the page does not print, which is 2+ runs the page prints one after the
-  other, gets its spaces back (the two lines of a dose cell ``80-240`` / ``80-160`` glued into
-  ``80-24080-160``; ``≥4years`` -> ``≥4 years``); a number the PDF breaks over two lines
-  (``0.`` / ``71``) is never cut (:func:`~structaware_readers.text.layer.split_figures`); numbers
-  grouped by thousands glued together (``31,204512,660``: a column of cells read as one), each
-  printed by the page, are cut where a group of three figures runs on into a figure
-  (:func:`~structaware_readers.text.layer.split_grouped`);
-* a run of figures the page does not print, which the page prints with a dash the font names not
-  (``2060`` for the page's ``20–60``: parsers drop the glyph), gets its dash back;
-* runs the parser set apart by a space between figures where the page prints one run with raised
-  figures (a reference mark: ``2019. 12``, ``S4 31,33 )`` for the page's ``2019.12`` with
-  ``12`` raised), which read as other numbers, are written as that run with a caret before its
-  raised figures (``2019.^12``), as this package writes a superscript
-  (:meth:`~structaware_readers.text.layer.PageWords.raised`). A mark after a word (``adults. 7``)
-  reads as no other number and is left as the parser gave it, and so are runs the page also
-  prints apart;
-* a stretch read from lines printed on top of each other (``RJuenv i2e0w2 d1ate:``) is written
-  as the page's lines (``Review date: Jun 2021``): :mod:`structaware_readers.text.overlapped_lines`.
-
-No character is changed, added or dropped other than those spaces, hyphens and dashes, and the
-order of the characters of overlapping lines.
-Text of pages without a text layer (scans read by OCR) is left as it is.
+No other character is changed, added or dropped; a word the page prints is never cut. Pages
+without a text layer (OCR) are left as they are.
 """
 
 from __future__ import annotations

@@ -1,37 +1,14 @@
-"""One dense vector that reads English and Chinese: an English model and a multilingual model side by side.
+"""One dense vector that reads English and Chinese: an English and a multilingual model side by side.
 
-:class:`LanguageRoutedModel` stores, in the index's one dense vector, the English model's and the
-multilingual model's unit-length vectors of a passage concatenated and scaled to unit length,
-``[e(t), m(t)] / sqrt(2)``. A query is embedded by the model(s) of its language and the other half
-is zeroed or scaled down:
+A passage is stored as ``[e(t), m(t)] / sqrt(2)``, both halves unit length. A mostly-CJK query
+(:func:`~.tokenize.cjk_share` >= 0.3) is embedded ``[0, m(q)]`` and ranks as the multilingual model;
+any other query ``[e(q), beta * m(q)]``, ranking as the English model plus ``beta`` of the other.
+The store keeps one named vector; the weighting lives in the query vector.
 
-* a query mostly in Chinese, Japanese or Korean (:func:`~.tokenize.cjk_share` >= 0.3, the share
-  :meth:`DenseEncoder.covers` uses): ``[0, m(q)]``, so its cosine with a passage ranks exactly as
-  the multilingual model's ``m(q) . m(t)``;
-* any other query: ``[e(q), beta * m(q)]`` (normalised), which ranks as
-  ``e(q) . e(t) + beta * m(q) . m(t)``: the English model's similarity, with ``beta`` of the
-  multilingual one (``beta = 0``: the English model alone).
-
-So Qdrant's one dense prefetch is a language-aware dense search: the English model, strong on English
-passages and blind to Chinese, answers English questions; the multilingual model answers CJK ones.
-A passage in the other language than the query scores low on the half that speaks the query's
-language, which keeps an English question's hits English in a mixed index. Nothing in the store
-changes (one named vector, ``dim = d_e + d_m``); the weighting happens in the query vector.
-
-**Passages without a CJK letter skip the multilingual model** (``route_passages``, on when
-``beta = 0``, the default): with ``beta = 0`` only a CJK query reads a passage's multilingual half,
-and such a query should rank CJK passages first anyway. Their multilingual half is a fixed unit
-vector, :func:`no_cjk_half` (alternating signs), so every passage keeps the ``1 / sqrt(2)`` scale:
-an English query scores every passage exactly as before (``e(q) . e(t) / sqrt(2)``), in a new index
-and in one built before this routing alike, and a CJK query scores a CJK-free passage
-``m(q) . no_cjk_half / sqrt(2)``: ``m(q) . no_cjk_half`` was within +-0.06 on the 25 cpg_zh
-questions, whose best cosine with three unrelated Chinese sentences was 0.14-0.29.
-An English corpus then costs the English model alone: on bench/cpg, USE took 18 ms of CPU a unit
-beside MiniLM's 64 (docs/benchmarks/scale.md).
-
-Each half is a :class:`~.dense.DenseEncoder` with its own content-hash cache entries (under its
-own model id), so vectors a single-model index already embedded are reused, and the concatenation
-itself is never stored twice (:class:`DenseEncoder` leaves the caching to the halves).
+With ``beta = 0`` (the default) passages without a CJK letter skip the multilingual model and carry
+a fixed unit half (:func:`no_cjk_half`), so an English corpus costs the English model alone and
+scores stay on the same scale. Each half is a :class:`~.dense.DenseEncoder` with its own cache
+entries.
 """
 
 from __future__ import annotations

@@ -47,42 +47,21 @@ def _unpack_sparse(b: bytes) -> SparseVector:
 class SparseEncoder(CachedEncoder):
     """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``).
 
-    A document token ``t`` with frequency ``tf`` in a document of ``dl`` tokens gets the BM25
-    term-frequency weight ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avg_len))``; a query
-    token gets weight 1.0. Qdrant multiplies by the IDF it keeps for the live collection, so the
-    product is Okapi BM25 and IDF stays right as documents are added and deleted.
-
-    Tokenisation (``tokenize``), both for documents and queries:
-
-    1. Unicode NFKC (full-width digits and letters become ASCII, ligatures split, ``µ`` -> ``μ``,
-       ``²`` -> ``2``), lower-case.
-    2. Runs of Chinese characters are segmented with jieba's search mode (``cut_for_search``:
-       words plus their dictionary sub-words, e.g. 北京大学 -> 北京, 大学, 北京大学); other text is
-       split into letter/digit runs, keeping decimals whole (``2.5``, ``2.1.3``). Mixed zh/en text
-       works (``57-59岁成人`` -> ``57``, ``59``, ``岁``, ``成人``).
-    3. Stop words are dropped (``assets/stopwords/en.txt``: Snowball's list without negations and
-       comparison words; ``zh.txt``: Chinese function words), as are tokens over 40 characters,
-       except the token right after a label word (``tokenize.LABEL_WORDS``: class, grade, LOE, level,
-       part, item, vitamin, ...), so ``Class I``, ``LOE A``, ``Part I`` and ``Class A`` keep their
-       grade letter. Grade codes ``IIa``, ``1A``, ``2B`` are tokens of their own; ``B-NR`` gives
-       ``b`` and ``nr``.
-    4. A number glued to a unit of two or more letters is split (``140mmHg`` -> ``140``, ``mmhg``;
-       ordinals such as ``3rd`` stay whole). Purely alphabetic ASCII tokens are Snowball-stemmed.
-    5. Token id = ``abs(mmh3.hash(token))`` (signed 32-bit MurmurHash3, seed 0): stable across
-       processes and the same ids fastembed's ``Bm25`` gives English tokens.
-
-    Chinese segmentation was chosen over ``qdrant_edge.Bm25``'s Multilingual tokenizer by
-    measurement (docs/benchmarks/store.md, "Sparse tokenizer for Chinese"): that tokenizer drops every
-    number, so table rows that differ only by a value (``57-59岁``) cannot be told apart.
+    A document token gets the BM25 term-frequency weight
+    ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avg_len))``, a query token 1.0; Qdrant multiplies by
+    the IDF of the live collection, so IDF stays right as documents come and go. Tokens
+    (:mod:`.tokenize`): NFKC and lower case, jieba search-mode words for Chinese (numbers kept, so
+    rows differing by a value stay apart), stop words dropped except after a label word
+    (``Class I``), numbers split from units, Snowball stems, id ``abs(mmh3.hash(token))``.
 
     Args:
         k1: term-frequency saturation (BM25 ``k1``), >= 0.
         b: length normalisation in [0, 1].
-        avg_len: assumed average document length in tokens (the corpus average is not tracked).
+        avg_len: assumed average document length in tokens.
         cache: persistent :class:`EmbeddingCache` (``None``: no caching).
 
-    ``model_id`` encodes every setting that changes document vectors (version, k1, b, avg_len and
-    a hash of the stop word lists), so an index refuses an encoder that would write other vectors.
+    ``model_id`` encodes every setting that changes document vectors, so an index refuses an
+    encoder that would write other vectors.
     """
 
     VERSION = "2"

@@ -1,40 +1,19 @@
-"""One filter language for every face, translated once to Qdrant (issue 27).
+"""One filter language for every face, compiled once to Qdrant.
 
-A filter is a tree of key conditions (:class:`KeyFilter`: a metadata key, an operator, a value) in
-``and`` / ``or`` / ``not`` groups (:class:`FilterGroup`). :func:`to_point_filter` compiles it, once
-for every face, to the backend-neutral :class:`~structaware_retrievers.query.point_filter.PointFilter`
-that each store backend turns into a Qdrant filter (evaluated inside Qdrant, in each prefetch and
-on the fused result). Each face reads its own ecosystem's spelling into the tree:
+A filter is a tree of key conditions (:class:`KeyFilter`) in ``and``/``or``/``not`` groups
+(:class:`FilterGroup`); :func:`to_point_filter` compiles it to a
+:class:`~structaware_retrievers.query.point_filter.PointFilter`, which each store turns into a Qdrant
+filter. Faces read their own spelling into the tree: LlamaIndex ``MetadataFilters``, Chroma/PGVector
+style dicts (:func:`from_dict`), the CLI's ``--filter``, :class:`SearchFilter`.
 
-* LlamaIndex retriever and vector store: ``MetadataFilters``, every ``FilterOperator`` but the text
-  matches, conditions ``and`` / ``or`` / ``not``, nested (``llama_index.node_parser.structaware.filters``);
-* LangChain retriever and vector store: dicts as Chroma and PGVector users write them (:func:`from_dict`);
-* the CLI: ``--filter type=table_row page=3-5`` or the same dicts as JSON (``--filter '{"$or": [...]}'``);
-* Python, ``structaware serve`` and MCP: :class:`SearchFilter` (typed fields) or the dicts.
+Keys are unit fields (:data:`UNIT_KEYS`, other spellings in :data:`ALIASES`) or framework metadata
+(``metadata.<key>``); page keys are 1-based and match any page a unit covers. Operators are
+LlamaIndex's (``==`` ... ``in``, ``nin``, ``all``, ``contains``, ``is_empty``), matched exactly and
+never across types.
 
-**Keys.** A key is a metadata key as the faces show it. The keys of :data:`UNIT_KEYS` are fields of
-the units (``doc_id``, ``doc_name``, ``source``, ``file_name``, ``unit_id``, ``unit_type``,
-``page`` / ``pages`` / ``page_label``, ``grade``, ``grade_system`` ..., ``section_path``,
-``element_ids``, ``table_id``, ``row_index``, ``flowchart_id``, ``ordinal``); :data:`ALIASES` gives
-other spellings (``type``, ``doc``, and :class:`SearchFilter`'s field names ``unit_types``,
-``doc_ids``, ``page_from``...). ``page``, ``pages`` and a numeric ``page_label`` are 1-based and
-match **any** page a unit covers (a table row continued from page 3 onto page 4 matches ``page == 4``
-and ``page < 4``). A unit key matches a point's unit field, or, on a framework document without
-structaware provenance (``unit_type == "chunk"``), the document's own metadata. Any other key is
-the framework metadata the user added (payload ``metadata.<key>``); ``metadata.<key>`` names such a
-key explicitly. A filter that would match nothing by mistake raises
-:class:`~structaware_readers.errors.UnknownFilterError` naming the key or value and what it could be:
-a key spelt almost like a unit key (``unit_typ``), a value outside the closed vocabulary of
-``unit_type`` or a grade key (:mod:`structaware_retrievers.query.filter_vocabulary`), and, when the index
-is searched, a metadata key no unit of the index carries (:mod:`structaware_retrievers.query.filter_keys`;
-the metadata keys of documents written through the LlamaIndex and LangChain vector stores are carried).
-
-**Operators** (LlamaIndex's names): ``==``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``in``, ``nin``,
-``any`` (= ``in``), ``all``, ``contains``, ``is_empty`` (missing, ``null`` or ``[]``). Qdrant
-matches strings, integers and booleans exactly, never across types (``3`` does not match ``"3"``;
-page keys turn numeric strings into numbers). A filter that cannot be evaluated inside Qdrant
-(``text_match``, ``$like``, ``$regex``...) raises :class:`UnsupportedFilterError` naming the
-operator and the key, from every face alike.
+Raises :class:`~structaware_readers.errors.UnknownFilterError` for a filter that would match nothing
+by mistake (a misspelt key, a value outside a closed vocabulary) and
+:class:`UnsupportedFilterError` for one Qdrant cannot evaluate (text matches, regexes).
 """
 
 from __future__ import annotations

@@ -1,37 +1,14 @@
 """``EdgeStore``: the embedded default backend, a ``qdrant-edge-py`` shard persisted in a folder.
 
-qdrant-edge runs Qdrant's own engine (segments, HNSW, sparse index with IDF, payload indexes)
-in-process, with no server. Folder layout::
-
-    <folder>/shard/            the edge shard (segments/, wal/, edge_config.json)
-    <folder>/collection.json   the metadata given to create() (the index config)
-
-Durability and concurrency (measured with qdrant-edge-py 0.9.0):
-
-* Every update is appended to the shard's write-ahead log before ``update()`` returns, so data
-  survives a reopen even when the process exits without ``flush()``/``close()`` (the WAL is
-  replayed on load). ``flush()`` writes segments to disk so the next load replays less.
-* The shard holds an exclusive OS lock on its WAL while open. A second open of the same folder,
-  from another process **or the same one**, fails (``Can't init WAL: WouldBlock``). This class
-  therefore shares one open shard per folder within a process (reference counted, released by
-  the last ``close()``; :mod:`~structaware_retrievers.store.edge_shard`), and between processes
-  takes turns through the folder's shard lock (:mod:`structaware_retrievers.store.locking`): a process
-  that waits for the shard marks it wanted, and the holder *parks* its shard (flush, close, free
-  the lock) as soon as no operation of its own runs: a watcher thread does it for idle handles,
-  and every operation checks first, so a reader querying in a loop lets a waiting writer in
-  between two queries. The next operation
-  reopens the shard (waiting its turn). An open handle therefore never keeps another process
-  waiting for longer than one operation (or one :meth:`EdgeStore.hold` block: a writer's
-  transaction); a wait past ``$STRUCTAWARE_LOCK_TIMEOUT`` is a :class:`StoreError` naming the
-  holder. Queries from several threads of a process are safe.
-* A full disk would crash the engine (``SIGBUS`` on a write into a mapped file), so every write
-  checks the free space first (:mod:`~structaware_retrievers.store.disk`) and refuses with a
-  :class:`StoreError` (field ``disk``) before anything is written. The engine's own file-system
-  errors (file too large, read-only, permission denied) become a :class:`StoreError` that says
-  so; a flush that fails on close is only logged (the WAL keeps the data).
-* Qdrant Edge runs no background optimiser. Points land in appendable segments that are searched
-  exactly; ``optimize()`` builds HNSW indexes and vacuums deleted points. It is worth running
-  after a large ingest (``StructureIndex.ingest`` does), not after every document.
+Folder layout: ``<folder>/shard/`` (the shard) and ``<folder>/collection.json`` (the index config).
+Every update is in the write-ahead log before ``update()`` returns; ``flush()`` only shortens the
+replay. The shard locks its WAL exclusively, so a process shares one open shard per folder
+(:mod:`~structaware_retrievers.store.edge_shard`) and processes take turns through the folder's
+shard lock (:mod:`structaware_retrievers.store.locking`): a holder parks its shard as soon as
+another process waits and none of its operations runs. A wait past ``$STRUCTAWARE_LOCK_TIMEOUT``
+raises :class:`StoreError`. Writes check free space first (a full disk would crash the engine,
+:mod:`~structaware_retrievers.store.disk`). ``optimize()`` builds HNSW indexes; run it after a
+large ingest.
 """
 
 from __future__ import annotations
