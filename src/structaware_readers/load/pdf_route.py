@@ -1,32 +1,15 @@
 """Route a PDF page by page: the text layer where it can be read, OCR where there is none or it is garbage.
 
-:func:`read_pdf` is what :func:`structaware_readers.load.loader.load_document` calls for a PDF. A page
-needs OCR when it is scanned (no text layer, images on it) or its text layer is garbled (most of
-its characters unreadable: fonts without a Unicode map, mojibake; :mod:`.text_layer`):
+:func:`read_pdf` is what :func:`structaware_readers.load.loader.load_document` calls for a PDF.
+MinerU reads the file; pages that are scanned or whose text layer is garbled
+(:mod:`structaware_readers.ocr.text_layer`) are read by the OCR route (:func:`ocr_blocks`) instead.
+When no page has a readable text layer, MinerU's own OCR tier reads it if installed
+(:func:`mineru_ocr_ready`), else the OCR route reads every page. Blank pages are never read.
+:attr:`ParsedDocument.page_routes` records which route read each page.
 
-* no page needs OCR (or pypdfium2 is not installed): MinerU reads the file as before
-  (:func:`structaware_readers.mineru.read_mineru`);
-* some pages do: MinerU reads the file, and the blocks of those pages are replaced by the OCR
-  route's (:func:`ocr_blocks`); without ``structaware[ocr]`` the document keeps its readable pages
-  and a warning names the others;
-* either way MinerU judges a whole file by a sample of its pages and may refuse it (its model-free
-  tier then asks for its OCR models: a file of mostly blank pages, damaged page content): the OCR
-  route then reads every page that is not blank, and a warning says so;
-* no page can be read from its text layer (a scan, a file set in fonts without a Unicode map, text
-  drawn as outlines): when MinerU's own OCR tier (``basic``) is installed with its models
-  (:func:`mineru_ocr_ready`), MinerU reads it with that tier; otherwise the OCR route reads every
-  page and the document is built from its blocks alone (``parser="ocr"``);
-* every page is blank (nothing on it: :attr:`PageScan.blank`, which is also what a page whose
-  content PDFium cannot decode looks like): :class:`~structaware_readers.errors.EmptyDocumentError`,
-  before any parser runs. Blank pages are never rendered or read by OCR; they give no blocks.
-
-Where the OCR route is needed and ``structaware[ocr]`` is not installed, the error
-(:class:`~structaware_readers.errors.MissingExtraError`) names that extra and the pages, never
-MinerU's model download. Which route read each page is in :attr:`ParsedDocument.page_routes`
-(pages the parser read from the text layer are not listed) and each OCR block's ``source_type``
-starts with ``ocr``. Low-confidence lines are kept, and counted in one warning per page; a page
-where OCR found no text is a warning naming the page, and so is a page kept from a text layer
-that is partly unreadable (:data:`~.text_layer.SUSPECT_SHARE`).
+Raises :class:`~structaware_readers.errors.EmptyDocumentError` when every page is blank, and
+:class:`~structaware_readers.errors.MissingExtraError` naming ``ocr`` and the pages when OCR is
+needed but not installed; a document keeping its readable pages gets a warning instead.
 """
 
 from __future__ import annotations

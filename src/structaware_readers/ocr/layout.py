@@ -1,34 +1,12 @@
-"""OCR lines of one page -> typed blocks in reading order (title/heading, paragraph, table, header/footer).
+"""OCR lines of one page -> typed blocks in reading order (heading, paragraph, table, furniture).
 
-Works on the lines an :class:`~structaware_readers.ocr.engine.OcrEngine` read and the horizontal
-rules found in the page image (:func:`~structaware_readers.ocr.read_pages.horizontal_rules`); all
-boxes are 0..1 of the page, origin top-left. Steps:
-
-1. **Furniture**: lines in the top band (:data:`TOP_BAND`) become HEADER, in the bottom band
-   FOOTER (PAGE_NUMBER when they are only a page number), narrow lines in the side margins ASIDE.
-   :func:`structaware_readers.structure.furniture.mark_furniture` later adds running heads found by repetition.
-2. **Tables**: three or more horizontal rules of about the same extent (or inside the top rule's
-   extent and more than half as wide: the rule under a merged cell), stacked without body text
-   between them that spans the rule (a ruled table, or a journal's three-line table), bound a
-   table region. Its columns are the vertical whitespace gaps every line respects (cells indented
-   within a column stay in it); its rows are the bands between inner rules when there are two or
-   more, else (a three-line table: one rule under the header) the header is what lies above that
-   rule and the rows are the visual rows below it, a row with an empty first column continuing the
-   row above (a wrapped cell). The first band is the header. A line right above the region starting with
-   ``Table``/``表`` is the caption.
-3. **Text**: the other lines are ordered by :func:`structaware_readers.structure.reading_order.restore_reading_order`
-   (XY-cut: two-column pages read column by column) and joined into paragraphs: a line continues
-   the paragraph above when it starts within :data:`PARA_GAP` line heights below it, in the same
-   column, at a similar height. A short line with heading numbering (``一、``, ``（一）``, ``1.1``,
-   ``3``) or clearly taller than the body text, and no sentence-final punctuation, is a heading; so
-   is a label in body-size type that opens a paragraph (at most half as wide as the line below it:
-   ``Recommendation``, ``Discussion`` in the VA/DoD layout, bold where OCR sees no bold).
-   Lines are joined without a space between CJK characters and with one between Latin words
-   (a hyphen at a line end before a lower-case letter is removed).
-
-Recogniser slips with one reading only are repaired (:func:`repair_line`: a Roman grade numeral
-read twice). Every block's ``source_type`` says ``ocr`` (``ocr_text``, ``ocr_table``...), and low-confidence
-lines are listed in :attr:`LayoutResult.low_confidence`.
+Input: the lines an :class:`~structaware_readers.ocr.engine.OcrEngine` read and the page's
+horizontal rules; boxes are 0..1 of the page, origin top-left. Lines in the top and bottom bands
+become furniture; three or more stacked rules of about the same extent bound a table, whose columns
+are the whitespace gaps every line respects and whose rows lie between the rules; the other lines
+are put in reading order and joined into paragraphs, short numbered or taller lines being headings.
+Every block's ``source_type`` starts with ``ocr``; low-confidence lines are listed in
+:attr:`LayoutResult.low_confidence`.
 """
 
 from __future__ import annotations

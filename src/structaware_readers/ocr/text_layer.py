@@ -1,33 +1,11 @@
 """Whether a page's text layer can be read: the share of its characters no reader can use.
 
-A born-digital page can carry text that prints right but extracts as garbage: fonts embedded
-without a Unicode map (no ``ToUnicode``, a custom encoding), so PDFium hands back the font's
-character codes (``!"#$``, control characters, ``ÄÅÇÉ``) instead of the characters drawn. Such a
-page reads as the OCR route reads a scan (:mod:`structaware_readers.load.pdf_route`).
-
-A character is **unreadable** when
-
-* PDFium says its font gave it no Unicode value (``FPDFText_HasUnicodeMapError``; checked on at
-  most :data:`MAP_SAMPLES` characters spread over the page, which keeps the check cheap on long
-  files), or
-* it is a control character (C0/C1 other than tab and line breaks), a private-use code point, the
-  replacement character U+FFFD, or part of a ``(cid:N)`` placeholder (how pdfminer-based tools
-  write an unmapped glyph), or
-* it is one of a run (no space inside) of at least :data:`MOJIBAKE_RUN` characters from the
-  Latin-1 supplement / Latin Extended / spacing-modifier blocks (U+0080..U+02FF), the punctuation
-  Western code pages add (U+2013..U+203A: dashes, quotes, daggers, ``…``, ``‰``; ``€``, ``™``) or
-  control characters, holding at least two letters or symbols of the Latin blocks: what CJK bytes
-  decoded as a Western code page look like (``ÑÖÜáàâ``, ``¥“å``). Words of European languages mix
-  such letters with ASCII ones (``Ärzte``, ``ações``), so their runs are short and rare, and Chinese
-  punctuation runs (``……``, ``——“``) hold no Latin letter.
-
-A page is **garbled** when it holds at least :data:`MIN_CHARS` non-space characters and at least
-:data:`GARBLED_SHARE` of them are unreadable (the larger of the two estimates: the text's own and
-PDFium's sampled map errors). On the development PDFs (VA/DoD, multi-publisher and Chinese
-guidelines, 2,051 pages; company filings, 6,497 more) no page reaches 0.45 and all but one stay
-under 0.08 (the one: a page whose table alone is set in a font without a Unicode map, named in a
-warning), while every page of a Chinese standard set in fonts without a Unicode map is at 0.96 or
-more.
+Fonts embedded without a Unicode map print right but extract as codes; such a page is read by OCR
+(:mod:`structaware_readers.load.pdf_route`). A character is unreadable when PDFium reports a map
+error for it (sampled, :data:`MAP_SAMPLES`), when it is a control, private-use or replacement
+character or part of ``(cid:N)``, or when it lies in a run of at least :data:`MOJIBAKE_RUN`
+Latin-1/Latin Extended characters (CJK bytes decoded as a Western code page). A page is garbled
+when it has at least :data:`MIN_CHARS` characters and :data:`GARBLED_SHARE` of them are unreadable.
 """
 
 from __future__ import annotations

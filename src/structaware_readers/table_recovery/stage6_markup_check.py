@@ -1,33 +1,12 @@
-"""Stage 6: a parser's table markup checked against the PDF's text layer, and replaced when it garbles words.
+"""Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words.
 
-MinerU's table recognition reads a table's cells from the page image; on dense financial tables it
-often cuts the words of a multi-line column header across cells (``June 30, Dec2022 | ember 31,
-2021``, ``Three mon | ths ended Jun | e 30,``), or takes the first data row for the header and drops
-the real one, while the figures of the body are right. Such a header breaks every row's ``header:
-value`` text. When the PDF is at hand, the words of each header cell of a parser-markup grid
-(``grid_source == "parser_html"``) are looked up among the words of the table's region in the PDF's
-text layer; when fewer than :data:`MIN_HEADER_WORDS_FOUND` of them are there, or when a header row is
-a data row (a label and figures), the region's grid is rebuilt from the text layer
-(:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and used instead,
-but only if it keeps the body's figures (at least :data:`MIN_FIGURES_KEPT` of them, counted with
-repeats), loses no body row, and reads the document's own words at least as well as the parser's
-grid (:func:`known_share`: the share of a grid's words found in the document's text outside its
-tables, as the parser read it): a text layer without spaces between words (``Method MMLUPhysics MMLUChemistry``,
-a LaTeX table in a small font) or one that cuts words keeps the figures but not the words, and the
-parser's grid is kept.
-
-A parser grid the parser read a quarter turn round (``TableGrid.turned``: turned back by
-:mod:`structaware_readers.tables.rotated`, its cells read from a turned image, vertical text spaced
-letter by letter) is read from the text layer as a garbled header is, under the same checks.
-
-A parser grid that may hold items stacked in one ruled row (a dose table's drugs, each on its own
-line beside its dose: :func:`~structaware_readers.table_recovery.stacked_rows.may_hold_stacked_rows`)
-is read from the text layer too, and that grid is used when it cuts those names into rows of their
-own (:func:`~structaware_readers.table_recovery.stacked_rows.splits_names`; more rows for another
-reason is no ground), under the same figures and words checks.
-
-A table merged across pages (``Block.extra_ids``) is checked only for stacked items, or when a part
-was read turned round, part by part (:func:`check_parts`); its header is left as the parser read it.
+Table recognition from the page image often cuts header words across cells or takes a data row
+for the header, which breaks every row's ``header: value`` text. A parser-markup grid is read again
+from the text layer when fewer than :data:`MIN_HEADER_WORDS_FOUND` of its header words are there,
+when a header row is a data row, when it was read turned round (``TableGrid.turned``), or when it
+may hold stacked items (:mod:`.stacked_rows`). The new grid is used only if it keeps the body's
+figures (:data:`MIN_FIGURES_KEPT`), loses no row and reads the document's own words at least as
+well (:func:`known_share`). A table merged across pages is checked part by part (:func:`check_parts`).
 """
 
 from __future__ import annotations

@@ -67,38 +67,22 @@ def _find_onnx(folder: Path) -> str:
 
 
 class FastembedModel:
-    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats (see the module docstring).
+    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats.
 
-    Exactly one source (the first that is given):
-
-    * ``model_path=DIR``: a local folder with an ``.onnx`` file whose first output is
-      ``last_hidden_state`` (batch, tokens, dim), ``tokenizer.json`` and ``tokenizer_config.json``.
-      ``model_name`` then names it (a fastembed catalogue name reuses that entry's pooling and
-      dimension); otherwise mean pooling + normalisation are assumed and ``dim`` is read from
-      ``config.json`` (``hidden_size``) unless given.
-    * ``model_name=NAME``: a fastembed catalogue model (``TextEmbedding.list_supported_models()``),
-      loaded from fastembed's cache under :func:`model_assets.cache_dir`; it must have been
-      downloaded before when running offline.
-    * neither, or ``model_name="all-MiniLM-L6-v2-int8"``: the bundled all-MiniLM-L6-v2 int8 export
-      (384-d, English only), from :func:`model_assets.default_model_dir`, with no network.
-
-    ``dynamic_int8`` runs the model's matrix products on 8-bit integers
-    (:func:`~structaware_retrievers.encoders.onnx_text.quantize_dynamic_int8`, built once into the
-    cache): ``None`` (default) turns it on for the bundled model (a third less CPU a text on AVX2, vectors
-    at cosine 0.99 with the float32 products'; its ``model_id`` gains ``+dynamic-int8`` and lists the
-    float32 id in ``compatible_model_ids``, so indexes built before keep working) and off for a
-    ``model_path=`` folder; catalogue models run on fastembed and cannot take it.
-
-    The ONNX session is created on the first :meth:`load` (or embedding call), not in ``__init__``.
-    ``max_batch_tokens`` bounds the padded tokens (texts x longest text) of one ONNX Runtime call:
-    the memory budget of embedding (:data:`~structaware_retrievers.encoders.onnx_text.DEFAULT_MAX_BATCH_TOKENS`).
+    One source, the first given: ``model_path=DIR`` (an ONNX file with ``last_hidden_state``, plus
+    ``tokenizer.json``; mean pooling assumed unless ``model_name`` names a catalogue entry),
+    ``model_name=NAME`` (a fastembed catalogue model, cached before when offline), or neither: the
+    bundled all-MiniLM-L6-v2 int8 (384-d, English). ``dynamic_int8`` runs the matrix products on
+    8-bit integers (default on for the bundled model only; its ``model_id`` gains ``+dynamic-int8``
+    and stays compatible with the float32 id). ``max_batch_tokens`` bounds the padded tokens of one
+    ONNX Runtime call. The session is created on first use.
 
     Raises:
         InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
         ModelUnavailableError: the model cannot be loaded (not cached offline, checksum mismatch,
             not a catalogue name).
         MalformedInputError: ``max_batch_tokens`` < 1; ``dynamic_int8=True`` for a model fastembed
-            runs (a catalogue name, also with ``model_path=``).
+            runs.
     """
 
     def __init__(

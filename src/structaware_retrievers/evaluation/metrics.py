@@ -1,36 +1,13 @@
-"""Retrieval metrics of paper section 3.3 / 4.4, as pure functions over ranked results.
+r"""Retrieval metrics of the reference paper (sections 3.3 and 4.4), as pure functions over ranked results.
 
-Definitions (all ranks are 1-based; a query's results are its top ``depth`` hits, default 100):
+Ranks are 1-based; lengths are characters of ``context + "\\n" + text``. Page Hit@k: a top-k result
+lies on a gold page. Element Hit@k: a top-k result's source elements on a gold page cover the gold
+text (element-addressable methods only). Evidence Hit@k (our addition): the result's own text
+covers it. MRR of each; context cost (characters of the top 5); budget page hit (results taken in
+rank order while they fit a character budget: ``"stop"``, ``"skip"``, or the index's ``"pack"``).
 
-* **Page Hit@k (PH@k)**: some result among the top ``k`` comes from the question's document and
-  one of its ``pages`` is a gold page.
-* **Element Hit@k (EH@k)**: some result among the top ``k`` points to the gold element: the text of
-  its *source elements* (the blocks behind ``Unit.element_ids``) that lie on a gold page covers the
-  gold evidence text (see :func:`covers`). Only methods whose units address elements get EH
-  (structure-aware, per-element, no-context ablation); chunk and page baselines get N/A, as in the
-  paper's Table 2.
-* **Evidence Hit@k (EvH@k)**: some result among the top ``k`` on a gold page whose own retrieved
-  text (``context + "\\n" + text``, what an LLM is handed) covers the gold evidence text. Defined
-  for every method, so chunk and page baselines can be compared with element-addressable ones on
-  the same footing (our addition; not in the paper).
-* **MRR_p / MRR_e / MRR_ev**: mean over queries of ``1 / rank`` of the first page / element /
-  evidence hit; 0 when there is none within the retrieved depth.
-* **Context cost (Ctx)**: characters handed to the LLM for the top 5 results, i.e. the sum over
-  the top 5 of ``len(context + "\\n" + text)`` (just ``len(text)`` when the context is empty),
-  averaged over queries (paper: "mean characters in top-5").
-* **Budget page hit (Table 5)**: results are taken in rank order while the running character
-  total (same length as above) fits in the budget (1,000 / 2,000 / 4,000 characters); policy
-  ``"stop"`` (the default, reported): the first result that does not fit ends the list;
-  policy ``"skip"``: it is skipped and later, shorter results may still be taken. A query hits
-  when a taken result is a page hit. No result is ever truncated. The harness adds policy
-  ``"pack"`` for our index: what ``StructureIndex.query(..., budget_chars=B)`` hands over (skip, and a
-  hit's table-group rows are dropped before the hit; ``harness.packed_budget_hits``); for methods
-  without hits (peers) it equals ``"skip"``.
-
-Gold-text coverage: both texts are normalised by :func:`normalize_text` and split by
-:func:`tokens`; coverage is the fraction of gold tokens (as a multiset) also found in the
-candidate text; a candidate *covers* the gold text when coverage >= 0.8
-(:data:`COVERAGE_THRESHOLD`). With several gold spans (FinanceBench), covering any one counts.
+A text covers the gold text when at least :data:`COVERAGE_THRESHOLD` of the gold tokens (as a
+multiset, after :func:`normalize_text`) are in it; with several gold spans any one counts.
 """
 
 from __future__ import annotations

@@ -1,35 +1,12 @@
-"""Query-time evidence packing: group a table's rows into one hit, fit hits to a character budget,
-expand a hit to its neighbourhood.
+"""Query-time evidence packing over :class:`~structaware_retrievers.search.results.SearchHit` lists.
 
-All work on :class:`~structaware_retrievers.search.results.SearchHit` lists returned by
-``StructureIndex.query`` (``group_size=``, ``budget_chars=``, ``expand=``); lengths are characters of what an LLM is
-handed for a unit, ``len(unit.embedding_text())`` (``context + "\\n" + text``), the measure of the
-evaluation's budgeted page hit (paper Table 5).
-
-Table groups (:func:`group_table_rows`): among the fused candidates, the best row of a table is
-the hit and up to ``group_size - 1`` further matched rows of the same table ride along in
-``SearchHit.group`` (best first; past the second row only rows whose line, :func:`row_line`, is at
-most :data:`~structaware_retrievers.query.fusion.GROUP_SHORT_ROW_CHARS` characters), so the top k shows k
-different pieces of evidence and a question spread over several rows of one table (a comparison, a
-total and its parts) gets them together.
-
-Linked units (:func:`bring_linked`): a unit that elaborates others (``Unit.linked_ids``: a
-discussion section names the recommendations it discusses) brings one of them up to just above
-itself, the best ranked of those the search found too (else its first), so a question worded like
-the discussion gets the recommendation itself; a linked unit already ranked higher stays where it is.
-
-Neighbourhood of a hit (units of the same document, read from the store around the hit's
-``ordinal``; :data:`WINDOW` units either side):
-
-* ``table_row``: the rows just above and below in the same table (``table.row_index`` +- 1). The
-  header row travels with every row already: it is part of the row's ``context``.
-* ``recommendation``: the lead sentence of its parent section (the nearest section unit before it
-  with the same ``section_path``), as a copy of that unit whose ``text`` is cut to its first sentence.
-* ``flow_path``: the edges of the same flowchart that share a node with it (into its source, out of
-  its target, or from the same source).
-* ``section``: the adjacent parts of the same section (a long section is split in parts of at most
-  ``UnitOptions.max_section_chars``).
-* ``figure``, ``reference``, ``front_matter`` and baseline types: none.
+Lengths are characters of what an LLM is handed, ``len(unit.embedding_text())``.
+:func:`group_table_rows` makes a table's best row the hit and lets up to ``group_size - 1`` further
+matched rows ride along in ``SearchHit.group``, so the top k shows k different pieces of evidence.
+:func:`bring_linked` places a discussion's recommendation (``Unit.linked_ids``) just above it.
+:func:`fit_budget` keeps the best hits within a character budget. :func:`neighbours` reads a hit's
+neighbourhood from the store (:data:`WINDOW` units either side): adjacent rows of a table row, the
+section lead of a recommendation, flowchart edges sharing a node, adjacent parts of a section.
 """
 
 from __future__ import annotations

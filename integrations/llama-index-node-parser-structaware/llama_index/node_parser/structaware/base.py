@@ -1,35 +1,12 @@
-"""``StructureAwareNodeParser``: one LlamaIndex ``TextNode`` per structure-aware evidence unit.
+r"""``StructureAwareNodeParser``: one LlamaIndex ``TextNode`` per structure-aware evidence unit.
 
-Input: ``Document``\\ s from ``llama_index.readers.structaware`` (they carry the parsed blocks in
-``metadata["structaware_document"]``, so nothing is parsed twice). A document that structaware did
-not read (``SimpleDirectoryReader``'s own readers: a ``.txt``, a ``.docx``) passes through as plain
-text nodes, split by LlamaIndex's ``SentenceSplitter`` (``plain_chunk_size``/``plain_chunk_overlap``),
-with an ``InputWarning`` naming its file: a mixed folder never fails the batch. The parser runs
-``structaware_readers.units.build_units`` (paper section 2.3) and converts each unit with
-:func:`llama_index.node_parser.structaware.nodes.unit_to_node` (see that module for the metadata
-keys and what the embedding and the LLM see).
-
-Relationships:
-
-* ``SOURCE``: the document (its metadata without the bulky document JSON);
-* ``PREVIOUS``/``NEXT``: consecutive units of the same document, in unit order;
-* ``PARENT``/``CHILD``: only with ``parent_nodes=True``. Units have no containment among
-  themselves (a recommendation is split *out* of its section, not nested in it), but table rows
-  and flowchart edges do belong to one element. With ``parent_nodes=True`` the parser also emits
-  one parent ``TextNode`` per table (caption + the whole table text) and per flowchart, linked
-  ``PARENT``/``CHILD`` to its row / edge nodes, after the document's unit nodes. That is what
-  ``AutoMergingRetriever`` and ``get_leaf_nodes``/``get_root_nodes`` work with: index the leaves,
-  keep the parents in the docstore, and several hit rows of one table merge into the table.
-  Off by default, so that each node is exactly one unit.
-
-Metadata hygiene: after LlamaIndex merges the document's metadata into each node, the parser also
-copies the document's ``excluded_embed_metadata_keys``/``excluded_llm_metadata_keys`` onto the node
-(LlamaIndex does not; without it ``SimpleDirectoryReader``'s file size and dates leak into the
-embedding text), and the document JSON itself is never copied into nodes or relationships.
-
-``to_dict()`` works (the ``IngestionPipeline`` cache key is ``str(transformation.to_dict())``), and
-the parser's fields are all plain values. ``id_func`` is not used: node ids are the units'
-deterministic ids.
+Input: ``Document``\\ s from ``llama_index.readers.structaware``, which carry the parsed blocks, so
+nothing is parsed twice; a document structaware did not read is split by ``SentenceSplitter`` with
+an ``InputWarning`` instead of failing the batch. Each unit becomes a node through
+:func:`~llama_index.node_parser.structaware.nodes.unit_to_node`, linked ``SOURCE`` to its document
+and ``PREVIOUS``/``NEXT`` to its neighbours. With ``parent_nodes=True`` each table and flowchart
+also gets a parent node over its row or edge nodes, for ``AutoMergingRetriever``. The document's
+excluded metadata keys are copied onto each node, and the document JSON never is.
 """
 
 from __future__ import annotations
