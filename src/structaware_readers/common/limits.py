@@ -1,30 +1,13 @@
 """Documented input limits, checked up front so a malformed input ends in one typed error.
 
-Every reader goes through these checks, so no input, however malformed, can make the package
-crash, hang or use unbounded memory (issue 12). The limits sit far above anything a real parser
-writes (the largest real outputs seen: 17-digit integers, nesting depth ~12, ~2,000 pages):
+Every reader goes through these checks, so no input can make the package crash, hang or use
+unbounded memory. The limits sit far above what real parsers write: :data:`MAX_JSON_BYTES` (a
+JSON file or zip member), :data:`MAX_ZIP_BYTES` (decompressed JSON of a zip, counted while
+reading), :data:`MAX_JSON_DEPTH`, :data:`MAX_INT_DIGITS` (also no ``NaN``/``Infinity``),
+:data:`MAX_PAGES`, :data:`MAX_TABLE_CELLS` (after span expansion); :data:`MAX_RENDER_PIXELS` lowers
+a page's render resolution instead of refusing it (:func:`render_scale`).
 
-=========================  ====================================================================
-limit                      what happens beyond it
-=========================  ====================================================================
-:data:`MAX_JSON_BYTES`     a JSON file or zip member larger than this is refused
-:data:`MAX_ZIP_BYTES`      a zip whose JSON members decompress to more than this in total is
-                           refused (zip-bomb guard; counted while reading, never trusted from the
-                           zip header)
-:data:`MAX_JSON_DEPTH`     JSON nested deeper than this (arrays + objects) is refused
-:data:`MAX_INT_DIGITS`     integers outside +-(2**63 - 1) and non-finite numbers (``1e400``,
-                           ``Infinity``, ``NaN``) are refused: no parser field needs them
-:data:`MAX_PAGES`          a page number / page index / page count above this is refused
-:data:`MAX_TABLE_CELLS`    a table whose row/column spans expand to more cells is refused
-:data:`MAX_RENDER_PIXELS`  a PDF page is rendered (for OCR, a figure, a page picture) at a lower
-                           resolution so that its image holds at most this many pixels
-                           (:func:`render_scale`): a page box of a million points, or one sized to
-                           a 12,000-pixel scan, is read from a smaller image, not refused
-=========================  ====================================================================
-
-JSON text may start with a UTF-8 byte-order mark and any amount of whitespace. Lone UTF-16
-surrogates written as ``\\ud800`` escapes (valid JSON, but not encodable as UTF-8) become
-U+FFFD, so text always prints and stores.
+JSON may start with a byte-order mark and whitespace; lone UTF-16 surrogate escapes become U+FFFD.
 """
 
 from __future__ import annotations

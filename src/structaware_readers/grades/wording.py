@@ -70,19 +70,10 @@ _ZH_RECOMMEND_VERB = re.compile(
 def is_recommendation(text: str) -> bool:
     """True when ``text`` carries an evidence grade or explicit recommendation wording.
 
-    Fires on (English) a grade (:func:`detect_grade`), a recommendation label at the start
-    (``Recommendation 2.1:``, ``Key recommendation 3.``, ``Good practice statement``), "we
-    recommend/suggest", "the panel/committee/... recommends", passive "is/are (not) recommended"
-    (but not the adjective: "the recommended dose is 5 mg" is **not** a recommendation, "5 mg is
-    recommended for adults" is), "should (not) be <care decision>" (offered, given, considered,
-    prescribed, avoided, screened, referred, ...; procedural steps such as "should be measured",
-    "should be performed" or "should be noted" are not), "should receive/undergo/avoid/ensure",
-    "clinicians/physicians/prescribers should <act>" (CDC style; not "should be aware", "should know"),
-    and NICE-style imperatives at the start
-    (``Offer``, ``Consider``, ``Do not offer``, ...); (Chinese) a ``推荐意见 2.1：`` label and
-    推荐/建议 used as a verb after a clause boundary or subject (``…者，推荐进行…``, ``不建议…``,
-    ``专家组建议…``) but not as a noun (``分级推荐意见``, ``政策建议``, ``如有意见或建议，``,
-    ``推荐剂量``, ``推荐的``).
+    Wording: a recommendation label, "we recommend/suggest", passive "is recommended" (not the
+    adjective "the recommended dose"), "should be <care decision>" (not "should be measured"),
+    NICE-style imperatives (``Offer``, ``Do not offer``), and Chinese 推荐/建议 as a verb, not a noun.
+    Source: the reference paper, section 2.3.
 
     Args:
         text: a paragraph, list item or table-row text.
@@ -92,8 +83,6 @@ def is_recommendation(text: str) -> bool:
 
     Raises:
         TypeError: ``text`` is not a string.
-
-    Source: paper section 2.3 ("paragraphs matching recommendation language or evidence grades").
     """
     if not isinstance(text, str):
         raise TypeError(f"is_recommendation expects str, got {type(text).__name__}")

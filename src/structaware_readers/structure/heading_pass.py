@@ -1,30 +1,12 @@
-"""Which blocks are headings, and at what level: from the PDF's outline, then numbering, then the parser's typing.
+"""Which blocks are headings, and at what level: from the PDF's outline, then numbering, then the parser.
 
-Applied to every parsed document before units are built (:func:`settle_headings`), because the
-section path of every unit is the stack of headings above it:
-
-1. **Outline.** When the PDF is known and its outline names enough of the document's blocks
-   (:data:`MIN_NAMED` entries and half of them, :func:`~structaware_readers.structure.outline.match_outline`),
-   the blocks it names are headings at the outline's depth (a title the parser typed as a
-   paragraph is promoted), a heading the parser cut over two lines is joined back into one
-   (the second block's id and box stay in the first's ``extra_ids`` / ``extra_bboxes``), a
-   heading that runs on into the next entries' titles is cut into one heading per title, and a
-   title printed as a table's first line gets a heading before the table (these new headings have
-   the ids ``<block id>-h<k>`` and the box of the block they come from). A heading
-   the outline does not name nests under the last one it does name, keeping its depth below it
-   (an annex, chapter or part by its numbering stays at the top level).
-2. **Not headings.** A heading the outline does not name is turned into a paragraph when it shows
-   a sign of being none (:func:`~structaware_readers.structure.heading_evidence.not_a_heading`: grade tokens,
-   a column header, a numbered table cell, a sentence, a line fragment, a list of people, a caption
-   not followed by its table; or :func:`~structaware_readers.structure.heading_evidence.beside_another`: a
-   table row's cell). Without an outline the same signs apply to every heading.
-3. **Numbered chapters.** Without an outline, a paragraph that is only a one-level Chinese
-   chapter title (``2.城市道路的风险源``: a number, ``.``/``．``/``、``, a short title in CJK with no
-   clause break) becomes a heading when the chapter before or after it is numbered the same way and
-   they are not neighbours (list items are), and levels are placed again from the numbering
-   (:func:`~structaware_readers.structure.headings.heading_levels`).
-
-The text of every block is kept as printed; only kinds, levels and the joins of step 1 change.
+:func:`settle_headings` runs before units are built, since a unit's section path is the stack of
+headings above it. When the PDF's outline names enough blocks
+(:func:`~structaware_readers.structure.outline.match_outline`) they become headings at its depth
+(split headings joined, run-on ones cut, new ones with ids ``<block id>-h<k>``). Headings the
+outline does not name (or all, without one) that show a sign of being none
+(:mod:`~structaware_readers.structure.heading_evidence`) become paragraphs. Without an outline,
+numbered Chinese chapter titles typed as paragraphs become headings. Block text is never changed.
 """
 
 from __future__ import annotations

@@ -1,30 +1,10 @@
 """Which leading rows of a table are its title, which its column header, which its body.
 
-Rules (each a kind seen in real parser output; ``../shared/cases`` 03, 04, 08, 29):
-
-* **Title rows**: a leading row with one distinct text, in a table of two or more columns, is a
-  title (it goes to :attr:`TableGrid.title`, i.e. the caption side, never into the column
-  headers) when either
-
-  - it spans the full width (every cell holds the same text, e.g. a ``colspan`` over all columns or
-    a merged cell a converter repeated in every cell) and no further ``<th>``/``<thead>`` row
-    follows it (``Dose`` spanning ``Adults | Children`` header cells is the top of a two-row header,
-    not a title); or
-  - it covers fewer than half of the columns and the next row looks like a header row (see below):
-    an XLSX section label absorbed above the real header.
-
-  A title row must be in the header zone: a ``<th>``/``<thead>`` row, or the first row of a table
-  that marks no header rows at all. ``<th>`` vs ``<td>`` alone is no evidence.
-* **Header rows**: the leading ``<thead>`` rows (or rows made only of ``<th>``) left after the
-  titles. When all of them were titles, the next row is the header only if it *looks like one*:
-  every cell non-empty, at most :data:`MAX_HEADER_CELL` characters on one line, none a bare number.
-  When the table marks no header rows (MinerU never writes ``<th>``), the first row is the header
-  unless it reads like data (a cell holding a sentence: :data:`SENTENCE_WORDS` or more words ending
-  in ``.``, or more than :data:`MAX_HEADER_TEXT` characters, while its other cells are not all years):
-  a two-row table of two facts is two body rows. If a cell of that first row has a ``rowspan`` of ``r`` (2..:data:`MAX_HEADER_SPAN`) and
-  rows remain below, the header is extended to ``r`` rows (two-level headers such as
-  ``Profile QA / ROUGE-1``).
-* A one-row table has no header row.
+A leading row with one distinct text is a title (:attr:`TableGrid.title`, never a column header)
+when it spans the full width with no header row under it, or covers under half the columns above a
+header-like row. Header rows are the ``<thead>``/``<th>`` rows left; when a table marks none (MinerU
+never writes ``<th>``) the first row is the header unless it reads like data (a sentence, a long
+cell), extended over a leading ``rowspan`` (two-level headers). A one-row table has no header.
 """
 
 from __future__ import annotations

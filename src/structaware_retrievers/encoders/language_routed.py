@@ -62,29 +62,21 @@ def no_cjk_half(dim: int) -> np.ndarray:
 
 
 class LanguageRoutedModel:
-    """An English and a multilingual :class:`DenseEncoder` in one vector, the query's language
-    choosing which half searches (see the module docstring).
+    """An English and a multilingual :class:`DenseEncoder` in one vector; the query's language picks the half.
 
     Args:
-        english: the English model (e.g. ``DenseEncoder("all-MiniLM-L6-v2-int8")``).
-        multilingual: a model that covers the other languages (e.g. ``DenseEncoder("use-multilingual-v3")``).
-        english_query_share: ``beta``, the weight of the multilingual half in a non-CJK query's
-            vector (the English half weighs 1); 0 searches English queries with the English model alone.
+        english: the English model.
+        multilingual: a model that covers the other languages.
+        english_query_share: ``beta``, the weight of the multilingual half in a non-CJK query
+            (0: the English model alone).
         name: the preset name (``model_name``).
-        route_passages: embed a passage without a CJK letter by the English model alone (its
-            multilingual half :func:`no_cjk_half`); ``None``: on when ``english_query_share`` is 0
-            (an English query with ``beta > 0`` reads the multilingual half of English passages).
+        route_passages: embed a passage without a CJK letter by the English model alone;
+            ``None``: on when ``english_query_share`` is 0.
 
     Attributes:
-        model_id: ``<name>@<english id>+<multilingual id>``, with ``+cjk-free-passages-english-only``
-            when passages are routed: the passage vectors depend on the models and the routing only
-            (``english_query_share`` changes queries, not the index).
-        compatible_model_ids: ids of indexes this model reads and writes as its own: for a routed
-            model, the id of the same models without routing (an index built before the routing:
-            English queries score its passages and new ones alike, see the module docstring); and
-            the ids with an English half's own compatible ids in its place (MiniLM with float32
-            products, before dynamic int8: vectors at cosine 0.99 with today's).
-        languages: the union of the halves' languages (``None``: one half is multilingual/unknown).
+        model_id: ``<name>@<english id>+<multilingual id>``, suffixed when passages are routed.
+        compatible_model_ids: ids of indexes whose passage vectors this model scores alike.
+        languages: the union of the halves' languages (``None``: one is multilingual or unknown).
 
     Raises:
         MalformedInputError: ``english_query_share`` is negative or not finite, or

@@ -1,32 +1,13 @@
 """A lean ONNX Runtime text embedder for mean-pooled sentence-transformers models in a local folder.
 
 It computes what fastembed's ``TextEmbedding`` computes for a mean-pooling, normalising model
-(tokenizer.json with the truncation limit of tokenizer_config.json, right padding to the longest
-text of a batch, ``token_type_ids`` of zeros, mean of ``last_hidden_state`` over the attention
-mask, L2 normalisation), without importing fastembed (whose package import pulls in its image
-models and the Hugging Face hub client: about 1 s per process). Three costs are cut further:
-
-* **Load time.** ONNX Runtime optimises the graph every time a session is created (0.3-0.5 s for
-  MiniLM). The optimised graph (``ORT_ENABLE_EXTENDED``: portable, no hardware-specific layout) is
-  saved once under ``<cache>/models/optimized/<model key>-ort<version>/`` and later sessions load
-  it with optimisation off. Its weights go to a separate raw file (``model.data``, ONNX external
-  data) that ONNX Runtime memory-maps instead of parsing and copying them out of the protobuf:
-  constant folding turns MiniLM's int8 weights into 90 MB of float32, which took 0.11 s to load
-  inline and takes 0.04-0.05 s as external data (``benchmarks/bench_speed.py``).
-* **Arithmetic** (``dynamic_int8=True``). The saved graph is first quantised dynamically
-  (``onnxruntime.quantization.quantize_dynamic``, int8 weights with one scale per output column,
-  activations quantised per call): its matrix products run on 8-bit integers (``MatMulInteger``)
-  instead of float32. For MiniLM on an AVX2 CPU, 1 thread: 41.2 ms of CPU a unit against 74.7 ms,
-  vectors at cosine 0.992 on average (min 0.98) with the float32 ones (600-800 bench/cpg units;
-  docs/benchmarks/scale.md, "Session 9"). The activations' scale is computed per call, over every
-  text of a batch and its padding, so each text runs alone (:meth:`OnnxMeanPoolEmbedder.embed`).
-  Building the graph needs the ``onnx`` package, once per cache.
-* **Memory.** Texts are batched by **padded tokens**, not by count: a batch holds at most
-  ``max_batch_tokens`` (default :data:`DEFAULT_MAX_BATCH_TOKENS`) of ``texts x longest text``
-  tokens, after sorting by token length. The activations of a transformer grow with
-  ``batch x tokens`` (and attention with ``batch x tokens^2``), so the peak memory of a batch is
-  bounded whatever the mix of short table rows and long sections (ONNX Runtime's CPU memory arena
-  keeps the largest batch's buffers for the life of the session, so the bound is what matters).
+(truncation, right padding, mean of ``last_hidden_state`` over the attention mask, L2 norm) without
+importing fastembed. Three costs are cut: the optimised graph is saved once under
+``<cache>/models/optimized/`` with its weights as memory-mapped external data, so later sessions
+skip optimisation; ``dynamic_int8=True`` quantises the graph once so matrix products run on 8-bit
+integers, each text alone (the activation scale is per call); and batches are bounded by padded
+tokens (``max_batch_tokens``, texts x longest text) so peak memory is bounded whatever the mix of
+lengths.
 """
 
 from __future__ import annotations

@@ -1,31 +1,13 @@
 """Calibrated relevance: one score per hit that means the same from question to question.
 
-The fused score of a hybrid search (weighted RRF or DBSF inside Qdrant, :mod:`.fusion`) is built
-from ranks, so the best hit of any question, a question about the library or about last night's
-football, scores the same. The relevance of a unit to a question is instead read from two
-absolute signals of that unit alone:
-
-* ``cos``: the cosine of the question's dense vector with the unit's, as the index stores it;
-* ``cov``: the share of the question's BM25 terms the unit holds, each term weighted by its IDF in
-  the collection (``ln(1 + (N - n + 0.5) / (n + 0.5))``, ``n`` of the ``N`` points holding it, as
-  Qdrant weighs it), so a question whose rare words ("glaucoma") no unit holds covers little even
-  where its common words ("treated", "patients") match;
-
-combined as ``raw = cos + COVERAGE_WEIGHT * cov + FULL_COVERAGE_WEIGHT * max(0, cov - 0.5)`` (plus
-:data:`CJK_OFFSET` for a question that is mostly Chinese/Japanese/Korean, which the default dense
-model searches with its multilingual half, whose cosines run lower) and mapped to [0, 1] by
-``1 / (1 + exp(-(raw - BOUNDARY) / SCALE))``. The second coverage term lets a unit that holds most
-of the question's weighted terms answer though the dense model scores it low: the dense model is
-blind to numbers, and a table row found by the value the question names (``adults 57-59 y``) has a
-cosine of an unrelated passage.
-:data:`DEFAULT_MIN_SCORE` = 0.5 is the boundary: below it, "not in this library". Without a dense
-vector (a BM25-only search, or a dense model that lacks the question's language) the coverage alone
-is mapped, around :data:`COVERAGE_ONLY_BOUNDARY`; without a BM25 term, ``cov`` is 0.
-
-The constants were fitted on the development guidelines with the default dense model
-(``benchmarks/calibration.py``, docs/benchmarks/calibration.md): 40 off-topic questions and the gold
-hits of the development questions. Another dense model has its own cosine scale: measure its
-boundary with that script and pass ``min_score``.
+A fused score is built from ranks, so every question's best hit scores alike, on topic or not.
+Relevance is read instead from two absolute signals of the unit: ``cos``, the cosine of its dense
+vector with the question's, and ``cov``, the IDF-weighted share of the question's BM25 terms it
+holds. ``raw = cos + COVERAGE_WEIGHT * cov + FULL_COVERAGE_WEIGHT * max(0, cov - 0.5)`` (plus
+:data:`CJK_OFFSET` for a CJK question) is mapped to [0, 1] by a logistic around :data:`BOUNDARY`;
+without a dense vector the coverage alone is mapped around :data:`COVERAGE_ONLY_BOUNDARY`.
+:data:`DEFAULT_MIN_SCORE` (0.5) means "not in this library". The constants were fitted with the
+default dense model (``benchmarks/calibration.py``); another model needs its own ``min_score``.
 """
 
 from __future__ import annotations
