@@ -1,28 +1,11 @@
 """Alternative text descriptions of algorithms -> numbered boxes and directed, labelled edges.
 
-Guideline writers who publish an algorithm as an image (every VA/DoD clinical practice guideline)
-print, for screen readers, an outline that spells it out box by box (Section 508 alternative text).
-This module reads that outline's wording; it knows no layout, only text. Forms read (real wording
-of the VA/DoD appendices "Alternative Text Descriptions of Algorithms"):
-
-* a start: ``Module A begins with Box 1, in the shape of a rounded rectangle: "Adult in healthcare
-  system"`` (also ``starts with``, ``The algorithm begins with Box 1``, ``Beginning at Box 10``);
-* an unlabelled edge: ``Box 1 connects to Box 2, in the shape of a hexagon, asks the question: "Is
-  ...?"`` (also ``connects Box 2`` without "to", ``then connects``, ``also connects``, ``connects
-  back to``), and ``This connects back to Box 26.`` after a box;
-* a branch: ``If the answer is "Yes" to Box 2, then Box 3, in the shape of an oval: "Go to Module
-  B, Box 16"`` (also ``If the answer "No" to``, ``then continue to Box 10``, ``then to Box 11``, any answer text such as
-  ``"No (still suspect asthma)"``, and ``If the "Patient agrees" to Box 19, then Box 24``);
-* a box on its own: ``Box 10, in the shape of a rectangle: "Monitor outcomes of treatment"``;
-* the study-flow form: ``Box 1: 16,492 citations identified ... a. Right to Box 2: 11,050 citations
-  excluded ... b. Down to Box 3`` (an edge from the box last opened by ``Box N:``).
-
-A box's text is the quoted text after its shape (``"`` or typographic quotes; the outline may
-drop the closing quote, then the text runs to the next statement). A box described several times
-keeps its first text (a later one only when it completes the first: the outlines repeat a box's
-text at every mention, once in a while with another box's text by mistake). Box numbers are kept as the node ids (``"1"``, ``"16"``).
-
-Source: VA/DoD CPG appendices (public domain); Section 508 alternative-text practice.
+Guidelines that publish an algorithm as an image (VA/DoD) also print an outline of it box by box
+for screen readers (Section 508 alternative text). This module reads that wording, with no layout:
+starts (``Module A begins with Box 1 ...``), edges (``Box 1 connects to Box 2 ...``), branches
+(``If the answer is "Yes" to Box 2, then Box 3 ...``), lone boxes and the study-flow form
+(``a. Right to Box 2``). A box's text is the quoted text after its shape; the first description of
+a box wins. Box numbers are the node ids.
 """
 
 from __future__ import annotations

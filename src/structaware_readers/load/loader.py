@@ -1,29 +1,14 @@
 """One entry point for every input: detect what a path holds by its content and read it.
 
-Accepted inputs:
+Inputs: a PDF (MinerU, with OCR for pages without a usable text layer:
+:func:`structaware_readers.load.pdf_route.read_pdf`), any MinerU output (JSON, folder, zip),
+an Unstructured elements JSON, or another raw file Unstructured can partition offline.
 
-* a PDF (``%PDF`` magic bytes): parsed by MinerU (:func:`structaware_readers.mineru.read_mineru`); pages
-  without a text layer (scans) or with a garbled one (fonts without a Unicode map) are read by OCR
-  (:func:`structaware_readers.load.pdf_route.read_pdf`, extra ``ocr``);
-* any MinerU output: a JSON file of any format era, an output folder, a ``mineru-kit`` zip;
-* Unstructured output: an elements JSON file (``elements_to_json`` / hosted API form);
-* other raw files (``.docx``, ``.html``, ``.md``, ...): partitioned by Unstructured when it works offline.
-
-Reading order (``reading_order``):
-
-* ``"parser"``: keep the order the parser emitted;
-* ``"layout"``: always restore it from the bboxes (:mod:`structaware_readers.structure.reading_order`);
-* ``"auto"`` (default): keep MinerU's order (MinerU computes a layout reading order itself) and restore
-  it for Unstructured output of page-image formats (PDF, images), whose element order follows the PDF
-  text stream and breaks on multi-column pages.
-
-Document structure (:func:`prepare_document`, applied to every document whichever parser read it):
-page furniture the parser did not type is marked by repetition and position
-(:mod:`structaware_readers.structure.furniture`), the reading order above is applied, then paragraphs
-broken by a page or column break are joined (:mod:`structaware_readers.structure.continuations`), and
-bibliographies are typed (:mod:`structaware_readers.structure.references`), algorithms described in text
-become flowcharts (:mod:`structaware_readers.algorithms`) and figures without text are named in the
-document's warnings.
+``reading_order``: ``"parser"`` keeps the parser's order, ``"layout"`` restores it from the bboxes
+(:mod:`structaware_readers.structure.reading_order`), ``"auto"`` (default) keeps MinerU's and
+restores Unstructured's for page-image formats, whose order follows the PDF text stream.
+:func:`prepare_document` is the one structure pass every reader's output goes through (furniture,
+reading order, continued paragraphs, references, front matter, algorithms).
 """
 
 from __future__ import annotations

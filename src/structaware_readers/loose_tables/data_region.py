@@ -1,27 +1,11 @@
-"""A data table the parser gave as loose blocks under its caption (``Table 4 ...``), and its grid from
-the blocks' positions when the PDF's text layer cannot give one.
+"""A data table the parser gave as loose blocks under its caption, and its grid from block positions.
 
-Rules:
-
-* **Span**: the whole text width when the caption or a block just below it (within
-  :data:`LOOK_BELOW` of the page) crosses the page's middle, else the caption's half of a two-column
-  page (the other column's body text is no member).
-* **Extent**: the pieces below the caption inside the span, top to bottom, until a legend, a numbered
-  heading, another caption, a block that is no text piece (a figure, a table), or a vertical gap of
-  more than :data:`MAX_GAP`. Empty ``equation`` blocks (shaded cells read as formulas) are members
-  without text.
-* **A table**: at least :data:`MIN_MEMBERS` text members and :data:`MIN_SIDE_BY_SIDE` lines holding
-  two blocks side by side; a caption followed by body paragraphs (one block a line) is none.
-* **Grid from blocks** (:func:`blocks_grid`): columns are clusters of the body blocks' left edges
-  (closer than :data:`COLUMN_GAP`); a header block centred over a column (on the top line, its left
-  edge at no column start) goes to the column its width overlaps most; rows open at each block of the
-  leftmost column (stacked blocks there are one label when the lower one runs on: a lower-case
-  start, or a hyphen, comma or colon above; or two short labels whose lines touch, with no cell of
-  another column starting between them);
-  other blocks join the row open at their top. The first row is the header when it holds at least
-  two short cells (at most :data:`MAX_HEADER_CHARS` characters), none a list item or a sentence.
-
-Coordinates: block bboxes, 0..1 of the page, origin top-left.
+The region spans the text width or the caption's column and runs down until a legend, heading,
+caption, non-text block or a gap over :data:`MAX_GAP`; it is a table when it has
+:data:`MIN_MEMBERS` members and :data:`MIN_SIDE_BY_SIDE` lines of blocks side by side. Used when the
+text layer gives no grid: :func:`blocks_grid` clusters left edges into columns, opens a row at each
+block of the leftmost column and takes a first row of short cells as the header. Bboxes are 0..1
+of the page, origin top-left.
 """
 
 from __future__ import annotations

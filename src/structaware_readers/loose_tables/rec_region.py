@@ -1,29 +1,12 @@
 """A recommendation table the parser gave as loose blocks, read from its header row down.
 
-Seen on two-column journal guidelines (MinerU flash tier): the header row comes as separate blocks
-(``Recommendations`` at the left, ``Class^a`` and ``Level^b`` at the right), each statement as one or
-more paragraphs under the recommendation column (a lead-in, bullet lines, a closing line), and its
-grade as tiny blocks (``IIa``, ``B``, typed paragraph or heading) under the grade columns, vertically
-within the statement's lines. Rules:
-
-* **Columns**: the header blocks, left to right; a block belongs to the column whose range holds its
-  centre (a column runs from its header's left edge to the next header's).
-* **Extent**: the blocks below the header row inside its span (a recommendation column at the
-  right runs to the text's edge), in top-to-bottom order, until a legend, a numbered heading, a
-  block that reaches from the recommendation column into a grade column, another table's caption
-  or header row, or a vertical gap of more than :data:`MAX_GAP`.
-  Blocks outside the span (the other text column of the page, a side stamp) are not members.
-* **Rows**: each line of grade blocks (grade cells overlapping vertically) is one row. A statement
-  piece belongs to the grade line it straddles; the pieces between two grade lines are cut once, so
-  that each statement's middle is nearest its grades, at a place where a new statement starts (an
-  upper-case, digit or CJK start after a line that does not run on: no bullet, no ``:``/``,``/``or``/
-  ``and`` before) when one centres the row within :data:`OPEN_SLACK` of the best cut.
-  A block that holds two rows' statements is cut into its text-layer lines first (``lines``), else
-  at its sentence ends in proportion to its height.
-
-The grid: one header row (the printed names), one body row per grade line, the statement pieces
-joined in reading order (a bullet on a line of its own). Each body row keeps its bbox (0..1 of the
-page) and 1-based page.
+Two-column journal guidelines often come with the header (``Recommendations``, ``Class``,
+``Level``) as separate blocks, each statement as paragraphs and each grade as tiny blocks. Columns
+are the header blocks' ranges; the region runs down until a legend, a heading, another table, a
+block crossing columns or a gap over :data:`MAX_GAP`. Each line of grade blocks is one row; the
+statement pieces between two grade lines are cut where a new statement starts (a block holding two
+statements is cut at its text-layer lines). Each body row keeps its bbox (0..1 of the page) and
+1-based page.
 """
 
 from __future__ import annotations

@@ -1,29 +1,14 @@
 """MinerU's Python API in this process: the local route of a parse worker.
 
-:func:`structaware_readers.mineru.pdf.parse_pdf` runs ``mineru-kit`` in a subprocess per PDF by
-default, so every PDF pays MinerU's imports (about half of a short PDF's parse time, issue 24).
-A long-lived parse worker (:mod:`structaware_retrievers.index.parse_workers`) calls :func:`enable` once at
-start; from then on ``parse_pdf`` calls MinerU's public Python API (``mineru.parser.MinerUParser``)
-in the worker itself, so the imports are paid once per worker, not once per PDF. The middle JSON is
-the same as ``mineru-kit parse -f middle_json`` writes (``ParseResult.to_json()``), and the parse
-cache stores it the same way.
+A long-lived parse worker (:mod:`structaware_retrievers.index.parse_workers`) calls :func:`enable`
+once; then :func:`~structaware_readers.mineru.pdf.parse_pdf` calls ``mineru.parser.MinerUParser`` in
+the worker instead of a ``mineru-kit`` subprocess per PDF, so MinerU's imports are paid once per
+worker. The middle JSON and the parse cache are the same.
 
-**Image crops are skipped** (flash tier). MinerU's flash pipeline renders a 200 dpi image of every
-figure, chart, table and equation block (``attach_visual_block_images_from_pdf``, in ``spawn`` render
-processes of its own) and attaches it to its model output; the middle JSON it returns holds none of
-those images (no ``image_path`` or ``image_base64`` in any of bench/cpg's 10 guidelines), so the units
-can never use them. MinerU has no option to skip them (its ``image_analysis`` applies to the
-``xhigh`` effort only), so for the span of a flash parse :func:`parse_in_process` points the two names
-its flash branch calls (``mineru.backend.analysis.pdf.window``: ``attach_visual_block_images_from_pdf``,
-``get_document_render_session``) at no-ops, and puts them back after. The middle JSON is the same
-but for ``extensions.docvortex_layout.pages[].image_rotations``, which no reader reads
-(``tests/test_parse_workers.py`` compares it with MinerU's as it comes); two cpg guidelines (241 pages)
-took 45.9 s of CPU instead of 54.0 (docs/benchmarks/scale.md, "Session 10"). A MinerU without those
-names renders its crops as before.
-
-In-process MinerU cannot be interrupted: the worker pool enforces the time-out by killing the
-worker's process group. Not for an ordinary caller's process: MinerU reconfigures global logging
-and may start ``spawn`` render processes of its own.
+In a flash parse, :func:`parse_in_process` points MinerU's figure-crop rendering
+(:data:`VISUAL_CROP_HOOKS`) at no-ops for its span: the middle JSON holds none of those images, so
+the units never use them. In-process MinerU cannot be interrupted (the pool kills the worker's
+process group on time-out) and reconfigures logging: not for an ordinary caller's process.
 """
 
 from __future__ import annotations

@@ -1,29 +1,12 @@
 """MinerU ``middle.json`` with the ``pdf_info`` schema (magic-pdf 0.7 through mineru 3.x).
 
-Also the ``layout.json`` of the 3.x cloud API zip. Source: MinerU
-``docs/en/reference/output_files.md`` and the ``*_middle_json_mkcontent.py`` renderers; notes in
-``research/formats-mineru-unstructured.md`` §1.4–1.5. Shape::
-
-    {pdf_info: [{page_idx (0-based), page_size: [w, h] (PDF points),
-                 para_blocks: [...], discarded_blocks: [...], ...}],
-     _backend?, _version_name, _parse_type?}
-
-A block has ``type``, ``bbox`` (PDF points, top-left origin; divided by ``page_size`` here),
-``index`` (reading order; floats such as ``16.75`` in pipeline 2.x), and either ``lines``
-(``[{bbox, spans: [{type, content|html|latex|image_path}]}]``) or ``blocks`` (sub-blocks
-``*_body``/``*_caption``/``*_footnote`` of images, tables, charts, code; the items of a VLM
-list). ``level`` is set on titles from 3.x. Cross-page merges (``para_split``/``merge_table``)
-leave the emptied continuation with ``lines: []`` and ``lines_deleted: true``.
-
-Order: a page's ``para_blocks`` in list order (already sorted by ``index``), then its
-``discarded_blocks`` (headers, footers, page numbers, footnotes), as MinerU's own
-content_list does; ``j`` in the block id counts both lists.
-
-Text assembly (MinerU's renderer is not imported; checked against the content_list of the
-same runs): spans of a line are joined with one space; lines of a CJK block are concatenated,
-lines of a Latin block joined with a space, an end-of-line hyphen kept (``LLaMA-13B``) or
-removed before a lower-case continuation (``lan-guage`` -> ``language``); inline equations
-become ``$latex$``, display equations ``$$latex$$``.
+Also the ``layout.json`` of the 3.x cloud API zip. Source: MinerU's
+``docs/en/reference/output_files.md``. Shape: ``{pdf_info: [{page_idx (0-based), page_size
+(points), para_blocks, discarded_blocks}]}``; a block has ``type``, ``bbox`` (points, top-left
+origin; divided by ``page_size`` here), ``index`` and either ``lines`` of spans or sub-``blocks``.
+A page's ``para_blocks`` come first, then its ``discarded_blocks``; ``j`` of the block id counts
+both. Spans are joined as MinerU's own renderer joins them (CJK lines concatenated, a line-end
+hyphen dropped before a lower-case continuation, equations as ``$latex$``).
 """
 
 from __future__ import annotations

@@ -1,29 +1,13 @@
 """Run MinerU on a PDF (locally, or on a ``mineru-api`` server) and read the result, with a cache.
 
-Local route: ``mineru-kit parse x.pdf -o out.json -f middle_json --tier flash`` (MinerU 4.x) in a
-subprocess with a time-out. The ``flash`` tier uses no models and runs offline for PDFs that have
-a text layer (measured here: ~4 s for a 1-page PDF, ~5 s for 4 pages, ~27 s for 91 pages on 2 CPU
-cores). MinerU's Python API (``mineru.parse``) is public, but it starts ``spawn`` worker processes
-(so a caller's script needs a ``__main__`` guard), cannot be interrupted after a time-out and
-reconfigures global logging; the subprocess keeps all of that out of the caller's process.
-
-Model downloads are switched off by default (``MINERU_MODEL_SOURCE=local`` for the child), so a
-scanned PDF under ``flash`` (which needs OCR models) fails in about two seconds with MinerU's own
-"model not ready" message instead of probing remote model hubs for half a minute; MinerU would
-also persist the hub it picked into ``~/.mineru/config.yaml``.
-
-In a parse worker (:mod:`structaware_retrievers.index.parse_workers`, which calls
-:func:`structaware_readers.mineru.in_process.enable`) MinerU runs in the worker itself through its
-Python API instead: its imports are paid once per worker, not once per PDF.
-
-Remote route: ``api_url`` (or env ``STRUCTAWARE_MINERU_API``) sends the PDF to a ``mineru-api``
-server (see :mod:`structaware_readers.mineru.api_client`).
-
-Results are cached as MinerU's middle JSON under ``<cache>/mineru/<doc_id>/<tier>-<version>.json``,
-keyed by the PDF's content hash, the tier and the MinerU version, so a second ingest of the same
-PDF does not run MinerU again (:mod:`structaware_readers.mineru.parse_cache`). ``<cache>`` is
-``cache_dir``, else env ``STRUCTAWARE_CACHE_DIR``, else the user cache folder (``~/.cache/structaware``
-on Linux).
+Locally, ``mineru-kit parse ... -f middle_json --tier flash`` runs in a subprocess with a
+time-out: MinerU's Python API starts ``spawn`` workers, cannot be interrupted and reconfigures
+logging, which a caller's process should not see (a parse worker runs it in-process instead:
+:mod:`.in_process`). Model downloads are off by default, so a PDF needing missing models fails
+fast with MinerU's own message. ``api_url`` (env ``STRUCTAWARE_MINERU_API``) parses remotely
+(:mod:`.api_client`). Results are cached as middle JSON keyed by the PDF's content hash, tier and
+MinerU version (:mod:`.parse_cache`), under ``cache_dir``, env ``STRUCTAWARE_CACHE_DIR`` or the user
+cache folder.
 """
 
 from __future__ import annotations

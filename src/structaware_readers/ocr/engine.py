@@ -1,28 +1,12 @@
 """The OCR engine interface: a page image in, text lines with boxes and confidences out.
 
-Every OCR consumer in structaware (the scanned-page route, algorithm images read into flow paths)
-goes through :class:`OcrEngine`, so an engine can be swapped without touching them.
-
-The default engine is RapidOCR (``rapidocr`` on PyPI, Apache-2.0): PaddleOCR's PP-OCRv6 *small*
-text detector and recogniser (Chinese, English and digits in one model) run on ONNX Runtime. Its
-weights ship **inside the PyPI wheel** (``rapidocr/models/*.onnx``), so reading works offline with
-nothing downloaded; the engine refuses to start (``OcrUnavailableError``) rather than let RapidOCR
-fetch a model from a hub. Install with ``pip install 'structaware[ocr]'``.
-
-Coordinates: a line's ``bbox`` is ``(x0, y0, x1, y1)`` in **0..1 of the image width and height,
-origin top-left** (y grows downwards), the axis-aligned hull of the detector's quadrilateral,
-which is kept in ``polygon`` (four ``(x, y)`` corners, same system, clockwise from top-left as the
-detector gives them). A whole page rendered to an image therefore gives boxes directly in the
-system of :class:`~structaware_readers.models.Block` bboxes (0..1 of the page, top-left origin).
-Pixel boxes: multiply by the image's width and height.
-
-The engine is loaded lazily (on the first :meth:`OcrEngine.read`), once per process
-(:func:`default_engine`), and is safe to call from several threads (calls are serialised: ONNX
-Runtime already uses every core for one image). A parse worker
-(:mod:`structaware_retrievers.index.parse_workers`, one per core) gives the default engine one thread
-(:func:`set_default_threads`): beside the other workers and the embedding, ONNX Runtime's second
-thread only waits for a core (bench/cpg's three algorithm images: 20.6 s of CPU instead of 23.9 with
-the other core busy, the same lines, boxes and scores).
+Every OCR consumer goes through :class:`OcrEngine`, so an engine can be swapped. The default is
+RapidOCR (PP-OCRv6 small, Chinese and English, on ONNX Runtime), whose weights ship in its wheel:
+it works offline and raises ``OcrUnavailableError`` rather than download a model (extra ``ocr``).
+A line's ``bbox`` is ``(x0, y0, x1, y1)`` in 0..1 of the image, origin top-left, the hull of the
+detector's quadrilateral (kept in ``polygon``). The engine loads on first use, once per process
+(:func:`default_engine`); calls are serialised; :func:`set_default_threads` gives a parse worker
+one thread.
 """
 
 from __future__ import annotations

@@ -1,29 +1,11 @@
-"""Signs that a block a parser typed as a heading is no heading: a table cell, a caption, a sentence, a list of people.
+"""Signs that a block a parser typed as a heading is no heading.
 
-A section path is made of headings, so one false heading puts every unit after it under a wrong
-path (``4. New therapies > IIa`` over twenty units). Each sign below is one a real section title
-does not show; :func:`not_a_heading` names the first one found, ``""`` when none is:
-
-* ``grade``: only grade tokens, a recommendation table's class and level cells (``IIa``, ``B``,
-  ``IIb``, ``1A``, ``Ⅱa类``), with or without footnote marks;
-* ``header_cell``: a table's column header: a word such as ``Class``, ``Level`` or ``Grade``, or
-  one to three words ending with a footnote mark of letters or symbols (``Class^a``, ``Level^b``;
-  not a citation number, ``Statins^9``, nor ``References^1``);
-* ``numbered_cell``: a bare number then a threshold (``2 LVEF ≤40%``: a row of a numbered table);
-* ``sentence``: a sentence, numbered or not, that ends with ``。`` and has a clause break inside, a
-  numbered one ending with ``。``, or twelve words and more ending with a full stop;
-* ``fragment``: a piece of a line cut by the layout: it starts with a lower-case word
-  (``and ESC/EAS Scientific Document Group``, ``of kidney function and ...``; not ``eGFR`` or
-  ``mTBI``, nor a label ``a.``, nor ``references``) or with a footnote mark, or ends with a comma or a semicolon;
-* ``people``: a list of people (``Document Reviewers: A. Name, (Role) (Country), ...``): a role
-  label followed by names, or three comma-separated items and more, most of them two to four
-  capitalised words; or one person with credentials in capitals (``Renee Redden, PMHCNS, BC``;
-  not ``Heart Failure, HFrEF, HFpEF``);
-* ``caption``: a table, figure or box caption (``Table 3 Cardiovascular risk categories``).
-
-Context signs (:func:`beside_another`): a heading with another block on its line, in the same
-column (a table row: ``ACS | Acute coronary syndromes``, ``Class^a | Level^b``), or inside a
-table's box.
+One false heading puts every later unit under a wrong section path. :func:`not_a_heading` names
+the first sign a real section title does not show, ``""`` when none: ``grade`` (only grade tokens),
+``header_cell`` (a table column header such as ``Class^a``), ``numbered_cell``, ``sentence``,
+``fragment`` (a line piece starting lower-case or ending with a comma), ``people`` (a list of names
+or one name with credentials), ``caption``. :func:`beside_another` tells a heading that shares its
+line with another block in its column (a table row).
 """
 
 from __future__ import annotations

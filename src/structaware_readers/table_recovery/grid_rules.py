@@ -1,28 +1,11 @@
 """Positioned phrases of a table region -> grid rows: the rules shared by every text source.
 
-A source (the PDF's text layer, :mod:`.pdf_text_layer`; the parser's space-aligned text,
-:mod:`.parser_text`) turns a table region into :class:`Line` objects holding :class:`Phrase` objects
-(text with an x-extent, in points or in characters); :func:`build_grid` makes the grid:
-
-* **Columns** are the merged x-ranges of the phrases of the data rows (a label and a figure); when
-  there are fewer than two data rows, of every line with two or more phrases. Phrases of a data row
-  never share a column, so a column edge never cuts a label or a number.
-* **Whole phrases, not cut words**: a phrase starting in the first column stays there (a long label);
-  any other phrase goes to every column it overlaps (a spanning header such as ``Three months ended
-  March 31,`` repeats, as a ``colspan`` does in :mod:`structaware_readers.tables`).
-* **Symbol columns** (``$``, ``%`` set apart in columns of their own) join their value: ``$`` the
-  column to its right, ``%`` / ``)`` the column to its left; empty columns are dropped.
-* **Header rows** are the leading rows above the first data row that hold text outside the label
-  column (``2021 | 2020 | Change``); a table without figures has its first row as header. A first
-  row with text in the label column only, of :data:`TITLE_MIN_WORDS` words or more and no unit note
-  (``Financial performance of JPMorgan Chase``, a lead-in sentence the region took in), is the
-  table's title, not a column header.
-* **Wrapped labels**: a body row with only a label, followed by a row whose label continues it (starts
-  in lower case or with ``(``, or the first ends with ``-``/``/``/``,``), is joined into that row
-  (``Nonaccrual loans`` + ``retained(a) | $842 | $689 | 22 %``).
-* **Trust**: rows come from text lines, so a grid is given only for a table with at least two data rows
-  or whose rows all have two or more filled cells; a text table whose cells wrap over several lines
-  gives no grid (it stays text).
+A source (:mod:`.pdf_text_layer`, :mod:`.parser_text`) gives :class:`Line` objects of
+:class:`Phrase` objects; :func:`build_grid` takes columns from the data rows' phrases (a phrase is
+never cut), spreads other phrases over every column they overlap (a spanning header), joins ``$``
+and ``%`` columns to their values, reads header rows above the first data row and a long first
+label-only row as the title, joins wrapped labels, and gives no grid unless at least two rows hold
+data.
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
 """The one entry point of table recovery: the stages run in order over a document.
 
-:func:`recover_tables` is what :func:`structaware_readers.load.loader.load_document` calls: it decides
-whether the document needs the stages at all, finds its PDF (stage 2) and runs
-:func:`recover_table_grids`, falling back to the parser's text when a PDF found on the way cannot be
-used, then gives table rows their own boxes (stage 8). :func:`recover_table_grids` runs stages 1-7
-over one document with a given PDF (or none):
-
-1. :mod:`.stage1_select` -- which blocks need a grid, which tables are split, which markup to check;
-2. :mod:`.stage2_find_pdf` -- the PDF opened (its page count must be the document's);
-3. :mod:`.stage3_split_tables` -- split tables read as one region;
-4. :mod:`.stage4_text_layer` -- ungridded regions read from the text layer, else
-5. :mod:`.stage5_parser_text` -- from the parser's space-aligned text (every target without a PDF);
-6. :mod:`.stage6_markup_check` -- parser markup that garbles the header, or stacks items in one row,
-   replaced (tables merged across pages: part by part, after the pages);
-7. :mod:`.stage7_continued` -- tables continued across pages merged;
-8. :mod:`.stage8_row_boxes` -- (:func:`recover_tables` only) each body row's own box, from PDFium's
-   text layer.
-
-Stages 3, 4 and 6 run page by page: only pages holding such regions are opened, each page is cropped
-to the region, and pages are released after use. pdfplumber parses a page's objects in about a second
-on a dense page; stage 6 looks at a header's words in PDFium's text runs first
-(:mod:`.pdfium_text`, milliseconds a page) and parses the page only when they are not all there or
-the rows may stack items.
+:func:`recover_tables` (called by :func:`structaware_readers.load.loader.load_document`) decides
+whether a document needs the stages, finds its PDF (stage 2), runs :func:`recover_table_grids`
+(stages 1-7 with a given PDF or none) and gives table rows their own boxes (stage 8). The stages
+are the ``stage*`` modules, in order. Only pages holding a target region are opened, cropped to
+it and released after use.
 """
 
 from __future__ import annotations

@@ -1,29 +1,11 @@
 """Stage 8: where each body row of a table lies on the page, from the PDF's text layer.
 
-A parser gives a table's cells (MinerU ``table_body`` HTML, Unstructured ``text_as_html``) and one box
-for the whole table, so a ``table_row`` unit would point at the table, not at its row. When the PDF
-is at hand, :func:`add_row_boxes` finds each body row's text lines inside the table's region and
-sets ``TableGrid.body_row_bboxes``: the row's box spans the table's width and the height of its lines
-(down to half way to the next line above and below, at most one line height). Grids rebuilt from the text layer already have their
-rows' boxes and are left alone.
-
-Method (per page region of a table; rows continued onto a later page are looked for in that page's
-part, ``Block.extra_bboxes``): the text layer's runs (PDFium's text rectangles, one per run of a
-line of a cell) inside the region are given to the rows by their text (:func:`_own_runs`): a run
-whose words occur in one row's cells only is that row's, a run several rows could hold goes to the
-one whose own runs reach over it. A row's box spans the table's width and the height of its runs,
-so a row whose cells wrap over several lines, or are centred in a row taller than their text (the
-label's line is then not the row's first), is outlined whole, in any script. Where fewer than
-:data:`MIN_ROWS_FOUND` of the rows are found that way, the runs are grouped into lines and each
-body row, in order, starts at the first line after the previous row's start whose words are mostly
-the row's own words (at least :data:`MIN_LINE_SHARE`) and that holds the first words of the row's
-leftmost cell that differs from the row above; it runs until the next row's start, the last row
-while its lines' words are the row's.
-A row not found keeps no box (its unit then points at the table); when fewer than
-:data:`MIN_ROWS_FOUND` of a region's rows are found the text layer does not match the parser's cells
-(a scan, another PDF) and none of that region's rows gets a box.
-
-Boxes are in the page as displayed (``/Rotate`` applied), 0..1, origin top-left, as every bbox.
+A parser gives a table's cells but one box for the whole table, so a ``table_row`` unit would point
+at the table. :func:`add_row_boxes` gives the text layer's runs inside the table's region to the
+rows whose words they hold (else walks the lines in row order) and sets
+``TableGrid.body_row_bboxes``: the table's width, the height of the row's lines. A row not found
+keeps no box; when fewer than :data:`MIN_ROWS_FOUND` rows are found the text layer does not match
+and no row gets one. Boxes are 0..1 of the page as displayed, origin top-left.
 """
 
 from __future__ import annotations

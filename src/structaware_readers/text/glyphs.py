@@ -1,28 +1,10 @@
 """Glyphs a PDF's text layer cannot name, written as a reader sees them.
 
-Text extracted from PDFs (by MinerU, pdfminer/pdfplumber, Unstructured) carries code points that
-are no text:
-
-* **Symbol-font bullets**: Word writes list bullets in Symbol / Wingdings / Wingdings 2, whose glyphs
-  sit in the Private Use Area at ``U+F000 + code`` (the VA/DoD guidelines' square second-level bullet
-  is Wingdings 2 ``0xA1``, extracted as ``U+F0A1``; a form's empty check box is another). A Private
-  Use Area glyph where a bullet stands (at the start of a word: after a line start, a space, ``:``
-  or ``;``; before a space, punctuation or a letter; also bullets of list items run into one line,
-  and a bullet a text layer set against its item: ``\uf0a1Symptoms`` -> ``▪ Symptoms``) is written
-  ``▪``. One set after a word or before a figure is dropped: without its font, its meaning cannot
-  be told (Symbol's ``0xA3`` is ``≤``, Wingdings 2's a box).
-* **Control characters** (C0 and C1, other than tab, newline and carriage return): a font that maps
-  its space glyph to ``U+0003`` (``二〇二五\\x03年``) or stray ``U+0000``; each is a space.
-* **pdfminer's** ``(cid:N)`` for a glyph without a Unicode map: dropped.
-* ``U+FFFD`` (a decoder's replacement character): dropped.
-* **PDFium's line-end hyphen**: PDFium drops the line break after a hyphen that ends a line and
-  writes the hyphen ``U+0002`` (``get_text_bounded``, its character API) or ``U+FFFE``
-  (``get_text_range``): between two letters it is the hyphen the page prints
-  (``angiotensin\x02converting`` -> ``angiotensin-converting``; whether the writer meant it, or a
-  syllable break, is the text layer's to tell: :mod:`structaware_readers.text.restore`); elsewhere
-  a ``U+FFFE`` is dropped.
-
-Text without any of these is returned unchanged (one regex search).
+A Symbol/Wingdings bullet in the Private Use Area where a bullet stands becomes ``▪`` (elsewhere it
+is dropped: without its font its meaning is unknown); control characters become spaces; pdfminer's
+``(cid:N)`` and ``U+FFFD`` are dropped; PDFium's line-end hyphen (``U+0002``/``U+FFFE``) between
+letters becomes ``-`` (whether it belongs to the word is :mod:`structaware_readers.text.restore`'s
+call). Text without any of these is returned unchanged.
 """
 
 from __future__ import annotations

@@ -1,28 +1,11 @@
 """The ``VectorStore`` interface every Qdrant backend implements.
 
-One store = one Qdrant collection (or one edge shard) holding one point per evidence unit:
-
-* point id: the unit id (a UUID string, ``ids.unit_id``), so upserts are idempotent;
-* named vectors: ``dense`` (cosine, the dense encoder's dimension) and ``sparse``
-  (BM25 term weights, ``Modifier.IDF`` so Qdrant applies IDF over the live collection);
-* payload: ``Unit.to_payload()``, with payload indexes on :data:`PAYLOAD_INDEXES`.
-
-Hybrid search is fused inside Qdrant with the Query API: one prefetch per vector (each with the
-payload filter), then RRF or DBSF (distribution-based score fusion) at the top level, which
-applies the filter again.
-
-RRF (the paper's fusion, section 2.4; the defaults are :mod:`structaware_retrievers.query.fusion`'s): Qdrant scores a point
-``sum(1 / (r / w + k - 1))`` over the prefetches, ``r`` being its 1-based rank in each and ``w``
-that prefetch's weight; with ``w = 1`` this is ``1 / (k + r - 1)``, the textbook ``1 / (k' + r)``
-with ``k' = k - 1``. Two units ranked (1st, 2nd) and (2nd, 1st) tie exactly, and the engine then
-orders them arbitrarily (differently on Qdrant Edge, qdrant-client and after ``optimize()``). The
-stores therefore weight the dense prefetch :data:`RRF_DENSE_WEIGHT` = 1.001 and BM25 1.0, which
-makes every backend order ties the same way: a weight above 1 lifts deep ranks slightly more than
-top ranks, so of two units with swapped ranks the one BM25 ranks higher goes first (BM25 is the
-number- and language-aware signal for the default English dense model, BENCHMARKS.md), and of a
-unit found only by the dense search and one found only by BM25 at the same rank, the dense one goes
-first. No score moves by more than ~1e-5, and no other order changes except near-ties closer than
-~1e-7.
+One store is one collection (or edge shard), one point per unit: id the unit id (idempotent
+upserts), named vectors ``dense`` (cosine) and ``sparse`` (BM25 with ``Modifier.IDF``), payload
+``Unit.to_payload()`` with indexes on :data:`PAYLOAD_INDEXES`. Hybrid search is fused inside Qdrant:
+one filtered prefetch per vector, then RRF or DBSF. The dense prefetch weighs
+:data:`RRF_DENSE_WEIGHT` (just above 1) so that exact RRF ties are ordered the same on every
+backend.
 """
 
 from __future__ import annotations
