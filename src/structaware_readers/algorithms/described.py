@@ -1,26 +1,11 @@
 """Algorithms described in text become flowchart blocks, placed on the algorithm's own page.
 
-A guideline that draws its algorithm as an image often prints, in an appendix, an outline that
-states every box and branch (:mod:`.alt_text`). :func:`attach_described_algorithms` finds those
-outlines among a document's blocks, reads each module's outline into a
-:class:`~structaware_readers.mermaid.Flowchart` (box numbers as node ids, ``Box 2: <text>`` as
-labels, each edge with the ids of the paragraphs that state it) and makes it a
-:attr:`BlockKind.FLOWCHART <structaware_readers.models.BlockKind>` block that the unit builder turns
-into ``flow_path`` units, one per edge (paper section 2.3):
-
-* where the algorithm's image is found (a figure after a heading naming the same module, ``A. Module
-  A: Screening and Diagnosis``, before the outline), the image block becomes the flowchart block: the
-  units sit in the algorithm's section and point at the image **and** at the outline paragraphs
-  (their ids, pages and bboxes go to ``extra_ids`` / ``extra_pages`` / ``extra_bboxes``);
-* else the flowchart block takes the place of the outline's first paragraph.
-
-The outline paragraphs leave the body (they live on as the flowchart block's text and
-provenance); an introduction before the first box stays section text. Outlines are found by their
-title (``Alternative Text Description(s) of ...``, as a heading or a short paragraph), split into
-modules by headings naming ``Module X``, and end at the next other heading or non-text block.
-
-Source: VA/DoD clinical practice guidelines (appendix "Alternative Text Descriptions of
-Algorithms"); Section 508 alternative text for complex images.
+Guidelines that draw an algorithm as an image often print an outline of every box and branch in an
+appendix (:mod:`.alt_text`). :func:`attach_described_algorithms` reads each module's outline into a
+:class:`~structaware_readers.mermaid.Flowchart` and makes it a FLOWCHART block (``flow_path`` units,
+one per edge): the algorithm's image block when it is found (its units then point at the image and
+at the outline paragraphs), else the outline's first paragraph. The outline paragraphs leave the
+body; they live on as the block's text and provenance.
 """
 
 from __future__ import annotations

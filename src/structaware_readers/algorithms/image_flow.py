@@ -1,26 +1,10 @@
 """An algorithm drawn as an image -> boxes, connectors, arrowheads and labels -> a Flowchart.
 
-Input: the figure's pixels (a page region rendered or scanned, dark ink on a light ground) and the
-text lines read in it (OCR, or a PDF's text layer over the region), each with its box in the
-image's pixels. Geometry (OpenCV, extra ``structaware[ocr]``):
-
-* **boxes**: the holes of closed outlines (contours with a parent, ``RETR_CCOMP``) that are convex
-  (solidity >= :data:`MIN_SOLIDITY`: rectangles, rounded rectangles, hexagons, diamonds, ovals; the
-  regions that connectors close between boxes are not) and hold text; a box's text is its lines in
-  reading order;
-* **connectors**: what ink is left once boxes (their outlines grown by a few pixels) and text are
-  erased, as connected pieces; a piece that touches two or more boxes links them; an **arrowhead**
-  (a filled triangle: ink that survives a morphological opening, unlike one- to three-pixel lines)
-  near a box makes that box a target, the other boxes touched are sources (fan-in and fan-out give
-  every source-target pair);
-* **labels**: lines outside every box (``Yes``/``No``, ``是``/``否``, any short text) go to the
-  nearest connector, and on it to the edge from the source box nearest to them;
-* **box numbers**: a line of 1-3 digits just above or left of a box's top-left corner (VA/DoD
-  algorithms number every box) becomes its id; unnumbered boxes get ``b<k>``.
-
-Pixel sizes are scaled to the render resolution (:data:`BASE_DPI`). Source: clinical algorithm
-conventions (VA/DoD "Shape Description": rounded rectangles, hexagons, rectangles, ovals joined by
-arrows); OpenCV contour hierarchy and morphology.
+Input: the figure's pixels and the text lines read in it, boxes in the image's pixels (OpenCV,
+extra ``ocr``). Boxes are convex holes of closed outlines holding text; connectors are the ink left
+once boxes and text are erased, an arrowhead (ink surviving a morphological opening) marking the
+target; lines outside every box label the nearest connector; a 1-3 digit line at a box's top-left
+corner is its number (else ``b<k>``). Pixel sizes scale with :data:`BASE_DPI`.
 """
 
 from __future__ import annotations

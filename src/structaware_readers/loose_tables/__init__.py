@@ -1,26 +1,12 @@
 """Tables a parser gave as loose blocks, or as pictures, turned into table blocks with a grid.
 
-Journal guidelines print recommendation tables (``Recommendations | Class | Level``, ``COR | LOE |
-Recommendations``) and data tables as boxes a layout parser does not see as tables: MinerU's flash
-tier gives the header row, each statement and each grade as separate paragraphs and headings, and a
-data table as one paragraph per cell line (with its shaded cells as empty equations); other parsers
-crop the table as a ``figure`` with its text read inside. :func:`gather_loose_tables` finds such
-regions page by page and replaces their blocks with one ``table`` block whose grid the unit builder
-reads like any other (a grid with class and level columns gives graded recommendation units):
-
-1. **Recommendation tables** from their header row (:mod:`.rec_region`); the caption above the header
-   (``Recommendation Table 2 — ...``, possibly over two blocks) becomes the table's caption.
-2. **Data tables** from their caption (:mod:`.data_region`): the grid from the PDF's text layer inside
-   the region when the PDF is at hand (:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`)
-   and it keeps the blocks' words, else from the blocks' positions; a table block the parser found
-   just below the region with as many columns is the rest of the table (its rows are appended).
-3. **Figures that are tables** (:mod:`.figure_tables`): a figure whose caption (its own, or the caption
-   block just above it) names a table.
-
-The new block keeps the id of its first member in reading order and the parser's own ids of all of
-them (``parser_ids``); each body row keeps its own box, so a row's unit points at its lines.
-A caption that cites a table in running text (``Table 5 of the 2019 guideline``), a
-caption followed by body paragraphs, and a figure captioned ``Figure 1`` are left alone.
+Layout parsers often miss boxed recommendation tables and data tables, giving each header, statement,
+grade or cell line as its own block, or the whole table as a figure. :func:`gather_loose_tables`
+finds such regions page by page: recommendation tables from their header row (:mod:`.rec_region`),
+data tables from their caption (:mod:`.data_region`, grid from the text layer or block positions),
+figures captioned as tables (:mod:`.figure_tables`). Each region becomes one TABLE block keeping its
+first member's id, every member's ``parser_ids`` and each row's box. A caption citing a table in
+running text is left alone.
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
-"""Client for a remote (or local) ``mineru-api`` server (MinerU 4.x V1 API), over httpx.
+"""Client for a ``mineru-api`` server (MinerU 4.x V1 API), over httpx; MinerU need not be installed.
 
-The server is started with ``mineru-api --host HOST --port PORT --tier flash`` (MinerU 4.0.12).
-Endpoints used (MinerU's own OpenAPI at ``/openapi.json``):
-
-* ``GET  /v1/health`` -> ``{"status": "ok", "version": "4.0.12", "features": {...}}``;
-* ``POST /v1/file_parse?tier=..&output_formats=..&filename=..&wait_timeout=..`` with the raw file
-  as ``application/octet-stream``: parses synchronously and returns the task payload with each
-  file's inline ``content`` (``middle_json`` as a dict, ``markdown`` as text). HTTP 409 means the
-  task failed; each file then carries ``error: {type, code, message}``. HTTP 202 means the
-  server-side wait ran out and the task is still running;
-* ``POST /v1/tasks`` (same query and body) -> 202 with ``task_id``, then
-  ``GET /v1/tasks/{task_id}/result`` -> 202 while running, 200 (or 409) when finished: the job API;
-* ``GET  /v1/files/{file_id}/content``: an output file's bytes (used for the ``zip`` package).
-
-Error bodies are ``{"error": {"type", "code", "message", "param"}}``. Every failure becomes one
-of the package's typed errors naming the file (or the server URL) and the server's message:
-:class:`~structaware_readers.errors.MalformedInputError` when MinerU could not read the document
-(corrupt, encrypted, not a supported type), otherwise
-:class:`~structaware_readers.errors.ParserUnavailableError` (server unreachable, authentication,
-missing models, engine failure, time-out).
-
-This module does not need MinerU installed: only httpx.
+Uses ``GET /v1/health``, ``POST /v1/file_parse`` (synchronous, HTTP 202 when the server-side wait
+runs out), the ``/v1/tasks`` job API and ``GET /v1/files/{id}/content``. Every failure becomes a
+typed error naming the file or server and the server's message:
+:class:`~structaware_readers.errors.MalformedInputError` when MinerU cannot read the document, else
+:class:`~structaware_readers.errors.ParserUnavailableError` (unreachable, authentication, missing
+models, time-out).
 """
 
 from __future__ import annotations

@@ -1,26 +1,9 @@
 """Which MinerU output format a parsed JSON value is, decided by its content (never its file name).
 
-=====================  ===================================================================
-format                 recognised by
-=====================  ===================================================================
-``docvortex_middle``   object with ``schema == "docvortex.middle"``, or ``schema_version`` +
-                       ``pages`` (4.0 alphas wrote schema 1.0 without the ``schema`` key)
-``middle_pdf_info``    object with a ``pdf_info`` list (magic-pdf 0.7 .. mineru 3.x middle.json,
-                       the 3.x cloud ``layout.json``)
-``structured_content`` object with a ``pages`` list of ``{blocks: [...]}`` and no ``schema`` (4.x)
-``content_list_v2``    list of pages, each a list of ``{type, content: {...}}`` items (3.x+)
-``content_list``       flat list of objects with a string ``type`` and MinerU item fields
-=====================  ===================================================================
-
-MinerU *model* outputs (``_model.json`` of the pipeline with ``layout_dets``, the VLM
-``_model.json`` list of pages of ``{type, bbox, angle, content: str}``, 4.x
-``model_output.json`` with ``schema == "docvortex.model"``) hold no reading order and are
-refused with an :class:`UnknownFormatError` that says which file to use instead, as is an
-Unstructured elements list (``element_id`` + ``metadata``).
-
-:data:`FORMAT_PREFERENCE` is the order used to pick one file when a folder or zip holds several
-renderings of the same run: richest first, because middle files carry page sizes and
-continuation flags that the content lists lose.
+Formats: ``docvortex_middle`` (4.x), ``middle_pdf_info`` (0.7 .. 3.x middle.json), ``structured_content``
+(4.x), ``content_list_v2`` (3.x+), ``content_list``. Model outputs (no reading order) and Unstructured
+element lists raise :class:`UnknownFormatError` naming the file to use instead.
+:data:`FORMAT_PREFERENCE` picks the richest rendering when a folder holds several.
 """
 
 from __future__ import annotations

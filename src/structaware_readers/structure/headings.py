@@ -134,27 +134,16 @@ def numbering_style(text: str) -> tuple[str, float, int] | None:
 def heading_levels(headings: Sequence[tuple[str, int | None]], *, parser_levels_fixed: bool = False) -> list[int]:
     """Levels (1 = top) of a document's headings, in reading order, from their numbering in context.
 
+    A stack of open numbering styles: a numbered heading closes the styles down to its own and opens
+    its style under the innermost one left; an unnumbered heading nests one level under the open
+    numbering without opening a style; a back-matter heading (``References``) closes everything.
+
     Args:
-        headings: ``(text, parser_level)`` per heading; ``parser_level`` is the parser's own
-            depth (MinerU ``text_level``, an HTML ``<hN>``, Unstructured ``category_depth + 1``)
-            or ``None``.
-        parser_levels_fixed: the parser's levels come from markup and are kept as given
-            (Unstructured HTML tags, ``category_depth``); the numbering then only fills the
-            headings that have no parser level.
+        headings: ``(text, parser_level)`` per heading (``parser_level`` may be ``None``).
+        parser_levels_fixed: keep the parser's levels (from markup) and fill only missing ones.
 
     Returns:
-        One level per heading. A stack of open numbering styles is kept: a numbered heading
-        closes the open styles down to its own (a sibling) or, for a style not open yet, the
-        open styles of equal or lower conventional rank (see :func:`numbering_style`), and opens
-        its style one level under the innermost style left open (a decimal of ``n`` parts at
-        least at level ``n``: ``4.2`` first met in an excerpt is level 2). So ``1.`` under
-        ``（一）`` is one deeper than ``（一）`` and ``6 Treatment`` is a sibling of ``5 Diagnosis``
-        whatever lies between. An unnumbered heading nests one level under the open numbering
-        (``max(parser level, innermost level + 1)``) without opening a style, so a numbered
-        heading after it is placed by its numbering alone. A back-matter heading (``References``, ``Bibliography``,
-        ``Acknowledgements``, ``参考文献``, ``致谢``) closes everything and is level 1.
-        Quantities that look like numbers (``2型糖尿病``, ``2024年版``, ``1.5T MRI``,
-        ``5-FU-based``) are not numbering (:func:`numbering_style` returns ``None``).
+        One level per heading.
     """
     stack: list[tuple[str, float, int]] = []  # open numbering: (style, rank, level)
     levels: list[int] = []

@@ -1,27 +1,10 @@
 r"""The text of one HTML table cell: inline markup turned into plain text without gluing words.
 
-Rules (MinerU table HTML, Unstructured ``text_as_html``, HTML-to-table converters):
-
-* entities are decoded by the HTML parser (``&lt;140/90`` -> ``<140/90``, ``&nbsp;`` -> a space);
-* ``<br>`` and block elements (``<p>``, ``<div>``, ``<li>``, the rows of a nested table) start a new
-  line, so ``<p>Adults aged 45-75</p><p>Stool FIT</p>`` never reads ``45-75Stool``;
-* ``<sup>x</sup>`` glued to a word becomes ``^x`` (a footnote marker or an exponent:
-  ``metformin<sup>b</sup>`` -> ``metformin^b``, never ``metforminb``; ``m<sup>2</sup>`` -> ``m^2``);
-  elsewhere it is its text (``(<sup>a</sup>)`` -> ``(a)``);
-* ``<sub>x</sub>`` and other inline tags (``<b>``, ``<span>``...) add their text where they stand
-  (``CHA<sub>2</sub>DS<sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``); the text after a tag is kept with
-  its spaces (``<b>MODIFIED:</b> VKA`` -> ``MODIFIED: VKA``);
-* a short ``<sub>``/``<sup>`` (up to 6 characters) is set against the word before it: spaces between
-  them are dropped (``CHA <sub>2</sub>DS <sub>2</sub>-VASc`` -> ``CHA2DS2-VASc``,
-  ``treatment <sup>a</sup>`` -> ``treatment^a``), never a line break;
-* MinerU's formula tag ``<eq>x</eq>`` becomes ``$x$`` set apart by spaces (MinerU 3.x content lists
-  write the same ``$x$``), except a bare marker ``<eq>^a</eq>`` / ``<eq>^{a}</eq>``, which becomes
-  ``^a`` like ``<sup>a</sup>``; then every ``$x$`` that is plain once a few symbols are written as
-  text (``\geq`` -> ``≥``, ``\leq`` -> ``≤``, ``\times`` -> ``×``, ``\pm`` -> ``±``, ``^{2}`` -> ``²``...)
-  loses its dollars (:func:`plain_math`: ``$\geq 140/90$ mmHg`` -> ``≥ 140/90 mmHg``, ``m$^{2}$`` ->
-  ``m²``); other formulas stay ``$x$``;
-* a nested table's cells are joined by spaces, one line per nested row;
-* runs of spaces collapse, blank lines are dropped.
+Entities are decoded; ``<br>`` and block elements start a new line (never ``45-75Stool``); a
+``<sup>`` glued to a word becomes ``^x`` (``metformin^b``, ``m^2``); ``<sub>`` and other inline tags
+add their text in place (``CHA2DS2-VASc``); MinerU's ``<eq>x</eq>`` becomes ``$x$``, and a formula
+that is plain once a few symbols are written as text loses its dollars (:func:`plain_math`:
+``≥ 140/90 mmHg``). Nested tables give one line per row; spaces collapse, blank lines go.
 """
 
 from __future__ import annotations

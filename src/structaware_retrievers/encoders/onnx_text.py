@@ -127,26 +127,19 @@ def _max_context(folder: Path) -> int:
 class OnnxMeanPoolEmbedder:
     """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder.
 
-    The folder holds the ``.onnx`` file (``model_file``, relative), ``tokenizer.json`` and
-    ``tokenizer_config.json`` (``special_tokens_map.json`` optional), as fastembed expects. The
-    model's first output must be ``last_hidden_state`` of shape (batch, tokens, dim).
+    The folder holds the ``.onnx`` file, ``tokenizer.json`` and ``tokenizer_config.json``, as
+    fastembed expects; the model's first output is ``last_hidden_state`` (batch, tokens, dim).
 
     Args:
         folder: the model folder.
         model_file: the ONNX file inside it.
-        model_key: a stable identity of the weights (e.g. ``name@sha12``): names the saved
-            optimised graph, so a changed model never loads a stale graph.
-        threads: cores a call may use (``None``: ONNX Runtime's default, one per core). Token
-            batches and a single text run on ``threads`` intra-op threads; under
-            ``dynamic_int8`` several texts run ``threads`` at once, each on one thread of a second
-            session (no CPU spent splitting one small product across cores: :meth:`embed`).
-        optimized_dir: where the optimised graph is kept (``None``: optimise in memory each time).
-        max_batch_tokens: padded tokens per ONNX Runtime call (see the module docstring).
-        prepack: let ONNX Runtime pre-pack the weights when the session is created (faster
-            calls). ``False`` for a process that embeds one short query (``structaware query``):
-            creating MiniLM's session takes ~30 ms less, the call ~4 ms more.
-        dynamic_int8: run the model quantised dynamically (:func:`quantize_dynamic_int8`; see the
-            module docstring). Other vectors than the float32 graph's, so ``model_key`` must differ.
+        model_key: a stable identity of the weights (``name@sha12``), naming the saved graph.
+        threads: cores a call may use (``None``: ONNX Runtime's default).
+        optimized_dir: where the optimised graph is kept (``None``: optimise in memory).
+        max_batch_tokens: padded tokens per ONNX Runtime call.
+        prepack: pre-pack the weights at session creation (faster calls, slower start; off for a
+            one-query process).
+        dynamic_int8: run the graph quantised dynamically; other vectors, so ``model_key`` must differ.
 
     The session is created on the first call; safe to call from several threads.
     """

@@ -1,26 +1,11 @@
 """Peer pipelines on the same parsed text and encoders: LlamaIndex's and LangChain's defaults.
 
-Both peers cut the same body text our chunk baselines cut (:func:`.baselines.body_text`: the
-document's body blocks in reading order, furniture excluded, one text per document) and embed
-with the very same :class:`~structaware_retrievers.encoders.DenseEncoder` (wrapped in each
-framework's embedding interface), so the comparison isolates each framework's default chunking
-and search:
-
-* ``llamaindex``: ``SentenceSplitter()`` with its defaults (1,024 tokens, 200 overlap) and a
-  ``VectorStoreIndex`` (in-memory ``SimpleVectorStore``) searched by dense similarity; the
-  document filter is a ``MetadataFilters`` on ``doc_id`` (excluded from embedded text).
-* ``langchain``: ``RecursiveCharacterTextSplitter()`` with its defaults (4,000 characters, 200
-  overlap; ``add_start_index=True`` only records offsets) and langchain-qdrant's
-  ``QdrantVectorStore`` with ``RetrievalMode.HYBRID`` (server-side RRF over a dense and a sparse
-  prefetch of depth ``k``) in an in-process ``QdrantClient(":memory:")``; our
-  :class:`~structaware_retrievers.encoders.SparseEncoder` is wrapped as ``SparseEmbeddings``.
-  Its vectors carry only the BM25 term-frequency part, so the sparse vector is created with
-  ``Modifier.IDF`` (langchain-qdrant's default has no modifier, which would drop IDF from our
-  encoder's BM25); the filter is on ``metadata.doc_id``.
-
-Each peer chunk becomes a ``chunk`` :class:`Unit` whose pages and element ids are those of the
-body-text characters it covers, so it is judged exactly like our units. The frameworks are a test
-extra and are imported only when a peer is built.
+Both cut the body text the chunk baselines cut and embed with the same
+:class:`~structaware_retrievers.encoders.DenseEncoder`, so the comparison isolates each framework's
+default chunking and search: ``llamaindex`` is ``SentenceSplitter()`` plus a dense
+``VectorStoreIndex``; ``langchain`` is ``RecursiveCharacterTextSplitter()`` plus langchain-qdrant's
+hybrid ``QdrantVectorStore`` (sparse vector with ``Modifier.IDF``, as our BM25 needs). Each chunk
+becomes a ``chunk`` unit judged like ours. The frameworks are imported only when a peer is built.
 """
 
 from __future__ import annotations

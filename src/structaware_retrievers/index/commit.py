@@ -1,26 +1,11 @@
 """The write protocol: a document becomes visible only when all its points are written.
 
-Qdrant applies each update operation atomically (it is one write-ahead-log record, replayed whole
-after a crash), but a document takes several operations (upsert batches, deletes). So every
-document is written as one *transaction* ``T`` (a random positive integer) with two payload
-markers that every read skips (``store/base.py``: ``_pending``, ``_superseded``):
-
-1. (only when the document's own points are rewritten, e.g. new unit options) the points it
-   replaces are marked ``_superseded = T`` first, so the old version disappears as a whole
-   rather than point by point while it is overwritten;
-2. the new points are upserted with ``_pending = T`` (invisible);
-3. the points the document replaces (stale points of the same ``doc_id``, older versions of
-   the same ``source``) are marked ``_superseded = T`` (invisible; one operation);
-4. **commit**: ``_pending`` is removed from the new points in one operation; from here on the
-   new version is visible and the old one is not;
-5. the superseded points are deleted.
-
-A crash (``kill -9``, power loss) between any two steps leaves hidden points that no query sees:
-never half a document, never two versions. :func:`recover` (run by the next writer before it
-writes anything) finishes the job: a transaction that committed has its superseded points
-deleted; one that did not is rolled back (its pending points deleted, the old version made
-visible again, or, when the old version was partly overwritten in step 2, the document removed
-as a whole so the next ingest re-adds it).
+A document takes several Qdrant operations, so it is written as one transaction ``T``: new points
+are upserted hidden (``_pending = T``), the points they replace are marked ``_superseded = T``, one
+operation removes ``_pending`` (the commit), then the superseded points are deleted. Every read
+skips both markers, so a crash leaves hidden points, never half a document or two versions.
+:func:`recover` (run by the next writer) deletes the superseded points of a committed transaction
+and rolls back one that did not commit.
 """
 
 from __future__ import annotations

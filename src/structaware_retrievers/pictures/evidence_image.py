@@ -1,26 +1,12 @@
 """A hit as a picture: its page(s) from the PDF with the unit's own regions outlined.
 
-The point of a structure-aware unit is that it points at one element (paper section 2: a clinician
-checks an answer against exactly that table row or algorithm box). :func:`evidence_image` renders the
-pages a unit lies on (pypdfium2) and outlines every region it was read from:
-
-* a ``table_row``: the row's own box (the table's box only where the row's is unknown);
-* a grouped table hit (a :class:`~structaware_retrievers.index.structure_index.SearchHit` with ``group`` rows): every
-  row of the group (:func:`~structaware_retrievers.search.evidence.hit_unit`);
-* a ``flow_path`` edge: the boxes it points at, on every page they are on (both ends of an edge
-  that crosses a page break: both pages, side by side);
-* a ``recommendation``: its paragraph; a ``section``: its paragraphs; a ``figure``: the figure.
-
-Geometry: unit bboxes are ``(x0, y0, x1, y1)`` in 0..1 of the page as displayed (``/Rotate``
-applied), origin top-left; a page is rendered at ``dpi / 72`` pixels per PDF point, so a region's
-pixels are ``x * page width in pixels`` and ``y * page height in pixels``. The outline is drawn just
-outside the region (its inner edge on the region's edge, so it covers none of the region's text) in
-:data:`OUTLINE_COLOR`, and the region is tinted like a highlighter. :class:`EvidencePicture` gives
-the pixel box of every region in the picture (:attr:`Outline.box`) and where each page sits.
-
-The PDF is found by :func:`structaware_retrievers.pictures.source_pdf.source_pdf` (the unit's indexed source,
-or the ``pdf`` argument); an index built from parser output alone raises
-:class:`~structaware_readers.errors.PdfNotFoundError` naming the PDF it needs.
+A unit points at one element, so a reader can check an answer against that table row or algorithm
+box. :func:`evidence_image` renders the unit's pages (pypdfium2) and outlines each region it was
+read from: a row's own box, every row of a grouped hit, both boxes of a flow edge (pages side by
+side). Bboxes are 0..1 of the displayed page, origin top-left; pixels are ``dpi / 72`` per point.
+:class:`EvidencePicture` gives each region's pixel box. The PDF is found by
+:func:`structaware_retrievers.pictures.source_pdf.source_pdf`; without it
+:class:`~structaware_readers.errors.PdfNotFoundError` names the PDF needed.
 """
 
 from __future__ import annotations

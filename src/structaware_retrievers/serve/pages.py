@@ -1,27 +1,12 @@
 """The search page of ``structaware serve``: its script and style files, one hit by unit id, page images.
 
-Routes (answered by :mod:`structaware_retrievers.serve.app`; no build step, no CDN, nothing fetched from
-elsewhere, so the page works offline):
-
-* ``GET /`` -> the search page, rendered on the server with its hits (:mod:`structaware_retrievers.serve.render`;
-  ``web/index.html`` is its template, ``web/app.js`` and ``web/app.css`` are under ``/assets/``): a search
-  box with the CLI's filters (document, unit type, grade, page range, hits, mode), hits with their unit
-  type, grade, context and text, and beside each the page image(s) with the unit's regions outlined.
-  Its state is in the URL: ``/?q=...&doc=...&type=table_row&grade=A&page=3-5&k=5&mode=hybrid``
-  searches (any other ``KEY=VALUE`` is a filter too, as ``structaware query --filter`` takes it),
-  ``/?unit=<unit id>&with=<row id>,<row id>`` shows one hit (its table-group rows with it), so
-  every search and every hit has a stable link (unit ids are deterministic: the same document gives
-  the same ids after every ingest).
-* ``GET /unit?unit=<id>[&with=<id>,<id>]`` -> ``{"hits": [record]}``: the unit (with the group rows
-  given by ``with``, as :func:`~structaware_retrievers.search.evidence.hit_unit` joins them) as a record of
-  ``POST /query`` whose ``rank``, ``score`` and ``relevance`` are ``null`` (no question was asked).
-* ``GET /image?unit=<id>[&with=<id>,...][&page=N][&crop=true][&margin=36][&dpi=108]`` -> ``image/png``:
-  :func:`~structaware_retrievers.pictures.evidence_image.evidence_picture` of that unit (all its pages side by
-  side, or only page ``N``), the PNG's ``structaware`` text chunk holding each region's pixel box.
-
-Errors of ``/unit`` and ``/image`` have the server's JSON shape (the page shows its own in the page): an
-unknown unit id is ``InputNotFoundError`` (404), a PDF that is not at hand ``PdfNotFoundError`` (404,
-naming the file needed: start the server with ``--pdf``), a bad parameter ``MalformedInputError`` (400).
+Routes (answered by :mod:`structaware_retrievers.serve.app`; nothing fetched from elsewhere, so the
+page works offline): ``GET /`` the search page rendered with its hits, its state in the URL so every
+search and hit has a stable link; ``GET /unit?unit=<id>[&with=<ids>]`` one unit as a ``POST /query``
+record without rank or score; ``GET /image?unit=<id>[&page=N][&crop=true][&margin=..][&dpi=..]`` the
+unit's outlined page as PNG (:func:`~structaware_retrievers.pictures.evidence_image.evidence_picture`).
+Errors: an unknown unit id is ``InputNotFoundError`` (404), a PDF not at hand ``PdfNotFoundError``
+(404), a bad parameter ``MalformedInputError`` (400).
 """
 
 from __future__ import annotations
