@@ -1,24 +1,12 @@
-"""Where each box of an algorithm is drawn on its page, so that an edge's evidence is its two boxes;
-the lines of its text description fitted to the text layer.
+"""Where each box of an algorithm is drawn on its page, so that an edge's evidence is its two boxes.
 
-A ``flow_path`` unit read from an algorithm's text description points at the algorithm's image;
-outlining the whole image shows the reader twenty boxes to find two in. :func:`place_described_boxes`
-reads the image of every flowchart block built from a description
-(:mod:`~structaware_readers.algorithms.described`): its text lines from the PDF's text layer inside
-the image, else from the OCR engine given; its boxes with
-:func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`; each box matched to a
-described box by its printed number or text (:func:`~structaware_readers.algorithms.score.match_boxes`).
-The matched boxes' places go to the chart's ``node_bboxes``, and the connector read between two
-matched boxes to the described edge's ``arrow_bbox``; the unit builder gives the edge's unit those
-instead of the image's box (:mod:`structaware_readers.units.flowcharts`). A box not found keeps
-no place (an edge with an end not found points at the whole image, as before).
-
-:func:`fit_description_lines` fits the description paragraphs an edge points at to the text
-layer's runs, so that their outlines hold every line whole.
-
-Places are page boxes (0..1 of the displayed page, origin top-left:
-:func:`~structaware_readers.algorithms.images.node_places`), as the charts read from images alone get
-them (:func:`~structaware_readers.algorithms.images.read_algorithm_images`).
+A ``flow_path`` unit read from a text description points at the whole algorithm image.
+:func:`place_described_boxes` reads the image's boxes
+(:func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`, text from the text layer or
+OCR), matches them to the described boxes by number or text, and sets the chart's ``node_bboxes``
+and each edge's ``arrow_bbox``; an unmatched box keeps no place. :func:`fit_description_lines` fits
+the description paragraphs to the text layer's lines. Places are 0..1 of the displayed page,
+origin top-left.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """Find the MinerU JSON to read inside a file, an output folder or a zip, by content.
 
-Inputs:
-
-* a JSON file of any era (detected by :func:`~structaware_readers.mineru.detect.detect_format`);
-* an output folder: ``<name>/<method>/`` of mineru <= 3.x (``*_middle.json``,
-  ``*_content_list.json``, ``*_content_list_v2.json``), an extracted 3.x cloud zip
-  (``layout.json``, ``{uuid}_content_list.json``...) or 4.x zip (``middle_json.json``,
-  ``structured_content.json``), searched up to :data:`MAX_DEPTH` folders deep (``images/``
-  skipped);
-* a zip with the same members (``mineru-kit parse -f zip``, the 3.x cloud API zip).
-
-Every ``*.json`` candidate is parsed and detected by content; model outputs (``_model.json``,
-``model_output.json``) are recognised from their first bytes and skipped without a full parse.
-The chosen candidate is the one whose format comes first in
-:data:`~structaware_readers.mineru.detect.FORMAT_PREFERENCE`; when several candidates share
-that format they must be MinerU method folders of one run (``auto``, ``vlm``, ``ocr``,
-``txt``, ``hybrid_*``, ``office``...), and the first in path order wins (``auto`` before
-``vlm``); candidates from different documents raise :class:`UnknownFormatError` rather than
-reading one of them at random. Each file is read once: the chosen candidate's parsed value and
-bytes (for the document id) are returned.
+Every ``*.json`` candidate (folders searched :data:`MAX_DEPTH` deep) is detected by content; model
+outputs are skipped from their first bytes. The candidate whose format comes first in
+:data:`~structaware_readers.mineru.detect.FORMAT_PREFERENCE` wins; ties must be method folders of one
+run (``auto`` before ``vlm``), and candidates from different documents raise
+:class:`UnknownFormatError`. Each file is read once.
 """
 
 from __future__ import annotations

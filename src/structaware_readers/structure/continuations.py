@@ -1,24 +1,10 @@
 """Paragraphs broken by a page or column break, joined back into one block.
 
-A paragraph that runs over a page break reaches the reader as two elements, usually with page
-furniture (running foot, page number, running head) and page footnotes between them in the
-parser's order (MinerU 3.x appends a page's furniture after its body). :func:`join_continued_paragraphs`
-joins the two when the sentence visibly continues:
-
-* the first is a PARAGRAPH, the last body block of its page or column (only furniture and
-  footnotes after it until the next body block);
-* the next body block (furniture and footnotes skipped) is a PARAGRAPH on the next page, or on
-  the same page in another column (its bbox starts to the right of the first one's);
-* the first does not end a sentence (``. ! ? : ;`` and their CJK forms, closing quotes or
-  brackets after them), and the second starts a lowercase Latin word, or both meet between two
-  CJK characters.
-
-The joined block keeps the first block's id; the second's page, bbox and id go to
-``extra_pages``/``extra_bboxes``/``extra_ids`` (as for tables merged across pages) and its
-``parser_ids`` are appended, so a unit built from it lists both pages and both elements.
-Footnotes between the two stay after the joined paragraph, attached to its section, never
-spliced into it. Latin halves are joined with a space (a trailing hyphen of a split word is
-kept, since it cannot be told from a real hyphen), CJK halves with nothing.
+:func:`join_continued_paragraphs` joins a PARAGRAPH that ends its page or column without ending a
+sentence to the next body PARAGRAPH (next page, or the next column) when that starts a lower-case
+Latin word or both meet between CJK characters; furniture and footnotes between them are skipped.
+The joined block keeps the first id; the second's page, bbox and id go to ``extra_pages``,
+``extra_bboxes`` and ``extra_ids``. Latin halves are joined with a space, CJK halves with nothing.
 """
 
 from __future__ import annotations

@@ -1,24 +1,11 @@
 """Table bodies (HTML, Markdown pipe tables, LaTeX tabular) -> :class:`TableGrid`.
 
-MinerU writes tables as HTML (``table_body`` in ``content_list.json``, ``html`` in
-``content_list_v2.json``, the ``table_body`` span/sub-block in ``middle.json``), 4.x
-``structured_content.json`` writes them as Markdown pipe tables, and very old magic-pdf
-outputs may hold LaTeX. Unstructured writes HTML (``metadata.text_as_html``).
-
-The rules live with the code that applies them (unit ids and row units depend on them):
-
-* :mod:`.html_grid`: spans expanded (quoted or unquoted attributes), phantom rows (an empty
-  ``<tr></tr>`` under a ``rowspan``) and blank rows dropped, every row padded to the same width;
-* :mod:`.rotated`: a table the parser read a quarter turn round (its rows are the printed
-  columns, row numbers falling left to right under a label) turned back;
-* :mod:`.cell_text`: inline markup turned into text without gluing (``<sup>``, ``<sub>``, ``<eq>``,
-  ``<br>``, ``<p>``, nested tables);
-* :mod:`.header`: title rows (to :attr:`TableGrid.title`), header rows, body rows;
-* :mod:`.text_tables`: Markdown and LaTeX tables;
-* :mod:`.footnotes`: table footnotes split by their markers, for the rows that carry the markers.
-
+MinerU writes HTML (4.x ``structured_content`` Markdown, very old outputs LaTeX), Unstructured
+``text_as_html``. Modules: :mod:`.html_grid` (spans expanded, phantom rows dropped), :mod:`.rotated`
+(a table read a quarter turn round), :mod:`.cell_text` (inline markup to text), :mod:`.header`
+(title, header and body rows), :mod:`.text_tables` (Markdown, LaTeX), :mod:`.footnotes`.
 Anything that is no table raises :class:`MalformedInputError` naming ``path`` and ``field``; readers
-catch it, warn with the page, and keep the text as section text.
+catch it, warn, and keep the text as section text.
 """
 
 from __future__ import annotations

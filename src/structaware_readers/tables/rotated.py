@@ -1,24 +1,11 @@
 """A table the parser read a quarter turn round: its rows are the printed table's columns.
 
-A table printed with a column of text written bottom-to-top (the merged ``Topic`` cells of the
-VA/DoD recommendation tables) can be read by a table-recognition model as if the page were turned
-90 degrees clockwise so that this text runs left to right (MinerU 4 does so on the continuation
-pages of those tables). Its HTML then holds the printed table turned: the printed first column is
-the first row, the printed header row is the *last column*, and the printed body rows are the
-columns from right to left, so a numbered column reads ``19. | 18. | ... | 11. | #`` in one row and
-one row holds every recommendation's strength (``Weak for | Neither for nor against | ...``).
-
-Rule (:func:`turn_back`): a grid of at least 3 rows and 4 columns is turned when one of its rows
-has, in every cell but the last, a row number (``11.``, ``12)``, ``3``), at least
-:data:`MIN_NUMBERED` of them, falling by one from left to right, and a last cell that is no number
-(the header ``#``), and every row's last cell is a short label (at most :data:`MAX_LABEL`
-characters: the printed header). No table is printed with its row numbers falling from left to
-right under a label at the end, so a plain transposed table (``Year | 2021 | 2022``) is left alone.
-The grid is turned back: printed row ``r`` (the header first) is column ``n - 1 - r``, read top to
-bottom; spans stay expanded (a ``colspan`` over five numbers is a merged ``Topic`` cell of five
-printed rows). The rows carry no header mark: :mod:`.header` decides the header as for any table.
-The grid is marked ``TableGrid.turned``: with the PDF at hand its text layer is tried for it
-(vertical text read from a turned image comes out spaced, ``Treatm e nt``).
+A table-recognition model may read a table with vertical text as if the page were turned 90
+degrees, so the printed header becomes the last column and a row holds the row numbers falling
+left to right (``19. | 18. | ... | #``). :func:`turn_back` turns a grid of at least 3 x 4 back when
+one row has :data:`MIN_NUMBERED` or more numbers falling by one, ending in a non-number, and every
+row's last cell is a short label (:data:`MAX_LABEL`). The result is marked ``TableGrid.turned`` so
+the text layer is tried for it.
 """
 
 from __future__ import annotations

@@ -1,24 +1,11 @@
 """Inline markup in a block's text turned into the text a reader sees.
 
-Parsers write inline styling into plain text: MinerU renders superscript and subscript spans as
-``<sup>a</sup>`` / ``<sub>2</sub>`` (content_list, and this package's own rendering of MinerU 4.x
-spans), Markdown renderings keep ``&lt;`` / ``&amp;``, converters leave ``<b>``, ``<i>``,
-``<span>`` or ``<br>`` in a caption. Unit text must hold none of it (issue 21, item 4). The rules are
-those of table cells (:mod:`structaware_readers.tables.cell_text`), so a paragraph and a table row
-write a footnote mark the same way:
-
-* ``<sup>x</sup>`` set against a word is ``^x`` (``metformin<sup>b</sup>`` -> ``metformin^b``,
-  ``m<sup>2</sup>`` -> ``m^2``); elsewhere its text (``(<sup>a</sup>)`` -> ``(a)``);
-* ``<sub>x</sub>`` and the other inline tags (:data:`INLINE_TAGS`) keep their text where they stand
-  (``CO<sub>2</sub>`` -> ``CO2``); ``<br>`` and block tags (``<p>``, ``<div>``, ``<li>``) break the line;
-* entities written with their semicolon are decoded (``&lt;140`` -> ``<140``, ``&amp;`` -> ``&``,
-  ``&#8805;`` -> ``≥``); an ampersand or angle bracket that is no markup stays as it is
-  (``AT&T``, ``<140/90 mm Hg``, ``a <b and c> d``: only the tags listed are markup, and ``&para``
-  without a semicolon is no entity).
-
-Lines without markup are returned unchanged (the fast path: no ``<`` and no ``&``); a line with
-markup has its runs of spaces collapsed. ``$...$`` math is left to the readers (it is kept as
-``$...$`` by the data model).
+Parsers leave ``<sup>a</sup>``, ``<sub>2</sub>``, ``&lt;``, ``<b>`` or ``<br>`` in plain text; unit
+text must hold none of it. The rules are those of table cells
+(:mod:`structaware_readers.tables.cell_text`), so a paragraph and a table row write a footnote mark
+alike: ``<sup>`` against a word is ``^x``, other inline tags (:data:`INLINE_TAGS`) keep their text,
+block tags break the line, entities with their semicolon are decoded; ``AT&T`` and ``<140/90`` stay.
+Lines without ``<`` or ``&`` are returned unchanged.
 """
 
 from __future__ import annotations

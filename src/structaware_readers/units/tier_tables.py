@@ -1,24 +1,10 @@
-"""``recommendation`` units from a table whose columns are recommendation tiers (CSCO: ``Ⅰ级推荐 / Ⅱ级推荐 / Ⅲ级推荐``).
+"""``recommendation`` units from a table whose columns are recommendation tiers (CSCO ``Ⅰ/Ⅱ/Ⅲ级推荐``).
 
-Chinese oncology guidelines (CSCO) print recommendations as a table: stub columns naming the
-situation (``分层``: a stage, a population, a line of therapy), then one column per recommendation
-tier, each cell listing what is recommended at that tier, often with its evidence category
-(``奥希替尼（1A类）``). A row holds up to three recommendations of different grades, so a row is
-not one unit: each tier cell is.
-
-Rules:
-
-* Tier columns: headers that start with a tier (``Ⅰ级推荐``, ``II级推荐``, ``1级推荐``, OCR's
-  ``l级推荐``, ``川级推荐``, ``一级推荐``; a two-row header keeps it first: ``Ⅰ级推荐 / 镜下检查``); a table needs
-  at least :data:`MIN_TIER_COLUMNS` of them. Tiers run Ⅰ, Ⅱ, Ⅲ left to right: when the numerals
-  read break that order or were lost (``级推荐`` three times, ``ⅡI级推荐``), up to three distinct
-  tier headers are numbered by position. A column header ``推荐级别`` over cells ``Ⅰ级`` is a
-  grade column of an ordinary table, not a tier column.
-* Each body row gives one ``recommendation`` unit per tier column whose cell has text (a merged
-  cell repeated under one header counted once): text = the cell; grade = ``Grade(system="CSCO",
-  grade=<tier: "I"/"II"/"III">, certainty=<the evidence category the cell marks, when all its marks
-  agree: "1A">, source="table_column")``; context = the table's, then ``Topic:`` the row's stub
-  cells and ``Tier:`` the column header. A row without tier text is an ordinary table row.
+A row holds up to three recommendations of different grades, so each tier cell is a unit. Tier
+columns are headers starting with a tier (at least :data:`MIN_TIER_COLUMNS`; numbered by position
+when OCR lost the numerals). Each cell with text gives a ``recommendation`` unit with
+``Grade(system="CSCO", grade=<tier>, certainty=<the cell's evidence category>, source="table_column")``
+and context ``Topic:`` (the stub cells) and ``Tier:`` (the header).
 """
 
 from __future__ import annotations

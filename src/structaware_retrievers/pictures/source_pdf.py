@@ -1,26 +1,11 @@
 """Where is the PDF of an indexed unit? The explicit lookup behind every page picture.
 
-An index remembers where each document came from in every unit's payload: ``source``, the path the
-input was read from (``structaware ingest`` and :meth:`StructureIndex.ingest` store it absolute and
-symlink-resolved, the same key as the ingest ledger ``ingested.sqlite``), ``doc_name`` (the file
-stem) and ``doc_id`` (the first 16 hex characters of the SHA-256 of the input's bytes; for a parser
-output folder or zip, of its primary JSON). Nothing else is stored: the index keeps no copy of the PDF.
-
-:func:`source_pdf` looks, in this order, and the first hit wins:
-
-1. ``pdf`` as given by the caller (``evidence_image(hit, pdf=...)``, ``structaware show --pdf``,
-   ``structaware serve --pdf``): a PDF file or its bytes; a folder holding ``<doc_name>.pdf`` (or
-   MinerU's ``<doc_name>_origin.pdf``); or a mapping from ``doc_id`` or ``doc_name`` to one of those;
-2. the unit's ``source`` when it is a PDF (the input was the PDF: MinerU parsed it); its SHA-256 must
-   still give the unit's ``doc_id``, else the file changed since it was indexed and the boxes would
-   land on another version;
-3. the PDF inside or beside the parser output at ``source``
-   (:func:`structaware_readers.table_recovery.stage2_find_pdf.find_pdf`: MinerU's ``*_origin.pdf`` or the only
-   PDF inside an output folder or zip, else ``<doc_name>.pdf`` / ``<doc_name>_origin.pdf`` beside it);
-   the picture then checks that the PDF has the unit's pages.
-
-Otherwise :class:`~structaware_readers.errors.PdfNotFoundError` names the document, where it was
-indexed from and the file it needs. Nothing is downloaded and no other folder is searched.
+The index keeps no copy of a PDF, only each unit's ``source`` path, ``doc_name`` and ``doc_id``.
+:func:`source_pdf` takes the first of: the caller's ``pdf`` (a file, bytes, a folder holding
+``<doc_name>.pdf``, or a mapping by ``doc_id``/``doc_name``); the unit's ``source`` when it is a PDF
+whose SHA-256 still gives the ``doc_id``; the PDF inside or beside the parser output at ``source``
+(:func:`structaware_readers.table_recovery.stage2_find_pdf.find_pdf`). Otherwise
+:class:`~structaware_readers.errors.PdfNotFoundError` names the file needed; nothing is downloaded.
 """
 
 from __future__ import annotations

@@ -1,26 +1,12 @@
 """A second stage that re-scores the packed hybrid hits before they are cut to ``k``.
 
-Weighted RRF (:mod:`structaware_retrievers.query.fusion`) keeps BM25's first places first: it sees only
-ranks, so a unit that BM25 ranks first by a few shared words beats one that the dense model and BM25
-both score almost as high. This stage looks at the scores themselves. The fused candidates are packed into hits as usual
-(:mod:`structaware_retrievers.search.evidence`: table groups, linked units) and the first ``pool`` hits
-(default 5) are re-ordered; for each it reads its unit's dense cosine and BM25 score from the two
-single-vector lists the fusion read (the query vectors already embedded), and how much of the
-question the hit's ``context + text`` covers, then sorts by
-
-    ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``
-
-where the maxima are taken over the re-ordered hits and ``cov`` is the share of the question's BM25
-terms found in the hit, each term weighted by its inverse document frequency among them (a term every
-hit holds tells them apart by little). A unit that a listed unit links to (a discussion's
-recommendation) scores at least as high as that unit, as the packing places it just above it; a unit
-a list does not hold otherwise gets that list's lowest score. The stage only re-orders: the first
-``pool`` hits are the fused search's own, so Page Hit@``pool`` is the same with and without it, and
-each hit keeps the search's ``score`` (the stage's score is relative to the best of the few hits it
-orders and means nothing across questions).
-
-No model weights: the stage reuses the index's own encoders and payloads. The weights were chosen on
-the development sets (docs/benchmarks/rerank.md).
+RRF sees only ranks, so a unit BM25 ranks first by a few shared words beats one both signals score
+almost as high. The first ``pool`` packed hits are re-ordered by
+``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``,
+read from the two single-vector lists the fusion already has and the IDF-weighted share of the
+question each hit covers; a linked unit scores at least as high as the unit it is placed above.
+It only re-orders, so Page Hit@``pool`` is unchanged and each hit keeps the search's ``score``.
+No model weights; the weights were chosen on the development sets.
 """
 
 from __future__ import annotations

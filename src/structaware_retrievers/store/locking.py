@@ -1,26 +1,12 @@
 """Cross-process locks of an index folder: one writer, many readers, never corruption.
 
-Two lock files (``fcntl.flock`` on POSIX, ``filelock`` elsewhere; released by the OS when a
-process dies, so a ``kill -9`` never leaves a stale lock):
-
-``<store folder>.write.lock``
-    held by a writer (``StructureIndex.ingest`` / ``add_document`` / ``delete_document``) from
-    before any work (reading, parsing, embedding) to the end, so a second writer waits up front
-    instead of embedding for minutes and then losing its writes. Collection creation happens
-    under it, so two processes never race to create one collection.
-``<store folder>.shard.lock``
-    held while a process has the embedded Qdrant Edge shard open (Qdrant Edge lets one process
-    open a shard at a time). A process waiting for it says so (``.wanted`` marker, its pid), and
-    a process holding it lets it go as soon as no operation of its own runs
-    (``store/edge.py``: a watcher thread for idle handles, and a check before each operation for
-    a reader that queries in a loop). So a reader, idle or busy, never keeps a writer waiting
-    for more than one query, and a writer lets readers in between documents and while it parses
-    or embeds (it keeps the shard only while it writes one document). In a read-only folder (no
-    lock file can be made, and nobody can write) readers go ahead without it.
-
-Both waits end after :func:`lock_timeout` seconds (``$STRUCTAWARE_LOCK_TIMEOUT``, default 600)
-with a :class:`~structaware_readers.errors.StoreError` that says which process holds the lock.
-Within one process the locks are shared by every index object of the folder (re-entrant).
+``<store folder>.write.lock`` is held by a writer from before any work to the end, so a second
+writer waits up front instead of losing its writes. ``<store folder>.shard.lock`` is held while a
+process has the Qdrant Edge shard open (one process at a time); a waiting process says so
+(``.wanted``) and the holder lets go as soon as none of its operations runs. Both are OS locks,
+released when a process dies. A wait past :func:`lock_timeout` (``$STRUCTAWARE_LOCK_TIMEOUT``)
+raises :class:`~structaware_readers.errors.StoreError` naming the holder. Locks are re-entrant
+within a process; in a read-only folder readers go ahead without them.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """LlamaIndex readers: MinerU / Unstructured output -> one ``Document`` per parsed document.
 
-Each reader is a thin conversion: it calls the package reader (``read_mineru`` or
-``read_unstructured``), then wraps the resulting :class:`~structaware_readers.models.ParsedDocument`
-in one LlamaIndex ``Document``:
-
-* ``Document.id_`` = ``ParsedDocument.doc_id`` (16 hex characters of the SHA-256 of the input
-  file), so the same file always gets the same id;
-* ``Document.text`` = the body text in reading order (page furniture such as running headers,
-  footers and page numbers left out; a table or figure is preceded by its caption);
-* ``metadata[DOCUMENT_METADATA_KEY]`` = the whole ``ParsedDocument`` as JSON. The key is excluded
-  from both the embedding and the LLM text, and it is a plain string, so it survives everything
-  LlamaIndex does with a document: ``IngestionPipeline`` (in memory and through its cache),
-  ``SimpleDocumentStore`` persistence (``docstore.json``) and reloading. The
-  ``StructureAwareNodeParser`` reads the blocks back from it, so a document is parsed once.
-  A pydantic private attribute would not survive the docstore, which is why metadata is used.
-
-Both readers work standalone (``reader.load_data(path)``) and as ``file_extractor`` entries of
-``SimpleDirectoryReader``, which calls ``reader.load_data(path, extra_info=file_metadata[, fs=fs])``.
-Note that ``SimpleDirectoryReader`` prints and skips files whose reader raises unless it is created
-with ``raise_on_error=True``, and that its ``filename_as_id=True`` replaces the ``doc_id`` ids.
+``Document.id_`` is the ``doc_id``; ``text`` the body text in reading order (no furniture);
+``metadata[DOCUMENT_METADATA_KEY]`` the whole ``ParsedDocument`` as JSON, excluded from embedding
+and LLM text. Metadata survives ``IngestionPipeline`` and docstore persistence (a private attribute
+would not), so ``StructureAwareNodeParser`` reads the blocks back and a document is parsed once.
+Works standalone and as a ``SimpleDirectoryReader`` ``file_extractor``.
 """
 
 from __future__ import annotations
