@@ -1,23 +1,11 @@
 """Charts drawn with live text (boxes and arrows as vector graphics) gathered into one figure.
 
-A parser that reads a page's text layer block by block splits such a chart (a treatment pathway,
-an entry-points diagram) into dozens of short blocks: box texts typed paragraph or heading, laid
-out side by side. Left alone they become one-line "sections" under false headings, and no unit
-holds the chart. :func:`gather_chart_regions` finds a title (a figure caption ``Fig. 5.``,
-``Figure 2 |``, ``图 3``, or a heading that names a chart: :data:`CHART_TITLE`) followed on its page
-by a cluster of short blocks laid out in two dimensions, and replaces the cluster with one FIGURE
-block: the title as its caption, the box texts in reading order (top to bottom, left to right) as
-its text, the union of their boxes as its bbox. Its ``figure`` unit holds the chart's text under
-its title.
-
-Cluster rules (block bboxes only, 0..1 of the page): the blocks after the title on the same page
-until a block on another page, a table or flowchart, a note line (``Source:``, ``Adapted from``),
-another caption, or running prose (over :data:`MAX_BOX_CHARS` characters); at least
-:data:`MIN_BOXES` blocks of text, at least :data:`MIN_SIDE_BY_SIDE` pairs side by side (their
-vertical extents overlap, their horizontal ones do not), covering at least :data:`MIN_HEIGHT` of
-the page. A heading title (not a caption) needs twice the side-by-side pairs, short labels
-(:data:`MAX_MEAN_LABEL`) and boxes scattered over many left edges (:data:`MIN_SCATTER`): a filing's
-cover page, a list of names in two columns or a table left as loose cells is not a chart.
+A parser reading the text layer block by block splits such a chart into dozens of short blocks,
+which become one-line sections under false headings. :func:`gather_chart_regions` finds a chart
+title (a figure caption, or a heading naming a chart: :data:`CHART_TITLE`) followed on its page by a
+cluster of short blocks laid out in two dimensions (:data:`MIN_BOXES`, :data:`MIN_SIDE_BY_SIDE`,
+:data:`MIN_HEIGHT`; stricter under a heading title) and replaces the cluster with one FIGURE block:
+the title as caption, the box texts in reading order, the union of their bboxes (0..1 of the page).
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
 """Algorithm images a document leaves unread become flowchart blocks (or at least searchable text).
 
-For each figure that holds no text, whose title names an algorithm (``Module A: ...``,
-``Algorithm``, ``Flowchart``, ``流程图``: :func:`~structaware_readers.algorithms.unread.is_algorithm_title`)
-and that no text description already covers, :func:`read_algorithm_images` renders the figure's
-region from the PDF (pypdfium2, :data:`DPI`), takes its text lines from the PDF's text layer inside
-the region when it has any (born-digital charts drawn as vectors: the text layer beats OCR), else
-from the OCR engine given, and reads the chart
-(:func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`):
-
-* edges found: the figure becomes a FLOWCHART block (``flowchart``, ``mermaid``, caption = the
-  title, each box's place on the page in ``flowchart.node_bboxes``), one ``flow_path`` unit per edge;
-* boxes or text but no edge: the figure keeps the text (box texts in reading order) and gives a
-  searchable ``figure`` unit, and the warnings say that its edges could not be read;
-* nothing read: left alone (:mod:`.unread` names it).
-
-Source: issue 22 item 2; VA/DoD algorithm pages (born-digital files with the algorithm as a raster
-image); pypdfium2 rendering and text-page API.
+For each text-less figure titled as an algorithm
+(:func:`~structaware_readers.algorithms.unread.is_algorithm_title`) that no text description covers,
+:func:`read_algorithm_images` renders its region (:data:`DPI`), takes its lines from the text layer
+or else OCR, and reads the chart (:func:`~structaware_readers.algorithms.image_flow.read_flowchart_image`).
+Edges found: a FLOWCHART block with each box's place in ``node_bboxes``. Boxes or text only: a
+searchable figure and a warning. Nothing read: left alone (:mod:`.unread` names it).
 """
 
 from __future__ import annotations

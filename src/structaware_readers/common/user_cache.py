@@ -1,22 +1,10 @@
 """The structaware user cache: one folder that every install on a machine shares.
 
-Several installs (a project venv and a notebook venv, two versions side by side) read and write
-the same folder at the same time, so every entry in it follows three rules:
-
-* **Keyed by content and version.** An entry's path carries the hash of what it was built from
-  and the versions of what built it (a model file's sha256, a package's version, ONNX Runtime's
-  version), never a property of one install (where its package lives, a file's mtime). Two
-  installs that would build different bytes use different paths; two that would build the same
-  bytes share one entry.
-* **Written once, atomically.** An entry is built aside (a temporary sibling) and renamed into
-  place; a rename never replaces an existing folder (:func:`publish_folder`) or file
-  (:func:`write_once`), so a reader sees no entry or a whole one, and the first writer wins.
-* **Never deleted or rewritten while another process may read it.** Nothing here removes a
-  published entry because it looks stale: stale entries simply stop being looked up. A folder
-  that fails its caller's check (damaged by hand) is renamed aside before a new one is published.
-
-Location: ``$STRUCTAWARE_CACHE_DIR`` when set, else the platform's user cache folder
-(``~/.cache/structaware`` on Linux, via platformdirs).
+Several installs read and write it at once, so every entry is keyed by content and versions (never
+by a property of one install), written once and atomically (built aside, renamed into place,
+never replacing: :func:`publish_folder`, :func:`write_once`), and never deleted or rewritten while
+another process may read it. Location: ``$STRUCTAWARE_CACHE_DIR``, else the platform's user cache
+folder.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """MinerU ``content_list.json`` (v1): a flat list of items, magic-pdf 0.x through mineru 4.x.
 
-Source: MinerU ``docs/en/reference/output_files.md`` and the 4.x ``ContentItem`` type; field
-notes in ``research/formats-mineru-unstructured.md`` §1.2. Per item:
-
-* ``type`` (required): ``text`` (a heading when ``text_level >= 1``), ``equation``, ``image``,
-  ``chart``, ``table``, ``list``, ``index`` (4.x table of contents), ``code``, ``ref_text``,
-  aux ``header``/``footer``/``page_number``/``aside_text``/``page_footnote``, pipeline
-  2.6.3–2.7 ``discarded``. Mapping to :class:`BlockKind`: a list with
-  ``sub_type == "ref_text"`` is a REFERENCE block (with ``items``), ``page_footnote`` a body
-  FOOTNOTE, ``discarded`` furniture classified by text and position; unknown types with text
-  become paragraphs;
-* ``page_idx``: 0-based page (missing in magic-pdf 0.6: then the previous item's page, or 1);
-* ``bbox``: integers 0..1000 of the page (from 2.2.0; optional) -> divided by 1000;
-* captions ``image_caption``/``img_caption`` (renamed in 2.1.0), ``table_caption``,
-  ``chart_caption``, ``code_caption`` and the matching footnotes: a string before 0.9, then a
-  list of strings;
-* ``table_body`` (HTML; missing or ``""`` together with ``img_path == ""`` marks a table that
-  MinerU <= 3.x merged into the previous one: a *ghost*), ``list_items``, ``code_body``,
-  ``content`` + ``sub_type`` (3.1+ image analysis; ``flowchart`` with a Mermaid fence).
+Source: MinerU's ``docs/en/reference/output_files.md`` and the 4.x ``ContentItem`` type. Each item
+has a ``type`` (``text`` with ``text_level`` for headings, ``table``, ``image``, ``list``, furniture
+...; unknown types with text become paragraphs), a 0-based ``page_idx`` and an optional ``bbox`` in
+integers 0..1000 (divided by 1000 here). Captions and footnotes are a string before 0.9, a list
+after; an empty ``table_body`` with an empty ``img_path`` is a table MinerU merged into the previous
+one (a ghost).
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """MinerU ``content_list_v2.json`` (mineru 3.0+, also rendered by 4.x): a list of pages of items.
 
-Source: MinerU ``ContentTypeV2`` (``mineru/utils/enum_class.py``) and the 4.x renderer
-``mineru/render/_internal/content_list/v2.py``; notes in ``research/formats-mineru-unstructured.md``
-§1.3. Shape: ``list[page] -> list[{type, content: {...}, bbox}]``; the page index is the array
-position (0-based), ``bbox`` is integers 0..1000 (divided by 1000 here). Item types and their
-``content`` keys:
-
-* ``title`` (``title_content`` spans, ``level``), ``paragraph`` (``paragraph_content``),
-  ``equation_interline`` (``math_content``), ``page_footnote`` (``page_footnote_content``);
-* ``image`` / ``chart`` (``image_source.path``, ``image_caption``/``chart_caption`` spans,
-  ``image_footnote``/``chart_footnote``, optional ``content`` text and ``sub_type``);
-* ``table`` (``html``, ``table_caption``, ``table_footnote``, ``image_source``);
-* ``list`` / ``index`` (``list_type`` = ``text_list`` | ``reference_list``,
-  ``list_items: [{item_type, item_content: spans}]``);
-* ``code`` (``code_content``, ``code_caption``, ``code_language``) / ``algorithm``
-  (``algorithm_content``, ``algorithm_caption``);
-* furniture ``page_header`` / ``page_footer`` / ``page_number`` / ``page_aside_text``
-  (``<type>_content``).
+Source: MinerU's ``ContentTypeV2`` and its 4.x ``content_list/v2.py`` renderer. Shape:
+``list[page] -> list[{type, content: {...}, bbox}]``, the page index the array position (0-based),
+``bbox`` integers 0..1000 (divided by 1000 here). Each ``type`` (``title``, ``paragraph``,
+``table``, ``image``, ``list``, ``code``, furniture ...) keeps its text under ``<type>_content``
+or a named key.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """Which pages of a PDF need OCR, and those pages as images (pypdfium2).
 
-A page **needs OCR** when
-
-* its text layer holds (almost) no characters while images cover a good part of it: a scanned
-  page, whether the whole file is a scan or one page of a born-digital file is; or
-* its text layer is **garbled**: most of its characters are unreadable (fonts without a Unicode
-  map, mojibake; :mod:`structaware_readers.ocr.text_layer`), though the page prints them right.
-
-A page is **blank** when it holds no page object at all (no text, image or drawing; a content
-stream PDFium cannot decode, with an unknown filter, draws nothing either): it needs nothing and
-gives no blocks. The counts come from PDFium's text page (``FPDFText_CountChars``, the text and its
-map-error flags) and the page's objects (the bounds of its images, in PDF points).
-
-Rendering: :func:`render_page` draws one page at ``dpi`` (default :data:`OCR_DPI`) into an RGB
-``PIL.Image``, at a lower resolution when the image would exceed
-:data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS` (a page sized to a huge scan); the image's
-pixel box maps 1:1 onto the page (0..1 of width/height, origin top-left), so OCR boxes are page
-boxes with no conversion.
+A page needs OCR when its text layer is (almost) empty while images cover it (a scan) or when the
+text layer is garbled (:mod:`structaware_readers.ocr.text_layer`). A page with no object at all is
+blank: it gives no blocks. :func:`render_page` draws a page at ``dpi`` (:data:`OCR_DPI`) as RGB,
+lower when it would exceed :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`; the image
+maps 1:1 onto the page, so OCR boxes (0..1, origin top-left) are page boxes.
 """
 
 from __future__ import annotations

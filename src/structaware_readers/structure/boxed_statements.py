@@ -1,22 +1,9 @@
 """Graded statements printed in a shaded box that the parser read as a picture: paragraphs again.
 
-Publishers set a guideline's recommendations in coloured boxes inside the chapter text
-(``Recommendation 3.2.1: We suggest ... (2B).`` in a tinted panel); a layout model may take the box
-for an image and keep its words only as the image's text, one line per printed line. As a
-``figure`` the statement is never a ``recommendation`` unit, and its grade is not read. A figure is
-such a box when all of these hold:
-
-* it has no caption (a captioned figure is a figure);
-* its text is at most :data:`MAX_STATEMENT_CHARS` characters on at most :data:`MAX_LINES` lines,
-  prose lines of :data:`MIN_MEAN_LINE_CHARS` characters or more on average (a chart's boxes are
-  short labels);
-* it has recommendation wording ("we suggest", "is recommended", ...) and an unambiguous grade
-  label (:func:`~structaware_readers.grades.find_grades`) that either closes the text (``...
-  (2B).``) or opens it (``Practice Point 2.1: ...``).
-
-Such a figure becomes a paragraph whose text is its lines joined by one space (a line-end hyphen
-keeps its space, ``pa- tients``, as a parser writes it; the PDF's text layer mends it,
-:mod:`structaware_readers.text.restore`). No character of a line changes.
+As a ``figure`` a boxed recommendation is never a ``recommendation`` unit. A caption-less figure
+whose text is short prose (:data:`MAX_STATEMENT_CHARS`, :data:`MAX_LINES`,
+:data:`MIN_MEAN_LINE_CHARS`) with recommendation wording and an unambiguous grade label closing or
+opening it becomes a paragraph of its lines joined by spaces. No character of a line changes.
 """
 
 from __future__ import annotations

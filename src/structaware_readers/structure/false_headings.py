@@ -1,23 +1,9 @@
 """Text a parser typed as a heading that opens no section: names of people, references, contents lines.
 
-Parsers type short bold lines as titles. Three kinds of them are never a section of the document,
-and a section path made of them misleads every unit below it (``Appendix I: Participant List > Lt Col
-... , MD`` over 200 units of a VA/DoD guideline):
-
-* ``person``: one person's name with a rank before it or credentials after it, as participant and
-  author lists print them: ``CDR Travis E. Harrell, MD, FACC``, ``Lt Col. Jesse Wickham DO, FACP``,
-  ``COL (Ret.) Charles Hoge, MD``, ``Lt Col Joseph C Sky, MD, FACP``, ``R. Kevin Manning, PhD, CCC-SLP``, ``Navjit (Nicky) Goraya, MD``,
-  ``Erin Arra, MS, RD, CSOWM, LD``: a name (two to five
-  capitalised words or initials) followed by a comma and a degree or certification of
-  :data:`CREDENTIALS`, or a military rank (:data:`RANKS`) followed by a name;
-* ``reference``: a bibliography entry (:func:`structaware_readers.structure.references.is_citation`, or an
-  unnumbered one: a year and ``et al``, ``doi``, a ``2019;12:34`` volume mark);
-* ``toc``: a table-of-contents line: a dot leader (``VI. Routine Pregnancy Care........ 12``).
-
-Traps that stay headings: ``Major Depressive Disorder``, ``Colon Cancer Screening``, ``Drug
-Therapy``, ``Role of the MD in Primary Care``, ``2019 Updates``, ``Blood Pressure Targets, MA
-Cohort`` (more than a credential after it), ``Patients with CKD, DM``, ``Heart Failure, HFrEF,
-HFpEF`` (no known credential).
+A section path made of such lines misleads every unit below it. :func:`false_heading_kind` names
+the kind: ``person`` (a name followed by a credential of :data:`CREDENTIALS`, or a rank of
+:data:`RANKS` followed by a name), ``reference`` (a bibliography entry), ``toc`` (a line with a dot
+leader). ``Heart Failure, HFrEF, HFpEF`` and ``Role of the MD in Primary Care`` stay headings.
 """
 
 from __future__ import annotations

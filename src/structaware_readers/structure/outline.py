@@ -1,23 +1,10 @@
 """A PDF's outline (bookmarks) read and matched to the document's heading blocks.
 
-Publishers' PDFs usually carry an outline made from the source document's own heading styles,
-which is what the section tree really is; a parser's heading typing is a guess from the page
-image (table cells, author lists and sentences typed as titles; titles typed as paragraphs).
-
-* :func:`read_outline`: the outline's entries (title, depth, 1-based page), depths normalised so
-  the top level is 1; a lone first entry above all the others (the document's title, as VA/DoD
-  and journal PDFs print it) is level 1 too, so its children are not all pushed one level down.
-  Entries that name figures and tables (an outline that is a list of figures), bullets, lead-ins
-  (``Assess for risk:``) and entries pointing back to an earlier page are left out, and ``Recommendation 2`` bookmarked
-  under ``Recommendation 1`` is read as its sibling.
-* :func:`match_outline`: which block (a heading, or a short paragraph or caption) each entry
-  names, looked for on the entry's page, then the page after it and the page before it. Texts
-  are compared on their letters and digits only (case, spaces, hyphenation and punctuation
-  ignored): equal, equal once the numbering label is set aside when one side has none
-  (``14. Appendix`` names the entry ``Appendix``), or one a prefix of the other (a title the
-  outline cut short, a heading the parser cut at a line end or ran into the next one) when the
-  shorter one has 12 characters or more, or 4 or more under the same label (``a. Screening`` and
-  the heading ``a. Screening Recommendation``).
+An outline made from the source's heading styles is the real section tree; a parser's heading
+typing is a guess. :func:`read_outline` gives the entries (title, depth from 1, 1-based page),
+leaving out lists of figures, bullets and entries pointing back. :func:`match_outline` finds the
+block each entry names on its page or a neighbour, comparing letters and digits only: equal, equal
+without the numbering label, or one a long enough prefix of the other.
 """
 
 from __future__ import annotations

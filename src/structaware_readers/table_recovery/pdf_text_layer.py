@@ -1,22 +1,11 @@
 """A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber).
 
-The page is cropped to the region the parser found (padded by :data:`PAD` points) and handed to
-pdfplumber's table finder (https://github.com/jsvine/pdfplumber#table-extraction-settings):
-
-1. **Ruled tables**: the default ``lines`` strategy (on the rectangles that can be borders,
-   :mod:`.ruling`: a same-colour shading strip behind one line of a cell is none); used when its largest table has >= 2 rows and
-   >= 2 columns and holds :data:`MIN_RULED_SHARE` of the region's words. Its cells are whole, however
-   many lines they wrap over.
-2. **Borderless tables** (no ruled table, one holding too few of the words, or one whose rows hold
-   their label and figures in one cell: row shading read as rules): pdfplumber's
-   ``text`` strategy sets row edges at text lines but column edges one per aligned word group, which
-   cut right-aligned figures and wrapped labels; so rows are the region's text lines and columns come
-   from phrases: words closer than :data:`PHRASE_GAP` x the font size form a phrase, and
-   :func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid (its rules:
-   columns, spanning headers, ``$``/``%`` columns, header rows, wrapped labels, trust).
-
-Words and cells are read in each glyph's own direction (:mod:`.reading_direction`: a column label
-written bottom-to-top reads forwards). Each body row keeps its own bbox (0..1 of the page, origin top-left) and 1-based page.
+The page is cropped to the region (padded by :data:`PAD` points). A ruled table found by
+pdfplumber's ``lines`` strategy is used when it holds :data:`MIN_RULED_SHARE` of the words
+(shading strips are no borders: :mod:`.ruling`); otherwise rows are the text lines and columns come
+from phrases (:data:`PHRASE_GAP`) through :func:`~structaware_readers.table_recovery.grid_rules.build_grid`.
+Words are read in each glyph's direction (:mod:`.reading_direction`). Each body row keeps its bbox
+(0..1 of the page, origin top-left) and 1-based page.
 """
 
 from __future__ import annotations

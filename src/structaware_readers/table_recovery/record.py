@@ -27,24 +27,11 @@ PdfSource = str | Path | bytes
 class Recovery:
     """One document on its way through the stages (:mod:`structaware_readers.table_recovery`).
 
-    Attributes:
-        doc: the document as the reader gave it (never changed).
-        blocks: its blocks in reading order, as the stages change them (indices below point here).
-        targets: table regions without cells (stage 1), then also the tables joined from pieces
-            (stage 3): the blocks whose grids were (to be) rebuilt.
-        checks: tables with parser markup to check against the PDF's text layer (stage 1, read in stage 6).
-        parts: ids of tables merged across pages to check part by part for stacked items (stage 1, 6).
-        split: per 1-based page, the tables the parser split into pieces: the pieces' indices and the
-            region to read (stage 1, read in stage 3).
-        warnings: the document's warnings, without the reader's warnings about the target tables
-            (stage 1: their outcome is decided here), plus one per table a stage could not read.
-        warned: ids of the target tables the reader had warned about (their warning is not logged again).
-        absorbed: pieces taken into another block (stage 3); removed when the stages are done.
-        merged: blocks that took pieces in (stage 3).
-        vocabulary: the document's own words (``stage6_markup_check.document_words`` of its blocks
-            other than tables), read when markup is checked; ``None`` otherwise.
-        text: the PDF's text runs as PDFium reads them (stage 6's quick look at a header), while
-            the PDF is open and markup is checked; ``None`` otherwise.
+    ``doc`` is never changed; ``blocks`` are the blocks as the stages change them, and the other
+    fields say which blocks each stage works on: ``targets`` (grids to rebuild), ``checks`` (markup
+    to check), ``parts`` (merged tables to check part by part), ``split`` (per 1-based page, pieces
+    to read as one region), ``absorbed``/``merged`` (pieces taken in), plus ``warnings``,
+    ``warned``, the document's ``vocabulary`` and the PDF's ``text`` runs while markup is checked.
     """
 
     doc: ParsedDocument

@@ -1,23 +1,10 @@
 """Text a parser read from lines printed on top of each other, put back in the order the page prints.
 
-Where the lines of a table cell overlap (a tight line spacing: ``Review date:`` set over ``Jun 2021``),
-a parser that groups glyphs into lines by their height merges the lines into one and sorts their
-glyphs from left to right: ``RJuenv i2e0w2 d1ate:``. The PDF's text layer (PDFium) keeps each
-line's glyphs in the order they are drawn and prints ``Review date:`` / ``Jun 2021``.
-
-A stretch of whole runs of a text (white space apart) is written as the page's lines when:
-
-* one of its runs is not printed by the page (no substring of its text layer): the parser's reading
-  is not the page's there;
-* its characters, white space and this package's superscript caret ``^`` aside, are those of 2 to
-  :data:`MAX_LINES` lines the page prints one after the other, interleaved, each line's characters
-  in their own order, passing from one line to another at least :data:`MIN_SWITCHES` times (as
-  seldom as the characters allow), back and forth inside one run (words read in another order
-  than the page's are a reading, not merged glyphs), and not simply one line after the other.
-
-The lines are joined by a space and keep their own spaces; a caret the parser set before a character
-is set before the same character of its line (``OD^3A+`` stays a mark). No character is added or
-dropped: only their order and the spaces between them change.
+Where a cell's lines overlap, a parser may merge them into one and sort their glyphs left to right
+(``RJuenv i2e0w2 d1ate:``), while the text layer keeps each line (``Review date:`` / ``Jun 2021``).
+A stretch of runs is rewritten as the page's lines when a run is not printed by the page and its
+characters are 2 to :data:`MAX_LINES` printed lines interleaved, switching at least
+:data:`MIN_SWITCHES` times. No character is added or dropped; only order and spaces change.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """The abbreviations a document defines, and the long forms of those a text uses.
 
-Guidelines and filings define an abbreviation once and then write only the short form
-(``electroconvulsive therapy (ECT)`` ... ``Symptom improvement with ECT is short-term``), while a
-reader asks in the long form. :func:`find_abbreviations` reads the document's own definitions:
-
-* in running text, a short form in brackets right after its long form, found as Schwartz and
-  Hearst do ("A simple algorithm for identifying abbreviation definitions in biomedical text",
-  PSB 2003): the short form is 2-10 characters, starts with a letter or digit, holds a capital
-  letter and at most two words; the long form is the shortest run of the words just before the
-  bracket (at most ``min(len + 5, 2 * len)`` words) in which the short form's characters appear in
-  order, right to left, its first character starting a word;
-* in an abbreviation list (a table whose header names an ``Abbreviation``/``Acronym`` column and a
-  ``Definition``/``Term``/``Meaning`` column), each row's pair.
-
-The first definition of a short form wins. :func:`expansions` gives, for a text, the long forms of
-the defined short forms it uses (whole words, case as defined) that the text does not already
-spell out; :func:`attach_expansions` sets them as each unit's ``Unit.expansions``, which BM25
-indexes with the unit's text (``Unit.search_text``) and no reader is handed.
+Readers ask in the long form what the document writes short. :func:`find_abbreviations` reads the
+document's definitions: ``long form (SF)`` in running text (Schwartz and Hearst, PSB 2003) and the
+rows of an abbreviation table; the first definition wins. :func:`attach_expansions` sets, per unit,
+the long forms of the short forms it uses unspelt (``Unit.expansions``), which BM25 indexes and no
+reader is handed.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
 """Which recommendation a discussion section discusses, for its units' context.
 
-Guidelines print a recommendation and then its discussion under a bare heading (VA/DoD: a
-``Recommendation`` heading, the graded statement, then ``Discussion``); a unit under that heading
-alone does not say what it discusses (``Section: VII. Recommendations > Discussion``). Its context
-names the recommendations printed just before the heading: ``Discusses: 1. We suggest spirometry
-... (Weak for | Reviewed, New-replaced)``.
-
-Rules: the recommendations built from the body text (paragraphs and list items, not table rows)
-since the last heading that is no discussion heading are the ones discussed; a discussion heading
-(:data:`DISCUSSION_HEADING`: ``Discussion``, ``Rationale``, ``Evidence summary``, ``Summary of
-the evidence``, ``Remarks``, ``Justification``, ``推荐理由``, ``证据总结``, ...; numbering such as
-``a.`` or ``2.1`` allowed) and every heading below it keep them; the next other heading at the
-discussion's level or above forgets them. A recommendation printed inside the discussion after its
-text (a statement box in the running text, the next heading missed by the parser) starts the next
-group: the discussion's text after it discusses it and the recommendations right after it. At most :data:`MAX_NAMED` are named, each by its first
-line as a title (:func:`structaware_readers.units.common.title`, at most 160 characters), and every
-unit under the discussion links to their units (:meth:`Discussion.linked`, ``Unit.linked_ids``), so a
-search that hits the discussion brings the recommendation along.
+A unit under a bare ``Discussion`` heading does not say what it discusses. The recommendations
+built from body text since the last non-discussion heading are named in its context
+(``Discusses: ...``, at most :data:`MAX_NAMED`), and every unit under the discussion links to them
+(``Unit.linked_ids``), so a search hitting the discussion brings the recommendation along.
+Discussion headings are :data:`DISCUSSION_HEADING`; the next other heading at that level or above
+forgets them.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """The query vector of a one-question process, computed in a forked child on the other core.
 
-A cold ``structaware query`` spends about 0.1 s of CPU on the dense model (numpy, ONNX Runtime,
-the tokenizer file, the session, one forward pass) and about 0.17 s on the rest (the CLI and its
-options, the data model, opening the Qdrant Edge shard, the search). In a thread of the same
-process the two halves share one interpreter lock and barely overlap. In a child process made with
-``os.fork`` as the command starts, the model loads on a second core while the parent parses the
-command line and opens the index, and the parent never imports numpy or ONNX Runtime
-(docs/benchmarks/speed.md, "Speed (issue 14)").
-
-The parent sends the query text through one pipe once it has it (:meth:`ForkedQueryEncoder.ask`);
-the child answers through another with ``dim`` little-endian float32 values and ends with
-``os._exit``. The values are the ones :meth:`DenseEncoder.embed_query` gives in-process (float32,
-bit for bit). When the child gives no vector (the model cannot be loaded, it was killed), the
-encoder embeds in-process, so the error is raised there, typed, as without a child.
-
-Only for a process that answers one question and ends: ``fork`` copies the process as it is, so
-:meth:`ForkedQueryEncoder.start` forks only on Linux while the process runs a single thread, and
-otherwise returns False (the encoder then works in-process, as a plain :class:`DenseEncoder`).
+Loading the dense model is a large part of a cold ``structaware query``. A child made with
+``os.fork`` as the command starts loads it on a second core while the parent parses the command
+line and opens the index; the parent never imports numpy or ONNX Runtime. The parent sends the
+text through one pipe (:meth:`ForkedQueryEncoder.ask`) and gets ``dim`` little-endian float32
+values back, bit for bit what :meth:`DenseEncoder.embed_query` gives. Without a vector from the
+child the encoder embeds in-process, so errors are raised there, typed. Forks only on Linux in a
+single-threaded process (:meth:`ForkedQueryEncoder.start` returns False otherwise).
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
-"""Unit-construction methods compared in the evaluation (paper section 3.3), all as :class:`Unit` lists.
+"""Unit-construction methods compared in the evaluation (the reference paper, section 3.3), as units.
 
-Every baseline is built from the *same* parsed text as the structure-aware units: the body blocks
-of the same :class:`ParsedDocument` (page furniture excluded, reading order kept), so that a
-difference in retrieval comes from how the text is cut, not from what text there is.
-
-Methods (key -> what it builds):
-
-* ``flat``: flat chunks, 500-character windows with 50 characters of overlap over the document's
-  body text (blocks joined by a blank line), cut at exact character offsets (no word snapping);
-  provenance = the blocks whose characters the window covers. Type ``chunk``.
-* ``heading``: heading-aware chunks: the body is split before every heading block, then each
-  section (heading + following blocks) is cut into 500/50 windows the same way. Type ``chunk``.
-* ``page``: one unit per page: the page's body blocks joined. Type ``page``.
-* ``element``: one unit per body block, text only, no context (a table is one element). Type ``element``.
-* ``struct``: structure-aware units from :func:`structaware_readers.units.build_units`.
-* ``struct_noctx``: the ablation of paper 4.4: the same structure-aware units with ``context`` removed.
-
-Chunk, heading and page units carry element provenance but are not *element-addressable*
-(a result does not identify one element), so their Element Hit is N/A, as in the paper.
+Every method cuts the same body text of the same :class:`ParsedDocument`, so differences come from
+the cutting: ``flat`` (500-character windows, 50 overlap), ``heading`` (the same within each
+section), ``page``, ``element`` (one unit per block, no context), ``struct``
+(:func:`structaware_readers.units.build_units`) and ``struct_noctx`` (the context ablation). Chunk
+and page units are not element-addressable, so their Element Hit is N/A.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """The closed vocabularies of unit fields a filter names: a value outside them is an error, not an empty answer.
 
-A filter that names a key no unit of the index carries (``{"foo": "table_row"}``), or a value a
-closed-vocabulary key never takes (``{"unit_type": "table-row"}``), matches nothing, and an empty
-answer would read as "no evidence". Both raise :class:`~structaware_readers.errors.UnknownFilterError`
-naming the key or value and what it could be, from every face alike:
-
-* **values** (:func:`check_values`, here, when the filter is compiled; no index needed): ``unit_type``
-  takes the :class:`~structaware_readers.models.UnitType` values, ``grade_system`` the grading
-  systems of the grades catalogue (:data:`structaware_readers.grades.catalogue.SYSTEM_PRECEDENCE`),
-  ``grade_strength`` / ``grade_direction`` / ``grade_source`` the catalogue's values or ``""`` (not
-  stated). Every list is read from its source, so a unit type or grading system added there is
-  accepted here;
-* **keys** (:func:`~structaware_retrievers.query.filter_keys.check_keys`, against the index): a unit key (:data:`UNIT_KEYS
-  <structaware_retrievers.query.filter_language.UNIT_KEYS>`) is always known, being a field of the unit
-  schema; any other key is the user's own metadata (payload ``metadata.<key>``) and is known when at
-  least one point of the index carries it, as a document added through a LlamaIndex or LangChain
-  vector store with that metadata key does. The index is asked once per key and the keys found are
-  remembered by the caller.
+An empty answer would read as "no evidence", so :func:`check_values` raises
+:class:`~structaware_readers.errors.UnknownFilterError` for a ``unit_type``, ``grade_system``,
+``grade_strength``, ``grade_direction`` or ``grade_source`` value outside its source's list (read
+from the data model and the grades catalogue). Unknown keys are checked against the index by
+:func:`~structaware_retrievers.query.filter_keys.check_keys`.
 """
 
 from __future__ import annotations
