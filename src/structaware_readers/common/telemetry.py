@@ -1,19 +1,10 @@
 """No telemetry from any dependency by default.
 
-structaware itself sends nothing. Some dependencies would, unless told not to:
-
-* **ONNX Runtime** (run by fastembed for the dense model) creates a device id under
-  ``~/.cache/Microsoft/DeveloperTools/.onnxruntime`` and uploads usage events on Linux and macOS
-  since 1.2x. ``ORT_DISABLE_TELEMETRY=1`` set *before* ONNX Runtime initialises is its full opt-out
-  (nothing created, nothing sent); ONNX Runtime's own ``disable_telemetry_events()`` only stops
-  events after initialisation, and is called too when ONNX Runtime was imported before structaware.
-* **Hugging Face Hub** (fastembed's model downloads): ``HF_HUB_DISABLE_TELEMETRY=1``.
-* **Unstructured**: ``DO_NOT_TRACK=1`` (and ``UNSTRUCTURED_DISABLE_NOTICE=1``), set by
-  :mod:`structaware_readers.unstructured.load` right before it imports ``unstructured``.
-
-:func:`opt_out` runs when ``structaware_readers`` is imported (every structaware module imports
-it first), and sets each variable only when the user has not set it, so an explicit ``=0`` wins.
-Set ``STRUCTAWARE_ALLOW_TELEMETRY=1`` to leave all of them alone.
+structaware sends nothing. :func:`opt_out` runs when ``structaware_readers`` is imported and sets
+``ORT_DISABLE_TELEMETRY=1`` (before ONNX Runtime initialises; ``disable_telemetry_events()`` too if
+it was imported first) and ``HF_HUB_DISABLE_TELEMETRY=1``; Unstructured's ``DO_NOT_TRACK`` is set by
+:mod:`structaware_readers.unstructured.load`. A variable the user set is left alone, and
+``STRUCTAWARE_ALLOW_TELEMETRY=1`` leaves all of them alone.
 """
 
 from __future__ import annotations

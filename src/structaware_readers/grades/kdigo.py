@@ -1,19 +1,11 @@
-"""The numeric-letter grades of KDIGO and CHEST/ACCP: ``1A`` .. ``2D`` (1 = strong / "We recommend",
-2 = weak / "We suggest"; A..D = high, moderate, low, very low certainty), and KDIGO's ungraded
-practice points.
+"""The numeric-letter grades of KDIGO and CHEST/ACCP (``1A`` .. ``2D``) and KDIGO's practice points.
 
-``Grade 1A`` / ``Class 2B`` fire anywhere (not after a disease classification); a bracketed
-``(1A)`` only after recommendation wording ("We recommend ... (1B)"), so ``(2A)`` in a numbered
-list or a chemical formula stays ungraded. Also ``UpToDate: Grade 2C``.
-
-The text alone reads ``1A`` .. ``2D`` as ``GRADE`` (CHEST/ACCP and UpToDate print the same form); a
-document graded by KDIGO reads them as ``KDIGO`` (:mod:`.document`: its title line or grading table
-names KDIGO). A numbered or "ungraded" practice point (``Practice Point 1.2.1:``) is KDIGO's own
-label and is ``KDIGO`` anywhere; a bare ``Practice point:`` (a consensus label of other guidelines
-too) is ``consensus`` outside a document graded by KDIGO.
-
-Source: KDIGO "Nomenclature and description for rating guideline recommendations"; Guyatt et al.,
-CHEST 2006 (grading strength of recommendations and quality of evidence); UpToDate grading guide.
+1 is strong ("We recommend"), 2 weak ("We suggest"); A..D the certainty. ``Grade 1A`` fires
+anywhere, a bracketed ``(1A)`` only after recommendation wording. The text alone reads them as
+``GRADE``; a document graded by KDIGO (:mod:`.document`) reads them as ``KDIGO``. A numbered
+practice point is KDIGO anywhere, a bare ``Practice point:`` only there (else ``consensus``).
+Source: KDIGO's "Nomenclature and description for rating guideline recommendations"; Guyatt et
+al., CHEST 2006.
 """
 
 from __future__ import annotations

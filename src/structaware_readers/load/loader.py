@@ -129,19 +129,12 @@ def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes |
 def prepare_document(
     doc: ParsedDocument, reading_order: ReadingOrder = "auto", *, pdf: str | Path | bytes | None = None
 ) -> ParsedDocument:
-    """The one structure pass every reader's output goes through before units are built, in order:
-    text as a reader sees it (:mod:`~structaware_readers.text.as_read`), graded statements in a box the
-    parser read as a picture made paragraphs again (:mod:`~structaware_readers.structure.boxed_statements`),
-    given back the spaces and hyphens
-    ``pdf``'s text layer prints (:mod:`~structaware_readers.text.restore`), page furniture
-    (:mod:`~structaware_readers.structure.furniture`), tables left as loose blocks or pictures read into grids
-    (:mod:`~structaware_readers.loose_tables`), reading order (:func:`apply_reading_order`), headings
-    from the PDF outline, numbering and typography (:mod:`~structaware_readers.structure.heading_pass`),
-    continued paragraphs joined (:mod:`~structaware_readers.structure.continuations`), bibliographies typed
-    (:mod:`~structaware_readers.structure.references`), contents, author and notice blocks typed front matter
-    (:mod:`~structaware_readers.structure.front_matter`), algorithms described in text, charts drawn with live
-    text and algorithm images read into flowcharts or figures (:mod:`~structaware_readers.algorithms`;
-    images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
+    """The one structure pass every reader's output goes through before units are built.
+
+    In order: text as a reader sees it (:mod:`~structaware_readers.text.as_read`), boxed statements
+    made paragraphs, text restored from ``pdf``'s text layer, page furniture, loose tables,
+    reading order, headings, continued paragraphs, references, front matter, algorithms and charts
+    (images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
 
     Returns ``doc`` itself when nothing changes, else a copy.
 

@@ -1,19 +1,11 @@
-"""What opens and what ends a table the parser gave as loose blocks: captions, recommendation-table
-header rows, and the blocks that stop a region.
+"""What opens and what ends a table the parser gave as loose blocks.
 
-* **Caption** (:func:`is_table_caption`): a text block that starts with a table's label, ``Table 4``,
-  ``TABLE 2.1``, ``Table D-1``, ``Table A5.1``, ``Recommendation Table 3``, ``表1``, followed by a title (an upper-case word, a digit,
-  a CJK character or punctuation such as ``.``, ``:``, ``—``), not by running text: ``Table 5 of the
-  2019 guideline`` and ``Table 3 presents the definitions`` are sentences that cite a table.
-* **Header row of a recommendation table** (:func:`header_role`): the standard column names, one
-  recommendation column (``Recommendations``, ``Recommendation statement``, ``推荐意见``) and grade
-  columns (``Class``/``COR``/``Strength``/``推荐等级``, ``Level``/``LOE``/``Quality``/``证据等级``), footnote
-  marks ignored (``Class^a``, ``Level<sup>b</sup>``).
-* **Stoppers** (:func:`is_legend`, :func:`is_numbered_heading`): a table's legend (an abbreviation
-  list ``CV, cardiovascular; LDL-C, ...`` or a footnote key ``a Class of recommendation.``) or a
-  numbered section heading ends a region.
-
-Coordinates are block bboxes: ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left.
+:func:`is_table_caption`: a block starting with a table label (``Table 4``, ``Table D-1``,
+``Recommendation Table 3``, ``表1``) followed by a title, not a sentence citing it.
+:func:`header_role`: the recommendation-table column names (``Recommendations``, ``Class``/``COR``,
+``Level``/``LOE``, ``推荐意见``...), footnote marks ignored. :func:`is_legend` and
+:func:`is_numbered_heading`: the blocks that end a region. Bboxes are 0..1 of the page, origin
+top-left.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
 """MinerU 4.x ``middle_json.json``: the ``docvortex.middle`` schema (2.0; 4.0 alphas wrote 1.0).
 
-Source: ``docvortex/schema.py`` (``MiddleJson``, block classes) in mineru 4.0.12; notes in
-``research/formats-mineru-unstructured.md`` §1.4. Shape::
-
-    {schema: "docvortex.middle", schema_version: "2.0",
-     metadata: {producer: {name, version}, document: {title, page_count, ...}},
-     extensions: {docvortex_layout: {pages: [{page_idx, width_pt, height_pt}]}, mineru: {...}},
-     pages: [{page_idx, blocks: [...]}]}
-
-A block is ``{type, index, bbox (0..1 floats, top-left), content, level?, sub_type?,
-continues_prev?, guess_lang?}``. ``content`` is a list of inline spans for text-like blocks
-(``text``, ``ref_text``, ``doc_title`` (level 1), ``paragraph_title`` (levels 2–6), aux
-``header``/``footer``/``page_number``/``aside_text``, ``page_footnote``), a string for
-``equation`` (LaTeX), a list of child blocks for ``list`` (text/ref_text/list children) and
-``index``, and a list of ``*_body``/``*_caption``/``*_footnote`` children for ``image``,
-``table``, ``chart`` and ``code``. The page's block list order is the reading order (``index``).
-4.x does not merge tables across pages: a continuation has ``continues_prev: true``.
+Source: ``docvortex/schema.py`` (``MiddleJson``) in mineru 4.0.12. Shape: ``{schema, schema_version,
+metadata, extensions: {docvortex_layout: {pages: [{page_idx, width_pt, height_pt}]}}, pages:
+[{page_idx, blocks}]}``. A block is ``{type, index, bbox (0..1, top-left), content, level?,
+continues_prev?}``; ``content`` is inline spans, a LaTeX string, or child blocks (lists, images,
+tables, charts, code). Block order is reading order; a continued table has ``continues_prev: true``.
 """
 
 from __future__ import annotations

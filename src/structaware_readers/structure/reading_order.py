@@ -69,21 +69,17 @@ def restore_reading_order(blocks: list[Block]) -> list[Block]:
 def caption_target(caption: Block, candidates: Sequence[Block], others: Iterable[Block] = ()) -> Block | None:
     """The figure/table/equation/code block a caption belongs to, from geometry alone.
 
-    A candidate qualifies when it is on the caption's page, has a bbox and a kind in
-    :data:`CAPTION_TARGETS`, and is aligned with the caption: above/below it with horizontal
-    overlap (gap at most 0.06 of the page height), or beside it with vertical overlap (gap at
-    most 0.05 of the page width; 0.8 for an equation, whose number sits at the margin). A candidate is rejected when
-    another block of ``others`` (not a caption) lies in the gap between the two. The nearest
-    qualifying candidate wins; when two candidates are equally near (gaps within 0.01, e.g. a
-    "Figure 3" caption centred under sub-figures a and b), the caption is bound to neither.
+    The nearest candidate on the caption's page (kind in :data:`CAPTION_TARGETS`) aligned above,
+    below or beside it with nothing of ``others`` in between wins; two equally near candidates
+    bind neither.
 
     Args:
-        caption: the caption block (its bbox is needed; ``None`` is returned without one).
+        caption: the caption block (``None`` is returned without a bbox).
         candidates: possible targets.
-        others: every other block of the page, used for the "nothing in between" check.
+        others: every other block of the page.
 
     Returns:
-        The target block, or ``None`` when no candidate qualifies.
+        The target block, or ``None``.
     """
     if caption.bbox is None:
         return None

@@ -1,20 +1,10 @@
 """Reference lists (bibliographies) recognised and typed REFERENCE.
 
-A bibliography entry can contain the very words a recommendation detector looks for
-(``... (strong recommendation cited in ref 4)``); it must never become a recommendation unit.
-:func:`mark_references` retypes as REFERENCE (``kind`` only; id, text and ``source_type`` kept):
-
-* every PARAGRAPH or LIST block under a bibliography heading (``References``, ``Bibliography``,
-  ``Literature cited``, ``参考文献``, ...) until the next heading of the same or a higher level, or
-  until a paragraph of running prose (120+ characters, no year, no bibliographic mark: an appendix
-  whose heading the parser missed);
-* a LIST block whose items are mostly citations, and a PARAGRAPH or FOOTNOTE that is one citation. A
-  citation starts with a reference number (``[12]``, ``12.``, ``12)``, ``12 Doe JA``) and carries a year
-  (``19xx``/``20xx``) plus a bibliographic mark: ``et al``, ``doi``, a volume/pages pattern
-  (``2024;12:101-9``, ``12(3):45``), or a journal-style ``J ``/``Journal``.
-
-MinerU's own ``ref_text`` blocks are already REFERENCE. The unit builder makes ``reference`` units
-of reference blocks (never section text, never a recommendation), which a search leaves out unless asked.
+A bibliography entry can hold the words a recommendation detector looks for, so it must never
+become a recommendation. :func:`mark_references` retypes (``kind`` only) every PARAGRAPH or LIST
+under a bibliography heading until the next heading or running prose, a LIST of mostly citations,
+and a PARAGRAPH or FOOTNOTE that is one citation (a reference number, a year and a bibliographic
+mark). The unit builder makes ``reference`` units of them, left out of search unless asked.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """Panels of one table: the column header printed again inside the body for another date.
 
-Financial statements print two panels of the same columns one below the other, each under its own
-header (``March 31, 2021`` ... then ``December 31, 2020`` ...); read as one region from the PDF
-(:mod:`structaware_readers.table_recovery.split_regions`), the second panel's header lines come out
-as body rows without figures, and the first panel's date stays in the column headers of every row.
-:func:`split_panels` makes each panel a band row instead:
-
-* a **repeated header** is a run of body rows without figures and with text outside the label
-  column, whose rows match the last header rows (aligned from the bottom) in at least
-  :data:`MIN_SAME_CELLS` of their filled cells, and differ in at least one;
-* the cells that differ name the panels: a band row (the label repeated across the row, as a
-  spanning cell, so that the rows below are its group) ``<label cell> <words of the differing cells
-  the other panel lacks, and their numbers>`` is put before each panel (``Three months ended March
-  31, 2021`` / ``Three months ended March 31, 2020``); the header keeps only what the panels share
-  (no numbers: a date is a panel's), and the repeated header rows leave the body (their words are in
-  the header or the band).
+Financial statements print panels of the same columns one below the other, each under its own
+header; read as one region, the second header comes out as body rows without figures.
+:func:`split_panels` finds such a repeated header (matching the last header rows in
+:data:`MIN_SAME_CELLS` filled cells) and puts a band row naming each panel before it; the header
+keeps only what the panels share.
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """Words and cell text of a PDF text layer read in each glyph's own reading direction (pdfplumber).
 
-pdfplumber tells upright glyphs from rotated ones (``char["upright"]``) but reads every rotated glyph
-one way, top to bottom: a table column label written bottom-to-top (rotated 90 degrees
-anticlockwise, as the merged Topic cells of the VA/DoD recommendation tables are) comes out
-backwards (``sehcaorppA lareneG dna slaoG tnemtaerT``). Here each glyph's direction comes from its
-text matrix ``char["matrix"] = (a, b, c, d, e, f)`` (PDF 32000-1, 9.4.4: the glyph's baseline runs
-along ``(a, b)`` in PDF space, y upwards): ``a > 0`` left to right (``ltr``), ``b > 0`` bottom to
-top (``btt``), ``b < 0`` top to bottom (``ttb``), ``a < 0`` upside down (``rtl``). The glyphs of each
-direction are read apart, with pdfplumber's ``char_dir`` / ``line_dir`` settings for it (lines of
-bottom-to-top text follow each other left to right; of top-to-bottom text, right to left).
-
-Upright glyphs stacked one per line in one column (vertical CJK writing, or a vertical label spelt
-letter by letter) are one word read top to bottom (``治疗方案``, never ``治 疗 方 案``); a column of
-single figures is not (``1``, ``2``, ``3`` stay three words). The words of a cell are joined by a
-space, except between two CJK characters, which join directly (a wrapped ``慢性阻塞性`` +
-``肺疾病`` reads ``慢性阻塞性肺疾病``), and after a hyphen ending a line (``Sub-`` / ``topic``).
+pdfplumber reads every rotated glyph top to bottom, so a label written bottom-to-top comes out
+backwards. Each glyph's direction is read from its text matrix (PDF 32000-1, 9.4.4) and each
+direction is read apart. Upright glyphs stacked one per line are one word (vertical CJK); a cell's
+words join with a space, except between CJK characters and after a line-end hyphen.
 """
 
 from __future__ import annotations

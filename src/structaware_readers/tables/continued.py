@@ -1,20 +1,10 @@
 """A table continued on the next page: which table continues which, and the rows it adds.
 
-Used by the MinerU assembler on the parser's own grids
-(:func:`structaware_readers.mineru.assemble.merge_tables`) and, for grids rebuilt from the PDF or
-the parser's text, after grid recovery (:mod:`structaware_readers.table_recovery`), so that a table
-is one table whichever way its grid was read.
-
-* **Continues** (:func:`continues`): the parser says so (MinerU 4.x ``continues_prev``), or by
-  position: the table is the first body element of page N+1, the table before it the last body
-  element of page N (or of the page it was last continued on), both have grids with the same column
-  count, and the later one has no caption or a continuation caption (``continued``, ``cont'd``,
-  ``续``): a new caption means a new table. For grids rebuilt from text, a later part without a
-  continuation caption whose own header rows differ from the first's is a new table too.
-* **Rows** (:func:`append_rows`): the continuation's rows are appended as body rows, its leading rows
-  equal to the first table's header rows (a repeated header) are dropped, and ``body_row_pages`` /
-  ``body_row_bboxes`` stay aligned with the body rows (``None`` where a row's box is unknown). The
-  merged grid keeps the first part's ``grid_source`` (a part's rows keep their own pages and boxes).
+Used on the parser's own grids (:func:`structaware_readers.mineru.assemble.merge_tables`) and after
+grid recovery, so a table is one table whichever way its grid was read. :func:`continues`: the
+parser says so, or the table opens page N+1 with the column count of the table ending page N and
+no new caption. :func:`append_rows` appends its body rows, drops a repeated header, and keeps
+``body_row_pages``/``body_row_bboxes`` aligned.
 """
 
 from __future__ import annotations

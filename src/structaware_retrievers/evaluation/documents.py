@@ -33,21 +33,16 @@ def load_question_documents(
 ) -> dict[str, ParsedDocument]:
     """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
 
-    ``parsed`` (pre-parsed MinerU outputs, ``<stem>.zip`` or ``<stem>/``) is searched before
-    ``docs`` (PDFs or parser outputs), so a run over pre-parsed outputs needs no parsing.
-    Documents are read with :func:`structaware_readers.load.loader.load_document`; with ``pdf_tables``
-    a parsed output is handed its PDF ``docs/<stem>.pdf`` when there is one, so tables the parser
-    left without cells get grids from the PDF's text layer (:mod:`structaware_readers.table_recovery`).
+    ``parsed`` (pre-parsed MinerU outputs) is searched before ``docs``; with ``pdf_tables`` a parsed
+    output is handed ``docs/<stem>.pdf`` for table grids.
 
     Args:
-        textless: when given, a document without a text layer the parser can read (no body text,
-            ``EmptyDocumentError``; or a scanned PDF the parser cannot read without OCR models,
-            ``ParserUnavailableError``) is left out and recorded here as ``{stem: reason}``
-            instead of raising. A missing optional dependency (``MissingExtraError``) still raises.
+        textless: when given, a document without readable text (``EmptyDocumentError``, or a scan
+            needing OCR models) is recorded here as ``{stem: reason}`` instead of raising.
 
     Raises:
-        InputNotFoundError: a referenced document is in neither folder, or a folder is missing.
-        (and the readers' typed errors for unreadable inputs).
+        InputNotFoundError: a referenced document is in neither folder, or a folder is missing;
+            and the readers' typed errors (``MissingExtraError`` always raises).
     """
     from structaware_readers.load.loader import load_document
 

@@ -1,21 +1,11 @@
-"""The evaluation harness: methods x retrievers x scopes on a question set (paper sections 3.3-4.4).
+"""The evaluation harness: methods x retrievers x scopes on a question set (the reference paper, 3.3-4.4).
 
-Entry point: :func:`run_eval`. For each unit-construction method (:mod:`.baselines`) the units of
-every question document are indexed in their own :class:`~structaware_retrievers.index.structure_index.StructureIndex`
-collection, all sharing one dense and one sparse encoder (so a text embedded for one method is
-reused from the encoders' content-hash cache by the others); then every question is searched with
-every retriever (``bm25`` = sparse, ``dense``, ``hybrid`` = the index's default weighted RRF in
-Qdrant) in two scopes:
-
-* ``corpus``: the whole index (all question documents), a page hit needs the right document too;
-* ``document``: a payload filter on the question's own ``doc_id``.
-
-Results are judged by :class:`.judge.Judge` and summarised by :mod:`.metrics`; structure-aware
-units are compared against each baseline with paired tests (:mod:`.comparisons`, paper 4.2).
-
-The steps live in their own modules: the question documents are read by :mod:`.documents`, each
-method's units indexed and searched through :mod:`.searchers` (peers: :mod:`.peers`), and the run's
-figures collected in an :class:`~.results.EvalResult`, which :mod:`.report` prints and saves.
+:func:`run_eval` indexes each method's units (:mod:`.baselines`) in its own collection, all sharing
+one dense and one sparse encoder, then searches every question with ``bm25``, ``dense`` and
+``hybrid`` over the whole corpus and within the question's own document. :class:`.judge.Judge` and
+:mod:`.metrics` score the hits; :mod:`.comparisons` tests structure-aware units against each
+baseline. Documents are read by :mod:`.documents`, searched through :mod:`.searchers` (peers:
+:mod:`.peers`), collected in an :class:`~.results.EvalResult` that :mod:`.report` prints.
 """
 
 from __future__ import annotations

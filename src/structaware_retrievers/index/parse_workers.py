@@ -1,20 +1,12 @@
-"""Read inputs into documents and units in long-lived worker processes (issue 24).
+"""Read inputs into documents and units in long-lived worker processes.
 
-:func:`read_input` is the one step an ingest runs per input: ``load_document`` (MinerU for a PDF,
-the readers, table grids from the PDF's text layer) and ``build_units``. :class:`ParseWorkers`
-runs it in ``workers`` processes (``python -m structaware_retrievers.index.parse_workers``) that each read
-one input at a time and stay up for the next, so MinerU's imports are paid once per worker, not
-once per PDF (:mod:`structaware_readers.mineru.in_process`), and the inputs are read in parallel,
-one per core, while the caller embeds and writes what is already read.
-
-Protocol: the parent writes pickled requests ``(path, reading_order, unit_options)`` to the
-worker's stdin; the worker answers each with one pickled ``("ok", (doc, units))`` or
-``("error", exception)`` on its own copy of stdout (its fd 1 is pointed at its stderr, so what a
-library prints cannot corrupt the stream). stderr goes to a temporary file whose last lines are
-quoted when a worker dies. Each worker runs in its own process group: a read that takes longer
-than ``timeout`` seconds kills the group (MinerU may start processes of its own), fails that input
-with :class:`~structaware_readers.errors.ParserUnavailableError`, and the next input gets a new
-worker. A worker whose parent goes away sees its stdin close and exits.
+:func:`read_input` is the step an ingest runs per input (``load_document`` and ``build_units``).
+:class:`ParseWorkers` runs it in ``workers`` processes that stay up, so MinerU's imports are paid
+once per worker and inputs are read in parallel while the caller embeds and writes. Requests and
+answers are pickled over the worker's stdin and its own copy of stdout (fd 1 points at stderr, so a
+library's prints cannot corrupt the stream). Each worker has its own process group: a read past
+``timeout`` kills the group and fails that input with
+:class:`~structaware_readers.errors.ParserUnavailableError`; the next input gets a new worker.
 """
 
 from __future__ import annotations
