@@ -1,16 +1,10 @@
 """Edges of a flowchart read from an image, scored against the same algorithm's text description.
 
-A box read from the image is the described box whose text is most alike after normalising
-(``Box N:`` prefix dropped, lowercase, letters and digits only, so that OCR's lost or added spaces
-do not count), when the ``difflib`` ratio (of the whole texts, or of the shorter and the start of the
-longer) reaches ``min_ratio``; a box whose printed number is a described number is that box when
-their texts reach :data:`NUMBERED_RATIO` (the description adds clauses the image leaves out), and a
-printed number breaks ties between boxes of the same text. A read edge is right when its two
-boxes are the two boxes of a described edge and its label equals the described one (case and spaces
-aside); ``right_ignoring_labels`` counts the pairs alone.
-
-Source: issue 22's acceptance (edge precision and recall against the alternative-text appendices,
-box texts matched after normalising, counted per module).
+A read box is the described box whose normalised text (``Box N:`` dropped, lower case, letters and
+digits only) is most alike by ``difflib`` ratio, at least ``min_ratio`` (:data:`NUMBERED_RATIO` when
+the printed numbers agree). A read edge is right when its two boxes are a described edge's and its
+label matches; ``right_ignoring_labels`` counts the pairs alone. Edge precision and recall are
+counted per module.
 """
 
 from __future__ import annotations

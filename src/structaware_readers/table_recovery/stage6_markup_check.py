@@ -104,20 +104,14 @@ def check_markup(
 
 
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
-    """The text layer's grid of a table merged across pages (:func:`~.stage1_select.needs_parts_check`), read part by
-    part (``pages``: the pdfplumber pages of ``block.page`` and ``block.extra_pages``, in that order)
-    and joined, when it cuts stacked items into more rows than the parser's grid (or, a part having
-    been read turned round, loses no row) and keeps its data (:func:`keeps_data`); else ``None``.
-    Every part must give the same columns; a continuation part's header rows (the header printed again) are dropped when they repeat the first part's.
+    """The text layer's grid of a table merged across pages, read part by part, or ``None``.
 
-    Pages are parsed only as far as the answer needs (pdfplumber parses a page in about 0.1 s): the
-    first part that fails ends the check, and a table not read turned round has the parts holding
-    its possibly stacked rows (:func:`~.stacked_rows.may_hold_stacked_rows`, by
-    ``TableGrid.body_row_pages``) read first: when the text layer of those pages cuts none of their
-    names into rows (:func:`~.stacked_rows.splits_names`), the other pages stay unread. Items stacked
-    in one ruled row are cut on the page that row is printed on, so this gives the answer reading every
-    part gives (all 30 merged tables checked on bench/cpg: the same grids, 62 pages parsed instead of
-    151; its 20- and 21-page tables now parse 4 pages and 1: docs/benchmarks/scale.md, "Session 11").
+    ``pages`` are the pdfplumber pages of ``block.page`` and ``block.extra_pages``. The joined grid
+    is returned when it cuts stacked items into more rows than the parser's grid (or, a part read
+    turned round, loses no row) and keeps its data (:func:`keeps_data`); every part must give the
+    same columns, and a repeated header is dropped. Pages are parsed only as far as the answer
+    needs: the parts that may hold stacked rows are read first, and the first failing part ends
+    the check.
     """
     grid = block.table
     assert grid is not None and block.bbox is not None

@@ -1,16 +1,10 @@
 """The one pass that writes every text field of a parsed document as a reader sees it.
 
 Applied by :func:`structaware_readers.load.loader.prepare_document` to every reader's output, so unit
-text and context hold no parser artefacts (issue 21, item 4):
-
-* inline markup -> text (:func:`structaware_readers.text.inline_markup.plain_text`: ``<sup>a</sup>`` set
-  against a word -> ``^a``, ``&lt;`` -> ``<``);
-* glyphs without a name -> text (:func:`structaware_readers.text.glyphs.repair_glyphs`: Symbol-font
-  bullets -> ``▪``, control characters -> spaces, ``(cid:N)`` dropped).
-
-Fields: each block's ``text``, ``caption``, ``footnote``, list ``items``, and its table grid's
-``title``, header and body cells (cells from HTML markup are already plain,
-:mod:`structaware_readers.tables.cell_text`; cells from a PDF text layer may hold bullets).
+text and context hold no parser artefacts: inline markup becomes text
+(:func:`structaware_readers.text.inline_markup.plain_text`) and glyphs without a name are repaired
+(:func:`structaware_readers.text.glyphs.repair_glyphs`). Fields: each block's ``text``, ``caption``,
+``footnote``, list ``items``, and its table grid's title and cells.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Which filing a document is, read from its cover page: form, registrant and reporting period.
 
-A company files the same tables every quarter; a table row of a 10-Q (``Loans retained | $584,265 |
-$560,354``) says nothing of whose it is or which quarter it closes, and the comparative columns of the
-next year's filing carry the same dates. SEC filings state all three on their cover page (Forms 10-K,
-10-Q, 20-F, 40-F: "FORM 10-Q ... For the quarterly period ended June 30, 2022 ... JPMorgan Chase & Co.
-(Exact name of registrant as specified in its charter)"). :func:`read_filing_cover` reads them from the
-text blocks of the first :data:`COVER_PAGES` pages, so that each table row's context can name its
-filing (:mod:`structaware_readers.units.table_view`). A document without such a cover (a guideline,
-a standard) gives ``None`` and its units are unchanged.
-
-Measured on OHR-Bench finance (docs/benchmarks/tables.md, "Table retrieval, third session"): three JPMorgan 10-Qs of
-different years share most tables; naming the filing in the row context moved BM25 table Page Hit@5
-from 0.832 to 0.857.
+A table row of a 10-Q says nothing of whose it is or which quarter it closes, and the next year's
+filing repeats its dates. SEC filings (Forms 10-K, 10-Q, 20-F, 40-F) state all three on their cover
+page; :func:`read_filing_cover` reads them from the first :data:`COVER_PAGES` pages so each table
+row's context can name its filing (:mod:`structaware_readers.units.table_view`). A document without
+such a cover gives ``None`` and its units are unchanged.
 """
 
 from __future__ import annotations

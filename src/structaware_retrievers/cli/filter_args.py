@@ -13,7 +13,7 @@ from typer.core import TyperCommand
 
 from structaware_readers.errors import StructawareError
 
-if TYPE_CHECKING:  # typer carries its own click; importing the click distribution costs ~25 ms
+if TYPE_CHECKING:  # typer carries its own click; importing the click distribution costs time
     import click
 
 __all__ = ["FILTER_KEYS", "FilterCommand", "expand_filter_values", "parse_filters"]

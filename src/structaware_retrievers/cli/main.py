@@ -16,22 +16,21 @@ __all__ = ["main"]
 def main() -> None:  # pragma: no cover - console entry point
     """The ``structaware`` console command.
 
-    A command that wrote nothing to the index (``query``) ends its process with ``os._exit`` once
-    its output is flushed, skipping the interpreter's teardown: Qdrant Edge's shard close syncs
-    every memory-mapped file of the shard to disk (``msync``) even when nothing changed, 20-270 ms
-    on this project's test machine depending on the disk's other traffic (docs/benchmarks/speed.md, "Speed
-    (issue 14)"). Nothing is lost: the process wrote nothing, and the OS releases its file locks.
+    A command that wrote nothing to the index (``query``) ends its process with ``os._exit`` once its
+    output is flushed, skipping the interpreter's teardown: closing the Qdrant Edge shard syncs every
+    memory-mapped file to disk even when nothing changed. Nothing is lost: the process wrote nothing,
+    and the OS releases its file locks.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if sys.argv[1:2] == ["query"]:  # a short process that answers one question:
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: no BLAS thread pool (~50 ms to start)
-        # no cyclic garbage collection: its ~100 passes over the objects the imports create cost 15-25 ms,
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: no BLAS thread pool to start
+        # no cyclic garbage collection: its passes over the objects the imports create cost time,
         # and the few cycles left are freed when the process ends a moment later
         gc.disable()
         if not server_answers(sys.argv[2:]):  # a server has the model loaded: no child needed
             start_model_child()
     # pydantic looks for its plugins in the entry points of every installed distribution when the
-    # first model class is made (~10 ms in a large environment); the command uses none
+    # first model class is made (slow in a large environment); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     for stream in (sys.stdout, sys.stderr):  # text that cannot be encoded never aborts the output
         if hasattr(stream, "reconfigure"):

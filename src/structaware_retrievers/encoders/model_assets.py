@@ -57,11 +57,9 @@ _DIGESTS_DIR = "digests"
 def file_digest(path: Path) -> str:
     """sha256 of a model file, re-hashed only when its path, size or mtime changed.
 
-    Hashing a model file on every process start costs ~20 ms per 20 MB (seconds for a large
-    model); the digest is kept in ``<cache>/models/digests/<sha256 of path, size, st_mtime_ns>``, as
-    build tools do, one file per stamp written once (:func:`~structaware_readers.common.user_cache.write_once`),
-    so installs sharing the cache never rewrite each other's entries. An unwritable cache only costs
-    the hash.
+    Hashing a large model on every process start is slow, so the digest is kept in
+    ``<cache>/models/digests/<sha256 of path, size, st_mtime_ns>``, one file per stamp written once
+    (:func:`~structaware_readers.common.user_cache.write_once`). An unwritable cache only costs the hash.
     """
     real = Path(path).resolve()
     st = real.stat()

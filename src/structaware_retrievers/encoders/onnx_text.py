@@ -36,8 +36,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: Padded tokens per ONNX Runtime call (texts x longest text in the batch): 16 texts of 256 word
-#: pieces, or 128 table rows of 32. Peak RSS of ingest with MiniLM int8: see BENCHMARKS.md
-#: "Speed (issue 14)".
+#: pieces, or 128 table rows of 32: bounds the peak memory of ingest (BENCHMARKS.md).
 DEFAULT_MAX_BATCH_TOKENS = 4096
 #: ONNX Runtime's session config key for busy-waiting intra-op threads; set to ``"0"`` on every session.
 ALLOW_SPINNING = "session.intra_op.allow_spinning"
@@ -228,9 +227,8 @@ class OnnxMeanPoolEmbedder:
             so.intra_op_num_threads = threads
             so.inter_op_num_threads = 1
         # intra-op threads sleep between calls instead of spinning: an ingest embeds beside its parse
-        # workers, whose cores spinning would take (MiniLM, 300 cpg units, 2 threads beside one busy
-        # core: 21-22 s of CPU instead of 25; the same vectors). Source: ONNX Runtime's session
-        # config key ``session.intra_op.allow_spinning`` (onnxruntime_session_options_config_keys.h).
+        # workers, whose cores spinning would take (the same vectors, less CPU). Source: ONNX Runtime's
+        # session config key ``session.intra_op.allow_spinning`` (onnxruntime_session_options_config_keys.h).
         so.add_session_config_entry(ALLOW_SPINNING, "0")
         if not self.prepack:
             so.add_session_config_entry("session.disable_prepacking", "1")
@@ -320,13 +318,10 @@ class OnnxMeanPoolEmbedder:
         """One unit-length float32 vector per text, in input order.
 
         Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts. Under
-        ``dynamic_int8`` every text is a call of its own, so its vector does not depend on the
-        texts beside it (a batch shares one activation scale, padding included: cosine 0.98
-        between a text embedded alone and in a batch), and :meth:`parallel_texts` texts run at
-        once, each on one thread (:attr:`text_session`; ONNX Runtime releases the GIL): MiniLM
-        int8 on 600 cpg units, 2 cores, 28.0 ms of CPU and 14.1 ms of wall time a text, against
-        29.6 and 16.9 ms on 2 intra-op threads one text after another, the same vectors
-        (docs/benchmarks/scale.md, "Session 10"). A single text runs on :attr:`session`.
+        ``dynamic_int8`` every text is a call of its own, so its vector does not depend on the texts
+        beside it (a batch shares one activation scale), and :meth:`parallel_texts` texts run at
+        once, each on one thread of :attr:`text_session` (ONNX Runtime releases the GIL). A single
+        text runs on :attr:`session`.
         """
         import numpy as np
         texts = list(texts)

@@ -96,7 +96,7 @@ def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: Any) 
             f"dense={writer.dense.model_id}",
             f"sparse={writer.sparse.model_id}",
             f"pdf_text_layer={text_layer_reader() or 'none'}",
-            f"mineru={_version('mineru')}",  # mineru.pdf.MINERU_PACKAGE (that module imports httpx: ~90 ms)
+            f"mineru={_version('mineru')}",  # mineru.pdf.MINERU_PACKAGE (that module imports httpx)
             # pages without a text layer (structaware_readers.ocr.engine.RAPIDOCR_DIST) and structaware's reading of them
             f"ocr={_version('rapidocr')}+r{RapidOcrEngine.revision}",
         ]

@@ -36,7 +36,7 @@ PDFIUM_LOCK = threading.RLock()
 
 
 def _pdfium() -> Any:
-    import pypdfium2  # a core dependency, imported on first use (~30 ms a query never needs)
+    import pypdfium2  # a core dependency, imported on first use: a query never needs it
 
     return pypdfium2
 

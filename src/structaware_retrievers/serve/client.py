@@ -1,16 +1,12 @@
 """Find a running ``structaware serve`` of an index folder, and ask it a query.
 
-``structaware serve`` over an index folder writes an advertisement beside the folder's lock files,
-``<index>/<collection>.serve.json`` = ``{"url", "pid", "index"}`` (``index``: the resolved store
-folder), and removes it when it stops. ``structaware query`` on the same folder then sends its
-query there instead of loading the model and opening the shard itself: the server holds the
-shard open (Qdrant Edge lets one process open it at a time, so a separate process would wait for
-the server anyway) and answers in milliseconds, and the command's own cost drops to starting
-Python (docs/benchmarks/speed.md, "Speed (issue 14)"). ``structaware query --no-server`` answers in its own
-process.
+``structaware serve`` writes ``<index>/<collection>.serve.json`` = ``{"url", "pid", "index"}``
+beside the folder's lock files and removes it when it stops. ``structaware query`` on the same
+folder then sends its query there instead of loading the model and opening the shard itself (the
+server holds the shard, which one process opens at a time), so the command costs little more than
+starting Python. ``structaware query --no-server`` answers in its own process.
 
-Standard library only, and nothing of the package that imports numpy, pydantic or the engines:
-this module runs before any of them would be needed.
+Standard library only: this module runs before numpy, pydantic or the engines would be needed.
 """
 
 from __future__ import annotations
@@ -103,7 +99,7 @@ def find_server(store_folder: str | Path) -> str | None:
 def ask(url: str, body: dict[str, Any], timeout: float = QUERY_TIMEOUT) -> ServedAnswer | None:
     """POST ``body`` to ``url``'s ``/query``; ``None`` when the server cannot be reached or does
     not answer with JSON (the caller then answers itself)."""
-    import http.client  # here, not at the top: it imports ssl (~5 ms), and most queries find no server
+    import http.client  # here, not at the top: it imports ssl, and most queries find no server
 
     parts = urlsplit(url)
     if not parts.hostname or parts.port is None:

@@ -74,9 +74,8 @@ PAYLOAD_INDEXES: dict[str, Literal["keyword", "integer"]] = {
 #: library (a fifth of it for ``unit_type == table_row``). Every other field of
 #: :data:`PAYLOAD_INDEXES` is indexed with ``enable_hnsw=False``: its filters (one document, a page
 #: range, the write markers) keep few points, which Qdrant's query planner scores exactly from the
-#: payload index, so their sub-graphs were build time for nothing, more than half of it: on 40,000
-#: synthetic 896-d units with 120 page values, ``optimize()`` took 320 s of CPU with every field's
-#: sub-graphs and 150 s with these two fields' only (docs/benchmarks/scale.md, session 6).
+#: payload index, so their sub-graphs would be build time for nothing (more than half of
+#: ``optimize()``'s: docs/benchmarks/scale.md).
 HNSW_FILTER_FIELDS: frozenset[str] = frozenset({"unit_type", "grade_label"})
 
 
@@ -270,7 +269,7 @@ class VectorStore(ABC):
 
     async def _asearch(self, plan: QueryPlan) -> list[ScoredRecord]:
         """Async :meth:`_search`; the default runs it in a worker thread (``asyncio.to_thread``)."""
-        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
+        import asyncio  # not at module level: asyncio (with ssl) stays off every CLI query
 
         return await asyncio.to_thread(self._search, plan)
 

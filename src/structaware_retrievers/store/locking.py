@@ -41,8 +41,8 @@ class _Timeout(Exception):
 class _FlockFile:
     """An exclusive ``fcntl.flock`` on a lock file, as ``filelock.UnixFileLock`` takes it.
 
-    Used on POSIX instead of ``filelock`` because importing ``filelock`` imports ``asyncio`` (its
-    async locks): about 30 ms of every ``structaware query`` process.
+    Used on POSIX instead of ``filelock``, whose import pulls in ``asyncio`` on every
+    ``structaware query``.
     """
 
     def __init__(self, path: str) -> None:

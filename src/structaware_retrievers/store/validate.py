@@ -1,18 +1,11 @@
 """Checks every point before it reaches a Qdrant engine, whatever encoder made its vectors.
 
-Qdrant Edge panics (a Rust ``PanicException``, which is not an ``Exception``) or stores garbage
-on input the server would refuse with HTTP 422, and qdrant-client's local mode accepts ids the
-server refuses. So every backend runs :func:`check_point` first (issue 12; the cases of
-``../shared/cases/15-*`` and ``16-*``):
-
-* the id is a canonical UUID string (``str(uuid.UUID(id)) == id``: lower case, hyphenated). Qdrant
-  canonicalises other spellings, so ``D41D8CD9-...`` and ``d41d8cd9...`` would silently become one
-  point, and a later stale-point cleanup would delete it;
-* the dense vector has the collection's dimension and only finite values;
-* the sparse vector has as many values as indices, integer indices in ``0 .. 2**32 - 1`` and
-  finite values; its indices are sorted and duplicate indices merged by summing their weights
-  (two tokens hashed to one dimension = one combined term frequency), as the server requires
-  unique indices.
+Qdrant Edge panics (a Rust ``PanicException``, no ``Exception``) or stores garbage on input the
+server would refuse, and qdrant-client's local mode accepts ids the server refuses, so every
+backend runs :func:`check_point` first: the id is a canonical UUID string (Qdrant would merge other
+spellings into one point); the dense vector has the collection's dimension and finite values; the
+sparse vector has matching lengths, indices in ``0 .. 2**32 - 1`` and finite values, sorted, with
+duplicates merged by summing (the server requires unique indices).
 """
 
 from __future__ import annotations
