@@ -1,18 +1,10 @@
 """``StructureAwareRerank``: a LangChain ``BaseDocumentCompressor`` running structaware's second stage.
 
-The retriever's hybrid search already re-orders its first hits (``StructureIndex.query(rerank=...)``);
-this compressor gives the same stage to documents found another way, e.g. in a
-``ContextualCompressionRetriever(base_compressor=StructureAwareRerank(index=...), base_retriever=...)``
-over an ``EnsembleRetriever``, the vector store's retriever, or the retriever with ``rerank=False``:
-``StructureIndex.rerank`` scores each document's unit by its own dense cosine and BM25 score and its
-IDF-weighted coverage of the question (:mod:`structaware_retrievers.search.rerank`; no model weights, the
-index's own encoders). A document is a unit of the index by ``Document.id`` (the loader's and the
-retriever's id is the unit id; the vector store maps any other id to its point as it stored it) or
-else by ``metadata["unit_id"]``.
-
-As LangChain's rerankers (Cohere, FlashRank) do, the stage score goes to
-``metadata["relevance_score"]`` of a copy of each document (in [0, 1], relative to the best document
-of the list: an order, not a threshold); ``metadata["score"]`` keeps the search's score.
+Gives the retriever's second stage (``StructureIndex.rerank``) to documents found another way, for
+example in a ``ContextualCompressionRetriever`` over an ``EnsembleRetriever``. A document is a unit
+of the index by ``Document.id`` or ``metadata["unit_id"]``. As LangChain's rerankers do, the stage
+score goes to ``metadata["relevance_score"]`` of a copy (in [0, 1], relative to the best document:
+an order, not a threshold); ``metadata["score"]`` keeps the search's score.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """What ``structaware ingest`` takes, for every face: paths -> one path per document, and the files skipped.
 
-* A file is one document (the loader decides what it is by content).
-* A MinerU output folder (it directly holds a ``*content_list*.json``, ``*middle*.json``,
-  ``layout.json``, ``structured_content.json`` or ``model_output.json``) is one document.
-* Any other folder is searched recursively (sorted, hidden entries skipped) for ``.pdf``, ``.json``
-  and ``.zip`` files and MinerU output folders. A PDF ``x.pdf`` is skipped when a MinerU output for it
-  was found under a sibling folder ``x/`` (MinerU's own layout ``x/auto/...``), so a document is not
-  read twice. Every other file found there (a ``.txt``, a ``.docx``, a ``.png``) is listed as
-  skipped, so a caller can say so.
-* A path that does not exist is passed through; reading it fails with ``InputNotFoundError``.
-
-``structaware ingest``, the LangChain ``StructureAwareLoader`` and the LlamaIndex ``MinerUReader``
-expand folders with :func:`scan_inputs`.
+A file is one document; a MinerU output folder is one document; any other folder is searched
+recursively for ``.pdf``, ``.json`` and ``.zip`` files and output folders (a PDF with its MinerU
+output in a sibling folder is read once), other files listed as skipped; a missing path passes
+through and fails later with ``InputNotFoundError``. :func:`scan_inputs` is what the CLI, the
+LangChain loader and the LlamaIndex reader use.
 """
 
 from __future__ import annotations

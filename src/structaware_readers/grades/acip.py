@@ -1,18 +1,10 @@
 """CDC / ACIP recommendation categories ``A``/``B`` with evidence types ``1``..``4``.
 
-The CDC prints each recommendation of an ACIP-adapted GRADE guideline with both, in brackets at
-its end: ``(recommendation category: A; evidence type: 3)``. Category A applies to all persons
-(a strong recommendation), category B to individual decisions; evidence type 1 (randomized trials)
-to 4 (clinical experience, observational studies with important limitations). The category needs
-its ``recommendation category`` label and the type its ``evidence type`` label, so the method text
-("assigned one of two categories (category A or B)", "type 1 or type 2 evidence") stays ungraded.
-A label split over two lines keeps working: whitespace between the words may be a line break. An
-evidence type alone (``(evidence type 2)`` after a review's finding) grades cited evidence, not a
-recommendation: no grade; so is a category the text talks about ("Recommendation category B
-acknowledges ..."): the category must be followed by a delimiter or its evidence type.
-
-Source: CDC Clinical Practice Guideline for Prescribing Opioids for Pain, 2022 (MMWR Recomm Rep
-71(3)), Box 3; ACIP Grading of Recommendations, Assessment, Development and Evaluation.
+CDC guidelines print ``(recommendation category: A; evidence type: 3)`` after each recommendation.
+Each needs its label, so method text ("category A or B") stays ungraded; an evidence type alone
+grades cited evidence, not a recommendation, and a category the text talks about (no delimiter or
+evidence type after it) is none. Source: CDC Clinical Practice Guideline for Prescribing Opioids for
+Pain (MMWR Recomm Rep 71(3)), Box 3.
 """
 
 from __future__ import annotations

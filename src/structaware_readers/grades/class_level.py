@@ -1,18 +1,10 @@
 """A recommendation table's class and level cells -> one :class:`~structaware_readers.models.Grade`.
 
-ESC and ACC/AHA recommendation tables print the class of recommendation and the level of evidence
-in two narrow columns (``Class`` / ``Level``, ``COR`` / ``LOE``). :func:`parse_class_level` reads
-such a pair as the cells give it, whatever the text layer did to them: ``I``, ``IIa``, ``IIb``,
-``III``, ``III: Harm``, ``3: No Benefit``, Arabic ``1``/``2a``/``2b``/``3``, Unicode ``Ⅱa``,
-footnote marks (``IIa^c``, ``B*``), and a class cell holding the level too (glued ``IA``,
-``IIaB``, ``IIa`` over ``C``) with an empty level cell.
-
-The system is ACC/AHA when the pair has a form only ACC/AHA uses (an Arabic class, a ``Harm`` /
-``No Benefit`` qualifier, a level with a suffix ``B-R``/``B-NR``/``C-LD``/``C-EO``), else ESC
-(roman class, level A/B/C); a caller that knows better (a ``COR``/``LOE`` header) passes ``system``.
-
-Source: ESC classes of recommendations and levels of evidence (every ESC guideline's Tables 1-2);
-ACC/AHA Clinical Practice Guideline Recommendation Classification (2019 update).
+:func:`parse_class_level` reads an ESC or ACC/AHA class/level pair as the cells give it (roman or
+Arabic classes, ``III: Harm``, Unicode ``Ⅱa``, footnote marks, a level glued to the class). The
+system is ACC/AHA when a form only it uses appears (Arabic class, ``Harm``/``No Benefit``, a
+suffixed level ``B-NR``), else ESC, unless the caller passes ``system``. Source: the ESC classes and
+levels tables; the ACC/AHA recommendation classification (2019 update).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """Signals of one statement -> one :class:`~structaware_readers.models.Grade`, and its ``raw`` text.
 
-Signals are ranked by system precedence (:data:`.catalogue.SYSTEM_PRECEDENCE`) and then by
-position. The result takes ``system`` from the best-ranked signal; ``grade`` = the first
-recommendation grade/class/category in rank order, else the first evidence level (``Level 1a``
-alone gives ``"1a"``); ``strength`` = the first stated strength, else, for an ACC/AHA class, the
-strength that class stands for (:data:`.acc_aha.CLASS_STRENGTH`: ``I`` strong, ``IIa`` moderate, ...;
-no other system's grade is read as a strength);
-``certainty`` = the first GRADE certainty word, else the first evidence level (``"B-R"``,
-``"1A"``, ``"2++"``); ``direction``, ``status`` and ``preference`` = the first stated. A signal is a grade by itself
-when it states a grade, level, strength or certainty, or the direction ``neither`` (VA/DoD
-``Neither for nor against``); a status alone is not. A USPSTF ``D`` and an ACC/AHA
-class III are recommendations *against*. ``raw`` is the original text from the first to the last
-contributing span (joined with `` … `` when more than 120 characters apart), widened to the
-brackets that enclose it (``"(category 2B)"``).
+Signals are ranked by system precedence (:data:`.catalogue.SYSTEM_PRECEDENCE`), then position. The
+best-ranked signal gives ``system``; each other field takes the first signal stating it
+(``strength`` falls back on an ACC/AHA class's, :data:`.acc_aha.CLASS_STRENGTH`). A status alone is
+no grade. ``raw`` is the original text from the first to the last contributing span, widened to
+enclosing brackets.
 """
 
 from __future__ import annotations

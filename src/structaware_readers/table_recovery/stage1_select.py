@@ -1,18 +1,10 @@
 """Stage 1: which blocks of a document the later stages work on, in one :class:`~.record.Recovery`.
 
-* **table regions without cells** (:func:`needs_grid`): a ``table`` block without a grid of at
-  least 2 rows x 2 columns (:func:`has_grid`), or a MinerU ``image`` block (a table of figures the
-  parser took for a picture); read from the PDF's text layer (stage 4), else from the parser's
-  space-aligned text (stage 5);
-* **tables split into pieces** (:mod:`.split_regions`), per page; read as one region (stage 3);
-* **parser markup to check** (:func:`needs_check`): a single-part table with a parser-markup grid,
-  a header and a region; checked against the PDF's text layer (stage 6); and a table merged across
-  pages whose rows may stack items or that was read turned round (:func:`needs_parts_check`),
-  checked part by part (stage 6).
-
-Pieces and markup are looked at only when the PDF is at hand. The reader's own warning about a
-target table without cell markup (:func:`structaware_readers.tables.table_warning`) is taken out of
-the document's warnings: its outcome is decided by the later stages.
+Table regions without a grid (:func:`needs_grid`: a table without 2 x 2 cells, or a MinerU image of
+a table) for stages 4-5; tables split into pieces (:mod:`.split_regions`) for stage 3; parser markup
+to check (:func:`needs_check`, :func:`needs_parts_check`) for stage 6. Pieces and markup are looked
+at only with the PDF at hand. The reader's warning about a target table is taken out: the later
+stages decide its outcome.
 """
 
 from __future__ import annotations

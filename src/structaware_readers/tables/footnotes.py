@@ -1,18 +1,9 @@
 """Table footnotes split by their markers, so that each row carries the notes it marks.
 
-A cell marks a footnote with a superscript (``metformin<sup>b</sup>``, MinerU ``<eq>^a</eq>``),
-which :mod:`.cell_text` writes as ``^b``, or with a letter or number in parentheses right after a
-word (``Other income(a)(b)``, as 10-K tables print them). The table's footnote text (MinerU ``table_footnote``,
-joined) holds entries that start with the same marker: ``a Confirm with home readings. b Reduce
-the dose...``. Only markers that some cell carries split the footnote text, so an ordinary word
-(``a``) inside a note never starts an entry; the text outside every marked entry is the table's
-general note (``Grade I: evidence is insufficient...``).
-
-A footnote also explains the symbols a table prints as whole cells (a legend): the VA/DoD obesity
-guideline's monitoring schedule marks each visit ``X`` or ``Xa`` and explains under the table
-``X: Indicate the suggested schedule ... Xa: Examinations should be performed after Roux-en-Y gastric
-bypass +/-: optional``. :func:`cell_legends` reads such entries: a short cell value (1-4 characters,
-no space, not a number) followed by a colon, at the start of the text or after a space.
+A cell marks a note with a superscript (``^b``) or a bracketed letter after a word
+(``Other income(a)``). Only markers some cell carries split the footnote text, so an ordinary word
+never starts an entry; the rest is the table's general note. :func:`cell_legends` reads legend
+entries for symbols printed as whole cells (``Xa: ...``).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """HTML ``<table>`` -> rectangular rows with spans expanded (lxml), before any header decision.
 
-Rules:
-
-* Only the outermost table is read; a nested table becomes text of the cell that holds it
-  (:mod:`.cell_text`).
-* ``rowspan``/``colspan`` values may be quoted or not (``rowspan=3``, MinerU's pipeline writes them
-  so); non-numeric values count as 1; ``rowspan="0"`` spans to the end of its row group; spans are
-  capped at :data:`MAX_SPAN`, and a table whose spans expand to more than
-  :data:`~structaware_readers.common.limits.MAX_TABLE_CELLS` cells is refused. Spans never cross
-  ``<thead>``/``<tbody>``/``<tfoot>``.
-* Every covered cell repeats the text of the spanning cell, and each row is padded to the widest
-  row, so every row has the same number of cells.
-* A row in which no cell *starts* with text adds nothing: an empty ``<tr></tr>`` under a
-  ``rowspan`` (which would repeat the row above, a phantom row) or a row of blank cells is dropped.
+Only the outermost table is read (a nested one is cell text). Spans may be quoted or not, are
+capped at :data:`MAX_SPAN` and never cross ``<thead>``/``<tbody>``/``<tfoot>``; a table expanding to
+more than :data:`~structaware_readers.common.limits.MAX_TABLE_CELLS` cells is refused. Covered cells
+repeat the spanning text and rows are padded to one width; a row where no cell starts with text
+(a phantom row under a ``rowspan``) is dropped.
 """
 
 from __future__ import annotations

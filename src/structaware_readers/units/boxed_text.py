@@ -1,19 +1,11 @@
 """Boxed text (sidebars) as section units of their own, titled by their heading.
 
-Guidelines print sidebars, boxes and panels next to an algorithm or a section (``Sidebar 2:
-Confirm Diagnosis`` over a list of thresholds). Parsers read a box as a **one-column table** (its
-heading the only header cell, its text the body) or as a paragraph that is only the box's label
-followed by its text. Either way the box is not a table of rows and not part of the surrounding
-section's text: it becomes section unit(s) titled by its heading, one level below the current
-section (``Section: V. Algorithm > Sidebar 2: Confirm Diagnosis``), and the section around it goes
-on after it. Recommendation detection runs on its text as on any section text.
-
-* :func:`box_text`: a one-column table (or one whose every row is one text spread over its columns,
-  as a text-layer grid reads a merged cell), titled by its caption, title row or header cell; a box
-  without a heading stays a table (:mod:`.table_rows`).
-* :data:`SIDEBAR_LABEL`: a paragraph that is only ``Sidebar 5: Initiating Antibiotic Therapy``
-  (at most :data:`MAX_LABEL_CHARS` characters, no sentence end) is the heading of the text after it,
-  until the next heading, table, figure or page (:func:`open_box`, :func:`close_box`).
+Parsers read a sidebar as a one-column table or as a label paragraph followed by its text; either
+way it is neither a table of rows nor part of the surrounding section. It becomes section unit(s)
+one level below the current section (``Section: V. Algorithm > Sidebar 2: Confirm Diagnosis``), and
+the section goes on after it. :func:`box_text` reads a one-column table with a heading;
+:data:`SIDEBAR_LABEL` (a short ``Sidebar 5: ...`` paragraph) opens a box that runs to the next
+heading, table, figure or page (:func:`open_box`, :func:`close_box`).
 """
 
 from __future__ import annotations

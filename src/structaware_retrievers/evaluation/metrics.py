@@ -60,20 +60,12 @@ _TOKEN = re.compile(rf"[{_CJK}]|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+")
 
 
 def normalize_text(text: str) -> str:
-    """Normalise text for gold-evidence matching.
+    r"""Normalise text for gold-evidence matching.
 
-    Steps, in order: HTML entities unescaped (``&amp;`` -> ``&``) and inline tags (``<sup>``,
-    ``<b>``, ...) dropped; backslashes a JSON writer
-    turned into control characters restored (backspace + ``egin`` -> ``\\begin``); Unicode NFKC;
-    LaTeX remnants removed (``\\begin{tabular}{|c|c|}``/``\\end{..}`` and the ``\\multicolumn{3}{|c|}``
-    prefix dropped; ``\\mathbf{2 4 , 5 7 8}`` -> ``24,578``: OCR'd spaced digits inside font commands
-    joined; escapes ``\\$ \\% \\&`` -> the bare character; ``\\\\``, ``\\(``, ``\\)`` and spacing
-    commands ``\\,`` -> space; known command names (``\\hline``, ``\\mathrm``, ...: ``_LATEX_NAMES``)
-    dropped, any other backslash before a word removed (``\\June`` -> ``June``); ``$ ^ _ { }`` ->
-    space); lowercase; thousands
-    separators inside numbers dropped (``2,489`` -> ``2489``). Punctuation, ``&`` cell separators,
-    ``%`` and ``$`` are then discarded by :func:`tokens`. Example: ``"Nonaccrual $^{(\\mathrm{a})}$
-    & \\$ & 2,489 & $22 \\%$"`` -> tokens ``["nonaccrual", "a", "2489", "22"]``.
+    HTML entities and inline tags out, JSON-mangled backslashes restored, NFKC, LaTeX remnants
+    removed (environments, font commands, escapes), lower case, thousands separators dropped;
+    :func:`tokens` then drops punctuation. ``"Nonaccrual $^{(\\mathrm{a})}$ & \\$ & 2,489"`` gives
+    the tokens ``["nonaccrual", "a", "2489"]``.
     """
     t = html.unescape(text)
     t = _HTML_TAG.sub(" ", t)

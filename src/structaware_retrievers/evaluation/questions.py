@@ -1,19 +1,9 @@
 """Benchmark questions: loading the JSON-lines question files and resolving their documents.
 
-Question form (one JSON object per line, as in ``bench/README.md``):
-
-* ``qid`` (str, unique), ``question`` (str, non-empty);
-* ``doc`` (str): the question's document, e.g. ``"pdfs/3M_2018_10K.pdf"``; only its file stem
-  (``3M_2018_10K``) is used, to find the document in whatever folders a run is given;
-* ``gold_pages`` (list of int >= 1): 1-based pages that hold the evidence;
-* ``gold_text`` (optional, str or list of str): the evidence span(s), used for element-level and
-  evidence-text hits by token coverage (:mod:`.metrics`);
-* ``evidence_type`` (optional, str or list of str): e.g. ``"table"`` / ``"text"``; a list (as
-  MMLongBench-Doc gives it, ``["Table", "Chart"]``) becomes one type joined by ``"+"``
-  (``"Table+Chart"``, first occurrence order, duplicates dropped); missing or empty ->
-  ``"unspecified"``.
-
-Other fields are kept in :attr:`Question.extra`.
+One JSON object per line: ``qid``, ``question``, ``doc`` (only its file stem is used to find the
+document), ``gold_pages`` (1-based), optional ``gold_text`` (str or list: the evidence spans) and
+``evidence_type`` (str or list, joined by ``"+"``; default ``"unspecified"``). Other fields are kept
+in :attr:`Question.extra`.
 """
 
 from __future__ import annotations

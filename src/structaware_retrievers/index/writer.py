@@ -251,17 +251,10 @@ class IndexWriter:
     def add_document(self, doc: ParsedDocument, units: Sequence[Unit]) -> IngestReport:
         """Index one document's units, replacing whatever the index held for it.
 
-        1. Units are checked (same ``doc_id`` as ``doc``, unique ids). If the index already holds
-           exactly these units (same ids, same payloads) and no older version, nothing is done
-           (``skipped=True``).
-        2. All units are embedded (dense + sparse, through the caches) **before** any write; an
-           embedding failure leaves the index untouched.
-        3. Points are upserted under their deterministic ids; then removed: points of this
-           ``doc_id`` not in the new set (``removed_stale``) and points of the same ``source`` path
-           under another ``doc_id`` (``removed_old_versions``: a changed file replaces its old units).
-        4. If a write fails, the new points are deleted and every point the call changed or removed
-           is restored (vectors and payload), so the index is as it was for this document; other
-           documents are never touched. The error is re-raised as :class:`StoreError`.
+        Units are checked, skipped when the index already holds exactly them, embedded before any
+        write (a failure leaves the index untouched), then written with the points they replace
+        (stale points of the ``doc_id``, older versions of the same ``source``) through the write
+        protocol (:mod:`.commit`). Other documents are never touched.
 
         Raises: as :meth:`StructureIndex.add_document <structaware_retrievers.index.structure_index.StructureIndex.add_document>`.
         """

@@ -1,18 +1,11 @@
 """The process's open Qdrant Edge shards and how processes take turns with them.
 
-One :class:`OpenShard` per index folder per process, shared by the folder's
-:class:`~structaware_retrievers.store.edge.EdgeStore` handles. Qdrant Edge lets one process open a
-shard at a time; a process that waits for it marks the folder's shard lock wanted
-(:mod:`structaware_retrievers.store.locking`), and the holder *parks* its shard (flush, close, free the
-lock) as soon as none of its own operations runs: :func:`start_watcher` runs a thread that does it
-for idle processes, and every operation checks first (``EdgeStore._using``). The next operation
-reopens the shard.
-
-An index in a folder this process cannot write (a read-only mount, a folder without write permission)
-is searched in a copy: Qdrant Edge writes to its folder even to load it, so the shard is copied to a
-temporary folder, loaded there and the copy deleted when the shard is parked or the process ends
-(a warning names both folders). Writers never get that far: they take the folder's write lock
-first, which fails with a typed error in such a folder.
+One :class:`OpenShard` per index folder per process, shared by its ``EdgeStore`` handles. When
+another process waits for the shard lock (:mod:`structaware_retrievers.store.locking`), the holder
+parks its shard (flush, close, free the lock) as soon as none of its operations runs
+(:func:`start_watcher` for idle processes, a check before each operation otherwise). An index in a
+read-only folder is searched in a temporary copy, since Qdrant Edge writes to its folder even to
+load it (a warning names both folders).
 """
 
 from __future__ import annotations
