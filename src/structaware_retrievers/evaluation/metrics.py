@@ -1,6 +1,6 @@
 r"""Retrieval metrics of the reference paper (sections 3.3 and 4.4), as pure functions over ranked results.
 
-Ranks are 1-based; lengths are characters of ``context + "\\n" + text``. Page Hit@k: a top-k result
+Ranks are 1-based; lengths are characters of ``context + "\n" + text``. Page Hit@k: a top-k result
 lies on a gold page. Element Hit@k: a top-k result's source elements on a gold page cover the gold
 text (element-addressable methods only). Evidence Hit@k (our addition): the result's own text
 covers it. MRR of each; context cost (characters of the top 5); budget page hit (results taken in
@@ -64,7 +64,7 @@ def normalize_text(text: str) -> str:
 
     HTML entities and inline tags out, JSON-mangled backslashes restored, NFKC, LaTeX remnants
     removed (environments, font commands, escapes), lower case, thousands separators dropped;
-    :func:`tokens` then drops punctuation. ``"Nonaccrual $^{(\\mathrm{a})}$ & \\$ & 2,489"`` gives
+    :func:`tokens` then drops punctuation. ``"Nonaccrual $^{(\mathrm{a})}$ & \$ & 2,489"`` gives
     the tokens ``["nonaccrual", "a", "2489"]``.
     """
     t = html.unescape(text)

@@ -1,6 +1,6 @@
 r"""``StructureAwareNodeParser``: one LlamaIndex ``TextNode`` per structure-aware evidence unit.
 
-Input: ``Document``\\ s from ``llama_index.readers.structaware``, which carry the parsed blocks, so
+Input: ``Document``\ s from ``llama_index.readers.structaware``, which carry the parsed blocks, so
 nothing is parsed twice; a document structaware did not read is split by ``SentenceSplitter`` with
 an ``InputWarning`` instead of failing the batch. Each unit becomes a node through
 :func:`~llama_index.node_parser.structaware.nodes.unit_to_node`, linked ``SOURCE`` to its document
