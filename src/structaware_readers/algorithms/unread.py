@@ -1,16 +1,8 @@
 """Figures that yield no unit are named in the document's warnings, never a silent gap.
 
-A figure block with neither caption nor text (an image the parser did not read: a logo, a chart,
-a scanned page, an algorithm drawn as a picture) gives no evidence unit. :func:`note_unread_figures`
-adds to ``ParsedDocument.warnings``:
-
-* one warning per **algorithm image** left unread (a figure after a heading that names an algorithm
-  or a module, ``Module A: ...``, ``Algorithm``, ``Flowchart``, ``流程图``), naming its page, element
-  and title: no ``flow_path`` unit comes from it;
-* one warning listing the pages of every other figure without text.
-
-Figures made into flowchart blocks (an algorithm read from its text description) are not
-figures any more and are not named.
+:func:`note_unread_figures` adds one warning per unread algorithm image (a text-less figure under a
+heading naming an algorithm or module), naming its page, element and title, and one warning listing
+the pages of every other figure without text. Figures made into flowchart blocks are not named.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
-"""Figures that are tables: a table printed as a box or as an image with a text layer, which the
-parser cropped as a ``figure``.
+"""Figures that are tables: a table printed as a box or an image with a text layer, cropped as a figure.
 
-A figure is a table when its caption names one (its own caption, or a caption block just above it:
-at most :data:`CAPTION_GAP` of the page height, overlapping it across), or when the grid read inside
-it has a recommendation table's header row (``Recommendations | Class | Level``). Its grid comes
-from the PDF's text layer inside the figure's box (with the loose text beside and below a captioned
-one, :func:`~.data_region.loose_blocks_below`, when the grid then holds that text too: the parser
-pictured the top of the table and left its rows as paragraphs), else from the figure's own text when that is
-space-aligned (:func:`~structaware_readers.table_recovery.parser_text.grid_from_aligned_text`); a
-captioned table whose grid cannot be read is still a table block (its text one unit of its own), a
-figure captioned ``Figure 1`` stays a figure.
+A figure is a table when its caption (or a caption block just above it, within
+:data:`CAPTION_GAP`) names one, or when the grid read inside it has a recommendation table's header.
+Its grid comes from the text layer inside its box (with loose rows below it when the grid holds
+them), else from its own space-aligned text; a captioned table without a readable grid is still a
+table block.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """The PDF's text layer where a loose table needs it: a statement block's lines, a data table's grid.
 
-A block that holds two statements of a recommendation table (the parser read two table rows as one
-paragraph) is cut at its text-layer lines: pdfplumber's words inside the block (padded by
-:data:`PAD` points), grouped into lines by their top (within :data:`LINE_TOLERANCE` points), each
-line written as a reader sees it (:func:`~structaware_readers.text.as_read.as_read`). A data table's
-grid is read with the table-recovery reader
-(:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region`) and kept only when it
-holds at least :data:`MIN_COVERED` of the blocks' words; a block whose own words it does not hold
-stays a block (:func:`held`). Boxes are 0..1 of the page, origin top-left.
+A block holding two statements is cut at its text-layer lines (pdfplumber words grouped by top,
+:data:`LINE_TOLERANCE`). A data table's grid is read by
+:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region` and kept when it holds
+:data:`MIN_COVERED` of the blocks' words (:func:`held`). Boxes are 0..1 of the page, origin top-left.
 """
 
 from __future__ import annotations

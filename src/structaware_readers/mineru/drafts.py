@@ -68,16 +68,11 @@ class Draft:
 class Extracted:
     """What a format module hands to the assembler.
 
-    ``page_count`` is ``None`` when the format does not state it (then the highest page seen
-    is used); ``page_sizes`` holds ``(width, height)`` in PDF points per page when known.
-    ``title`` is the parser's document-title element (4.x ``doc_title``); ``metadata_title`` the
-    PDF metadata title (often a file name, so only a last resort). ``markdown_text`` marks
-    formats whose strings may be Markdown-rendered (content lists, structured_content): the
-    assembler applies :func:`markdown_inline_to_plain` to their texts.
-    ``merge_by_position`` lets the assembler join a table split by a page break when the parser
-    did not flag or merge it (see :mod:`structaware_readers.mineru.assemble`); it is on for every
-    format, so that all renderings of one run give the same tables (MinerU 2.7 left real
-    ``续表`` continuations unmerged; 4.x content lists drop ``continues_prev``).
+    ``page_count`` may be ``None`` (the highest page seen is used); ``page_sizes`` are PDF points.
+    ``title`` is the parser's document title, ``metadata_title`` the PDF's (a last resort).
+    ``markdown_text`` marks formats whose strings are Markdown; ``merge_by_position`` lets the
+    assembler join tables a page break split (on for every format, so all renderings of one run
+    give the same tables).
     """
 
     drafts: list[Draft]

@@ -1,14 +1,9 @@
 """MinerU 4.x ``structured_content.json``: the docvortex middle rendered to Markdown strings.
 
-Source: ``docvortex/render/_internal/structured_content/renderer.py`` (mineru 4.0.12). Shape:
-``{pages: [{page_idx, blocks: [...]}], metadata, extensions, is_full_document}`` with no
-``schema`` key. A block keeps the middle block's fields except ``index``/``image_path`` and has
-``content`` as one Markdown string: titles/text/aux text as inline Markdown, ``equation`` as raw
-LaTeX, ``list``/``index`` as one line per item, ``table`` as a Markdown pipe table (or HTML for
-complex tables), ``image``/``chart`` as the body text, ``code`` as a fenced block; visual blocks
-also carry ``captions``/``footnotes`` (``[{bbox, content}]``) and ``image_source``. Bboxes are
-0..1 floats; ``continues_prev`` is kept. Text is kept as MinerU's Markdown (``**bold**``, ``\\*``
-escapes), like the content_list it renders.
+Source: mineru 4.0.12's structured-content renderer. Shape: ``{pages: [{page_idx, blocks}]}`` without
+a ``schema`` key; each block keeps the middle block's fields with ``content`` as one Markdown string
+(tables as pipe tables or HTML, lists one line per item), visual blocks with ``captions`` and
+``footnotes``. Bboxes are 0..1; text stays MinerU's Markdown.
 """
 
 from __future__ import annotations

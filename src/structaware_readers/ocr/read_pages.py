@@ -48,15 +48,10 @@ class PageRead:
 def horizontal_rules(image: Any) -> list[Rule]:
     """Horizontal rules of an RGB page image: ``(y, x0, x1)`` in 0..1, one per rule (top to bottom).
 
-    A rule is an image row in which one run of ink spans at least :data:`RULE_MIN_WIDTH` of the width
-    and is at least 90 % ink (breaks of up to :data:`_RULE_GAP` of the width, from scanning noise or
-    crossing column rules, are bridged). "Ink" is any pixel :data:`_INK_CONTRAST` grey levels darker
-    than the page background (the median grey), so light grey and coloured rules count. Text rows
-    never qualify: their ink is broken by the gaps between strokes and characters. Adjacent rows
-    of one thick rule give one rule; each row is taken with two neighbours above and below, so a
-    thin rule scanned a little askew (stepping one pixel row every few centimetres) stays whole.
-    A band of such rows thicker than :data:`_BAND_MIN` of the height (a shaded header row) gives
-    its top and bottom edges as two rules.
+    A rule is an image row with one run of ink at least :data:`RULE_MIN_WIDTH` wide and 90 % ink
+    (gaps up to :data:`_RULE_GAP` bridged); ink is :data:`_INK_CONTRAST` grey levels darker than the
+    background. Neighbouring rows keep a slightly askew rule whole; a band thicker than
+    :data:`_BAND_MIN` (a shaded header) gives its two edges.
     """
     import numpy as np
 

@@ -1,14 +1,8 @@
 """A table the parser wrote as space-aligned text -> :class:`TableGrid` (no PDF needed).
 
-MinerU's flash tier writes a borderless table it found but could not structure as its text layout:
-one text line per table line, columns aligned with runs of spaces (``table_body`` content). When the
-PDF is not at hand, that layout is the only positioned text there is: each run of two or more spaces
-separates phrases, a phrase's character offsets serve as its x-extent, and
-:func:`~structaware_readers.table_recovery.grid_rules.build_grid` makes the grid with the same rules as
-for the PDF's text layer. Text without such alignment (Unstructured's flattened ``Table.text``, single
-spaces only) gives no columns and no grid: rows are never guessed from single spaces.
-
-Row bboxes are unknown (``body_row_bboxes`` stays empty): character lines do not map to page positions.
+Runs of two or more spaces separate phrases, whose character offsets serve as x-extents for
+:func:`~structaware_readers.table_recovery.grid_rules.build_grid`. Text with single spaces only gives
+no grid: rows are never guessed. Row bboxes stay unknown.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once.
 
-PDFium (``pypdfium2``, a core dependency) gives a page's text as *text rectangles*: one run of
-characters on one line (about one cell of a table). Reading a page this way costs milliseconds,
-where pdfplumber's character objects cost about a second on a dense guideline page; the stages
-use these runs for what needs only words and boxes (stage 6's header check, stage 8's row boxes)
-and open pdfplumber only where a grid must be rebuilt.
-
-Boxes are in the page as displayed (``/Rotate`` applied), 0..1, origin top-left, as every bbox
-(PDFium's page-to-device transform).
+PDFium's text rectangles (one run per line of a cell) are much cheaper than pdfplumber's character
+objects, so the stages use them where words and boxes suffice (stage 6's header check, stage 8's row
+boxes) and open pdfplumber only to rebuild a grid. Boxes are 0..1 of the displayed page, origin
+top-left.
 """
 
 from __future__ import annotations

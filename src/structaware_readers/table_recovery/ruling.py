@@ -1,15 +1,9 @@
 """Which drawn rectangles of a PDF page can be cell borders, for pdfplumber's ruled-table finder.
 
-pdfplumber's ``lines`` strategy takes every rectangle's sides as ruling lines. Word processors
-shade a table cell with one filled rectangle and then, again, each line of text inside it with a
-filled rectangle of the same colour and no stroke (the VA/DoD recommendation tables: the merged
-Topic cell, written bottom-to-top over two lines, holds two such strips; the ``Sub-`` / ``topic``
-header holds one per line). Such a strip draws nothing a reader can see (same fill on the same fill,
-no outline), yet its sides cut the cell into sub-columns or sub-rows: the two lines of the Topic
-become two cells, the header ``Sub-topic`` two rows. :func:`visible_rules` leaves them out: an
-unstroked filled rectangle lying inside a larger filled rectangle of the same fill colour is no
-border. Stroked rectangles, lines, and fills of another colour (a shaded cell in a white table)
-stay.
+Word processors shade each text line inside a shaded cell with a same-colour, unstroked strip; its
+sides would cut the cell into sub-rows or sub-columns. :func:`visible_rules` leaves out an unstroked
+filled rectangle lying inside a larger one of the same fill; stroked rectangles, lines and other
+fills stay.
 """
 
 from __future__ import annotations

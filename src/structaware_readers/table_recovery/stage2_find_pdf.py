@@ -1,16 +1,9 @@
-"""Stage 2: the PDF a parser output was made from, found and opened, so that the later stages can
-read table regions from its text layer.
+"""Stage 2: the PDF a parser output was made from, found and opened for the later stages.
 
-Looked for, in order (the first hit wins; nothing is downloaded or guessed beyond these):
-
-* the input itself when it is a PDF (MinerU parses it);
-* inside a MinerU output folder (up to 3 levels down) or zip: MinerU's ``*_origin.pdf``, else the only
-  ``*.pdf`` there;
-* beside the input: ``<name>.pdf`` or ``<name>_origin.pdf`` in the input's folder, where ``<name>``
-  is the document name (the folder / zip name, or a JSON file's stem without MinerU suffixes).
-
-A PDF is opened with pdfplumber (extra ``structaware[pdf]``; :func:`text_layer_reader` says whether
-it is installed) by :func:`open_pdf`.
+The first of: the input itself when it is a PDF; MinerU's ``*_origin.pdf`` (else the only PDF)
+inside an output folder (3 levels down) or zip; ``<name>.pdf`` or ``<name>_origin.pdf`` beside the
+input. Nothing is downloaded or guessed. :func:`open_pdf` opens it with pdfplumber (extra ``pdf``;
+:func:`text_layer_reader` says whether it is installed).
 """
 
 from __future__ import annotations

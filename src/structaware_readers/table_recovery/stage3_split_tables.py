@@ -1,13 +1,9 @@
 """Stage 3: a table the parser split into pieces or partly missed, read from the PDF as one region.
 
-The pieces (:mod:`.split_regions`, found in stage 1): a ``table`` block with one block per number
-below it, an ``image`` of figures with its row labels as paragraphs beside it, an ``equation`` region
-whose text was dropped, two stacked ``table`` panels. Their region becomes one ``table`` block when
-its grid, read from the PDF's text layer (:mod:`.pdf_text_layer`), holds the pieces' words: the
-pieces are absorbed (:attr:`.record.Recovery.absorbed`) and their ids, boxes and pages kept in the
-joined block's ``extra_ids`` / ``extra_bboxes`` / ``extra_pages``; otherwise the pieces stay (with a
-warning when one of them was a ``table``). Panels of the grid under a header printed again for
-another date become band rows (:mod:`.panels`).
+The pieces found in stage 1 (:mod:`.split_regions`) become one table block when the region's
+text-layer grid holds their words: they are absorbed, their ids, boxes and pages kept in
+``extra_ids``/``extra_bboxes``/``extra_pages``; otherwise they stay. Repeated headers inside the grid
+become band rows (:mod:`.panels`).
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""Stage 4: table regions without cells rebuilt from the PDF's text layer (:mod:`.pdf_text_layer`,
-pdfplumber's table finder), one page at a time.
+"""Stage 4: table regions without cells rebuilt from the PDF's text layer, one page at a time.
 
-* a ``table`` block gets the region's grid when it has at least 2 rows x 2 columns
-  (``TableGrid.grid_source == "pdf_text_layer"``, each body row with its own page and bbox); else its
-  own space-aligned text is read (stage 5, :mod:`.stage5_parser_text`);
-* an ``image`` block (MinerU ``source_type``) whose region holds a table of figures (at least
-  :data:`MIN_IMAGE_DATA_ROWS` rows with a label and a number) becomes a ``table`` block; other images
-  stay as they are. Image fragments on the rows of an earlier region are read with it (:func:`_regions`).
-
-Blocks absorbed into or joined from pieces in stage 3 are left alone.
+A ``table`` block takes the region's grid (:mod:`.pdf_text_layer`) when it has 2 x 2 cells, else
+stage 5 reads its own text; a MinerU ``image`` holding a table of figures
+(:data:`MIN_IMAGE_DATA_ROWS`) becomes a table block. Blocks handled in stage 3 are left alone.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""Stage 7: tables continued across pages whose grid was rebuilt: merged into one table, as the readers
-merge the parser's own continued tables (rules: :mod:`structaware_readers.tables.continued`).
+"""Stage 7: tables continued across pages whose grid was rebuilt, merged into one table.
 
-A reader can only merge two parts of a table when both have cells; a part the parser left without
-cells gets its grid later (:func:`structaware_readers.table_recovery.recover_table_grids`), so the
-merge is made again here for every pair in which at least one part's grid was just rebuilt (a later
-part that has header rows of its own, other than the first part's, and no continuation caption is a new
-table: ``own_header_starts_a_table``): the
-later part's rows are appended to the first (a repeated header dropped; each row keeps its page and
-bbox), its page, bbox and id go to the first's ``extra_pages`` / ``extra_bboxes`` / ``extra_ids``,
-its footnote is appended, and the later block is removed.
+A reader merges two parts only when both have cells, so the merge is made again here (rules:
+:mod:`structaware_readers.tables.continued`) for every pair with a freshly rebuilt part: the later
+part's rows, page, bbox, id and footnote go to the first, and the later block is removed.
 """
 
 from __future__ import annotations

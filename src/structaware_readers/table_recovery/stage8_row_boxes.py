@@ -147,19 +147,11 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
 
 
 def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, list[_Line]]:
-    """The text runs of each of ``rows`` (body row indices) among ``runs`` (the region's runs, any
-    order), by their text: a run is a row's when its words, run together, occur in the row's cells
-    run together (a run can cover two adjacent cells of its line). A run that is one row's only
-    (an anchor) is that row's; a run several rows could hold (a figure repeated down a column, a
-    short label inside a longer one: ``组长`` in ``副组长``, a merged cell repeated in every row it
-    covers) goes to the one whose anchors reach over its middle, and is left out when none does (a
-    merged cell printed once across its rows belongs to neither row's box alone). Rows in cells
-    centred vertically, or wrapped over lines the other cells do not have, are found whole: rows
-    are not cut at lines, which may hold two rows' text.
+    """The text runs of each of ``rows`` among ``runs``, matched by text.
 
-    Runs of fewer than two characters are too common to tell rows apart and are left out, and so is
-    a run that is a column header cell's whole text. A row
-    whose every run is shared keeps the shared runs no other row's anchors reach over.
+    A run that only one row's cells hold is that row's anchor; a run several rows could hold goes
+    to the row whose anchors reach over its middle, else to none. Runs under two characters and
+    whole column-header cells are left out.
     """
     own = {r: _row_words(grid.body_rows[r]) for r in rows}
     header = {_row_words([cell]) for row in grid.header_rows for cell in row}

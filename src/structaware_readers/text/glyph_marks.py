@@ -1,16 +1,9 @@
 """What a PDF page's glyph boxes tell that its text does not: a dash the font names not, raised figures.
 
-PDFium (``pypdfium2``) reads a glyph the font maps to no character as a control character
-(``20\\x0560``): parsers drop it. And the text layer glues a raised reference mark to the text it
-follows (``2019.12`` for ``2019.`` and a raised ``12``). The boxes of the glyphs tell both apart:
-
-* :func:`with_dashes`: an unnamed glyph between two figures whose box is a flat bar at the figures'
-  middle height (at least :data:`DASH_RATIO` times as wide as high) is a dash, written ``–``
-  (:data:`UNNAMED_DASH`);
-* :func:`raised_runs`: the runs whose figures stand raised above the run's baseline, with this
-  package's caret before them (``2019.^12``).
-
-Used by :class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
+:func:`with_dashes`: an unnamed glyph between two figures whose box is a flat bar at mid height
+(:data:`DASH_RATIO`) is a dash, written :data:`UNNAMED_DASH`. :func:`raised_runs`: runs whose figures
+stand above the baseline, written with a caret before them (``2019.^12``). Used by
+:class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """A recommendation's statement without its grade marks, and the grade named in the unit's context.
 
-A guideline prints the grade inside or after the statement (``We suggest ... (2B).``, ``...
-patient. I B``, ``...肛查（Ⅱa类推荐）。``, ``... (recommendation category: A; evidence type: 3).``).
-The recommendation unit's text is the statement alone; the grade is metadata (``Unit.grade``) and,
-so that a question naming the grade still finds the unit, one line of its context
-(``Grade (ESC): I B``: the system and the marks as printed).
-
-Removing a mark also removes the brackets that enclose exactly it and the space before the
-punctuation it leaves (``X (2B).`` -> ``X.``); nothing else of the text changes.
+The unit text is the statement alone; the grade is ``Unit.grade`` and one context line
+(``Grade (ESC): I B``, the marks as printed) so a question naming the grade still finds it. A removed
+mark takes its enclosing brackets and the space before the punctuation it leaves
+(``X (2B).`` -> ``X.``); nothing else changes.
 """
 
 from __future__ import annotations

@@ -167,14 +167,8 @@ def _is_data_row(row: tuple[str, list[str]]) -> bool:
 def repair_header(grid: TableGrid) -> TableGrid:
     """Move leading body rows that continue the column header into the header (never a data row).
 
-    Parsers often take only the first line of a multi-line header (``"Three months ended"`` spanning
-    two columns over ``"2022 | 2021"`` left in the body). In a mostly numeric table, a leading
-    number-free body row with at least two distinct texts joins the header only if it completes it:
-    a value column (not the first, the stub) where it has text has an empty or spanning (repeated)
-    cell in the header row above, or its own stub cell is empty (data rows carry a label there).
-    A row whose value cells are bare years (``(in millions) | 2021 | 2020``) is a header line too.
-    A row that fills nothing (``"Below ROE Target Range | Moody's A Rate"`` under a complete header)
-    is data and stays a body row.
+    In a mostly numeric table, a number-free leading row joins the header only when it fills empty
+    or spanning header cells above it, or its stub cell is empty, or its values are bare years.
     """
     body = grid.body_rows
     numeric = sum(1 for row in body if any(NUMBER.search(c) for c in row[1:]))

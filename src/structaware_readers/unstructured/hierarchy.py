@@ -1,13 +1,9 @@
 """Heading levels of Unstructured ``Title`` elements, and a hierarchy that may be broken.
 
-Unstructured's ``parent_id`` links do not always form a tree: with ``unique_element_ids=True``
-the ids become UUIDs while ``parent_id`` keeps the old hash ids (#2193), so every link points
-nowhere; content-hash ids are not unique (#2356: the same short text on two pages shares an
-id); self-parents and loops occur. :class:`Hierarchy` uses a link only when it resolves to
-exactly one element and the chain ends without a loop; otherwise the heading's level comes
-from title order, ``category_depth`` and numbering
-(:func:`~structaware_readers.structure.headings.heading_levels`). One :class:`InputWarning` per document
-reports the broken links (counts, not one warning per element).
+Unstructured's ``parent_id`` links do not always form a tree (ids rewritten by
+``unique_element_ids``, hash ids shared by equal texts, loops). :class:`Hierarchy` uses a link only
+when it resolves to one element without a loop; otherwise levels come from title order,
+``category_depth`` and numbering. One :class:`InputWarning` per document counts the broken links.
 """
 
 from __future__ import annotations

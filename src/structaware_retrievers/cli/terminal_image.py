@@ -1,13 +1,9 @@
 """Pictures shown inside a terminal that can: the kitty graphics protocol and iTerm2's inline images.
 
-Used by ``structaware show`` only when its standard output is such a terminal; everywhere else (a
-pipe, a file, a terminal that cannot) it writes PNG files. Which protocol a terminal speaks is read
-from the environment it sets, never asked by escape sequences (no reply to wait for):
-
-* kitty (``TERM=xterm-kitty`` or ``KITTY_WINDOW_ID``), also Ghostty (``TERM=xterm-ghostty``): the
-  kitty graphics protocol, PNG sent in base64 chunks of 4096 characters (``a=T``: transmit and show);
-* iTerm2 (``TERM_PROGRAM=iTerm.app`` or ``LC_TERMINAL=iTerm2``) and WezTerm (``TERM_PROGRAM=WezTerm``):
-  iTerm2's ``OSC 1337 ; File=inline=1`` sequence.
+Used by ``structaware show`` only when standard output is such a terminal (else it writes PNG
+files). The protocol is read from the environment, never asked: kitty and Ghostty
+(``TERM``/``KITTY_WINDOW_ID``) get kitty graphics, iTerm2 and WezTerm (``TERM_PROGRAM``,
+``LC_TERMINAL``) get ``OSC 1337`` inline images.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """Reading-order metrics: ROA (reading-order accuracy over adjacent gold pairs) and Kendall tau.
 
-ROA follows the project's layout-parsing note (seed ``001``): with the gold reading order
-``b_1 .. b_N`` of a page,
-
-    ROA = |{(i, i+1) : pred_order(b_i) < pred_order(b_{i+1})}| / (N - 1)
-
-i.e. the share of adjacent gold pairs whose predicted order keeps ``b_i`` before ``b_{i+1}``.
-It is local: one block moved to the wrong place costs at most two pairs. Kendall's tau
-(:func:`scipy.stats.kendalltau`) is the global counterpart: it compares every pair of blocks.
+ROA is the share of adjacent gold pairs ``(b_i, b_{i+1})`` the prediction keeps in order: local, one
+misplaced block costs at most two pairs. Kendall's tau (:func:`scipy.stats.kendalltau`) compares
+every pair.
 """
 
 from __future__ import annotations

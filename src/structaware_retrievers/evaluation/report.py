@@ -1,14 +1,7 @@
-"""Printing a run (:class:`~.results.EvalResult`, in its JSON form :meth:`~.results.EvalResult.to_json`)
-as paper-style tables, and writing it as JSON.
+"""Printing a run (:meth:`~.results.EvalResult.to_json` form) as paper-style tables, and writing it as JSON.
 
-Tables (plain text, tab-free, fixed-width columns):
-
-* Table 2 layout per scope: retriever x method -> PH@1, PH@5, EH@1, EH@5, MRR_p, MRR_e, EvH@5, Ctx
-  (EH is ``N/A`` for methods without element addressability);
-* per evidence type (Table 3 layout, extended): PH@5 / EH@5 / EvH@5 / MRR_p for every retriever;
-* Table 5 layout: page hit rate under 1,000 / 2,000 / 4,000-character budgets (hybrid);
-* significance of struct-aware against each baseline (paired bootstrap and exact McNemar);
-* peers (LlamaIndex / LangChain default pipelines) beside our structure-aware rows.
+Fixed-width plain-text tables: per scope, retriever x method (PH, EH, MRR, EvH, context); per
+evidence type; page hits under character budgets; significance against each baseline; peers.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """What ``StructureIndex.ingest`` has already indexed, by input content hash: skip before parsing.
 
-Reading a MinerU output and building its units takes seconds; running MinerU on a PDF takes
-minutes. An input whose bytes and ingest settings are unchanged since it was last indexed is
-skipped **before** it is read: the ledger maps ``(store location, input path)`` to the
-:func:`input_fingerprint` of the input and the settings, the ``doc_id`` it produced and its unit
-count. The skip also requires the index to still hold that many units of that ``doc_id``, so a
-document deleted from the index (or a ledger copied next to another index) is ingested again.
-
-File: ``ingested.sqlite`` next to the embedding cache (the index folder, or the user cache folder
-for a Qdrant server), one row per input. Deleting it only costs one full re-read of every input.
+The ledger maps ``(store location, input path)`` to the :func:`input_fingerprint` of the input and
+its settings, the ``doc_id`` it produced and its unit count; an input is skipped unread when both
+match and the index still holds that many units. File: ``ingested.sqlite`` beside the embedding
+cache; deleting it only costs one full re-read.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
-"""PDF pages as images (pypdfium2, PDFium's renderer), with small caches for repeated pictures.
+"""PDF pages as images (pypdfium2), with small caches for repeated pictures.
 
-A page is rendered as a reader sees it: the page's ``/Rotate`` applied, so a landscape table on a
-page stored portrait and rotated by 90 degrees comes out landscape, and its size is the displayed
-``(width, height)``. Unit bboxes are in the same displayed page (0..1 of its width and height, origin
-top-left: what MinerU and Unstructured report), so a bbox maps to pixels as ``x * image width``,
-``y * image height``.
-
-PDFium is not thread-safe: every call into it holds one process-wide lock. Open documents and
-rendered pages are kept in small LRU caches (:class:`PageRenderer`), so the pictures of several hits
-on one page render it once; a file is opened again when its size or modification time changed.
+A page is rendered as displayed (``/Rotate`` applied), the frame unit bboxes use (0..1, origin
+top-left), so a bbox maps to pixels as ``x * width``, ``y * height``. PDFium is not thread-safe:
+every call holds one process-wide lock. :class:`PageRenderer` keeps open documents and rendered
+pages in small LRU caches, reopening a file whose size or mtime changed.
 """
 
 from __future__ import annotations

@@ -1,15 +1,12 @@
 """The file system under an embedded index: a typed error before the disk fills, and clear
 messages when the file system refuses a write (disk full, file too large, read-only).
 
-Qdrant Edge maps its files into memory and grows them in chunks (32 MiB vector, payload and
-write-ahead-log files, 1-4 MiB payload-index pages). On a full disk a write into such a mapping
-is not an error the engine can return: the kernel kills the process with ``SIGBUS`` (measured:
-a 6 MiB tmpfs, qdrant-edge-py 0.9.0). So the embedded store checks the free space of the index
-folder before every write and refuses it with a :class:`~structaware_readers.errors.StoreError`
-(field ``disk``) while there is less than ``$STRUCTAWARE_MIN_FREE_MB`` (default 256; one write
-may touch a fresh chunk of every file: measured +90 MiB for the first 3,000 points of a new
-collection) plus three times the size of the points to write. Nothing is written then, so every
-document committed before stays readable.
+Qdrant Edge memory-maps its files and grows them in chunks; on a full disk a write into a mapping
+kills the process with ``SIGBUS`` instead of returning an error. So the embedded store checks the
+index folder's free space before every write and refuses it with a
+:class:`~structaware_readers.errors.StoreError` (field ``disk``) below ``$STRUCTAWARE_MIN_FREE_MB``
+(a write may touch a fresh chunk of every file) plus three times the size of the points to write.
+Nothing is written then, so every committed document stays readable.
 """
 
 from __future__ import annotations
