@@ -185,13 +185,10 @@ class RapidOcrEngine:
     def _read_upward(self, arr: np.ndarray, quad: Any, text: str, score: float) -> tuple[str, float]:
         """The better reading of a tall line: as RapidOCR read it, or turned to read upwards.
 
-        RapidOCR turns a tall crop a quarter turn anticlockwise before recognising it (PaddleOCR's
-        ``get_rotate_crop_image``), which reads text running down the page; text running *up* the
-        page (a table's rotated first column, a chart's y-axis title) then lies upside down and
-        reads as garbage. The angle classifier would catch it, but on upright lines it turns
-        some of them over (asthma guideline p. 28: CER 0.0006 -> 0.119 with it on), so only
-        tall lines are recognised a second time, turned a quarter turn clockwise, and the reading
-        the recogniser scores higher is kept.
+        RapidOCR turns tall crops to read text running down the page, so text running up (a rotated
+        first column, an axis title) reads upside down. The angle classifier would fix it but turns
+        some upright lines over, so only tall lines are read a second time, turned the other way,
+        and the reading the recogniser scores higher is kept.
         """
         import numpy as np
 

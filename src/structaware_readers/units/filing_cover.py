@@ -41,7 +41,7 @@ class FilingCover:
     period_end: str
 
     def label(self) -> str:
-        """``JPMorgan Chase & Co. Form 10-Q for the period ended June 30, 2022``."""
+        """The filing as a context label: ``<registrant> Form 10-Q for the period ended <date>``."""
         who = f"{self.registrant} " if self.registrant else ""
         return f"{who}Form {self.form} for the period ended {self.period_end}"
 

@@ -1,13 +1,10 @@
-"""The write side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: one document's units in
-(replacing what the index held for it), a document out, the index config checked, an interrupted
-write repaired, the writer lock.
+"""The write side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`.
 
-Writes are idempotent and atomic per document (:meth:`IndexWriter.add_document`): unit ids are
-deterministic (UUIDv5 of the document hash and the unit's place), everything is embedded before
-anything is written, and a document becomes visible to queries only when all its points are
-written, even across ``kill -9`` (:mod:`structaware_retrievers.index.commit`; the next writer repairs an
-interrupted write). Reading many inputs into the index is :mod:`structaware_retrievers.index.ingest`,
-which calls this writer once per document.
+One document's units in (replacing what the index held for it) or out, the index config checked,
+an interrupted write repaired, the writer lock. Writes are idempotent (deterministic unit ids) and
+atomic per document: everything is embedded before anything is written, and the write protocol
+(:mod:`structaware_retrievers.index.commit`) makes a document visible only when all its points are.
+:mod:`structaware_retrievers.index.ingest` calls this writer once per document.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """``ClientStore``: a collection reached through ``qdrant-client``.
 
-Use it for a Qdrant server or cluster (``url`` + ``api_key``), or in-process for tests with
-``QdrantClient(":memory:")`` / ``location=":memory:"``. The collection layout, queries and
-filters are the same as :class:`~structaware_retrievers.store.edge.EdgeStore`'s (one contract
-test suite runs against both). The index config is kept in the collection's ``metadata``.
-
-Notes on qdrant-client's local mode (``:memory:`` or ``path=``): it is a pure-Python
-re-implementation meant for tests. Payload indexes are accepted but have no effect there (the
-warning it prints is silenced), and it gets slow beyond a few thousand points (BENCHMARKS.md).
+For a Qdrant server or cluster (``url`` + ``api_key``), or in-process ``:memory:`` for tests. Layout,
+queries and filters are :class:`~structaware_retrievers.store.edge.EdgeStore`'s (one contract test
+suite runs against both); the index config is kept in the collection's ``metadata``. qdrant-client's
+local mode is a pure-Python stand-in: payload indexes have no effect there and it slows beyond a few
+thousand points.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """LlamaIndex ``MetadataFilters`` -> structaware's filter language: what the retriever and the vector store share.
 
-Every ``FilterOperator`` is read as is (``==``, ``!=``, ``>``, ``>=``, ``<``, ``<=``, ``in``,
-``nin``, ``any``, ``all``, ``contains``, ``is_empty``); the conditions ``and`` / ``or`` / ``not``
-nest (a ``MetadataFilters`` inside another). The keys are the node metadata keys of
-:mod:`llama_index.node_parser.structaware.nodes` (``doc_id``, ``file_name``, ``page``,
-``unit_type``, ``grade``...) or your own; :mod:`structaware_retrievers.query.filters` translates the
-result once, for every face, into a filter Qdrant evaluates. ``text_match`` and
-``text_match_insensitive`` raise ``UnsupportedFilterError`` naming the operator (Qdrant cannot
-evaluate them on these fields), from the retriever and the vector store alike.
+Every ``FilterOperator`` is read as is and ``and``/``or``/``not`` conditions nest; keys are the node
+metadata keys of :mod:`llama_index.node_parser.structaware.nodes` or your own.
+:mod:`structaware_retrievers.query.filters` compiles the result for Qdrant; ``text_match`` and
+``text_match_insensitive`` raise ``UnsupportedFilterError`` naming the operator.
 """
 
 from __future__ import annotations

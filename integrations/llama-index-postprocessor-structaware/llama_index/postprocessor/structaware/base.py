@@ -1,13 +1,9 @@
 """``StructureAwareRerank``: a LlamaIndex ``BaseNodePostprocessor`` running structaware's second stage.
 
-The retriever's hybrid search already re-orders its first hits (``StructureIndex.query(rerank=...)``);
-this postprocessor gives the same stage to nodes found another way (a ``QueryFusionRetriever``, a
-``VectorStoreIndex`` over :class:`~llama_index.vector_stores.structaware.StructureAwareVectorStore`, the
-retriever with ``rerank=False``): ``StructureIndex.rerank`` scores each node's unit by its own dense
-cosine and BM25 score and its IDF-weighted coverage of the question (:mod:`structaware_retrievers.search.rerank`;
-no model weights, the index's own encoders). A node is a unit of the index by its node id (the node
-parser's and the retriever's node id is the unit id; the vector store maps any other id to its point
-as it stored it) or else by ``metadata["unit_id"]``.
+Gives the retriever's second stage (``StructureIndex.rerank``: each unit's dense cosine, BM25 score
+and IDF-weighted coverage of the question; no model weights) to nodes found another way, such as a
+``QueryFusionRetriever`` or a ``VectorStoreIndex`` over ``StructureAwareVectorStore``. A node is a
+unit of the index by its node id or ``metadata["unit_id"]``.
 """
 
 from __future__ import annotations
