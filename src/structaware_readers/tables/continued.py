@@ -30,14 +30,10 @@ def continues(
     Args:
         first, second: the two grids (``None``: no grid, never merged).
         flagged: the parser marked ``second`` as continuing the previous table.
-        by_position: ``second`` is the first body element of its page and ``first`` the last body
-            element of the page before.
+        by_position: ``second`` opens its page and ``first`` ends the page before.
         caption: the caption of ``second``.
         own_header_starts_a_table: by position without a continuation caption, a ``second`` whose
-            header rows differ from ``first``'s starts a new table (financial statements print the
-            same layout for another date on the next page: ``December 31, 2020`` after ``March 31,
-            2021``); used for grids rebuilt from text, whose header rows are the leading lines
-            without figures.
+            header rows differ from ``first``'s is a new table (for grids rebuilt from text).
     """
     if first is None or second is None:
         return False

@@ -1,12 +1,9 @@
 """What a unit emitter sees of the pass over a document: :class:`EmitContext`.
 
-The pass (:class:`~structaware_readers.units.builder.UnitBuilder`, paper section 2.3) walks the body
-blocks in reading order and hands each table, figure, flowchart and graded text to its emitter
-(:mod:`.table_rows` with :mod:`.table_view`, :mod:`.table_recommendations` and :mod:`.tier_tables`,
-:mod:`.boxed_text`, :mod:`.figures`, :mod:`.flowcharts`, :mod:`.recommendations`) together with
-itself as this context. An emitter reads
-the document, the options and the running section path here, and writes units only through
-:meth:`EmitContext.emit`; it never imports the builder, so the builder can import every emitter.
+The pass (:class:`~structaware_readers.units.builder.UnitBuilder`) hands each table, figure, flowchart
+and graded text to its emitter with itself as this context. An emitter reads the document, the
+options and the running section path here and writes units only through :meth:`EmitContext.emit`;
+it never imports the builder, so the builder can import every emitter.
 """
 
 from __future__ import annotations

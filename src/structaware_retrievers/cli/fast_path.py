@@ -1,12 +1,9 @@
-"""The one-query fast path of ``structaware query``: what the process does before and after the
-command so that answering one question costs little wall time.
+"""The one-query fast path of ``structaware query``: what the process does before and after the command.
 
-* **server detection** (:func:`server_answers`, :func:`server_url`): a running ``structaware serve``
-  of the same index folder answers the question (its model is loaded already);
-* **the forked model child** (:func:`start_model_child`): else, before the command line is parsed, a
-  child process loads the dense model on the other core; or a thread loads it (:func:`dense_loading`);
-* **the quick exit** (:data:`EXIT`, used by :func:`structaware_retrievers.cli.main.main`): a command
-  that wrote nothing ends its process with ``os._exit`` once its output is flushed.
+A running ``structaware serve`` of the same index answers the question (:func:`server_answers`);
+else a forked child loads the dense model on the other core while the command line is parsed
+(:func:`start_model_child`, or a thread: :func:`dense_loading`); and a command that wrote nothing
+ends with ``os._exit`` once its output is flushed (:data:`EXIT`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """``structaware show``: the pictures of the hits of a question, or of units by id, as PNG files or
 shown inline in a terminal that can (:mod:`structaware_retrievers.cli.terminal_image`).
 
-Files: ``--out FILE.png`` for one picture (with several: ``FILE-1.png``, ``FILE-2.png``, ... by rank),
-``--out FOLDER`` (any path not ending in ``.png``; made when missing) for one file per picture named
-``<doc>-p<page>-<unit id prefix>.png`` there; without ``--out``, the same names in the current folder,
-unless standard output is a terminal that shows pictures (kitty, iTerm2, WezTerm), where they are
-shown instead. Each PNG carries the unit id and every outline's pixel box in a ``structaware`` text
-chunk (:meth:`~structaware_retrievers.pictures.evidence_image.EvidencePicture.png`).
+``--out FILE.png`` (several: ``FILE-1.png`` ... by rank) or ``--out FOLDER``; without it, files
+named ``<doc>-p<page>-<unit id prefix>.png`` in the current folder, or inline in such a terminal.
+Each PNG carries the unit id and every outline's pixel box in a ``structaware`` text chunk.
 """
 
 from __future__ import annotations

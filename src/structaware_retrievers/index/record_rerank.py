@@ -1,12 +1,9 @@
 """The second stage over a framework's candidates: LlamaIndex nodes and LangChain documents that name
-units of an index, re-ordered by :meth:`StructureIndex.rerank
-<structaware_retrievers.index.structure_index.StructureIndex.rerank>` (the stage of :mod:`structaware_retrievers.search.rerank`).
+units of an index, re-ordered by ``StructureIndex.rerank`` (:mod:`structaware_retrievers.search.rerank`).
 
-A framework object is given by the ids it may carry, in the order they are tried: its own id (a node
-id, ``Document.id``; a point id when it is a UUID, else its ``uuid5``, as :func:`records.point_id
-<structaware_retrievers.index.records.point_id>` maps it) and the ``unit_id`` of its metadata (a unit found
-by another store that keeps its own ids). The first id that is a point of the index names it; an
-object none of whose ids does is an error naming it, never dropped.
+A candidate is named by the first of its ids that is a point of the index: its own id (mapped as
+:func:`~structaware_retrievers.index.records.point_id` maps it), then ``metadata["unit_id"]``. A
+candidate none of whose ids names a unit is an error naming it, never dropped.
 """
 
 from __future__ import annotations

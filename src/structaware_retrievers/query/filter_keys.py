@@ -1,12 +1,9 @@
 """Which metadata keys a filter may name: those some unit of the index carries.
 
-A unit key (:data:`~structaware_retrievers.query.filter_language.UNIT_KEYS`) is always known, being a
-field of the unit schema. Any other key is the user's own metadata (payload ``metadata.<key>``),
-known when at least one point of the index carries it, as a document added through a LlamaIndex or
-LangChain vector store with that metadata key does; a filter on a key no point carries would match
-nothing, and raises :class:`~structaware_readers.errors.UnknownFilterError` naming the key and the
-keys the index does carry (:func:`check_keys`). The values of closed-vocabulary unit keys are
-checked when the filter is compiled (:mod:`structaware_retrievers.query.filter_vocabulary`).
+Unit keys (:data:`~structaware_retrievers.query.filter_language.UNIT_KEYS`) are always known; any other
+key is the user's metadata and is known when some point of the index carries it. :func:`check_keys`
+raises :class:`~structaware_readers.errors.UnknownFilterError` for a key no point carries (it would
+match nothing), naming the keys the index does carry.
 """
 
 from __future__ import annotations

@@ -49,14 +49,10 @@ def group_table_rows(
 ) -> list[SearchHit]:
     """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit.
 
-    The first row of a table becomes a hit; later rows of the same table (same ``doc_id`` and
-    ``table.table_id``) join its ``group`` until it holds ``group_size - 1`` rows; the first of them
-    always, any further one only when its line as handed over (:func:`row_line`: its cells) is at
-    most ``short_row_chars`` characters (a long row costs more context than it brings). Other units
-    stay hits of their own. Rows that do not join are set aside and, only when fewer than ``k`` hits result, grouped the same way after them (so a
-    query that one table answers still gets ``k`` hits). A group keeps its rows' rank order. Returns
-    the first ``k`` hits, ranked 1..k again (a hit's score is its best row's). ``group_size`` 1: the
-    first ``k`` hits unchanged.
+    A table's first row becomes the hit; later rows of the same table join its ``group`` up to
+    ``group_size - 1`` (past the first, only rows of at most ``short_row_chars`` characters,
+    :func:`row_line`). Rows left out are grouped after the others only when fewer than ``k`` hits
+    result. Returns the first ``k`` hits ranked 1..k again; ``group_size`` 1 changes nothing.
     """
     if group_size <= 1:
         return list(hits[:k])
