@@ -4,7 +4,8 @@ The blocks are extracted from the Markdown at test time (never copied here) and 
 fresh folder of its own, as a new user would run it, with ``tests/`` (the repository's fixtures)
 linked in and the parse cache shared between blocks. A block fails the test when it exits non-zero.
 A block fenced ```` ```python no-run ```` (an API that is announced but not there yet, a fragment)
-is only parsed, not run. The benchmark history under ``docs/benchmarks/`` is not run.
+is only parsed, not run. The benchmark history under ``docs/benchmarks/`` is not run, nor the
+signatures that ``docs/DESIGN.md`` lists.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = [REPO / "README.md", REPO / "examples" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+#: the pages for users; docs/DESIGN.md (the maintainers' module map, whose block lists signatures) is not run
+DOCS = [
+    REPO / "README.md",
+    REPO / "examples" / "README.md",
+    *sorted(p for p in (REPO / "docs").glob("*.md") if p.name != "DESIGN.md"),
+]
 #: a fenced Python block: its info string after ``python`` (``""`` or ``"no-run"``) and its code
 _BLOCK = re.compile(r"^```python([^\n]*)\n(.*?)^```", re.S | re.M)
 NO_RUN = "no-run"
