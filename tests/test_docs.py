@@ -71,3 +71,26 @@ def test_pages_carry_no_work_log(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     found = re.findall(r"\b(?:issue|session) \d+\b|\b20\d\d-\d\d-\d\d\b", text, flags=re.I)
     assert not found, f"{page.relative_to(REPO)}: {found}"
+
+
+#: modules whose public names the front door (``import structaware``) gives: examples import them from it
+FRONT_DOOR_MODULES = (
+    "structaware_retrievers.index",
+    "structaware_retrievers.results",
+    "structaware_retrievers.filters",
+    "structaware_retrievers.rerank",
+    "structaware_readers.loader",
+    "structaware_readers.units",
+    "structaware_readers.models",
+    "structaware_readers.errors",
+)
+
+
+@pytest.mark.parametrize("notebook", sorted((REPO / "examples").glob("*.ipynb")), ids=lambda p: p.name)
+def test_notebooks_use_the_front_door(notebook: Path) -> None:
+    import json
+
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    deep = [m for m in FRONT_DOOR_MODULES if re.search(rf"\b(?:from|import) {re.escape(m)}\b", code)]
+    assert not deep, f"{notebook.name} imports {deep}: use import structaware"
