@@ -25,7 +25,7 @@ def in_fixtures(monkeypatch: pytest.MonkeyPatch) -> Path:
     return TINY.resolve()
 
 
-def _sources(index) -> list[str]:  # noqa: ANN001 - a StructureIndex
+def _sources(index) -> list[str]:  # a StructureIndex
     return sorted({d["source"] for d in index.documents()})
 
 

@@ -42,7 +42,7 @@ QUESTION = "blood pressure treatment recommendation"
 K = 500  # more than the units of both documents: every admitted unit comes back
 
 
-def F(key: str, value: Any, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:  # noqa: N802
+def F(key: str, value: Any, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:
     return MetadataFilter(key=key, value=value, operator=op)
 
 

@@ -61,7 +61,7 @@ def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
     idx.close()
 
 
-def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:  # noqa: N802
+def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:
     return MetadataFilter(key=key, value=value, operator=op)
 
 

@@ -31,7 +31,7 @@ def index_dir(tiny_en_index_dir: Path) -> Path:
     return tiny_en_index_dir  # TINY and EN ingested (conftest)
 
 
-def _json(result) -> dict:  # noqa: ANN001 - a CallToolResult
+def _json(result) -> dict:  # a CallToolResult
     assert not result.is_error, result.content
     return result.structured_content if result.structured_content is not None else json.loads(result.content[0].text)
 

@@ -132,7 +132,7 @@ def _partition(path: Path, kwargs: Mapping[str, Any]) -> tuple[list[dict[str, An
         )
     try:
         elements = partition(filename=str(path), **dict(kwargs))
-    except Exception as exc:  # noqa: BLE001 - any parser failure becomes one typed error
+    except Exception as exc:  # any parser failure becomes one typed error
         raise ParserUnavailableError(f"unstructured could not partition the file: {exc}", path=path) from exc
     if not elements:
         raise EmptyDocumentError("unstructured returned no element", path=path, field="elements")

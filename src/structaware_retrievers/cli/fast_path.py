@@ -92,7 +92,7 @@ def dense_loading(text: str):
 
     def load() -> None:
         try:
-            dense.model  # noqa: B018
+            dense.model  # noqa: B018 - loads the model
         except Exception:  # noqa: BLE001, S110 - raised again, typed, when the query needs the model
             pass
 

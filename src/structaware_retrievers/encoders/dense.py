@@ -172,7 +172,7 @@ class DenseEncoder(CachedEncoder):
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
     ) -> None:
         if self._in_process:  # here, once, before any worker thread can run the model (see _in_process)
-            import numpy  # noqa: F401
+            import numpy  # noqa: F401 - imported once here, before any thread does
         super().__init__(cache)
         if batch_size < 1:
             raise MalformedInputError(f"must be >= 1, got {batch_size}", field="batch_size")

@@ -194,7 +194,7 @@ class RecordIndex:
         self.index = index
 
     @property
-    def store(self):  # noqa: ANN201 - the index's VectorStore
+    def store(self):  # the index's VectorStore
         return self.index.store
 
     # -- writes ----------------------------------------------------------------------------

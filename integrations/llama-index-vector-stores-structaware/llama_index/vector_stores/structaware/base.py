@@ -311,7 +311,7 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
-    def _filter(node_ids: list[str] | None, filters: MetadataFilters | None, doc_ids: list[str] | None = None):  # noqa: ANN205
+    def _filter(node_ids: list[str] | None, filters: MetadataFilters | None, doc_ids: list[str] | None = None):
         from structaware_retrievers.query.filters import HasId, Match, PointFilter
         from structaware_retrievers.index.records import point_id
 
