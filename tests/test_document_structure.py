@@ -232,7 +232,7 @@ def test_references_kept_out_of_recommendations():
         _b("p1-e4", K.HEADING, "Annex A", BODY, level=1),
         _b("p1-e5", K.PARAGRAPH, "We recommend reporting (strong recommendation, low-certainty evidence).", BODY),
         _b("p1-e6", K.LIST, "", BODY, items=["[1] Doe J. Strong recommendation. J Med. 2021;3:1-9.",
-                                             "[2] Roe R et al. Trial. 2022;4(2):5-8."]),  # fmt: skip
+                                             "[2] Roe R et al. Trial. 2022;4(2):5-8."]),
     )
     marked = mark_references(doc)
     kinds = [b.kind for b in marked.blocks]

@@ -33,7 +33,6 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
 
 from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError  # noqa: E402
 from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
-from structaware_retrievers.query.filters import UnsupportedFilterError  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 GUIDELINE = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"

@@ -223,7 +223,7 @@ def test_every_error_body_has_the_documented_fields_and_a_public_error_name(serv
         finally:
             server.index = served
     assert [status for status, _ in bad] == [400] * 7 + [404] * 3
-    for status, body in bad:
+    for _status, body in bad:
         assert set(body) == ERROR_FIELDS, body
         assert body["error"] in PUBLIC_ERRORS and not body["error"].startswith("_"), body
         assert body["detail"] and body["message"] in body["detail"] and "\n" not in body["detail"]

@@ -292,7 +292,7 @@ def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, 
 
         def dist(j: int) -> float:
             x, y, bw, bh = flow.boxes[j].bbox
-            return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2
+            return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2  # noqa: B023 - called in this iteration only
 
         src = min(sources, key=dist)
         for e, (s, t, label) in enumerate(flow.edges):

@@ -229,7 +229,7 @@ def _lines(phrases: list[Phrase]) -> list[Line]:
         else:
             line.phrases.append(ph)
     for ph in marks:
-        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: E731
+        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: E731, B023 - used in this iteration only
         best = max(lines, key=overlap, default=None)
         if best is not None and overlap(best) > 0:
             left = [q for q in best.phrases if q.x1 <= ph.x0 + 1.0]

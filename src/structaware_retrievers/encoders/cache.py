@@ -51,7 +51,7 @@ class EmbeddingCache:
                 chunk = unique[i : i + self._CHUNK]
                 marks = ",".join("?" * len(chunk))
                 rows = self._conn.execute(
-                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)
+                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)  # noqa: S608 - only "?" marks are formatted in
                 )
                 found.update(rows)
         return found

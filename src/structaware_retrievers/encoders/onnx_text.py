@@ -354,7 +354,7 @@ class OnnxMeanPoolEmbedder:
         29.6 and 16.9 ms on 2 intra-op threads one text after another, the same vectors
         (docs/benchmarks/scale.md, "Session 10"). A single text runs on :attr:`session`.
         """
-        import numpy as np
+        import numpy as np  # noqa: F401 - imported before the worker threads start
         texts = list(texts)
         if not texts:
             return

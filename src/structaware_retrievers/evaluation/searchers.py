@@ -78,7 +78,7 @@ def packed_budget_hits(
     wanted = set(gold_pages)
     return {
         b: any(u.doc_id == doc_id and wanted.intersection(u.pages) for _, u, _ in evidence_units(fit_budget(hits, b)))
-        for b in budgets  # fmt: skip
+        for b in budgets
     }
 
 

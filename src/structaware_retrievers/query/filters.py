@@ -40,7 +40,7 @@ operator and the key, from every face alike.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
@@ -197,7 +197,7 @@ class SearchFilter(BaseModel):
 
 #: What every filter argument takes: ``None``, a :class:`SearchFilter`, a filter dict, a
 #: :class:`KeyFilter` / :class:`FilterGroup`, or a :class:`PointFilter`.
-FilterLike = Union[SearchFilter, Mapping[str, Any], KeyFilter, FilterGroup, PointFilter, None]
+FilterLike = SearchFilter | Mapping[str, Any] | KeyFilter | FilterGroup | PointFilter | None
 
 
 def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:

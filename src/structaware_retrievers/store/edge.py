@@ -187,7 +187,7 @@ class EdgeStore(VectorStore):
                 self.close()
             finally:
                 registry_lock.release()
-        except Exception:  # noqa: BLE001 - module globals may already be None at shutdown
+        except Exception:  # noqa: BLE001, S110 - module globals may already be None at shutdown
             pass
 
     def _run(self, what: str, fn: Any, *args: Any) -> Any:
