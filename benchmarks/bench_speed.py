@@ -518,8 +518,8 @@ def section_query(env: dict[str, str], tmp: Path, repeats: int) -> dict[str, Any
 
 def section_store(env: dict[str, str], tmp: Path, sizes: list[int], n_queries: int) -> dict[str, Any]:
     import numpy as np
-    from bench_store import make_units, pool_vectors, sentence_pool
 
+    from bench_store import make_units, pool_vectors, sentence_pool
     from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 
     print("  building synthetic units and vectors ...", flush=True)

@@ -54,8 +54,8 @@ import numpy as np
 from structaware_readers.ids import content_hash
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector
-from structaware_retrievers.query.filters import PointFilter, SearchFilter
 from structaware_retrievers.encoders.model_assets import cache_dir
+from structaware_retrievers.query.filters import PointFilter, SearchFilter
 from structaware_retrievers.store.base import PointRecord, VectorStore
 
 REPO = Path(__file__).resolve().parents[1]

@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
     from structaware_retrievers.evaluation.questions import load_questions
-    from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
     from structaware_retrievers.index.structure_index import StructureIndex
+    from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
 
     every = {k: int(v) for k, v in (e.split("=", 1) for e in args.every)}
     off = [json.loads(line) for line in OFFTOPIC.read_text(encoding="utf-8").splitlines() if line.strip()]

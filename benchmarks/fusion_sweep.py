@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devsets import SETS  # noqa: E402
+from devsets import SETS
 
 
 def _dense_path(out: Path, name: str, model: str) -> Path:
@@ -154,9 +154,9 @@ def _dense_list(data: dict[str, Any], qi: int, mix: dict[str, float], depth: int
 
 
 def _outcomes(data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int, float]]], judge_depth: int) -> dict[str, Any]:
-    from structaware_retrievers.search.evidence import group_table_rows, hit_unit
-    from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
     from structaware_retrievers.index.structure_index import SearchHit
+    from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
+    from structaware_retrievers.search.evidence import group_table_rows, hit_unit
 
     units = data["units"]
     out = {}

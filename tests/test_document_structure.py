@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.structure.continuations import join_continued_paragraphs
-from structaware_readers.structure.furniture import furniture_key, is_page_number, mark_furniture
 from structaware_readers.load.loader import load_document, prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
+from structaware_readers.structure.continuations import join_continued_paragraphs
+from structaware_readers.structure.furniture import furniture_key, is_page_number, mark_furniture
 from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
 

@@ -15,9 +15,9 @@ import pytest
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.search.evidence import bring_linked
-from structaware_retrievers.query.filters import SearchFilter
 from structaware_retrievers.index.structure_index import SearchHit, StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.search.evidence import bring_linked
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MDD = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_vadod_mdd_2022_excerpt"

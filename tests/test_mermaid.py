@@ -14,8 +14,8 @@ import pytest
 
 from structaware_readers.errors import MalformedInputError, StructawareError
 from structaware_readers.mermaid import (
-    FlowEdge,
     Flowchart,
+    FlowEdge,
     NotAFlowchartError,
     find_mermaid_blocks,
     parse_mermaid,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.structure.front_matter import is_contents_line, mark_front_matter
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
+from structaware_readers.structure.front_matter import is_contents_line, mark_front_matter
 from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
 from structaware_retrievers.query.filters import Match, PointFilter, SearchFilter, evidence_default, to_point_filter

@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("rapidocr", reason="the OCR tests need structaware[ocr]")
 pytest.importorskip("pypdfium2")
 
-from structaware_readers.errors import MissingExtraError  # noqa: E402
-from structaware_readers.ocr import OcrEngine, OcrLine, RapidOcrEngine, default_engine, render_page  # noqa: E402
-from structaware_readers.ocr.pages import open_pdf, pages_needing_ocr, scan_pages  # noqa: E402
-from structaware_readers.ocr.quality import character_error_rate, normalise_for_cer  # noqa: E402
+from structaware_readers.errors import MissingExtraError
+from structaware_readers.ocr import OcrEngine, OcrLine, RapidOcrEngine, default_engine, render_page
+from structaware_readers.ocr.pages import open_pdf, pages_needing_ocr, scan_pages
+from structaware_readers.ocr.quality import character_error_rate, normalise_for_cer
 
 DPI = 150
 

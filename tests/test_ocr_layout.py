@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("numpy")
-from PIL import Image, ImageDraw  # noqa: E402
+from PIL import Image, ImageDraw
 
-from structaware_readers.models import BlockKind  # noqa: E402
-from structaware_readers.ocr.engine import OcrLine  # noqa: E402
-from structaware_readers.ocr.layout import join_lines, page_blocks, repair_line  # noqa: E402
-from structaware_readers.ocr.read_pages import horizontal_rules  # noqa: E402
+from structaware_readers.models import BlockKind
+from structaware_readers.ocr.engine import OcrLine
+from structaware_readers.ocr.layout import join_lines, page_blocks, repair_line
+from structaware_readers.ocr.read_pages import horizontal_rules
 
 
 def _line(text, x0, y0, x1, y1, conf=0.99):

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from structaware_readers import errors
-from structaware_retrievers.search.evidence import evidence_units, hit_unit
-from structaware_retrievers.query.filters import SearchFilter
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.search.evidence import evidence_units, hit_unit
 from structaware_retrievers.serve.app import QueryServer, make_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -335,8 +335,8 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
 def test_a_query_command_line_knows_before_parsing_whether_a_server_will_answer(tmp_path: Path, monkeypatch) -> None:
     """`structaware query` skips forking its model child when a live server of the folder its command
     line names will answer (`cli.fast_path.server_answers`, read before typer parses the line)."""
-    from structaware_retrievers.serve import client as serve_client
     from structaware_retrievers.cli.fast_path import server_answers
+    from structaware_retrievers.serve import client as serve_client
 
     folder = tmp_path / "ix"
     folder.mkdir()

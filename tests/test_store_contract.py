@@ -22,7 +22,14 @@ from structaware_readers.errors import StoreError
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.query.filters import HasId, Match, PointFilter, SearchFilter
-from structaware_retrievers.store import HNSW_FILTER_FIELDS, PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
+from structaware_retrievers.store import (
+    HNSW_FILTER_FIELDS,
+    PAYLOAD_INDEXES,
+    ClientStore,
+    EdgeStore,
+    PointRecord,
+    VectorStore,
+)
 from structaware_retrievers.store.base import RRF_DENSE_WEIGHT
 
 DIM = 8

@@ -37,11 +37,11 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from structaware_readers.structure.furniture import is_page_number
-from structaware_readers.structure.headings import numbering_depth
 from structaware_readers.models import BBox, Block, BlockKind, TableGrid
 from structaware_readers.ocr.cache import Rule
 from structaware_readers.ocr.engine import OcrLine
+from structaware_readers.structure.furniture import is_page_number
+from structaware_readers.structure.headings import numbering_depth
 
 #: Lines whose bottom is above this (page fraction) are running-head candidates.
 TOP_BAND = 0.06

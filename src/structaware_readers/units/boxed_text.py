@@ -18,7 +18,6 @@ on after it. Recommendation detection runs on its text as on any section text.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import Block, BlockKind, TableGrid

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers import ids
+from structaware_readers.common.inputs import existing_path
+from structaware_readers.common.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
 from structaware_readers.errors import (
     EmptyDocumentError,
     MalformedInputError,
@@ -19,8 +21,6 @@ from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
-from structaware_readers.common.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
-from structaware_readers.common.inputs import existing_path
 
 __all__ = ["JSON_SUFFIXES", "SPACY_MODEL", "load_elements", "spacy_model_installed"]
 

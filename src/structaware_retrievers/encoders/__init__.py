@@ -15,11 +15,10 @@ unchanged document runs no model at all.
 * ``cache``: :class:`EmbeddingCache` and the shared batching + caching base.
 """
 
-from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
 from structaware_retrievers.encoders.cache import EmbeddingCache
 from structaware_retrievers.encoders.dense import DENSE_PRESETS, ENV_DENSE_MODEL, DenseEncoder, DenseModel
 from structaware_retrievers.encoders.fastembed_model import FastembedModel
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 from structaware_retrievers.encoders.sparse import SparseEncoder, SparseVector
 from structaware_retrievers.encoders.tokenize import cjk_share
 

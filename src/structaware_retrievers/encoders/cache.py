@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from structaware_readers.common.sqlite_file import open_sqlite, write_or_warn
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_readers.common.sqlite_file import open_sqlite, write_or_warn
 
 __all__ = ["CachedEncoder", "EmbeddingCache"]
 

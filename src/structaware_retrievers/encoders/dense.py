@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import model_assets
-from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
 from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
 from structaware_retrievers.encoders.fastembed_model import FastembedModel
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 from structaware_retrievers.encoders.onnx_text import DEFAULT_MAX_BATCH_TOKENS
 from structaware_retrievers.encoders.tokenize import cjk_share
 

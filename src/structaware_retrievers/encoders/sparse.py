@@ -8,7 +8,6 @@ from typing import NamedTuple
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-
 from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
 from structaware_retrievers.encoders.tokenize import LABEL_WORDS, Bm25Tokenizer
 

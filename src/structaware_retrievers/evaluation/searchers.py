@@ -53,8 +53,8 @@ class MethodSearcher:
         searchable term (only stop words) returns no result, i.e. counts as a miss. Every hit is kept
         (``min_score=0``): the harness measures rankings, as the peers' pipelines give them;
         ``benchmarks/calibration.py`` measures the relevance bar."""
-        from structaware_retrievers.search.evidence import hit_unit
         from structaware_retrievers.query.filters import SearchFilter
+        from structaware_retrievers.search.evidence import hit_unit
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
         self.last_hits = []

@@ -126,7 +126,7 @@ class SearchFilter(BaseModel):
         except MalformedInputError:
             raise
         except ValueError as exc:  # pydantic ValidationError -> typed error naming the field
-            errors = getattr(exc, "errors", lambda: [])()
+            errors = getattr(exc, "errors", list)()
             loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
             msg = errors[0]["msg"] if errors else str(exc)
             unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden" and e["loc"]]

@@ -53,13 +53,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 from structaware_readers.common.limits import clean_text
-from structaware_retrievers.search.evidence import evidence_units
-from structaware_retrievers.query.filters import to_point_filter
-from structaware_retrievers.serve import pages as serve_pages, render as serve_render
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.pictures.source_pdf import PdfArg
+from structaware_retrievers.query.filters import to_point_filter
+from structaware_retrievers.search.evidence import evidence_units
+from structaware_retrievers.serve import pages as serve_pages
+from structaware_retrievers.serve import render as serve_render
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QueryServer", "make_server"]
 

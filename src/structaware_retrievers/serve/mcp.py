@@ -69,8 +69,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         from mcp.types import ToolAnnotations
     except ImportError as exc:
         raise MissingExtraError("mcp", "mcp", "the MCP server") from exc
-    from structaware_retrievers.search.evidence import evidence_units
     from structaware_retrievers.query.filters import FilterGroup, SearchFilter, from_dict
+    from structaware_retrievers.search.evidence import evidence_units
 
     class _StrictServer(MCPServer):
         """Tools whose input schemas say ``additionalProperties: false`` and whose calls with an

@@ -51,7 +51,6 @@ import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.query.filters import PointFilter
-from structaware_retrievers.store.locking import folder_lock
 from structaware_retrievers.store.base import (
     PAYLOAD_INDEXES,
     PointRecord,
@@ -75,13 +74,14 @@ from structaware_retrievers.store.edge_convert import (
     to_edge_point,
     to_edge_vector,
 )
-from structaware_retrievers.store.edge_staging import build_staged, discard_staged, take_staged
 from structaware_retrievers.store.edge_shard import (
     SHARD_DIR,
     OpenShard,
     open_shards,
     registry_lock,
 )
+from structaware_retrievers.store.edge_staging import build_staged, discard_staged, take_staged
+from structaware_retrievers.store.locking import folder_lock
 
 __all__ = ["EdgeStore"]
 
