@@ -42,13 +42,12 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_store import machine, pct, pool_vectors, sentence_pool  # noqa: E402
-
-from structaware_readers.models import Grade, Unit, UnitType  # noqa: E402
-from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector  # noqa: E402
-from structaware_retrievers.query.filters import SearchFilter  # noqa: E402
-from structaware_retrievers.store.base import PointRecord  # noqa: E402
-from structaware_retrievers.store.edge import EdgeStore  # noqa: E402
+from bench_store import machine, pct, pool_vectors, sentence_pool
+from structaware_readers.models import Grade, Unit, UnitType
+from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.store.base import PointRecord
+from structaware_retrievers.store.edge import EdgeStore
 
 TYPES = [UnitType.SECTION, UnitType.TABLE_ROW, UnitType.RECOMMENDATION, UnitType.FLOW_PATH, UnitType.FIGURE]
 GRADES = ["A", "B", "C", "1", "2A", "IIa"]

@@ -97,7 +97,7 @@ def main() -> int:
     import structaware_retrievers
 
     print(f"code: {Path(structaware_retrievers.__file__).parent}")
-    print(f"load average: {open('/proc/loadavg').read().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
     for name, r in zip(("install A (this venv)", "install B (a copy elsewhere)"), results, strict=True):
         print(f"{name}: {r['loads']} loads, {r['failures']} failed, {r['seconds']} s  [{r['package']}]")
         for ex in r["examples"]:

@@ -54,8 +54,8 @@ import numpy as np
 from structaware_readers.ids import content_hash
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder, SparseVector
-from structaware_retrievers.query.filters import PointFilter, SearchFilter
 from structaware_retrievers.encoders.model_assets import cache_dir
+from structaware_retrievers.query.filters import PointFilter, SearchFilter
 from structaware_retrievers.store.base import PointRecord, VectorStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -186,7 +186,7 @@ def bench_e2e(tmp: Path) -> dict[str, Any]:
     read_s = time.perf_counter() - t
     dense = DenseEncoder(cache=EmbeddingCache())
     sparse = SparseEncoder(cache=dense.cache)
-    dense.model  # load outside the timing  # noqa: B018
+    dense.model  # noqa: B018 - loads the model, outside the timing
     ix = StructureIndex(tmp / "e2e", dense=dense, sparse=sparse)
     rep = ix.add_document(doc, units)
     ix.delete_document(doc.doc_id)
@@ -209,7 +209,7 @@ def bench_e2e(tmp: Path) -> dict[str, Any]:
 def bench_embed(units: list[Unit], sample: int) -> dict[str, Any]:
     texts = [u.embedding_text() for u in units[:sample]]
     dense = DenseEncoder()
-    dense.model  # noqa: B018
+    dense.model  # noqa: B018 - loads the model, outside the timing
     dense.embed_array(texts[:8])  # warm-up (session and tokenizer)
     texts = texts[8:]
     t = time.perf_counter()

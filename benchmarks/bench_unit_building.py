@@ -82,7 +82,7 @@ def main() -> int:
     if args.child:
         print(json.dumps(one_run(args.child[0], float(args.child[1]))))
         return 0
-    print(f"load average at start: {open('/proc/loadavg').read().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
+    print(f"load average at start: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
     print("| shape | MB | units | CPU s | wall s | CPU s per MB |")
     print("|---|---|---|---|---|---|")
     worst = 0.0
@@ -96,7 +96,7 @@ def main() -> int:
             per_mb.append(r["cpu"] / r["mb"])
             print(f"| {shape} | {r['mb']:.1f} | {r['units']:,} | {r['cpu']:.1f} | {r['wall']:.1f} | {per_mb[-1]:.2f} |", flush=True)
         worst = max(worst, per_mb[-1] / per_mb[0])
-    print(f"load average at end: {open('/proc/loadavg').read().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
+    print(f"load average at end: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
     print(f"largest / smallest size, CPU s per MB: {worst:.2f} (linear: about 1)")
     return 1 if worst > 1.5 else 0
 

@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
     from structaware_retrievers.evaluation.questions import load_questions
-    from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
     from structaware_retrievers.index.structure_index import StructureIndex
+    from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
 
     every = {k: int(v) for k, v in (e.split("=", 1) for e in args.every)}
     off = [json.loads(line) for line in OFFTOPIC.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -88,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     found = [d["gold_relevance"] for d in dev if d["gold_relevance"] is not None]
     sets = sorted({d["set"] for d in dev})
     lines = [
-        f"{len(off)} off-topic questions, {len(found)} development questions with a gold hit in the top 5"
-        f" (of {len(dev)}); {1000 * seconds / max(searches, 1):.0f} ms a search",
+        (
+            f"{len(off)} off-topic questions, {len(found)} development questions with a gold hit in the top 5"
+            f" (of {len(dev)}); {1000 * seconds / max(searches, 1):.0f} ms a search"
+        ),
         "",
         "| min_score | off-topic: no hit at or above | dev: gold hit kept | "
         + " | ".join(f"{s} kept" for s in sets) + " |",

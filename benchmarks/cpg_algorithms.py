@@ -40,6 +40,7 @@ from structaware_readers.algorithms.score import score_edges
 from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind
 
+
 def _ocr(image: Any) -> list[TextLine]:
     try:
         from structaware_readers.ocr import read_lines  # type: ignore[attr-defined]

@@ -261,8 +261,8 @@ def check_questions(bench: Path, units_by_doc: dict[str, list[Any]], docs: dict[
         lines.append(f"| {q['qid']} | {'yes' if ok else 'no'} | {want[0] or '-'} {want[1]} | {', '.join(kinds)} |")
     index.close()
     cache.close()
-    return [f"Recommendation questions: {hits_ok} of {len(qs)} with the gold recommendation in the top 5 as a "
-            "`recommendation` unit with the answer's strength and direction (`*`: the hit holds the gold text)",
+    return [(f"Recommendation questions: {hits_ok} of {len(qs)} with the gold recommendation in the top 5 as a "
+             "`recommendation` unit with the answer's strength and direction (`*`: the hit holds the gold text)"),
             "", "| question | hit | answer | top 5 |", "|---|---|---|---|", *lines]
 
 
@@ -305,8 +305,10 @@ def main(argv: list[str] | None = None) -> int:
 
     load = os.getloadavg()
     lines = [
-        f"Recommendations vs the guidelines' own tables ({len(stems)} VA/DoD guidelines, "
-        f"{time.perf_counter() - t0:.0f} s, load average {load[0]:.1f}):",
+        (
+            f"Recommendations vs the guidelines' own tables ({len(stems)} VA/DoD guidelines, "
+            f"{time.perf_counter() - t0:.0f} s, load average {load[0]:.1f}):"
+        ),
         "",
         "| guideline | truth | rec units | found (recall) | from table | strength ok | unmatched units | people/refs/toc paths | discussion (named) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

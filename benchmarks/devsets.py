@@ -39,7 +39,6 @@ compared with its base question by question.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil

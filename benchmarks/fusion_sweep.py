@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from devsets import SETS  # noqa: E402
+from devsets import SETS
 
 
 def _dense_path(out: Path, name: str, model: str) -> Path:
@@ -154,9 +154,9 @@ def _dense_list(data: dict[str, Any], qi: int, mix: dict[str, float], depth: int
 
 
 def _outcomes(data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int, float]]], judge_depth: int) -> dict[str, Any]:
-    from structaware_retrievers.search.evidence import group_table_rows, hit_unit
-    from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
     from structaware_retrievers.index.structure_index import SearchHit
+    from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
+    from structaware_retrievers.search.evidence import group_table_rows, hit_unit
 
     units = data["units"]
     out = {}
@@ -211,23 +211,23 @@ def cmd_fuse(args: argparse.Namespace) -> None:
     grid_w = args.weights
     rows: list[tuple[str, dict[str, dict[str, float]], dict[str, tuple[int, int]]]] = []
     base: dict[str, dict[str, Any]] = {}
-    for name, (data, judge, zh, qids) in sets.items():
-        base[name] = _outcomes(data, judge, {q: [(i, 0.0) for i in l] for q, l in data["bm25"].items()}, args.judge_depth)
+    for name, (data, judge, _, _) in sets.items():
+        base[name] = _outcomes(data, judge, {q: [(i, 0.0) for i in ids] for q, ids in data["bm25"].items()}, args.judge_depth)
     rows.append(("BM25", {n: _summary(base[n], s[3]) for n, s in sets.items()}, {}))
     for label, mix_of in _designs(models):
         dense_lists = {}
-        for name, (data, judge, zh, qids) in sets.items():
+        for name, (data, _, zh, _) in sets.items():
             try:
                 dense_lists[name] = {q.qid: _dense_list(data, qi, mix_of(zh[q.qid]), args.prefetch)
                                      for qi, q in enumerate(data["questions"])}
             except KeyError:  # a model this set's questions need was not embedded for it
                 continue
-        outs = {n: _outcomes(sets[n][0], sets[n][1], {q: [(i, 0.0) for i in l] for q, l in dl.items()}, args.judge_depth)
+        outs = {n: _outcomes(sets[n][0], sets[n][1], {q: [(i, 0.0) for i in ids] for q, ids in dl.items()}, args.judge_depth)
                 for n, dl in dense_lists.items()}
         rows.append((f"dense {label}", {n: _summary(outs[n], sets[n][3]) for n in dense_lists}, {}))
         for k, w in itertools.product(grid_k, grid_w):
             outs = {}
-            for name, (data, judge, zh, qids) in sets.items():
+            for name, (data, judge, _, _) in sets.items():
                 if name not in dense_lists:
                     continue
                 fused = {q.qid: _rrf([(dense_lists[name][q.qid], w * 1.001), (data["bm25"][q.qid], 1.0)], k, args.prefetch)

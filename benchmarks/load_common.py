@@ -324,7 +324,7 @@ class Churn(threading.Thread):
         self.deadline = deadline
         self.timeout = timeout
         self.cycles: list[dict[str, Any]] = []
-        self.current = {name: 2 for name in CHURN}  # the version in the index after Corpus.build
+        self.current = dict.fromkeys(CHURN, 2)  # the version in the index after Corpus.build
         self.stop = threading.Event()
         if idle:  # a baseline: no ingest at all
             self.stop.set()
@@ -375,7 +375,7 @@ class RssWatch(threading.Thread):
     def __init__(self, pids: list[int]) -> None:
         super().__init__(name="rss", daemon=True)
         self.pids = pids
-        self.peak = {p: 0.0 for p in pids}
+        self.peak = dict.fromkeys(pids, 0.0)
         self.hwm: dict[int, float] = {}
         self.stop = threading.Event()
 

@@ -15,7 +15,20 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_common import ALL_TYPES, CHURN, EN_QUERIES, STABLE, ZH_QUERIES, Checker, Churn, Corpus, RssWatch, Tally, cli, load_avg  # noqa: E402
+from load_common import (
+    ALL_TYPES,
+    CHURN,
+    EN_QUERIES,
+    STABLE,
+    ZH_QUERIES,
+    Checker,
+    Churn,
+    Corpus,
+    RssWatch,
+    Tally,
+    cli,
+    load_avg,
+)
 
 TIMEOUT = 120.0  # seconds one tool call may take
 MAX_CALLS = 20_000  # per session: a bound beside the deadline

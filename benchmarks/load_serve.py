@@ -38,7 +38,20 @@ from typing import Any
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_common import ALL_TYPES, CHURN, EN_QUERIES, STABLE, ZH_QUERIES, Checker, Churn, Corpus, RssWatch, Tally, cli, load_avg  # noqa: E402
+from load_common import (
+    ALL_TYPES,
+    CHURN,
+    EN_QUERIES,
+    STABLE,
+    ZH_QUERIES,
+    Checker,
+    Churn,
+    Corpus,
+    RssWatch,
+    Tally,
+    cli,
+    load_avg,
+)
 
 TIMEOUT = 120.0  # seconds one request may take
 MAX_REQUESTS = 100_000  # per client: a bound beside the deadline

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from malformed_ingest import MEMORY_CAP, good_index, run_case  # noqa: E402
-from malformed_pdfs import CASES  # noqa: E402
+from malformed_ingest import MEMORY_CAP, good_index, run_case
+from malformed_pdfs import CASES
 
 
 def main() -> int:

@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"engine {engine.name} {engine.version}, {dpi} dpi, {os.cpu_count()} cores")
     print("| set | pages | characters | CER (pooled) | CER (median page) | worst page | s/page wall (median) | s/page CPU (median) |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, rows in [(n, r) for name, all_rows in report.items()
-                       for n, r in ((name, all_rows), (f"{name}, pages without images", [r for r in all_rows if not r["images"]]))]:  # fmt: skip
+    for name, rows in [(n, r) for set_name, all_rows in report.items()
+                       for n, r in ((set_name, all_rows), (f"{set_name}, pages without images", [r for r in all_rows if not r["images"]]))]:  # fmt: skip
         if not rows:
             continue
         chars = sum(r["chars"] for r in rows)

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             qfile, where["docs"], parsed=where["parsed"], methods=["struct"], retrievers=args.retrievers,
             scopes=["corpus"], index_dir=args.out / f"idx_{'ocr' if where['parsed'] is None else 'text'}",
             json_out=args.out / f"{'ocr' if where['parsed'] is None else 'text'}.json", resamples=1000,
-            dense=dense, sparse=sparse, log=lambda m: print(f"[{label}] {m}", flush=True),
+            dense=dense, sparse=sparse, log=lambda m: print(f"[{label}] {m}", flush=True),  # noqa: B023 - run_eval returns first
         )  # fmt: skip
         summaries[label] = result.summaries()["corpus"]
     cache.close()

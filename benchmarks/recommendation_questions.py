@@ -29,7 +29,6 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from devsets import SETS  # the set's question file, as the run read it
-
     from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.evaluation.metrics import covers, token_counts
     from structaware_retrievers.evaluation.questions import load_questions

@@ -73,9 +73,8 @@ from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_unit_text import MARKUP, _units_of  # noqa: E402  (the markup class and the unit builder of that check)
-
-from structaware_readers.text_layer import MIN_PAGE_CHARS, WORD, PageWords, PdfTextLayer, merge, normal, split_glued  # noqa: E402
+from check_unit_text import MARKUP, _units_of
+from structaware_readers.text_layer import MIN_PAGE_CHARS, WORD, PageWords, PdfTextLayer, merge, normal, split_glued
 
 #: A number token of a unit's text: digits joined by ``,`` or by ``.`` and at most one space
 #: (``0. 71``); a comma and a space part two numbers (``3,393, 3,540``: two table cells, a list).

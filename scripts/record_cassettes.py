@@ -163,7 +163,7 @@ def main() -> None:
                 lambda: parse_pdf(
                     tiny, api_url=base, api_key=TEST_API_KEY, cache_dir=work / "cache2",
                     keep_output=work / "tiny.zip",
-                ),  # fmt: skip
+                ),
             )
             client.close()
             wrong.close()

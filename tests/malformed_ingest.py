@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -97,9 +96,10 @@ class Outcome:
 
 def typed_error_names() -> set[str]:
     """Class names of every typed error (subclasses of ``StructawareError`` in the modules an ingest imports)."""
-    import structaware_readers.mineru.failures  # noqa: F401 - each import registers its errors
-    import structaware_readers.ocr.engine  # noqa: F401
-    import structaware_retrievers.index.structure_index  # noqa: F401
+    # each import registers its errors
+    import structaware_readers.mineru.failures
+    import structaware_readers.ocr.engine  # noqa: F401 - registers its errors
+    import structaware_retrievers.index.structure_index  # noqa: F401 - registers its errors
     from structaware_readers.errors import StructawareError
 
     names, todo = set(), [StructawareError]

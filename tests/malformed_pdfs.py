@@ -358,5 +358,5 @@ def write_cases(folder: Path, cases: list[Case] = CASES) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    for name, path in write_cases(Path(sys.argv[1])).items():
+    for _name, path in write_cases(Path(sys.argv[1])).items():
         print(f"{path.stat().st_size:>10}  {path}")

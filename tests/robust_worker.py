@@ -34,8 +34,8 @@ import numpy as np
 
 from structaware_readers.errors import StructawareError
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.store.edge import EdgeStore
 
 DIM = 16

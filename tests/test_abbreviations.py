@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.units.abbreviations import expansions, find_abbreviations, long_form
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit
 from structaware_readers.units import UnitOptions, build_units
+from structaware_readers.units.abbreviations import expansions, find_abbreviations, long_form
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MDD = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_vadod_mdd_2022_excerpt"

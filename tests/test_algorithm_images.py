@@ -17,10 +17,10 @@ import pytest
 cv2 = pytest.importorskip("cv2", reason="OpenCV (structaware[ocr]) reads algorithm images")
 np = pytest.importorskip("numpy")
 
-from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image  # noqa: E402
-from structaware_readers.algorithms.score import normalise_box_text, score_edges  # noqa: E402
-from structaware_readers.load.loader import load_document  # noqa: E402
-from structaware_readers.models import BlockKind  # noqa: E402
+from structaware_readers.algorithms.image_flow import TextLine, read_flowchart_image
+from structaware_readers.algorithms.score import normalise_box_text, score_edges
+from structaware_readers.load.loader import load_document
+from structaware_readers.models import BlockKind
 
 FIX = Path(__file__).parent / "fixtures"
 sys_path_record = FIX / "ocr"
@@ -135,7 +135,7 @@ def test_image_without_chart() -> None:
 
 
 def test_score_matches_boxes_by_normalised_text() -> None:
-    from structaware_readers.mermaid import FlowEdge, Flowchart
+    from structaware_readers.mermaid import Flowchart, FlowEdge
 
     described = Flowchart(nodes={"7": "Box 7: Return after acute episode resolved", "4": "Box 4: Obtain office blood pressure"})
     described.edges = [FlowEdge("7", "4", "")]
@@ -209,7 +209,7 @@ def test_unread_algorithm_images_become_flow_paths(tmp_path: Path) -> None:
 
 
 def test_score_takes_a_printed_box_number_with_a_shorter_text() -> None:
-    from structaware_readers.mermaid import FlowEdge, Flowchart
+    from structaware_readers.mermaid import Flowchart, FlowEdge
 
     # CKD Module C: the description adds a clause the image prints as a footnote
     described = Flowchart(

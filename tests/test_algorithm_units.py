@@ -13,15 +13,14 @@ from collections import Counter
 
 import pytest
 
+from conftest import FIXTURES_DIR
 from structaware_readers.algorithms import attach_described_algorithms
 from structaware_readers.algorithms.unread import note_unread_figures
 from structaware_readers.load.loader import load_document, prepare_document
-from structaware_readers.mermaid import FlowEdge, Flowchart, parse_mermaid, to_mermaid
+from structaware_readers.mermaid import Flowchart, FlowEdge, parse_mermaid, to_mermaid
 from structaware_readers.mineru import read_mineru
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
 from structaware_readers.units import UnitOptions, build_units
-
-from conftest import FIXTURES_DIR
 
 HTN = FIXTURES_DIR / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_algorithm_pages"
 

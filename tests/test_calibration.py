@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.search.calibration import relevance, relevances
-from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
+from structaware_retrievers.search.calibration import relevance, relevances
 
 MINERU = Path(__file__).resolve().parent / "fixtures" / "mineru"
 DOCS = [

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.structure.continuations import join_continued_paragraphs
-from structaware_readers.structure.furniture import furniture_key, is_page_number, mark_furniture
 from structaware_readers.load.loader import load_document, prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
+from structaware_readers.structure.continuations import join_continued_paragraphs
+from structaware_readers.structure.furniture import furniture_key, is_page_number, mark_furniture
 from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
 
@@ -232,7 +232,7 @@ def test_references_kept_out_of_recommendations():
         _b("p1-e4", K.HEADING, "Annex A", BODY, level=1),
         _b("p1-e5", K.PARAGRAPH, "We recommend reporting (strong recommendation, low-certainty evidence).", BODY),
         _b("p1-e6", K.LIST, "", BODY, items=["[1] Doe J. Strong recommendation. J Med. 2021;3:1-9.",
-                                             "[2] Roe R et al. Trial. 2022;4(2):5-8."]),  # fmt: skip
+                                             "[2] Roe R et al. Trial. 2022;4(2):5-8."]),
     )
     marked = mark_references(doc)
     kinds = [b.kind for b in marked.blocks]

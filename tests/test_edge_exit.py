@@ -9,9 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_store_contract import DIM, Q_DENSE, points
-
 from structaware_retrievers.store import EdgeStore, edge_shard
+from test_store_contract import DIM, Q_DENSE, points
 
 
 def _count_in_new_process(folder: Path) -> int:

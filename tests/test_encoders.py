@@ -18,14 +18,14 @@ import pytest
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_retrievers.encoders import model_assets
 from structaware_retrievers.encoders import (
     DenseEncoder,
-    FastembedModel,
     EmbeddingCache,
+    FastembedModel,
     ModelUnavailableError,
     SparseEncoder,
     SparseVector,
+    model_assets,
 )
 from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.store.base import PointRecord

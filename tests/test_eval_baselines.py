@@ -102,7 +102,7 @@ def test_page_and_element_units():
     assert "RUNNING HEADER" not in pages[0].text and pages[1].text.endswith("Gamma")
     elems = element_units(doc)
     assert [u.element_ids for u in elems] == [[b.block_id] for b in doc.body_blocks()]
-    table = [u for u in elems if u.element_ids == ["p1-e3"]][0]
+    table = next(u for u in elems if u.element_ids == ["p1-e3"])
     assert table.text == "Table 1 Doses\nDrug | Dose\nA | 5 mg"  # one table = one element, caption kept
     assert all(u.unit_type is UnitType.ELEMENT and u.context == "" for u in elems)
 
@@ -113,7 +113,7 @@ def test_empty_document_raises_naming_the_file():
         blocks=[Block(block_id="p1-e0", kind=BlockKind.FOOTER, text="footer only", page=1)],
     )
     for fn in (flat_chunks, heading_chunks, page_units, element_units):
-        with pytest.raises(EmptyDocumentError, match="empty.json"):
+        with pytest.raises(EmptyDocumentError, match=r"empty\.json"):
             fn(doc)
 
 

@@ -220,7 +220,7 @@ def test_run_eval_dense_hybrid_and_peers(question_file: Path, tmp_path: Path):
         question_file, FIXTURES, methods=["page", "element"], retrievers=["dense", "hybrid"],
         scopes=["document"], peers=True, resamples=200, index_dir=tmp_path / "idx",
     )
-    assert {k for k in result.outcomes} == {
+    assert set(result.outcomes) == {
         ("document", "dense", "page"), ("document", "dense", "element"),
         ("document", "hybrid", "page"), ("document", "hybrid", "element"),
         ("document", "llamaindex", "llamaindex"), ("document", "langchain", "langchain"),

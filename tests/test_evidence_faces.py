@@ -21,7 +21,7 @@ def _boxes_in(image, unit_bboxes: list) -> None:
     """Every bbox of the unit (on the one page shown) is outlined in the image, just outside the box."""
     from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR
 
-    for x0, y0, x1, y1 in unit_bboxes:
+    for x0, y0, _x1, y1 in unit_bboxes:
         left, top, bottom = round(x0 * image.width), round(y0 * image.height), round(y1 * image.height)
         assert image.getpixel((left - 1, (top + bottom) // 2)) == OUTLINE_COLOR
 
@@ -37,7 +37,7 @@ def test_a_llama_index_node_gives_its_picture(tiny_en_index_dir: Path) -> None:
         (top,) = StructureAwareRetriever(ix, similarity_top_k=1).retrieve(QUESTION)
         unit = node_to_unit(top.node)
         assert unit.source == top.node.metadata["file_path"]  # where the index says the document came from
-        with pytest.raises(PdfNotFoundError, match="synthetic_guideline_en.pdf"):
+        with pytest.raises(PdfNotFoundError, match=r"synthetic_guideline_en\.pdf"):
             evidence_image(top)  # the index holds MinerU's output, without the PDF beside it
         image = evidence_image(top, pdf=EN_PDF, pages=[unit.element_pages[0]])
         _boxes_in(image, [b for b, p in zip(unit.bboxes, unit.element_pages) if p == unit.element_pages[0]])

@@ -23,15 +23,15 @@ from pathlib import Path
 import pytest
 
 pdfium = pytest.importorskip("pypdfium2")
-import pypdfium2.raw as pdfium_c  # noqa: E402
+import pypdfium2.raw as pdfium_c
 
-from structaware_readers.errors import MalformedInputError, PdfNotFoundError  # noqa: E402
-from structaware_readers.ids import doc_id_from_file  # noqa: E402
-from structaware_readers.load.loader import load_document  # noqa: E402
-from structaware_readers.models import FlowEdgeInfo, Unit, UnitType  # noqa: E402
-from structaware_readers.units import build_units  # noqa: E402
-from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR, evidence_image, evidence_picture  # noqa: E402
-from structaware_retrievers.index.structure_index import SearchHit  # noqa: E402
+from structaware_readers.errors import MalformedInputError, PdfNotFoundError
+from structaware_readers.ids import doc_id_from_file
+from structaware_readers.load.loader import load_document
+from structaware_readers.models import FlowEdgeInfo, Unit, UnitType
+from structaware_readers.units import build_units
+from structaware_retrievers.index.structure_index import SearchHit
+from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR, evidence_image, evidence_picture
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EN_PDF = FIXTURES / "pdf" / "synthetic_guideline_en.pdf"

@@ -19,16 +19,16 @@ import pytest
 
 pdfium = pytest.importorskip("pypdfium2")
 pytest.importorskip("cv2", reason="OpenCV (structaware[ocr]) reads algorithm images")
-import pypdfium2.raw as pdfium_c  # noqa: E402
+import pypdfium2.raw as pdfium_c
 
-from structaware_readers.algorithms import attach_described_algorithms  # noqa: E402
-from structaware_readers.algorithms.box_places import fit_description_lines, place_described_boxes  # noqa: E402
-from structaware_readers.algorithms.image_flow import TextLine  # noqa: E402
-from structaware_readers.algorithms.images import DPI, padded  # noqa: E402
-from structaware_readers.mineru import read_mineru  # noqa: E402
-from structaware_readers.models import Unit, UnitType  # noqa: E402
-from structaware_readers.units import build_units  # noqa: E402
-from structaware_retrievers.pictures.evidence_image import evidence_picture  # noqa: E402
+from structaware_readers.algorithms import attach_described_algorithms
+from structaware_readers.algorithms.box_places import fit_description_lines, place_described_boxes
+from structaware_readers.algorithms.image_flow import TextLine
+from structaware_readers.algorithms.images import DPI, padded
+from structaware_readers.mineru import read_mineru
+from structaware_readers.models import Unit, UnitType
+from structaware_readers.units import build_units
+from structaware_retrievers.pictures.evidence_image import evidence_picture
 
 FIX = Path(__file__).parent / "fixtures"
 HTN_PDF = FIX / "pdf" / "vadod_htn_algorithm_pages.pdf"

@@ -25,7 +25,7 @@ def in_fixtures(monkeypatch: pytest.MonkeyPatch) -> Path:
     return TINY.resolve()
 
 
-def _sources(index) -> list[str]:  # noqa: ANN001 - a StructureIndex
+def _sources(index) -> list[str]:  # a StructureIndex
     return sorted({d["source"] for d in index.documents()})
 
 
@@ -65,6 +65,7 @@ def test_the_langchain_loader_and_vector_store_record_the_absolute_path(in_fixtu
 
 def test_the_llama_index_reader_and_vector_store_record_the_absolute_path(in_fixtures: Path, tmp_path: Path) -> None:
     from llama_index.core.schema import TextNode
+
     from llama_index.node_parser.structaware import StructureAwareNodeParser
     from llama_index.readers.structaware import MinerUReader
     from llama_index.vector_stores.structaware import StructureAwareVectorStore

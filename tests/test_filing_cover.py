@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.units.filing_cover import FilingCover, read_filing_cover
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
 from structaware_readers.units import UnitOptions, build_units
+from structaware_readers.units.filing_cover import FilingCover, read_filing_cover
 
 _10Q_COVER = [
     "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Washington, D.C. 20549",

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("llama_index.core")
 pytest.importorskip("langchain_core")
 
-from llama_index.core.vector_stores.types import (  # noqa: E402
+from llama_index.core.vector_stores.types import (
     FilterCondition,
     FilterOperator,
     MetadataFilter,
@@ -31,9 +31,8 @@ from llama_index.core.vector_stores.types import (  # noqa: E402
     VectorStoreQuery,
 )
 
-from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError  # noqa: E402
-from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
-from structaware_retrievers.query.filters import UnsupportedFilterError  # noqa: E402
+from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError
+from structaware_readers.models import NON_EVIDENCE_TYPES, Unit
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 GUIDELINE = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -42,7 +41,7 @@ QUESTION = "blood pressure treatment recommendation"
 K = 500  # more than the units of both documents: every admitted unit comes back
 
 
-def F(key: str, value: Any, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:  # noqa: N802
+def F(key: str, value: Any, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:
     return MetadataFilter(key=key, value=value, operator=op)
 
 
@@ -200,7 +199,6 @@ def faces(built: dict[str, Any]):
     from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
     from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
-
     from structaware_retrievers.index.structure_index import StructureIndex
 
     ix = StructureIndex(built["folder"])
@@ -333,13 +331,13 @@ def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[s
     """Issue 27 item 2: the vector stores fused with RRF k=60 and equal weights, the retrievers and the
     CLI with fusion.py's defaults; now every face ranks and scores a question alike, and an override
     reaches the engine from every face."""
+    from typer.testing import CliRunner
+
     from langchain_structaware import StructureAwareEmbeddings
     from langchain_structaware.retriever import StructureAwareRetriever as LCRetriever
     from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
     from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
-    from typer.testing import CliRunner
-
     from structaware_retrievers.cli import app
     from structaware_retrievers.index.structure_index import StructureIndex
 
@@ -407,18 +405,18 @@ def five_faces(tiny_en_index_dir: Path) -> Any:
     import urllib.error
     import urllib.request
 
+    from mcp import Client
+    from typer.testing import CliRunner
+
     from langchain_structaware import StructureAwareEmbeddings
     from langchain_structaware.retriever import StructureAwareRetriever as LCRetriever
     from langchain_structaware.vectorstores import StructureAwareVectorStore as LCStore
     from llama_index.retrievers.structaware import StructureAwareRetriever as LIRetriever
     from llama_index.vector_stores.structaware import StructureAwareVectorStore as LIStore
-    from mcp import Client
-    from typer.testing import CliRunner
-
     from structaware_retrievers.cli import app
     from structaware_retrievers.index.structure_index import StructureIndex
-    from structaware_retrievers.serve.mcp import make_mcp_server
     from structaware_retrievers.serve.app import make_server
+    from structaware_retrievers.serve.mcp import make_mcp_server
 
     question = "blood pressure target for adults"
     runner = CliRunner()

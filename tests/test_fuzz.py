@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from robust_worker import HashModel
 
+from robust_worker import HashModel
 from structaware_readers.errors import StoreError, StructawareError
 from structaware_readers.load.loader import load_document
 from structaware_readers.units import build_units

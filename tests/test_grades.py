@@ -221,7 +221,7 @@ def test_no_grade_in_negative_cases(text: str) -> None:
 
 
 @pytest.mark.parametrize("system", GRADE_SYSTEMS, ids=[s.name for s in GRADE_SYSTEMS])
-def test_every_documented_example_detects_its_system(system) -> None:  # noqa: ANN001
+def test_every_documented_example_detects_its_system(system) -> None:
     assert SYSTEM_PRECEDENCE.index(system.name) == GRADE_SYSTEMS.index(system)
     for example in system.examples:
         g = detect_grade(example)
@@ -314,7 +314,7 @@ def test_non_recommendations_are_rejected(text: str) -> None:
 # real parser output
 
 
-def _fields(g) -> tuple[str, str, str, str]:  # noqa: ANN001
+def _fields(g) -> tuple[str, str, str, str]:
     return (g.system, g.grade, g.strength, g.certainty)
 
 

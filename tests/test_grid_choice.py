@@ -15,10 +15,10 @@ import pytest
 
 pytest.importorskip("pdfplumber")
 
-from structaware_readers.models import Block, BlockKind, ParsedDocument  # noqa: E402
-from structaware_readers.table_recovery import recover_table_grids  # noqa: E402
-from structaware_readers.table_recovery.stage6_markup_check import document_words, known_share  # noqa: E402
-from structaware_readers.tables import grid_to_text, parse_html_table  # noqa: E402
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.table_recovery import recover_table_grids
+from structaware_readers.table_recovery.stage6_markup_check import document_words, known_share
+from structaware_readers.tables import grid_to_text, parse_html_table
 
 GLUED = Path(__file__).parent / "fixtures" / "pdf" / "glued_words_table.pdf"
 BODY = (

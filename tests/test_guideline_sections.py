@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.structure.false_headings import false_heading_kind
 from structaware_readers.grades import profile_document
 from structaware_readers.load.loader import load_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
+from structaware_readers.structure.false_headings import false_heading_kind
 from structaware_readers.units import build_units
 from structaware_readers.units.discussion import DISCUSSION_HEADING
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.structure.headings import numbering_style
 from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.structure.headings import numbering_style
 from structaware_readers.units import build_units
 
 

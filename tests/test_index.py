@@ -7,8 +7,8 @@ package's own loader and unit builder); a subset keeps the dense model's work sm
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,16 +21,15 @@ from structaware_readers.errors import (
     StoreError,
 )
 from structaware_readers.models import ParsedDocument, Unit, UnitType
-from structaware_retrievers.encoders import model_assets
-from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder, model_assets
 from structaware_retrievers.encoders.dense import DEFAULT_PRESET
-from structaware_retrievers.query.filters import PointFilter, SearchFilter
 from structaware_retrievers.index.structure_index import (
     IngestError,
     SearchHit,
     StructureIndex,
     expand_inputs,
 )
+from structaware_retrievers.query.filters import PointFilter, SearchFilter
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 MINERU = SHARED / "fixtures" / "mineru"
@@ -445,8 +444,8 @@ def test_ingest_skips_an_indexed_pdf_without_parsing_it(
     filled: StructureIndex, en_doc: tuple[ParsedDocument, list[Unit]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Running MinerU again on an unchanged PDF would take minutes: its hash is looked up first."""
-    from structaware_readers.load import loader
     from structaware_readers.ids import doc_id_from_file
+    from structaware_readers.load import loader
 
     pdf = SHARED / "fixtures" / "pdf" / "synthetic_guideline_en.pdf"
     if not pdf.is_file():

@@ -20,9 +20,9 @@ import pytest
 from structaware_readers.load import loader
 from structaware_readers.units import UnitOptions, build_units
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
-from structaware_retrievers.query.filters import SearchFilter
-from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.index.ledger import input_fingerprint
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"

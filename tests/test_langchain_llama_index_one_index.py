@@ -55,7 +55,6 @@ def query_json(question: str, folder: Path, *options: str) -> list[dict]:
 def test_cli_ingest_then_cli_llamaindex_and_langchain_agree(tmp_path: Path) -> None:
     from langchain_structaware import StructureAwareRetriever as LangChainRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LlamaIndexRetriever
-
     from structaware_retrievers.index.structure_index import StructureIndex
 
     folder = tmp_path / "index"

@@ -11,14 +11,13 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
-from langchain_core.documents import BaseDocumentCompressor, Document  # noqa: E402
+from langchain_core.documents import BaseDocumentCompressor, Document
 
-from langchain_structaware import StructureAwareRerank, StructureAwareRetriever, StructureAwareVectorStore  # noqa: E402
-from langchain_structaware.embeddings import StructureAwareEmbeddings  # noqa: E402
-from structaware_readers.errors import MalformedInputError  # noqa: E402
-from structaware_retrievers.search.rerank import Rerank  # noqa: E402
-
-from conftest import SHARPS  # noqa: E402
+from conftest import SHARPS
+from langchain_structaware import StructureAwareRerank, StructureAwareRetriever, StructureAwareVectorStore
+from langchain_structaware.embeddings import StructureAwareEmbeddings
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.search.rerank import Rerank
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 

@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
-from langchain_core.documents import Document  # noqa: E402
+from langchain_core.documents import Document
 
-from structaware_readers.errors import MalformedInputError, StoreError  # noqa: E402
+from structaware_readers.errors import MalformedInputError, StoreError
 
 # three near-copies about blood pressure, then other topics: MMR must not return the copies together
 TEXTS = [

@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.messages import ToolMessage  # noqa: E402
-from langchain_core.prompts import PromptTemplate  # noqa: E402
-from langchain_core.retrievers import BaseRetriever  # noqa: E402
+from langchain_core.documents import Document
+from langchain_core.messages import ToolMessage
+from langchain_core.prompts import PromptTemplate
+from langchain_core.retrievers import BaseRetriever
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -76,7 +76,6 @@ def test_public_api() -> None:
 
 def test_loader_one_document_per_unit_with_flat_metadata(parsed) -> None:
     from langchain_structaware import METADATA_KEYS, StructureAwareLoader
-
     from structaware_readers.units import build_units
 
     units = build_units(parsed)
@@ -133,6 +132,7 @@ def test_lazy_load_hands_out_each_files_documents_before_reading_the_next(monkey
 
 def test_document_prompt_naming_any_key_never_raises(parsed) -> None:
     from langchain_core.prompts import format_document
+
     from langchain_structaware import METADATA_KEYS, StructureAwareLoader
 
     prompt = PromptTemplate.from_template(" | ".join("{" + k + "}" for k in METADATA_KEYS) + "\n{page_content}")
@@ -143,7 +143,6 @@ def test_document_prompt_naming_any_key_never_raises(parsed) -> None:
 
 def test_loader_errors_name_the_file(tmp_path: Path) -> None:
     from langchain_structaware import StructureAwareLoader
-
     from structaware_readers.errors import InputNotFoundError, MalformedInputError
 
     with pytest.raises(InputNotFoundError) as err:
@@ -154,7 +153,7 @@ def test_loader_errors_name_the_file(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ LangChain's standard suite
-from langchain_tests.integration_tests import RetrieversIntegrationTests  # noqa: E402
+from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 
 class TestStandardRetrieverSuite(RetrieversIntegrationTests):
@@ -197,7 +196,8 @@ def test_retriever_results_match_the_index(index) -> None:
     # Qdrant RRF: 1/(r/w + k - 1) per prefetch at the unit's rank r in each list; the dense prefetch
     # weighs its weight x 1.001 (tie-break). BM25 puts the row first (its numbers); dense search
     # alone ranks it among the table's 60 rows that differ by age band only
-    from structaware_retrievers.query.fusion import DEFAULT_RRF_K as K, DEFAULT_WEIGHTS
+    from structaware_retrievers.query.fusion import DEFAULT_RRF_K as K
+    from structaware_retrievers.query.fusion import DEFAULT_WEIGHTS
 
     WD, WS = DEFAULT_WEIGHTS
     ranks = {
@@ -211,7 +211,6 @@ def test_retriever_results_match_the_index(index) -> None:
 
 def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:
     from langchain_structaware import StructureAwareRetriever
-
     from structaware_readers.errors import MalformedInputError
     from structaware_retrievers.query.filters import SearchFilter
 

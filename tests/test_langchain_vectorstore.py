@@ -12,14 +12,14 @@ import pytest
 pytest.importorskip("langchain_core")
 pytest.importorskip("langchain_tests")
 
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.embeddings import DeterministicFakeEmbedding  # noqa: E402
-from langchain_core.vectorstores import VectorStore  # noqa: E402
-from langchain_tests.integration_tests import VectorStoreIntegrationTests  # noqa: E402
-from qdrant_client import QdrantClient  # noqa: E402
+from langchain_core.documents import Document
+from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.vectorstores import VectorStore
+from langchain_tests.integration_tests import VectorStoreIntegrationTests
+from qdrant_client import QdrantClient
 
-from langchain_structaware import StructureAwareVectorStore  # noqa: E402
-from structaware_readers.errors import MalformedInputError, StoreError  # noqa: E402
+from langchain_structaware import StructureAwareVectorStore
+from structaware_readers.errors import MalformedInputError, StoreError
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"

@@ -15,9 +15,9 @@ import pytest
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.search.evidence import bring_linked
-from structaware_retrievers.query.filters import SearchFilter
 from structaware_retrievers.index.structure_index import SearchHit, StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.search.evidence import bring_linked
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MDD = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_vadod_mdd_2022_excerpt"
@@ -127,7 +127,7 @@ def test_bring_linked_moves_a_lower_hit_up_once_and_keeps_a_higher_one() -> None
 
 
 def test_bring_linked_brings_one_found_unit_per_hit() -> None:
-    a, b, c = _unit("a"), _unit("b"), _unit("c")
+    b, c = _unit("b"), _unit("c")
     disc = SearchHit(unit=_unit("disc", ("a", "b", "c")), score=0.9, rank=1)
     cands = [disc, *(SearchHit(unit=u, score=0.5 - i / 10, rank=i + 2) for i, u in enumerate([c, b]))]
     # of three linked units the best-ranked candidate (c), one only

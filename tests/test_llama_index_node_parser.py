@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core import SimpleDirectoryReader, VectorStoreIndex  # noqa: E402
-from llama_index.core.ingestion import DocstoreStrategy, IngestionCache, IngestionPipeline  # noqa: E402
-from llama_index.core.node_parser import get_leaf_nodes, get_root_nodes  # noqa: E402
-from llama_index.core.schema import Document, MetadataMode, NodeRelationship, TextNode  # noqa: E402
-from llama_index.core.storage.docstore import SimpleDocumentStore  # noqa: E402
-from llama_index.core.vector_stores.utils import node_to_metadata_dict  # noqa: E402
+from llama_index.core import SimpleDirectoryReader, VectorStoreIndex
+from llama_index.core.ingestion import DocstoreStrategy, IngestionCache, IngestionPipeline
+from llama_index.core.node_parser import get_leaf_nodes, get_root_nodes
+from llama_index.core.schema import Document, MetadataMode, NodeRelationship, TextNode
+from llama_index.core.storage.docstore import SimpleDocumentStore
+from llama_index.core.vector_stores.utils import node_to_metadata_dict
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -41,7 +41,6 @@ def document() -> Document:
 @pytest.fixture(scope="module")
 def units(document: Document) -> list:
     from llama_index.readers.structaware import parsed_from_document
-
     from structaware_readers.units import build_units
 
     return build_units(parsed_from_document(document))
@@ -145,7 +144,6 @@ def test_document_exclusions_are_copied(tmp_path: Path) -> None:
 def test_ingestion_pipeline_with_cache_and_docstore(tmp_path: Path, document: Document, units: list) -> None:
     from llama_index.node_parser.structaware import StructureAwareNodeParser
     from llama_index.readers.structaware import parsed_from_document
-
     from structaware_readers.units import UnitOptions, build_units
 
     parser = StructureAwareNodeParser(max_section_chars=300)
@@ -205,7 +203,6 @@ def test_plain_documents_pass_through_as_text_nodes(document: Document, units: l
     """Issue 27: a document structaware did not read (a .txt from SimpleDirectoryReader) becomes plain
     text nodes with a warning naming it; the batch's structaware documents still become units."""
     from llama_index.node_parser.structaware import StructureAwareNodeParser
-
     from structaware_readers.errors import InputWarning
 
     notes = Document(text="First note. " * 300, metadata={"file_path": "/data/notes.txt", "file_name": "notes.txt"})
@@ -220,7 +217,6 @@ def test_plain_documents_pass_through_as_text_nodes(document: Document, units: l
 
 def test_a_damaged_structaware_document_is_an_error() -> None:
     from llama_index.node_parser.structaware import StructureAwareNodeParser
-
     from structaware_readers.errors import MalformedInputError
 
     bad = Document(text="x", metadata={"file_path": "/data/x.json", "structaware_document": "{not json"})

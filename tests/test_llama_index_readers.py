@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core import SimpleDirectoryReader  # noqa: E402
-from llama_index.core.readers.base import BasePydanticReader  # noqa: E402
-from llama_index.core.schema import MetadataMode  # noqa: E402
-from llama_index.core.storage.docstore import SimpleDocumentStore  # noqa: E402
+from llama_index.core import SimpleDirectoryReader
+from llama_index.core.readers.base import BasePydanticReader
+from llama_index.core.schema import MetadataMode
+from llama_index.core.storage.docstore import SimpleDocumentStore
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -37,8 +37,9 @@ def mineru_dir() -> Path:
 
 
 def test_namespace_packages_merge_with_llama_index_core() -> None:
-    import llama_index
     import llama_index.core
+
+    import llama_index
     from llama_index.readers.structaware import MinerUReader, UnstructuredReader
 
     # one ``llama_index`` namespace spanning llama-index-core and this repository's integrations/
@@ -53,7 +54,6 @@ def test_namespace_packages_merge_with_llama_index_core() -> None:
 
 def test_mineru_reader_one_document_carrying_the_blocks(mineru_dir: Path) -> None:
     from llama_index.readers.structaware import DOCUMENT_METADATA_KEY, MinerUReader, parsed_from_document
-
     from structaware_readers.mineru import read_mineru
 
     docs = MinerUReader().load_data(mineru_dir)
@@ -150,8 +150,8 @@ def test_document_survives_docstore_persistence(tmp_path: Path, mineru_dir: Path
 
 def test_bad_inputs_raise_typed_errors(tmp_path: Path) -> None:
     from llama_index.core.schema import Document
-    from llama_index.readers.structaware import MinerUReader, parsed_from_document
 
+    from llama_index.readers.structaware import MinerUReader, parsed_from_document
     from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 
     with pytest.raises(InputNotFoundError) as missing:
@@ -173,7 +173,6 @@ def test_bad_inputs_raise_typed_errors(tmp_path: Path) -> None:
 def test_reading_order_matches_the_loader(mineru_dir: Path, reading_order: str) -> None:
     """Both readers order blocks exactly as ``structaware_readers.load.loader.load_document`` does."""
     from llama_index.readers.structaware import MinerUReader, UnstructuredReader, parsed_from_document
-
     from structaware_readers.load.loader import load_document
 
     for reader, path in ((MinerUReader, mineru_dir), (UnstructuredReader, fixture_path(*UNSTRUCTURED_EN))):

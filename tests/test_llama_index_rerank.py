@@ -11,16 +11,15 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core.schema import NodeWithScore, TextNode  # noqa: E402
-from llama_index.core.vector_stores.types import VectorStoreQuery  # noqa: E402
-from llama_index.postprocessor.structaware import StructureAwareRerank  # noqa: E402
-from llama_index.retrievers.structaware import StructureAwareRetriever  # noqa: E402
-from llama_index.vector_stores.structaware import StructureAwareVectorStore  # noqa: E402
+from llama_index.core.schema import NodeWithScore, TextNode
+from llama_index.core.vector_stores.types import VectorStoreQuery
 
-from structaware_readers.errors import MalformedInputError  # noqa: E402
-from structaware_retrievers.search.rerank import Rerank  # noqa: E402
-
-from conftest import SHARPS  # noqa: E402
+from conftest import SHARPS
+from llama_index.postprocessor.structaware import StructureAwareRerank
+from llama_index.retrievers.structaware import StructureAwareRetriever
+from llama_index.vector_stores.structaware import StructureAwareVectorStore
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.search.rerank import Rerank
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
@@ -99,6 +98,7 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
     assert store.query(dense).ids == store.query(dense, rerank=False).ids
     # as LlamaIndex users reach it: VectorStoreIndex(...).as_retriever(vector_store_kwargs=...)
     from llama_index.core import VectorStoreIndex
+
     from llama_index.embeddings.structaware import StructureAwareEmbedding
 
     vindex = VectorStoreIndex.from_vector_store(store, embed_model=StructureAwareEmbedding(encoder=index.dense))

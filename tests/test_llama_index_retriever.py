@@ -11,18 +11,18 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core.llms.mock import MockLLM  # noqa: E402
-from llama_index.core.query_engine import RetrieverQueryEngine  # noqa: E402
-from llama_index.core.schema import NodeWithScore, QueryBundle  # noqa: E402
-from llama_index.core.tools import RetrieverTool  # noqa: E402
-from llama_index.core.vector_stores.types import (  # noqa: E402
+from llama_index.core.llms.mock import MockLLM
+from llama_index.core.query_engine import RetrieverQueryEngine
+from llama_index.core.schema import NodeWithScore, QueryBundle
+from llama_index.core.tools import RetrieverTool
+from llama_index.core.vector_stores.types import (
     FilterCondition,
     FilterOperator,
     MetadataFilter,
     MetadataFilters,
 )
 
-from structaware_retrievers.search.results import hit_unit  # noqa: E402
+from structaware_retrievers.search.results import hit_unit
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -61,12 +61,13 @@ def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
     idx.close()
 
 
-def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:  # noqa: N802
+def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:
     return MetadataFilter(key=key, value=value, operator=op)
 
 
 def test_nodes_carry_unit_and_provenance(index) -> None:
     from llama_index.core.base.base_retriever import BaseRetriever
+
     from llama_index.retrievers.structaware import StructureAwareRetriever
 
     retriever = StructureAwareRetriever(index, similarity_top_k=5, mode="dense")
@@ -135,7 +136,6 @@ def test_metadata_filters_map_to_search_filter(index, parsed) -> None:
 
 def test_metadata_filters_read_into_the_filter_language() -> None:
     from llama_index.retrievers.structaware import to_filter_group
-
     from structaware_retrievers.query.filters import FilterGroup, KeyFilter
 
     got = to_filter_group(
@@ -170,7 +170,6 @@ def test_metadata_filters_read_into_the_filter_language() -> None:
 )
 def test_unsupported_filters_raise_clear_errors(index, filters, error, field, words) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
-
     from structaware_readers.errors import MalformedInputError
 
     with pytest.raises(MalformedInputError) as err:  # at construction, before any search
@@ -205,7 +204,6 @@ def test_filters_the_old_retriever_refused(index, parsed) -> None:
 )
 def test_bad_arguments_raise_typed_errors(index, kwargs, field) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
-
     from structaware_readers.errors import MalformedInputError
 
     with pytest.raises(MalformedInputError) as err:
@@ -243,7 +241,6 @@ def test_retriever_query_engine_and_tool(index) -> None:
 
 def test_from_path_opens_a_stored_index(tmp_path: Path, parsed) -> None:
     from llama_index.retrievers.structaware import StructureAwareRetriever
-
     from structaware_readers.units import build_units
     from structaware_retrievers.index.structure_index import StructureIndex
 

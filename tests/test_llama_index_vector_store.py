@@ -13,24 +13,23 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core import Document, VectorStoreIndex  # noqa: E402
-from llama_index.core.embeddings import MockEmbedding  # noqa: E402
-from llama_index.core.ingestion import IngestionPipeline  # noqa: E402
-from llama_index.core.llms.mock import MockLLM  # noqa: E402
-from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode  # noqa: E402
-from llama_index.core.vector_stores.types import (  # noqa: E402
+from llama_index.core import VectorStoreIndex
+from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.ingestion import IngestionPipeline
+from llama_index.core.llms.mock import MockLLM
+from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.vector_stores.types import (
     BasePydanticVectorStore,
-    FilterCondition,
     FilterOperator,
     MetadataFilter,
     MetadataFilters,
     VectorStoreQuery,
     VectorStoreQueryMode,
 )
-from qdrant_client import QdrantClient  # noqa: E402
+from qdrant_client import QdrantClient
 
-from llama_index.vector_stores.structaware import StructureAwareVectorStore  # noqa: E402
-from structaware_readers.errors import MalformedInputError, StoreError  # noqa: E402
+from llama_index.vector_stores.structaware import StructureAwareVectorStore
+from structaware_readers.errors import MalformedInputError, StoreError
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"

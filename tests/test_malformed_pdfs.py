@@ -17,15 +17,14 @@ import pytest
 pytest.importorskip("rapidocr", reason="the malformed-PDF route needs structaware[ocr]")
 pytest.importorskip("pypdfium2")
 
-from malformed_ingest import good_index, run_batch  # noqa: E402
-from malformed_pdfs import CASES, LINES, blank_pages, huge_blank_image, thousands_of_pages, write_cases  # noqa: E402
-
-from structaware_readers import limits  # noqa: E402
-from structaware_readers.errors import EmptyDocumentError  # noqa: E402
-from structaware_readers.mineru.failures import ModelsMissingError  # noqa: E402
-from structaware_readers.ocr import route  # noqa: E402
-from structaware_readers.ocr.engine import OcrLine  # noqa: E402
-from structaware_readers.ocr.pages import render_page, scan_pages  # noqa: E402
+from malformed_ingest import good_index, run_batch
+from malformed_pdfs import CASES, LINES, blank_pages, huge_blank_image, thousands_of_pages, write_cases
+from structaware_readers import limits
+from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.mineru.failures import ModelsMissingError
+from structaware_readers.ocr import route
+from structaware_readers.ocr.engine import OcrLine
+from structaware_readers.ocr.pages import render_page, scan_pages
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters
 
-from structaware_retrievers.search.evidence import evidence_units  # noqa: E402
-from structaware_retrievers.index.structure_index import StructureIndex  # noqa: E402
-from structaware_retrievers.serve.mcp import make_mcp_server  # noqa: E402
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.search.evidence import evidence_units
+from structaware_retrievers.serve.mcp import make_mcp_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
@@ -31,7 +31,7 @@ def index_dir(tiny_en_index_dir: Path) -> Path:
     return tiny_en_index_dir  # TINY and EN ingested (conftest)
 
 
-def _json(result) -> dict:  # noqa: ANN001 - a CallToolResult
+def _json(result) -> dict:  # a CallToolResult
     assert not result.is_error, result.content
     return result.structured_content if result.structured_content is not None else json.loads(result.content[0].text)
 

@@ -14,8 +14,8 @@ import pytest
 
 from structaware_readers.errors import MalformedInputError, StructawareError
 from structaware_readers.mermaid import (
-    FlowEdge,
     Flowchart,
+    FlowEdge,
     NotAFlowchartError,
     find_mermaid_blocks,
     parse_mermaid,
@@ -534,8 +534,10 @@ def test_type_errors() -> None:
 def test_find_mermaid_blocks_in_fixture_markdown() -> None:
     blocks = find_mermaid_blocks((FIX / "guideline_with_mermaid.md").read_text(encoding="utf-8"))
     assert blocks == [
-        "flowchart TD\n  A[Clinic BP >= 140/90] --> B{ABPM confirms?}\n  B -- yes --> C[Diagnose hypertension]\n"
-        "  B -- no --> D[Re-measure in 5 years]",
+        (
+            "flowchart TD\n  A[Clinic BP >= 140/90] --> B{ABPM confirms?}\n  B -- yes --> C[Diagnose hypertension]\n"
+            "  B -- no --> D[Re-measure in 5 years]"
+        ),
         "graph LR\n  start --> stop",
         "flowchart LR\n  indented --> block",
     ]

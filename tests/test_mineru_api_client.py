@@ -115,9 +115,12 @@ def test_scanned_pdf_on_flash_server_becomes_parser_unavailable(client):
 
 
 def test_wrong_api_key_is_reported_with_the_server_message():
-    with MinerUApiClient(BASE_URL, api_key="not-the-key") as wrong:
-        with cassette("bad_api_key"), pytest.raises(ParserUnavailableError) as err:
-            wrong.parse_file(TINY)
+    with (
+        MinerUApiClient(BASE_URL, api_key="not-the-key") as wrong,
+        cassette("bad_api_key"),
+        pytest.raises(ParserUnavailableError) as err,
+    ):
+        wrong.parse_file(TINY)
     assert "HTTP 401 invalid_api_key: Invalid or missing API key" in str(err.value)
     assert err.value.path == str(TINY) and err.value.field == "/v1/file_parse"
 
@@ -168,9 +171,11 @@ def test_parse_pdf_via_api_keeps_the_zip_package(tmp_path):
 
 # ---------------------------------------------------------------------------- no cassette needed
 def test_unreachable_server_is_parser_unavailable():
-    with MinerUApiClient("http://127.0.0.1:9", timeout=5) as dead:  # the discard port: refused
-        with pytest.raises(ParserUnavailableError) as err:
-            dead.health()
+    with (
+        MinerUApiClient("http://127.0.0.1:9", timeout=5) as dead,  # the discard port: refused
+        pytest.raises(ParserUnavailableError) as err,
+    ):
+        dead.health()
     assert "cannot reach MinerU API at http://127.0.0.1:9" in str(err.value)
 
 

@@ -338,7 +338,7 @@ def test_svolt_ghost_tables_are_merged(shared_dir: Path):
             box is not None and box[1] < 0.1 for b in merged for box in b.extra_bboxes
         )  # ghosts start their page
         # the ghost still counts in the page's element positions: page 4 starts at e1
-        assert [b.block_id for b in doc.blocks if b.page == 4][0] == "p4-e1"
+        assert next(b.block_id for b in doc.blocks if b.page == 4) == "p4-e1"
 
 
 def test_thesis_xubiao_continuations_merged_in_every_rendering(shared_dir: Path):
@@ -452,7 +452,7 @@ def test_folder_with_several_documents_is_refused(tmp_path: Path):
 
 
 def test_empty_folder_and_folder_of_model_outputs(tmp_path: Path):
-    with pytest.raises(InputNotFoundError, match="no .json files"):
+    with pytest.raises(InputNotFoundError, match=r"no \.json files"):
         read_mineru(tmp_path)
     shutil.copy(EN / "model_output.json", tmp_path / "model_output.json")
     (tmp_path / "notes.json").write_text('{"hello": 1}', encoding="utf-8")
@@ -514,14 +514,14 @@ def test_unknown_content_names_the_file(tmp_path: Path, data, needle):
 
 @pytest.mark.parametrize("path", [EN / "model_output.json", TINY / "model_output.json"])
 def test_model_outputs_point_to_the_right_file(path: Path):
-    with pytest.raises(UnknownFormatError, match="middle_json.json"):
+    with pytest.raises(UnknownFormatError, match=r"middle_json\.json"):
         read_mineru(path)
 
 
 def test_legacy_model_json_refused(shared_dir: Path):
-    with pytest.raises(UnknownFormatError, match="VLM _model.json"):
+    with pytest.raises(UnknownFormatError, match=r"VLM _model\.json"):
         read_mineru(SHARED / "mineru-2.6.6_vlm_preprocess_v4_zh-aviation-paper/demo1_model.json")
-    with pytest.raises(UnknownFormatError, match="pipeline _model.json"):
+    with pytest.raises(UnknownFormatError, match=r"pipeline _model\.json"):
         read_mineru(SHARED / "mineru-2.7.6_pipeline_MinerU-pr4637_svolt-datasheet/svolt_model.json")
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from structaware_readers.errors import InputNotFoundError, InputWarning
 from structaware_readers.common.inputs import scan_inputs
+from structaware_readers.errors import InputNotFoundError, InputWarning
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 TINY = FIXTURES / "mineru-4.0.12_flash-tier_tiny_heading_table"

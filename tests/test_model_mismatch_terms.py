@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("llama_index.core")
 pytest.importorskip("langchain_core")
 
-from llama_index.core.embeddings import MockEmbedding  # noqa: E402
-from llama_index.core.schema import TextNode  # noqa: E402
+from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.schema import TextNode
 
-from structaware_readers.errors import ModelMismatchError  # noqa: E402
+from structaware_readers.errors import ModelMismatchError
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.structure.front_matter import is_contents_line, mark_front_matter
 from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
+from structaware_readers.structure.front_matter import is_contents_line, mark_front_matter
 from structaware_readers.structure.references import is_citation, mark_references
 from structaware_readers.units import build_units
 from structaware_retrievers.query.filters import Match, PointFilter, SearchFilter, evidence_default, to_point_filter
@@ -88,8 +88,10 @@ def test_contents_are_front_matter_units_and_never_dilute_a_section() -> None:
     units = _units(doc)
     front = _by_type(units, UnitType.FRONT_MATTER)
     assert front == [
-        "I. Introduction.............................. 6\nII. Background.............................. 7\n"
-        "a. Provide education to patients about home monitoring devices.................... 45\nb. Peer Review Process",
+        (
+            "I. Introduction.............................. 6\nII. Background.............................. 7\n"
+            "a. Provide education to patients about home monitoring devices.................... 45\nb. Peer Review Process"
+        ),
         "Recommendation Table 2 — Recommendations for lipid-lowering therapy ........ 11",
     ]
     assert _by_type(units, UnitType.SECTION) == [doc.blocks[5].text]
@@ -188,9 +190,9 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
         (K.HEADING, "1. Preamble", 2),
         (K.PARAGRAPH, "This update tells clinicians which lipid treatments work best for which patients.", 2),
         (K.PARAGRAPH, "As Dr Jane Roe, MD, noted in the consultation, adherence improves with fixed-dose combinations.", 2),
-        (K.PARAGRAPH, "Two departments chose four clinical leaders, Ann Lee, MD and Tom Hart, MD, MPH from the first and"
-                      " CDR Paul Reyes, MD, FACC and Sara Kim, DO, FACP from the second, to act as champions of this"
-                      " guideline.", 2),
+        (K.PARAGRAPH, ("Two departments chose four clinical leaders, Ann Lee, MD and Tom Hart, MD, MPH from the first and"
+                       " CDR Paul Reyes, MD, FACC and Sara Kim, DO, FACP from the second, to act as champions of this"
+                       " guideline."), 2),
         (K.HEADING, "Disclosure of the diagnosis to the patient", 2),
         (K.PARAGRAPH, "Explain the diagnosis in plain words and offer written information.", 2),
         (K.HEADING, "Conflicts of interest", 2),

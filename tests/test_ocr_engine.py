@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("rapidocr", reason="the OCR tests need structaware[ocr]")
 pytest.importorskip("pypdfium2")
 
-from structaware_readers.errors import MissingExtraError  # noqa: E402
-from structaware_readers.ocr import OcrEngine, OcrLine, RapidOcrEngine, default_engine, render_page  # noqa: E402
-from structaware_readers.ocr.pages import open_pdf, pages_needing_ocr, scan_pages  # noqa: E402
-from structaware_readers.ocr.quality import character_error_rate, normalise_for_cer  # noqa: E402
+from structaware_readers.errors import MissingExtraError
+from structaware_readers.ocr import OcrEngine, OcrLine, RapidOcrEngine, default_engine, render_page
+from structaware_readers.ocr.pages import open_pdf, pages_needing_ocr, scan_pages
+from structaware_readers.ocr.quality import character_error_rate, normalise_for_cer
 
 DPI = 150
 
@@ -51,7 +51,7 @@ def test_default_engine_is_an_ocr_engine_and_loads_lazily():
 
 
 def test_lines_carry_text_boxes_in_image_fractions_and_confidence(en_page2_lines):
-    img, lines = en_page2_lines
+    _img, lines = en_page2_lines
     assert len(lines) >= 5
     for line in lines:
         assert isinstance(line, OcrLine)
@@ -65,7 +65,7 @@ def test_lines_carry_text_boxes_in_image_fractions_and_confidence(en_page2_lines
 
 
 def test_ocr_text_matches_the_text_layer_of_the_same_region(en_pdf, en_page2_lines):
-    img, lines = en_page2_lines
+    _img, lines = en_page2_lines
     ocr_text = "\n".join(ln.text for ln in lines)
     reference = _text_in(en_pdf, 2, (0.0, 0.0, 0.5, 1 / 3))
     assert len(normalise_for_cer(reference)) > 200
@@ -77,7 +77,7 @@ def test_ocr_text_matches_the_text_layer_of_the_same_region(en_pdf, en_page2_lin
 
 
 def test_a_heading_box_is_where_the_heading_is(en_pdf, en_page2_lines):
-    img, lines = en_page2_lines
+    _img, lines = en_page2_lines
     heading = next(ln for ln in lines if "Introduction" in ln.text)
     # the same words in the text layer, cut by the OCR box (converted to the page: the crop is the
     # top-left sixth)

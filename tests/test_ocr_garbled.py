@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("pypdfium2")
 
-from structaware_readers.errors import MissingExtraError  # noqa: E402
-from structaware_readers.ocr.pages import open_pdf, scan_pages  # noqa: E402
-from structaware_readers.ocr.text_layer import TextLayerQuality, text_quality  # noqa: E402
+from structaware_readers.errors import MissingExtraError
+from structaware_readers.ocr.pages import open_pdf, scan_pages
+from structaware_readers.ocr.text_layer import TextLayerQuality, text_quality
 
 
 def _without_unicode_map(fixtures_dir, tmp_path, pages: list[int] | None = None):

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("numpy")
-from PIL import Image, ImageDraw  # noqa: E402
+from PIL import Image, ImageDraw
 
-from structaware_readers.models import BlockKind  # noqa: E402
-from structaware_readers.ocr.engine import OcrLine  # noqa: E402
-from structaware_readers.ocr.layout import join_lines, page_blocks, repair_line  # noqa: E402
-from structaware_readers.ocr.read_pages import horizontal_rules  # noqa: E402
+from structaware_readers.models import BlockKind
+from structaware_readers.ocr.engine import OcrLine
+from structaware_readers.ocr.layout import join_lines, page_blocks, repair_line
+from structaware_readers.ocr.read_pages import horizontal_rules
 
 
 def _line(text, x0, y0, x1, y1, conf=0.99):
@@ -116,14 +116,14 @@ def test_a_body_size_label_opening_a_paragraph_is_a_heading():
     ]
     body = [(b.kind, b.text) for b in page_blocks(28, lines).blocks]
     assert body == [
-        (BlockKind.PARAGRAPH, "and preferences, as some patients may not prefer taking a second medication"
-                              " try dual therapy. Thus, the Work Group decided upon a Weak for recommendation."),
+        (BlockKind.PARAGRAPH, ("and preferences, as some patients may not prefer taking a second medication"
+                               " try dual therapy. Thus, the Work Group decided upon a Weak for recommendation.")),
         (BlockKind.HEADING, "Recommendation"),
-        (BlockKind.PARAGRAPH, "9. If choosing dual therapy, we recommend against offering long-acting beta"
-                              " agonists with inhaled corticosteroids for patients with COPD."),
+        (BlockKind.PARAGRAPH, ("9. If choosing dual therapy, we recommend against offering long-acting beta"
+                               " agonists with inhaled corticosteroids for patients with COPD.")),
         (BlockKind.HEADING, "Discussion"),
-        (BlockKind.PARAGRAPH, "An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA"
-                              " monotherapy.(70)"),
+        (BlockKind.PARAGRAPH, ("An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA"
+                               " monotherapy.(70)")),
         (BlockKind.PARAGRAPH, "Yes the next sentence of a box's text, wide as a paragraph line is"),
         (BlockKind.PARAGRAPH, "Reviewed, New-added"),
     ]  # fmt: skip

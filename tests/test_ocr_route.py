@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("rapidocr", reason="the OCR tests need structaware[ocr]")
 pytest.importorskip("pypdfium2")
 
-from structaware_readers.load.loader import load_document  # noqa: E402
-from structaware_readers.models import BlockKind, UnitType  # noqa: E402
-from structaware_readers.ocr.pages import open_pdf, render_page  # noqa: E402
-from structaware_readers.units import build_units  # noqa: E402
+from structaware_readers.load.loader import load_document
+from structaware_readers.models import BlockKind, UnitType
+from structaware_readers.ocr.pages import open_pdf, render_page
+from structaware_readers.units import build_units
 
 DPI = 150  # the "scan" resolution (the route renders it again at its own OCR resolution)
 
@@ -68,7 +68,7 @@ def test_running_head_and_page_number_are_furniture(zh_scan):
     heads = [b for b in doc.blocks if "合成测试文档" in b.text and b.bbox[1] < 0.06]
     assert heads and all(b.kind is BlockKind.HEADER for b in heads)
     assert {b.text for b in doc.blocks if b.kind is BlockKind.PAGE_NUMBER} >= {"2", "3"}
-    assert not any("高血压基层诊疗指南（合成测试文档）" == u.text for u in units)
+    assert not any(u.text == "高血压基层诊疗指南（合成测试文档）" for u in units)
 
 
 def test_graded_recommendations_are_units_with_their_grade(zh_scan):

@@ -13,16 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from structaware_retrievers.encoders import model_assets
 from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.encoders import model_assets
 from structaware_retrievers.encoders.fastembed_model import DYNAMIC_INT8_ID_SUFFIX, FastembedModel
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 from structaware_retrievers.encoders.onnx_text import (
     ALLOW_SPINNING,
     OnnxMeanPoolEmbedder,
     quantize_dynamic_int8,
     token_budget_batches,
 )
-from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"

@@ -18,9 +18,8 @@ import numpy as np
 import pytest
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError, ParserUnavailableError
-from structaware_readers.mineru.pdf import ParseCache
-from structaware_retrievers.index.parse_workers import ParseWorkers, read_input
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache
+from structaware_retrievers.index.parse_workers import ParseWorkers, read_input
 from structaware_retrievers.index.structure_index import StructureIndex
 
 pytest.importorskip("mineru", reason="MinerU (structaware[mineru]) parses the fixture PDFs")

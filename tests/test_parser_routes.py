@@ -13,8 +13,8 @@ import pytest
 from structaware_readers.load.loader import load_document
 from structaware_readers.models import UnitType
 from structaware_readers.units import build_units
-from structaware_retrievers.query.filters import SearchFilter
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
 
 FIX = Path(__file__).parent / "fixtures"
 ROUTES = {

@@ -5,7 +5,6 @@ the embedded Qdrant engine."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,8 +13,8 @@ import pytest
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import ParsedDocument, Unit, UnitType
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.search.evidence import evidence_units, fit_budget, hit_unit, unit_chars
 from structaware_retrievers.index.structure_index import SearchHit, StructureIndex
+from structaware_retrievers.search.evidence import evidence_units, fit_budget, hit_unit, unit_chars
 from structaware_retrievers.search.results import row_line
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -169,8 +168,8 @@ def test_rows_of_one_table_are_grouped_into_one_hit(filled: StructureIndex) -> N
 
 
 def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIndex) -> None:
-    from structaware_retrievers.search.evidence import group_table_rows
     from structaware_retrievers.query.fusion import GROUP_SHORT_ROW_CHARS
+    from structaware_retrievers.search.evidence import group_table_rows
 
     rows = sorted(
         (u for u in (Unit.from_payload(r.payload) for r in filled.store.scroll()) if u.unit_type == UnitType.TABLE_ROW),

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from structaware_readers.structure.boxed_statements import is_boxed_statement, read_boxed_statements
 from structaware_readers.grades import profile_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
+from structaware_readers.structure.boxed_statements import is_boxed_statement, read_boxed_statements
 from structaware_readers.units import build_units
 
 H, P, F = BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE

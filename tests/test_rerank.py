@@ -5,14 +5,12 @@ engine."""
 
 from __future__ import annotations
 
-
 import pytest
 
+from conftest import SHARPS
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.search.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
-
-from conftest import SHARPS  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 

@@ -16,7 +16,6 @@ from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, Sparse
 from structaware_retrievers.store.base import PointRecord
 from structaware_retrievers.store.edge import EdgeStore
 
-
 pytestmark = pytest.mark.usefixtures("offline_env")
 
 

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from robust_worker import open_index, state
 
+from robust_worker import open_index, state
 from structaware_retrievers.query.filters import PointFilter
 
 WORKER = Path(__file__).with_name("robust_worker.py")
@@ -263,8 +263,8 @@ def test_a_write_of_another_process_never_lands_between_the_reads_of_one_query(
     without their neighbours, a document seen half-gone. Now the query keeps the shard for all its
     reads: the deleting process waits for it (until its lock timeout, 5 s here, gives up) and the
     hits keep their neighbours; once the query is over the same delete goes through."""
-    from structaware_retrievers.search import evidence
     from structaware_retrievers.query.filters import SearchFilter
+    from structaware_retrievers.search import evidence
 
     paths, clean = corpus
     index = tmp_path / "ix"

@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.pictures.evidence_image import OUTLINE_COLOR
 from structaware_retrievers.serve.app import QueryServer, make_server
 
 REPO = Path(__file__).resolve().parents[1]
@@ -233,7 +233,6 @@ def test_search_shows_hits_with_their_outlined_pages_then_filters(browser: Any, 
 def test_the_page_is_usable_from_the_keyboard(browser: Any, server: QueryServer) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(server.url + "/?q=blood+pressure+target")  # the URL alone runs the search

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from structaware_readers import errors
-from structaware_retrievers.search.evidence import evidence_units, hit_unit
-from structaware_retrievers.query.filters import SearchFilter
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import SearchFilter
+from structaware_retrievers.search.evidence import evidence_units, hit_unit
 from structaware_retrievers.serve.app import QueryServer, make_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -223,7 +223,7 @@ def test_every_error_body_has_the_documented_fields_and_a_public_error_name(serv
         finally:
             server.index = served
     assert [status for status, _ in bad] == [400] * 7 + [404] * 3
-    for status, body in bad:
+    for _status, body in bad:
         assert set(body) == ERROR_FIELDS, body
         assert body["error"] in PUBLIC_ERRORS and not body["error"].startswith("_"), body
         assert body["detail"] and body["message"] in body["detail"] and "\n" not in body["detail"]
@@ -335,8 +335,8 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
 def test_a_query_command_line_knows_before_parsing_whether_a_server_will_answer(tmp_path: Path, monkeypatch) -> None:
     """`structaware query` skips forking its model child when a live server of the folder its command
     line names will answer (`cli.fast_path.server_answers`, read before typer parses the line)."""
-    from structaware_retrievers.serve import client as serve_client
     from structaware_retrievers.cli.fast_path import server_answers
+    from structaware_retrievers.serve import client as serve_client
 
     folder = tmp_path / "ix"
     folder.mkdir()

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
 from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
 from structaware_retrievers.serve.app import QueryServer, make_server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

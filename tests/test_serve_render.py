@@ -65,8 +65,8 @@ def hostile_server(tmp_path: Path) -> Iterator[QueryServer]:
     """An index of one document whose name and text carry markup: a guideline quoting a web form."""
     doc = _document("c" * 16, 'portal "<i>advice</i>"', [
         (BlockKind.HEADING, "Sodium intake advice for the <b>patient portal</b>"),
-        (BlockKind.PARAGRAPH, 'Clinicians should advise adults to keep sodium intake below 2 g per day; the portal shows'
-                              ' <script>alert("unit")</script> next to the advice.'),
+        (BlockKind.PARAGRAPH, ('Clinicians should advise adults to keep sodium intake below 2 g per day; the portal shows'
+                               ' <script>alert("unit")</script> next to the advice.')),
     ])  # fmt: skip
     ix = StructureIndex(tmp_path / "ix")
     ix.add_document(doc, build_units(doc))

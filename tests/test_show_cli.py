@@ -12,10 +12,10 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
 from structaware_retrievers.cli import app
-from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.cli.terminal_image import inline_protocol, write_inline
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EN_PDF = FIXTURES / "pdf" / "synthetic_guideline_en.pdf"

@@ -22,7 +22,14 @@ from structaware_readers.errors import StoreError
 from structaware_readers.models import Grade, Unit, UnitType
 from structaware_retrievers.encoders import SparseVector
 from structaware_retrievers.query.filters import HasId, Match, PointFilter, SearchFilter
-from structaware_retrievers.store import HNSW_FILTER_FIELDS, PAYLOAD_INDEXES, ClientStore, EdgeStore, PointRecord, VectorStore
+from structaware_retrievers.store import (
+    HNSW_FILTER_FIELDS,
+    PAYLOAD_INDEXES,
+    ClientStore,
+    EdgeStore,
+    PointRecord,
+    VectorStore,
+)
 from structaware_retrievers.store.base import RRF_DENSE_WEIGHT
 
 DIM = 8
@@ -451,7 +458,7 @@ def test_edge_folder_is_shared_with_other_processes_in_turns(tmp_path: Path) -> 
 
 def test_edge_payload_indexes_and_optimize(tmp_path: Path) -> None:
     s = filled(EdgeStore(tmp_path / "edge"))
-    with s._using() as shard:  # noqa: SLF001 - checking the engine state itself
+    with s._using() as shard:  # checking the engine state itself
         schema = shard.info().payload_schema
     assert {k: str(v.data_type).split(".")[-1].lower() for k, v in schema.items()} == PAYLOAD_INDEXES
     # HNSW sub-graphs only where filters keep much of a library; integer fields match exactly and by range

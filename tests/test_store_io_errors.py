@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from robust_worker import open_index, state
 
 WORKER = Path(__file__).with_name("robust_worker.py")

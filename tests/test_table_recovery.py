@@ -78,7 +78,7 @@ def test_synthetic_guidelines_give_the_same_units_with_their_pdf(name: str):
     # the flowchart figure is looked at as a possible borderless table and stays a figure; the same
     # units, but each table row points at its own row (table_recovery.stage8_row_boxes), not at the table
     with_units, without_units = build_units(with_pdf), build_units(prepare_document(read_mineru(parse)))
-    no_boxes = lambda keys: [k[:4] + k[5:] for k in keys]  # noqa: E731
+    no_boxes = lambda keys: [k[:4] + k[5:] for k in keys]
     assert no_boxes(_unit_keys(with_units)) == no_boxes(_unit_keys(without_units))
     for a, b in zip(with_units, without_units):
         if a.unit_type.value != "table_row":
@@ -93,7 +93,7 @@ def test_row_boxes_come_only_from_a_text_layer_that_holds_the_rows():
     from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 
     doc = read_mineru(FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en" / "middle_json.json")
-    table = lambda d: next(b for b in d.blocks if b.kind is BlockKind.TABLE).table  # noqa: E731
+    table = lambda d: next(b for b in d.blocks if b.kind is BlockKind.TABLE).table
     assert table(doc).body_row_bboxes == []
     own = table(add_row_boxes(doc, FIXTURES / "pdf" / "synthetic_guideline_en.pdf"))
     assert len(own.body_row_bboxes) == 60 and all(own.body_row_bboxes)

@@ -59,7 +59,7 @@ def test_table_units_are_unchanged_but_for_the_pair_separator(now, key):
         if new["type"] == "recommendation" and " | Grade (" in new["context"]:
             # the grade marks moved from the statement's text to one part of its context
             new = {**new, "context": new["context"].split(" | Grade (")[0]}
-        old_head, _, old_rest = old["context"].partition(" | ")
+        old_head, _, _ = old["context"].partition(" | ")
         new_head, _, new_rest = new["context"].partition(" | ")
         if new["type"] == "table_row" and old_head == "Table" and new_head != old_head:
             # issue 9, third session: the table's title from the line just before it

@@ -15,13 +15,13 @@ import pytest
 
 pdfplumber = pytest.importorskip("pdfplumber")
 
-from structaware_readers.text.glyphs import repair_glyphs  # noqa: E402
-from structaware_readers.text.inline_markup import has_markup, plain_text  # noqa: E402
-from structaware_readers.load.loader import load_document  # noqa: E402
-from structaware_readers.table_recovery.pdf_text_layer import grid_from_region  # noqa: E402
-from structaware_readers.table_recovery.reading_direction import char_direction, join_words  # noqa: E402
-from structaware_readers.table_recovery.ruling import hidden_strips  # noqa: E402
-from structaware_readers.units import build_units  # noqa: E402
+from structaware_readers.load.loader import load_document
+from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
+from structaware_readers.table_recovery.reading_direction import char_direction, join_words
+from structaware_readers.table_recovery.ruling import hidden_strips
+from structaware_readers.text.glyphs import repair_glyphs
+from structaware_readers.text.inline_markup import has_markup, plain_text
+from structaware_readers.units import build_units
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROTATED = FIXTURES / "pdf" / "rotated_text_tables.pdf"

@@ -132,7 +132,7 @@ def test_table_cells_glued_by_the_parser_read_as_printed():
     assert "Sub-topic" in " ".join(c for b in after_doc.blocks if b.table is not None for row in b.table.header_rows + b.table.body_rows for c in row)
     # traps: words the page prints whole stay whole; numbers untouched
     assert "spironolactone" in after and "sphygmomanometer" in after
-    digits = lambda text: sorted(re.findall(r"\d+(?:[.,]\d+)*", text))  # noqa: E731
+    digits = lambda text: sorted(re.findall(r"\d+(?:[.,]\d+)*", text))
     assert digits(after) == digits(before)
 
 
@@ -253,8 +253,8 @@ def test_pdfium_line_end_hyphen_reads_as_the_printed_hyphen():
 def test_a_reference_list_set_in_superscript_stays_one_mark():
     """MinerU styles a superscript reference list ``53,60,61`` as ``53`` / ``,6`` / ``0`` / ``,6`` / ``1``
     (the separators plain): read as it was, a caret fell inside a number (``6^0``)."""
-    from structaware_readers.text.inline_markup import plain_text
     from structaware_readers.mineru.drafts import spans_text
+    from structaware_readers.text.inline_markup import plain_text
 
     def sup(text: str) -> dict:
         return {"type": "text", "content": text, "styles": ["superscript"]}

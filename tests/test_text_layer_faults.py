@@ -18,9 +18,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from structaware_readers.text.overlapped_lines import unshuffle
 from structaware_readers.text.glyph_marks import raised_runs, with_dashes
 from structaware_readers.text.layer import PdfTextLayer, document_words, page_words
+from structaware_readers.text.overlapped_lines import unshuffle
 from structaware_readers.text.restore import restore_text
 
 FONT, SIZE = "Helvetica", 9

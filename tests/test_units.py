@@ -171,7 +171,7 @@ def test_context_ablation_empties_contexts(en_units):
 def test_document_without_body_text_is_an_error():
     blocks = [Block(block_id="p1-e0", kind=BlockKind.PAGE_NUMBER, text="1", page=1)]
     doc = ParsedDocument(doc_id="3" * 16, source="empty.json", name="empty", parser="test", page_count=1, blocks=blocks)
-    with pytest.raises(EmptyDocumentError, match="empty.json"):
+    with pytest.raises(EmptyDocumentError, match=r"empty\.json"):
         build_units(doc)
 
 

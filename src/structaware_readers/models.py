@@ -204,7 +204,7 @@ class Block(BaseModel):
         x0, y0, x1, y1 = (float(c) for c in v)
         if not all(-0.01 <= c <= 1.01 for c in (x0, y0, x1, y1)):
             raise ValueError(f"bbox {v} is not normalised to 0..1")
-        clamp = lambda c: min(1.0, max(0.0, c))  # noqa: E731
+        clamp = lambda c: min(1.0, max(0.0, c))
         return (clamp(x0), clamp(y0), clamp(x1), clamp(y1))
 
     @property

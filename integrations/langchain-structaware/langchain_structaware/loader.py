@@ -73,8 +73,8 @@ class StructureAwareLoader(BaseLoader):
         Lazy per file: a file's documents are yielded as soon as that file is read and its units
         built, before the next file is opened; the memory held is one file's units (the parsed file
         is let go once its units are built, each unit once its document is handed out)."""
-        from structaware_readers.errors import InputWarning
         from structaware_readers.common.inputs import scan_inputs
+        from structaware_readers.errors import InputWarning
         from structaware_readers.load.loader import load_document
         from structaware_readers.units import build_units
 

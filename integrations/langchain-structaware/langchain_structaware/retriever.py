@@ -19,7 +19,12 @@ from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import (
+    DEFAULT_GROUP_SIZE,
+    DEFAULT_MIN_SCORE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_RRF_K,
+)
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"

@@ -138,8 +138,8 @@ class StructureAwareVectorStore(VectorStore):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         rerank: Any = None,
     ) -> None:
-        from structaware_retrievers.index.structure_index import StructureIndex
         from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.index.structure_index import StructureIndex
         from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first search

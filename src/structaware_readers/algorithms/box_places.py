@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from structaware_readers.algorithms.described import MIN_IMAGE_AREA
-from structaware_readers.common.limits import render_scale
 from structaware_readers.algorithms.images import (
     DPI,
     MIN_LAYER_CHARS,
@@ -28,6 +27,7 @@ from structaware_readers.algorithms.images import (
     text_layer_lines,
 )
 from structaware_readers.algorithms.score import match_boxes
+from structaware_readers.common.limits import render_scale
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
 if TYPE_CHECKING:

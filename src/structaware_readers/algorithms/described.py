@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from structaware_readers.algorithms.alt_text import Description, parse_alt_text
-from structaware_readers.mermaid import FlowEdge, Flowchart, to_mermaid
+from structaware_readers.mermaid import Flowchart, FlowEdge, to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 
 __all__ = ["attach_described_algorithms", "figure_titles", "is_title_like", "module_key"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from structaware_readers.errors import MissingExtraError
-from structaware_readers.mermaid import FlowEdge, Flowchart
+from structaware_readers.mermaid import Flowchart, FlowEdge
 
 __all__ = ["ImageBox", "ImageFlow", "TextLine", "read_flowchart_image"]
 
@@ -139,7 +139,7 @@ def _read(cv2: Any, np: Any, ink: Any, lines: list[TextLine], dpi: int) -> Image
     """:func:`read_flowchart_image` on one ink mask."""
     h, w = ink.shape
     f = dpi / BASE_DPI
-    px = lambda n: max(1, int(round(n * f)))  # noqa: E731
+    px = lambda n: max(1, int(round(n * f)))
 
     contours, hierarchy = cv2.findContours(ink * 255, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     shapes: list[tuple[Any, ImageBox]] = []
@@ -276,7 +276,7 @@ def _label_edges(flow: ImageFlow, pieces: list, words: list[TextLine], px: Any, 
 
         def dist(j: int) -> float:
             x, y, bw, bh = flow.boxes[j].bbox
-            return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2
+            return max(x - cx, 0, cx - x - bw) ** 2 + max(y - cy, 0, cy - y - bh) ** 2  # noqa: B023 - called in this iteration only
 
         src = min(sources, key=dist)
         for e, (s, t, label) in enumerate(flow.edges):

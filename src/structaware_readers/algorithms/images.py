@@ -17,8 +17,8 @@ from typing import Any
 from structaware_readers.algorithms.described import MIN_IMAGE_AREA, figure_titles
 from structaware_readers.algorithms.image_flow import ImageFlow, TextLine, read_flowchart_image
 from structaware_readers.algorithms.unread import is_algorithm_title
-from structaware_readers.errors import MissingExtraError
 from structaware_readers.common.limits import render_scale
+from structaware_readers.errors import MissingExtraError
 from structaware_readers.mermaid import to_mermaid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from structaware_readers.errors import UnknownFormatError
-from structaware_readers.common.limits import json_start
 from structaware_readers.common.inputs import existing_path
+from structaware_readers.common.limits import json_start
+from structaware_readers.errors import UnknownFormatError
 from structaware_readers.models import ParsedDocument
 
 ReadingOrder = Literal["auto", "parser", "layout"]
@@ -144,12 +144,12 @@ def prepare_document(
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.chart_regions import gather_chart_regions
     from structaware_readers.algorithms.unread import note_unread_figures
+    from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.structure.boxed_statements import read_boxed_statements
     from structaware_readers.structure.continuations import join_continued_paragraphs
     from structaware_readers.structure.front_matter import mark_front_matter
     from structaware_readers.structure.furniture import mark_furniture
     from structaware_readers.structure.heading_pass import settle_headings
-    from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.structure.references import mark_references
     from structaware_readers.text.as_read import read_as_printed
 

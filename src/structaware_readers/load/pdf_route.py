@@ -18,12 +18,12 @@ from pathlib import Path
 
 from structaware_readers.errors import EmptyDocumentError, MissingExtraError
 from structaware_readers.ids import doc_id_from_file
-from structaware_readers.structure.headings import heading_levels
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.ocr.engine import OcrEngine
 from structaware_readers.ocr.layout import page_blocks
 from structaware_readers.ocr.pages import MIN_TEXT_CHARS, OCR_DPI, PageScan, scan_pages
 from structaware_readers.ocr.read_pages import read_pages
+from structaware_readers.structure.headings import heading_levels
 
 #: MinerU's tier that reads scans with its own OCR models.
 MINERU_OCR_TIER = "basic"

@@ -70,7 +70,7 @@ def gather_loose_tables(doc: ParsedDocument, pdf: str | bytes | Any | None = Non
 
 
 def _may_hold(b: Block) -> bool:
-    return not b.is_furniture and (b.kind is BlockKind.FIGURE or bool(b.text) and len(b.text) < 400)
+    return not b.is_furniture and (b.kind is BlockKind.FIGURE or (bool(b.text) and len(b.text) < 400))
 
 
 def _page_tables(blocks: list[Block], lines: PageLines | None) -> list[tuple[Block, list[int]]]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from structaware_readers.structure.headings import numbering_depth
 from structaware_readers.models import BBox, Block, BlockKind
+from structaware_readers.structure.headings import numbering_depth
 
 #: Kinds whose blocks can be pieces of a loose table (a parser types a grade cell ``IIa`` as a heading).
 TEXT_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.LIST})

@@ -18,7 +18,7 @@ Modules in reading order: :mod:`.fences`, :mod:`.parser` (:func:`parse_mermaid`)
 """
 
 from structaware_readers.mermaid.fences import find_flowchart_source, find_mermaid_blocks
-from structaware_readers.mermaid.model import FlowEdge, Flowchart, NotAFlowchartError
+from structaware_readers.mermaid.model import Flowchart, FlowEdge, NotAFlowchartError
 from structaware_readers.mermaid.parser import parse_mermaid
 from structaware_readers.mermaid.writer import to_mermaid
 

@@ -87,7 +87,7 @@ def fenced_blocks(markdown: str) -> list[tuple[str, str]]:
 def unwrap_fence(src: str) -> str:
     """The content of the first ``mermaid`` fence (else of the first fence) when ``src`` starts with a fence; else ``src``."""
     stripped = src.lstrip()
-    if not (stripped.startswith("```") or stripped.startswith("~~~")):
+    if not stripped.startswith(("```", "~~~")):
         return src
     blocks = fenced_blocks(src)
     mermaid = [content for info, content in blocks if is_mermaid_info(info)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from structaware_readers.errors import MalformedInputError, NotAFlowchartError
+from structaware_readers.errors import NotAFlowchartError
 
 __all__ = ["FlowEdge", "Flowchart", "NotAFlowchartError"]
 

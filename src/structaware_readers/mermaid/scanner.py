@@ -158,7 +158,7 @@ class Scanner:
 
     def read_shape(self) -> str | None:
         """Label of a node shape starting at the scanner, or ``None`` when no shape starts here."""
-        for opener, closers in _SHAPES:
+        for opener, closers in _SHAPES:  # noqa: B007 - the pair at the break is read below
             if self.src.startswith(opener, self.pos):
                 break
         else:

@@ -17,9 +17,9 @@ import logging
 import re
 
 from structaware_readers.errors import EmptyDocumentError
-from structaware_readers.structure.headings import heading_levels, numbering_depth
 from structaware_readers.mineru.drafts import Draft, Extracted, markdown_inline_to_plain
 from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.structure.headings import heading_levels, numbering_depth
 from structaware_readers.tables import grid_to_text, table_warning
 from structaware_readers.tables.cell_text import plain_math
 from structaware_readers.tables.continued import append_rows, continues

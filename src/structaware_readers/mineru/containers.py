@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from structaware_readers.common.limits import MAX_JSON_BYTES, MAX_ZIP_BYTES, load_json, read_capped
 from structaware_readers.errors import (
     InputNotFoundError,
     MalformedInputError,
     UnknownFormatError,
 )
-from structaware_readers.common.limits import MAX_JSON_BYTES, MAX_ZIP_BYTES, load_json, read_capped
 from structaware_readers.mineru.detect import FORMAT_PREFERENCE, detect_format
 
 #: How many folder levels below the given folder are searched for MinerU JSON files.

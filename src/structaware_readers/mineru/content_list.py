@@ -14,8 +14,8 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import page_number
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -69,8 +69,8 @@ def parse_content_list(data: list, *, path: str | None) -> Extracted:
 
 
 def _item_draft(item: dict[str, Any], t: str, page: int, j: int, bbox, *, path: str | None, fld: str) -> Draft | None:
-    text = lambda key: as_text(item.get(key), path=path, fld=f"{fld}.{key}")  # noqa: E731
-    joined = lambda *keys: next(  # noqa: E731
+    text = lambda key: as_text(item.get(key), path=path, fld=f"{fld}.{key}")
+    joined = lambda *keys: next(
         (join_texts(item[k], path=path, fld=f"{fld}.{k}") for k in keys if item.get(k) is not None), ""
     )
     base = dict(page=page, j=j, source_type=t, bbox=bbox)

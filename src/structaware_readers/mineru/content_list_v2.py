@@ -69,8 +69,8 @@ def item_draft(
 ) -> Draft | None:
     """One v2 item -> a draft (``c`` is the item's ``content`` object)."""
     cf = f"{fld}.content"
-    spans = lambda key: spans_text(c.get(key), path=path, fld=f"{cf}.{key}")  # noqa: E731
-    joined = lambda key: join_texts(c.get(key), path=path, fld=f"{cf}.{key}")  # noqa: E731
+    spans = lambda key: spans_text(c.get(key), path=path, fld=f"{cf}.{key}")
+    joined = lambda key: join_texts(c.get(key), path=path, fld=f"{cf}.{key}")
     base = dict(page=page, j=j, source_type=t, bbox=bbox)
 
     if t == "title":

@@ -150,7 +150,7 @@ def norm_bbox(raw: Any, sx: float, sy: float, *, path: str | None, fld: str) -> 
     x0, y0, x1, y1 = vals[0] / sx, vals[1] / sy, vals[2] / sx, vals[3] / sy
     if min(x0, y0, x1, y1) < -0.05 or max(x0, y0, x1, y1) > 1.05 or x1 < x0 or y1 < y0:
         return None
-    c = lambda v: min(1.0, max(0.0, v))  # noqa: E731
+    c = lambda v: min(1.0, max(0.0, v))
     return (c(x0), c(y0), c(x1), c(y1))
 
 

@@ -111,7 +111,7 @@ def parse_in_process(pdf: Path, *, tier: str, allow_model_download: bool = False
         raise mineru_failure(str(exc), path=pdf, tier=tier, code=getattr(exc, "code", None)) from exc
     except (MemoryError, RecursionError):
         raise
-    except Exception as exc:  # noqa: BLE001 - MinerU's own failure (what mineru-kit prints as "Failed to parse")
+    except Exception as exc:  # MinerU's own failure (what mineru-kit prints as "Failed to parse")
         raise mineru_failure(f"{type(exc).__name__}: {exc}", path=pdf, tier=tier) from exc
     middle = json.loads(text)
     if not isinstance(middle, dict):

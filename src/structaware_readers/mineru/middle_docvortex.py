@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import page_number
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -115,7 +115,7 @@ def block_draft(b: dict[str, Any], *, page: int, j: int, path: str | None, fld: 
         raise MalformedInputError("missing block type", path=path, field=f"{fld}.type")
     bbox = norm_bbox(b.get("bbox"), 1.0, 1.0, path=path, fld=f"{fld}.bbox")
     base = dict(page=page, j=j, source_type=t, bbox=bbox, continues_prev=bool(b.get("continues_prev")))
-    text = lambda: spans_text(b.get("content"), path=path, fld=f"{fld}.content")  # noqa: E731
+    text = lambda: spans_text(b.get("content"), path=path, fld=f"{fld}.content")
 
     if t in ("doc_title", "paragraph_title", "title"):
         level = int_level(b.get("level")) or (1 if t == "doc_title" else 2)

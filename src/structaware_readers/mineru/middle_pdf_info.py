@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import page_number
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -90,7 +90,7 @@ def parse_pdf_info(data: dict, *, path: str | None) -> Extracted:
 
 
 class _Ctx:
-    __slots__ = ("path", "w", "h")
+    __slots__ = ("h", "path", "w")
 
     def __init__(self, *, path: str | None, w: float, h: float):
         self.path, self.w, self.h = path, w, h
@@ -230,7 +230,7 @@ def _block_draft(b: dict, *, page: int, j: int, ctx: _Ctx, fld: str, discarded: 
         raise MalformedInputError("missing block type", path=path, field=f"{fld}.type")
     bbox = ctx.bbox(b.get("bbox"), f"{fld}.bbox")
     base = dict(page=page, j=j, source_type=t, bbox=bbox)
-    lines_text = lambda: _lines_text(b.get("lines"), path=path, fld=f"{fld}.lines")  # noqa: E731
+    lines_text = lambda: _lines_text(b.get("lines"), path=path, fld=f"{fld}.lines")
 
     if discarded:
         text = lines_text()

@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from structaware_readers.common.user_cache import CACHE_DIR_ENV, write_replace
 from structaware_readers.errors import (
     EmptyDocumentError,
     InputNotFoundError,
@@ -33,12 +34,11 @@ from structaware_readers.errors import (
     UnknownFormatError,
 )
 from structaware_readers.ids import doc_id_from_file
-from structaware_readers.models import ParsedDocument
 from structaware_readers.mineru import in_process
 from structaware_readers.mineru.api_client import MinerUApiClient, parse_pdf_via_api
 from structaware_readers.mineru.failures import mineru_failure
-from structaware_readers.common.user_cache import CACHE_DIR_ENV, write_replace
 from structaware_readers.mineru.parse_cache import ParseCache, default_cache_dir
+from structaware_readers.models import ParsedDocument
 
 #: Seconds one MinerU run (local or remote) may take before it is stopped.
 DEFAULT_TIMEOUT = 900.0
@@ -345,7 +345,9 @@ def _zip_target(keep_output: str | Path, pdf: Path) -> Path:
 def _to_document(
     middle: dict[str, Any], *, pdf: Path, source: str, doc_id: str, version: str, tier: str
 ) -> ParsedDocument:
-    from structaware_readers.mineru import parse_mineru_json  # the package's reader; imported here: it imports this module lazily
+    from structaware_readers.mineru import (
+        parse_mineru_json,  # the package's reader; imported here: it imports this module lazily
+    )
 
     hint = (
         f"MinerU (tier {tier}) found no text in this PDF; a scanned PDF needs OCR:"

@@ -7,12 +7,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from structaware_readers.common.inputs import existing_path
 from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
 from structaware_readers.ids import doc_id_from_bytes
-from structaware_readers.common.inputs import existing_path
 from structaware_readers.mineru.assemble import assemble
 from structaware_readers.mineru.containers import (
     METHOD_DIR_RE,

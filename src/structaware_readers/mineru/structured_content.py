@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import page_number
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.mineru.drafts import (
     FURNITURE_TYPES,
     Draft,
@@ -96,7 +96,7 @@ def _block_draft(b: dict[str, Any], *, page: int, j: int, path: str | None, fld:
     bbox = norm_bbox(b.get("bbox"), 1.0, 1.0, path=path, fld=f"{fld}.bbox")
     cont = bool(b.get("continues_prev"))
     base = dict(page=page, j=j, source_type=t, bbox=bbox, continues_prev=cont)
-    caps = lambda key: join_texts(b.get(key), path=path, fld=f"{fld}.{key}")  # noqa: E731
+    caps = lambda key: join_texts(b.get(key), path=path, fld=f"{fld}.{key}")
 
     if t in ("doc_title", "paragraph_title", "title"):
         level = int_level(b.get("level")) or (1 if t == "doc_title" else 2)

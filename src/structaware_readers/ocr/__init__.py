@@ -8,7 +8,15 @@ no OCR library; a missing one raises :class:`~structaware_readers.errors.Missing
 ``structaware[ocr]`` when first used.
 """
 
-from structaware_readers.ocr.engine import LOW_CONFIDENCE, MIN_CONFIDENCE, OcrEngine, OcrLine, OcrUnavailableError, RapidOcrEngine, default_engine
+from structaware_readers.ocr.engine import (
+    LOW_CONFIDENCE,
+    MIN_CONFIDENCE,
+    OcrEngine,
+    OcrLine,
+    OcrUnavailableError,
+    RapidOcrEngine,
+    default_engine,
+)
 from structaware_readers.ocr.pages import OCR_DPI, PageScan, pages_needing_ocr, render_page, scan_pages
 
 __all__ = [

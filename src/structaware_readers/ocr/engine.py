@@ -17,7 +17,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from structaware_readers.errors import MissingExtraError, OcrUnavailableError, ParserUnavailableError
+from structaware_readers.errors import MissingExtraError, OcrUnavailableError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

@@ -15,11 +15,11 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from structaware_readers.structure.furniture import is_page_number
-from structaware_readers.structure.headings import numbering_depth
 from structaware_readers.models import BBox, Block, BlockKind, TableGrid
 from structaware_readers.ocr.cache import Rule
 from structaware_readers.ocr.engine import OcrLine
+from structaware_readers.structure.furniture import is_page_number
+from structaware_readers.structure.headings import numbering_depth
 
 #: Lines whose bottom is above this (page fraction) are running-head candidates.
 TOP_BAND = 0.06
@@ -81,7 +81,7 @@ def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, rout
         text = "\n".join(" | ".join(c for c in row if c) for row in grid.header_rows + grid.body_rows)
         drafts.append(
             Block(block_id="", kind=BlockKind.TABLE, text=text, page=page, bbox=_union([ln.bbox for ln in inside] + [region]),
-                  table=grid, caption=caption, source_type=f"{route}_table")  # fmt: skip
+                  table=grid, caption=caption, source_type=f"{route}_table")
         )
     line_blocks = [
         Block(block_id=str(i), kind=BlockKind.PARAGRAPH, text=ln.text, page=page, bbox=ln.bbox) for i, ln in enumerate(rest)
@@ -137,10 +137,7 @@ def _table_regions(lines: list[OcrLine], rules: list[Rule]) -> list[tuple[BBox, 
 def _text_across(lines: list[OcrLine], a: Rule, b: Rule) -> bool:
     """Whether a line between rules ``a`` and ``b`` is body text running across most of the rule (no table)."""
     width = max(a[2], b[2]) - min(a[1], b[1])
-    for ln in lines:
-        if a[0] < ln.center_y < b[0] and (ln.bbox[2] - ln.bbox[0]) > 0.85 * width:
-            return True
-    return False
+    return any(a[0] < ln.center_y < b[0] and (ln.bbox[2] - ln.bbox[0]) > 0.85 * width for ln in lines)
 
 
 def _center_in(ln: OcrLine, box: BBox) -> bool:
@@ -210,7 +207,7 @@ def _grid(lines: list[OcrLine], region: BBox, inner: list[float], body_h: float)
     boxes: list[BBox | None] = []
     for band in bands:
         cells = [[] for _ in range(n_cols)]
-        for ln in sorted(band, key=lambda l: (l.bbox[1], l.bbox[0])):
+        for ln in sorted(band, key=lambda x: (x.bbox[1], x.bbox[0])):
             cells[col(ln)].append(ln.text)
         grid_rows.append([join_lines(c) for c in cells])
         boxes.append(_union([ln.bbox for ln in band]))
@@ -219,7 +216,7 @@ def _grid(lines: list[OcrLine], region: BBox, inner: list[float], body_h: float)
 
 def _visual_rows(lines: list[OcrLine], body_h: float) -> list[list[OcrLine]]:
     rows: list[list[OcrLine]] = []
-    for ln in sorted(lines, key=lambda l: l.center_y):
+    for ln in sorted(lines, key=lambda x: x.center_y):
         if rows and abs(ln.center_y - statistics.fmean(x.center_y for x in rows[-1])) < 0.5 * body_h:
             rows[-1].append(ln)
         else:
@@ -286,7 +283,7 @@ def _paragraphs(lines: list[OcrLine], page: int, body_h: float, route: str) -> l
         text = join_lines([ln.text for ln in group])
         out.append(
             Block(block_id="", kind=kind, text=text, page=page, bbox=_union([ln.bbox for ln in group]),
-                  level=numbering_depth(text) if heading else None, source_type=f"{route}_{kind.value}")  # fmt: skip
+                  level=numbering_depth(text) if heading else None, source_type=f"{route}_{kind.value}")
         )
     return out
 

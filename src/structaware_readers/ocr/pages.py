@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structaware_readers.errors import MalformedInputError, MissingExtraError
 from structaware_readers.common.limits import render_scale
+from structaware_readers.errors import MalformedInputError, MissingExtraError
 from structaware_readers.ocr.text_layer import TextLayerQuality, page_quality
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -30,7 +30,7 @@ def edit_distance(a: str, b: str) -> int:
     try:
         from rapidfuzz.distance import Levenshtein
     except ImportError:
-        Levenshtein = None  # noqa: N806
+        Levenshtein = None
     if Levenshtein is not None:
         return int(Levenshtein.distance(a, b))
     if len(a) < len(b):

@@ -97,7 +97,7 @@ def read_pages(
     doc_id: str | None = None,
     engine: OcrEngine | None = None,
     dpi: int = OCR_DPI,
-    cache: OcrCache | None | bool = True,
+    cache: OcrCache | bool | None = True,
 ) -> list[PageRead]:
     """OCR ``pages`` (1-based) of ``pdf``; cached per page when ``doc_id`` is given and ``cache`` is on.
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from structaware_readers.structure.false_headings import CREDENTIALS, false_heading_kind
 from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.structure.false_headings import CREDENTIALS, false_heading_kind
 
 __all__ = ["is_contents_line", "mark_front_matter"]
 

@@ -14,8 +14,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from structaware_readers.structure.headings import numbering_style
 from structaware_readers.models import Block, BlockKind
+from structaware_readers.structure.headings import numbering_style
 
 __all__ = ["CAPTION", "beside_another", "not_a_heading"]
 

@@ -15,10 +15,10 @@ import re
 import unicodedata
 from pathlib import Path
 
+from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.structure.false_headings import SIDEBAR_LABEL
 from structaware_readers.structure.heading_evidence import beside_another, not_a_heading
 from structaware_readers.structure.headings import heading_levels, numbering_style
-from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.structure.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
 
 __all__ = ["settle_headings"]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from structaware_readers.structure.heading_evidence import CAPTION
 from structaware_readers.models import Block, BlockKind
+from structaware_readers.structure.heading_evidence import CAPTION
 
 __all__ = ["OutlineEntry", "match_outline", "printed_prefix", "read_outline", "text_key"]
 

@@ -23,9 +23,14 @@ from structaware_readers.table_recovery.grid_rules import (
     split_title,
     starts_new_cell,
 )
-from structaware_readers.table_recovery.reading_direction import cell_lines, reading_text, region_words, table_cell_chars
-from structaware_readers.table_recovery.stacked_rows import split_stacked_items
+from structaware_readers.table_recovery.reading_direction import (
+    cell_lines,
+    reading_text,
+    region_words,
+    table_cell_chars,
+)
 from structaware_readers.table_recovery.ruling import visible_rules
+from structaware_readers.table_recovery.stacked_rows import split_stacked_items
 
 #: Words closer than this many font sizes on one line are one phrase (a space is ~0.25-0.3 em).
 PHRASE_GAP = 0.6
@@ -218,7 +223,7 @@ def _lines(phrases: list[Phrase]) -> list[Line]:
         else:
             line.phrases.append(ph)
     for ph in marks:
-        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: E731
+        overlap = lambda ln: min(ph.bottom, ln.bottom) - max(ph.top, ln.top)  # noqa: B023 - used in this iteration only
         best = max(lines, key=overlap, default=None)
         if best is not None and overlap(best) > 0:
             left = [q for q in best.phrases if q.x1 <= ph.x0 + 1.0]

@@ -20,7 +20,11 @@ from structaware_readers.table_recovery.stage2_find_pdf import find_pdf, open_pd
 from structaware_readers.table_recovery.stage3_split_tables import join_split_tables
 from structaware_readers.table_recovery.stage4_text_layer import rebuild_from_text_layer
 from structaware_readers.table_recovery.stage5_parser_text import from_parser_text
-from structaware_readers.table_recovery.stage6_markup_check import check_merged_parts, check_parser_markup, document_words
+from structaware_readers.table_recovery.stage6_markup_check import (
+    check_merged_parts,
+    check_parser_markup,
+    document_words,
+)
 from structaware_readers.table_recovery.stage7_continued import finish
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes, needs_row_boxes
 

@@ -14,7 +14,6 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid

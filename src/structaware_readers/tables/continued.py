@@ -60,7 +60,7 @@ def append_rows(first: TableGrid, first_page: int, second: TableGrid, second_pag
     pages = _pages(first, first_page) + second_pages
     first_boxes = _boxes(first)
     n_cols = max(first.n_cols, second.n_cols)
-    pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]  # noqa: E731
+    pad = lambda rs: [r + [""] * (n_cols - len(r)) for r in rs]
     known = any(b is not None for b in [*first_boxes, *boxes])
     return first.model_copy(
         update={

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import lxml.etree
 import lxml.html
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import MAX_TABLE_CELLS
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.tables.cell_text import cell_text
 
 #: Largest rowspan/colspan honoured; larger values are clamped (guards against span bombs).

@@ -9,9 +9,9 @@ text and context hold no parser artefacts: inline markup becomes text
 
 from __future__ import annotations
 
+from structaware_readers.models import Block, ParsedDocument, TableGrid
 from structaware_readers.text.glyphs import has_bad_glyphs, repair_glyphs
 from structaware_readers.text.inline_markup import has_markup, plain_text
-from structaware_readers.models import Block, ParsedDocument, TableGrid
 
 
 def as_read(text: str) -> str:

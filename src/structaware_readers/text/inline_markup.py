@@ -49,7 +49,7 @@ def _plain_line(line: str) -> str:
     pieces.append(_escape(line[pos:]))
     try:
         root = lxml_html.fragment_fromstring("".join(pieces), create_parent="td")
-    except Exception:  # lxml refuses the fragment (control characters): decode entities only  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - lxml refuses the fragment (control characters): decode entities only
         import html
 
         return _ENTITY.sub(lambda m: html.unescape(m.group(0)), _TAG.sub("", line))

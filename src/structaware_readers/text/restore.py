@@ -19,7 +19,6 @@ import re
 from pathlib import Path
 
 from structaware_readers.models import Block, ParsedDocument, TableGrid
-from structaware_readers.text.overlapped_lines import unshuffle
 from structaware_readers.text.layer import (
     WORD,
     PageWords,
@@ -30,6 +29,7 @@ from structaware_readers.text.layer import (
     split_glued,
     split_grouped,
 )
+from structaware_readers.text.overlapped_lines import unshuffle
 
 log = logging.getLogger(__name__)
 

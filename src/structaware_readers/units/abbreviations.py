@@ -45,7 +45,7 @@ def long_form(short: str, before: str) -> str | None:
     i = len(low) - 1
     for j in range(len(chars) - 1, -1, -1):
         c = chars[j]
-        while i >= 0 and (low[i] != c or (j == 0 and (i > 0 and low[i - 1].isalnum() or _first_word(low, i) in _NOT_FIRST))):
+        while i >= 0 and (low[i] != c or (j == 0 and ((i > 0 and low[i - 1].isalnum()) or _first_word(low, i) in _NOT_FIRST))):
             i -= 1
         if i < 0:
             return None

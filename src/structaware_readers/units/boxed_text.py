@@ -10,7 +10,6 @@ heading, table, figure or page (:func:`open_box`, :func:`close_box`).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.models import Block, BlockKind, TableGrid

@@ -10,12 +10,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from structaware_readers import ids
-from structaware_readers.units.abbreviations import attach_expansions
 from structaware_readers.errors import EmptyDocumentError
-from structaware_readers.structure.false_headings import false_heading_kind
-from structaware_readers.units.filing_cover import read_filing_cover
 from structaware_readers.grades.document import DocumentGrading, profile_document
 from structaware_readers.models import (
+    NON_EVIDENCE_TYPES,
     BBox,
     Block,
     BlockKind,
@@ -23,21 +21,22 @@ from structaware_readers.models import (
     Grade,
     ParsedDocument,
     TableRowInfo,
-    NON_EVIDENCE_TYPES,
     Unit,
     UnitType,
 )
+from structaware_readers.structure.false_headings import false_heading_kind
+from structaware_readers.units.abbreviations import attach_expansions
 from structaware_readers.units.boxed_text import close_box, is_box_label, open_box
 from structaware_readers.units.common import sentences
 from structaware_readers.units.context import SectionPart
 from structaware_readers.units.discussion import Discussion
 from structaware_readers.units.figures import emit_figure
+from structaware_readers.units.filing_cover import read_filing_cover
 from structaware_readers.units.flowcharts import emit_flowchart
 from structaware_readers.units.grade_marks import grade_context
 from structaware_readers.units.options import UnitOptions
 from structaware_readers.units.recommendations import add_element, emit_if_recommendation, takes_body
 from structaware_readers.units.table_rows import emit_table
-
 
 #: Parser element types that are already chunks of several elements (Unstructured
 #: ``chunk_by_title`` output read without ``orig_elements``): one unit each.

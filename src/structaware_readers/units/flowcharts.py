@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from structaware_readers.errors import MalformedInputError
-from structaware_readers.mermaid import FlowEdge, Flowchart, parse_mermaid
+from structaware_readers.mermaid import Flowchart, FlowEdge, parse_mermaid
 from structaware_readers.models import BBox, Block, FlowEdgeInfo, UnitType
 from structaware_readers.units.common import title
 from structaware_readers.units.figures import emit_figure

@@ -8,9 +8,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from structaware_readers.structure.headings import heading_levels
 from structaware_readers.mermaid import find_flowchart_source
 from structaware_readers.models import BBox, Block, BlockKind
+from structaware_readers.structure.headings import heading_levels
 from structaware_readers.tables import grid_to_text
 from structaware_readers.unstructured.captions import TABLE_PREFIX, attach_captions
 from structaware_readers.unstructured.hierarchy import Hierarchy

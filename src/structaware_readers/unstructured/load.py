@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from structaware_readers import ids
+from structaware_readers.common.inputs import existing_path
+from structaware_readers.common.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
 from structaware_readers.errors import (
     EmptyDocumentError,
     MalformedInputError,
@@ -19,8 +21,6 @@ from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
-from structaware_readers.common.limits import MAX_JSON_BYTES, json_start, load_json, read_capped
-from structaware_readers.common.inputs import existing_path
 
 __all__ = ["JSON_SUFFIXES", "SPACY_MODEL", "load_elements", "spacy_model_installed"]
 
@@ -132,7 +132,7 @@ def _partition(path: Path, kwargs: Mapping[str, Any]) -> tuple[list[dict[str, An
         )
     try:
         elements = partition(filename=str(path), **dict(kwargs))
-    except Exception as exc:  # noqa: BLE001 - any parser failure becomes one typed error
+    except Exception as exc:  # any parser failure becomes one typed error
         raise ParserUnavailableError(f"unstructured could not partition the file: {exc}", path=path) from exc
     if not elements:
         raise EmptyDocumentError("unstructured returned no element", path=path, field="elements")

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from structaware_readers.errors import InputWarning, MalformedInputError, StructawareError
 from structaware_readers.common.limits import load_json, page_number
+from structaware_readers.errors import InputWarning, MalformedInputError, StructawareError
 from structaware_readers.models import BBox
 
 __all__ = ["ORIG_ELEMENTS_MAX_BYTES", "Record", "decode_orig_elements", "expand_records", "normalised_box"]
@@ -196,7 +196,7 @@ def normalised_box(coords: Any, source: str, where: str) -> tuple[BBox | None, t
     box = (min(x_rel), min(y_top), max(x_rel), max(y_top))
     if any(c < -_OUT_OF_PAGE or c > 1 + _OUT_OF_PAGE for c in box):
         raise MalformedInputError(f"box {box} lies outside the page", path=source, field=f"{where}.points")
-    clamp = lambda c: min(1.0, max(0.0, c))  # noqa: E731
+    clamp = lambda c: min(1.0, max(0.0, c))
     size = (width, height) if system == "PointSpace" else None
     return (clamp(box[0]), clamp(box[1]), clamp(box[2]), clamp(box[3])), size
 

@@ -11,13 +11,13 @@ console entry point).
 """
 
 # the commands register on the app as they are imported, in the order --help lists them
-from structaware_retrievers.cli import units  # noqa: F401, I001
-from structaware_retrievers.cli import ingest  # noqa: F401
-from structaware_retrievers.cli import query  # noqa: F401
-from structaware_retrievers.cli import show  # noqa: F401
-from structaware_retrievers.cli import serving  # noqa: F401
-from structaware_retrievers.cli import index_admin  # noqa: F401
-from structaware_retrievers.cli import evaluate  # noqa: F401
+from structaware_retrievers.cli import units  # noqa: F401, I001 - registers its command; --help order, not sorted
+from structaware_retrievers.cli import ingest  # noqa: F401 - registers its command
+from structaware_retrievers.cli import query  # noqa: F401 - registers its command
+from structaware_retrievers.cli import show  # noqa: F401 - registers its command
+from structaware_retrievers.cli import serving  # noqa: F401 - registers its command
+from structaware_retrievers.cli import index_admin  # noqa: F401 - registers its commands
+from structaware_retrievers.cli import evaluate  # noqa: F401 - registers its command
 from structaware_retrievers.cli.app import app
 from structaware_retrievers.cli.filter_args import expand_filter_values
 from structaware_retrievers.cli.main import main

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -60,14 +60,14 @@ MAX_K = 10_000
 
 DEFAULT_INDEX_HELP = "index folder (default: $STRUCTAWARE_INDEX or ./.structaware/index)"
 
-IndexOpt = Annotated[Optional[Path], typer.Option("--index", help=DEFAULT_INDEX_HELP)]
-UrlOpt = Annotated[Optional[str], typer.Option("--url", help="Qdrant server or cluster URL instead of a folder")]
+IndexOpt = Annotated[Path | None, typer.Option("--index", help=DEFAULT_INDEX_HELP)]
+UrlOpt = Annotated[str | None, typer.Option("--url", help="Qdrant server or cluster URL instead of a folder")]
 ApiKeyOpt = Annotated[
-    Optional[str], typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
+    str | None, typer.Option("--api-key", envvar="QDRANT_API_KEY", help="Qdrant API key (or $QDRANT_API_KEY)")
 ]
 CollectionOpt = Annotated[str, typer.Option("--collection", help="collection name")]
 PdfOpt = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option(
         "--pdf",
         help="where the pictures find the PDFs when the index's record of each source is not enough (an index"

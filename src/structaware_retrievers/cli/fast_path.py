@@ -66,8 +66,8 @@ def server_answers(args: list[str]) -> bool:
 
 def server_url(index: Path | None, collection: str) -> str | None:
     """The URL of a live ``structaware serve`` of ``--index`` (else the default index) and ``--collection``."""
-    from structaware_retrievers.serve import client as serve_client
     from structaware_retrievers.index.paths import default_index_path
+    from structaware_retrievers.serve import client as serve_client
 
     return serve_client.find_server((index if index is not None else default_index_path()) / collection)
 
@@ -89,7 +89,7 @@ def dense_loading(text: str):
 
     def load() -> None:
         try:
-            dense.model  # noqa: B018
+            dense.model  # noqa: B018 - loads the model
         except Exception:  # noqa: BLE001, S110 - raised again, typed, when the query needs the model
             pass
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -41,7 +41,7 @@ def ingest(
         ),
     ] = False,
     workers: Annotated[
-        Optional[int],
+        int | None,
         typer.Option(
             "--workers",
             min=1,

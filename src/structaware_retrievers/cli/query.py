@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
-from structaware_readers.errors import StructawareError
 from structaware_readers.common.limits import clean_text
+from structaware_readers.errors import StructawareError
 from structaware_retrievers.cli.app import (
     MAX_K,
     ApiKeyOpt,
@@ -26,7 +26,12 @@ from structaware_retrievers.cli.app import (
 )
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading, server_url
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import (
+    DEFAULT_GROUP_SIZE,
+    DEFAULT_MIN_SCORE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_RRF_K,
+)
 
 
 def served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -94,10 +99,10 @@ def query(
         int, typer.Option("--prefetch", min=1, max=MAX_K, help="candidates per vector before fusion")
     ] = DEFAULT_PREFETCH_LIMIT,
     weights: Annotated[
-        Optional[str], typer.Option("--weights", help="DENSE,BM25 RRF weights, e.g. 0.5,1 (default: the index's)")
+        str | None, typer.Option("--weights", help="DENSE,BM25 RRF weights, e.g. 0.5,1 (default: the index's)")
     ] = None,
     budget: Annotated[
-        Optional[int], typer.Option("--budget-chars", min=1, help="return the best units fitting this many characters")
+        int | None, typer.Option("--budget-chars", min=1, help="return the best units fitting this many characters")
     ] = None,
     expand: Annotated[
         bool, typer.Option("--expand", help="add each hit's neighbours (adjacent rows, section lead, flow edges)")
@@ -119,7 +124,7 @@ def query(
         ),
     ] = DEFAULT_MIN_SCORE,
     rerank: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option(
             "--rerank/--no-rerank",
             help="re-order the first hits by their dense and BM25 scores and question-term coverage"
@@ -128,7 +133,7 @@ def query(
         ),
     ] = None,
     filters: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option(
             "--filter",
             metavar="KEY=VALUE...",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
-from structaware_readers.errors import StructawareError
 from structaware_readers.common.limits import clean_text
+from structaware_readers.errors import StructawareError
 from structaware_retrievers.cli.app import (
     MAX_K,
     ApiKeyOpt,
@@ -30,9 +30,9 @@ from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_
 
 @app.command(cls=FilterCommand)
 def show(
-    text: Annotated[Optional[str], typer.Argument(help="the question (or --unit ID instead)")] = None,
+    text: Annotated[str | None, typer.Argument(help="the question (or --unit ID instead)")] = None,
     unit: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--unit", help="a unit id (query --json's unit_id); repeated: the hit, then its group rows"),
     ] = None,
     index: IndexOpt = None,
@@ -49,11 +49,11 @@ def show(
         typer.Option("--min-score", min=0.0, max=1.0, help="as for query: hits and grouped rows below this relevance are left out"),
     ] = DEFAULT_MIN_SCORE,
     filters: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--filter", metavar="KEY=VALUE...", help="as for query: doc=, doc_id=, page=3-5, type=, grade="),
     ] = None,
     out: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "-o",
             "--out",

@@ -75,8 +75,8 @@ def show_hits(
     A hit that cannot be pictured (its PDF is not at hand) is handed to ``on_error`` and skipped.
     """
     from structaware_readers.errors import StructawareError
-    from structaware_retrievers.pictures.evidence_image import evidence_picture
     from structaware_retrievers.cli.terminal_image import write_inline
+    from structaware_retrievers.pictures.evidence_image import evidence_picture
 
     shown: list[ShownPicture] = []
     paths = picture_paths(hits, out)

@@ -7,11 +7,10 @@ model. :class:`DenseEncoder` (:mod:`.dense`) wraps any :class:`DenseModel` (:mod
 term-frequency half of BM25, Qdrant applying the IDF half.
 """
 
-from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
 from structaware_retrievers.encoders.cache import EmbeddingCache
 from structaware_retrievers.encoders.dense import DENSE_PRESETS, ENV_DENSE_MODEL, DenseEncoder, DenseModel
 from structaware_retrievers.encoders.fastembed_model import FastembedModel
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 from structaware_retrievers.encoders.sparse import SparseEncoder, SparseVector
 from structaware_retrievers.encoders.tokenize import cjk_share
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from structaware_readers.common.sqlite_file import open_sqlite, write_or_warn
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-from structaware_readers.common.sqlite_file import open_sqlite, write_or_warn
 
 __all__ = ["CachedEncoder", "EmbeddingCache"]
 
@@ -51,7 +51,7 @@ class EmbeddingCache:
                 chunk = unique[i : i + self._CHUNK]
                 marks = ",".join("?" * len(chunk))
                 rows = self._conn.execute(
-                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)
+                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)  # noqa: S608 - only "?" marks are formatted in
                 )
                 found.update(rows)
         return found

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import model_assets
-from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
 from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
 from structaware_retrievers.encoders.fastembed_model import FastembedModel
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
 from structaware_retrievers.encoders.onnx_text import DEFAULT_MAX_BATCH_TOKENS
 from structaware_retrievers.encoders.tokenize import cjk_share
 
@@ -152,7 +151,7 @@ class DenseEncoder(CachedEncoder):
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
     ) -> None:
         if self._in_process:  # here, once, before any worker thread can run the model (see _in_process)
-            import numpy  # noqa: F401
+            import numpy  # noqa: F401 - imported once here, before any thread does
         super().__init__(cache)
         if batch_size < 1:
             raise MalformedInputError(f"must be >= 1, got {batch_size}", field="batch_size")

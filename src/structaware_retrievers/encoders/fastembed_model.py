@@ -19,8 +19,11 @@ from typing import TYPE_CHECKING, Any
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_retrievers.encoders import model_assets
 from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
-from structaware_retrievers.encoders.onnx_text import DEFAULT_MAX_BATCH_TOKENS, OnnxMeanPoolEmbedder, token_budget_batches
+from structaware_retrievers.encoders.onnx_text import (
+    DEFAULT_MAX_BATCH_TOKENS,
+    OnnxMeanPoolEmbedder,
+    token_budget_batches,
+)
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np

@@ -16,8 +16,8 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from structaware_readers.errors import ModelUnavailableError, StructawareError
 from structaware_readers.common.user_cache import cache_dir, publish_folder, write_once
+from structaware_readers.errors import ModelUnavailableError
 
 #: Name of the bundled default dense model (not a fastembed catalogue name: the int8 export
 #: gives slightly different vectors from fastembed's fp32 ``sentence-transformers/all-MiniLM-L6-v2``).

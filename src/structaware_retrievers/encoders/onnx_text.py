@@ -323,7 +323,7 @@ class OnnxMeanPoolEmbedder:
         once, each on one thread of :attr:`text_session` (ONNX Runtime releases the GIL). A single
         text runs on :attr:`session`.
         """
-        import numpy as np
+        import numpy as np  # noqa: F401 - imported before the worker threads start
         texts = list(texts)
         if not texts:
             return

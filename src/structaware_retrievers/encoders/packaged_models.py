@@ -145,7 +145,7 @@ def _load_prepared_use(use: Any, folder: Path) -> None:
         from threadpoolctl import ThreadpoolController
 
         backend._threadpool = ThreadpoolController().limit
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - no thread limit is better than no model
         backend._threadpool = None
     use._sp, use._backend = tokenizer, backend
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.ids import content_hash
-
 from structaware_retrievers.encoders.cache import CachedEncoder, EmbeddingCache
 from structaware_retrievers.encoders.tokenize import LABEL_WORDS, Bm25Tokenizer
 
-if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
-    import numpy as np
+# numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
 
 __all__ = ["NO_BM25_TERMS", "SparseEncoder", "SparseVector"]
 

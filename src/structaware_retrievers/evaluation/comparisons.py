@@ -92,7 +92,7 @@ def peer_significance(
         ref = outcomes.get((scope, "hybrid", REFERENCE_METHOD))
         if ref is None:
             continue
-        for (s, retriever, method), other in outcomes.items():
+        for (s, _retriever, method), other in outcomes.items():
             if s != scope or method not in ("llamaindex", "langchain"):
                 continue
             out.setdefault(scope, {})[method] = {"all": compare_outcomes(ref, other, False, resamples, depth)}

@@ -13,7 +13,6 @@ from structaware_readers.errors import (
     ParserUnavailableError,
 )
 from structaware_readers.models import ParsedDocument
-
 from structaware_retrievers.evaluation.questions import Question, resolve_document
 
 __all__ = ["UnreadableDocumentWarning", "load_question_documents"]

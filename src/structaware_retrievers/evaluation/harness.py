@@ -21,7 +21,6 @@ from typing import Any
 
 from structaware_readers.errors import EmptyDocumentError
 from structaware_readers.models import ParsedDocument, Unit
-
 from structaware_retrievers.evaluation.baselines import METHODS, REFERENCE_METHOD, get_method
 from structaware_retrievers.evaluation.comparisons import peer_significance, significance_tables
 from structaware_retrievers.evaluation.documents import UnreadableDocumentWarning, load_question_documents

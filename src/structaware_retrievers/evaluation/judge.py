@@ -11,9 +11,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from structaware_readers.models import ParsedDocument, Unit
-
 from structaware_retrievers.evaluation.baselines import block_pages, block_text
-from structaware_retrievers.evaluation.metrics import DEFAULT_BUDGETS, QueryOutcome, covers, outcome_from_flags, token_counts
+from structaware_retrievers.evaluation.metrics import (
+    DEFAULT_BUDGETS,
+    QueryOutcome,
+    covers,
+    outcome_from_flags,
+    token_counts,
+)
 from structaware_retrievers.evaluation.questions import Question
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from structaware_readers.errors import MissingExtraError
 from structaware_readers.models import ParsedDocument, Unit
-
 from structaware_retrievers.evaluation.baselines import blocks_in_span, body_text, make_chunk_unit
 
 

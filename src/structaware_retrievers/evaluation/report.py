@@ -163,9 +163,11 @@ def render_result(data: dict[str, Any]) -> str:
     evidence_types = {q["evidence_type"] for q in data["questions"]}
     out = [
         f"questions: {cfg['questions']}  ({cfg['n_questions']} questions, {cfg['n_documents']} documents)",
-        f"depth {cfg['depth']}; Ctx = mean characters (context + text) of the top 5; "
-        "EH = element hit via source-element text coverage (>= 0.8 of gold tokens); "
-        "EvH = retrieved text covers the gold evidence; N/A = no element addressability",
+        (
+            f"depth {cfg['depth']}; Ctx = mean characters (context + text) of the top 5; "
+            "EH = element hit via source-element text coverage (>= 0.8 of gold tokens); "
+            "EvH = retrieved text covers the gold evidence; N/A = no element addressability"
+        ),
     ]
     if data["gold_coverage"]:
         parts = [
@@ -197,16 +199,20 @@ def render_result(data: dict[str, Any]) -> str:
         if bt:
             out += [
                 "",
-                f"== Page hit rate under a context budget (characters), {_LABELS[br]}, scope={scope} "
-                "(Table 5 layout; stop: a result that does not fit ends the list, skip: it is skipped; pack: what "
-                "query(budget_chars=B) hands over, table-group rows dropped before hits) ==",
+                (
+                    f"== Page hit rate under a context budget (characters), {_LABELS[br]}, scope={scope} "
+                    "(Table 5 layout; stop: a result that does not fit ends the list, skip: it is skipped; pack: what "
+                    "query(budget_chars=B) hands over, table-group rows dropped before hits) =="
+                ),
                 bt,
             ]
         if data["significance"].get(scope):
             out += [
                 "",
-                f"== Struct-aware vs baselines, scope={scope}, all questions "
-                f"(paired bootstrap {cfg['resamples']:,} resamples; exact McNemar) ==",
+                (
+                    f"== Struct-aware vs baselines, scope={scope}, all questions "
+                    f"(paired bootstrap {cfg['resamples']:,} resamples; exact McNemar) =="
+                ),
                 _sig_table(data["significance"], scope),
             ]
             types = sorted(evidence_types)
@@ -306,8 +312,10 @@ def render_markdown(
                              f"{mc['b']}/{mc['c']}, {format_p(mc['p_value'])}" if mc else ""]
                         )
             out += [
-                f"**Struct-aware minus baseline, {_LABELS[retriever]}, scope `{scope}`** "
-                f"(paired bootstrap {cfg['resamples']:,} resamples, two-sided; exact McNemar b/c, p)",
+                (
+                    f"**Struct-aware minus baseline, {_LABELS[retriever]}, scope `{scope}`** "
+                    f"(paired bootstrap {cfg['resamples']:,} resamples, two-sided; exact McNemar b/c, p)"
+                ),
                 "",
                 _md(["Baseline", "Subset", "Metric", "Delta", "p boot", "McNemar"], rows),
                 "",

@@ -53,8 +53,8 @@ class MethodSearcher:
         searchable term (only stop words) returns no result, i.e. counts as a miss. Every hit is kept
         (``min_score=0``): the harness measures rankings, as the peers' pipelines give them;
         ``benchmarks/calibration.py`` measures the relevance bar."""
-        from structaware_retrievers.search.evidence import hit_unit
         from structaware_retrievers.query.filters import SearchFilter
+        from structaware_retrievers.search.evidence import hit_unit
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
         self.last_hits = []
@@ -78,7 +78,7 @@ def packed_budget_hits(
     wanted = set(gold_pages)
     return {
         b: any(u.doc_id == doc_id and wanted.intersection(u.pages) for _, u, _ in evidence_units(fit_budget(hits, b)))
-        for b in budgets  # fmt: skip
+        for b in budgets
     }
 
 

@@ -35,4 +35,4 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = sorted(_NAMES)
+__all__ = sorted(_NAMES)  # noqa: PLE0605 - a list of the names served above

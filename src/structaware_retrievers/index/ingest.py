@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from structaware_readers.common.inputs import scan_inputs
-from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.index.ledger import (
     IngestLedger,
     LedgerEntry,
     input_fingerprint,
 )
+from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.search.results import IngestFailure, IngestReport, IngestSummary
 
 if TYPE_CHECKING:

@@ -68,7 +68,7 @@ class _Worker:
         if self.proc is None or self.proc.poll() is not None:
             self.kill()
             self.starts += 1
-            self._err = tempfile.TemporaryFile()
+            self._err = tempfile.TemporaryFile()  # noqa: SIM115 - the worker's stderr, read while it lives
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", __name__],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err, env=self._env,
@@ -190,7 +190,7 @@ class ParseWorkers:
                     path=path,
                     field="parse worker",
                 )
-            status, value = pickle.load(proc.stdout)
+            status, value = pickle.load(proc.stdout)  # noqa: S301 - written by our own worker process
         except (OSError, EOFError, pickle.UnpicklingError) as exc:
             code = proc.poll()
             tail = slot.stderr_tail()
@@ -248,7 +248,7 @@ def worker_main(read: Callable[[Path, str, Any], Any] = read_input) -> int:
     inp = sys.stdin.buffer
     while True:
         try:
-            path, reading_order, unit_options = pickle.load(inp)
+            path, reading_order, unit_options = pickle.load(inp)  # noqa: S301 - written by the parent process
         except EOFError:
             return 0
         try:

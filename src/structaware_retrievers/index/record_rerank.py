@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.index.records import RecordIndex, point_id
+from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.search.rerank import RerankLike
 
 __all__ = ["rerank_candidates"]

@@ -34,12 +34,12 @@ import numpy as np
 
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import Unit, UnitType
-from structaware_retrievers.query.filters import METADATA_KEY, HasId, PointFilter, evidence_default
-from structaware_retrievers.index.commit import recover, write_document
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.index.commit import recover, write_document
+from structaware_retrievers.index.structure_index import StructureIndex
+from structaware_retrievers.query.filters import METADATA_KEY, HasId, PointFilter, evidence_default
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.search import calibration
-from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.search.rerank import Rerank, RerankLike, resolve_rerank
 from structaware_retrievers.search.results import SearchHit
 from structaware_retrievers.store.base import Fusion, Mode, PointRecord, ScoredRecord
@@ -194,7 +194,7 @@ class RecordIndex:
         self.index = index
 
     @property
-    def store(self):  # noqa: ANN201 - the index's VectorStore
+    def store(self):  # the index's VectorStore
         return self.index.store
 
     # -- writes ----------------------------------------------------------------------------

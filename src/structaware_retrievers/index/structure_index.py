@@ -44,17 +44,22 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from structaware_readers.common.inputs import expand_inputs
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
+from structaware_retrievers.index.paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401 - served by the package
+from structaware_retrievers.index.writer import INDEX_FORMAT, IndexWriter  # noqa: F401 - served by the package
 from structaware_retrievers.query.filters import FilterLike
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
-from structaware_readers.common.inputs import expand_inputs
-from structaware_retrievers.index.paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401
-from structaware_retrievers.search.searcher import IndexSearcher
+from structaware_retrievers.query.fusion import (
+    DEFAULT_GROUP_SIZE,
+    DEFAULT_MIN_SCORE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_RRF_K,
+)
 from structaware_retrievers.search.rerank import RerankLike, resolve_rerank
-from structaware_retrievers.index.writer import INDEX_FORMAT, IndexWriter  # noqa: F401
 from structaware_retrievers.search.results import IngestError, IngestFailure, IngestReport, IngestSummary, SearchHit
+from structaware_retrievers.search.searcher import IndexSearcher
 from structaware_retrievers.store.base import VectorStore
 
 if TYPE_CHECKING:

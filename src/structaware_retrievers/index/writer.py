@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from structaware_readers.errors import EmptyDocumentError, MalformedInputError, ModelMismatchError, StoreError
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
-from structaware_retrievers.index.commit import recover, write_document
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
-from structaware_retrievers.query.filters import Match, PointFilter
-from structaware_retrievers.store.locking import folder_lock
 from structaware_retrievers.encoders.model_assets import cache_dir
+from structaware_retrievers.index.commit import recover, write_document
+from structaware_retrievers.query.filters import Match, PointFilter
 from structaware_retrievers.search.results import IngestReport
 from structaware_retrievers.store.base import PointRecord, VectorStore
+from structaware_retrievers.store.locking import folder_lock
 
 if TYPE_CHECKING:
     from structaware_retrievers.index.ledger import IngestLedger

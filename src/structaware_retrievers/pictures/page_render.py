@@ -16,8 +16,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structaware_readers.errors import MalformedInputError
 from structaware_readers.common.limits import render_scale
+from structaware_readers.errors import MalformedInputError
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Union
 
 from structaware_readers.errors import PdfNotFoundError
 from structaware_readers.ids import doc_id_from_file
@@ -22,9 +21,9 @@ from structaware_readers.models import Unit
 __all__ = ["PdfArg", "PdfSource", "source_pdf"]
 
 #: A PDF: its path or its bytes.
-PdfSource = Union[str, Path, bytes]
+PdfSource = str | Path | bytes
 #: What a caller may hand over: a PDF, a folder of PDFs named by document, or a mapping by document.
-PdfArg = Union[PdfSource, Mapping[str, PdfSource], None]
+PdfArg = PdfSource | Mapping[str, PdfSource] | None
 
 # (resolved path, size, mtime_ns) -> doc id of the file's bytes: one hash per file and process
 _HASHED: dict[tuple[str, int, int], str] = {}

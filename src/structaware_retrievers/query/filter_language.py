@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError
 from structaware_readers.models import UnitType
@@ -110,7 +110,7 @@ class FilterGroup:
             )
 
 
-Filter = Union[KeyFilter, FilterGroup]
+Filter = KeyFilter | FilterGroup
 
 
 # --------------------------------------------------------------------------------------------

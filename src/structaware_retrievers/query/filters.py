@@ -19,7 +19,7 @@ by mistake (a misspelt key, a value outside a closed vocabulary) and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
@@ -105,7 +105,7 @@ class SearchFilter(BaseModel):
         except MalformedInputError:
             raise
         except ValueError as exc:  # pydantic ValidationError -> typed error naming the field
-            errors = getattr(exc, "errors", lambda: [])()
+            errors = getattr(exc, "errors", list)()
             loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
             msg = errors[0]["msg"] if errors else str(exc)
             unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden" and e["loc"]]
@@ -176,7 +176,7 @@ class SearchFilter(BaseModel):
 
 #: What every filter argument takes: ``None``, a :class:`SearchFilter`, a filter dict, a
 #: :class:`KeyFilter` / :class:`FilterGroup`, or a :class:`PointFilter`.
-FilterLike = Union[SearchFilter, Mapping[str, Any], KeyFilter, FilterGroup, PointFilter, None]
+FilterLike = SearchFilter | Mapping[str, Any] | KeyFilter | FilterGroup | PointFilter | None
 
 
 def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:

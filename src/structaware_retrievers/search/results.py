@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from structaware_readers.errors import IngestError, StructawareError
+from structaware_readers.errors import IngestError
 from structaware_readers.models import Unit
 
 __all__ = ["IngestError", "IngestFailure", "IngestReport", "IngestSummary", "SearchHit", "hit_unit", "row_line"]

@@ -31,12 +31,12 @@ from typing import Any
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError
 from structaware_readers.models import Unit
-from structaware_retrievers.search import calibration, evidence
 from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.query.filter_keys import check_keys
 from structaware_retrievers.query.filters import FilterLike, HasId, PointFilter, evidence_default, to_point_filter
 from structaware_retrievers.query.fusion import DEFAULT_WEIGHTS
+from structaware_retrievers.search import calibration, evidence
 from structaware_retrievers.search.rerank import Rerank, rerank_order
 from structaware_retrievers.search.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore

@@ -53,13 +53,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 from structaware_readers.common.limits import clean_text
-from structaware_retrievers.search.evidence import evidence_units
-from structaware_retrievers.query.filters import to_point_filter
-from structaware_retrievers.serve import pages as serve_pages, render as serve_render
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, StructawareError
 from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.pictures.source_pdf import PdfArg
+from structaware_retrievers.query.filters import to_point_filter
+from structaware_retrievers.search.evidence import evidence_units
+from structaware_retrievers.serve import pages as serve_pages
+from structaware_retrievers.serve import render as serve_render
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QueryServer", "make_server"]
 
@@ -185,7 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: QueryServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+    def log_message(self, format: str, *args: Any) -> None:  # the stdlib's parameter name
         pass  # quiet: a request log line per query is noise for an agent's tool
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
@@ -256,12 +257,12 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_GET(self) -> None:  # the stdlib's method name
         parts = urlsplit(self.path)
         params = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
         self._dispatch(parts.path.rstrip("/") or "/", params)
 
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_POST(self) -> None:  # the stdlib's method name
         route = urlsplit(self.path).path.rstrip("/")
         try:
             length = int(self.headers.get("Content-Length") or 0)

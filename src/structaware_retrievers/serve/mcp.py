@@ -69,8 +69,8 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         from mcp.types import ToolAnnotations
     except ImportError as exc:
         raise MissingExtraError("mcp", "mcp", "the MCP server") from exc
-    from structaware_retrievers.search.evidence import evidence_units
     from structaware_retrievers.query.filters import FilterGroup, SearchFilter, from_dict
+    from structaware_retrievers.search.evidence import evidence_units
 
     class _StrictServer(MCPServer):
         """Tools whose input schemas say ``additionalProperties: false`` and whose calls with an
@@ -103,7 +103,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         grades: list[str] | None = None,
         page_from: int | None = None,
         page_to: int | None = None,
-        filter: dict[str, Any] | None = None,  # noqa: A002 - the filter language's name
+        filter: dict[str, Any] | None = None,  # the filter language's name
         expand: bool = False,
         budget_chars: int | None = None,
         min_score: float = DEFAULT_MIN_SCORE,

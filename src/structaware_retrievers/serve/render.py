@@ -33,11 +33,11 @@ from string import Template
 from typing import Any, get_args
 from urllib.parse import urlencode
 
-from structaware_readers.errors import MalformedInputError, StructawareError
 from structaware_readers.common.limits import clean_text
+from structaware_readers.errors import MalformedInputError, StructawareError
+from structaware_retrievers.index.structure_index import Mode
 from structaware_retrievers.query.filter_language import ALIASES
 from structaware_retrievers.query.filters import to_point_filter
-from structaware_retrievers.index.structure_index import Mode
 from structaware_retrievers.serve.pages import error_status, hit_by_ids, unit_ids
 
 __all__ = ["MAX_HITS", "PAGE_FIELDS", "page_filter", "render_page"]

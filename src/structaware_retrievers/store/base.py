@@ -163,7 +163,7 @@ class VectorStore(ABC):
         operations, and not inside this block. A no-op elsewhere."""
         return contextlib.nullcontext()
 
-    def flush(self) -> None:
+    def flush(self) -> None:  # noqa: B027 - optional hook
         """Make written data durable (no-op where the engine does it itself)."""
 
     def prepare(self, dim: int) -> None:  # noqa: B027 - optional hook
@@ -179,7 +179,7 @@ class VectorStore(ABC):
         backend closes its shard if no other handle of the process has it open; with
         ``only_if_wanted`` only when another process waits for it); no-op elsewhere."""
 
-    def optimize(self) -> None:
+    def optimize(self) -> None:  # noqa: B027 - optional hook
         """Run index optimisation (HNSW build, vacuum of deleted points) where the backend needs it."""
 
     # -- reads -----------------------------------------------------------------------------
@@ -273,7 +273,7 @@ class VectorStore(ABC):
 
         return await asyncio.to_thread(self._search, plan)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook
         """Release the engine (files, locks, connections)."""
 
     def __enter__(self) -> VectorStore:

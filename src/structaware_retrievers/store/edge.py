@@ -28,7 +28,6 @@ import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
 from structaware_retrievers.query.filters import PointFilter
-from structaware_retrievers.store.locking import folder_lock
 from structaware_retrievers.store.base import (
     PAYLOAD_INDEXES,
     PointRecord,
@@ -52,13 +51,14 @@ from structaware_retrievers.store.edge_convert import (
     to_edge_point,
     to_edge_vector,
 )
-from structaware_retrievers.store.edge_staging import build_staged, discard_staged, take_staged
 from structaware_retrievers.store.edge_shard import (
     SHARD_DIR,
     OpenShard,
     open_shards,
     registry_lock,
 )
+from structaware_retrievers.store.edge_staging import build_staged, discard_staged, take_staged
+from structaware_retrievers.store.locking import folder_lock
 
 __all__ = ["EdgeStore"]
 
@@ -164,7 +164,7 @@ class EdgeStore(VectorStore):
                 self.close()
             finally:
                 registry_lock.release()
-        except Exception:  # noqa: BLE001 - module globals may already be None at shutdown
+        except Exception:  # noqa: BLE001, S110 - module globals may already be None at shutdown
             pass
 
     def _run(self, what: str, fn: Any, *args: Any) -> Any:

@@ -22,8 +22,8 @@ from typing import Any
 import qdrant_edge as E
 
 from structaware_readers.errors import StoreError
-from structaware_retrievers.store.locking import FolderLock
 from structaware_retrievers.store.disk import check_space, io_hint
+from structaware_retrievers.store.locking import FolderLock
 
 __all__ = ["SHARD_DIR", "OpenShard", "before_exit", "open_shards", "registry_lock"]
 

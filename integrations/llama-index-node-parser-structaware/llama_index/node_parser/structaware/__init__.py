@@ -5,7 +5,6 @@
 
 from llama_index.node_parser.structaware.base import StructureAwareNodeParser
 from llama_index.node_parser.structaware.filters import to_filter_group
-from llama_index.node_parser.structaware.pictures import evidence_image
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,
@@ -14,6 +13,7 @@ from llama_index.node_parser.structaware.nodes import (
     unit_metadata,
     unit_to_node,
 )
+from llama_index.node_parser.structaware.pictures import evidence_image
 
 __all__ = [
     "EMBED_VISIBLE_KEYS",

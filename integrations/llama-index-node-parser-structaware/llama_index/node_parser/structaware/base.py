@@ -19,6 +19,7 @@ from llama_index.core.bridge.pydantic import Field
 from llama_index.core.node_parser.interface import NodeParser
 from llama_index.core.schema import BaseNode, Document, NodeRelationship, ObjectType, RelatedNodeInfo, TextNode
 from llama_index.core.utils import get_tqdm_iterable
+
 from llama_index.node_parser.structaware.nodes import (
     EMBED_VISIBLE_KEYS,
     LLM_VISIBLE_KEYS,

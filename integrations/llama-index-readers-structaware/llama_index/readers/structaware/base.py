@@ -225,8 +225,8 @@ class MinerUReader(_StructawareReader):
     """
 
     def _local_paths(self, paths: list[PathLike]) -> list[Path]:
-        from structaware_readers.errors import InputWarning
         from structaware_readers.common.inputs import scan_inputs
+        from structaware_readers.errors import InputWarning
 
         scan = scan_inputs(paths)
         if scan.skipped:
@@ -242,9 +242,8 @@ class MinerUReader(_StructawareReader):
         return "StructawareMinerUReader"
 
     def _parse(self, path: Path) -> Any:
-        from structaware_readers.mineru import read_mineru
-
         from structaware_readers.load.loader import prepare_document
+        from structaware_readers.mineru import read_mineru
 
         return prepare_document(read_mineru(path), self.reading_order)
 
@@ -263,8 +262,7 @@ class UnstructuredReader(_StructawareReader):
         return "StructawareUnstructuredReader"
 
     def _parse(self, path: Path) -> Any:
-        from structaware_readers.unstructured import read_unstructured
-
         from structaware_readers.load.loader import prepare_document
+        from structaware_readers.unstructured import read_unstructured
 
         return prepare_document(read_unstructured(path), self.reading_order)

@@ -23,9 +23,15 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.constants import DEFAULT_SIMILARITY_TOP_K
 from llama_index.core.schema import NodeWithScore, QueryBundle
 from llama_index.core.vector_stores.types import MetadataFilters
+
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_filter_group, to_point_filter
-from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE, DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K
+from structaware_retrievers.query.fusion import (
+    DEFAULT_GROUP_SIZE,
+    DEFAULT_MIN_SCORE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_RRF_K,
+)
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]

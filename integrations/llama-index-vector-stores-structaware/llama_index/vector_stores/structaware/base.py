@@ -48,6 +48,7 @@ from llama_index.core.vector_stores.types import (
     VectorStoreQueryMode,
     VectorStoreQueryResult,
 )
+
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
@@ -140,8 +141,8 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         rerank: Any = None,
     ) -> None:
-        from structaware_retrievers.index.structure_index import StructureIndex
         from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
+        from structaware_retrievers.index.structure_index import StructureIndex
         from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first query
@@ -311,9 +312,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
-    def _filter(node_ids: list[str] | None, filters: MetadataFilters | None, doc_ids: list[str] | None = None):  # noqa: ANN205
-        from structaware_retrievers.query.filters import HasId, Match, PointFilter
+    def _filter(node_ids: list[str] | None, filters: MetadataFilters | None, doc_ids: list[str] | None = None):
         from structaware_retrievers.index.records import point_id
+        from structaware_retrievers.query.filters import HasId, Match, PointFilter
 
         flt = to_point_filter(filters) or PointFilter()
         if node_ids:
