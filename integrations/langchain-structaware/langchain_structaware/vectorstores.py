@@ -327,20 +327,13 @@ class StructureAwareVectorStore(VectorStore):
         relevance: bool = False,
         rerank: Any = False,
     ) -> list[tuple[Document, float]]:
-        records = self._records.search(
-            text,
-            dense=dense,
-            k=k,
-            mode=mode,  # type: ignore[arg-type]
-            fusion=self.fusion,  # type: ignore[arg-type]
-            rrf_k=self.rrf_k,
-            prefetch_limit=self.prefetch_limit,
-            flt=to_point_filter(flt),
-            weights=self.weights,  # type: ignore[arg-type]
-            mmr=mmr,
-            relevance=relevance,
-            rerank=rerank,
-        )
+        from structaware_retrievers.search.options import SearchOptions
+
+        options = SearchOptions(
+            k=k, mode=mode, fusion=self.fusion, rrf_k=self.rrf_k, prefetch_limit=self.prefetch_limit,  # type: ignore[arg-type]
+            filter=to_point_filter(flt), weights=self.weights, rerank=rerank,
+        )  # fmt: skip
+        records = self._records.search(text, dense=dense, options=options, mmr=mmr, relevance=relevance)
         return [(self._document(r.id, r.payload), r.score) for r in records]
 
     @staticmethod
