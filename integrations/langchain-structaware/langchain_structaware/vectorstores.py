@@ -52,6 +52,7 @@ from langchain_core.vectorstores import VectorStore
 
 from langchain_structaware.documents import document_to_unit, unit_to_document
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.search.options import SearchOptions
 
 #: Payload keys of a document added through this store.
 PAGE_CONTENT_KEY = "page_content"
@@ -327,12 +328,8 @@ class StructureAwareVectorStore(VectorStore):
         relevance: bool = False,
         rerank: Any = False,
     ) -> list[tuple[Document, float]]:
-        from structaware_retrievers.search.options import SearchOptions
-
-        options = SearchOptions(
-            k=k, mode=mode, fusion=self.fusion, rrf_k=self.rrf_k, prefetch_limit=self.prefetch_limit,  # type: ignore[arg-type]
-            filter=to_point_filter(flt), weights=self.weights, rerank=rerank,
-        )  # fmt: skip
+        # the store's fusion settings under their own names; the search's k, mode, filter and rerank
+        options = SearchOptions.of(self, k=k, mode=mode, filter=to_point_filter(flt), rerank=rerank)
         records = self._records.search(text, dense=dense, options=options, mmr=mmr, relevance=relevance)
         return [(self._document(r.id, r.payload), r.score) for r in records]
 

@@ -293,10 +293,8 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         if query.mode == VectorStoreQueryMode.HYBRID and query.hybrid_top_k:
             k = query.hybrid_top_k
         flt = self._filter(query.node_ids, query.filters, query.doc_ids)
-        options = SearchOptions(
-            k=k, mode=mode, fusion=self.fusion, rrf_k=self.rrf_k, prefetch_limit=self.prefetch_limit, filter=flt,
-            weights=self.weights, rerank=kwargs.get("rerank", self.rerank),
-        )  # fmt: skip
+        # the store's fusion settings under their own names; the query's top k, mode, filter and rerank
+        options = SearchOptions.of(self, k=k, mode=mode, filter=flt, rerank=kwargs.get("rerank", self.rerank))
         records = self._records.search(query.query_str, dense=query.query_embedding, options=options)
         nodes = [self._node(r.payload) for r in records]
         return VectorStoreQueryResult(
