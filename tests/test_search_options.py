@@ -57,7 +57,8 @@ def test_defaults_are_the_fusion_constants() -> None:
     assert (o.rrf_k, o.prefetch_limit, o.weights, o.group_size, o.min_score) == (
         DEFAULT_RRF_K, DEFAULT_PREFETCH_LIMIT, DEFAULT_WEIGHTS, DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE,
     )  # fmt: skip
-    assert (o.k, o.mode, o.fusion, o.filter, o.budget_chars, o.expand, o.rerank) == (10, "hybrid", "rrf", None, None, False, None)
+    others = (o.k, o.mode, o.fusion, o.filter, o.budget_chars, o.expand, o.rerank)
+    assert others == (10, "hybrid", "rrf", None, None, False, None)
     # None spells "the default" for the weights and "no bar" for min_score, and compares equal to it
     assert SearchOptions(weights=None) == o and SearchOptions(min_score=None).min_score == 0.0
     assert SearchOptions(weights=[0.1, 1.0]) == o  # a JSON list is the same weights
@@ -106,7 +107,9 @@ def test_bad_values_name_their_field(changes: dict[str, Any], field: str) -> Non
 
 def test_values_at_the_edges_are_accepted() -> None:
     """The trap beside the checks: the smallest and largest values each field takes."""
-    o = SearchOptions(k=1, rrf_k=1, prefetch_limit=1, weights=(0.01, 1), budget_chars=1, group_size=1, min_score=1.0, rerank=Rerank(pool=2))
+    o = SearchOptions(
+        k=1, rrf_k=1, prefetch_limit=1, weights=(0.01, 1), budget_chars=1, group_size=1, min_score=1.0, rerank=Rerank(pool=2)
+    )
     assert (o.k, o.budget_chars, o.min_score) == (1, 1, 1.0)
     assert SearchOptions(min_score=0, rerank=True).min_score == 0.0
 
@@ -154,7 +157,8 @@ def test_the_index_refuses_what_is_not_options(index: Any) -> None:
 def test_the_serve_body_becomes_options() -> None:
     from structaware_retrievers.serve.app import _query_args
 
-    text, options = _query_args({"text": QUESTION, "k": 3, "mode": "sparse", "weights": [0.5, 1], "rrf_k": 60, "min_score": 0})
+    body = {"text": QUESTION, "k": 3, "mode": "sparse", "weights": [0.5, 1], "rrf_k": 60, "min_score": 0}
+    text, options = _query_args(body)
     assert text == QUESTION
     assert options == SearchOptions(k=3, mode="sparse", weights=(0.5, 1.0), rrf_k=60, min_score=0.0)
     assert _query_args({"text": QUESTION})[1] == SearchOptions(k=5)  # the served default k
@@ -175,7 +179,8 @@ def test_the_cli_searches_with_the_options_it_would_send_a_server(monkeypatch: p
     local, bodies = _Recorder(), []
     monkeypatch.setattr(cli_query, "open_index", lambda *a, **kw: local)
     monkeypatch.setattr(cli_query, "served_records", lambda index, collection, body: bodies.append(body) or [])
-    flags = ["--mode", "sparse", "-k", "3", "--rrf-k", "60", "--weights", "0.5,1", "--no-rerank", "--filter", "type=table_row"]
+    flags = ["--mode", "sparse", "-k", "3", "--rrf-k", "60", "--weights", "0.5,1", "--no-rerank"]
+    flags += ["--filter", "type=table_row"]
     for server in ("--server", "--no-server"):
         res = CliRunner().invoke(app, ["query", QUESTION, "--index", str(tmp_path), *flags, server])
         assert res.exit_code == 0, res.output

@@ -196,7 +196,14 @@ class _Readers:
     """
 
     def __init__(
-        self, items: list[_Prepared], reading_order: str, unit_options: UnitOptions | None, *, workers: int, processes: bool, overlap: bool
+        self,
+        items: list[_Prepared],
+        reading_order: str,
+        unit_options: UnitOptions | None,
+        *,
+        workers: int,
+        processes: bool,
+        overlap: bool,
     ) -> None:
         self._todo = [i for i, item in enumerate(items) if item.skipped is None and item.error is None]
         self._items = items

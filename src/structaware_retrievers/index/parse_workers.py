@@ -157,7 +157,9 @@ class ParseWorkers:
         """Process ids of the running workers."""
         return [slot.proc.pid for slot in self._slots if slot.proc is not None and slot.proc.poll() is None]
 
-    def submit(self, path: Path, reading_order: str, unit_options: UnitOptions | None) -> Future[tuple[ParsedDocument, list[Unit]]]:
+    def submit(
+        self, path: Path, reading_order: str, unit_options: UnitOptions | None
+    ) -> Future[tuple[ParsedDocument, list[Unit]]]:
         fut: Future[tuple[ParsedDocument, list[Unit]]] = Future()
         with self._lock:
             if self._closed:

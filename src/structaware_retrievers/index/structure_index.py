@@ -306,7 +306,8 @@ class StructureIndex:
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
-            MalformedInputError: empty text, ``options`` not a ``SearchOptions``, a bad field (naming it), a bad filter (``UnsupportedFilterError``
+            MalformedInputError: empty text, ``options`` not a ``SearchOptions``, a bad field (naming it), a
+                bad filter (``UnsupportedFilterError``
                 naming an operator Qdrant cannot evaluate; ``UnknownFilterError`` for a key no unit of the
                 index carries or a value outside a closed vocabulary), a question with no BM25 term in
                 ``"sparse"`` mode.

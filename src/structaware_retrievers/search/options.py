@@ -122,8 +122,8 @@ def _check_counts(options: SearchOptions) -> None:
         raise MalformedInputError(f"must be a positive whole number, got {size!r}", field="group_size")
 
 
-def search_options(options: SearchOptions | None, overrides: dict[str, Any], base: SearchOptions | None = None) -> SearchOptions:
-    """``options`` (else ``base``, else the defaults) with the keyword ``overrides`` of a call applied:
+def search_options(options: SearchOptions | None, overrides: dict[str, Any]) -> SearchOptions:
+    """``options`` (else the defaults) with the keyword ``overrides`` of a call applied:
     what ``StructureIndex.query(text, options, **overrides)`` searches with.
 
     Raises:
@@ -131,7 +131,7 @@ def search_options(options: SearchOptions | None, overrides: dict[str, Any], bas
         TypeError: an override that is not a field.
     """
     if options is None:
-        options = base if base is not None else SearchOptions()
+        options = SearchOptions()
     elif not isinstance(options, SearchOptions):
         raise MalformedInputError(f"expected SearchOptions or None, got {type(options).__name__}", field="options")
     return options.replace(**overrides)
