@@ -120,9 +120,9 @@ def test_rerank_orders_a_frameworks_candidates_by_id(index: StructureIndex) -> N
 def test_serve_takes_rerank_as_a_boolean_field() -> None:
     from structaware_retrievers.serve.app import _query_args
 
-    assert _query_args({"text": "sharps", "rerank": True})["rerank"] is True
-    assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)["rerank"] is True
-    assert "rerank" not in _query_args({"text": "sharps"})  # not given: the searcher's default
+    assert _query_args({"text": "sharps", "rerank": True})[1].rerank is True
+    assert _query_args({"text": "sharps", "rerank": "true"}, from_url=True)[1].rerank is True
+    assert _query_args({"text": "sharps"})[1].rerank is None  # not given: the searcher's default
     with pytest.raises(MalformedInputError, match="bool"):
         _query_args({"text": "sharps", "rerank": 1})  # trap: a number is not a yes
 

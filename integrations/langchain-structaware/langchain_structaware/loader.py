@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
 from langchain_structaware.documents import unit_to_document
+
+if TYPE_CHECKING:
+    from structaware_readers.units.options import UnitOptions
 
 ReadingOrder = Literal["auto", "parser", "layout"]
 
@@ -46,7 +49,7 @@ class StructureAwareLoader(BaseLoader):
         file_path: str | Path | Iterable[str | Path],
         *,
         reading_order: ReadingOrder = "auto",
-        unit_options: Any | None = None,
+        unit_options: UnitOptions | Mapping[str, Any] | None = None,
     ) -> None:
         if reading_order not in ("auto", "parser", "layout"):
             from structaware_readers.errors import MalformedInputError
@@ -60,7 +63,7 @@ class StructureAwareLoader(BaseLoader):
         #: Files of the given folders no reader takes, known once loading has started.
         self.skipped_files: list[Path] = []
 
-    def _options(self) -> Any:
+    def _options(self) -> UnitOptions | None:
         from structaware_readers.units import UnitOptions
 
         if self.unit_options is None or isinstance(self.unit_options, UnitOptions):

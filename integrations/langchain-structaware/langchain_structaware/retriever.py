@@ -25,6 +25,7 @@ from structaware_retrievers.query.fusion import (
     DEFAULT_PREFETCH_LIMIT,
     DEFAULT_RRF_K,
 )
+from structaware_retrievers.search.options import SearchOptions
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -155,25 +156,10 @@ class StructureAwareRetriever(BaseRetriever):
         index = open_index_folder(path, collection=collection, model_name=model_name, fix=fix)
         return cls(index=index, **kwargs)
 
-    def _query_kwargs(self, k: int | None, filter: Any, rerank: Any = None) -> dict[str, Any]:
-        if k is not None and k < 1:
-            from structaware_readers.errors import MalformedInputError
-
-            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
-        return {
-            "k": k if k is not None else self.k,
-            "mode": self.mode,
-            "fusion": self.fusion,
-            "rrf_k": self.rrf_k,
-            "prefetch_limit": self.prefetch_limit,
-            "weights": self.weights,
-            "budget_chars": self.budget_chars,
-            "expand": self.expand,
-            "group_size": self.group_size,
-            "min_score": self.min_score,
-            "filter": check_filter(filter) if filter is not None else self.filter,
-            "rerank": rerank if rerank is not None else self.rerank,
-        }
+    def _options(self, k: int | None, filter: Any, rerank: Any = None) -> SearchOptions:
+        """The search's options: the retriever's fields, with a call's ``k``, ``filter`` and ``rerank``."""
+        changes = {"k": k, "filter": check_filter(filter) if filter is not None else None, "rerank": rerank}
+        return SearchOptions.of(self, **{name: v for name, v in changes.items() if v is not None})
 
     def _get_relevant_documents(
         self,
@@ -184,7 +170,7 @@ class StructureAwareRetriever(BaseRetriever):
         filter: Any = None,
         rerank: Any = None,
     ) -> list[Document]:
-        return hits_to_documents(self.index.query(query, **self._query_kwargs(k, filter, rerank)))
+        return hits_to_documents(self.index.query(query, self._options(k, filter, rerank)))
 
     async def _aget_relevant_documents(
         self,
@@ -195,7 +181,7 @@ class StructureAwareRetriever(BaseRetriever):
         filter: Any = None,
         rerank: Any = None,
     ) -> list[Document]:
-        return hits_to_documents(await self.index.aquery(query, **self._query_kwargs(k, filter, rerank)))
+        return hits_to_documents(await self.index.aquery(query, self._options(k, filter, rerank)))
 
     def as_retriever_tool(
         self,

@@ -52,6 +52,7 @@ from langchain_core.vectorstores import VectorStore
 
 from langchain_structaware.documents import document_to_unit, unit_to_document
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.search.options import SearchOptions
 
 #: Payload keys of a document added through this store.
 PAGE_CONTENT_KEY = "page_content"
@@ -327,20 +328,9 @@ class StructureAwareVectorStore(VectorStore):
         relevance: bool = False,
         rerank: Any = False,
     ) -> list[tuple[Document, float]]:
-        records = self._records.search(
-            text,
-            dense=dense,
-            k=k,
-            mode=mode,  # type: ignore[arg-type]
-            fusion=self.fusion,  # type: ignore[arg-type]
-            rrf_k=self.rrf_k,
-            prefetch_limit=self.prefetch_limit,
-            flt=to_point_filter(flt),
-            weights=self.weights,  # type: ignore[arg-type]
-            mmr=mmr,
-            relevance=relevance,
-            rerank=rerank,
-        )
+        # the store's fusion settings under their own names; the search's k, mode, filter and rerank
+        options = SearchOptions.of(self, k=k, mode=mode, filter=to_point_filter(flt), rerank=rerank)
+        records = self._records.search(text, dense=dense, options=options, mmr=mmr, relevance=relevance)
         return [(self._document(r.id, r.payload), r.score) for r in records]
 
     @staticmethod

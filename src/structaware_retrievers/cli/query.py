@@ -32,6 +32,7 @@ from structaware_retrievers.query.fusion import (
     DEFAULT_PREFETCH_LIMIT,
     DEFAULT_RRF_K,
 )
+from structaware_retrievers.search.options import SearchOptions
 
 
 def served_records(index: Path | None, collection: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -168,15 +169,16 @@ def query(
     if budget is not None:
         why.append(f"no hit fits in --budget-chars {budget}")
     empty = " or ".join(why)  # what an empty answer can mean, said on stderr
-    args: dict[str, Any] = {
-        "k": k, "mode": mode.value, "fusion": fusion.value, "rrf_k": rrf_k, "prefetch_limit": prefetch,
-        "weights": w, "budget_chars": budget, "expand": expand, "group_size": group_size,
-        "min_score": min_score, "rerank": rerank,  # None: not sent, the searcher's default
-    }  # fmt: skip
-    if use_server and url is None:
-        body = {"text": text, **{key: v for key, v in args.items() if v is not None}}
-        if filter_fields:
-            body["filter"] = filter_fields
+    try:
+        options = SearchOptions(
+            k=k, mode=mode.value, fusion=fusion.value, rrf_k=rrf_k, prefetch_limit=prefetch, filter=filter_fields or None,
+            weights=w, budget_chars=budget, expand=expand, group_size=group_size, min_score=min_score, rerank=rerank,
+        )  # fmt: skip
+    except StructawareError as exc:
+        fail(exc)
+        return
+    if use_server and url is None:  # the serve body spells the options as they are named; None: not sent
+        body = {"text": text, **{key: v for key, v in options.as_dict().items() if v is not None}}
         records = served_records(index, collection, body)
         if records is not None:
             print_records(records, as_json, empty)
@@ -188,7 +190,7 @@ def query(
         idx = open_index(index, url, api_key, collection, dense=dense)
         if EXIT["main"]:
             EXIT["index"] = idx
-        hits = idx.query(text, filter=filter_fields or None, **args)
+        hits = idx.query(text, options)
     except StructawareError as exc:
         fail(exc)
         return

@@ -70,6 +70,7 @@ def show(
     grouped hit, both boxes of a flow edge), as PNG files or inline in a terminal that can show pictures."""
     from structaware_retrievers.cli.show_pictures import hits_by_id, show_hits
     from structaware_retrievers.cli.terminal_image import inline_protocol
+    from structaware_retrievers.search.options import SearchOptions
 
     EXIT["read_only"] = True
     if (text is None) == (not unit):
@@ -83,10 +84,10 @@ def show(
         if unit:
             hits = hits_by_id(idx, unit)
         else:
-            hits = idx.query(
-                clean_text(text or ""), k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size,
-                min_score=min_score,
+            options = SearchOptions(
+                k=k, mode=mode.value, filter=filter_fields or None, group_size=group_size, min_score=min_score
             )
+            hits = idx.query(clean_text(text or ""), options)
         if not hits:
             why = "the filter matched no unit" if filter_fields else "no unit shares a term with the question"
             if not unit and min_score > 0:

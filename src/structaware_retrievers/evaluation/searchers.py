@@ -55,14 +55,14 @@ class MethodSearcher:
         ``benchmarks/calibration.py`` measures the relevance bar."""
         from structaware_retrievers.query.filters import SearchFilter
         from structaware_retrievers.search.evidence import hit_unit
+        from structaware_retrievers.search.options import SearchOptions
 
         flt = SearchFilter(doc_ids=[doc_id]) if doc_id is not None else None
         self.last_hits = []
         if mode == "sparse" and not self.index.sparse.embed_query(text).indices:
             return []  # the index would answer with its dense fallback: not BM25's result
-        hits = self.index.query(
-            text, k=k, mode=mode, filter=flt, prefetch_limit=max(50, k), rerank=self.rerank, min_score=0
-        )
+        options = SearchOptions(k=k, mode=mode, filter=flt, prefetch_limit=max(50, k), rerank=self.rerank, min_score=0)
+        hits = self.index.query(text, options)
         self.last_hits = sorted(hits, key=lambda h: h.rank)
         return [hit_unit(h) for h in self.last_hits]
 

@@ -34,6 +34,7 @@ from structaware_retrievers.search.results import IngestFailure, IngestReport, I
 
 if TYPE_CHECKING:
     from structaware_readers.models import ParsedDocument, Unit
+    from structaware_readers.units.options import UnitOptions
     from structaware_retrievers.index.writer import IndexWriter
 
 __all__ = ["ingest_settings", "run_ingest", "warning_lines"]
@@ -74,7 +75,7 @@ def _version(distribution: str) -> str:
         return "none"
 
 
-def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: Any) -> str:
+def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: UnitOptions | None) -> str:
     """Everything besides the input bytes that changes the indexed units, as one string: the
     package, schema and encoders, the options, and what the readers can do in this environment
     (pdfplumber rebuilds table grids from a PDF's text layer; MinerU's version makes a PDF's
@@ -143,7 +144,7 @@ def _name_thread() -> None:
     threading.current_thread().name = "structaware-ingest-parse"
 
 
-def _read_in_thread(path: Path, reading_order: str, unit_options: Any) -> tuple[Any, Any]:
+def _read_in_thread(path: Path, reading_order: str, unit_options: UnitOptions | None) -> tuple[Any, Any]:
     from structaware_retrievers.index.parse_workers import read_input
 
     return read_input(path, reading_order, unit_options)
@@ -161,7 +162,16 @@ class _Readers:
     memory stay few whatever the library's size.
     """
 
-    def __init__(self, items: list[_Prepared], reading_order: str, unit_options: Any, *, workers: int, processes: bool, overlap: bool) -> None:
+    def __init__(
+        self,
+        items: list[_Prepared],
+        reading_order: str,
+        unit_options: UnitOptions | None,
+        *,
+        workers: int,
+        processes: bool,
+        overlap: bool,
+    ) -> None:
         self._todo = [i for i, item in enumerate(items) if item.skipped is None and item.error is None]
         self._items = items
         self._args = (reading_order, unit_options)
@@ -254,7 +264,7 @@ def run_ingest(
     *,
     reading_order: str,
     progress: bool,
-    unit_options: Any,
+    unit_options: UnitOptions | None,
     optimize: bool,
     reparse: bool,
     overlap: bool,
@@ -275,7 +285,7 @@ def _run(
     paths: Iterable[str | Path],
     reading_order: str,
     progress: bool,
-    unit_options: Any,
+    unit_options: UnitOptions | None,
     optimize: bool,
     reparse: bool,
     overlap: bool,

@@ -29,6 +29,7 @@ from structaware_readers.errors import ParserUnavailableError
 
 if TYPE_CHECKING:
     from structaware_readers.models import ParsedDocument, Unit
+    from structaware_readers.units.options import UnitOptions
 
 __all__ = ["DEFAULT_READ_TIMEOUT", "ParseWorkers", "default_workers", "read_input"]
 
@@ -45,7 +46,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def read_input(path: Path, reading_order: str, unit_options: Any) -> tuple[ParsedDocument, list[Unit]]:
+def read_input(path: Path, reading_order: str, unit_options: UnitOptions | None) -> tuple[ParsedDocument, list[Unit]]:
     """One input -> its document and units (``load_document`` + ``build_units``); errors as those raise."""
     from structaware_readers import units
     from structaware_readers.load import loader
@@ -148,7 +149,9 @@ class ParseWorkers:
         """Process ids of the running workers."""
         return [slot.proc.pid for slot in self._slots if slot.proc is not None and slot.proc.poll() is None]
 
-    def submit(self, path: Path, reading_order: str, unit_options: Any) -> Future[tuple[ParsedDocument, list[Unit]]]:
+    def submit(
+        self, path: Path, reading_order: str, unit_options: UnitOptions | None
+    ) -> Future[tuple[ParsedDocument, list[Unit]]]:
         fut: Future[tuple[ParsedDocument, list[Unit]]] = Future()
         with self._lock:
             if self._closed:

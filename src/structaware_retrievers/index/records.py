@@ -37,12 +37,12 @@ from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.index.commit import recover, write_document
 from structaware_retrievers.index.structure_index import StructureIndex
-from structaware_retrievers.query.filters import METADATA_KEY, HasId, PointFilter, evidence_default
-from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.query.filters import METADATA_KEY, HasId, PointFilter, evidence_default, to_point_filter
 from structaware_retrievers.search import calibration
-from structaware_retrievers.search.rerank import Rerank, RerankLike, resolve_rerank
+from structaware_retrievers.search.options import SearchOptions
+from structaware_retrievers.search.rerank import Rerank, resolve_rerank
 from structaware_retrievers.search.results import SearchHit
-from structaware_retrievers.store.base import Fusion, Mode, PointRecord, ScoredRecord
+from structaware_retrievers.store.base import PointRecord, ScoredRecord
 
 __all__ = [
     "METADATA_KEY",
@@ -309,16 +309,9 @@ class RecordIndex:
         text: str | None,
         *,
         dense: Sequence[float] | None,
-        k: int,
-        mode: Mode = "hybrid",
-        fusion: Fusion = "rrf",
-        rrf_k: int = DEFAULT_RRF_K,
-        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        flt: PointFilter | None = None,
-        weights: tuple[float, float] | None = None,
+        options: SearchOptions,
         mmr: tuple[float, int] | None = None,
         relevance: bool = False,
-        rerank: RerankLike = False,
     ) -> list[ScoredRecord]:
         """Search, best first; ``[]`` when the collection does not exist or is empty.
 
@@ -326,9 +319,12 @@ class RecordIndex:
             text: the query text (BM25 half); ``None`` searches the dense vector only.
             dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
                 ``text`` with the index's dense encoder (in hybrid and dense modes).
-            k, mode, fusion, rrf_k, prefetch_limit, flt, weights: as :meth:`StructureIndex.query`
-                (``weights=None``: :data:`~structaware_retrievers.query.fusion.DEFAULT_WEIGHTS`; ``reference``
-                and ``front_matter`` units only when ``flt`` names unit types).
+            options: ``k``, ``mode``, ``fusion``, ``rrf_k``, ``prefetch_limit``, ``filter`` (a
+                ``PointFilter`` is used as is), ``weights`` and ``rerank`` as :meth:`StructureIndex.query`
+                takes them (``reference`` and ``front_matter`` units only when the filter names unit
+                types); the packing fields (``budget_chars``, ``expand``, ``group_size``, ``min_score``)
+                are not used. ``rerank`` runs over the first ``Rerank.pool`` records, each keeping its
+                score; not used by an MMR search or one without a query text.
             mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
                 maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
             relevance: scores as calibrated relevances in [0, 1] that mean the same from question
@@ -336,20 +332,18 @@ class RecordIndex:
                 with ``dense`` and its IDF-weighted coverage of the text's BM25 terms; fitted for
                 structaware's default dense model) instead of the engine's scores; the order stays
                 the engine's.
-            rerank: the second stage as :meth:`StructureIndex.query` takes it (``None``: on for a hybrid
-                search), over the first ``Rerank.pool`` records; each keeps its score. Not used by an
-                MMR search or one without a query text. Default ``False``: the fused order.
 
         Raises:
-            MalformedInputError: ``k < 1``, neither a text nor a vector, or a bad ``rerank``.
-            UnknownFilterError: ``flt`` names a metadata key no point carries.
+            MalformedInputError: neither a text nor a vector.
+            UnknownFilterError: the filter names a metadata key no point carries.
             StoreError: the query vector's dimension differs from the collection's.
         """
-        if k < 1:
-            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
-        options = resolve_rerank(rerank, mode)
+        k, mode, flt = options.k, options.mode, options.filter
+        if flt is not None and not isinstance(flt, PointFilter):
+            flt = to_point_filter(flt)
+        stage = resolve_rerank(options.rerank, mode)
         if mmr is not None:
-            mode, options = "dense", None
+            mode, stage = "dense", None
         if text is None and dense is None:
             raise MalformedInputError("give a query text or a query vector", field="query")
         if not self.store.exists() or self.store.count() == 0:
@@ -368,22 +362,22 @@ class RecordIndex:
             raise MalformedInputError("a BM25-only search (mode 'sparse') needs a query text", field="query")
         if mode == "sparse" and (sparse is None or not sparse.indices):
             raise MalformedInputError(NO_BM25_TERMS, field="query")
-        weights = DEFAULT_WEIGHTS if weights is None else (float(weights[0]), float(weights[1]))
-        options = options if text else None
+        weights = (float(options.weights[0]), float(options.weights[1]))
+        stage = stage if text else None
         records = self.store.query(
             dense=dense if mode != "sparse" else None,
             sparse=sparse,
-            limit=max(k, options.pool) if options else k,
+            limit=max(k, stage.pool) if stage else k,
             mode=mode,
-            fusion=fusion,
-            rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit,
+            fusion=options.fusion,
+            rrf_k=options.rrf_k,
+            prefetch_limit=options.prefetch_limit,
             flt=evidence_default(flt),  # reference / front matter units only when the filter names unit types
             weights=weights,
             mmr=mmr,
         )
-        if options is not None:
-            records = self._rescore(text, records, dense if mode != "sparse" else None, sparse, options)[:k]
+        if stage is not None:
+            records = self._rescore(text, records, dense if mode != "sparse" else None, sparse, stage)[:k]
         if not relevance:
             return records
         terms = sparse if sparse is not None or not text else self.index.sparse.embed_query(text)

@@ -51,12 +51,7 @@ from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.index.paths import DEFAULT_INDEX_PATH, ENV_INDEX, default_index_path  # noqa: F401 - served by the package
 from structaware_retrievers.index.writer import INDEX_FORMAT, IndexWriter  # noqa: F401 - served by the package
 from structaware_retrievers.query.filters import FilterLike
-from structaware_retrievers.query.fusion import (
-    DEFAULT_GROUP_SIZE,
-    DEFAULT_MIN_SCORE,
-    DEFAULT_PREFETCH_LIMIT,
-    DEFAULT_RRF_K,
-)
+from structaware_retrievers.search.options import SearchOptions, search_options
 from structaware_retrievers.search.rerank import RerankLike, resolve_rerank
 from structaware_retrievers.search.results import IngestError, IngestFailure, IngestReport, IngestSummary, SearchHit
 from structaware_retrievers.search.searcher import IndexSearcher
@@ -64,6 +59,8 @@ from structaware_retrievers.store.base import VectorStore
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
+
+    from structaware_readers.units.options import UnitOptions
 
 __all__ = [
     "DEFAULT_INDEX_PATH",
@@ -76,10 +73,6 @@ __all__ = [
     "expand_inputs",
     "open_index_folder",
 ]
-
-Mode = Literal["hybrid", "dense", "sparse"]
-FusionName = Literal["rrf", "dbsf"]
-
 
 class StructureIndex:
     """A searchable index of structure-aware evidence units (paper sections 2.3-2.4).
@@ -190,7 +183,7 @@ class StructureIndex:
         *,
         reading_order: Literal["auto", "parser", "layout"] = "auto",
         progress: bool = False,
-        unit_options: Any = None,
+        unit_options: UnitOptions | None = None,
         optimize: bool = True,
         reparse: bool = False,
         overlap: bool = True,
@@ -201,7 +194,8 @@ class StructureIndex:
 
         ``paths`` are expanded with :func:`expand_inputs` (folders of PDFs, MinerU outputs and
         Unstructured JSON). Each input goes through ``structaware_readers.load.loader.load_document``
-        (with ``reading_order``), ``structaware_readers.units.build_units`` (with ``unit_options``)
+        (with ``reading_order``), ``structaware_readers.units.build_units`` (with ``unit_options``, a
+        :class:`~structaware_readers.units.options.UnitOptions`; ``None``: its defaults)
         and :meth:`add_document`. A failing input does not stop the others: its error is recorded
         in ``summary.failed`` and the summary is returned; call ``summary.raise_for_errors()`` to
         turn failures into an :class:`IngestError`. ``log`` (e.g. ``print``) receives each written
@@ -257,27 +251,16 @@ class StructureIndex:
             self.store.optimize()
 
     # -- reads: IndexSearcher --------------------------------------------------------------
-    def query(
-        self,
-        text: str,
-        *,
-        k: int = 10,
-        mode: Mode = "hybrid",
-        fusion: FusionName = "rrf",
-        rrf_k: int = DEFAULT_RRF_K,
-        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: FilterLike = None,
-        weights: tuple[float, float] | None = None,
-        budget_chars: int | None = None,
-        expand: bool = False,
-        group_size: int = DEFAULT_GROUP_SIZE,
-        rerank: RerankLike = None,
-        min_score: float | None = DEFAULT_MIN_SCORE,
-    ) -> list[SearchHit]:
+    def query(self, text: str, options: SearchOptions | None = None, **overrides: Any) -> list[SearchHit]:
         """Search the index; best first.
+
+        ``index.query(text, k=5, mode="sparse")`` and ``index.query(text, SearchOptions(k=5, mode="sparse"))``
+        search alike; keywords given with ``options`` change those fields of it.
 
         Args:
             text: the question (any length; the dense model reads its first 256 word pieces).
+            options: a :class:`~structaware_retrievers.search.options.SearchOptions` (default: its
+                defaults, ``k=10``); ``overrides``: any of its fields, below.
             k: number of hits to return (with ``budget_chars``: candidates considered).
             mode: ``"hybrid"`` (dense + BM25 fused inside Qdrant), ``"dense"`` or ``"sparse"`` (BM25).
             fusion: ``"rrf"`` (reciprocal rank fusion, paper 2.4) or ``"dbsf"`` (distribution-based).
@@ -323,62 +306,19 @@ class StructureIndex:
 
         Raises:
             IndexNotFoundError: the index does not exist or is empty.
-            MalformedInputError: empty text, bad ``k``/``mode``/``fusion``/``rrf_k``/``prefetch_limit``/
-                ``weights``/``budget_chars``/``group_size``/``rerank``/``min_score``, a bad filter (``UnsupportedFilterError``
+            MalformedInputError: empty text, ``options`` not a ``SearchOptions``, a bad field (naming it), a
+                bad filter (``UnsupportedFilterError``
                 naming an operator Qdrant cannot evaluate; ``UnknownFilterError`` for a key no unit of the
                 index carries or a value outside a closed vocabulary), a question with no BM25 term in
                 ``"sparse"`` mode.
+            TypeError: a keyword that is not a field of ``SearchOptions``.
         """
-        return self.searcher.query(
-            text,
-            k=k,
-            mode=mode,
-            fusion=fusion,
-            rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit,
-            filter=filter,
-            weights=weights,
-            budget_chars=budget_chars,
-            expand=expand,
-            group_size=group_size,
-            rerank=resolve_rerank(rerank, mode),
-            min_score=min_score,
-        )
+        return self.searcher.query(text, search_options(options, overrides))
 
-    async def aquery(
-        self,
-        text: str,
-        *,
-        k: int = 10,
-        mode: Mode = "hybrid",
-        fusion: FusionName = "rrf",
-        rrf_k: int = DEFAULT_RRF_K,
-        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-        filter: FilterLike = None,
-        weights: tuple[float, float] | None = None,
-        budget_chars: int | None = None,
-        expand: bool = False,
-        group_size: int = DEFAULT_GROUP_SIZE,
-        rerank: RerankLike = None,
-        min_score: float | None = DEFAULT_MIN_SCORE,
-    ) -> list[SearchHit]:
+    async def aquery(self, text: str, options: SearchOptions | None = None, **overrides: Any) -> list[SearchHit]:
         """Async :meth:`query`: query embedding in a worker thread; the search through
         ``AsyncQdrantClient`` for a server, in a worker thread otherwise. Same arguments and errors."""
-        return await self.searcher.aquery(
-            text,
-            k=k,
-            mode=mode,
-            fusion=fusion,
-            rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit,
-            filter=filter,
-            weights=weights,
-            budget_chars=budget_chars,
-            expand=expand,
-            group_size=group_size,
-            rerank=resolve_rerank(rerank, mode),
-            min_score=min_score,
-        )
+        return await self.searcher.aquery(text, search_options(options, overrides))
 
     def rerank(self, text: str, unit_ids: list[str], rerank: RerankLike = True) -> list[tuple[str, float]]:
         """The second stage (:mod:`structaware_retrievers.search.rerank`) over units of this index found by

@@ -31,7 +31,6 @@ __all__ = [
     "FULL_COVERAGE_WEIGHT",
     "DEFAULT_MIN_SCORE",
     "SCALE",
-    "check_min_score",
     "relevance",
     "relevances",
     "term_idfs",
@@ -53,21 +52,6 @@ COVERAGE_ONLY_BOUNDARY = 0.12
 SCALE = 0.05
 #: a question is searched by the multilingual half when this share of its letters is CJK
 _CJK_QUERY_SHARE = 0.3
-
-
-def check_min_score(min_score: float | None) -> float:
-    """``min_score`` as a float in [0, 1] (``None``: 0.0, no bar).
-
-    Raises:
-        MalformedInputError: not a number in [0, 1].
-    """
-    from structaware_readers.errors import MalformedInputError
-
-    if min_score is None:
-        return 0.0
-    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0.0 <= min_score <= 1.0:
-        raise MalformedInputError(f"must be a number in [0, 1], got {min_score!r}", field="min_score")
-    return float(min_score)
 
 
 def relevance(cos: float | None, cov: float, *, cjk: bool) -> float:

@@ -26,7 +26,6 @@ hits and group rows below ``min_score`` are dropped: an off-topic question gets 
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from structaware_readers.errors import IndexNotFoundError, MalformedInputError
@@ -35,9 +34,9 @@ from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.query.filter_keys import check_keys
 from structaware_retrievers.query.filters import FilterLike, HasId, PointFilter, evidence_default, to_point_filter
-from structaware_retrievers.query.fusion import DEFAULT_WEIGHTS
 from structaware_retrievers.search import calibration, evidence
-from structaware_retrievers.search.rerank import Rerank, rerank_order
+from structaware_retrievers.search.options import SearchOptions
+from structaware_retrievers.search.rerank import Rerank, rerank_order, resolve_rerank
 from structaware_retrievers.search.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
 
@@ -47,8 +46,8 @@ __all__ = ["IndexSearcher"]
 class IndexSearcher:
     """Searches one collection of ``store`` with the ``dense`` and ``sparse`` encoders.
 
-    The arguments of :meth:`query` are those of :meth:`StructureIndex.query
-    <structaware_retrievers.index.structure_index.StructureIndex.query>` (documented there), all given.
+    :meth:`query` takes a :class:`~structaware_retrievers.search.options.SearchOptions` (its fields are
+    documented at :meth:`StructureIndex.query <structaware_retrievers.index.structure_index.StructureIndex.query>`).
     """
 
     def __init__(self, store: VectorStore, dense: DenseEncoder, sparse: SparseEncoder, *, collection: str) -> None:
@@ -74,38 +73,15 @@ class IndexSearcher:
                 path=self.store.location,
             )
 
-    def _prepare(
-        self,
-        text: str,
-        k: int,
-        mode: str,
-        fusion: str,
-        rrf_k: int,
-        prefetch_limit: int,
-        filter: FilterLike,
-        weights: tuple[float, float] | None = None,
-        group_size: int = 1,
-    ) -> dict[str, Any]:
-        """Check the arguments of :meth:`query`/:meth:`aquery` and embed the query: the keyword
-        arguments of :meth:`VectorStore.query` (raises as :meth:`StructureIndex.query` documents)."""
+    def _prepare(self, text: str, options: SearchOptions) -> dict[str, Any]:
+        """Check the question and embed it: the keyword arguments of :meth:`VectorStore.query` for
+        ``options`` (checked when they were made; raises as :meth:`StructureIndex.query` documents)."""
         if not isinstance(text, str) or not text.strip():
             raise MalformedInputError("query text is empty", field="text")
-        if k < 1:
-            raise MalformedInputError(f"must be >= 1, got {k}", field="k")
-        if mode not in ("hybrid", "dense", "sparse"):
-            raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', got {mode!r}", field="mode")
-        if fusion not in ("rrf", "dbsf"):
-            raise MalformedInputError(f"must be 'rrf' or 'dbsf', got {fusion!r}", field="fusion")
-        if rrf_k < 1:
-            raise MalformedInputError(f"must be >= 1, got {rrf_k}", field="rrf_k")
-        if prefetch_limit < 1:
-            raise MalformedInputError(f"must be >= 1, got {prefetch_limit}", field="prefetch_limit")
-        weights = DEFAULT_WEIGHTS if weights is None else tuple(weights)  # type: ignore[assignment]
-        if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
-            raise MalformedInputError(f"must be two positive numbers (dense, BM25), got {weights!r}", field="weights")
         self.require_index()
-        flt = to_point_filter(filter)
+        flt = to_point_filter(options.filter)
         self.check_filter(flt)
+        mode = options.mode
         use_dense = mode != "sparse"
         sparse = self.sparse.embed_query(text) if mode != "dense" else None
         if sparse is not None and not sparse.indices:
@@ -119,13 +95,13 @@ class IndexSearcher:
         return {
             "dense": dense,
             "sparse": sparse,
-            "limit": max(k, prefetch_limit),  # rows to group and linked units to bring come from below k
+            "limit": max(options.k, options.prefetch_limit),  # rows to group and linked units come from below k
             "mode": mode,
-            "fusion": fusion,
-            "rrf_k": rrf_k,
-            "prefetch_limit": prefetch_limit,
+            "fusion": options.fusion,
+            "rrf_k": options.rrf_k,
+            "prefetch_limit": options.prefetch_limit,
             "flt": evidence_default(flt),  # reference / front matter units only when the filter asks
-            "weights": weights,
+            "weights": options.weights,
         }
 
     def _dense_covers(self, text: str) -> bool:
@@ -137,55 +113,29 @@ class IndexSearcher:
     def _hits(records: list[ScoredRecord]) -> list[SearchHit]:
         return [SearchHit(unit=Unit.from_payload(r.payload), score=r.score, rank=i) for i, r in enumerate(records, 1)]
 
-    def query(
-        self,
-        text: str,
-        *,
-        k: int,
-        mode: str,
-        fusion: str,
-        rrf_k: int,
-        prefetch_limit: int,
-        filter: FilterLike,
-        weights: tuple[float, float] | None,
-        budget_chars: int | None,
-        expand: bool,
-        group_size: int,
-        rerank: Rerank | None = None,
-        min_score: float | None = None,
-    ) -> list[SearchHit]:
-        """Steps 1-3 of the module docstring (with the re-scoring stage when ``rerank`` is given); best first."""
-        self.check_budget(budget_chars, group_size)
-        bar = calibration.check_min_score(min_score)
-        prep = self._prepare(text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size)
+    def query(self, text: str, options: SearchOptions) -> list[SearchHit]:
+        """Steps 1-3 of the module docstring (with the re-scoring stage unless ``options.rerank``
+        turns it off); best first."""
+        prep = self._prepare(text, options)
         with self.store.hold():  # one version of every document for all the reads below
             hits = self._hits(self.store.query(**prep))
-            return self._deliver(text, hits, prep, k, budget_chars, expand, group_size, rerank, bar)
+            return self._deliver(text, hits, prep, options)
 
-    def _deliver(
-        self,
-        text: str,
-        hits: list[SearchHit],
-        prep: dict[str, Any],
-        k: int,
-        budget_chars: int | None,
-        expand: bool,
-        group_size: int,
-        rerank: Rerank | None,
-        min_score: float = 0.0,
-    ) -> list[SearchHit]:
+    def _deliver(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: SearchOptions) -> list[SearchHit]:
         """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
         groups, linked units) before the cut to ``k``, then the calibration (hits and group rows under
         ``min_score`` dropped), the expansion and the budget. The stage may put a discussion above the
         recommendation the packing brought for it: keeping each recommendation just above its
         discussion undid most of its gain (cpg PH@1 83 -> 71 of 100, docs/benchmarks/rerank.md)."""
+        k, group_size = options.k, options.group_size
+        rerank = resolve_rerank(options.rerank, options.mode)
         if rerank is None:
             top = self.finish(hits, k, None, False, group_size, prep["flt"])
         else:
             packed = self.finish(hits, max(k, rerank.pool), None, False, group_size, prep["flt"])
             ordered = self.rescore(text, packed[: rerank.pool], prep, rerank) + packed[rerank.pool :]
             top = [h.model_copy(update={"rank": n}) for n, h in enumerate(ordered[:k], 1)]
-        return self.fit(self.calibrate(text, top, prep, min_score), budget_chars, expand)
+        return self.fit(self.calibrate(text, top, prep, options.min_score or 0.0), options.budget_chars, options.expand)
 
     def calibrate(self, text: str, hits: list[SearchHit], prep: dict[str, Any], min_score: float) -> list[SearchHit]:
         """Each hit with its calibrated ``relevance`` (:func:`calibration.relevances`, from the query
@@ -264,7 +214,7 @@ class IndexSearcher:
         ids = list(dict.fromkeys(unit_ids))
         if not ids:
             return []
-        prep = self._prepare(text, len(ids), "hybrid", "rrf", 1, len(ids), None)
+        prep = self._prepare(text, SearchOptions(k=len(ids), rrf_k=1, prefetch_limit=len(ids)))
         only = PointFilter(must=(HasId(tuple(ids)),))
         units = {r.id: Unit.from_payload(r.payload) for r in self.store.scroll(only)}
         missing = [i for i in ids if i not in units]
@@ -275,51 +225,19 @@ class IndexSearcher:
         hits = [SearchHit(unit=units[i], score=0.0, rank=n) for n, i in enumerate(ids, 1)]
         return [(ids[i], score) for i, score in self.stage_scores(text, hits, prep, options)]
 
-    async def aquery(
-        self,
-        text: str,
-        *,
-        k: int,
-        mode: str,
-        fusion: str,
-        rrf_k: int,
-        prefetch_limit: int,
-        filter: FilterLike,
-        weights: tuple[float, float] | None,
-        budget_chars: int | None,
-        expand: bool,
-        group_size: int,
-        rerank: Rerank | None = None,
-        min_score: float | None = None,
-    ) -> list[SearchHit]:
+    async def aquery(self, text: str, options: SearchOptions) -> list[SearchHit]:
         """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
         through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
         import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
 
-        self.check_budget(budget_chars, group_size)
-        bar = calibration.check_min_score(min_score)
-        prep = functools.partial(
-            self._prepare, text, k, mode, fusion, rrf_k, prefetch_limit, filter, weights, group_size
-        )
-        args = await asyncio.to_thread(prep)
+        args = await asyncio.to_thread(self._prepare, text, options)
         held = self.store.hold()  # as query(): one version of every document for all the reads;
         await asyncio.to_thread(held.__enter__)  # entered and left in a worker thread: it may wait for the shard
         try:
             hits = self._hits(await self.store.aquery(**args))
-            return await asyncio.to_thread(
-                self._deliver, text, hits, args, k, budget_chars, expand, group_size, rerank, bar
-            )
+            return await asyncio.to_thread(self._deliver, text, hits, args, options)
         finally:
             await asyncio.to_thread(held.__exit__, None, None, None)
-
-    @staticmethod
-    def check_budget(budget_chars: int | None, group_size: int) -> None:
-        """Raises :class:`MalformedInputError` for a ``budget_chars`` or ``group_size`` that is not a
-        positive whole number (``None`` budget: no budget)."""
-        if budget_chars is not None and (not isinstance(budget_chars, int) or budget_chars < 1):
-            raise MalformedInputError(f"must be a positive number of characters, got {budget_chars!r}", field="budget_chars")
-        if not isinstance(group_size, int) or isinstance(group_size, bool) or group_size < 1:
-            raise MalformedInputError(f"must be a positive whole number, got {group_size!r}", field="group_size")
 
     def finish(
         self,

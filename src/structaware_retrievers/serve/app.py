@@ -59,6 +59,7 @@ from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.pictures.source_pdf import PdfArg
 from structaware_retrievers.query.filters import to_point_filter
 from structaware_retrievers.search.evidence import evidence_units
+from structaware_retrievers.search.options import SearchOptions
 from structaware_retrievers.serve import pages as serve_pages
 from structaware_retrievers.serve import render as serve_render
 
@@ -91,8 +92,8 @@ def _reject_unknown(given: Any, accepted: list[str], note: str = "") -> None:
         raise MalformedInputError(f"unknown field(s) {unknown}; expected any of {accepted}{note}", field=unknown[0])
 
 
-def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
-    """Check and convert the fields of a query request into :meth:`StructureIndex.query` arguments.
+def _query_args(raw: dict[str, Any], from_url: bool = False) -> tuple[str, SearchOptions]:
+    """The question and the search options of a query request (``k`` 5 when not given).
 
     Raises:
         MalformedInputError: an unknown field (of the request or of its ``filter``; ``field`` names
@@ -102,7 +103,7 @@ def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
         _reject_unknown(raw, sorted(_QUERY_FIELDS), " (a filter needs POST /query)")
     else:
         _reject_unknown(raw, sorted([*_QUERY_FIELDS, "filter"]))
-    args: dict[str, Any] = {"k": 5}
+    args: dict[str, Any] = {"k": 5}  # the served default
     for name, kind in _QUERY_FIELDS.items():
         if name not in raw:
             continue
@@ -120,14 +121,14 @@ def _query_args(raw: dict[str, Any], from_url: bool = False) -> dict[str, Any]:
         args[name] = value
     if "text" not in args:
         raise MalformedInputError("missing the query text", field="text")
-    args["text"] = clean_text(args["text"])  # a JSON "\ud800" escape gives a lone surrogate: U+FFFD
+    text = clean_text(args.pop("text"))  # a JSON "\ud800" escape gives a lone surrogate: U+FFFD
     flt = raw.get("filter")
     if flt is not None:
         if not isinstance(flt, dict):
             raise MalformedInputError("expected a filter object (structaware_retrievers.query.filters)", field="filter")
         to_point_filter(flt)  # checked here: a bad filter is a 400 naming filter.<key>
         args["filter"] = flt
-    return args
+    return text, SearchOptions(**args)
 
 
 def _from_text(name: str, kind: type, value: str) -> Any:
@@ -221,11 +222,11 @@ class _Handler(BaseHTTPRequestHandler):
                 with self.server.lock:
                     self._send(HTTPStatus.OK, {"documents": index.documents()})
             elif route == "/query" and params is not None:
-                args = _query_args(params, from_url=self.command == "GET")
+                text, options = _query_args(params, from_url=self.command == "GET")
                 with self.server.lock:
-                    hits = index.query(args.pop("text"), **args)
+                    hits = index.query(text, options)
                 body: dict[str, Any] = {"hits": [h.to_record() for h in hits]}
-                if args.get("expand"):
+                if options.expand:
                     body["evidence"] = [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]
                 self._send(HTTPStatus.OK, body)
             elif self.command == "GET" and params is not None and self._page(route, params):

@@ -71,6 +71,7 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         raise MissingExtraError("mcp", "mcp", "the MCP server") from exc
     from structaware_retrievers.query.filters import FilterGroup, SearchFilter, from_dict
     from structaware_retrievers.search.evidence import evidence_units
+    from structaware_retrievers.search.options import SearchOptions
 
     class _StrictServer(MCPServer):
         """Tools whose input schemas say ``additionalProperties: false`` and whose calls with an
@@ -137,11 +138,11 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
         try:
             parts = [*([SearchFilter(**fields).to_group()] if fields else []), *([from_dict(filter)] if filter else [])]
             flt = FilterGroup("and", tuple(parts)) if parts else None
+            options = SearchOptions(
+                k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars, rerank=rerank, min_score=min_score
+            )
             with lock:
-                hits = index.query(
-                    query, k=k, mode=mode, filter=flt, expand=expand, budget_chars=budget_chars, rerank=rerank,
-                    min_score=min_score,
-                )
+                hits = index.query(query, options)
         except (StructawareError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         body = {"results": [{**h.to_record(u), "expanded_from": via} for h, u, via in evidence_units(hits)]}

@@ -35,9 +35,9 @@ from urllib.parse import urlencode
 
 from structaware_readers.common.limits import clean_text
 from structaware_readers.errors import MalformedInputError, StructawareError
-from structaware_retrievers.index.structure_index import Mode
 from structaware_retrievers.query.filter_language import ALIASES
 from structaware_retrievers.query.filters import to_point_filter
+from structaware_retrievers.search.options import Mode, SearchOptions
 from structaware_retrievers.serve.pages import error_status, hit_by_ids, unit_ids
 
 __all__ = ["MAX_HITS", "PAGE_FIELDS", "page_filter", "render_page"]
@@ -85,8 +85,8 @@ def _no_hits(params: dict[str, str]) -> str:
     return f"No hits: no unit matches this question{f' under the filters {applied}' if applied else ''}."
 
 
-def _search_args(params: dict[str, str]) -> dict[str, Any]:
-    """``k`` and ``mode`` of the page's parameters as :meth:`StructureIndex.query` arguments.
+def _search_args(params: dict[str, str]) -> SearchOptions:
+    """``k`` (default 5) and ``mode`` of the page's parameters as the search's options.
 
     Raises:
         MalformedInputError: ``k`` not a whole number in 1..:data:`MAX_HITS`, an unknown ``mode``.
@@ -97,7 +97,7 @@ def _search_args(params: dict[str, str]) -> dict[str, Any]:
     mode = params.get("mode", "").strip() or "hybrid"
     if mode not in get_args(Mode):
         raise MalformedInputError(f"expected a mode of {list(get_args(Mode))}, got {mode!r}", field="mode")
-    return {"k": int(k), "mode": mode}
+    return SearchOptions(k=int(k), mode=mode)
 
 
 def render_page(
@@ -120,7 +120,7 @@ def render_page(
             records = [{**hit_by_ids(index, unit_ids(params)).to_record(), "rank": None, "score": None}]
             message = "One hit, by its unit id (a stable link)."
         elif text:
-            records = [h.to_record() for h in index.query(text, **args, filter=flt or None)]
+            records = [h.to_record() for h in index.query(text, args.replace(filter=flt or None))]
             message = f"{len(records)} hit{'s' if len(records) != 1 else ''}" if records else _no_hits(params)
         elif not units:
             message = _EMPTY_INDEX

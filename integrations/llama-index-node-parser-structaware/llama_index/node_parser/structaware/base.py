@@ -27,7 +27,7 @@ from llama_index.node_parser.structaware.nodes import (
     unit_to_node,
 )
 from llama_index.readers.structaware.base import DOCUMENT_METADATA_KEY, parsed_from_document
-from structaware_readers.units.options import DEFAULT_MAX_SECTION_CHARS
+from structaware_readers.units.options import DEFAULT_MAX_SECTION_CHARS, UnitOptions
 
 _PARENT_KIND_TABLE = "table"
 _PARENT_KIND_FLOWCHART = "flowchart"
@@ -77,9 +77,7 @@ class StructureAwareNodeParser(NodeParser):
     def class_name(cls) -> str:
         return "StructureAwareNodeParser"
 
-    def _unit_options(self) -> Any:
-        from structaware_readers.units import UnitOptions
-
+    def _unit_options(self) -> UnitOptions:
         return UnitOptions(
             max_section_chars=self.max_section_chars,
             figure_units=self.figure_units,

@@ -32,6 +32,7 @@ from structaware_retrievers.query.fusion import (
     DEFAULT_PREFETCH_LIMIT,
     DEFAULT_RRF_K,
 )
+from structaware_retrievers.search.options import SearchOptions
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
 Fusion = Literal["rrf", "dbsf"]
@@ -101,8 +102,8 @@ class StructureAwareRetriever(BaseRetriever):
             (``text_match``), naming it.
         MalformedInputError: at construction, for a filter value that cannot match (naming
             ``filter.<key>``; ``UnknownFilterError`` for a value outside a closed vocabulary, and at
-            query time for a key no unit of the index carries); for a top k < 1 or an unknown mode
-            or fusion, or a bad ``rerank``, naming the argument.
+            query time for a key no unit of the index carries); for a top k < 1 or another setting
+            ``SearchOptions`` refuses (an unknown mode or fusion, a bad ``rerank``...), naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 
@@ -126,16 +127,9 @@ class StructureAwareRetriever(BaseRetriever):
         verbose: bool = False,
     ) -> None:
         from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.search.calibration import check_min_score
-        from structaware_retrievers.search.rerank import resolve_rerank
 
         if similarity_top_k < 1:
             raise MalformedInputError(f"must be >= 1, not {similarity_top_k}", field="similarity_top_k")
-        if mode not in ("hybrid", "dense", "sparse"):
-            raise MalformedInputError(f"must be 'hybrid', 'dense' or 'sparse', not {mode!r}", field="mode")
-        if fusion not in ("rrf", "dbsf"):
-            raise MalformedInputError(f"must be 'rrf' or 'dbsf', not {fusion!r}", field="fusion")
-        resolve_rerank(rerank)  # checked now: a bad value raises at construction
         self._index = index
         self.similarity_top_k = similarity_top_k
         self.mode = mode
@@ -146,9 +140,10 @@ class StructureAwareRetriever(BaseRetriever):
         self.budget_chars = budget_chars
         self.expand = expand
         self.group_size = group_size
-        self.min_score = check_min_score(min_score)
+        self.min_score = min_score
         self.filters = filters
         self.rerank = rerank
+        self.min_score = self._options().min_score  # every setting checked now, naming it; None: 0.0
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
     @classmethod
@@ -186,24 +181,12 @@ class StructureAwareRetriever(BaseRetriever):
         """The ``StructureIndex`` searched."""
         return self._index
 
-    def _query_kwargs(self) -> dict[str, Any]:
-        return {
-            "k": self.similarity_top_k,
-            "mode": self.mode,
-            "fusion": self.fusion,
-            "rrf_k": self.rrf_k,
-            "prefetch_limit": self.prefetch_limit,
-            "weights": self.weights,
-            "budget_chars": self.budget_chars,
-            "expand": self.expand,
-            "group_size": self.group_size,
-            "min_score": self.min_score,
-            "filter": self._filter_group,
-            "rerank": self.rerank,
-        }
+    def _options(self) -> SearchOptions:
+        """The search's options: the retriever's settings, its top k as ``k`` and its filters translated."""
+        return SearchOptions.of(self, k=self.similarity_top_k, filter=self._filter_group)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        return hits_to_nodes(self._index.query(query_bundle.query_str, **self._query_kwargs()))
+        return hits_to_nodes(self._index.query(query_bundle.query_str, self._options()))
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        return hits_to_nodes(await self._index.aquery(query_bundle.query_str, **self._query_kwargs()))
+        return hits_to_nodes(await self._index.aquery(query_bundle.query_str, self._options()))

@@ -52,6 +52,7 @@ from llama_index.core.vector_stores.types import (
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
+from structaware_retrievers.search.options import SearchOptions
 
 _NODE_CONTENT = "_node_content"
 _NODE_TYPE = "_node_type"
@@ -293,18 +294,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
         if query.mode == VectorStoreQueryMode.HYBRID and query.hybrid_top_k:
             k = query.hybrid_top_k
         flt = self._filter(query.node_ids, query.filters, query.doc_ids)
-        records = self._records.search(
-            query.query_str,
-            dense=query.query_embedding,
-            k=k,
-            mode=mode,
-            fusion=self.fusion,
-            rrf_k=self.rrf_k,
-            prefetch_limit=self.prefetch_limit,
-            flt=flt,
-            weights=self.weights,
-            rerank=kwargs.get("rerank", self.rerank),
-        )
+        # the store's fusion settings under their own names; the query's top k, mode, filter and rerank
+        options = SearchOptions.of(self, k=k, mode=mode, filter=flt, rerank=kwargs.get("rerank", self.rerank))
+        records = self._records.search(query.query_str, dense=query.query_embedding, options=options)
         nodes = [self._node(r.payload) for r in records]
         return VectorStoreQueryResult(
             nodes=nodes, similarities=[r.score for r in records], ids=[n.node_id for n in nodes]
