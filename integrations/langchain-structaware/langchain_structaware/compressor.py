@@ -17,6 +17,9 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 from pydantic import Field
 
+from structaware_readers.errors import MalformedInputError
+from structaware_retrievers.search.rerank import resolve_rerank
+
 #: The metadata key of the stage score (LangChain's rerankers' key).
 RELEVANCE_KEY = "relevance_score"
 
@@ -45,9 +48,6 @@ class StructureAwareRerank(BaseDocumentCompressor):
     rerank: Any = Field(default=True)
 
     def __init__(self, **kwargs: Any) -> None:
-        from structaware_readers.errors import MalformedInputError
-        from structaware_retrievers.search.rerank import resolve_rerank
-
         top_n = kwargs.get("top_n")
         if top_n is not None and (not isinstance(top_n, int) or top_n < 1):
             raise MalformedInputError(f"must be >= 1 or None, not {top_n!r}", field="top_n")

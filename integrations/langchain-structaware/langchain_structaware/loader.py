@@ -11,6 +11,7 @@ from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
 from langchain_structaware.documents import unit_to_document
+from structaware_readers.errors import InputWarning, MalformedInputError
 
 if TYPE_CHECKING:
     from structaware_readers.units.options import UnitOptions
@@ -52,8 +53,6 @@ class StructureAwareLoader(BaseLoader):
         unit_options: UnitOptions | Mapping[str, Any] | None = None,
     ) -> None:
         if reading_order not in ("auto", "parser", "layout"):
-            from structaware_readers.errors import MalformedInputError
-
             raise MalformedInputError(
                 f"must be 'auto', 'parser' or 'layout', not {reading_order!r}", field="reading_order"
             )
@@ -77,7 +76,6 @@ class StructureAwareLoader(BaseLoader):
         built, before the next file is opened; the memory held is one file's units (the parsed file
         is let go once its units are built, each unit once its document is handed out)."""
         from structaware_readers.common.inputs import scan_inputs
-        from structaware_readers.errors import InputWarning
         from structaware_readers.load.loader import load_document
         from structaware_readers.units import build_units
 

@@ -15,7 +15,7 @@ from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, Callba
 from langchain_core.documents import Document
 from langchain_core.prompts import BasePromptTemplate, PromptTemplate
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, create_retriever_tool
 from pydantic import Field
 
 from langchain_structaware.documents import unit_to_document
@@ -26,6 +26,7 @@ from structaware_retrievers.query.fusion import (
     DEFAULT_RRF_K,
 )
 from structaware_retrievers.search.options import SearchOptions
+from structaware_retrievers.search.rerank import resolve_rerank
 
 #: The retriever tool's default rendering of one result: a citation, then context and text.
 DEFAULT_DOCUMENT_PROMPT = "[{citation}] {page_content}"
@@ -130,8 +131,6 @@ class StructureAwareRetriever(BaseRetriever):
     rerank: Any = None
 
     def __init__(self, **kwargs: Any) -> None:
-        from structaware_retrievers.search.rerank import resolve_rerank
-
         # converted before pydantic validation, so a bad filter raises MalformedInputError itself
         if kwargs.get("filter") is not None:
             kwargs["filter"] = check_filter(kwargs["filter"])
@@ -204,8 +203,6 @@ class StructureAwareRetriever(BaseRetriever):
                 ``documents.METADATA_KEYS`` (all are always present, so it never raises).
             document_separator: between rendered units.
         """
-        from langchain_core.tools import create_retriever_tool
-
         prompt = document_prompt or DEFAULT_DOCUMENT_PROMPT
         if isinstance(prompt, str):
             prompt = PromptTemplate.from_template(prompt)

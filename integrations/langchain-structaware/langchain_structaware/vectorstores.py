@@ -51,8 +51,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from langchain_structaware.documents import document_to_unit, unit_to_document
+from structaware_readers.errors import MalformedInputError, ModelMismatchError
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.search.options import SearchOptions
+from structaware_retrievers.search.rerank import resolve_rerank
 
 #: Payload keys of a document added through this store.
 PAGE_CONTENT_KEY = "page_content"
@@ -68,8 +70,6 @@ def default_model_id(embedding: Embeddings) -> str:
 @contextlib.contextmanager
 def in_langchain_terms() -> Iterator[None]:
     """A wrong-model error with the fix a LangChain user can apply (an ``embedding``, not a ``DenseEncoder``)."""
-    from structaware_readers.errors import ModelMismatchError
-
     try:
         yield
     except ModelMismatchError as exc:
@@ -141,7 +141,6 @@ class StructureAwareVectorStore(VectorStore):
     ) -> None:
         from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
         from structaware_retrievers.index.structure_index import StructureIndex
-        from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first search
 
@@ -180,7 +179,6 @@ class StructureAwareVectorStore(VectorStore):
             MalformedInputError: ``ids`` of another length.
             StoreError: the model or its dimension differs from the index's.
         """
-        from structaware_readers.errors import MalformedInputError
         from structaware_retrievers.index.records import METADATA_KEY, ORIGINAL_ID_KEY, chunk_unit, point_id
 
         ids = kwargs.get("ids")

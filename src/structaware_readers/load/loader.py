@@ -18,7 +18,12 @@ from typing import Literal
 
 from structaware_readers.common.inputs import existing_path
 from structaware_readers.common.limits import json_start
-from structaware_readers.errors import UnknownFormatError
+from structaware_readers.errors import (
+    InputNotFoundError,
+    MalformedInputError,
+    ParserUnavailableError,
+    UnknownFormatError,
+)
 from structaware_readers.models import ParsedDocument
 
 ReadingOrder = Literal["auto", "parser", "layout"]
@@ -170,7 +175,6 @@ def _with_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> Par
     (:func:`~structaware_readers.algorithms.box_places.fit_description_lines`); a PDF PDFium cannot
     read leaves ``doc`` as it is (the text layer pass has warned)."""
     from structaware_readers.algorithms.box_places import fit_description_lines
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError
 
     try:
         return fit_description_lines(doc, pdf)
@@ -181,7 +185,6 @@ def _with_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> Par
 def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
     """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text.restore`);
     a PDF PDFium cannot read leaves ``doc`` as it is, with a warning."""
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError
     from structaware_readers.text.restore import restore_from_text_layer
 
     try:
@@ -196,7 +199,6 @@ def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> Pars
     description placed on their images the same way (:mod:`structaware_readers.algorithms.box_places`)."""
     from structaware_readers.algorithms.box_places import described_images, place_described_boxes
     from structaware_readers.algorithms.images import algorithm_images, engine_lines, read_algorithm_images
-    from structaware_readers.errors import MalformedInputError, ParserUnavailableError
 
     if not algorithm_images(doc) and not described_images(doc):
         return doc

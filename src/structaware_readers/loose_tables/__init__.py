@@ -16,12 +16,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, MissingExtraError
 from structaware_readers.loose_tables.anchors import is_table_caption, union
 from structaware_readers.loose_tables.data_region import MAX_GAP, blocks_grid, find_data_region, with_label_column
 from structaware_readers.loose_tables.figure_tables import figure_table
 from structaware_readers.loose_tables.rec_region import header_rows, read_rec_region
-from structaware_readers.loose_tables.text_lines import PageLines, held, region_grid
+from structaware_readers.loose_tables.text_lines import PageLines, TextLayer, held, region_grid
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.tables import grid_to_text
 
 __all__ = ["gather_loose_tables"]
 
@@ -180,8 +182,6 @@ def _joined(grid: TableGrid, rest: TableGrid) -> TableGrid:
 
 
 def _table_block(blocks: list[Block], members: list[int], grid: TableGrid, caption: list[int]) -> Block:
-    from structaware_readers.tables import grid_to_text
-
     first = min(members)
     body = [i for i in members if i not in caption]
     box = union([blocks[i].bbox for i in body if blocks[i].bbox is not None])  # type: ignore[misc]
@@ -204,9 +204,6 @@ def _text_layer(pdf: Any, page_count: int, warnings: list[str]) -> Iterator[Any]
     if pdf is None:
         yield None
         return
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError, MissingExtraError
-    from structaware_readers.loose_tables.text_lines import TextLayer
-
     try:
         layer = TextLayer(pdf, page_count)
     except (InputNotFoundError, MalformedInputError, MissingExtraError) as exc:

@@ -16,6 +16,7 @@ from structaware_readers.loose_tables.data_region import loose_blocks_below
 from structaware_readers.loose_tables.text_lines import PageLines, held, region_grid
 from structaware_readers.models import Block, BlockKind, TableGrid
 from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
+from structaware_readers.tables import grid_to_text
 
 CAPTION_GAP = 0.03
 
@@ -62,8 +63,6 @@ def _rec_header(grid: TableGrid) -> bool:
 def figure_table(blocks: list[Block], f: int, lines: PageLines | None) -> tuple[Block, list[int]] | None:
     """The table block a figure ``blocks[f]`` of one page really is, with the indices it absorbs (the
     figure and a caption block above it), or None when it is no table (module docstring)."""
-    from structaware_readers.tables import grid_to_text
-
     fig = blocks[f]
     cap = _caption_above(blocks, f)
     captioned = is_table_caption(fig.caption) or cap is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import BBox, Block, TableGrid
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.table_recovery.reading_direction import reading_text, region_words
@@ -121,8 +122,6 @@ class TextLayer:
     """
 
     def __init__(self, pdf: Any, page_count: int):
-        from structaware_readers.errors import MalformedInputError
-
         self._cm = open_pdf(pdf)
         self._plumber = self._cm.__enter__()
         self._open: PageLines | None = None

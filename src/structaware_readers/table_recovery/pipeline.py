@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from structaware_readers.errors import InputNotFoundError, MalformedInputError, MissingExtraError
 from structaware_readers.models import BlockKind, ParsedDocument
 from structaware_readers.table_recovery.pdfium_text import PdfiumText
 from structaware_readers.table_recovery.record import PdfSource
@@ -60,8 +61,6 @@ def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bo
         return recover_table_grids(doc, None)
     if pdf is not None and pdf is not True:
         return recover_table_grids(doc, pdf)
-    from structaware_readers.errors import MalformedInputError, MissingExtraError
-
     found = find_pdf(path, name=doc.name)
     if found is None:
         return recover_table_grids(doc, None)
@@ -75,8 +74,6 @@ def _with_table_grids(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bo
 def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
     """Stage 8: each table body row's own box from the PDF given or found, where the grid has none;
     ``doc`` itself without a PDF."""
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError
-
     if pdf is False or not any(needs_row_boxes(b) for b in doc.blocks):
         return doc
     if pdf is None or pdf is True:
@@ -150,8 +147,6 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
 def _pdfium_text(pdf: PdfSource) -> PdfiumText | None:
     """``pdf`` opened with PDFium for stage 6's quick look; ``None`` when PDFium cannot open what
     pdfplumber did (stage 6 then parses every checked page with pdfplumber)."""
-    from structaware_readers.errors import InputNotFoundError, MalformedInputError
-
     try:
         return PdfiumText(pdf)
     except (InputNotFoundError, MalformedInputError) as exc:

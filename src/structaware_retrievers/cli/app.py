@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from structaware_readers.errors import ModelMismatchError
+
 __all__ = [
     "MAX_K",
     "ApiKeyOpt",
@@ -101,8 +103,6 @@ ReadingOrderOpt = Annotated[
 
 
 def fail(exc: Exception) -> None:
-    from structaware_readers.errors import ModelMismatchError
-
     if isinstance(exc, ModelMismatchError):  # the fix in a command-line user's terms
         exc = exc.with_fix(
             f"set STRUCTAWARE_DENSE_MODEL={exc.stored_model} for structaware's commands (or the model"

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from structaware_readers.errors import StructawareError
+from structaware_readers.errors import IndexNotFoundError, StructawareError
 from structaware_retrievers.cli.app import ApiKeyOpt, CollectionOpt, IndexOpt, UrlOpt, app, fail, open_index
 
 
@@ -18,8 +18,6 @@ def documents(
     collection: CollectionOpt = "structaware",
 ) -> None:
     """List the documents in the index."""
-    from structaware_readers.errors import IndexNotFoundError
-
     try:
         idx = open_index(index, url, api_key, collection)
         docs = idx.documents()

@@ -26,6 +26,7 @@ from structaware_retrievers.cli.app import (
 from structaware_retrievers.cli.fast_path import EXIT, dense_loading
 from structaware_retrievers.cli.filter_args import FilterCommand, parse_filters
 from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE, DEFAULT_MIN_SCORE
+from structaware_retrievers.search.options import SearchOptions
 
 
 @app.command(cls=FilterCommand)
@@ -70,7 +71,6 @@ def show(
     grouped hit, both boxes of a flow edge), as PNG files or inline in a terminal that can show pictures."""
     from structaware_retrievers.cli.show_pictures import hits_by_id, show_hits
     from structaware_retrievers.cli.terminal_image import inline_protocol
-    from structaware_retrievers.search.options import SearchOptions
 
     EXIT["read_only"] = True
     if (text is None) == (not unit):

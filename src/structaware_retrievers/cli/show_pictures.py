@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from structaware_readers.errors import InputNotFoundError
+from structaware_readers.errors import InputNotFoundError, StructawareError
 
 __all__ = ["ShownPicture", "hits_by_id", "picture_paths", "show_hits"]
 
@@ -74,7 +74,6 @@ def show_hits(
 
     A hit that cannot be pictured (its PDF is not at hand) is handed to ``on_error`` and skipped.
     """
-    from structaware_readers.errors import StructawareError
     from structaware_retrievers.cli.terminal_image import write_inline
     from structaware_retrievers.pictures.evidence_image import evidence_picture
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Protocol
 
+from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders.tokenize import cjk_share
 
 if TYPE_CHECKING:
@@ -92,8 +93,6 @@ class LanguageRoutedModel:
         name: str | None = None,
         route_passages: bool | None = None,
     ) -> None:
-        from structaware_readers.errors import MalformedInputError
-
         if not (isinstance(english_query_share, (int, float)) and 0 <= english_query_share < math.inf):
             raise MalformedInputError(
                 f"must be a number >= 0, got {english_query_share!r}", field="english_query_share"

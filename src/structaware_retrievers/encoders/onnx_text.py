@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from structaware_retrievers.encoders.model_assets import ModelUnavailableError
+
 if TYPE_CHECKING:  # numpy is imported where it is used: a CLI query process needs none (encoders.query_child)
     import numpy as np
 
@@ -83,8 +85,6 @@ def quantize_dynamic_int8(source: Path, out_dir: Path) -> Path:
     try:
         import onnx  # noqa: F401 - the quantiser's own dependency: fail here with its name
     except ImportError as exc:
-        from structaware_retrievers.encoders.model_assets import ModelUnavailableError
-
         raise ModelUnavailableError(
             "quantising the dense model (dynamic int8) needs the 'onnx' package: pip install onnx",
             path=source,

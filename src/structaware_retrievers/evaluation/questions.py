@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.errors import EmptyDocumentError, InputNotFoundError, MalformedInputError
 
 #: Evidence type given to questions whose file has no ``evidence_type``.
 UNSPECIFIED = "unspecified"
@@ -126,8 +126,6 @@ def load_questions(path: str | Path, *, limit: int | None = None) -> list[Questi
             has a bad type, or repeats a ``qid`` (the message names the line and the field).
         EmptyDocumentError: the file holds no question.
     """
-    from structaware_readers.errors import EmptyDocumentError
-
     p = Path(path)
     if not p.is_file():
         raise InputNotFoundError("question file not found", path=p)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from structaware_readers.errors import EmptyDocumentError, MalformedInputError, ModelMismatchError, StoreError
+from structaware_readers.ids import doc_id_from_file
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.encoders.model_assets import cache_dir
@@ -330,8 +331,6 @@ class IndexWriter:
         """A skipped-report for a PDF whose bytes are already indexed, else ``None``."""
         if path.suffix.lower() != ".pdf" or not path.is_file() or not self.store.exists():
             return None
-        from structaware_readers.ids import doc_id_from_file
-
         doc_id = doc_id_from_file(path)
         n = self.store.count(PointFilter.match("doc_id", doc_id))
         self.store.release(only_if_wanted=True)  # not held while the next document is parsed

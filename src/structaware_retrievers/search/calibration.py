@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from structaware_retrievers.encoders.sparse import SparseVector
 from structaware_retrievers.encoders.tokenize import cjk_share
 from structaware_retrievers.query.fusion import DEFAULT_MIN_SCORE
 
@@ -69,8 +70,6 @@ def term_idfs(store: VectorStore, terms: Sequence[int]) -> dict[int, float]:
     """The IDF Qdrant gives each BM25 term id in the collection. A term no point holds gets the
     IDF of ``n = 0``, ``ln(2 N + 2)``; for another, one BM25 search of that term alone reads it from
     its best point (the score there is ``idf * tf weight``, the weight read from the point's vector)."""
-    from structaware_retrievers.encoders.sparse import SparseVector
-
     found: dict[int, tuple[str, float]] = {}
     for t in dict.fromkeys(terms):
         top = store.query(dense=None, sparse=SparseVector([t], [1.0]), limit=1, mode="sparse")

@@ -27,6 +27,8 @@ from llama_index.node_parser.structaware.nodes import (
     unit_to_node,
 )
 from llama_index.readers.structaware.base import DOCUMENT_METADATA_KEY, parsed_from_document
+from structaware_readers.errors import InputWarning
+from structaware_readers.ids import unit_id
 from structaware_readers.units.options import DEFAULT_MAX_SECTION_CHARS, UnitOptions
 
 _PARENT_KIND_TABLE = "table"
@@ -118,8 +120,6 @@ class StructureAwareNodeParser(NodeParser):
         """A document structaware did not read, as LlamaIndex's default splitter makes its nodes."""
         from llama_index.core.node_parser import SentenceSplitter
 
-        from structaware_readers.errors import InputWarning
-
         where = document.metadata.get("file_path") or document.metadata.get("file_name") or f"document {document.node_id}"
         warnings.warn(
             InputWarning(
@@ -137,8 +137,6 @@ class StructureAwareNodeParser(NodeParser):
         self, parsed: Any, units: list[Any], unit_nodes: list[TextNode], source: RelatedNodeInfo
     ) -> list[TextNode]:
         """One parent node per table / flowchart element, linked to its row / edge nodes."""
-        from structaware_readers.ids import unit_id
-
         groups: dict[tuple[str, str], list[int]] = {}
         for i, unit in enumerate(units):
             if unit.table is not None:

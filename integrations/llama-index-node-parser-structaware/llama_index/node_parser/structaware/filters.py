@@ -12,6 +12,8 @@ from typing import Any
 
 from llama_index.core.vector_stores.types import MetadataFilter, MetadataFilters
 
+from structaware_readers.errors import MalformedInputError
+
 __all__ = ["to_filter_group", "to_point_filter"]
 
 
@@ -26,7 +28,6 @@ def to_filter_group(filters: MetadataFilters | None) -> Any:
         UnsupportedFilterError: a condition other than ``and``/``or``/``not``.
         MalformedInputError: an entry that is neither a ``MetadataFilter`` nor a ``MetadataFilters``.
     """
-    from structaware_readers.errors import MalformedInputError
     from structaware_retrievers.query.filters import FilterGroup, KeyFilter
 
     if filters is None or not filters.filters:

@@ -26,6 +26,7 @@ from llama_index.core.vector_stores.types import MetadataFilters
 
 from llama_index.node_parser.structaware.nodes import unit_to_node
 from llama_index.retrievers.structaware.filters import to_filter_group, to_point_filter
+from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.query.fusion import (
     DEFAULT_GROUP_SIZE,
     DEFAULT_MIN_SCORE,
@@ -126,8 +127,6 @@ class StructureAwareRetriever(BaseRetriever):
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
-        from structaware_readers.errors import MalformedInputError
-
         if similarity_top_k < 1:
             raise MalformedInputError(f"must be >= 1, not {similarity_top_k}", field="similarity_top_k")
         self._index = index

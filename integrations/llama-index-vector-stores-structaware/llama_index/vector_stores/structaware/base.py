@@ -51,8 +51,10 @@ from llama_index.core.vector_stores.types import (
 
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
+from structaware_readers.errors import ModelMismatchError
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.search.options import SearchOptions
+from structaware_retrievers.search.rerank import resolve_rerank
 
 _NODE_CONTENT = "_node_content"
 _NODE_TYPE = "_node_type"
@@ -68,8 +70,6 @@ def _model_id(embed_model: Any) -> str:
 @contextlib.contextmanager
 def _in_llama_index_terms() -> Iterator[None]:
     """A wrong-model error with the fix a LlamaIndex user can apply (an ``embed_model``, not a ``DenseEncoder``)."""
-    from structaware_readers.errors import ModelMismatchError
-
     try:
         yield
     except ModelMismatchError as exc:
@@ -144,7 +144,6 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     ) -> None:
         from structaware_retrievers.index.records import RecordIndex, UserDenseEncoder
         from structaware_retrievers.index.structure_index import StructureIndex
-        from structaware_retrievers.search.rerank import resolve_rerank
 
         resolve_rerank(rerank)  # a bad value raises MalformedInputError now, not at the first query
 
