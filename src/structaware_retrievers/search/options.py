@@ -37,16 +37,36 @@ FusionName = Literal["rrf", "dbsf"]
 
 @dataclass(frozen=True)
 class SearchOptions:
-    """How to search: ``StructureIndex.query(text, options)`` documents each field.
+    """How to search; every face (``StructureIndex.query``, CLI, serve, MCP, frameworks) builds one.
 
-    ``weights=None`` means :data:`~structaware_retrievers.query.fusion.DEFAULT_WEIGHTS` and is stored
-    as it; ``min_score=None`` means no bar (0.0). ``filter`` is compiled (and checked against the
-    index's keys) when the search runs. Change fields with :meth:`replace`.
+    Attributes:
+        k: hits to return (with ``budget_chars``: candidates considered).
+        mode: ``"hybrid"`` (dense + BM25 fused inside Qdrant), ``"dense"`` or ``"sparse"`` (BM25 alone).
+        fusion: ``"rrf"`` (reciprocal rank fusion) or ``"dbsf"`` (distribution-based score fusion).
+        rrf_k: the RRF constant.
+        prefetch_limit: candidates fetched per vector before fusion (at least ``k`` are used).
+        filter: a :class:`~structaware_retrievers.query.filters.SearchFilter`, a filter dict or a
+            ``FilterGroup``, applied inside each prefetch; compiled and checked against the index's keys
+            when the search runs. Non-evidence units (``reference``, ``front_matter``) are left out
+            unless the filter names unit types.
+        weights: (dense, BM25) RRF weights, positive; ``None`` means
+            :data:`~structaware_retrievers.query.fusion.DEFAULT_WEIGHTS` and is stored as it. DBSF ignores them.
+        budget_chars: keep the best hits whose text (``context + "\n" + text``, neighbours included)
+            fits this many characters together, in rank order.
+        expand: attach each hit's evidence neighbourhood (``SearchHit.neighbours``:
+            :mod:`structaware_retrievers.search.evidence`).
+        group_size: a table row hit carries up to ``group_size - 1`` other matched rows of its table
+            (``SearchHit.group``); 1 turns grouping off.
+        rerank: the second stage (:mod:`structaware_retrievers.search.rerank`): ``None`` on for a default
+            hybrid search only, ``True`` default options, a ``Rerank`` others, ``False`` off. It re-orders
+            the first ``Rerank.pool`` hits without changing their ``score``.
+        min_score: the calibrated relevance (``SearchHit.relevance`` in [0, 1]) a hit must reach;
+            ``None`` or 0 keeps every hit.
+
+    Change fields with :meth:`replace`.
 
     Raises:
-        MalformedInputError: a value the search cannot take, naming its field (``k``, ``mode``,
-            ``fusion``, ``rrf_k``, ``prefetch_limit``, ``weights``, ``budget_chars``, ``group_size``,
-            ``rerank``, ``min_score``).
+        MalformedInputError: a value the search cannot take, naming its field.
     """
 
     k: int = DEFAULT_K
