@@ -9,9 +9,6 @@ The front door: the few names a user needs, imported on first use (PEP 562) so t
     index.ingest(["guideline.pdf"])
     for hit in index.query("blood pressure target", k=5):
         print(hit.relevance, hit.unit.pages, hit.unit.text)
-
-The rooms behind it are ``structaware_readers`` (parser output -> blocks -> units) and
-``structaware_retrievers`` (units -> Qdrant points -> search results).
 """
 
 from __future__ import annotations

@@ -77,42 +77,25 @@ class StructureAwareRetriever(BaseRetriever):
     ``retriever.invoke("query", k=3, filter={"unit_type": "table_row", "page": {"$gte": 4}}, rerank=False)``.
 
     Attributes:
-        index: an open ``structaware_retrievers.index.structure_index.StructureIndex`` (see :meth:`from_path`).
-        k: number of units to return.
-        mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
-        fusion: ``"rrf"`` or ``"dbsf"``.
-        rrf_k: the RRF constant ``k``.
-        prefetch_limit: candidates fetched per vector before fusion (independent of ``k``).
-        weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
-            benchmark, ``structaware_retrievers.query.fusion.DEFAULT_WEIGHTS``).
-        budget_chars: return only the best units that fit this many characters together
-            (``context + text`` per unit, neighbours included); ``None``: no budget.
-        expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
-            section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
-        group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
-            matched rows of that table, marked ``metadata["expanded_from"]``; 1: every row is a hit
-            of its own (default ``structaware_retrievers.query.fusion.DEFAULT_GROUP_SIZE``).
-        min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
-            [0, 1], comparable across questions) is below this are dropped, so a question the index
-            does not answer gets no document (default ``structaware_retrievers.query.fusion.DEFAULT_MIN_SCORE``,
-            0.5; 0 keeps all).
-        filter: a filter dict as Chroma and PGVector users write them, on the document metadata
-            keys (``doc_id``, ``unit_type``, ``page``, ``grade``...; ``$eq $ne $gt $gte $lt $lte $in
-            $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``), or a ``SearchFilter``;
-            see :func:`check_filter`. The vector store gives the same documents for the same dict.
-        rerank: the second stage (``structaware_retrievers.search.rerank``) that re-orders the first hits by
-            their own dense and BM25 scores and their coverage of the question: ``None`` (default)
-            on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
-            ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
-            document keeps the search's ``score``. For documents found another way:
-            :class:`~langchain_structaware.compressor.StructureAwareRerank`.
+        index: an open ``StructureIndex`` (see :meth:`from_path`).
+        k: number of units to return (default 4).
+        mode, fusion, rrf_k, prefetch_limit, weights, budget_chars, group_size, min_score, rerank: the
+            :class:`~structaware_retrievers.search.options.SearchOptions` fields of the same names
+            (src/structaware_retrievers/search/options.py), with its defaults.
+        expand: add each hit's evidence neighbourhood after it, marked ``metadata["expanded_from"]``
+            (as are the rows of a table group).
+        filter: a filter dict as Chroma and PGVector users write them, on the document metadata keys
+            (``$eq $ne $gt $gte $lt $lte $in $nin $all $contains $exists $between``, ``$and``/``$or``/``$not``),
+            or a ``SearchFilter`` (:func:`check_filter`); the vector store gives the same documents for it.
+
+    Each document carries the search's ``score``, its ``rank`` and its calibrated ``relevance`` in
+    ``metadata``. For documents found another way, rerank with
+    :class:`~langchain_structaware.compressor.StructureAwareRerank`.
 
     Raises:
-        UnsupportedFilterError: a filter operator Qdrant cannot evaluate (at construction or per
-            call), naming it.
-        MalformedInputError: an invalid filter or ``rerank`` (at construction or per call), naming the field;
-            ``UnknownFilterError`` (a subclass) for a key no unit of the index carries (at query
-            time) or a value outside a closed vocabulary such as the unit types.
+        UnsupportedFilterError: a filter operator Qdrant cannot evaluate (at construction or per call).
+        MalformedInputError: an invalid filter or ``rerank``, naming the field; ``UnknownFilterError``
+            (a subclass) for a key no unit of the index carries or a value outside a closed vocabulary.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 

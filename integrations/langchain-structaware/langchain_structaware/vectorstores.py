@@ -5,37 +5,22 @@ What a LangChain user already writes works with this store::
     store = StructureAwareVectorStore.from_documents(docs, embedding, path="my-index")
     retriever = store.as_retriever(search_kwargs={"k": 4})
 
-* **Dense vector: your ``Embeddings``.** Documents are embedded with ``embedding.embed_documents``
-  and queries with ``embedding.embed_query``. The index config records the model
-  (``embedding_model_id``: by default the class path plus its ``model``/``model_name`` attribute)
-  and its dimension; opening an index built with another model raises ``StoreError`` naming both.
-  With :class:`~langchain_structaware.embeddings.StructureAwareEmbeddings` the index is built with
-  structaware's own encoder, so ``structaware query`` reads it too.
-* **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
-  applied by Qdrant); ``similarity_search`` fuses both inside Qdrant (prefetch + weighted RRF with
-  structaware's one default, :mod:`structaware_retrievers.query.fusion`, as every face; or DBSF) unless
-  ``mode="dense"``/``"sparse"``. Scores are RRF/DBSF scores (higher is better).
-* **Payload.** Each point is a unit payload (a document from ``StructureAwareLoader`` becomes its
-  unit, with pages, element ids and bboxes; any other document a ``unit_type="chunk"`` unit) plus
-  ``page_content`` and ``metadata`` as given, so documents come back exactly as added (``id``
-  included). Units written by ``structaware ingest`` come back as ``StructureAwareLoader`` documents.
-* **Search types.** ``as_retriever()`` with ``search_type="similarity"`` (hybrid by default),
-  ``"mmr"`` (Qdrant's maximal marginal relevance on your model's vectors: ``k``, ``fetch_k``,
-  ``lambda_mult``) and ``"similarity_score_threshold"`` (``score_threshold`` on calibrated relevances
-  in [0, 1] that mean the same from question to question, 0.5 the boundary of "not in this index";
-  :meth:`_similarity_search_with_relevance_scores`).
-* **Ids.** ``ids=`` or ``Document.id`` (any string; a non-UUID is stored under its UUIDv5 and given
-  back as is); a document without one gets a random UUID.
-* **Filters.** Dicts as Chroma and PGVector users write them: ``{"key": value}``, ``{"key": [v1, v2]}``
-  (any of them), ``{"page": {"$gte": 4}}`` (``$eq $ne $gt $gte $lt $lte $in $nin $all $contains
-  $exists $between``), ``{"$or": [...]}``, ``{"$and": [...]}``, ``{"$not": {...}}``; keys of one dict
-  combine with AND. Or a ``structaware_retrievers.query.filters.SearchFilter``. Unit keys (``doc_id``,
-  ``doc_name``, ``source``, ``unit_type``, ``page``, ``grade``...) match the unit fields of points
-  ingested by structaware; other keys your own metadata (the keys of the documents added here are
-  keys of the index). A filter on a key no document of the index carries, or on a value outside a
-  closed vocabulary (``{"unit_type": "tabel_row"}``), raises ``UnknownFilterError`` (a ``ValueError``)
-  naming it, instead of returning nothing. The retriever takes the same dicts and gives the same
-  documents (:mod:`structaware_retrievers.query.filters`).
+* **Dense vector: your ``Embeddings``.** The index config records the model and its dimension;
+  opening an index built with another model raises ``StoreError`` naming both. With
+  :class:`~langchain_structaware.embeddings.StructureAwareEmbeddings`, ``structaware query`` reads
+  the index too.
+* **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector;
+  ``similarity_search`` fuses both inside Qdrant unless ``mode="dense"``/``"sparse"``.
+* **Payload.** Each point is a unit payload (any other document becomes a ``unit_type="chunk"``
+  unit) plus ``page_content`` and ``metadata``, so documents come back exactly as added.
+* **Search types.** ``"similarity"``, ``"mmr"`` (Qdrant's MMR on your model's vectors) and
+  ``"similarity_score_threshold"`` (on calibrated relevances in [0, 1], 0.5 the boundary of
+  "not in this index").
+* **Ids.** Any string (a non-UUID is stored under its UUIDv5 and given back as is); else a random UUID.
+* **Filters.** Dicts as Chroma and PGVector users write them (``{"page": {"$gte": 4}}``,
+  ``{"$or": [...]}``), or a ``SearchFilter``; the retriever takes the same dicts
+  (:mod:`structaware_retrievers.query.filters`). A key no document carries, or a value outside a
+  closed vocabulary, raises ``UnknownFilterError`` (a ``ValueError``) instead of returning nothing.
 """
 
 from __future__ import annotations
@@ -105,17 +90,11 @@ class StructureAwareVectorStore(VectorStore):
         index: an open ``StructureIndex`` whose dense encoder is this model (overrides the above).
         embedding_model_id: what the index config records for ``embedding`` (see
             :func:`default_model_id`); name model and version when the default is ambiguous.
-        mode: ``"hybrid"`` (default), ``"dense"`` or ``"sparse"`` for :meth:`similarity_search`.
-        fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
-            :mod:`structaware_retrievers.query.fusion`'s, the same for every face (``rrf_k=60,
-            weights=(1, 1)`` gives the paper's RRF).
-        rerank: the second stage (``structaware_retrievers.search.rerank``) over the first hits of a
-            similarity search: ``None`` (default) on for a hybrid search and off for a dense or sparse
-            one, ``False`` off (the fused order), ``True`` or a ``Rerank`` with other options; a search
-            can override it (``similarity_search(q, rerank=False)``,
-            ``as_retriever(search_kwargs={"rerank": False})``). Each document keeps its fused score;
-            MMR and by-vector searches do not use it, relevance-scored ones only when it is ``True``
-            or a ``Rerank`` (:meth:`_similarity_search_with_relevance_scores`).
+        mode, fusion, rrf_k, prefetch_limit, weights, rerank: the
+            :class:`~structaware_retrievers.search.options.SearchOptions` fields of the same names
+            (src/structaware_retrievers/search/options.py), with its defaults, for :meth:`similarity_search`;
+            a search can override ``rerank`` (``similarity_search(q, rerank=False)``). MMR and by-vector
+            searches do not rerank; relevance-scored ones only when ``rerank`` is ``True`` or a ``Rerank``.
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.

@@ -1,23 +1,14 @@
 """Points embedded by any model: the layer the LlamaIndex and LangChain vector stores stand on.
 
-A framework's vector store holds whatever its user adds, embedded with the user's own model
-(OpenAI, Cohere, a Hugging Face model, LlamaIndex's ``MockEmbedding``...). :class:`RecordIndex`
-keeps structaware's index shape for those points, over a :class:`StructureIndex`:
+:class:`RecordIndex` keeps structaware's index shape, over a :class:`StructureIndex`, for points
+embedded with the user's own model: the same collection (named vectors ``dense`` and ``sparse``,
+hybrid search fused inside Qdrant), the same config guard (an index built with one model refuses
+another, :class:`~structaware_readers.errors.StoreError`), and payloads every reader understands
+(``Unit.to_payload()``; a foreign document becomes a ``unit_type="chunk"`` unit), so
+``structaware query``, the retrievers and both framework stores read the same collection.
 
-* the same collection: named vectors ``dense`` (the user's model, cosine) and ``sparse``
-  (structaware's BM25 term weights, ``Modifier.IDF``), hybrid search fused **inside Qdrant**
-  (prefetch + RRF/DBSF, :meth:`VectorStore.query`);
-* the same config guard: the index config (``collection.json`` on disk, the collection metadata on
-  a server) records the dense model's id and dimension, and an index built with one model refuses
-  another (:class:`~structaware_readers.errors.StoreError` naming both);
-* payloads that every reader of the index understands: each point's payload is a
-  ``Unit.to_payload()`` (a framework document that did not come from structaware becomes a
-  ``unit_type="chunk"`` unit) plus the framework's own keys, so ``structaware query``, the
-  retrievers and both framework stores can read the same collection.
-
-Point ids: a framework id that is a UUID is used as is; any other string (LangChain allows
-``"foo"``) is mapped to ``uuid5(RECORD_NAMESPACE, id)``, and the original id is kept in the payload
-key :data:`ORIGINAL_ID_KEY`, so ids stay deterministic (re-adding replaces, never duplicates).
+Point ids: a UUID is used as is; any other string becomes ``uuid5(RECORD_NAMESPACE, id)`` with the
+original kept in the payload key :data:`ORIGINAL_ID_KEY`, so re-adding replaces, never duplicates.
 """
 
 from __future__ import annotations
@@ -103,17 +94,15 @@ def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "
 class UserDenseEncoder:
     """A user's embedding model as the dense encoder of an index.
 
+    No vector cache here (the frameworks cache embeddings themselves) and no ``covers``, so a query's
+    dense half is never replaced by BM25 alone for this model.
+
     Args:
         embed_documents: ``list[str] -> list[list[float]]`` (the model's document embedding).
         embed_query: ``str -> list[float]`` (the model's query embedding).
-        model_id: what the index config records and checks on open: two models with the same id
-            are treated as the same model. Name the model and its version (e.g.
-            ``"openai/text-embedding-3-small"``).
+        model_id: what the index config records and checks on open; name the model and its
+            version (e.g. ``"openai/text-embedding-3-small"``).
         dim: the output dimension, when known; otherwise read from the first embedding.
-
-    Vectors are not cached here (the frameworks cache embeddings themselves: LlamaIndex's
-    ``IngestionPipeline`` cache, LangChain's ``CacheBackedEmbeddings``). ``covers`` is absent, so the
-    index never replaces a query's dense half by BM25 alone for this model.
 
     Raises:
         StoreError: the model returns vectors of another dimension than before (field ``dense.dim``).
@@ -318,20 +307,16 @@ class RecordIndex:
         Args:
             text: the query text (BM25 half); ``None`` searches the dense vector only.
             dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
-                ``text`` with the index's dense encoder (in hybrid and dense modes).
-            options: ``k``, ``mode``, ``fusion``, ``rrf_k``, ``prefetch_limit``, ``filter`` (a
-                ``PointFilter`` is used as is), ``weights`` and ``rerank`` as :meth:`StructureIndex.query`
-                takes them (``reference`` and ``front_matter`` units only when the filter names unit
-                types); the packing fields (``budget_chars``, ``expand``, ``group_size``, ``min_score``)
-                are not used. ``rerank`` runs over the first ``Rerank.pool`` records, each keeping its
-                score; not used by an MMR search or one without a query text.
+                ``text`` with the index's dense encoder.
+            options: a :class:`~structaware_retrievers.search.options.SearchOptions`; its search fields
+                are used (``filter`` may also be a ``PointFilter``), not the packing ones
+                (``budget_chars``, ``expand``, ``group_size``, ``min_score``). ``rerank`` keeps each
+                record's score and is not used by MMR or without a text.
             mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
-                maximal marginal relevance inside Qdrant (:meth:`VectorStore.query`); ``mode`` is ignored.
-            relevance: scores as calibrated relevances in [0, 1] that mean the same from question
-                to question (:func:`~structaware_retrievers.search.calibration.relevances`: the point's cosine
-                with ``dense`` and its IDF-weighted coverage of the text's BM25 terms; fitted for
-                structaware's default dense model) instead of the engine's scores; the order stays
-                the engine's.
+                maximal marginal relevance inside Qdrant; ``mode`` is ignored.
+            relevance: scores as calibrated relevances in [0, 1]
+                (:func:`~structaware_retrievers.search.calibration.relevances`, fitted for the default
+                dense model) instead of the engine's; the order stays the engine's.
 
         Raises:
             MalformedInputError: neither a text nor a vector.

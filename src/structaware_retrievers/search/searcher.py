@@ -1,27 +1,18 @@
 """The read side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: a question in, hits out.
 
-One query, in order (paper section 2.4):
+One query, in order:
 
-1. the arguments are checked and the question embedded (BM25 terms; the dense vector unless the
-   query has no BM25 terms, or is mostly Chinese/Japanese/Korean and the dense model lacks them);
-2. the store runs one Qdrant query: a dense and a sparse prefetch fused inside Qdrant (weighted RRF
-   or DBSF; :meth:`VectorStore.query <structaware_retrievers.store.base.VectorStore.query>`);
-3. the fused list is packed (:mod:`structaware_retrievers.search.evidence`): rows of one table grouped into
-   one hit, the units a hit links to (a discussion's recommendation) placed just above it, each hit
-   expanded to its neighbourhood on request, the hits fitted to a character budget.
+1. the options checked and the question embedded (BM25 terms; the dense vector unless the query
+   has no BM25 term, or is mostly CJK and the dense model lacks those languages);
+2. one Qdrant query: a dense and a sparse prefetch fused inside Qdrant
+   (:meth:`VectorStore.query <structaware_retrievers.store.base.VectorStore.query>`);
+3. the fused list packed (:mod:`~structaware_retrievers.search.evidence`): table rows grouped, linked
+   units placed above their hit; with ``rerank`` the first packed hits re-ordered by the second stage
+   (:mod:`~structaware_retrievers.search.rerank`); each hit given its calibrated relevance and dropped
+   under ``min_score``, then expanded on request and fitted to the character budget.
 
-With ``rerank``, step 2 is followed by a second stage (:mod:`structaware_retrievers.search.rerank`): the top
-fused candidates are re-scored from their own dense and BM25 scores and their coverage of the
-question before step 3 packs them.
-
-Steps 2 and 3 read the store several times (the fused query, linked units, each hit's neighbours);
-they run in one :meth:`VectorStore.hold <structaware_retrievers.store.base.VectorStore.hold>`
-block, so another process's write lands before or after them, never between: a hit's neighbours
-and group rows come from the same version of its document as the hit.
-
-Before the expansion and the budget, each packed hit and each row grouped with it gets its
-calibrated relevance (:mod:`structaware_retrievers.search.calibration`, ``SearchHit.relevance``), and
-hits and group rows below ``min_score`` are dropped: an off-topic question gets no hit.
+Steps 2 and 3 run in one :meth:`VectorStore.hold <structaware_retrievers.store.base.VectorStore.hold>`
+block, so a hit's neighbours and group rows come from the same version of its document as the hit.
 """
 
 from __future__ import annotations
@@ -228,7 +219,7 @@ class IndexSearcher:
     async def aquery(self, text: str, options: SearchOptions) -> list[SearchHit]:
         """Async :meth:`query`: query embedding (and the re-scoring stage) in a worker thread; the search
         through ``AsyncQdrantClient`` for a server, in a worker thread otherwise."""
-        import asyncio  # not at module level: ~20 ms (with ssl) off every CLI query
+        import asyncio  # not at module level: asyncio (with ssl) is off the CLI's query path
 
         args = await asyncio.to_thread(self._prepare, text, options)
         held = self.store.hold()  # as query(): one version of every document for all the reads;

@@ -1,47 +1,28 @@
 """``structaware serve``: a long-lived local HTTP endpoint over one index, for agents and scripts.
 
-A ``structaware query`` process pays for Python, the model session and the shard on every call
-(about a second); a server pays once and answers in milliseconds. Standard library only
-(``http.server``), JSON in and out, bound to ``127.0.0.1`` by default (no authentication: do not
-expose it to a network you do not trust).
+A server pays once for Python, the model and the shard that each ``structaware query`` process pays
+per call. Standard library only (``http.server``), JSON in and out, bound to ``127.0.0.1`` by
+default (no authentication: do not expose it to a network you do not trust).
 
 Endpoints:
 
-* ``GET /?q=...`` -> the search page with its hits, rendered on the server (:mod:`structaware_retrievers.serve.render`;
-  its other routes: :mod:`structaware_retrievers.serve.pages`)
-* ``GET /health`` -> ``{"status": "ok", "index": <location>, "units": <count>}``
-* ``GET /documents`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``
-* ``POST /query`` with a JSON body ``{"text": str, "k": int = 5, "mode": "hybrid"|"dense"|"sparse",
-  "fusion": "rrf"|"dbsf", "rrf_k": int = 2, "prefetch_limit": int = 50, "weights": [dense, bm25],
-  "budget_chars": int, "expand": bool = false, "group_size": int = 3, "rerank": bool (default: on for hybrid), "min_score": float = 0.5, "filter": {...}}`` (the arguments of
-  :meth:`StructureIndex.query <structaware_retrievers.index.structure_index.StructureIndex.query>`), where
-  ``filter`` is a filter object of :mod:`structaware_retrievers.query.filters` (metadata keys and
-  ``$gte``/``$in``/``$or``... as the LangChain faces take them, :class:`~structaware_retrievers.query.filters.SearchFilter`'s
-  field names among the keys: ``{"unit_types": ["table_row"], "page_from": 3}``); or ``GET /query?text=...&k=5``
-  with the scalar fields as URL parameters (``weights=0.5,1``, ``expand=true``). Answer:
-  ``{"hits": [record, ...]}``, one :meth:`SearchHit.to_record <structaware_retrievers.index.structure_index.SearchHit.to_record>`
-  per hit, best first (the fields of ``structaware query --json``, ``relevance`` the calibrated score
-  that ``min_score`` bars: no hit for a question the index does not answer; a hit with table-group rows holds
-  them: :func:`~structaware_retrievers.search.evidence.hit_unit`); with ``expand``, also
-  ``"evidence"``: every unit handed over, each hit's unit then its neighbours, each unit once, as
-  ``structaware query --expand --json`` prints them (a record plus ``expanded_from``: ``null``, or
-  the unit id of the hit it neighbours).
+* ``GET /?q=...``: the search page (:mod:`~structaware_retrievers.serve.render`; other pages:
+  :mod:`~structaware_retrievers.serve.pages`).
+* ``GET /health``: ``{"status": "ok", "index": <location>, "units": <count>}``.
+* ``GET /documents``: ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
+* ``POST /query`` with ``{"text": str, ...}``, the other keys the fields of
+  :class:`~structaware_retrievers.search.options.SearchOptions` (``k`` defaults to 5; ``filter`` a
+  filter object of :mod:`~structaware_retrievers.query.filters`), or ``GET /query?text=...&k=5`` with
+  scalar fields as URL parameters. Answer: ``{"hits": [record, ...]}`` (``SearchHit.to_record``, as
+  ``structaware query --json``), plus ``"evidence"`` with ``expand`` (each unit handed over once,
+  with ``expanded_from``).
 
-Errors are JSON ``{"error": <class>, "message": ..., "field": ..., "detail": <one line>}``, every
-field always present (``field`` may be ``null``), ``error`` the name of a typed error of
-:mod:`structaware_readers.errors`: 400 :class:`~structaware_readers.errors.MalformedInputError` for a
-bad request (a bad value, bad JSON, an unknown field of the body or of the URL parameters: the
-message lists the accepted ones; a filter that cannot be evaluated,
-:class:`~structaware_readers.errors.UnsupportedFilterError`, or that would match nothing by mistake, a key no
-unit of the index carries or a value outside a closed list, :class:`~structaware_readers.errors.UnknownFilterError`:
-``field`` is ``filter.<key>``); 404
-:class:`~structaware_readers.errors.IndexNotFoundError` for a missing/empty index,
-:class:`~structaware_readers.errors.InputNotFoundError` for an unknown path; 500 otherwise (the typed
-error's name, or ``InternalError``). The index is opened once; a ``structaware ingest`` into the
-same folder from another process works meanwhile (the shard is handed over while no request runs,
-:mod:`structaware_retrievers.store.edge_shard`) and the next request sees its documents.
-``structaware serve`` advertises itself beside an index folder, so ``structaware query`` on that
-folder asks it (:mod:`structaware_retrievers.serve.client`).
+Errors are JSON ``{"error": <class>, "message", "field", "detail"}``, every key present: 400
+``MalformedInputError`` (bad value, JSON or field; ``UnsupportedFilterError``/``UnknownFilterError``
+with ``field`` ``filter.<key>``), 404 ``IndexNotFoundError``/``InputNotFoundError``, 500 otherwise.
+The index is opened once; an ingest from another process works meanwhile and the next request
+sees it (:mod:`~structaware_retrievers.store.edge_shard`). The server advertises itself beside the
+index folder so ``structaware query`` asks it (:mod:`~structaware_retrievers.serve.client`).
 """
 
 from __future__ import annotations

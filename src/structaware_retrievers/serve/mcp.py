@@ -1,35 +1,22 @@
 """``structaware mcp``: one index as a Model Context Protocol server, with search as a tool.
 
-An MCP client (an agent, a desktop assistant) starts ``structaware mcp --index DIR`` and talks to
-it over stdin/stdout; the process keeps the model and the index open, so every search after the
-first costs milliseconds (as ``structaware serve``, which speaks plain HTTP instead). Needs the
-``mcp`` extra (``pip install 'structaware[mcp]'``: the official MCP Python SDK, 2.x).
+An MCP client starts ``structaware mcp --index DIR`` and talks to it over stdin/stdout; the process
+keeps the model and the index open (as ``structaware serve``, which speaks HTTP). Needs the ``mcp``
+extra (the official MCP Python SDK, 2.x).
 
-Tools (read-only):
+Tools (read-only; the ``search`` docstring is the description the client reads):
 
-* ``search(query, k=5, mode="hybrid", doc_names=None, unit_types=None, grades=None,
-  page_from=None, page_to=None, filter=None, expand=False, budget_chars=None, min_score=0.5)`` -> ``{"results": [record, ...]}``:
-  :meth:`StructureIndex.query <structaware_retrievers.index.structure_index.StructureIndex.query>`, one record per
-  evidence unit handed over, as ``structaware query --json`` prints them
-  (:meth:`SearchHit.to_record <structaware_retrievers.index.structure_index.SearchHit.to_record>` plus
-  ``expanded_from``: ``None`` for a hit, the hit's unit id for one of its neighbours): ``rank``,
-  ``score``, ``relevance`` (calibrated, in [0, 1]: hits under ``min_score`` are left out, so a
-  question the index does not answer gets no result), ``unit_type``, ``doc``, ``doc_id``, ``pages`` (1-based), ``element_ids``, ``bboxes``
-  (0..1 of the page, origin top-left), ``context``, ``text``, ``grade``. ``filter`` is a filter
-  object of :mod:`structaware_retrievers.query.filters` (``{"page": {"$gte": 4}}``, ``{"$or": [...]}``, as
-  ``structaware serve`` takes it), combined with the other filter arguments by AND.
-  With ``images=True`` the answer also holds, after that JSON as text, one PNG image content block
-  per hit: the hit's page(s) cropped around its regions (a margin of 36 pt), each region outlined
-  (:func:`~structaware_retrievers.pictures.evidence_image.evidence_picture`), so a multimodal client sees the
-  row or box itself; a hit whose PDF is not at hand gets a text block saying which file is needed
-  instead (``structaware mcp --pdf`` points at the PDFs of an index built from parser output).
+* ``search(query, k=5, ...)`` -> ``{"results": [record, ...]}``: one record per evidence unit handed
+  over, as ``structaware query --json`` prints them (``SearchHit.to_record`` plus ``expanded_from``).
+  ``filter`` takes the filter language of :mod:`~structaware_retrievers.query.filters`, ANDed with
+  the other filter arguments. With ``images=True``, one PNG per hit follows the JSON: its page(s)
+  cropped around its regions, outlined
+  (:func:`~structaware_retrievers.pictures.evidence_image.evidence_picture`), or a text block naming
+  the PDF needed.
 * ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
 
-A bad argument or a missing/empty index is a tool error (``isError``) whose text is the one line
-``structaware query`` would print (a filter on a key no unit of the index carries, or on a unit type
-that does not exist, among them: it would match nothing); so is an unknown argument (the tools' input schemas say
-``additionalProperties: false``), e.g. ``search.unit_type: unknown argument(s) ['unit_type']; expected
-any of [...]``.
+A bad or unknown argument, or a missing/empty index, is a tool error (``isError``) whose text is the
+line ``structaware query`` would print.
 """
 
 from __future__ import annotations

@@ -1,25 +1,17 @@
 """The search page of ``structaware serve`` rendered on the server: ``GET /?q=...`` answers with the hits in the HTML.
 
-A link to a search, a reader without scripts and a text browser get the same page as the script does:
-``web/index.html`` is the template (``${...}`` fields, :class:`string.Template`), filled here with the
-form's values, the index's documents and the hits; ``web/app.js`` only enhances it (it fetches the
-same page for the next search and swaps its results in, without a reload).
+A reader without scripts gets the same page as the script does: ``web/index.html`` is a
+:class:`string.Template` filled here with the form's values, the index's documents and the hits;
+``web/app.js`` only swaps in the next search's results without a reload.
 
-The page's URL parameters (the form's fields, submitted by a plain GET form):
+URL parameters: ``q`` the question; ``k`` the number of hits (1..:data:`MAX_HITS`, default 5);
+``mode``; ``unit`` (and ``with``, the table-group rows) one hit by its unit id, the stable link of a
+hit. Every other parameter is a filter, ``KEY=VALUE`` as ``structaware query --filter`` takes it
+(``page=3-5`` 1-based pages; ``a,b`` either value; empty values are no filter).
 
-* ``q``: the question; ``k``: the number of hits (1..:data:`MAX_HITS`, default 5); ``mode``: ``hybrid``,
-  ``sparse`` or ``dense``; ``unit`` (and ``with``, the table-group rows): one hit by its unit id, the
-  stable link of a hit (:func:`~structaware_retrievers.serve.pages.hit_by_ids`);
-* every other parameter is a filter, ``KEY=VALUE`` as ``structaware query --filter`` takes it, read by
-  the filter language (:mod:`structaware_retrievers.query.filters`): the form's ``doc``, ``type``, ``grade``
-  and ``page`` (``3``, ``3-5`` or ``3-``: 1-based pages), or any unit key or metadata key; ``a,b``
-  is either value (a document name, a source or a file name is taken whole). Empty values are no filter.
-
-Every text of the user or of a document is HTML-escaped. A request that cannot be answered renders
-the page with the typed error (its class name, field and message) in the status line and the HTTP
-status of the server's JSON errors (:func:`~structaware_retrievers.serve.pages.error_status`): a
-misspelt filter key or a value outside a closed list is ``UnknownFilterError`` (400), an empty index
-``IndexNotFoundError`` (404). No hits, and an index without documents, are said in words.
+Every text of the user or of a document is HTML-escaped. An error renders the page with the typed
+error in the status line and the HTTP status of the server's JSON errors
+(:func:`~structaware_retrievers.serve.pages.error_status`).
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """``StructureAwareRetriever``: a LlamaIndex ``BaseRetriever`` over a structaware ``StructureIndex``.
 
-Search runs inside Qdrant: dense + sparse (BM25 with the IDF modifier) prefetches fused by weighted
-RRF (the defaults of :mod:`structaware_retrievers.query.fusion`, the same for every face) or DBSF with the
-Query API (``StructureIndex.query``), not on the client. Each hit
-becomes a ``NodeWithScore`` whose node is the unit converted by
-:func:`llama_index.node_parser.structaware.unit_to_node`: id = unit id, ``context`` visible to
-the LLM together with ``page_label`` (1-based) and ``file_name``, and the element provenance
-(``element_ids``, ``element_pages``, ``bboxes`` in 0..1 of the page, origin top-left) kept out of
-prompts. The score is the fused score Qdrant returns (weighted RRF: ``sum 1/(rank/weight + k - 1)``).
-
-Usable wherever LlamaIndex takes a retriever: ``RetrieverQueryEngine(retriever=...)``,
-``RetrieverTool.from_defaults(retriever=...)``, ``QueryFusionRetriever`` and so on.
+Search runs inside Qdrant (``StructureIndex.query``: dense + BM25 prefetches fused). Each hit becomes
+a ``NodeWithScore`` whose node is the unit converted by
+:func:`llama_index.node_parser.structaware.unit_to_node` (``context``, ``page_label`` and
+``file_name`` visible to the LLM, element provenance kept out of prompts), scored with the fused
+score Qdrant returns. Usable wherever LlamaIndex takes a retriever (``RetrieverQueryEngine``,
+``RetrieverTool``, ``QueryFusionRetriever``...).
 """
 
 from __future__ import annotations
@@ -66,45 +61,25 @@ class StructureAwareRetriever(BaseRetriever):
     """Retrieve evidence units from a ``StructureIndex`` with Qdrant-native hybrid fusion.
 
     Args:
-        index: an open ``structaware_retrievers.index.structure_index.StructureIndex`` (folder, server or
-            in-process client); see also :meth:`from_path`.
+        index: an open ``StructureIndex`` (folder, server or in-process client); see :meth:`from_path`.
         similarity_top_k: number of units to return (LlamaIndex's default, 2, when omitted).
-        mode: ``"hybrid"`` (dense + sparse, fused), ``"dense"`` or ``"sparse"``.
-        fusion: ``"rrf"`` (reciprocal rank fusion) or ``"dbsf"`` (distribution-based score fusion).
-        rrf_k: the RRF constant ``k`` (default ``structaware_retrievers.query.fusion.DEFAULT_RRF_K``).
-        prefetch_limit: candidates fetched per vector before fusion (independent of the top k).
-        weights: (dense, BM25) RRF weights; ``None``: the index default (chosen on the development
-            benchmark, ``structaware_retrievers.query.fusion.DEFAULT_WEIGHTS``).
-        budget_chars: return only the best units that fit this many characters together
-            (``context + text`` per unit, neighbours included); ``None``: no budget.
-        expand: add each hit's evidence neighbourhood after it (adjacent table rows, the parent
-            section's lead sentence, neighbouring flow edges), marked ``metadata["expanded_from"]``.
-        group_size: rows of one table per hit: its best row, then up to ``group_size - 1`` other
-            matched rows of that table as nodes marked ``metadata["expanded_from"]``; 1: every row
-            is a hit of its own (default ``structaware_retrievers.query.fusion.DEFAULT_GROUP_SIZE``).
-        min_score: hits (and group rows) whose calibrated relevance (``metadata["relevance"]``, in
-            [0, 1], comparable across questions) is below this are dropped, so a question the index
-            does not answer gets no node (default ``structaware_retrievers.query.fusion.DEFAULT_MIN_SCORE``,
-            0.5; 0 keeps all).
-        filters: LlamaIndex ``MetadataFilters``, every operator but the text matches, ``and`` /
-            ``or`` / ``not``, nested, on the node metadata keys (``doc_id``, ``file_name``, ``page``,
-            ``unit_type``, ``grade``...; :mod:`structaware_retrievers.query.filters`): the same units as
-            the vector store gives for the same filters.
-        rerank: the second stage (``structaware_retrievers.search.rerank``) that re-orders the first hits by
-            their own dense and BM25 scores and their coverage of the question: ``None`` (default)
-            on for a hybrid search and off for a dense or sparse one, ``False`` off (the fused order),
-            ``True`` or a ``Rerank`` with other options; as ``StructureIndex.query`` takes it. Each
-            node keeps the search's score. For nodes found another way:
-            ``llama_index.postprocessor.structaware.StructureAwareRerank``.
+        mode, fusion, rrf_k, prefetch_limit, weights, budget_chars, group_size, min_score, rerank: the
+            :class:`~structaware_retrievers.search.options.SearchOptions` fields of the same names
+            (src/structaware_retrievers/search/options.py), with its defaults.
+        expand: add each hit's evidence neighbourhood after it, marked ``metadata["expanded_from"]``
+            (as are the rows of a table group).
+        filters: LlamaIndex ``MetadataFilters`` (every operator but the text matches, nested
+            ``and``/``or``/``not``) on the node metadata keys; the vector store gives the same units.
         callback_manager, verbose: as for every LlamaIndex retriever.
 
+    Each node keeps the search's score, with its calibrated ``relevance`` in ``metadata``. For nodes
+    found another way, rerank with ``llama_index.postprocessor.structaware.StructureAwareRerank``.
+
     Raises:
-        UnsupportedFilterError: at construction, for a filter operator Qdrant cannot evaluate
-            (``text_match``), naming it.
-        MalformedInputError: at construction, for a filter value that cannot match (naming
-            ``filter.<key>``; ``UnknownFilterError`` for a value outside a closed vocabulary, and at
-            query time for a key no unit of the index carries); for a top k < 1 or another setting
-            ``SearchOptions`` refuses (an unknown mode or fusion, a bad ``rerank``...), naming the argument.
+        UnsupportedFilterError: at construction, a filter operator Qdrant cannot evaluate (``text_match``).
+        MalformedInputError: a filter value that cannot match (naming ``filter.<key>``;
+            ``UnknownFilterError`` for a value outside a closed vocabulary, or at query time a key no
+            unit carries), or a setting ``SearchOptions`` refuses, naming the argument.
         IndexNotFoundError, StoreError: from the index at query time.
     """
 

@@ -6,29 +6,18 @@ What a LlamaIndex user already writes works unchanged with this store in the vec
     IngestionPipeline(transformations=[StructureAwareNodeParser(), embed_model], vector_store=store).run(documents=docs)
     index = VectorStoreIndex.from_vector_store(store, embed_model=embed_model)
 
-* **Dense vector: your embedding model.** Nodes arrive embedded by ``IngestionPipeline`` /
-  ``VectorStoreIndex`` (a node without an embedding is embedded with ``embed_model``); queries
-  arrive with their query embedding. The index config records the model (``model_id``: by default
-  ``llama-index:<class name>:<model_name>``) and its dimension, and the store refuses to open an
-  index built with another model (``StoreError`` naming both). Without ``embed_model`` the store
-  uses structaware's own dense encoder (the same as ``StructureAwareEmbedding()`` and the CLI), so
-  the index stays readable by ``structaware query``.
-* **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector (IDF
-  applied by Qdrant); ``DEFAULT`` and ``HYBRID`` queries with a query string are fused **inside
-  Qdrant** (prefetch + weighted RRF with structaware's one default, ``rrf_k``/``weights`` from
-  :mod:`structaware_retrievers.query.fusion` as every face uses; or DBSF); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone;
-  ``hybrid=False`` makes ``DEFAULT`` dense-only. Scores are then RRF/DBSF scores (higher is better),
-  not cosine similarities.
-* **Payload.** Each point is a unit payload (``Unit.to_payload()``: the node parser's nodes become
-  their units, with pages, element ids and bboxes; any other node a ``unit_type="chunk"`` unit) plus
-  the node's ``metadata`` (key ``metadata``, as given) and the rest of the node (relationships,
-  templates, exclusions) as JSON (``_node_content``, ``_node_type``), so nodes come back as they were
-  added. Points written by ``structaware ingest`` come back as the node parser's nodes.
-* **Ids.** A node id that is a UUID is the point id; any other id is mapped to a UUIDv5 (the node
-  keeps its own id).
+* **Dense vector: your embedding model.** The index config records the model and its dimension and
+  refuses an index built with another (``StoreError`` naming both). Without ``embed_model`` the store
+  uses structaware's own dense encoder, so ``structaware query`` reads the index too.
+* **Sparse vector and fusion: structaware's.** Every point also gets structaware's BM25 vector;
+  ``DEFAULT`` and ``HYBRID`` queries with a query string are fused inside Qdrant (scores are then
+  fusion scores, not cosine similarities); ``SPARSE``/``TEXT_SEARCH`` search BM25 alone.
+* **Payload.** Each point is a unit payload (any other node becomes a ``unit_type="chunk"`` unit)
+  plus the node's ``metadata`` and the rest of the node as JSON, so nodes come back as added.
+* **Ids.** A UUID node id is the point id; any other is mapped to a UUIDv5 (the node keeps its own).
 
-Filters: ``MetadataFilters`` (see :mod:`llama_index.vector_stores.structaware.filters`),
-``VectorStoreQuery.doc_ids`` (the ``ref_doc_id``/``doc_id``) and ``node_ids``.
+Filters: ``MetadataFilters`` (:mod:`llama_index.vector_stores.structaware.filters`),
+``VectorStoreQuery.doc_ids`` and ``node_ids``.
 """
 
 from __future__ import annotations
@@ -96,14 +85,10 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
             ``llama-index:<class name>:<model_name>``); name the model and version when the default
             is ambiguous (e.g. ``model_name="unknown"``).
         hybrid: fuse dense and BM25 for ``DEFAULT``-mode queries with a query string.
-        fusion, rrf_k, prefetch_limit, weights: as ``StructureIndex.query``; the defaults are
-            :mod:`structaware_retrievers.query.fusion`'s, the same for every face (``rrf_k=60,
-            weights=(1, 1)`` gives the paper's RRF).
-        rerank: the second stage (``structaware_retrievers.search.rerank``) over the first hits of a query:
-            ``None`` (default) on for a hybrid search and off for a dense or sparse one, ``False``
-            off (the fused order), ``True`` or a ``Rerank`` with other options; a query can override
-            it (``query(q, rerank=False)``, ``as_retriever(vector_store_kwargs={"rerank": False})``).
-            Each node keeps its fused score.
+        fusion, rrf_k, prefetch_limit, weights, rerank: the
+            :class:`~structaware_retrievers.search.options.SearchOptions` fields of the same names
+            (src/structaware_retrievers/search/options.py), with its defaults; a query can override
+            ``rerank`` (``as_retriever(vector_store_kwargs={"rerank": False})``).
 
     Raises:
         StoreError: the index was built with another dense model or dimension; a folder in use.
