@@ -29,7 +29,7 @@ class UnitOptions(BaseModel):
             "start each table row's context with the document it belongs to, when the document names itself"
             " on a filing cover page ('Document: JPMorgan Chase & Co. Form 10-Q for the period ended June 30,"
             " 2022', structaware_readers.units.filing_cover); +0.025 table Page Hit@5 on OHR-Bench finance"
-            " (docs/benchmarks/tables.md, 'Table retrieval, third session'). Documents without a cover are unchanged."
+            " (docs/benchmarks/tables.md, 'Table retrieval'). Documents without a cover are unchanged."
             " Flow paths end their context with the same label, else the document's title ('Document: VA/DoD Clinical"
             " Practice Guideline for ... Hypertension ...'): a figure titled 'Algorithm' does not say whose it is"
             " (+2 flowchart questions on the CPG set, docs/benchmarks/cpg-retrieval.md)"
