@@ -100,8 +100,7 @@ class UserDenseEncoder:
     Args:
         embed_documents: ``list[str] -> list[list[float]]`` (the model's document embedding).
         embed_query: ``str -> list[float]`` (the model's query embedding).
-        model_id: what the index config records and checks on open; name the model and its
-            version (e.g. ``"openai/text-embedding-3-small"``).
+        model_id: what the index config records and checks on open (``"openai/text-embedding-3-small"``).
         dim: the output dimension, when known; otherwise read from the first embedding.
 
     Raises:

@@ -1,12 +1,10 @@
 """``StructureIndex``: the front class. Ingest documents as evidence units, query them, delete them.
 
-One index = one Qdrant collection plus an embedding cache, on one of three backends chosen in the
-constructor: an embedded Qdrant Edge folder (default), a Qdrant server (``url=``) or a ready
-``QdrantClient`` (``client=``). Writes are idempotent and atomic per document, even across ``kill -9``
-(:mod:`structaware_retrievers.index.commit`). The class only picks the backend and hands every call
-on to :class:`~structaware_retrievers.index.writer.IndexWriter`,
-:func:`~structaware_retrievers.index.ingest.run_ingest` and
-:class:`~structaware_retrievers.search.searcher.IndexSearcher`.
+One index = one Qdrant collection plus an embedding cache, in an embedded Qdrant Edge folder
+(default), on a Qdrant server (``url=``) or through a ready ``QdrantClient`` (``client=``). Writes
+are atomic per document, even across ``kill -9`` (:mod:`~structaware_retrievers.index.commit`). The
+class picks the backend and hands every call on to :class:`~structaware_retrievers.index.writer.IndexWriter`,
+:func:`~structaware_retrievers.index.ingest.run_ingest` and :class:`~structaware_retrievers.search.searcher.IndexSearcher`.
 
 Folder layout of the embedded backend::
 
@@ -135,12 +133,9 @@ class StructureIndex:
     def add_document(self, doc: ParsedDocument, units: Sequence[Unit]) -> IngestReport:
         """Index one document's units, replacing whatever the index held for it.
 
-        Idempotent and atomic per document: unchanged units skip the write (``skipped=True``);
-        everything is embedded before anything is written; stale points of this document (or of an
-        older version of the same ``source``) are removed; a failed write is rolled back.
-
-        Returns:
-            an :class:`IngestReport`.
+        Idempotent and atomic: unchanged units skip the write (``skipped=True``); everything is
+        embedded before anything is written; stale points of this document (or of an older version of
+        the same ``source``) are removed; a failed write is rolled back. Returns an :class:`IngestReport`.
 
         Raises:
             EmptyDocumentError: ``units`` is empty.
@@ -246,8 +241,7 @@ class StructureIndex:
         Args:
             text: the question.
             unit_ids: the candidates' ``unit_id`` (duplicates count once).
-            rerank: ``True``/``None`` the default options, or a
-                :class:`~structaware_retrievers.search.rerank.Rerank` (its ``pool`` is not used).
+            rerank: ``True``/``None`` the default options, or a ``Rerank`` (its ``pool`` is not used).
 
         Returns:
             ``(unit_id, score)`` best first; the score is in [0, 1] relative to the best (an order, not a threshold).

@@ -2,10 +2,9 @@
 
 One query, in order:
 
-1. the options checked and the question embedded (BM25 terms; the dense vector unless the query
-   has no BM25 term, or is mostly CJK and the dense model lacks those languages);
-2. one Qdrant query: a dense and a sparse prefetch fused inside Qdrant
-   (:meth:`VectorStore.query <structaware_retrievers.store.base.VectorStore.query>`);
+1. the question embedded (BM25 terms; the dense vector unless there is no BM25 term, or the
+   question is mostly CJK and the dense model lacks those languages);
+2. one Qdrant query: dense and sparse prefetches fused inside Qdrant (``VectorStore.query``);
 3. the fused list packed (:mod:`~structaware_retrievers.search.evidence`): table rows grouped, linked
    units placed above their hit; with ``rerank`` the first packed hits re-ordered by the second stage
    (:mod:`~structaware_retrievers.search.rerank`); each hit given its calibrated relevance and dropped

@@ -1,18 +1,15 @@
 """``structaware mcp``: one index as a Model Context Protocol server, with search as a tool.
 
 An MCP client starts ``structaware mcp --index DIR`` and talks to it over stdin/stdout; the process
-keeps the model and the index open (as ``structaware serve``, which speaks HTTP). Needs the ``mcp``
-extra (the official MCP Python SDK, 2.x).
-
+keeps the model and the index open. Needs the ``mcp`` extra (the official MCP Python SDK, 2.x).
 Tools (read-only; the ``search`` docstring is the description the client reads):
 
 * ``search(query, k=5, ...)`` -> ``{"results": [record, ...]}``: one record per evidence unit handed
   over, as ``structaware query --json`` prints them (``SearchHit.to_record`` plus ``expanded_from``).
   ``filter`` takes the filter language of :mod:`~structaware_retrievers.query.filters`, ANDed with
-  the other filter arguments. With ``images=True``, one PNG per hit follows the JSON: its page(s)
-  cropped around its regions, outlined
-  (:func:`~structaware_retrievers.pictures.evidence_image.evidence_picture`), or a text block naming
-  the PDF needed.
+  the other filter arguments. With ``images=True``, one PNG per hit follows the JSON, its page(s)
+  cropped around its outlined regions (:mod:`~structaware_retrievers.pictures.evidence_image`), or a
+  text block naming the PDF needed.
 * ``list_documents()`` -> ``{"documents": [{"doc_id", "doc_name", "source", "units"}, ...]}``.
 
 A bad or unknown argument, or a missing/empty index, is a tool error (``isError``) whose text is the

@@ -10,8 +10,7 @@ hit. Every other parameter is a filter, ``KEY=VALUE`` as ``structaware query --f
 (``page=3-5`` 1-based pages; ``a,b`` either value; empty values are no filter).
 
 Every text of the user or of a document is HTML-escaped. An error renders the page with the typed
-error in the status line and the HTTP status of the server's JSON errors
-(:func:`~structaware_retrievers.serve.pages.error_status`).
+error and the HTTP status of the JSON API (:func:`~structaware_retrievers.serve.pages.error_status`).
 """
 
 from __future__ import annotations
