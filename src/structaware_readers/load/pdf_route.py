@@ -19,7 +19,7 @@ from pathlib import Path
 from structaware_readers.errors import EmptyDocumentError, MissingExtraError
 from structaware_readers.ids import doc_id_from_file
 from structaware_readers.models import Block, BlockKind, ParsedDocument
-from structaware_readers.ocr.engine import OcrEngine
+from structaware_readers.ocr.engine import OcrEngine, default_engine
 from structaware_readers.ocr.layout import page_blocks
 from structaware_readers.ocr.pages import MIN_TEXT_CHARS, OCR_DPI, PageScan, scan_pages
 from structaware_readers.ocr.read_pages import read_pages
@@ -166,8 +166,6 @@ def _ocr_document(
         ) from exc
     if not any(b.text.strip() for b in blocks if not b.is_furniture):
         raise EmptyDocumentError("no text layer on any page and OCR read no text", path=p, field="pages")
-    from structaware_readers.ocr.engine import default_engine
-
     eng = engine or default_engine()
     return ParsedDocument(
         doc_id=doc_id,

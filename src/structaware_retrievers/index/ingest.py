@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from structaware_readers.common.inputs import scan_inputs
+from structaware_readers.models import SCHEMA_VERSION
 from structaware_retrievers.index.ledger import (
     IngestLedger,
     LedgerEntry,
@@ -81,7 +82,6 @@ def ingest_settings(writer: IndexWriter, reading_order: str, unit_options: UnitO
     (pdfplumber rebuilds table grids from a PDF's text layer; MinerU's version makes a PDF's
     parse; RapidOCR reads its pages without a text layer, with structaware's reading revision around it),
     so installing ``structaware[pdf]``, ``structaware[ocr]`` or another MinerU re-reads every input."""
-    from structaware_readers.models import SCHEMA_VERSION
     from structaware_readers.ocr.engine import RapidOcrEngine
     from structaware_readers.table_recovery import text_layer_reader
     from structaware_readers.units import UnitOptions

@@ -29,6 +29,7 @@ from llama_index.node_parser.structaware.nodes import (
 from llama_index.readers.structaware.base import DOCUMENT_METADATA_KEY, parsed_from_document
 from structaware_readers.errors import InputWarning
 from structaware_readers.ids import unit_id
+from structaware_readers.units import build_units
 from structaware_readers.units.options import DEFAULT_MAX_SECTION_CHARS, UnitOptions
 
 _PARENT_KIND_TABLE = "table"
@@ -94,8 +95,6 @@ class StructureAwareNodeParser(NodeParser):
         show_progress: bool = False,
         **kwargs: Any,
     ) -> list[BaseNode]:
-        from structaware_readers.units import build_units
-
         options = self._unit_options()
         out: list[BaseNode] = []
         for document in get_tqdm_iterable(nodes, show_progress, "Building evidence units"):

@@ -41,6 +41,7 @@ from llama_index.core.vector_stores.types import (
 from llama_index.node_parser.structaware.nodes import node_to_unit, unit_to_node
 from llama_index.vector_stores.structaware.filters import to_point_filter
 from structaware_readers.errors import ModelMismatchError
+from structaware_readers.models import Unit
 from structaware_retrievers.query.fusion import DEFAULT_PREFETCH_LIMIT, DEFAULT_RRF_K, DEFAULT_WEIGHTS
 from structaware_retrievers.search.options import SearchOptions
 from structaware_retrievers.search.rerank import resolve_rerank
@@ -303,7 +304,6 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
     @staticmethod
     def _node(payload: dict[str, Any]) -> BaseNode:
         """The node a point holds: as added through this store, or the unit's node (``structaware ingest``)."""
-        from structaware_readers.models import Unit
         from structaware_retrievers.index.records import METADATA_KEY
 
         raw = payload.get(_NODE_CONTENT)
