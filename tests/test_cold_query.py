@@ -17,7 +17,7 @@ import pytest
 
 jieba = pytest.importorskip("jieba")
 
-from structaware_retrievers.encoders import jieba_dict  # noqa: E402
+from structaware_retrievers.encoders import jieba_dict
 
 # clinical-guideline wording written for this test: dose ranges, grades, drug names that jieba's
 # dictionary does not hold (its HMM then guesses words), a number glued to Han text
@@ -111,7 +111,7 @@ def test_bm25_tokens_of_chinese_text_are_unchanged(dictionary, full, monkeypatch
     assert isinstance(tokenize._jieba().FREQ, jieba_dict.LazyFreq)
     monkeypatch.setattr(tokenize, "_jieba_tok", full)
     assert lazy_tokens == [tokenize.Bm25Tokenizer()(t) for t in ZH_TEXTS]
-    assert ["首次", "就诊"] == lazy_tokens[4][:2]
+    assert lazy_tokens[4][:2] == ["首次", "就诊"]
 
 
 def test_question_hint_finds_a_chinese_question_on_the_command_line() -> None:
@@ -165,3 +165,13 @@ def test_mermaid_labels_still_decode_entities() -> None:
 
     assert clean_label("Systolic &ge; 140 #lt; 160<br>mmHg") == "Systolic ≥ 140 < 160 mmHg"
     assert clean_label("#notanentity; stays") == "#notanentity; stays"  # trap: an unknown name is kept
+
+
+def test_a_damaged_copy_loads_the_whole_dictionary(dictionary, full, tmp_path, monkeypatch) -> None:
+    bad = tmp_path / "cache" / "bm25" / dictionary.name  # the name this jieba looks for, other bytes
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"not an SQLite database" * 100)
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
+    tok = jieba_dict.lazy_tokenizer()
+    assert isinstance(tok.FREQ, dict)
+    assert list(tok.cut_for_search(ZH_TEXTS[1])) == list(full.cut_for_search(ZH_TEXTS[1]))

@@ -87,7 +87,11 @@ class LazyFreq:
                 self._db.close()
             if self._full is not None:
                 return self._full.get(word)
-            row = self._db.execute("SELECT n FROM freq WHERE word = ?", (word,)).fetchone()
+            try:
+                row = self._db.execute("SELECT n FROM freq WHERE word = ?", (word,)).fetchone()
+            except sqlite3.Error:  # the file went bad under this process: the whole dictionary
+                self._full = self._load_full()
+                return self._full.get(word)
             found = None if row is None else int(row[0])
             self._seen[word] = found
             return found
@@ -134,4 +138,3 @@ def lazy_tokenizer() -> Any:
         return tok
     tok.FREQ, tok.total, tok.initialized = freq, total, True
     return tok
-
