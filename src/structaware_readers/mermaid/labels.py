@@ -3,8 +3,6 @@ and HTML entities decoded, ``fa:fa-icon`` names dropped, one line (:func:`clean_
 
 from __future__ import annotations
 
-import html
-import html.entities
 import re
 
 __all__ = ["clean_label", "unquote"]
@@ -17,7 +15,13 @@ _MD_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _MD_EM = re.compile(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
+# html (with its entity tables) is imported where a label is cleaned: the data model imports this
+# package for its flowchart type, and a process that only reads units never cleans a label
+
+
 def _entity(m: re.Match[str]) -> str:
+    import html.entities
+
     name = m.group(1)
     if name.isdigit():
         return f"&#{name};"
@@ -28,6 +32,8 @@ def _entity(m: re.Match[str]) -> str:
 
 def clean_label(text: str) -> str:
     """Label text as a reader sees it: Markdown/HTML markup removed, entities decoded, one line."""
+    import html
+
     text = text.strip()
     if len(text) >= 2 and text[0] == "`" and text[-1] == "`":  # Markdown string
         text = text[1:-1]

@@ -13,7 +13,7 @@ from typing import Any
 
 from structaware_readers.errors import StructawareError
 
-__all__ = ["EXIT", "dense_loading", "server_answers", "server_url", "start_model_child"]
+__all__ = ["EXIT", "dense_loading", "question_hint", "server_answers", "server_url", "start_model_child"]
 
 #: Set by a command that writes nothing to the index (``query``): :func:`~structaware_retrievers.cli.main.main` may then end the
 #: process at once (``"read_only"``), after ``"settle"`` ran (it waits for the model-loading thread,
@@ -24,13 +24,15 @@ __all__ = ["EXIT", "dense_loading", "server_answers", "server_url", "start_model
 EXIT: dict[str, Any] = {"read_only": False, "settle": None, "main": False, "index": None, "child": None}
 
 
-def start_model_child() -> None:
+def start_model_child(args: list[str] | None = None) -> None:
     """For ``structaware query`` run from the console command (:func:`~structaware_retrievers.cli.main.main`) on Linux: fork, before the command line is
     parsed, a child that loads the default dense model on the other core and embeds the question once
     the command hands it over (:class:`~structaware_retrievers.encoders.query_child.ForkedQueryEncoder`;
     this process then never imports numpy or ONNX Runtime). Nothing happens when the encoder cannot
     be made (the command reports that error) or forking is not safe; the child is ended at exit if the
-    command answers without it (a running server, ``--mode sparse``, an error)."""
+    command answers without it (a running server, ``--mode sparse``, an error). ``args`` (the
+    command line after ``query``) give the child a guess of the question's language
+    (:func:`question_hint`)."""
     from structaware_retrievers.encoders.query_child import ForkedQueryEncoder
 
     try:
@@ -39,8 +41,18 @@ def start_model_child() -> None:
         return
     if hasattr(dense.backend, "prepack"):  # and so does pre-packing the weights (ONNX models)
         dense.backend.prepack = False
-    if dense.start():
+    if dense.start(question_hint(args or [])):
         EXIT["child"], EXIT["settle"] = dense, dense.close
+
+
+def question_hint(args: list[str]) -> str | None:
+    """The first argument of a ``query`` command line (``args``: after ``query``) that is mostly
+    Chinese, Japanese or Korean, as the dense model's routing counts it: most likely the question,
+    which then needs the multilingual model alone; ``None`` (the English model first) otherwise."""
+    from structaware_retrievers.encoders.language_routed import CJK_QUERY_SHARE
+    from structaware_retrievers.encoders.tokenize import cjk_share
+
+    return next((a for a in args if not a.startswith("-") and cjk_share(a) >= CJK_QUERY_SHARE), None)
 
 
 def server_answers(args: list[str]) -> bool:

@@ -28,7 +28,7 @@ def main() -> None:  # pragma: no cover - console entry point
         # and the few cycles left are freed when the process ends a moment later
         gc.disable()
         if not server_answers(sys.argv[2:]):  # a server has the model loaded: no child needed
-            start_model_child()
+            start_model_child(sys.argv[2:])
     # pydantic looks for its plugins in the entry points of every installed distribution when the
     # first model class is made (slow in a large environment); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

@@ -134,6 +134,16 @@ class LanguageRoutedModel:
         its first use, a CJK query or a passage): what ``DenseEncoder.model`` loads ahead of a query."""
         return self.english.model
 
+    def load_for(self, text: str) -> None:
+        """Load the half or halves that :meth:`embed_query` of ``text`` uses (a CJK question: the
+        multilingual half alone), so a process that knows its question early loads no other model."""
+        if cjk_share(text) >= CJK_QUERY_SHARE:
+            self.multilingual.model  # noqa: B018 - loads the model
+            return
+        self.english.model  # noqa: B018
+        if self.english_query_share:
+            self.multilingual.model  # noqa: B018
+
     @property
     def prepack(self) -> bool:
         """``prepack`` of the halves' ONNX models (False: faster to load for one query)."""

@@ -59,9 +59,12 @@ class ForkedQueryEncoder(DenseEncoder):
         self._text_fd = -1  # parent -> child: the query, UTF-8, then end of file
         self._vector_fd = -1  # child -> parent: the vector
 
-    def start(self) -> bool:
+    def start(self, hint: str | None = None) -> bool:
         """Fork the child; False (nothing started) when forking is not safe here (not Linux, more
-        than one thread running) or no pipe or process can be made."""
+        than one thread running) or no pipe or process can be made. ``hint``: the question as far
+        as it can be guessed before the command line is parsed; a model that routes by language
+        then loads only the half that question needs (a wrong guess costs time, never a wrong
+        vector: the half the real question needs loads when it arrives)."""
         if self._pid or not sys.platform.startswith("linux") or threading.active_count() != 1:
             return False
         fds: list[int] = []
@@ -75,13 +78,13 @@ class ForkedQueryEncoder(DenseEncoder):
                 os.close(fd)
             return False
         if pid == 0:  # the child: never returns, never runs the parent's exit handlers
-            self._child(text_r, vector_w, (text_w, vector_r))
+            self._child(text_r, vector_w, (text_w, vector_r), hint)
         os.close(text_r)
         os.close(vector_w)
         self._pid, self._text_fd, self._vector_fd = pid, text_w, vector_r
         return True
 
-    def _child(self, text_fd: int, vector_fd: int, parent_fds: tuple[int, ...]) -> None:
+    def _child(self, text_fd: int, vector_fd: int, parent_fds: tuple[int, ...], hint: str | None) -> None:
         status = 1
         try:
             for fd in parent_fds:
@@ -90,7 +93,11 @@ class ForkedQueryEncoder(DenseEncoder):
             os.dup2(devnull, 0)  # a reader of its output (`structaware query ... | head`) waits for the
             os.dup2(devnull, 1)  # parent alone; stderr stays, for the model's warnings
             os.close(devnull)
-            self.model  # noqa: B018 - load while the parent parses its command line
+            load_for = getattr(self.backend, "load_for", None)
+            if hint is not None and load_for is not None:
+                load_for(hint)  # load while the parent parses its command line
+            else:
+                self.model  # noqa: B018
             text = _read_all(text_fd).decode("utf-8")
             if text:
                 import numpy as np

@@ -57,7 +57,9 @@ _jieba_tok: Any = None
 
 
 def _jieba() -> Any:
-    """A private, lazily initialised jieba tokenizer (the dictionary loads once, ~1 s)."""
+    """A private, lazily made jieba tokenizer on jieba's default dictionary, whose entries are read
+    as segmentation asks for them (:mod:`.jieba_dict`: loading the whole dictionary costs most of a
+    one-question process)."""
     global _jieba_tok
     if _jieba_tok is None:
         with _jieba_lock:
@@ -66,10 +68,10 @@ def _jieba() -> Any:
 
                 import jieba
 
+                from structaware_retrievers.encoders.jieba_dict import lazy_tokenizer
+
                 jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict" chatter on stderr
-                tok = jieba.Tokenizer()
-                tok.initialize()
-                _jieba_tok = tok
+                _jieba_tok = lazy_tokenizer()
     return _jieba_tok
 
 
