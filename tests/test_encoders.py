@@ -31,6 +31,8 @@ from structaware_retrievers.filters import PointFilter
 from structaware_retrievers.store.base import PointRecord
 from structaware_retrievers.store.edge import EdgeStore
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(autouse=True)
 def _offline_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,6 +35,8 @@ from structaware_readers.errors import MalformedInputError, UnknownFilterError, 
 from structaware_readers.models import NON_EVIDENCE_TYPES, Unit  # noqa: E402
 from structaware_retrievers.filters import UnsupportedFilterError  # noqa: E402
 
+pytestmark = pytest.mark.integration  # one index of two documents with the default encoders
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 GUIDELINE = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 OTHER = FIXTURES / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"

@@ -208,6 +208,7 @@ ANY_INT = st.integers(min_value=-(2**65), max_value=2**65)
 ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True)
 
 
+@pytest.mark.integration
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     pid=st.one_of(st.uuids().map(str), st.uuids().map(lambda u: u.hex), st.uuids().map(lambda u: str(u).upper()),

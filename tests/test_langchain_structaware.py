@@ -41,15 +41,8 @@ def parsed():
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
-    from structaware_readers.units import build_units
-    from structaware_retrievers.index import StructureIndex
-
-    idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
-    idx.add_document(parsed, build_units(parsed))
-    idx.optimize()  # settle the shard now: results must not move under a background optimiser between calls
-    yield idx
-    idx.close()
+def index(en_index):
+    return en_index  # the session's index of the English guideline (conftest), read only here
 
 
 def test_public_api() -> None:

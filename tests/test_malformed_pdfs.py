@@ -27,6 +27,8 @@ from structaware_readers.ocr import route  # noqa: E402
 from structaware_readers.ocr.engine import OcrLine  # noqa: E402
 from structaware_readers.ocr.pages import render_page, scan_pages  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict:

@@ -35,7 +35,7 @@ TEXTS = [
 ]
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:

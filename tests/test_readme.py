@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e
+
 REPO = Path(__file__).resolve().parents[1]
 DOCS = [REPO / "README.md", REPO / "examples" / "README.md"]
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_structaware import (
@@ -21,6 +20,8 @@ from langchain_structaware import (
     StructureAwareVectorStore,
     document_to_unit,
 )
+from qdrant_client import QdrantClient
+
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import DenseEncoder
 
@@ -83,11 +84,20 @@ def letter_index(folder: Path):
     """An open ``StructureIndex`` in ``folder`` of ``GUIDE``, embedded by :class:`LetterModel` (real BM25)."""
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+    from structaware_retrievers.encoders import (
+        DenseEncoder,
+        EmbeddingCache,
+        SparseEncoder,
+    )
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
-    ix = StructureIndex(folder / "ix", dense=DenseEncoder(model=LetterModel(), cache=cache), sparse=SparseEncoder(cache=cache))
+    ix = StructureIndex(
+        folder / "ix",
+        client=QdrantClient(":memory:"),  # qdrant-client in memory: no shard files to write
+        dense=DenseEncoder(model=LetterModel(), cache=cache),
+        sparse=SparseEncoder(cache=cache),
+    )
     doc = load_document(write_guide(folder / "guide"))
     ix.add_document(doc, build_units(doc))
     return ix
@@ -110,7 +120,7 @@ def test_the_loader_gives_one_document_per_unit_with_every_key(tmp_path: Path) -
 
 
 def test_the_vector_store_on_a_fake_embedding_filters(tmp_path: Path) -> None:
-    store = StructureAwareVectorStore(DeterministicFakeEmbedding(size=16), path=tmp_path / "ix")
+    store = StructureAwareVectorStore(DeterministicFakeEmbedding(size=16), path=tmp_path / "ix", client=QdrantClient(":memory:"))
     try:
         store.add_documents(
             [

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from llama_index.core.schema import NodeWithScore, TextNode
 from llama_index.postprocessor.structaware import StructureAwareRerank
 from llama_index.retrievers.structaware import StructureAwareRetriever
+
 from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
@@ -71,13 +71,24 @@ class LetterModel:
 
 def letter_index(folder: Path):
     """An open ``StructureIndex`` in ``folder`` of ``GUIDE``, embedded by :class:`LetterModel` (real BM25)."""
+    from qdrant_client import QdrantClient
+
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+    from structaware_retrievers.encoders import (
+        DenseEncoder,
+        EmbeddingCache,
+        SparseEncoder,
+    )
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
-    ix = StructureIndex(folder / "ix", dense=DenseEncoder(model=LetterModel(), cache=cache), sparse=SparseEncoder(cache=cache))
+    ix = StructureIndex(
+        folder / "ix",
+        client=QdrantClient(":memory:"),  # qdrant-client in memory: no shard files to write
+        dense=DenseEncoder(model=LetterModel(), cache=cache),
+        sparse=SparseEncoder(cache=cache),
+    )
     doc = load_document(write_guide(folder / "guide"))
     ix.add_document(doc, build_units(doc))
     return ix

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from llama_index.core.vector_stores import MetadataFilter, MetadataFilters
 from llama_index.retrievers.structaware import StructureAwareRetriever
+
 from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
@@ -70,13 +70,24 @@ class LetterModel:
 
 def letter_index(folder: Path):
     """An open ``StructureIndex`` in ``folder`` of ``GUIDE``, embedded by :class:`LetterModel` (real BM25)."""
+    from qdrant_client import QdrantClient
+
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
+    from structaware_retrievers.encoders import (
+        DenseEncoder,
+        EmbeddingCache,
+        SparseEncoder,
+    )
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
-    ix = StructureIndex(folder / "ix", dense=DenseEncoder(model=LetterModel(), cache=cache), sparse=SparseEncoder(cache=cache))
+    ix = StructureIndex(
+        folder / "ix",
+        client=QdrantClient(":memory:"),  # qdrant-client in memory: no shard files to write
+        dense=DenseEncoder(model=LetterModel(), cache=cache),
+        sparse=SparseEncoder(cache=cache),
+    )
     doc = load_document(write_guide(folder / "guide"))
     ix.add_document(doc, build_units(doc))
     return ix

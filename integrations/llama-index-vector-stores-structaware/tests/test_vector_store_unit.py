@@ -6,11 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.schema import TextNode
-from llama_index.core.vector_stores import MetadataFilter, MetadataFilters, VectorStoreQuery
+from llama_index.core.vector_stores import (
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+)
 from llama_index.vector_stores.structaware import StructureAwareVectorStore
+from qdrant_client import QdrantClient
+
 from structaware_readers.errors import ModelMismatchError
 
 TEXTS = {
@@ -23,7 +28,7 @@ TEXTS = {
 @pytest.fixture
 def store(tmp_path: Path):
     embed = MockEmbedding(embed_dim=8)
-    s = StructureAwareVectorStore(tmp_path / "ix", embed_model=embed, model_id="mock-8")
+    s = StructureAwareVectorStore(tmp_path / "ix", client=QdrantClient(":memory:"), embed_model=embed, model_id="mock-8")
     nodes = []
     for node_id, (text, kind) in TEXTS.items():
         node = TextNode(id_=node_id, text=text, metadata={"kind": kind})
@@ -51,6 +56,7 @@ def test_filters_and_deletes(store) -> None:
     assert sorted(n.node_id for n in store.get_nodes()) == ["a", "b"]
 
 
+@pytest.mark.integration  # the model is recorded in an index folder of the embedded engine
 def test_an_index_of_another_model_is_refused(tmp_path: Path) -> None:
     first = StructureAwareVectorStore(tmp_path / "ix", embed_model=MockEmbedding(embed_dim=8), model_id="mock-8")
     first.add([TextNode(id_="n1", text="metformin", embedding=[1.0] * 8)])
