@@ -8,8 +8,7 @@
   between runs, see the repository's ``conftest.py``), no dense-model or index override from the
   caller's shell; modules use it with ``pytestmark = pytest.mark.usefixtures("offline_env")``;
 * ``letter_model``: a fake dense model (:class:`LetterModel`, letter counts) for tests of index
-  plumbing, not of ranking quality; ``letter_index``: an open index of ``TINY_FIXTURE`` and
-  ``EN_FIXTURE`` embedded by it (BM25 real), built once per session, for tests that only read it;
+  plumbing, not of ranking quality (``DenseEncoder(model=letter_model)``);
 * ``en_index``: an open ``StructureIndex`` of ``EN_FIXTURE`` with the default encoders, settled
   (optimised), built once per session; for the framework faces' tests, which only read it;
 * ``cli``: the ``structaware`` command run in process (typer's ``CliRunner`` on
@@ -152,36 +151,6 @@ class LetterModel:
 def letter_model() -> LetterModel:
     """A fresh :class:`LetterModel` (its ``calls`` empty)."""
     return LetterModel()
-
-
-@pytest.fixture(scope="session")
-def letter_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """An open index of ``TINY_FIXTURE`` and ``EN_FIXTURE``, dense vectors by :class:`LetterModel`."""
-    from qdrant_client import QdrantClient
-
-    from structaware_readers.loader import load_document
-    from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import (
-        DenseEncoder,
-        EmbeddingCache,
-        SparseEncoder,
-    )
-    from structaware_retrievers.index import StructureIndex
-
-    folder = tmp_path_factory.mktemp("letters")
-    cache = EmbeddingCache(folder / "embeddings.sqlite")
-    ix = StructureIndex(
-        folder / "ix",
-        client=QdrantClient(":memory:"),  # qdrant-client in memory: no shard files to write
-        dense=DenseEncoder(model=LetterModel(), cache=cache),
-        sparse=SparseEncoder(cache=cache),
-    )
-    for path in (TINY_FIXTURE, EN_FIXTURE):
-        doc = load_document(path)
-        ix.add_document(doc, build_units(doc))
-    ix.optimize()
-    yield ix
-    ix.close()
 
 
 @pytest.fixture(scope="session")

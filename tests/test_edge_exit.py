@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from test_store_contract import DIM, Q_DENSE, points
 
 from structaware_retrievers.store import EdgeStore, edge_shard
