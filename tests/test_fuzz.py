@@ -230,6 +230,7 @@ def test_fuzz_store_points(small_index: StructureIndex, pid: str, indices: list,
     assert small_index.count() == before
 
 
+@pytest.mark.integration  # an index folder on the embedded engine
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     text=st.text(max_size=200) | st.sampled_from(["\udcff\udcfe", "的" * 500, "a" * 20_000]),

@@ -4,7 +4,6 @@ from a real MinerU fixture: nodes with provenance, top-k, filters, async, query 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
+from qdrant_client import QdrantClient
+
 from langchain_structaware import (
     METADATA_KEYS,
     StructureAwareEmbeddings,
@@ -20,8 +22,6 @@ from langchain_structaware import (
     StructureAwareVectorStore,
     document_to_unit,
 )
-from qdrant_client import QdrantClient
-
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.encoders import DenseEncoder
 

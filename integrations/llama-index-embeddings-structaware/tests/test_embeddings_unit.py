@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from llama_index.embeddings.structaware import StructureAwareEmbedding
 
+from llama_index.embeddings.structaware import StructureAwareEmbedding
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache
 
 

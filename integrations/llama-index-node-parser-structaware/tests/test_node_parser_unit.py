@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from llama_index.core import Document
+
 from llama_index.node_parser.structaware import (
     StructureAwareNodeParser,
     node_to_unit,
     unit_to_node,
 )
 from llama_index.readers.structaware import MinerUReader
-
 from structaware_readers.errors import InputWarning
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from llama_index.core.schema import NodeWithScore, TextNode
+
 from llama_index.postprocessor.structaware import StructureAwareRerank
 from llama_index.retrievers.structaware import StructureAwareRetriever
-
 from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).

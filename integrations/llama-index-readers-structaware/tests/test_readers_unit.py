@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+
 from llama_index.readers.structaware import (
     DOCUMENT_METADATA_KEY,
     MinerUReader,
     parsed_from_document,
 )
-
 from structaware_readers.errors import InputNotFoundError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from llama_index.core.vector_stores import MetadataFilter, MetadataFilters
-from llama_index.retrievers.structaware import StructureAwareRetriever
 
+from llama_index.retrievers.structaware import StructureAwareRetriever
 from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).

@@ -13,9 +13,9 @@ from llama_index.core.vector_stores import (
     MetadataFilters,
     VectorStoreQuery,
 )
-from llama_index.vector_stores.structaware import StructureAwareVectorStore
 from qdrant_client import QdrantClient
 
+from llama_index.vector_stores.structaware import StructureAwareVectorStore
 from structaware_readers.errors import ModelMismatchError
 
 TEXTS = {
