@@ -2,9 +2,13 @@
 
 Tiers (a marker on a test or a module's ``pytestmark``):
 
-* ``unit``: no mark needed; a test without one of the two marks below is a unit test: blocks to
-  units, tables, filters, the store contract, faces on a fake dense model, CLI commands in process;
-* ``integration``: the real dense models, a real parser or OCR, subprocesses, servers;
+* ``unit``: no mark needed; a test in neither tier below is a unit test (and gets the ``unit`` mark):
+  blocks to units, tables, filters, the store contract in memory, faces on fake embeddings, CLI
+  commands in process;
+* ``integration``: the real dense models, a real parser or OCR, the embedded engine's index folders,
+  subprocesses, servers; also every test marked ``slow`` or ``shared`` (data beside the checkout),
+  and every test asking for a fixture built with the real models (``tests/conftest.py``,
+  ``REAL_MODEL_FIXTURES``);
 * ``e2e``: what a user runs end to end: the console script, README blocks, notebooks, the browser.
 
 A bare ``pytest`` (no paths, no ``-m``) runs the unit tier only. Naming files or
@@ -34,10 +38,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def tier_of(item: pytest.Item) -> str:
-    """``e2e``, ``integration`` (``slow`` counts as one) or ``unit``."""
+    """``e2e``, ``integration`` (``slow`` and ``shared`` count as one) or ``unit``."""
     if item.get_closest_marker("e2e"):
         return "e2e"
-    if item.get_closest_marker("integration") or item.get_closest_marker("slow"):
+    if any(item.get_closest_marker(name) for name in ("integration", "slow", "shared")):
         return "integration"
     return "unit"
 
