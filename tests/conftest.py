@@ -98,11 +98,7 @@ def cdc_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """An open index of ``CDC_FIXTURE`` (default encoders, offline, the session's model cache)."""
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import (
-        DenseEncoder,
-        EmbeddingCache,
-        SparseEncoder,
-    )
+    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.index import StructureIndex
 
     with pytest.MonkeyPatch.context() as mp:  # session scope: no test's environment is set up yet
@@ -174,7 +170,9 @@ def en_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Callable[..., subprocess.CompletedProcess]:
+def cli(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., subprocess.CompletedProcess]:
     """``cli(*args, env=None, cwd=None)``: run ``structaware ARGS`` in process and return a
     ``CompletedProcess`` (``returncode``, ``stdout``, ``stderr`` as text), as the console script's
     subprocess would. ``env`` entries are set for the call (``None`` values removed); ``cwd`` is the
@@ -186,7 +184,9 @@ def cli(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
 
     from structaware_retrievers.cli import app
 
-    def run(*args: str | os.PathLike, env: dict[str, str | None] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    def run(
+        *args: str | os.PathLike, env: dict[str, str | None] | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess:
         with monkeypatch.context() as mp:
             mp.setenv("HF_HUB_OFFLINE", "1")
             mp.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sa-cache"))

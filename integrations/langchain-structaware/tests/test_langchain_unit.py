@@ -27,8 +27,20 @@ from structaware_retrievers.encoders import DenseEncoder
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
 GUIDE = [
-    {"type": "text", "text": "2 Managing type 2 diabetes", "text_level": 1, "bbox": [100, 80, 560, 104], "page_idx": 0},
-    {"type": "text", "text": "2.1 Glucose-lowering treatment", "text_level": 2, "bbox": [100, 120, 470, 140], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "2 Managing type 2 diabetes",
+        "text_level": 1,
+        "bbox": [100, 80, 560, 104],
+        "page_idx": 0,
+    },
+    {
+        "type": "text",
+        "text": "2.1 Glucose-lowering treatment",
+        "text_level": 2,
+        "bbox": [100, 120, 470, 140],
+        "page_idx": 0,
+    },
     {
         "type": "text",
         "text": "Recommendation 4: Offer metformin as first-line therapy to adults with type 2 diabetes and normal "
@@ -47,7 +59,12 @@ GUIDE = [
         "bbox": [300, 236, 700, 300],
         "page_idx": 0,
     },
-    {"type": "text", "text": "Review the treatment plan every three to six months.", "bbox": [100, 310, 600, 328], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "Review the treatment plan every three to six months.",
+        "bbox": [100, 310, 600, 328],
+        "page_idx": 0,
+    },
 ]
 
 
@@ -84,11 +101,7 @@ def letter_index(folder: Path):
     """An open ``StructureIndex`` in ``folder`` of ``GUIDE``, embedded by :class:`LetterModel` (real BM25)."""
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import (
-        DenseEncoder,
-        EmbeddingCache,
-        SparseEncoder,
-    )
+    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
@@ -120,7 +133,9 @@ def test_the_loader_gives_one_document_per_unit_with_every_key(tmp_path: Path) -
 
 
 def test_the_vector_store_on_a_fake_embedding_filters(tmp_path: Path) -> None:
-    store = StructureAwareVectorStore(DeterministicFakeEmbedding(size=16), path=tmp_path / "ix", client=QdrantClient(":memory:"))
+    store = StructureAwareVectorStore(
+        DeterministicFakeEmbedding(size=16), path=tmp_path / "ix", client=QdrantClient(":memory:")
+    )
     try:
         store.add_documents(
             [
@@ -139,7 +154,8 @@ def test_the_retriever_and_the_compressor(index) -> None:
     (row,) = retriever.invoke("HbA1c target adults 65 and older")
     assert row.metadata["unit_type"] == "table_row" and "< 8.0%" in row.page_content
     docs = StructureAwareRetriever(index=index, k=4, min_score=0, group_size=1, rerank=False).invoke("metformin")
-    (best,) = StructureAwareRerank(index=index, top_n=1).compress_documents(list(reversed(docs)), "first-line therapy with metformin")
+    rerank = StructureAwareRerank(index=index, top_n=1)
+    (best,) = rerank.compress_documents(list(reversed(docs)), "first-line therapy with metformin")
     assert best.metadata["unit_type"] == "recommendation" and "relevance_score" in best.metadata
     with pytest.raises(MalformedInputError, match="filter"):
         StructureAwareRetriever(index=index, filter={"page": {"$regex": "1"}})

@@ -8,18 +8,26 @@ from pathlib import Path
 import pytest
 from llama_index.core import Document
 
-from llama_index.node_parser.structaware import (
-    StructureAwareNodeParser,
-    node_to_unit,
-    unit_to_node,
-)
+from llama_index.node_parser.structaware import StructureAwareNodeParser, node_to_unit, unit_to_node
 from llama_index.readers.structaware import MinerUReader
 from structaware_readers.errors import InputWarning
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
 GUIDE = [
-    {"type": "text", "text": "2 Managing type 2 diabetes", "text_level": 1, "bbox": [100, 80, 560, 104], "page_idx": 0},
-    {"type": "text", "text": "2.1 Glucose-lowering treatment", "text_level": 2, "bbox": [100, 120, 470, 140], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "2 Managing type 2 diabetes",
+        "text_level": 1,
+        "bbox": [100, 80, 560, 104],
+        "page_idx": 0,
+    },
+    {
+        "type": "text",
+        "text": "2.1 Glucose-lowering treatment",
+        "text_level": 2,
+        "bbox": [100, 120, 470, 140],
+        "page_idx": 0,
+    },
     {
         "type": "text",
         "text": "Recommendation 4: Offer metformin as first-line therapy to adults with type 2 diabetes and normal "
@@ -38,7 +46,12 @@ GUIDE = [
         "bbox": [300, 236, 700, 300],
         "page_idx": 0,
     },
-    {"type": "text", "text": "Review the treatment plan every three to six months.", "bbox": [100, 310, 600, 328], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "Review the treatment plan every three to six months.",
+        "bbox": [100, 310, 600, 328],
+        "page_idx": 0,
+    },
 ]
 
 
@@ -62,7 +75,9 @@ def test_units_become_nodes_and_come_back(tmp_path: Path) -> None:
 
 
 def test_a_plain_document_is_split_as_plain_text_with_a_warning() -> None:
-    plain = Document(text="Check the feet of every adult with diabetes once a year.", metadata={"file_name": "notes.txt"})
+    plain = Document(
+        text="Check the feet of every adult with diabetes once a year.", metadata={"file_name": "notes.txt"}
+    )
     with pytest.warns(InputWarning, match="notes.txt"):
         nodes = StructureAwareNodeParser().get_nodes_from_documents([plain])
     assert [n.text for n in nodes] == [plain.text]

@@ -16,8 +16,20 @@ from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
 GUIDE = [
-    {"type": "text", "text": "2 Managing type 2 diabetes", "text_level": 1, "bbox": [100, 80, 560, 104], "page_idx": 0},
-    {"type": "text", "text": "2.1 Glucose-lowering treatment", "text_level": 2, "bbox": [100, 120, 470, 140], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "2 Managing type 2 diabetes",
+        "text_level": 1,
+        "bbox": [100, 80, 560, 104],
+        "page_idx": 0,
+    },
+    {
+        "type": "text",
+        "text": "2.1 Glucose-lowering treatment",
+        "text_level": 2,
+        "bbox": [100, 120, 470, 140],
+        "page_idx": 0,
+    },
     {
         "type": "text",
         "text": "Recommendation 4: Offer metformin as first-line therapy to adults with type 2 diabetes and normal "
@@ -36,7 +48,12 @@ GUIDE = [
         "bbox": [300, 236, 700, 300],
         "page_idx": 0,
     },
-    {"type": "text", "text": "Review the treatment plan every three to six months.", "bbox": [100, 310, 600, 328], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "Review the treatment plan every three to six months.",
+        "bbox": [100, 310, 600, 328],
+        "page_idx": 0,
+    },
 ]
 
 
@@ -75,11 +92,7 @@ def letter_index(folder: Path):
 
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import (
-        DenseEncoder,
-        EmbeddingCache,
-        SparseEncoder,
-    )
+    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
@@ -102,7 +115,8 @@ def index(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_nodes_are_reordered_and_cut_to_top_n(index) -> None:
-    nodes = StructureAwareRetriever(index, similarity_top_k=4, min_score=0, group_size=1, rerank=False).retrieve("metformin")
+    retriever = StructureAwareRetriever(index, similarity_top_k=4, min_score=0, group_size=1, rerank=False)
+    nodes = retriever.retrieve("metformin")
     assert len(nodes) >= 2
     post = StructureAwareRerank(index, top_n=1, keep_retrieval_score=True)
     (best,) = post.postprocess_nodes(list(reversed(nodes)), query_str="first-line therapy with metformin")

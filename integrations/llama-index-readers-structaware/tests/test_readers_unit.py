@@ -7,17 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from llama_index.readers.structaware import (
-    DOCUMENT_METADATA_KEY,
-    MinerUReader,
-    parsed_from_document,
-)
+from llama_index.readers.structaware import DOCUMENT_METADATA_KEY, MinerUReader, parsed_from_document
 from structaware_readers.errors import InputNotFoundError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
 GUIDE = [
-    {"type": "text", "text": "2 Managing type 2 diabetes", "text_level": 1, "bbox": [100, 80, 560, 104], "page_idx": 0},
-    {"type": "text", "text": "2.1 Glucose-lowering treatment", "text_level": 2, "bbox": [100, 120, 470, 140], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "2 Managing type 2 diabetes",
+        "text_level": 1,
+        "bbox": [100, 80, 560, 104],
+        "page_idx": 0,
+    },
+    {
+        "type": "text",
+        "text": "2.1 Glucose-lowering treatment",
+        "text_level": 2,
+        "bbox": [100, 120, 470, 140],
+        "page_idx": 0,
+    },
     {
         "type": "text",
         "text": "Recommendation 4: Offer metformin as first-line therapy to adults with type 2 diabetes and normal "
@@ -36,7 +44,12 @@ GUIDE = [
         "bbox": [300, 236, 700, 300],
         "page_idx": 0,
     },
-    {"type": "text", "text": "Review the treatment plan every three to six months.", "bbox": [100, 310, 600, 328], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "Review the treatment plan every three to six months.",
+        "bbox": [100, 310, 600, 328],
+        "page_idx": 0,
+    },
 ]
 
 
@@ -54,7 +67,8 @@ def test_one_document_per_output_folder_keeps_the_parsed_blocks(tmp_path: Path) 
     assert DOCUMENT_METADATA_KEY in doc.metadata
     assert "Offer metformin as first-line therapy" in doc.text
     parsed = parsed_from_document(doc)
-    assert [b.text for b in parsed.blocks if b.text][:2] == ["2 Managing type 2 diabetes", "2.1 Glucose-lowering treatment"]
+    headings = [b.text for b in parsed.blocks if b.text][:2]
+    assert headings == ["2 Managing type 2 diabetes", "2.1 Glucose-lowering treatment"]
     assert parsed.source == str(folder.resolve())
 
 

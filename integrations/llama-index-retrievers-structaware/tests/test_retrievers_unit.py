@@ -15,8 +15,20 @@ from structaware_readers.errors import MalformedInputError
 
 # A two-section guideline page in MinerU's content_list form (written for these tests).
 GUIDE = [
-    {"type": "text", "text": "2 Managing type 2 diabetes", "text_level": 1, "bbox": [100, 80, 560, 104], "page_idx": 0},
-    {"type": "text", "text": "2.1 Glucose-lowering treatment", "text_level": 2, "bbox": [100, 120, 470, 140], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "2 Managing type 2 diabetes",
+        "text_level": 1,
+        "bbox": [100, 80, 560, 104],
+        "page_idx": 0,
+    },
+    {
+        "type": "text",
+        "text": "2.1 Glucose-lowering treatment",
+        "text_level": 2,
+        "bbox": [100, 120, 470, 140],
+        "page_idx": 0,
+    },
     {
         "type": "text",
         "text": "Recommendation 4: Offer metformin as first-line therapy to adults with type 2 diabetes and normal "
@@ -35,7 +47,12 @@ GUIDE = [
         "bbox": [300, 236, 700, 300],
         "page_idx": 0,
     },
-    {"type": "text", "text": "Review the treatment plan every three to six months.", "bbox": [100, 310, 600, 328], "page_idx": 0},
+    {
+        "type": "text",
+        "text": "Review the treatment plan every three to six months.",
+        "bbox": [100, 310, 600, 328],
+        "page_idx": 0,
+    },
 ]
 
 
@@ -74,11 +91,7 @@ def letter_index(folder: Path):
 
     from structaware_readers.loader import load_document
     from structaware_readers.units import build_units
-    from structaware_retrievers.encoders import (
-        DenseEncoder,
-        EmbeddingCache,
-        SparseEncoder,
-    )
+    from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
     from structaware_retrievers.index import StructureIndex
 
     cache = EmbeddingCache(folder / "embeddings.sqlite")
@@ -114,7 +127,9 @@ def test_a_filter_keeps_only_its_unit_type(index) -> None:
     assert [h.node.metadata["unit_type"] for h in hits] == ["recommendation"]
 
 
-@pytest.mark.parametrize(("kwargs", "field"), [({"similarity_top_k": 0}, "similarity_top_k"), ({"mode": "vector"}, "mode")])
+@pytest.mark.parametrize(
+    ("kwargs", "field"), [({"similarity_top_k": 0}, "similarity_top_k"), ({"mode": "vector"}, "mode")]
+)
 def test_bad_arguments_are_named(index, kwargs: dict, field: str) -> None:
     with pytest.raises(MalformedInputError, match=field):
         StructureAwareRetriever(index, **kwargs)

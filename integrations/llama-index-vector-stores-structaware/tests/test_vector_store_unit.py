@@ -8,11 +8,7 @@ from pathlib import Path
 import pytest
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.schema import TextNode
-from llama_index.core.vector_stores import (
-    MetadataFilter,
-    MetadataFilters,
-    VectorStoreQuery,
-)
+from llama_index.core.vector_stores import MetadataFilter, MetadataFilters, VectorStoreQuery
 from qdrant_client import QdrantClient
 
 from llama_index.vector_stores.structaware import StructureAwareVectorStore
@@ -28,7 +24,9 @@ TEXTS = {
 @pytest.fixture
 def store(tmp_path: Path):
     embed = MockEmbedding(embed_dim=8)
-    s = StructureAwareVectorStore(tmp_path / "ix", client=QdrantClient(":memory:"), embed_model=embed, model_id="mock-8")
+    s = StructureAwareVectorStore(
+        tmp_path / "ix", client=QdrantClient(":memory:"), embed_model=embed, model_id="mock-8"
+    )
     nodes = []
     for node_id, (text, kind) in TEXTS.items():
         node = TextNode(id_=node_id, text=text, metadata={"kind": kind})
@@ -50,7 +48,10 @@ def test_filters_and_deletes(store) -> None:
     embed = MockEmbedding(embed_dim=8)
     only_rows = MetadataFilters(filters=[MetadataFilter(key="kind", value="table_row")])
     q = "metformin"
-    res = store.query(VectorStoreQuery(query_str=q, query_embedding=embed.get_query_embedding(q), similarity_top_k=3, filters=only_rows))
+    query = VectorStoreQuery(
+        query_str=q, query_embedding=embed.get_query_embedding(q), similarity_top_k=3, filters=only_rows
+    )
+    res = store.query(query)
     assert res.ids == ["c"]  # the trap: the metformin node matches the words but not the filter
     store.delete_nodes(["c"])
     assert sorted(n.node_id for n in store.get_nodes()) == ["a", "b"]
