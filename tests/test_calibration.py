@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
-import subprocess
-import sys
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -39,7 +35,7 @@ OFF_TOPIC = [
 ON_TOPIC = "How should reusable medical devices be cleaned and sterilized?"
 ROW_QUESTION = "clinic target for adults 57-59 y"
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")
@@ -142,25 +138,27 @@ def test_min_score_outside_0_1_is_refused(ix: StructureIndex) -> None:
 # -- every face honours min_score ----------------------------------------------------------------------
 
 
-def _cli(index_dir: Path, *args: str) -> list[dict]:
-    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
-    res = subprocess.run(
-        [exe, "query", "--index", str(index_dir), "--no-server", "--json", *args],
-        capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=600,
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+@pytest.fixture
+def query_cli(cli):
+    """``structaware query --json`` on an index folder, in process: the hits as dicts."""
+
+    def run(index_dir: Path, *args: str) -> list[dict]:
+        res = cli("query", "--index", str(index_dir), "--no-server", "--json", *args)
+        assert res.returncode == 0, res.stderr
+        return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+
+    return run
 
 
-def test_every_face_honours_min_score(index_dir: Path, ix: StructureIndex) -> None:
+def test_every_face_honours_min_score(index_dir: Path, ix: StructureIndex, query_cli) -> None:
     off = OFF_TOPIC[0]
     # Python
     assert ix.query(off) == [] and ix.query(ON_TOPIC)
     # CLI
-    assert _cli(index_dir, off) == []
-    shown = _cli(index_dir, off, "--min-score", "0")
+    assert query_cli(index_dir, off) == []
+    shown = query_cli(index_dir, off, "--min-score", "0")
     assert shown and all(r["relevance"] < DEFAULT_MIN_SCORE for r in shown)
-    assert _cli(index_dir, ON_TOPIC)[0]["relevance"] >= DEFAULT_MIN_SCORE
+    assert query_cli(index_dir, ON_TOPIC)[0]["relevance"] >= DEFAULT_MIN_SCORE
     # serve
     from structaware_retrievers.serve.app import make_server
 

@@ -27,7 +27,7 @@ QUESTIONS = {
 }
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module", params=[None, "use-multilingual-v3", "all-MiniLM-L6-v2-int8"], ids=["default", "use", "minilm"])

@@ -1,12 +1,9 @@
-"""The `structaware` command line, run as a user runs it (a subprocess of the installed console script)."""
+"""The `structaware` command line, run in process (the ``cli`` fixture: typer's ``CliRunner`` on the app);
+``test_console_script.py`` runs the installed console script itself."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,14 +18,8 @@ ZH_OUT = FIX / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_zh"
 UNIT_FIELDS = {"unit_id", "unit_type", "text", "context", "doc_id", "pages", "element_ids", "bboxes", "section_path"}
 
 
-def run(*args: str, env_extra: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", **(env_extra or {})}
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
-
-
-def test_units_json_lines_have_every_unit_field():
-    res = run("units", str(EN_OUT), "--json")
+def test_units_json_lines_have_every_unit_field(cli):
+    res = cli("units", str(EN_OUT), "--json")
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     records = [json.loads(line) for line in lines]
@@ -43,8 +34,8 @@ def test_units_json_lines_have_every_unit_field():
     assert row["pages"] == [3] and row["element_ids"] == ["p3-e1"]
 
 
-def test_units_human_readable_summary():
-    res = run("units", str(ZH_OUT / "content_list.rendered.json"))
+def test_units_human_readable_summary(cli):
+    res = cli("units", str(ZH_OUT / "content_list.rendered.json"))
     assert res.returncode == 0, res.stderr
     first = res.stdout.splitlines()[0]
     assert "table_row 60" in first and "recommendation 3" in first
@@ -59,11 +50,11 @@ def test_units_human_readable_summary():
         ("[]", "empty.json", "empty.json"),
     ],
 )
-def test_units_errors_are_one_clear_line(tmp_path, content, name, expected):
+def test_units_errors_are_one_clear_line(cli, tmp_path, content, name, expected):
     path = tmp_path / name
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    res = run("units", str(path))
+    res = cli("units", str(path))
     assert res.returncode != 0
     err_lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert len(err_lines) == 1, res.stderr
@@ -71,7 +62,8 @@ def test_units_errors_are_one_clear_line(tmp_path, content, name, expected):
     assert "Traceback" not in res.stderr
 
 
-def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
+@pytest.mark.integration
+def test_eval_command_prints_the_table_and_writes_per_query_json(cli, tmp_path):
     stem = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
     questions = tmp_path / "q.jsonl"
     rows = [
@@ -82,7 +74,7 @@ def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
     ]
     questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     out = tmp_path / "run.json"
-    res = run("eval", "--questions", str(questions), "--docs", str(FIX / "mineru"), "--methods", "struct,flat",
+    res = cli("eval", "--questions", str(questions), "--docs", str(FIX / "mineru"), "--methods", "struct,flat",
               "--retrievers", "bm25", "--json", str(out), "--index-dir", str(tmp_path / "idx"))
     assert res.returncode == 0, res.stderr
     assert "PH@5" in res.stdout and "Struct-aware" in res.stdout and "Flat chunk" in res.stdout
@@ -91,7 +83,8 @@ def test_eval_command_prints_the_table_and_writes_per_query_json(tmp_path):
     assert "t1" in per_query and "x1" in per_query
 
 
-def test_an_empty_answer_says_what_it_can_mean(tiny_en_index_dir):
+@pytest.mark.integration
+def test_an_empty_answer_says_what_it_can_mean(cli, tiny_en_index_dir):
     # exit 0 (the query ran), nothing on stdout, and on stderr the reasons that fit the options given
     cases = {
         ("zzqxv", "--mode", "sparse", "--min-score", "0"): "no results (no unit shares a term with the question)",
@@ -105,12 +98,12 @@ def test_an_empty_answer_says_what_it_can_mean(tiny_en_index_dir):
         ),
     }
     for args, message in cases.items():
-        res = run("query", *args, "--index", str(tiny_en_index_dir), "--no-server")
+        res = cli("query", *args, "--index", str(tiny_en_index_dir), "--no-server")
         assert (res.returncode, res.stdout, res.stderr.strip()) == (0, "", message)
 
 
-def test_version():
+def test_version(cli):
     from importlib.metadata import version
 
-    res = run("--version")
+    res = cli("--version")
     assert (res.returncode, res.stdout) == (0, f"structaware {version('structaware')}\n")

@@ -1,13 +1,10 @@
 """CLI conventions: flags shown as flags, several values after one ``--filter``, and one set of exit
-codes for every command (0 done, 1 ingest partly failed, 2 nothing done), run as a user runs it."""
+codes for every command (0 done, 1 ingest partly failed, 2 nothing done), run in process (the ``cli``
+fixture)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,15 +16,14 @@ EN_OUT = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synt
 COMMANDS = ["units", "ingest", "query", "documents", "delete", "eval"]
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "COLUMNS": "120"}
-    env.pop("STRUCTAWARE_INDEX", None)
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+@pytest.fixture
+def run(cli):
+    """The command in process, its help laid out 120 columns wide."""
+    return lambda *args, cwd=None: cli(*args, cwd=cwd, env={"COLUMNS": "120"})
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_help_shows_flags_as_flags(command: str) -> None:
+def test_help_shows_flags_as_flags(run, command: str) -> None:
     res = run(command, "--help")
     assert res.returncode == 0, res.stderr
     assert "<bool>" not in res.stdout and "BOOLEAN" not in res.stdout
@@ -50,7 +46,8 @@ def test_filter_words_after_one_filter_are_filters() -> None:
     assert expand_filter_values(["--filter", "doc=a", "--", "grade=A"]) == ["--filter", "doc=a", "--", "grade=A"]
 
 
-def test_exit_codes_are_the_same_across_commands(tmp_path: Path) -> None:
+@pytest.mark.integration
+def test_exit_codes_are_the_same_across_commands(run, tmp_path: Path) -> None:
     # no index yet: query and documents both refuse with 2, naming the missing index
     for args in (["query", "blood pressure"], ["documents"]):
         res = run(*args, cwd=tmp_path)

@@ -73,9 +73,15 @@ def test_pages_carry_no_work_log(page: Path) -> None:
     assert not found, f"{page.relative_to(REPO)}: {found}"
 
 
-#: modules whose public names the front door (``import structaware``) gives: examples import them from it
+#: modules whose public names the front door (``import structaware``) gives, at their paths old and new:
+#: examples import them from it
 FRONT_DOOR_MODULES = (
     "structaware_retrievers.index",
+    "structaware_retrievers.search.results",
+    "structaware_retrievers.search.options",
+    "structaware_retrievers.search.rerank",
+    "structaware_retrievers.query.filters",
+    "structaware_readers.load",
     "structaware_retrievers.results",
     "structaware_retrievers.filters",
     "structaware_retrievers.rerank",

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from structaware_retrievers.store import EdgeStore, edge_shard
 from test_store_contract import DIM, Q_DENSE, points
 
@@ -18,6 +20,7 @@ def _count_in_new_process(folder: Path) -> int:
     return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout)
 
 
+@pytest.mark.integration
 def test_before_exit_closes_written_shards_and_leaves_read_ones_open(tmp_path: Path) -> None:
     written, read = EdgeStore(tmp_path / "written"), EdgeStore(tmp_path / "read")
     for store in (written, read):
@@ -55,6 +58,7 @@ def test_an_in_process_query_command_closes_its_index(tiny_en_index_dir: Path, m
 
 
 
+@pytest.mark.integration
 def test_a_handle_finaliser_never_waits_for_the_registry_lock(tmp_path: Path) -> None:
     # an ingest process hung at exit: a handle dropped without close() was finalised while the shard
     # watcher (a daemon thread, frozen at interpreter shutdown) held registry_lock, and the finaliser

@@ -31,6 +31,8 @@ from structaware_retrievers.query.filters import PointFilter
 from structaware_retrievers.store.base import PointRecord
 from structaware_retrievers.store.edge import EdgeStore
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(autouse=True)
 def _offline_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -324,35 +326,8 @@ def test_the_minilm_preset_declares_english_only_coverage():
     assert DenseEncoder(languages=["en", "zh"]).covers("诊室血压")
 
 
-class _TinyHashModel:
-    """A dense model outside fastembed: letter counts, unit length (the interface, not a stub of it:
-    the encoder's cache, batching order and dimension check all run on its real output)."""
-
-    model_name = "letters"
-    model_id = "letters@1"
-    dim = 26
-    languages = frozenset({"en"})
-
-    def __init__(self) -> None:
-        self.calls: list[list[str]] = []
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(26, dtype=np.float32)
-        for c in text.lower():
-            if "a" <= c <= "z":
-                v[ord(c) - 97] += 1
-        return v / (np.linalg.norm(v) or 1.0)
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return np.vstack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
-
-
-def test_a_model_outside_fastembed_plugs_into_dense_encoder(tmp_path: Path) -> None:
-    model = _TinyHashModel()
+def test_a_model_outside_fastembed_plugs_into_dense_encoder(tmp_path: Path, letter_model) -> None:
+    model = letter_model  # conftest.LetterModel: letter counts, 26-d
     enc = DenseEncoder(model=model, cache=EmbeddingCache(tmp_path / "c.sqlite"))
     texts = ["bbbb long text", "a", "ccc"]
     arr = enc.embed_array(texts)
@@ -367,8 +342,8 @@ def test_a_model_outside_fastembed_plugs_into_dense_encoder(tmp_path: Path) -> N
         DenseEncoder(model=object())  # type: ignore[arg-type]
 
 
-def test_dense_model_that_lies_about_its_dimension_is_caught() -> None:
-    model = _TinyHashModel()
+def test_dense_model_that_lies_about_its_dimension_is_caught(letter_model) -> None:
+    model = letter_model
     model.dim = 10  # type: ignore[misc]
     with pytest.raises(ModelUnavailableError, match="26-d"):
         DenseEncoder(model=model).embed_array(["x"])

@@ -161,6 +161,7 @@ def test_judge_uses_source_elements_and_gold_page():
 # ----------------------------------------------------------------------------- end to end
 
 
+@pytest.mark.integration
 @pytest.mark.shared
 def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
     _need_fixture()
@@ -214,6 +215,7 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
 
 @pytest.mark.shared
 @pytest.mark.slow
+@pytest.mark.integration
 def test_run_eval_dense_hybrid_and_peers(question_file: Path, tmp_path: Path):
     _need_fixture()
     result = run_eval(
@@ -252,6 +254,7 @@ def test_run_eval_missing_document(tmp_path: Path):
         run_eval(q, tmp_path, retrievers=["bm25"])
 
 
+@pytest.mark.integration
 @pytest.mark.shared
 def test_stale_eval_index_is_rebuilt(question_file: Path, tmp_path: Path):
     _need_fixture()
@@ -281,6 +284,7 @@ def test_list_valued_evidence_type(tmp_path: Path):
     assert info.value.field == "evidence_type"
 
 
+@pytest.mark.integration
 def test_questions_on_a_scanned_pdf_count_as_misses_with_a_warning(tmp_path: Path):
     """A PDF no reader can read (an image-only page, as a scanner writes it, with nothing OCR can
     read on it; without structaware[ocr] MinerU's model-free tier refuses any scan): the run goes

@@ -34,6 +34,8 @@ from llama_index.core.vector_stores.types import (
 from structaware_readers.errors import MalformedInputError, UnknownFilterError, UnsupportedFilterError
 from structaware_readers.models import NON_EVIDENCE_TYPES, Unit
 
+pytestmark = pytest.mark.integration  # one index of two documents with the default encoders
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mineru"
 GUIDELINE = FIXTURES / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 OTHER = FIXTURES / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"

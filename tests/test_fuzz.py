@@ -208,6 +208,7 @@ ANY_INT = st.integers(min_value=-(2**65), max_value=2**65)
 ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True)
 
 
+@pytest.mark.integration
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     pid=st.one_of(st.uuids().map(str), st.uuids().map(lambda u: u.hex), st.uuids().map(lambda u: str(u).upper()),
@@ -229,6 +230,7 @@ def test_fuzz_store_points(small_index: StructureIndex, pid: str, indices: list,
     assert small_index.count() == before
 
 
+@pytest.mark.integration  # an index folder on the embedded engine
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     text=st.text(max_size=200) | st.sampled_from(["\udcff\udcfe", "的" * 500, "a" * 20_000]),

@@ -26,13 +26,20 @@ CDC = FIX / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_p
 BORDERLESS = FIX / "mineru" / "mineru-4.0.12_flash-tier_borderless_tables"
 
 
-def run(*args: str, cwd: Path, stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess:
+def console(*args: str, cwd: Path, cache: Path, stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess:
+    """The installed console script (for what only a process shows: its stderr a pipe or a terminal)."""
     exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(cwd / "cache")}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(cache)}
     env.pop("STRUCTAWARE_INDEX", None)
     return subprocess.run(
         [exe, *args], check=False, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env, cwd=cwd, timeout=600
     )
+
+
+@pytest.fixture
+def run(cli, fresh_cache: Path):
+    """The command in process, with a cache of its own (no parse of another test)."""
+    return lambda *args, cwd: cli(*args, cwd=cwd, env={"STRUCTAWARE_CACHE_DIR": str(fresh_cache)})
 
 
 def summary_line(res: subprocess.CompletedProcess) -> str:
@@ -40,7 +47,8 @@ def summary_line(res: subprocess.CompletedProcess) -> str:
     return line
 
 
-def test_exit_codes_follow_the_readme_and_the_summary_counts_failures(tmp_path: Path) -> None:
+@pytest.mark.integration
+def test_exit_codes_follow_the_readme_and_the_summary_counts_failures(run, tmp_path: Path) -> None:
     empty_pdf = tmp_path / "empty.pdf"
     empty_pdf.write_bytes(b"")
     corrupt_zip = tmp_path / "corrupt.zip"
@@ -73,7 +81,8 @@ def test_exit_codes_follow_the_readme_and_the_summary_counts_failures(tmp_path: 
     assert res.returncode == 0 and "1 unchanged" in summary_line(res) and "failed" not in res.stdout
 
 
-def test_document_warnings_are_shown_a_few_per_document(tmp_path: Path) -> None:
+@pytest.mark.integration
+def test_document_warnings_are_shown_a_few_per_document(run, tmp_path: Path) -> None:
     res = run("ingest", str(CDC), cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     name = CDC.name
@@ -97,13 +106,14 @@ def borderless(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     return tmp_path / "borderless_tables"
 
 
+@pytest.mark.integration
 def test_installing_the_pdf_extra_re_reads_an_unchanged_input(
-    tmp_path: Path, borderless: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, borderless: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: Path
 ) -> None:
     runner = CliRunner()
     args = ["ingest", str(borderless), "--index", str(tmp_path / "ix"), "--no-progress"]
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(fresh_cache))
     hidden = tmp_path / "no-pdfplumber"  # PDFs are read in parse worker processes: hide it there too
     hidden.mkdir()
     (hidden / "sitecustomize.py").write_text('import sys\nsys.modules["pdfplumber"] = None\n', encoding="utf-8")
@@ -136,8 +146,9 @@ def test_force_is_in_the_help_and_the_readme() -> None:
     assert "--force" in (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def test_no_progress_bars_unless_stderr_is_a_terminal(tmp_path: Path) -> None:
-    piped = run("ingest", str(TINY), "--index", "piped", cwd=tmp_path)  # stderr is a pipe
+@pytest.mark.e2e
+def test_no_progress_bars_unless_stderr_is_a_terminal(tmp_path: Path, fresh_cache: Path) -> None:
+    piped = console("ingest", str(TINY), "--index", "piped", cwd=tmp_path, cache=fresh_cache)  # stderr is a pipe
     assert piped.returncode == 0, piped.stderr
     assert "index: " not in piped.stderr and "\r" not in piped.stderr
     assert summary_line(piped).startswith("ingested 1 documents, 4 units")
@@ -145,7 +156,7 @@ def test_no_progress_bars_unless_stderr_is_a_terminal(tmp_path: Path) -> None:
     leader, follower = pty.openpty()  # stderr is a terminal (24 x 120): the bars are drawn there
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
     try:
-        tty = run("ingest", str(TINY), "--index", "tty", cwd=tmp_path, stderr=follower)
+        tty = console("ingest", str(TINY), "--index", "tty", cwd=tmp_path, cache=fresh_cache, stderr=follower)
         os.close(follower)
         drawn = b""
         while True:

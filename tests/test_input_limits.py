@@ -160,6 +160,7 @@ def test_a_zip_with_a_bad_crc_is_a_typed_error(tmp_path: Path) -> None:
     assert info.value.field == "zip!x_content_list.json"
 
 
+@pytest.mark.integration
 def test_query_k_and_text_bounds_in_the_cli(tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(app, ["query", "x", "--index", str(tmp_path), "-k", "99999999999999999999"])
@@ -169,6 +170,7 @@ def test_query_k_and_text_bounds_in_the_cli(tmp_path: Path) -> None:
     assert "index is missing or empty" in res.output and "Traceback" not in res.output
 
 
+@pytest.mark.slow
 def test_megabytes_of_graded_text_end_in_units(tmp_path: Path) -> None:
     """The issue's hang: 10 MB of graded text (a grade scan slower than linear); 2 MB here."""
     sentence = "Recommendation 1: offer treatment (Grade A, strong recommendation). "

@@ -52,6 +52,7 @@ def query_json(question: str, folder: Path, *options: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.integration
 def test_cli_ingest_then_cli_llamaindex_and_langchain_agree(tmp_path: Path) -> None:
     from langchain_structaware import StructureAwareRetriever as LangChainRetriever
     from llama_index.retrievers.structaware import StructureAwareRetriever as LlamaIndexRetriever

@@ -26,7 +26,7 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(params=["edge", "client"])
+@pytest.fixture(params=[pytest.param("edge", marks=pytest.mark.integration), "client"])  # edge: shard files
 def store(request: pytest.FixtureRequest, tmp_path: Path):
     from langchain_structaware import StructureAwareEmbeddings
     from langchain_structaware.vectorstores import StructureAwareVectorStore

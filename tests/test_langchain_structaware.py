@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +40,8 @@ def parsed():
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
-    from structaware_readers.units import build_units
-    from structaware_retrievers.index.structure_index import StructureIndex
-
-    idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
-    idx.add_document(parsed, build_units(parsed))
-    idx.optimize()  # settle the shard now: results must not move under a background optimiser between calls
-    yield idx
-    idx.close()
+def index(en_index):
+    return en_index  # the session's index of the English guideline (conftest), read only here
 
 
 def test_public_api() -> None:

@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
 
+@pytest.mark.integration  # the embedded engine writes a shard per test
 class TestEdgeStoreStandard(VectorStoreIntegrationTests):
     """The standard suite on the embedded engine (a fresh index folder per test)."""
 
@@ -55,6 +56,7 @@ def _docs() -> list[Document]:
     ]
 
 
+@pytest.mark.integration
 def test_from_documents_as_retriever_with_the_users_embedding_model(tmp_path: Path) -> None:
     emb = DeterministicFakeEmbedding(size=16)
     store = StructureAwareVectorStore.from_documents(_docs(), emb, path=tmp_path / "i")
@@ -75,6 +77,7 @@ def test_from_documents_as_retriever_with_the_users_embedding_model(tmp_path: Pa
         store.close()
 
 
+@pytest.mark.integration
 def test_filters_on_metadata(tmp_path: Path) -> None:
     store = StructureAwareVectorStore.from_documents(_docs(), DeterministicFakeEmbedding(size=8), path=tmp_path / "i")
     try:
@@ -88,6 +91,7 @@ def test_filters_on_metadata(tmp_path: Path) -> None:
         store.close()
 
 
+@pytest.mark.integration
 def test_an_index_built_with_another_model_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "i"
     StructureAwareVectorStore.from_documents(_docs(), DeterministicFakeEmbedding(size=8), path=path).close()
@@ -106,6 +110,7 @@ def test_an_index_built_with_another_model_is_refused(tmp_path: Path) -> None:
     same_id.close()
 
 
+@pytest.mark.integration
 def test_units_ingested_by_structaware_are_read_as_loader_documents(tmp_path: Path) -> None:
     """One index: units ingested with structaware's own encoders, read through the LangChain store
     opened with structaware's encoder (StructureIndex given), and the loader's documents added back

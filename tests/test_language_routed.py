@@ -29,7 +29,7 @@ PASSAGES = [
 ]
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

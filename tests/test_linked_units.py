@@ -26,7 +26,7 @@ MDD_PDF = FIXTURES / "pdf" / "vadod_mdd_2022_excerpt.pdf"
 QUESTION = "Does the Joint Commission require measurement-based care in mental health treatment programs?"
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

@@ -184,6 +184,7 @@ async def test_async_parse_matches_sync(document: Document, nodes: list[TextNode
     assert [n.node_id for n in out] == [n.node_id for n in nodes]
 
 
+@pytest.mark.integration
 def test_vector_store_index_with_the_default_encoder(nodes: list[TextNode]) -> None:
     from llama_index.embeddings.structaware import StructureAwareEmbedding
 

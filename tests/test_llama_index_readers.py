@@ -181,6 +181,7 @@ def test_reading_order_matches_the_loader(mineru_dir: Path, reading_order: str) 
         assert [b.block_id for b in parsed_from_document(doc).blocks] == [b.block_id for b in expected.blocks]
 
 
+@pytest.mark.integration  # MinerU parses the PDF
 def test_pdf_through_simple_directory_reader_runs_mineru(tmp_path: Path) -> None:
     from llama_index.readers.structaware import MinerUReader, parsed_from_document
 

@@ -4,7 +4,6 @@ from a real MinerU fixture: nodes with provenance, top-k, filters, async, query 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,8 @@ from llama_index.core.vector_stores.types import (
 )
 
 from structaware_retrievers.search.results import hit_unit
+
+pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = "mineru/mineru-4.0.12_flash-tier_synthetic_guideline_en"
@@ -50,15 +51,8 @@ def parsed():
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, parsed) -> Iterator:
-    from structaware_readers.units import build_units
-    from structaware_retrievers.index.structure_index import StructureIndex
-
-    idx = StructureIndex(tmp_path_factory.mktemp("structaware-index"))
-    idx.add_document(parsed, build_units(parsed))
-    idx.optimize()  # settle the shard now: results must not move under a background optimiser between calls
-    yield idx
-    idx.close()
+def index(en_index):
+    return en_index  # the session's index of the English guideline (conftest), read only here
 
 
 def F(key: str, value, op: FilterOperator = FilterOperator.EQ) -> MetadataFilter:

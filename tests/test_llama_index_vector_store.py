@@ -53,7 +53,7 @@ def _nodes() -> list[TextNode]:
     ]
 
 
-@pytest.fixture(params=["edge", "client"])
+@pytest.fixture(params=[pytest.param("edge", marks=pytest.mark.integration), "client"])  # edge: shard files
 def vector_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StructureAwareVectorStore]:
     emb = MockEmbedding(embed_dim=DIM)
     if request.param == "edge":
@@ -162,6 +162,7 @@ def test_query_modes_and_filters(vector_store: StructureAwareVectorStore) -> Non
         vector_store.query(VectorStoreQuery(query_embedding=[1.0] * (DIM + 1), similarity_top_k=1))
 
 
+@pytest.mark.integration
 def test_another_model_is_refused_on_open(tmp_path: Path) -> None:
     path = tmp_path / "index"
     store = StructureAwareVectorStore(path, embed_model=MockEmbedding(embed_dim=DIM))
@@ -178,6 +179,7 @@ def test_another_model_is_refused_on_open(tmp_path: Path) -> None:
         StructureIndex(path)
 
 
+@pytest.mark.integration
 def test_ingestion_pipeline_with_mock_embedding_fills_the_store_and_vector_store_index_answers(tmp_path: Path) -> None:
     """The acceptance path: structaware's reader and node parser, a non-default embedding model."""
     from llama_index.node_parser.structaware import StructureAwareNodeParser
@@ -220,6 +222,7 @@ def test_ingestion_pipeline_with_mock_embedding_fills_the_store_and_vector_store
     store.close()
 
 
+@pytest.mark.integration
 def test_units_ingested_by_structaware_are_read_through_vector_store_index(tmp_path: Path) -> None:
     """One index for the CLI and LlamaIndex: `structaware ingest` (default encoder), then the store
     with structaware's own embedding model answers through VectorStoreIndex."""

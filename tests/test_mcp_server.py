@@ -23,7 +23,7 @@ TINY = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_tiny_heading_table"
 EN = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,8 @@ from structaware_readers.ids import doc_id_from_file
 from structaware_readers.mineru import pdf as mineru_pdf
 from structaware_readers.models import BlockKind, ParsedDocument
 
+pytestmark = pytest.mark.integration
+
 try:
     MINERU_VERSION = metadata.version("mineru")
 except metadata.PackageNotFoundError:  # pragma: no cover - mineru is a dependency of the package

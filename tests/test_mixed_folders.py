@@ -35,6 +35,7 @@ def test_scan_lists_documents_and_skipped_files(folder: Path) -> None:
     assert scan.skipped == [folder / "more" / "scan.png", folder / "notes.txt"]
 
 
+@pytest.mark.integration
 def test_ingest_says_which_files_it_skipped(folder: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -21,6 +21,8 @@ from llama_index.core.schema import TextNode
 
 from structaware_readers.errors import ModelMismatchError
 
+pytestmark = pytest.mark.integration  # an index folder on the embedded engine, opened with the default model
+
 
 @pytest.fixture(scope="module")
 def other_model_index(tmp_path_factory: pytest.TempPathFactory) -> Path:

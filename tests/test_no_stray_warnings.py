@@ -19,7 +19,7 @@ import pytest
 
 PDF = Path(__file__).resolve().parent / "fixtures" / "pdf" / "tiny_heading_table.pdf"
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 SCRIPT = textwrap.dedent(
     """

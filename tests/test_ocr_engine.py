@@ -18,6 +18,8 @@ from structaware_readers.ocr import OcrEngine, OcrLine, RapidOcrEngine, default_
 from structaware_readers.ocr.pages import open_pdf, pages_needing_ocr, scan_pages
 from structaware_readers.ocr.quality import character_error_rate, normalise_for_cer
 
+pytestmark = pytest.mark.integration
+
 DPI = 150
 
 

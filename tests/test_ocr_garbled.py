@@ -18,6 +18,8 @@ from structaware_readers.errors import MissingExtraError
 from structaware_readers.ocr.pages import open_pdf, scan_pages
 from structaware_readers.ocr.text_layer import TextLayerQuality, text_quality
 
+pytestmark = pytest.mark.integration
+
 
 def _without_unicode_map(fixtures_dir, tmp_path, pages: list[int] | None = None):
     raw = (fixtures_dir / "pdf" / "synthetic_guideline_zh.pdf").read_bytes()

@@ -18,6 +18,8 @@ from structaware_readers.models import BlockKind, UnitType
 from structaware_readers.ocr.pages import open_pdf, render_page
 from structaware_readers.units import build_units
 
+pytestmark = pytest.mark.integration
+
 DPI = 150  # the "scan" resolution (the route renders it again at its own OCR resolution)
 
 

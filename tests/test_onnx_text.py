@@ -35,7 +35,7 @@ TEXTS = [
 ]
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
@@ -151,7 +151,8 @@ def test_token_budget_batches_bound_padded_tokens() -> None:
     assert [lengths[b[0]] for b in batches] == sorted(lengths[b[0]] for b in batches)  # short first
 
 
-def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path) -> None:
+def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))  # no digest entry of an earlier run
     f = tmp_path / "model.onnx"
     f.write_bytes(b"a" * 1000)
     first = model_assets.file_digest(f)

@@ -22,6 +22,8 @@ from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache
 from structaware_retrievers.index.parse_workers import ParseWorkers, read_input
 from structaware_retrievers.index.structure_index import StructureIndex
 
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("mineru", reason="MinerU (structaware[mineru]) parses the fixture PDFs")
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -16,6 +16,8 @@ from structaware_readers.units import build_units
 from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.query.filters import SearchFilter
 
+pytestmark = pytest.mark.integration
+
 FIX = Path(__file__).parent / "fixtures"
 ROUTES = {
     "docx": (FIX / "mineru/mineru-4.0.12_flash-tier_sample_docx/sample.zip", FIX / "unstructured/generated/sample.docx.json"),

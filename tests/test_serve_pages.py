@@ -27,7 +27,7 @@ PDFS = {EN_NAME: FIXTURES / "pdf" / "synthetic_guideline_en.pdf", "mineru-4.0.12
 TIMEOUT = 60
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 def _serve(index_dir: Path, pdf: Any) -> Iterator[QueryServer]:

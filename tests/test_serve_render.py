@@ -28,7 +28,7 @@ TINY_NAME = "mineru-4.0.12_flash-tier_tiny_heading_table"
 TIMEOUT = 60
 QUESTION = "What is the blood pressure target for adults 57-59 y?"
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 def _serve(ix: StructureIndex) -> Iterator[QueryServer]:

@@ -23,7 +23,7 @@ EN_MINERU = FIXTURES / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_
 QUESTION = "clinic target for adults 57-59 y"
 
 
-pytestmark = pytest.mark.usefixtures("offline_env")
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,10 @@ from structaware_retrievers.store import (
 from structaware_retrievers.store.base import RRF_DENSE_WEIGHT
 
 DIM = 8
-BACKENDS = ["edge", "memory"] + (["server"] if os.environ.get("QDRANT_URL") else [])
+# the embedded engine writes shard files (integration tier); qdrant-client in memory is the unit tier's backend
+BACKENDS = [pytest.param("edge", marks=pytest.mark.integration), "memory"] + (
+    [pytest.param("server", marks=pytest.mark.integration)] if os.environ.get("QDRANT_URL") else []
+)
 
 
 def make_store(kind: str, tmp_path: Path) -> VectorStore:
@@ -379,6 +382,7 @@ async def test_async_query_matches_sync(store: VectorStore) -> None:
     assert names(asynced) == names(sync)
 
 
+@pytest.mark.integration
 def test_backends_agree(tmp_path: Path) -> None:
     """Congruence: the embedded engine and qdrant-client return the same rankings and scores."""
     results = []
@@ -399,6 +403,7 @@ def test_backends_agree(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_edge_data_survives_reopen(tmp_path: Path) -> None:
     s = filled(EdgeStore(tmp_path / "edge"))
     s.close()
@@ -408,6 +413,7 @@ def test_edge_data_survives_reopen(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.integration
 def test_edge_data_survives_a_crash_without_flush(tmp_path: Path) -> None:
     """Writes are in the WAL when update() returns: a process killed before flush loses nothing."""
     folder = tmp_path / "edge"
@@ -429,6 +435,7 @@ def test_edge_data_survives_a_crash_without_flush(tmp_path: Path) -> None:
     s.close()
 
 
+@pytest.mark.integration
 def test_edge_folder_is_shared_with_other_processes_in_turns(tmp_path: Path) -> None:
     folder = tmp_path / "edge"
     s = filled(EdgeStore(folder))
@@ -456,6 +463,7 @@ def test_edge_folder_is_shared_with_other_processes_in_turns(tmp_path: Path) -> 
     assert "LOCKED" not in out.stdout  # released by the last close()
 
 
+@pytest.mark.integration
 def test_edge_payload_indexes_and_optimize(tmp_path: Path) -> None:
     s = filled(EdgeStore(tmp_path / "edge"))
     with s._using() as shard:  # checking the engine state itself
@@ -478,6 +486,7 @@ def test_client_store_needs_exactly_one_target() -> None:
         ClientStore("x", url="http://localhost:6333", location=":memory:")
 
 
+@pytest.mark.integration
 def test_edge_recovers_from_a_shard_left_without_metadata(tmp_path: Path) -> None:
     """A crash between shard creation and writing collection.json must not block the folder."""
     s = filled(EdgeStore(tmp_path / "edge"))

@@ -27,6 +27,8 @@ import pytest
 
 from robust_worker import open_index, state
 
+pytestmark = pytest.mark.integration
+
 WORKER = Path(__file__).with_name("robust_worker.py")
 
 

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -372,21 +369,13 @@ def test_ohrbench_borderless_table_row_holds_its_figures(shared_dir: Path):
     assert row[1:] == ["$842", "$689", "22 %"]  # OHR-Bench gold: Nonaccrual loans retained & $ & 842 & $ & 689 & 22 %
 
 
-def test_cli_units_takes_the_pdf_and_prints_warnings():
-    exe = shutil.which("structaware", path=str(Path(sys.executable).parent)) or "structaware"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    with_pdf = subprocess.run([exe, "units", str(PARSE), "--json", "--pdf", str(PDF)], capture_output=True, text=True, env=env, check=False)
+def test_cli_units_takes_the_pdf_and_prints_warnings(cli):
+    with_pdf = cli("units", str(PARSE), "--json", "--pdf", str(PDF))
     assert with_pdf.returncode == 0, with_pdf.stderr
     rows = [json.loads(line) for line in with_pdf.stdout.splitlines()]
     net = next(r for r in rows if r["unit_type"] == "table_row" and "Net income" in r["text"])
     assert net["pages"] == [1] and "$8,649" in net["text"]
-    other = subprocess.run(
-        [exe, "units", str(PARSE), "--pdf", str(FIXTURES / "pdf" / "tiny_heading_table.pdf")],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    other = cli("units", str(PARSE), "--pdf", str(FIXTURES / "pdf" / "tiny_heading_table.pdf"))
     assert other.returncode == 0
     assert "warning: mineru-4.0.12_flash-tier_borderless_tables: " in other.stderr and "has 1 pages" in other.stderr
 

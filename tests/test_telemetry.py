@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 CODE_EMBED = """
 import os
 from structaware_retrievers.encoders import DenseEncoder
