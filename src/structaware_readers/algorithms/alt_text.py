@@ -130,16 +130,7 @@ def _box_text(text: str, pos: int, limit: int, *, colon: bool) -> tuple[str, str
 
 
 def parse_alt_text(text: str) -> Description:
-    """Read the boxes and edges an algorithm's alternative-text outline states (module docstring).
-
-    Args:
-        text: the outline of one algorithm (one module), paragraphs joined by newlines, in reading
-            order. Text that states no box (an introduction, a list of bullets inside a box's quoted
-            text) is allowed and read as box text or skipped.
-
-    Returns:
-        A :class:`Description`; empty when the text states no box.
-    """
+    """Read the boxes and edges an algorithm's alternative-text outline states (module docstring)."""
     desc = Description()
     matches = list(_STATEMENTS.finditer(text))
     last_target = ""  # the box the previous statement led to ("This connects back to Box 26")

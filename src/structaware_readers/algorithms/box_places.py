@@ -57,17 +57,8 @@ def _on_image(b: Block) -> bool:
 
 
 def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_lines: ReadLines | None = None) -> ParsedDocument:
-    """``doc`` with the boxes of its described algorithms placed on their images (module docstring);
-    ``doc`` itself when there is none or none is found.
-
-    Args:
-        doc: a document whose algorithm descriptions are attached (bboxes 0..1 of the displayed page).
-        pdf: the PDF the document was parsed from (path or bytes).
-        read_lines: OCR for images without a text layer (:func:`~.images.engine_lines`); ``None``
-            reads the text layer only.
-
-    Raises:
-        MissingExtraError: pypdfium2 (extra ``pdf``) or OpenCV (extra ``ocr``) is not installed.
+    """``doc`` with the boxes of its described algorithms placed on their images (module docstring); ``doc`` itself
+    when there is none or none is found. Raises ``MissingExtraError``.
     """
     from structaware_readers.algorithms.image_flow import read_flowchart_image
 
@@ -127,15 +118,10 @@ def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[f
 
 
 def fit_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
-    """``doc`` with the boxes of the description paragraphs its flowchart edges point at fitted to
-    the PDF's text layer: each becomes the union of the text runs whose middle lies inside it
-    (a parser's paragraph box may end a few points short of its lines' ends, or above its last
-    line's descenders). A box with no run inside is kept; ``doc`` itself when no flowchart points
-    at a description or the PDF's page count differs from the document's.
-
-    Raises:
-        InputNotFoundError: ``pdf`` is a path that does not exist (field ``pdf``).
-        MalformedInputError: PDFium cannot open ``pdf`` (field ``pdf``).
+    """``doc`` with the boxes of the description paragraphs its flowchart edges point at fitted to the PDF's text
+    layer: each becomes the union of the text runs whose middle lies inside it (a parser's paragraph box may end a
+    few points short of its lines' ends, or above its last line's descenders). A box with no run inside is kept;
+    Raises ``InputNotFoundError``, ``MalformedInputError``.
     """
     from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 

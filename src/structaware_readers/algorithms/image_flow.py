@@ -104,19 +104,8 @@ def _reading_order(lines: list[TextLine], height: float) -> list[TextLine]:
 
 
 def read_flowchart_image(image: Any, lines: list[TextLine], *, dpi: int = BASE_DPI) -> ImageFlow:
-    """Read a flowchart image into boxes and directed, labelled edges (module docstring).
-
-    Args:
-        image: the image as a NumPy array, ``(h, w)`` gray or ``(h, w, 3)`` RGB/BGR, uint8.
-        lines: text lines in it with pixel boxes.
-        dpi: the image's resolution (pixel sizes scale with ``dpi / BASE_DPI``).
-
-    Returns:
-        An :class:`ImageFlow`; no boxes / no edges when the image holds none.
-
-    Raises:
-        MissingExtraError: OpenCV is not installed (extra ``ocr``).
-        ValueError: ``image`` is not a 2-D or 3-D uint8 array.
+    """Read a flowchart image into boxes and directed, labelled edges (module docstring). Raises ``MissingExtraError``,
+    ``ValueError``.
     """
     cv2, np = _cv()
     img = np.asarray(image)

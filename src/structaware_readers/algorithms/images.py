@@ -46,12 +46,9 @@ ReadLines = Callable[[Any], list[TextLine]]
 
 
 def engine_lines(engine: Any = None, *, cache: Any = True) -> ReadLines:
-    """A :data:`ReadLines` over an OCR engine of :mod:`structaware_readers.ocr` (its default engine
-    when ``None``): the engine's lines (bbox in 0..1 of the image) in the image's pixels.
-
-    An image is read once: its lines are kept in the OCR cache (``cache``: ``True`` the default
-    :class:`~structaware_readers.ocr.cache.OcrCache`, an ``OcrCache``, or ``False``) under the sha256
-    of its pixels and the engine's name and version (an algorithm image costs ~20 CPU seconds)."""
+    """A :data:`ReadLines` over an OCR engine of :mod:`structaware_readers.ocr` (its default engine when ``None``): the
+    engine's lines (bbox in 0..1 of the image) in the image's pixels.
+    """
 
     def read(image: Any) -> list[TextLine]:
         from structaware_readers.ocr import default_engine
@@ -198,17 +195,8 @@ def text_layer_lines(page: Any, region: BBox, figure: BBox) -> list[TextLine]:
 def read_algorithm_images(
     doc: ParsedDocument, pdf: str | Path | bytes, *, read_lines: ReadLines | None = None
 ) -> ParsedDocument:
-    """Read the document's unread algorithm images (module docstring); ``doc`` itself when there is
-    none or none gives anything.
-
-    Args:
-        doc: a document whose blocks are in reading order, algorithm descriptions already attached.
-        pdf: the PDF the document was parsed from (path or bytes).
-        read_lines: OCR for images without a text layer (:func:`engine_lines` wraps an engine of
-            :mod:`structaware_readers.ocr`); ``None`` reads the text layer only.
-
-    Raises:
-        MissingExtraError: pypdfium2 (extra ``pdf``) or OpenCV (extra ``ocr``) is not installed.
+    """Read the document's unread algorithm images (module docstring); ``doc`` itself when there is none or none gives
+    anything. Raises ``MissingExtraError``.
     """
     targets = algorithm_images(doc)
     if not targets:

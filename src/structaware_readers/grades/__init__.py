@@ -1,17 +1,4 @@
-"""Evidence grades as guideline writers print them, in English and Chinese: one module per grading system.
-
-Entry points: :func:`detect_grade` (the grade of a paragraph, row or cell), :func:`find_grades`
-(every grade label with its span), :func:`grade_from_cells` (a recommendation table's grade
-columns), :func:`parse_class_level` (class and level cells), :func:`is_recommendation` /
-:func:`has_recommendation_wording`, :func:`normalize_grade_text`, :func:`profile_document`
-(:mod:`.document`: is the document a guideline, its default grade).
-
-One module per system of :data:`GRADE_SYSTEMS` (``nccn``, ``acc_aha``, ``cn``, ``acip``, ``sign``,
-``oxford``, ``uspstf``, ``csco``, ``gradewg``, ``kdigo``, ``chinese``, ``letters``) over shared
-:mod:`.normalise`, :mod:`.signals`, :mod:`.combine`, :mod:`.detect`. Unambiguous labels fire
-anywhere, ambiguous ones (``Level 2``, ``Class I``) only in a label position, disease
-classifications (NYHA, ``grade 3 hypertension``) never.
-"""
+"""Evidence grades as guideline writers print them, in English and Chinese: one module per grading system."""
 
 from structaware_readers.grades.catalogue import (
     GRADE_SYSTEMS,

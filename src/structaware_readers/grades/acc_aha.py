@@ -1,15 +1,4 @@
-"""ACC/AHA class of recommendation (COR) and level of evidence (LOE), ESC class/level, ESMO ``[I, A]``.
-
-COR ``I``, ``IIa``, ``IIb``, ``III: No Benefit``, ``III: Harm`` (or ``1``, ``2a``, ``2b``, ``3``);
-LOE ``A``, ``B-R``, ``B-NR``, ``C-LD``, ``C-EO`` (ESC: ``A``, ``B``, ``C``). Also the Chinese
-cardiology form ``Ⅰ类推荐``. Class 3 is a recommendation against (direction ``against``).
-A class after a disease classification (NYHA, Killip, ...) is not a grade. The class *is* the
-strength of the recommendation (ACC/AHA 2015+, "Class (Strength) of Recommendation"): see
-:data:`CLASS_STRENGTH`.
-
-Source: ACC/AHA Clinical Practice Guideline Recommendation Classification (2019 update); ESC
-classes of recommendations and levels of evidence; ESMO levels of evidence and grades.
-"""
+"""ACC/AHA class of recommendation (COR) and level of evidence (LOE), ESC class/level, ESMO ``[I, A]``."""
 
 from __future__ import annotations
 

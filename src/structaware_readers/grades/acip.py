@@ -1,11 +1,4 @@
-"""CDC / ACIP recommendation categories ``A``/``B`` with evidence types ``1``..``4``.
-
-CDC guidelines print ``(recommendation category: A; evidence type: 3)`` after each recommendation.
-Each needs its label, so method text ("category A or B") stays ungraded; an evidence type alone
-grades cited evidence, not a recommendation, and a category the text talks about (no delimiter or
-evidence type after it) is none. Source: CDC Clinical Practice Guideline for Prescribing Opioids for
-Pain (MMWR Recomm Rep 71(3)), Box 3.
-"""
+"""CDC / ACIP recommendation categories ``A``/``B`` with evidence types ``1``..``4``."""
 
 from __future__ import annotations
 

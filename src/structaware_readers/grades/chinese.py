@@ -1,13 +1,5 @@
-"""Chinese grade wording without a named system: ``证据等级：A``, ``推荐强度：弱``, ``A级推荐``, ``【A级】``,
-``（强推荐，高质量证据）``, ``不推荐``, ``（专家共识）``.
-
-强/弱/有条件 推荐 map to GRADE strengths (``strong``/``weak``/``conditional``) and 高/中/低/极低
-质量证据 to GRADE certainties; labelled letters and roman values keep system ``zh``. ``A级公路``,
-``Ⅱ期临床试验``, ``Ⅰ类切口``, ``3级高血压`` and ``缺乏高质量证据`` do not fire: every pattern needs
-推荐/证据 or a bracketed label, and a certainty phrase must stand as a label.
-
-Source: GRADE in Chinese guidelines (《中国制订/修订临床诊疗指南的指导原则》, 2022) and common
-guideline wording (推荐意见, 证据等级, 推荐强度).
+"""Chinese grade wording without a named system: ``证据等级：A``, ``推荐强度：弱``, ``A级推荐``, ``【A级】``, ``（强推荐，高质量证据）``, ``不推荐``,
+``（专家共识）``.
 """
 
 from __future__ import annotations

@@ -34,22 +34,7 @@ def _clean(text: str) -> str:
 
 
 def parse_class_level(class_text: str, level_text: str = "", *, system: str = "") -> Grade | None:
-    """The grade of one recommendation-table row from its class and level cells.
-
-    Args:
-        class_text: the class cell (``"IIa"``, ``"III: Harm"``, ``"1"``, or ``"IA"`` with the level glued on).
-        level_text: the level cell (``"B"``, ``"B-NR"``, ``"C-LD"``); may be empty when the class cell holds it.
-        system: ``"ESC"`` or ``"ACC/AHA"`` to force the system; empty: decided from the values
-            (module docstring).
-
-    Returns:
-        ``Grade(system=..., grade=<class>, strength=<class strength>, certainty=<level>,
-        direction="against" for class III/3, source="table_column", raw="<class> <level>")``, or
-        ``None`` when the class cell holds no class (a level alone is no table grade here).
-
-    Raises:
-        ValueError: ``system`` is neither empty nor ``"ESC"`` / ``"ACC/AHA"``.
-    """
+    """The grade of one recommendation-table row from its class and level cells. Raises ``ValueError``."""
     if system not in ("", ESC_SYSTEM, ACC_AHA):
         raise ValueError(f"parse_class_level: system must be '', 'ESC' or 'ACC/AHA', got {system!r}")
     cls_cell, lvl_cell = _clean(class_text), _clean(level_text)

@@ -1,15 +1,4 @@
-"""Chinese consensus recommendation classes ``Ⅰ``/``Ⅱa``/``Ⅱb``/``Ⅲ类推荐`` and evidence levels ``1a``..``5``.
-
-Chinese expert consensuses (and Chinese cardiology guidelines, which copy the ESC classes) grade a
-statement ``（Ⅱa类推荐）``, with the evidence level of the Oxford-derived table ``证据等级 1a..5``
-beside it or in the text (``（2a证据等级）``, ``均为 1b 证据等级``), or a letter (``A级证据``).
-The typesetter often spaces the class (``Ⅱ a 类推荐``, ``Ⅱa 类 推 荐``): spaces between the
-characters are allowed. ``Ⅰ类切口``, ``Ⅱ期临床试验`` and ``Ⅲ类手术`` are no grades: the class needs
-``类推荐`` and the level ``证据等级``/``证据级别``.
-
-Source: 中国专家共识 grading tables (推荐等级及其代表意义; 证据等级, after the Oxford Centre for
-Evidence-Based Medicine levels); Chinese Society of Cardiology guidelines (Ⅰ类推荐，A级证据).
-"""
+"""Chinese consensus recommendation classes ``Ⅰ``/``Ⅱa``/``Ⅱb``/``Ⅲ类推荐`` and evidence levels ``1a``..``5``."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""CSCO recommendation levels ``Ⅰ级推荐``/``Ⅱ级推荐``/``Ⅲ级推荐`` and evidence categories ``1A类证据``.
-
-The roman numerals survive common OCR damage: ``Ⅰ``/``Ⅱ``/``Ⅲ`` (NFKC gives ``I``/``II``/``III``),
-``l``/``1``/``|`` read for ``I`` (``l级推荐``, ``1I级推荐``, ``Ill级推荐``), and Chinese
-``一``/``二``/``三``. ``3级高血压``, ``Ⅱ期临床试验`` and ``Ⅰ类切口`` are not grades: the pattern
-needs ``级推荐`` or ``类证据``.
-
-Source: CSCO (Chinese Society of Clinical Oncology) guidelines, "CSCO 诊疗指南证据类别" and
-"CSCO 诊疗指南推荐等级" (I/II/III 级推荐; 1A, 1B, 2A, 2B, 3 类证据).
-"""
+"""CSCO recommendation levels ``Ⅰ级推荐``/``Ⅱ级推荐``/``Ⅲ级推荐`` and evidence categories ``1A类证据``."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""One scan of a text for every grading system; :func:`detect_grade`, :func:`find_grades`, :func:`grade_from_cells`.
-
-The detectors of the system modules run in a fixed order (combined and specific patterns first,
-so that they claim their spans; generic letters last). A detector runs only when its cheap
-*trigger* (a keyword every match must contain) occurs in the text, so prose without grade words
-costs one ``str.translate`` and a few keyword searches. Every step is linear in the length of the
-text: context checks look at a window of at most 60 characters, claimed spans are kept sorted.
-"""
+"""One scan of a text for every grading system; :func:`detect_grade`, :func:`find_grades`, :func:`grade_from_cells`."""
 
 from __future__ import annotations
 
@@ -137,25 +130,7 @@ def _cell_signals(scan: Scan) -> None:
 
 
 def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:
-    """The evidence grade stated in ``text``, or ``None`` when it states none.
-
-    Args:
-        text: a paragraph, list item, table-row text (``"Header: cell, ..."``) or cell, in English
-            and/or Chinese, as the parser emitted it (full-width punctuation and Unicode roman
-            numerals are fine). Any length; lengths are characters.
-        source: recorded as ``Grade.source``: ``"sentence"`` (default) or ``"table_column"`` for a
-            grade cell (see :data:`GRADE_SOURCES`).
-
-    Returns:
-        A :class:`~structaware_readers.models.Grade` combining every signal in ``text`` (see
-        :mod:`structaware_readers.grades.combine`) with ``raw`` = the matched span(s) of the
-        original text; ``None`` for empty text or text without a grade.
-
-    Raises:
-        TypeError: ``text`` is not a string. ValueError: ``source`` is not one of :data:`GRADE_SOURCES`.
-
-    Source: paper section 2.3 (recommendation units) and 4.3 (the weak Chinese lexicon this replaces).
-    """
+    """The evidence grade stated in ``text``, or ``None`` when it states none. Raises ``TypeError``."""
     if not isinstance(text, str):
         raise TypeError(f"detect_grade expects str, got {type(text).__name__}")
     if source not in GRADE_SOURCES:
@@ -203,14 +178,8 @@ def read_grades(text: str) -> TextGrades:
 
 
 def find_grades(text: str) -> list[GradeMatch]:
-    """Every grade label in ``text``, in order: signals separated only by spaces, brackets or
-    punctuation form one label (``(Strong recommendation; high-quality evidence) [Grade A]``).
-
-    Used to split a paragraph that holds several graded statements (each label closes the
-    statement before it). One scan, linear in ``len(text)``.
-
-    Raises:
-        TypeError: ``text`` is not a string.
+    """Every grade label in ``text``, in order: signals separated only by spaces, brackets or punctuation form one
+    label (``(Strong recommendation; high-quality evidence) [Grade A]``). Raises ``TypeError``.
     """
     if not isinstance(text, str):
         raise TypeError(f"find_grades expects str, got {type(text).__name__}")
@@ -249,25 +218,7 @@ _COLUMN = re.compile(
 
 
 def grade_from_cells(headers: list[str], cells: list[str]) -> Grade | None:
-    """The grade of one row of a recommendation table, read from its grade columns.
-
-    A column is a grade column when its header names one (``COR``, ``LOE``, ``Class``, ``Level``,
-    ``Grade``, ``Strength``, ``Certainty``, ``Quality of evidence``, ``Category``, ``推荐等级``,
-    ``证据级别``, ...). Each such cell is read as ``"<header>: <cell>"``, so a bare ``I`` under
-    ``COR`` and ``B-NR`` under ``LOE`` give ``Grade(system="ACC/AHA", grade="I", certainty="B-NR",
-    source="table_column")``; a cell that carries its own label (``Grade B``, ``I statement``) is
-    read as it is.
-
-    Args:
-        headers: column headers, one per cell (multi-row headers joined, e.g. ``"Dose / Adults"``).
-        cells: the row's cell texts.
-
-    Returns:
-        The combined grade with ``source="table_column"``, or ``None`` when no grade column holds a grade.
-
-    Raises:
-        ValueError: ``headers`` and ``cells`` differ in length.
-    """
+    """The grade of one row of a recommendation table, read from its grade columns. Raises ``ValueError``."""
     if len(headers) != len(cells):
         raise ValueError(f"grade_from_cells: {len(headers)} headers for {len(cells)} cells")
     pieces = [f"{h.strip()}: {c.strip()}" for h, c in zip(headers, cells) if c.strip() and _COLUMN.search(h)]

@@ -1,17 +1,4 @@
-"""GRADE (Grading of Recommendations Assessment, Development and Evaluation) as guideline writers print it.
-
-Strength ``strong`` / ``conditional`` / ``weak`` (``discretionary`` = conditional), direction
-``for`` / ``against`` (``Strong for``, ``Weak against the intervention``, ``strong recommendation
-against``, a table cell ``Weakfor`` whose words were glued) or ``neither`` (VA/DoD ``Neither for
-nor against``: no strength, the evidence is insufficient either way), certainty (or quality) of evidence ``high`` / ``moderate`` / ``low`` / ``very low`` in
-words or as ``⊕⊕⊕⊝`` symbols, and the VA/DoD status that may follow in the same bracket
-(``(Strong for | Reviewed, New-replaced)``). "A strong recommendation means ..." is a definition,
-not a grade (article before it); a bare certainty phrase fires only as a label ("(Strong
-recommendation, very low quality of evidence)", not "there is very low quality of evidence that").
-
-Source: GRADE handbook (Schünemann et al., 2013), sections 5 and 6; VA/DoD clinical practice
-guideline recommendation categories ("Reviewed, New-added", "Reviewed, New-replaced", ...).
-"""
+"""GRADE (Grading of Recommendations Assessment, Development and Evaluation) as guideline writers print it."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""The numeric-letter grades of KDIGO and CHEST/ACCP (``1A`` .. ``2D``) and KDIGO's practice points.
-
-1 is strong ("We recommend"), 2 weak ("We suggest"); A..D the certainty. ``Grade 1A`` fires
-anywhere, a bracketed ``(1A)`` only after recommendation wording. The text alone reads them as
-``GRADE``; a document graded by KDIGO (:mod:`.document`) reads them as ``KDIGO``. A numbered
-practice point is KDIGO anywhere, a bare ``Practice point:`` only there (else ``consensus``).
-Source: KDIGO's "Nomenclature and description for rating guideline recommendations"; Guyatt et
-al., CHEST 2006.
-"""
+"""The numeric-letter grades of KDIGO and CHEST/ACCP (``1A`` .. ``2D``) and KDIGO's practice points."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""Labelled letter grades and levels with no named system (``[Grade A]``, ``Grade: B``, ``Level of
-evidence: C``, ``Strength of recommendation (A)``) and English expert-consensus grades.
-
-A letter needs a label before it and a delimiter or "recommendation/statement/evidence" after it,
-so "grade A and B services" or "Level A students" stay ungraded; ``grade I`` is a disease grade
-unless the USPSTF is named (then it is the I statement). The system becomes ``USPSTF`` when the
-text names the Task Force.
-
-Source: common guideline practice (AAN, AAP, ACOG letter grades); the paper's section 2.3.
+"""Labelled letter grades and levels with no named system (``[Grade A]``, ``Grade: B``, ``Level of evidence: C``,
+``Strength of recommendation (A)``) and English expert-consensus grades.
 """
 
 from __future__ import annotations

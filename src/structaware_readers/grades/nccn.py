@@ -1,12 +1,4 @@
-"""NCCN categories of evidence and consensus: ``1``, ``2A``, ``2B``, ``3`` (also ``2A类推荐``, ``（2B类）``).
-
-A preference tier printed with the category (``Olaparib (category 1, preferred)``, ``(category 2A,
-other recommended)``, ``(category 2B, useful in certain circumstances)``) is kept as
-``Grade.preference``; a tier alone (``Preferred regimens``, a heading) is no grade.
-
-Source: NCCN Categories of Evidence and Consensus ("All recommendations are category 2A unless
-otherwise indicated" is a document default, read by :mod:`structaware_readers.grades.document`).
-"""
+"""NCCN categories of evidence and consensus: ``1``, ``2A``, ``2B``, ``3`` (also ``2A类推荐``, ``（2B类）``)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""The normalised text the grade patterns match on, and the way back to the original characters.
-
-Normalisation is per character: NFKC for non-ASCII characters (full-width ``（：，Ａ`` become
-``(:,A``; the Unicode roman numerals ``Ⅰ Ⅱ Ⅲ Ⅳ`` become ``I II III IV``), ``【】〔〕〖〗「」`` become
-``[]``, dashes ``‐‑‒–—−`` become ``-``, ideographic and no-break spaces become a space, and Markdown
-``*`` and zero-width characters are dropped. It runs as one ``str.translate`` (linear, in C) over a
-table that learns each distinct character once; the map from normalised to original positions is
-built only when a grade was found and a replacement changed the length.
-"""
+"""The normalised text the grade patterns match on, and the way back to the original characters."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Oxford CEBM levels of evidence ``1a`` .. ``5`` (``Level 1a``, ``LoE 2b``, ``Level of evidence: 3``).
-
-A bare ``Level 2`` / ``level 1b`` is often something else (the fair-value hierarchy's ``Level 1``,
-a facility level, a numbered step): it fires only in a label position or when "evidence" follows;
-``LoE``/``Level of evidence`` fire anywhere. Whether a document uses Oxford levels at all is a
-document-level question (:mod:`structaware_readers.grades.document`).
-
-Source: Oxford Centre for Evidence-Based Medicine, Levels of Evidence (March 2009) and OCEBM 2011.
-"""
+"""Oxford CEBM levels of evidence ``1a`` .. ``5`` (``Level 1a``, ``LoE 2b``, ``Level of evidence: 3``)."""
 
 from __future__ import annotations
 

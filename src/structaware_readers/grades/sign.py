@@ -1,15 +1,4 @@
-"""SIGN levels of evidence ``1++`` .. ``4``, SIGN grades ``A``..``D`` when labelled SIGN, good practice points.
-
-``1++``/``2++`` fire anywhere; ``1+``, ``2-``, ``3``, ... only after an evidence label (``Level of
-evidence 2+``), since ``2-`` and ``3+`` are common elsewhere. A "good practice point" (SIGN) or
-"good practice statement" (GRADE/WHO) is a grade of its own, but not after an article ("a good
-practice statement is ...") or inside a sentence; a WHO box title's year and dash before it
-(``Preventing relapse (2015 – good practice statement)``) make it a label. A good practice statement
-is ungraded by design: its strength reads ``good practice statement``.
-
-Source: SIGN 50 guideline developer's handbook (levels of evidence, grades of recommendation, ☑
-good practice points); GRADE Working Group on good practice statements.
-"""
+"""SIGN levels of evidence ``1++`` .. ``4``, SIGN grades ``A``..``D`` when labelled SIGN, good practice points."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""What every grading-system module shares: the signal a pattern yields, the scan state, context tests.
-
-A *signal* is one matched piece of a grade (a class, a level, a strength, a certainty, a direction,
-a status) with its span in the normalised text; :mod:`.combine` joins the signals of one statement
-into a :class:`~structaware_readers.models.Grade`. Context tests look at a fixed window around a
-match (at most 40 characters), so a scan stays linear in the length of the text.
-"""
+"""What every grading-system module shares: the signal a pattern yields, the scan state, context tests."""
 
 from __future__ import annotations
 
@@ -49,13 +43,7 @@ _BUCKET = 512
 
 @dataclass
 class Scan:
-    """The signals found so far in one normalised text; spans claimed by a pattern are not matched again.
-
-    Claimed spans are disjoint; they are filed by the stretch of :data:`_BUCKET` characters their
-    start falls in, so a check or a claim looks at the few spans near it: constant time for spans
-    of bounded length (a grade form is a few words), a scan linear in the text (a sorted list of
-    every span cost a shift of the list per claim: quadratic on a 10 MB text full of grades).
-    """
+    """The signals found so far in one normalised text; spans claimed by a pattern are not matched again."""
 
     norm: str
     signals: list[Signal] = field(default_factory=list)

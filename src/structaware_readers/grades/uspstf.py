@@ -1,16 +1,4 @@
-"""USPSTF letter grades ``A``, ``B``, ``C``, ``D`` and the ``I statement`` (insufficient evidence).
-
-A labelled letter (``Grade B``, ``USPSTF grade A recommendation``) is a USPSTF grade when the text
-or the document names the Task Force (see :mod:`structaware_readers.grades.document`), else a
-``letter`` grade. ``Grade A for ages 50-75; Grade B for ages 45-49`` keeps the first letter as the
-grade and the whole list as ``raw``; ``I statement`` is grade ``I`` (never the roman class I).
-Grade ``D`` is a recommendation against. Traps that stay ungraded: ``Hepatitis C``, ``vitamin D``,
-"all Grade A and B services" (a mention, not a label), ``Grade 2C`` (GRADE/UpToDate, see
-:mod:`.kdigo`).
-
-Source: USPSTF Grade Definitions (uspreventiveservicestaskforce.org, "Grade Definitions", after
-July 2012).
-"""
+"""USPSTF letter grades ``A``, ``B``, ``C``, ``D`` and the ``I statement`` (insufficient evidence)."""
 
 from __future__ import annotations
 

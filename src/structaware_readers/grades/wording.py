@@ -1,10 +1,5 @@
-"""Recommendation wording, in English and Chinese: "we recommend", "is not recommended", "should be
-offered", NICE-style imperatives, ``推荐意见 2.1：``, ``不建议…``.
-
-Wording alone makes a recommendation only inside a guideline (see
-:mod:`structaware_readers.grades.document`); a grade in a system's own syntax is enough anywhere.
-
-Source: paper section 2.3 ("paragraphs matching recommendation language or evidence grades").
+"""Recommendation wording, in English and Chinese: "we recommend", "is not recommended", "should be offered",
+NICE-style imperatives, ``推荐意见 2.1：``, ``不建议…``.
 """
 
 from __future__ import annotations
@@ -68,22 +63,7 @@ _ZH_RECOMMEND_VERB = re.compile(
 
 
 def is_recommendation(text: str) -> bool:
-    """True when ``text`` carries an evidence grade or explicit recommendation wording.
-
-    Wording: a recommendation label, "we recommend/suggest", passive "is recommended" (not the
-    adjective "the recommended dose"), "should be <care decision>" (not "should be measured"),
-    NICE-style imperatives (``Offer``, ``Do not offer``), and Chinese 推荐/建议 as a verb, not a noun.
-    Source: the reference paper, section 2.3.
-
-    Args:
-        text: a paragraph, list item or table-row text.
-
-    Returns:
-        ``True`` or ``False``; ``False`` for empty text.
-
-    Raises:
-        TypeError: ``text`` is not a string.
-    """
+    """True when ``text`` carries an evidence grade or explicit recommendation wording. Raises ``TypeError``."""
     if not isinstance(text, str):
         raise TypeError(f"is_recommendation expects str, got {type(text).__name__}")
     if not text.strip():

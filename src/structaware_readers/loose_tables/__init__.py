@@ -34,18 +34,7 @@ CAPTION_GAP = 0.03
 
 
 def gather_loose_tables(doc: ParsedDocument, pdf: str | bytes | Any | None = None) -> ParsedDocument:
-    """``doc`` with its loose and pictured tables as table blocks (module docstring).
-
-    Args:
-        doc: a parsed document (1-based pages, bboxes 0..1 of the page, origin top-left), furniture
-            already typed.
-        pdf: its PDF (a path or bytes), used for statements that share one block and for data tables'
-            grids; ``None``: the blocks' own text and positions only.
-
-    Returns:
-        ``doc`` itself when no region is found, else a copy. A PDF that cannot be opened is left out
-        (the blocks' positions are used) and named in ``doc.warnings``.
-    """
+    """``doc`` with its loose and pictured tables as table blocks (module docstring)."""
     pages: dict[int, list[int]] = {}
     for i, b in enumerate(doc.blocks):
         pages.setdefault(b.page, []).append(i)

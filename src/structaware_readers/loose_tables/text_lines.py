@@ -1,10 +1,4 @@
-"""The PDF's text layer where a loose table needs it: a statement block's lines, a data table's grid.
-
-A block holding two statements is cut at its text-layer lines (pdfplumber words grouped by top,
-:data:`LINE_TOLERANCE`). A data table's grid is read by
-:func:`~structaware_readers.table_recovery.pdf_text_layer.grid_from_region` and kept when it holds
-:data:`MIN_COVERED` of the blocks' words (:func:`held`). Boxes are 0..1 of the page, origin top-left.
-"""
+"""The PDF's text layer where a loose table needs it: a statement block's lines, a data table's grid."""
 
 from __future__ import annotations
 
@@ -113,13 +107,7 @@ def held(grid: TableGrid, blocks: list[Block], members: list[int]) -> list[int]:
 
 
 class TextLayer:
-    """A PDF opened for the pass, one page at a time (the previous page released).
-
-    Raises:
-        InputNotFoundError, MalformedInputError, MissingExtraError: as
-            :func:`~structaware_readers.table_recovery.stage2_find_pdf.open_pdf`; MalformedInputError
-            too when the PDF's page count is not the document's.
-    """
+    """A PDF opened for the pass, one page at a time (the previous page released). Raises ``InputNotFoundError``."""
 
     def __init__(self, pdf: Any, page_count: int):
         self._cm = open_pdf(pdf)

@@ -11,23 +11,7 @@ _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
 
 
 def find_mermaid_blocks(markdown: str) -> list[str]:
-    """The contents of every ```` ```mermaid ```` / ``~~~mermaid`` fenced block, in order.
-
-    Fences follow CommonMark: up to 3 spaces of indent, 3+ backticks or tildes, closed by a fence
-    of the same character at least as long; the info string's first word must be ``mermaid``
-    (any case; MyST ``{mermaid}`` too). The opening indent is removed from content lines. A block
-    left open runs to the end of the text (CommonMark). Other fenced blocks are skipped whole, so
-    a mermaid fence shown inside a longer fence is not returned.
-
-    Args:
-        markdown: Markdown text.
-
-    Returns:
-        Block contents without the fence lines (``""`` for an empty block); ``[]`` when none.
-
-    Raises:
-        TypeError: ``markdown`` is not a string.
-    """
+    """The contents of every ```` ```mermaid ```` / ``~~~mermaid`` fenced block, in order. Raises ``TypeError``."""
     if not isinstance(markdown, str):
         raise TypeError(f"find_mermaid_blocks expects str, got {type(markdown).__name__}")
     return [content for info, content in fenced_blocks(markdown) if is_mermaid_info(info)]

@@ -12,25 +12,7 @@ __all__ = ["FlowEdge", "Flowchart", "NotAFlowchartError"]
 
 @dataclass
 class FlowEdge:
-    """One directed edge of a flowchart.
-
-    Attributes:
-        source, target: node (or subgraph) ids as written in the source.
-        label: the edge text (``"yes"`` in ``A -->|yes| B``), cleaned; ``""`` when unlabelled.
-        source_label, target_label: the display labels of both ends (node text, or the subgraph
-            title for a subgraph id), cleaned.
-        edge_id: the Mermaid edge id (``e1`` in ``A e1@--> B``) or ``""``.
-        stroke: ``"normal"``, ``"dotted"`` or ``"thick"``.
-        head: arrow head at the target: ``"arrow"``, ``"open"`` (no head), ``"circle"``, ``"cross"``.
-        bidirectional: the link had markers at both ends (this edge is one of its two edges).
-        element_ids: ids of the document elements that state this edge (``p{page}-e{j}``), when
-            the chart was read from a document rather than from one Mermaid source (an algorithm's
-            text description: the paragraph that says ``If the answer is "Yes" to Box 2, then Box
-            3``, and the algorithm's image); empty for parsed Mermaid source.
-        arrow_bbox: where the connector from source to target is drawn on the chart's page, ``(x0,
-            y0, x1, y1)`` in 0..1 of the displayed page, origin top-left, when it was read from an
-            image (the connector's whole ink: a trunk shared by a branch reaches further); else ``None``.
-    """
+    """One directed edge of a flowchart."""
 
     source: str
     target: str
@@ -53,24 +35,7 @@ class FlowEdge:
 
 @dataclass
 class Flowchart:
-    """A parsed Mermaid flowchart.
-
-    Attributes:
-        direction: ``"TB"``, ``"TD"``, ``"BT"``, ``"RL"`` or ``"LR"`` as written (``"TB"`` when
-            absent; the old ``>``/``<``/``^``/``v`` become ``LR``/``RL``/``BT``/``TB``).
-        nodes: node id -> display label, in order of first appearance.
-        edges: edges in source order (chains left to right, ``&`` groups source-major).
-        title: front-matter ``title``, or ``""``.
-        subgraphs: subgraph id -> ids of the nodes mentioned inside it, at any depth, in order of
-            first mention there.
-        subgraph_titles: subgraph id -> its title (the id when no title is given).
-        subgraph_parents: subgraph id -> id of the enclosing subgraph (nested subgraphs only).
-        skipped: statements skipped with ``strict=False``, as ``"line N: <statement>"``.
-        node_bboxes: node id -> where the node's box is drawn on the chart's page, ``(x0, y0, x1,
-            y1)`` in 0..1 of the displayed page, origin top-left; only for charts read from an
-            image (or placed on one), empty otherwise. Evidence pictures outline an edge's two boxes
-            there rather than the whole chart.
-    """
+    """A parsed Mermaid flowchart."""
 
     direction: str = "TB"
     nodes: dict[str, str] = field(default_factory=dict)

@@ -261,29 +261,8 @@ def _blank(text: str) -> str:
 
 
 def parse_mermaid(src: str, *, path: str | None = None, field: str = "mermaid", strict: bool = True) -> Flowchart:
-    """Parse Mermaid flowchart source into nodes, labelled edges and subgraphs.
-
-    Args:
-        src: Mermaid source (``flowchart TD`` / ``graph LR`` ...), optionally with YAML front
-            matter, or a Markdown fence holding it (the first ``mermaid`` fence is used).
-        path: file the source came from, named in errors.
-        field: field name for errors (default ``"mermaid"``).
-        strict: raise on the first statement that does not parse (default); with ``False`` the
-            statement is skipped and recorded in :attr:`Flowchart.skipped`.
-
-    Returns:
-        A :class:`Flowchart`; ``edges`` may be empty (a flowchart of lone nodes is valid).
-
-    Raises:
-        NotAFlowchartError: the source is another Mermaid diagram type (``sequenceDiagram``,
-            ``classDiagram``, ...); a subclass of ``MalformedInputError``.
-        MalformedInputError: empty source, no ``flowchart``/``graph`` header, a statement that
-            does not parse (strict mode; the message gives line and column of the source after
-            fence unwrapping), an unclosed subgraph (strict mode), or no node at all.
-        TypeError: ``src`` is not a string.
-
-    Source: Mermaid flowchart syntax; paper sections 2.3 (flow-path units) and 5 (nested
-    structures missed by regex extraction).
+    """Parse Mermaid flowchart source into nodes, labelled edges and subgraphs. Raises ``NotAFlowchartError``,
+    ``MalformedInputError``, ``TypeError``.
     """
     if not isinstance(src, str):
         raise TypeError(f"parse_mermaid expects str, got {type(src).__name__}")

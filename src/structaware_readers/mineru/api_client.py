@@ -1,12 +1,4 @@
-"""Client for a ``mineru-api`` server (MinerU 4.x V1 API), over httpx; MinerU need not be installed.
-
-Uses ``GET /v1/health``, ``POST /v1/file_parse`` (synchronous, HTTP 202 when the server-side wait
-runs out), the ``/v1/tasks`` job API and ``GET /v1/files/{id}/content``. Every failure becomes a
-typed error naming the file or server and the server's message:
-:class:`~structaware_readers.errors.MalformedInputError` when MinerU cannot read the document, else
-:class:`~structaware_readers.errors.ParserUnavailableError` (unreachable, authentication, missing
-models, time-out).
-"""
+"""Client for a ``mineru-api`` server (MinerU 4.x V1 API), over httpx; MinerU need not be installed."""
 
 from __future__ import annotations
 
@@ -35,19 +27,7 @@ _MAX_WAIT_TIMEOUT = 3600  # the server's upper bound for ``wait_timeout`` (secon
 
 @dataclass
 class FileParseResult:
-    """One file's result from the V1 API.
-
-    Attributes:
-        name: the file name sent to the server.
-        status: per-file status (``completed``).
-        parser_version: MinerU version that parsed the file (``parse.parser_version``).
-        middle_json: the ``docvortex.middle`` document (``content.middle_json``) or ``None`` if
-            not requested.
-        markdown: rendered Markdown or ``None`` if not requested.
-        structured_content: MinerU's structured content or ``None`` if not requested.
-        output_files: ``{format: {"file_id", "bytes"} | None}`` as the server listed them.
-        task_id: the server's task id.
-    """
+    """One file's result from the V1 API."""
 
     name: str
     status: str
@@ -60,22 +40,7 @@ class FileParseResult:
 
 
 class MinerUApiClient:
-    """A small synchronous client for MinerU's V1 parse API (``mineru-api``).
-
-    Args:
-        base_url: server root, e.g. ``"http://127.0.0.1:8000"`` (a trailing ``/v1`` is accepted).
-        api_key: sent as ``Authorization: Bearer <key>`` when the server was started with
-            ``--api-key``.
-        timeout: seconds one parse may take in total (also the HTTP read time-out); connecting
-            times out after at most 10 s.
-        tier: MinerU tier asked for (``flash`` needs no models; ``basic``/``standard``/
-            ``advanced`` need the server to have them).
-        poll_interval: seconds between polls of a running job.
-
-    Raises (from every method): :class:`ParserUnavailableError` (unreachable server, HTTP error,
-    authentication, engine failure, time-out) or :class:`MalformedInputError` (MinerU could not
-    read the document), each naming the file or URL and the server's message.
-    """
+    """A small synchronous client for MinerU's V1 parse API (``mineru-api``)."""
 
     def __init__(
         self,
@@ -120,11 +85,8 @@ class MinerUApiClient:
 
     # ------------------------------------------------------------------ endpoints
     def health(self) -> dict[str, Any]:
-        """``GET /v1/health``: ``{"status": "ok", "version": str, "features": {...}}``.
-
-        Raises:
-            ParserUnavailableError: server unreachable, not healthy (e.g. models still loading,
-                HTTP 503) or not a MinerU V1 server.
+        """``GET /v1/health``: ``{"status": "ok", "version": str, "features": {...}}``. Raises
+        ``ParserUnavailableError``.
         """
         data = self._json(self._request("GET", "/v1/health"), path=None)
         if data.get("status") != "ok" or not isinstance(data.get("version"), str):
@@ -150,12 +112,7 @@ class MinerUApiClient:
         page_range: str | None = None,
         mode: Literal["sync", "job"] = "sync",
     ) -> dict[str, Any]:
-        """Parse one file on the server and return its MinerU 4.x middle JSON (``docvortex.middle``).
-
-        ``middle_json`` is always requested, whatever ``output_formats`` says. ``mode="sync"``
-        uses ``POST /v1/file_parse``; ``mode="job"`` submits to ``POST /v1/tasks`` and polls.
-        See :meth:`parse_file_result` for the other formats.
-        """
+        """Parse one file on the server and return its MinerU 4.x middle JSON (``docvortex.middle``)."""
         formats = ("middle_json", *[f for f in output_formats if f != "middle_json"])
         result = self.parse_file_result(path, output_formats=formats, page_range=page_range, mode=mode)
         assert result.middle_json is not None
@@ -169,17 +126,8 @@ class MinerUApiClient:
         page_range: str | None = None,
         mode: Literal["sync", "job"] = "sync",
     ) -> FileParseResult:
-        """Parse one file and return every requested output (see :class:`FileParseResult`).
-
-        Args:
-            path: local file to upload (read into memory; the server accepts up to 200 MiB).
-            output_formats: any of ``middle_json``, ``markdown``, ``structured_content``, ``zip``
-                (``zip`` is listed in ``output_files``; fetch it with :meth:`download_output`).
-            page_range: MinerU page selection, 1-based inclusive (``"1-5,8"``); ``None`` = all.
-            mode: ``"sync"`` (``/v1/file_parse``) or ``"job"`` (``/v1/tasks`` + polling).
-
-        Raises:
-            ParserUnavailableError, MalformedInputError: see the class docstring.
+        """Parse one file and return every requested output (see :class:`FileParseResult`). Raises
+        ``ParserUnavailableError``.
         """
         p = Path(path)
         formats = list(dict.fromkeys(output_formats))
@@ -232,12 +180,7 @@ class MinerUApiClient:
     def wait_task(
         self, task_id: str, *, path: str | Path | None = None, deadline: float | None = None
     ) -> dict[str, Any]:
-        """Job API: poll ``GET /v1/tasks/{task_id}/result`` until the task is finished.
-
-        Returns the final task payload (files with inline ``content``). Raises
-        :class:`ParserUnavailableError` when ``deadline`` (a :func:`time.monotonic` value;
-        default now + ``timeout``) passes first.
-        """
+        """Job API: poll ``GET /v1/tasks/{task_id}/result`` until the task is finished."""
         if not task_id:
             raise ParserUnavailableError("MinerU API returned no task_id", path=path, field="task")
         end = deadline if deadline is not None else time.monotonic() + self.timeout

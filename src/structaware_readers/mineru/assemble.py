@@ -29,14 +29,7 @@ _KEEP_EMPTY = {BlockKind.TABLE, BlockKind.FIGURE, BlockKind.FLOWCHART, BlockKind
 
 
 def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: str | None = None) -> ParsedDocument:
-    """Build the document from a format module's output (see the module docstring).
-
-    ``error_path`` names the file actually read in errors (a zip member, a folder's JSON);
-    it defaults to ``source``.
-
-    Raises:
-        EmptyDocumentError: no body (non-furniture) block has text, caption, items or table cells.
-    """
+    """Build the document from a format module's output (see the module docstring). Raises ``EmptyDocumentError``."""
     if ex.markdown_text:
         for d in ex.drafts:
             _to_plain(d)

@@ -53,11 +53,7 @@ class Candidate:
 
 def parse_json_bytes(raw: bytes, *, label: str) -> Any:
     """Decode UTF-8 (BOM and leading whitespace allowed) JSON bytes within the input limits
-    (:func:`structaware_readers.common.limits.load_json`).
-
-    Raises:
-        MalformedInputError: bytes that start like JSON (``{``/``[``) but do not parse, or exceed a limit.
-        UnknownFormatError: bytes that are not JSON at all.
+    (:func:`structaware_readers.common.limits.load_json`). Raises ``MalformedInputError``, ``UnknownFormatError``.
     """
     return load_json(raw, path=label)
 
@@ -72,12 +68,8 @@ def load_json_file(path: Path) -> Candidate:
 
 
 def scan_folder(folder: Path) -> Candidate:
-    """Pick the MinerU JSON to read in an output folder (see the module docstring).
-
-    Raises:
-        InputNotFoundError: no readable MinerU JSON in the folder (the message lists what was
-            skipped and why).
-        UnknownFormatError: candidates from several documents.
+    """Pick the MinerU JSON to read in an output folder (see the module docstring). Raises ``InputNotFoundError``,
+    ``UnknownFormatError``.
     """
     found: list[Candidate] = []
     skipped: list[str] = []
@@ -106,16 +98,8 @@ def scan_folder(folder: Path) -> Candidate:
 
 
 def scan_zip(path: Path) -> Candidate:
-    """Pick the MinerU JSON to read inside a zip (same rules as :func:`scan_folder`).
-
-    Members are read with a running cap of :data:`~structaware_readers.common.limits.MAX_ZIP_BYTES`
-    decompressed bytes in total (counted while reading, never trusted from the zip header).
-
-    Raises:
-        MalformedInputError: the zip is corrupt (bad CRC, truncated), encrypted, uses a compression
-            method Python cannot read, or decompresses to more than the cap (field ``zip``).
-        InputNotFoundError: no readable MinerU JSON member.
-        UnknownFormatError: members from several documents.
+    """Pick the MinerU JSON to read inside a zip (same rules as :func:`scan_folder`). Raises ``MalformedInputError``,
+    ``InputNotFoundError``, ``UnknownFormatError``.
     """
     found: list[Candidate] = []
     skipped: list[str] = []

@@ -1,12 +1,4 @@
-"""MinerU ``content_list.json`` (v1): a flat list of items, magic-pdf 0.x through mineru 4.x.
-
-Source: MinerU's ``docs/en/reference/output_files.md`` and the 4.x ``ContentItem`` type. Each item
-has a ``type`` (``text`` with ``text_level`` for headings, ``table``, ``image``, ``list``, furniture
-...; unknown types with text become paragraphs), a 0-based ``page_idx`` and an optional ``bbox`` in
-integers 0..1000 (divided by 1000 here). Captions and footnotes are a string before 0.9, a list
-after; an empty ``table_body`` with an empty ``img_path`` is a table MinerU merged into the previous
-one (a ghost).
-"""
+"""MinerU ``content_list.json`` (v1): a flat list of items, magic-pdf 0.x through mineru 4.x."""
 
 from __future__ import annotations
 
@@ -37,12 +29,7 @@ _SCALE = 1000.0
 
 
 def parse_content_list(data: list, *, path: str | None) -> Extracted:
-    """Convert a content_list v1 array into drafts (1-based pages, bboxes / 1000).
-
-    Raises:
-        MalformedInputError: an item is not an object, has no string ``type``, or a field
-            has the wrong JSON type (the error names ``[i].field``).
-    """
+    """Convert a content_list v1 array into drafts (1-based pages, bboxes / 1000). Raises ``MalformedInputError``."""
     if not isinstance(data, list):
         raise MalformedInputError("content_list must be a JSON array", path=path, field="$")
     drafts: list[Draft] = []

@@ -1,11 +1,4 @@
-"""MinerU ``content_list_v2.json`` (mineru 3.0+, also rendered by 4.x): a list of pages of items.
-
-Source: MinerU's ``ContentTypeV2`` and its 4.x ``content_list/v2.py`` renderer. Shape:
-``list[page] -> list[{type, content: {...}, bbox}]``, the page index the array position (0-based),
-``bbox`` integers 0..1000 (divided by 1000 here). Each ``type`` (``title``, ``paragraph``,
-``table``, ``image``, ``list``, ``code``, furniture ...) keeps its text under ``<type>_content``
-or a named key.
-"""
+"""MinerU ``content_list_v2.json`` (mineru 3.0+, also rendered by 4.x): a list of pages of items."""
 
 from __future__ import annotations
 
@@ -33,11 +26,8 @@ _SCALE = 1000.0
 
 
 def parse_content_list_v2(data: list, *, path: str | None) -> Extracted:
-    """Convert a content_list_v2 array of pages into drafts (page = array position + 1).
-
-    Raises:
-        MalformedInputError: a page is not a list, an item is not an object or lacks its
-            ``type``, or a field has the wrong JSON type (the error names ``[page][i].field``).
+    """Convert a content_list_v2 array of pages into drafts (page = array position + 1). Raises
+    ``MalformedInputError``.
     """
     if not isinstance(data, list):
         raise MalformedInputError("content_list_v2 must be a JSON array of pages", path=path, field="$")

@@ -51,20 +51,7 @@ _V1_FIELDS = {"page_idx", "text", "text_level", "bbox", "img_path", "table_body"
 
 
 def detect_format(data: Any, *, path: str | None = None) -> str:
-    """Name the MinerU format of an already-parsed JSON value (see the module table).
-
-    Args:
-        data: the value of ``json.load`` on a MinerU output file.
-        path: the file it came from, only used in error messages.
-
-    Returns:
-        One of ``"docvortex_middle"``, ``"middle_pdf_info"``, ``"structured_content"``,
-        ``"content_list_v2"``, ``"content_list"``.
-
-    Raises:
-        UnknownFormatError: the value matches no readable MinerU format (model outputs and
-            Unstructured element lists included; the message says what it looks like).
-    """
+    """Name the MinerU format of an already-parsed JSON value (see the module table). Raises ``UnknownFormatError``."""
     if isinstance(data, dict):
         schema = data.get("schema")
         if schema == "docvortex.middle":

@@ -1,11 +1,4 @@
-"""Shared building blocks of the MinerU format readers: the draft element and its helpers.
-
-Every format module (one per MinerU output era) turns its JSON into a list of :class:`Draft`
-elements in the parser's own order; :mod:`structaware_readers.mineru.assemble` then merges
-tables continued across pages, drops empty leftovers and builds the :class:`ParsedDocument`.
-Keeping one mutable draft type lets the cross-page merge work before the frozen-ish pydantic
-:class:`~structaware_readers.models.Block` objects are created.
-"""
+"""Shared building blocks of the MinerU format readers: the draft element and its helpers."""
 
 from __future__ import annotations
 
@@ -27,15 +20,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Draft:
-    """One parser element before it becomes a :class:`Block`.
-
-    ``page`` is 1-based; ``j`` is the 0-based position of the element among *all* the
-    elements of its page in the parser's order (furniture, empty and merged-away items
-    included), so that ``block_id = f"p{page}-e{j}"`` is stable. ``bbox`` is already
-    normalised (0..1, top-left origin). ``level`` is the parser's own heading level (the final
-    level also looks at the heading's numbering). ``ghost`` marks a table continuation that
-    MinerU <= 3.x already merged into the previous table (no body left).
-    """
+    """One parser element before it becomes a :class:`Block`."""
 
     page: int
     j: int
@@ -66,14 +51,7 @@ class Draft:
 
 @dataclass
 class Extracted:
-    """What a format module hands to the assembler.
-
-    ``page_count`` may be ``None`` (the highest page seen is used); ``page_sizes`` are PDF points.
-    ``title`` is the parser's document title, ``metadata_title`` the PDF's (a last resort).
-    ``markdown_text`` marks formats whose strings are Markdown; ``merge_by_position`` lets the
-    assembler join tables a page break split (on for every format, so all renderings of one run
-    give the same tables).
-    """
+    """What a format module hands to the assembler."""
 
     drafts: list[Draft]
     input_format: str
@@ -107,12 +85,7 @@ _PAGE_NUMBER_RE = re.compile(
 
 
 def classify_discarded(text: str, bbox: BBox | None) -> BlockKind:
-    """Furniture kind for a MinerU ``discarded`` element (pipeline 2.6–2.7 and ``discarded_blocks``).
-
-    A text that reads as a page number (``12``, ``- 3 -``, ``Page 3 of 20``, ``第 1 页 共 20 页``,
-    ``xii``) -> PAGE_NUMBER; else a box whose vertical centre is in the top 12 % of the page ->
-    HEADER, in the bottom 12 % -> FOOTER; else ASIDE.
-    """
+    """Furniture kind for a MinerU ``discarded`` element (pipeline 2.6–2.7 and ``discarded_blocks``)."""
     t = unicodedata.normalize("NFKC", text or "").strip()
     if t and _PAGE_NUMBER_RE.match(t):
         return BlockKind.PAGE_NUMBER
@@ -129,13 +102,7 @@ def classify_discarded(text: str, bbox: BBox | None) -> BlockKind:
 
 
 def norm_bbox(raw: Any, sx: float, sy: float, *, path: str | None, fld: str) -> BBox | None:
-    """Normalise a raw ``[x0, y0, x1, y1]`` box by dividing by ``(sx, sy)``; clamp to 0..1.
-
-    ``None`` / missing -> ``None``. A box that is not 4 finite numbers raises
-    :class:`MalformedInputError` (``fld`` names it). A box far outside the page (more than
-    5 % beyond an edge after scaling) or with ``x1 < x0`` / ``y1 < y0`` is dropped (``None``)
-    rather than invented.
-    """
+    """Normalise a raw ``[x0, y0, x1, y1]`` box by dividing by ``(sx, sy)``; clamp to 0..1."""
     if raw is None:
         return None
     if not isinstance(raw, (list, tuple)) or len(raw) != 4:
@@ -186,13 +153,7 @@ def join_texts(value: Any, *, path: str | None, fld: str, sep: str = " ") -> str
 
 
 def spans_text(spans: Any, *, path: str | None, fld: str) -> str:
-    """Text of a list of inline spans (content_list_v2 / docvortex middle), joined as MinerU renders them.
-
-    ``text`` spans are concatenated (``superscript``/``subscript`` styles become ``<sup>``/``<sub>``
-    as in MinerU's own content_list), ``equation_inline`` -> ``$latex$`` with a space on each side
-    unless whitespace is already there, ``code_inline`` ->
-    `` `code` ``, ``hyperlink`` -> the text of its children. A plain string is returned as is.
-    """
+    """Text of a list of inline spans (content_list_v2 / docvortex middle), joined as MinerU renders them."""
     if spans is None:
         return ""
     if isinstance(spans, str):
@@ -285,13 +246,8 @@ _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~$<>&])")
 
 
 def markdown_inline_to_plain(text: str) -> str:
-    """Undo the Markdown inline escaping of MinerU 4.x renderings (content_list, content_list_v2,
-    structured_content are rendered from the middle JSON as Markdown), outside ``$..$`` math.
-
-    ``[label](url)`` -> ``label``, backslash escapes (``\\_`` -> ``_``), HTML entities
-    (``&lt;`` -> ``<``). Bold/italic markers are left alone: MinerU <= 3.x text holds literal
-    asterisks (significance stars such as ``0.304***``) that must survive. Text without any of
-    these marks is returned unchanged, so 3.x content lists are not altered.
+    """Undo the Markdown inline escaping of MinerU 4.x renderings (content_list, content_list_v2, structured_content
+    are rendered from the middle JSON as Markdown), outside ``$..$`` math.
     """
     if not text or not any(ch in text for ch in "[\\&"):
         return text
@@ -345,13 +301,7 @@ def visual_kind(sub_type: Any, content: str) -> tuple[BlockKind, str | None]:
 
 
 def table_from_body(body: str, *, path: str | None, fld: str) -> tuple[TableGrid | None, str]:
-    """Parse a table body; returns ``(grid, fallback_text)``.
-
-    A body that :func:`parse_html_table` cannot read (neither HTML nor a Markdown/LaTeX table)
-    does not abort the document: the block keeps ``table=None`` and the body's visible text as
-    its ``text`` (a warning is logged), so no content is lost. A body of the wrong JSON type
-    is a :class:`MalformedInputError` raised by the caller's field checks.
-    """
+    """Parse a table body; returns ``(grid, fallback_text)``."""
     if not body.strip():
         return None, ""
     try:

@@ -37,20 +37,7 @@ def mineru_failure(
     tier: str | None = None,
     code: str | None = None,
 ) -> StructawareError:
-    """Map one MinerU failure message to the package's typed error (shared by local and API runs).
-
-    Args:
-        message: MinerU's own message (first relevant line), e.g.
-            ``"Failed to load document (PDFium: Data format error)."``.
-        path: the input file the failure is about.
-        tier: the MinerU tier that was asked for; named in the error's field.
-        code: MinerU's error code when the API gave one (``parse_failed``, ``file_corrupted``...).
-
-    Returns:
-        :class:`MalformedInputError` when the document cannot be read, :class:`ModelsMissingError`
-        for a missing-model message (a scanned PDF under the model-free ``flash`` tier needs OCR
-        models), with a hint on what to do, else :class:`ParserUnavailableError`.
-    """
+    """Map one MinerU failure message to the package's typed error (shared by local and API runs)."""
     text = " ".join(message.split()) or "MinerU failed without a message"
     field_name = f"mineru tier={tier}" if tier else "mineru"
     low = text.lower()

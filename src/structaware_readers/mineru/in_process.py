@@ -81,12 +81,8 @@ def enabled() -> bool:
 
 
 def parse_in_process(pdf: Path, *, tier: str, allow_model_download: bool = False) -> dict[str, Any]:
-    """Parse ``pdf`` with MinerU's Python API; return its middle JSON (a plain JSON object).
-
-    Raises:
-        MissingExtraError: MinerU is not installed.
-        MalformedInputError / ParserUnavailableError: MinerU's failure, mapped as for a
-            ``mineru-kit`` run (:func:`~structaware_readers.mineru.failures.mineru_failure`).
+    """Parse ``pdf`` with MinerU's Python API; return its middle JSON (a plain JSON object). Raises
+    ``MissingExtraError``, ``MalformedInputError``.
     """
     if not allow_model_download:
         os.environ["MINERU_MODEL_SOURCE"] = "local"  # as for the subprocess: fail fast on missing models

@@ -1,11 +1,4 @@
-"""MinerU 4.x ``middle_json.json``: the ``docvortex.middle`` schema (2.0; 4.0 alphas wrote 1.0).
-
-Source: ``docvortex/schema.py`` (``MiddleJson``) in mineru 4.0.12. Shape: ``{schema, schema_version,
-metadata, extensions: {docvortex_layout: {pages: [{page_idx, width_pt, height_pt}]}}, pages:
-[{page_idx, blocks}]}``. A block is ``{type, index, bbox (0..1, top-left), content, level?,
-continues_prev?}``; ``content`` is inline spans, a LaTeX string, or child blocks (lists, images,
-tables, charts, code). Block order is reading order; a continued table has ``continues_prev: true``.
-"""
+"""MinerU 4.x ``middle_json.json``: the ``docvortex.middle`` schema (2.0; 4.0 alphas wrote 1.0)."""
 
 from __future__ import annotations
 
@@ -32,12 +25,7 @@ FORMAT = "docvortex_middle"
 
 
 def document_info(data: dict, *, path: str | None) -> tuple[str, int | None, list[tuple[float, float] | None], str]:
-    """``(parser_version, page_count, page_sizes, metadata_title)`` of a 4.x middle/structured_content.
-
-    ``page_sizes`` (PDF points) come from ``extensions.docvortex_layout.pages`` (indexed by
-    ``page_idx``); ``page_count`` from ``metadata.document.page_count`` or that page list.
-    Missing pieces give ``""``/``None``/``[]``.
-    """
+    """``(parser_version, page_count, page_sizes, metadata_title)`` of a 4.x middle/structured_content."""
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     producer = meta.get("producer") if isinstance(meta.get("producer"), dict) else {}
     version = producer.get("version") if isinstance(producer.get("version"), str) else ""
@@ -69,12 +57,7 @@ def document_info(data: dict, *, path: str | None) -> tuple[str, int | None, lis
 
 
 def parse_docvortex_middle(data: dict, *, path: str | None) -> Extracted:
-    """Convert a docvortex middle document into drafts (1-based pages, 0..1 bboxes).
-
-    Raises:
-        MalformedInputError: ``pages`` missing or not a list, a page that is not an object or
-            whose ``blocks`` is not a list, a block without ``type``, or a field of the wrong type.
-    """
+    """Convert a docvortex middle document into drafts (1-based pages, 0..1 bboxes). Raises ``MalformedInputError``."""
     pages = data.get("pages") if isinstance(data, dict) else None
     if not isinstance(pages, list):
         raise MalformedInputError("docvortex middle needs a 'pages' list", path=path, field="pages")

@@ -1,13 +1,4 @@
-"""MinerU ``middle.json`` with the ``pdf_info`` schema (magic-pdf 0.7 through mineru 3.x).
-
-Also the ``layout.json`` of the 3.x cloud API zip. Source: MinerU's
-``docs/en/reference/output_files.md``. Shape: ``{pdf_info: [{page_idx (0-based), page_size
-(points), para_blocks, discarded_blocks}]}``; a block has ``type``, ``bbox`` (points, top-left
-origin; divided by ``page_size`` here), ``index`` and either ``lines`` of spans or sub-``blocks``.
-A page's ``para_blocks`` come first, then its ``discarded_blocks``; ``j`` of the block id counts
-both. Spans are joined as MinerU's own renderer joins them (CJK lines concatenated, a line-end
-hyphen dropped before a lower-case continuation, equations as ``$latex$``).
-"""
+"""MinerU ``middle.json`` with the ``pdf_info`` schema (magic-pdf 0.7 through mineru 3.x)."""
 
 from __future__ import annotations
 
@@ -36,11 +27,8 @@ _CJK = re.compile(r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-
 
 
 def parse_pdf_info(data: dict, *, path: str | None) -> Extracted:
-    """Convert a ``pdf_info`` middle.json into drafts (1-based pages, bboxes / page_size).
-
-    Raises:
-        MalformedInputError: ``pdf_info`` is not a list, a page is not an object or has no
-            ``para_blocks`` list, a block has no ``type``, or a field has the wrong JSON type.
+    """Convert a ``pdf_info`` middle.json into drafts (1-based pages, bboxes / page_size). Raises
+    ``MalformedInputError``.
     """
     pdf_info = data.get("pdf_info") if isinstance(data, dict) else None
     if not isinstance(pdf_info, list):

@@ -25,15 +25,7 @@ def default_cache_dir() -> Path:
 
 
 class ParseCache:
-    """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``).
-
-    Each JSON file is ``{"format": 1, "doc_id", "tier", "mineru_version", "route", "pdf_name",
-    "middle_json": {...}}`` with ``route`` ``"local"`` or ``"api"``. An entry's path is its key (the
-    PDF's content hash, the tier, MinerU's version), and writes are atomic (temporary file + rename,
-    :func:`~structaware_readers.common.user_cache.write_replace`), so concurrent ingests of the same PDF,
-    from any install sharing the cache, never read a half-written entry; an unreadable entry counts
-    as a miss.
-    """
+    """MinerU results on disk: ``<root>/mineru/<doc_id>/<tier>-<version>.json`` (+ ``.zip``)."""
 
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = Path(root).expanduser() if root is not None else default_cache_dir()

@@ -1,14 +1,4 @@
-"""Run MinerU on a PDF (locally, or on a ``mineru-api`` server) and read the result, with a cache.
-
-Locally, ``mineru-kit parse ... -f middle_json --tier flash`` runs in a subprocess with a
-time-out: MinerU's Python API starts ``spawn`` workers, cannot be interrupted and reconfigures
-logging, which a caller's process should not see (a parse worker runs it in-process instead:
-:mod:`.in_process`). Model downloads are off by default, so a PDF needing missing models fails
-fast with MinerU's own message. ``api_url`` (env ``STRUCTAWARE_MINERU_API``) parses remotely
-(:mod:`.api_client`). Results are cached as middle JSON keyed by the PDF's content hash, tier and
-MinerU version (:mod:`.parse_cache`), under ``cache_dir``, env ``STRUCTAWARE_CACHE_DIR`` or the user
-cache folder.
-"""
+"""Run MinerU on a PDF (locally, or on a ``mineru-api`` server) and read the result, with a cache."""
 
 from __future__ import annotations
 
@@ -67,42 +57,8 @@ def parse_pdf(
     use_cache: bool = True,
     allow_model_download: bool = False,
 ) -> ParsedDocument:
-    """Parse a PDF with MinerU and return it as a :class:`ParsedDocument`.
-
-    Args:
-        path: the PDF file (recognised by its ``%PDF-`` header, not by its name).
-        tier: MinerU tier. ``"flash"`` (default) needs no models and works offline for PDFs with
-            a text layer; ``"basic"``, ``"standard"`` and ``"advanced"`` need MinerU's models
-            (and a VLM for ``standard``): the value is passed through, and MinerU's own error
-            surfaces as :class:`ParserUnavailableError` naming the tier.
-        cache_dir: cache folder; default env ``STRUCTAWARE_CACHE_DIR``, else the user cache dir.
-        api_url: base URL of a ``mineru-api`` server; default env ``STRUCTAWARE_MINERU_API``.
-            When set, the PDF is parsed remotely and MinerU need not be installed here.
-        api_key: Bearer key for that server; default env ``STRUCTAWARE_MINERU_API_KEY``.
-        timeout: seconds the MinerU run (or the remote parse) may take; the local process tree
-            is killed when it runs out.
-        keep_output: also save MinerU's full output package (zip: ``markdown.md``,
-            ``middle_json.json``, ``structured_content.json``, ``images/``) at this path; an
-            existing directory receives ``<stem>.mineru.zip``. The package is cached as well.
-        use_cache: read and write the cache (``False`` always runs MinerU and stores nothing).
-        allow_model_download: let a local MinerU download models it lacks (from its configured
-            model hub). Off by default: a run that needs missing models fails fast instead.
-
-    Returns:
-        The document, with ``doc_id`` = first 16 hex chars of the PDF's SHA-256, ``source`` =
-        ``str(path)``, ``name`` = the PDF's stem, ``parser_version`` = the MinerU version that
-        produced the result; pages 1-based and bboxes in 0..1 with a top-left origin, as
-        converted by :func:`structaware_readers.mineru.parse_mineru_json` from MinerU 4.x's
-        ``docvortex.middle`` JSON.
-
-    Raises:
-        InputNotFoundError: ``path`` does not exist or is not a file.
-        UnknownFormatError: the file does not start with a PDF header.
-        ParserUnavailableError: MinerU is not installed (and no API URL was given), the server is
-            unreachable, the tier needs models that are missing (e.g. a scanned PDF under
-            ``flash``, which needs OCR), or the run timed out. The message carries MinerU's own.
-        MalformedInputError: MinerU could not load the PDF (corrupt, encrypted).
-        EmptyDocumentError: MinerU ran but found no text at all.
+    """Parse a PDF with MinerU and return it as a :class:`ParsedDocument`. Raises ``InputNotFoundError``,
+    ``UnknownFormatError``, ``ParserUnavailableError``, ``MalformedInputError``, ``EmptyDocumentError``.
     """
     pdf = check_pdf(path)
     doc_id = doc_id_from_file(pdf)
@@ -153,11 +109,8 @@ def parse_pdf(
 
 # ---------------------------------------------------------------------------- checks and versions
 def check_pdf(path: str | Path) -> Path:
-    """Return ``path`` as a :class:`Path` after checking it is an existing PDF file.
-
-    Raises:
-        InputNotFoundError: missing, or a directory.
-        UnknownFormatError: the first 1024 bytes hold no ``%PDF-`` header.
+    """Return ``path`` as a :class:`Path` after checking it is an existing PDF file. Raises ``InputNotFoundError``,
+    ``UnknownFormatError``.
     """
     pdf = Path(path)
     if not pdf.is_file():
@@ -268,12 +221,7 @@ def run_mineru_kit(
     allow_model_download: bool = False,
     display_path: Path | None = None,
 ) -> None:
-    """``mineru-kit parse <pdf> -o <output> -f <output_format> --tier <tier>`` in a subprocess.
-
-    The child runs in its own process group, which is killed when ``timeout`` seconds pass (MinerU
-    starts worker processes of its own). stderr goes to a temporary file; on failure the error is
-    MinerU's own ``Error: ...`` line (see :func:`mineru_failure` for the mapping).
-    """
+    """``mineru-kit parse <pdf> -o <output> -f <output_format> --tier <tier>`` in a subprocess."""
     name = display_path or pdf
     cmd = [*mineru_kit_command(), "parse", str(pdf), "-o", str(output), "-f", output_format, "--tier", tier]
     env = dict(os.environ)

@@ -60,25 +60,8 @@ _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 def parse_mineru_json(
     data: Any, *, source: str, doc_id: str, name: str, input_format: str | None = None
 ) -> ParsedDocument:
-    """Build a :class:`ParsedDocument` from an in-memory MinerU JSON value of any era.
-
-    Args:
-        data: the parsed JSON (content_list v1/v2, structured_content, pdf_info or docvortex middle).
-        source: where it came from (a path or URL); used as ``ParsedDocument.source`` and in errors.
-        doc_id: the document id to use (callers hash the file bytes with
-            :func:`structaware_readers.ids.doc_id_from_bytes`).
-        name: display name / benchmark ``doc`` key.
-        input_format: one of :data:`~structaware_readers.mineru.detect.FORMAT_PREFERENCE` to skip
-            detection; ``None`` detects it from the content.
-
-    Returns:
-        Blocks in MinerU's reading order with 1-based pages, 0..1 top-left bboxes, ids
-        ``p{page}-e{j}``, continued tables merged (see :mod:`structaware_readers.mineru.assemble`).
-
-    Raises:
-        UnknownFormatError: the value is no readable MinerU format (or ``input_format`` is unknown).
-        MalformedInputError: a required field is missing or has the wrong type (names the field).
-        EmptyDocumentError: no body text at all.
+    """Build a :class:`ParsedDocument` from an in-memory MinerU JSON value of any era. Raises ``UnknownFormatError``,
+    ``MalformedInputError``, ``EmptyDocumentError``.
     """
     if input_format is None:
         input_format = detect_format(data, path=source)
@@ -93,28 +76,8 @@ def parse_mineru_json(
 
 
 def read_mineru(path: str | Path, *, name: str | None = None) -> ParsedDocument:
-    """Read a MinerU output (any era) or run MinerU on a PDF.
-
-    Args:
-        path: a MinerU JSON file (content_list, content_list_v2, structured_content, middle.json
-            / layout.json with ``pdf_info``, 4.x ``middle_json.json``), an output folder, a zip
-            (``mineru-kit`` or the 3.x cloud API), or a PDF (``%PDF-`` in its first 1 KiB), which is
-            handed to :func:`structaware_readers.mineru.pdf.parse_pdf`. The kind is decided by
-            content, not by the file extension; a folder/zip holding several renderings is read
-            through its richest file (:mod:`structaware_readers.mineru.containers`).
-        name: display name; default: the file stem without MinerU suffixes (``x_content_list.json``
-            -> ``x``), or the folder / zip name (a method folder such as ``auto`` is skipped).
-
-    Returns:
-        The document; ``doc_id`` hashes the bytes of the JSON file actually read, ``source`` is
-        ``str(path)``.
-
-    Raises:
-        InputNotFoundError: ``path`` does not exist, or a folder/zip holds no MinerU JSON.
-        UnknownFormatError: content that is no MinerU output (errors name the file).
-        MalformedInputError: invalid JSON or a missing/mistyped required field (names file and field).
-        EmptyDocumentError: the output holds no body text.
-        ParserUnavailableError: a PDF was given but the MinerU PDF route cannot be imported.
+    """Read a MinerU output (any era) or run MinerU on a PDF. Raises ``InputNotFoundError``, ``UnknownFormatError``,
+    ``MalformedInputError``, ``EmptyDocumentError``, ``ParserUnavailableError``.
     """
     p = existing_path(path)
     if p.is_dir():

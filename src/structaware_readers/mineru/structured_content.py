@@ -1,10 +1,4 @@
-"""MinerU 4.x ``structured_content.json``: the docvortex middle rendered to Markdown strings.
-
-Source: mineru 4.0.12's structured-content renderer. Shape: ``{pages: [{page_idx, blocks}]}`` without
-a ``schema`` key; each block keeps the middle block's fields with ``content`` as one Markdown string
-(tables as pipe tables or HTML, lists one line per item), visual blocks with ``captions`` and
-``footnotes``. Bboxes are 0..1; text stays MinerU's Markdown.
-"""
+"""MinerU 4.x ``structured_content.json``: the docvortex middle rendered to Markdown strings."""
 
 from __future__ import annotations
 
@@ -36,14 +30,8 @@ _CODE_FENCE = re.compile(r"^\s*(`{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)\n?\1\s*$", re
 
 
 def parse_structured_content(data: dict, *, path: str | None) -> Extracted:
-    """Convert a 4.x structured_content document into drafts (1-based pages, 0..1 bboxes).
-
-    Page sizes and the page count come from ``extensions.docvortex_layout.pages`` and
-    ``metadata.document.page_count`` as in the docvortex middle.
-
-    Raises:
-        MalformedInputError: ``pages`` missing or not a list, a page without a list of
-            ``blocks``, a block without ``type``, or a field of the wrong JSON type.
+    """Convert a 4.x structured_content document into drafts (1-based pages, 0..1 bboxes). Raises
+    ``MalformedInputError``.
     """
     pages = data.get("pages") if isinstance(data, dict) else None
     if not isinstance(pages, list):

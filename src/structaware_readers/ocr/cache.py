@@ -1,9 +1,5 @@
-"""OCR results on disk, so a PDF's pages are read once: ``<cache>/ocr/<doc_id>/<key>/p<page>.json``,
-and an image (an algorithm figure's region) once: ``<cache>/ocr/images/<key>/<sha256 of its pixels>.json``.
-
-``<cache>`` is the parse cache folder (``$STRUCTAWARE_CACHE_DIR`` or the user cache, as for MinerU
-results); ``<key>`` names the engine, its version and the render resolution, so another engine or
-dpi reads the page again. Writes are atomic (temporary file + rename); an unreadable entry is a miss.
+"""OCR results on disk, so a PDF's pages are read once: ``<cache>/ocr/<doc_id>/<key>/p<page>.json``, and an image (an
+algorithm figure's region) once: ``<cache>/ocr/images/<key>/<sha256 of its pixels>.json``.
 """
 
 from __future__ import annotations

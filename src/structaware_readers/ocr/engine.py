@@ -37,14 +37,7 @@ RAPIDOCR_DIST = "rapidocr"
 
 @dataclass(frozen=True)
 class OcrLine:
-    """One line of text read from an image.
-
-    Attributes:
-        text: the recognised characters (no trailing whitespace).
-        bbox: ``(x0, y0, x1, y1)`` in 0..1 of the image width/height, origin top-left.
-        confidence: the recogniser's score, 0..1 (mean character probability for RapidOCR).
-        polygon: the detector's quadrilateral, four ``(x, y)`` corners in the same system.
-    """
+    """One line of text read from an image."""
 
     text: str
     bbox: BBox
@@ -67,12 +60,7 @@ class OcrLine:
 
 @runtime_checkable
 class OcrEngine(Protocol):
-    """What every OCR engine offers.
-
-    ``read`` takes an RGB image (a ``PIL.Image.Image``, or a ``numpy`` ``uint8`` array of shape
-    ``(height, width, 3)`` in RGB order) and returns its lines in the engine's detection order
-    (top to bottom, then left to right, for RapidOCR). An image with no text gives ``[]``.
-    """
+    """What every OCR engine offers."""
 
     #: a short name recorded with what it read (e.g. ``"rapidocr PP-OCRv6 small"``)
     name: str
@@ -84,17 +72,7 @@ class OcrEngine(Protocol):
 
 
 class RapidOcrEngine:
-    """RapidOCR with its bundled PP-OCRv6 small models (see the module docstring).
-
-    Args:
-        min_confidence: lines scored below this are dropped (default :data:`MIN_CONFIDENCE`).
-        threads: ONNX Runtime intra-op threads; ``None`` lets it use every core.
-
-    Raises (from :meth:`read`, on first use):
-        MissingExtraError: ``rapidocr`` (or ONNX Runtime / OpenCV under it) is not installed:
-            ``pip install 'structaware[ocr]'``.
-        OcrUnavailableError: the installed ``rapidocr`` does not carry its weights in the package.
-    """
+    """RapidOCR with its bundled PP-OCRv6 small models (see the module docstring)."""
 
     name = "rapidocr PP-OCRv6 small"
     #: structaware's reading around the engine (tall lines read both ways up); part of every cache key
@@ -156,11 +134,8 @@ class RapidOcrEngine:
         return self._engine
 
     def read(self, image: Image.Image | np.ndarray) -> list[OcrLine]:
-        """Read ``image`` (RGB ``PIL.Image`` or ``uint8`` ``(h, w, 3)`` RGB array); lines as :class:`OcrLine`.
-
-        Raises:
-            MissingExtraError, OcrUnavailableError: see the class docstring.
-            ValueError: ``image`` is not a non-empty RGB image.
+        """Read ``image`` (RGB ``PIL.Image`` or ``uint8`` ``(h, w, 3)`` RGB array); lines as :class:`OcrLine`. Raises
+        ``MissingExtraError``, ``ValueError``.
         """
         arr = _as_bgr_array(image)
         with self._lock:
@@ -183,13 +158,7 @@ class RapidOcrEngine:
         return lines
 
     def _read_upward(self, arr: np.ndarray, quad: Any, text: str, score: float) -> tuple[str, float]:
-        """The better reading of a tall line: as RapidOCR read it, or turned to read upwards.
-
-        RapidOCR turns tall crops to read text running down the page, so text running up (a rotated
-        first column, an axis title) reads upside down. The angle classifier would fix it but turns
-        some upright lines over, so only tall lines are read a second time, turned the other way,
-        and the reading the recogniser scores higher is kept.
-        """
+        """The better reading of a tall line: as RapidOCR read it, or turned to read upwards."""
         import numpy as np
 
         xs, ys = [float(x) for x, _ in quad], [float(y) for _, y in quad]
@@ -250,14 +219,8 @@ def default_engine() -> OcrEngine:
 
 
 def set_default_threads(threads: int | None) -> None:
-    """ONNX Runtime intra-op threads of the process's default engine (:func:`default_engine`);
-    ``None`` (the default) lets it use every core. A parse worker sets 1 (module docstring).
-
-    Takes effect for a default engine not yet loaded (not yet read with); one already loaded keeps
-    its threads.
-
-    Raises:
-        ValueError: ``threads`` is not ``None`` or a positive integer.
+    """ONNX Runtime intra-op threads of the process's default engine (:func:`default_engine`); ``None`` (the default)
+    lets it use every core. A parse worker sets 1 (module docstring). Raises ``ValueError``.
     """
     global _default_threads
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):

@@ -1,13 +1,4 @@
-"""OCR lines of one page -> typed blocks in reading order (heading, paragraph, table, furniture).
-
-Input: the lines an :class:`~structaware_readers.ocr.engine.OcrEngine` read and the page's
-horizontal rules; boxes are 0..1 of the page, origin top-left. Lines in the top and bottom bands
-become furniture; three or more stacked rules of about the same extent bound a table, whose columns
-are the whitespace gaps every line respects and whose rows lie between the rules; the other lines
-are put in reading order and joined into paragraphs, short numbered or taller lines being headings.
-Every block's ``source_type`` starts with ``ocr``; low-confidence lines are listed in
-:attr:`LayoutResult.low_confidence`.
-"""
+"""OCR lines of one page -> typed blocks in reading order (heading, paragraph, table, furniture)."""
 
 from __future__ import annotations
 
@@ -248,12 +239,9 @@ def _is_heading(ln: OcrLine, body_h: float) -> bool:
 
 
 def _is_label(ln: OcrLine, nxt: OcrLine) -> bool:
-    """A block's first line that is a label set in body-size type (bold, which OCR does not see):
-    ``Recommendation``, ``Discussion``, ``Sidebar 4: Initiating Steroids`` above a paragraph. A
-    paragraph's first line runs (nearly) to the column's edge like the line below it; a line at most
-    half as wide as the next one, of at most :data:`LABEL_MAX_WORDS` words, starting with a capital
-    (or a CJK character) and without sentence-final punctuation, ends no sentence and starts none:
-    it names what follows."""
+    """A block's first line that is a label set in body-size type (bold, which OCR does not see): ``Recommendation``,
+    ``Discussion``, ``Sidebar 4: Initiating Steroids`` above a paragraph.
+    """
     text = ln.text.strip()
     if not 2 <= len(text) <= HEADING_MAX_CHARS or text.endswith(_SENTENCE_END) or _NOTE.match(text):
         return False

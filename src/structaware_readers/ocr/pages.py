@@ -30,19 +30,7 @@ OCR_DPI = 200
 
 @dataclass(frozen=True)
 class PageScan:
-    """What one page holds, as seen before any parsing.
-
-    Attributes:
-        page: 1-based page number.
-        text_chars: characters in the page's text layer (``FPDFText_CountChars``: spaces and the
-            line breaks PDFium generates included).
-        image_cover: share of the page area covered by image objects (0..1; overlapping images
-            counted each, clamped to 1); ``None`` for pages with a text layer (not looked at).
-        size: ``(width, height)`` in PDF points.
-        quality: how much of the text layer can be read (``None`` for pages with (almost) no text).
-        objects: page objects on it (text, paths, images, shadings; inside forms too, 3 levels deep),
-            counted on pages without a text layer only (``None`` on the others).
-    """
+    """What one page holds, as seen before any parsing."""
 
     page: int
     text_chars: int
@@ -88,11 +76,8 @@ def _pdfium() -> Any:
 
 
 def open_pdf(pdf: str | Path | bytes) -> Any:
-    """A ``pypdfium2.PdfDocument`` of a path or of the PDF's bytes.
-
-    Raises:
-        MissingExtraError: ``pypdfium2`` is not installed (``structaware[ocr]``).
-        MalformedInputError: PDFium cannot open the file (damaged, encrypted), naming it.
+    """A ``pypdfium2.PdfDocument`` of a path or of the PDF's bytes. Raises ``MissingExtraError``,
+    ``MalformedInputError``.
     """
     pdfium = _pdfium()
     try:
@@ -152,10 +137,8 @@ def pages_needing_ocr(pdf: str | Path | bytes | Any) -> list[int]:
 
 def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI) -> Image.Image:
     """Page ``page`` (1-based) as an RGB ``PIL.Image`` at ``dpi`` (less for a page whose image would exceed
-    :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`), annotations and forms drawn.
-
-    Raises:
-        IndexError: ``page`` is outside ``1..page count``.
+    :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`), annotations and forms drawn. Raises
+    ``IndexError``.
     """
     doc = pdf if hasattr(pdf, "get_page") else open_pdf(pdf)
     try:

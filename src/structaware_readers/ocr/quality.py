@@ -1,10 +1,4 @@
-"""Character error rate (CER) of OCR text against a reference (the PDF's own text layer).
-
-``CER = edit distance (insertions + deletions + substitutions) / reference length``, on text
-normalised the same way on both sides (:func:`normalise_for_cer`): Unicode NFKC (full-width forms
-and ligatures folded, so ``（`` and ``(`` agree), whitespace removed (line breaks and the spaces
-between CJK characters are layout, not content), so the rate counts characters only.
-"""
+"""Character error rate (CER) of OCR text against a reference (the PDF's own text layer)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""OCR of chosen PDF pages: render, read the lines, find the horizontal rules, cache the result.
-
-:func:`read_pages` gives one :class:`PageRead` per page: the engine's lines (bboxes in 0..1 of the
-page, origin top-left: the render covers the whole page) and the page's horizontal rules (table
-rules, from the image: rows of dark pixels running across at least :data:`RULE_MIN_WIDTH` of the
-page), which the layout step uses to cut table rows.
-"""
+"""OCR of chosen PDF pages: render, read the lines, find the horizontal rules, cache the result."""
 
 from __future__ import annotations
 
@@ -30,14 +24,7 @@ _RULE_GAP = 0.006
 
 @dataclass
 class PageRead:
-    """What OCR read on one page.
-
-    Attributes:
-        page: 1-based page number.
-        lines: text lines, bbox in 0..1 of the page (origin top-left), confidence 0..1.
-        rules: horizontal rules ``(y, x0, x1)`` in 0..1 of the page.
-        route: what read the page (e.g. ``"ocr:rapidocr PP-OCRv6 small 3.10.0@200dpi"``).
-    """
+    """What OCR read on one page."""
 
     page: int
     lines: list[OcrLine]
@@ -46,13 +33,7 @@ class PageRead:
 
 
 def horizontal_rules(image: Any) -> list[Rule]:
-    """Horizontal rules of an RGB page image: ``(y, x0, x1)`` in 0..1, one per rule (top to bottom).
-
-    A rule is an image row with one run of ink at least :data:`RULE_MIN_WIDTH` wide and 90 % ink
-    (gaps up to :data:`_RULE_GAP` bridged); ink is :data:`_INK_CONTRAST` grey levels darker than the
-    background. Neighbouring rows keep a slightly askew rule whole; a band thicker than
-    :data:`_BAND_MIN` (a shaded header) gives its two edges.
-    """
+    """Horizontal rules of an RGB page image: ``(y, x0, x1)`` in 0..1, one per rule (top to bottom)."""
     import numpy as np
 
     grey = np.asarray(image.convert("L"), dtype=np.int16)
@@ -99,11 +80,8 @@ def read_pages(
     dpi: int = OCR_DPI,
     cache: OcrCache | bool | None = True,
 ) -> list[PageRead]:
-    """OCR ``pages`` (1-based) of ``pdf``; cached per page when ``doc_id`` is given and ``cache`` is on.
-
-    Raises:
-        MissingExtraError: the OCR engine or pypdfium2 is not installed (``structaware[ocr]``).
-        MalformedInputError: PDFium cannot open the PDF.
+    """OCR ``pages`` (1-based) of ``pdf``; cached per page when ``doc_id`` is given and ``cache`` is on. Raises
+    ``MissingExtraError``, ``MalformedInputError``.
     """
     engine = engine or default_engine()
     route = f"ocr:{engine.name} {engine.version}@{dpi}dpi"

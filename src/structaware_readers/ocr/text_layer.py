@@ -37,13 +37,7 @@ _SPACE_CODES = frozenset({0, *map(ord, _SPACE)})
 
 @dataclass(frozen=True)
 class TextLayerQuality:
-    """How much of a page's text layer can be read.
-
-    Attributes:
-        chars: non-space characters in the text layer.
-        unreadable: how many of them are unreadable (module docstring): the text's own count.
-        map_errors: share (0..1) of the sampled characters PDFium could not map to Unicode.
-    """
+    """How much of a page's text layer can be read."""
 
     chars: int
     unreadable: int

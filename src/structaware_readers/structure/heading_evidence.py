@@ -94,13 +94,7 @@ def _is_people(t: str) -> bool:
 
 
 def beside_another(blocks: Sequence[Block], i: int) -> bool:
-    """Block ``i`` shares its line with another block of the same column, or lies inside a table's box.
-
-    "Its line": the two boxes overlap vertically over half the smaller height and not
-    horizontally. "Same column": not one wholly left and the other wholly right of the page's
-    middle (the two columns of a journal page). Furniture, blocks without a box and blocks without
-    text (images, formulas) are ignored.
-    """
+    """Block ``i`` shares its line with another block of the same column, or lies inside a table's box."""
     b = blocks[i]
     if b.bbox is None:
         return False

@@ -55,35 +55,13 @@ _BACK_MATTER = re.compile(
 
 
 def numbering_depth(text: str) -> int | None:
-    """Depth (1 = top level) implied by the numbering at the start of a heading, or ``None``.
-
-    Args:
-        text: the heading text as the parser wrote it (leading whitespace and Markdown ``#``
-            marks are ignored).
-
-    Returns:
-        ``1..6`` per the table in the module docstring, or ``None`` when the text does not
-        start with a recognised numbering (or starts with a quantity such as ``5 mg``).
-
-    Examples:
-        ``"2.1.3 Foo"`` -> 3, ``"第三章 总则"`` -> 1, ``"（一）适用范围"`` -> 2, ``"Annex A"`` -> 1,
-        ``"A.1 Scope"`` -> 2, ``"Background"`` -> ``None``, ``"2019 data show"`` -> ``None``.
-    """
+    """Depth (1 = top level) implied by the numbering at the start of a heading, or ``None``."""
     found = numbering_style(text)
     return found[2] if found is not None else None
 
 
 def numbering_style(text: str) -> tuple[str, float, int] | None:
-    """``(style, rank, depth)`` of the numbering at the start of a heading, or ``None``.
-
-    ``style`` names the numbering scheme (``"cn_chapter"``, ``"cn_enum"`` for ``一、``,
-    ``"cn_paren"`` for ``（一）``, ``"decimal2"`` for ``2.1``, ``"num_paren"`` for ``(1)``,
-    ``"circled"`` for ``①``, ...): two headings of one style are siblings. ``rank`` is its
-    conventional place, smaller = higher (chapter/part/annex 0, ``第X节`` 1, Roman ``I.`` 1.5,
-    ``一、`` 2, ``（一）`` 3, decimals ``4 + 0.1 * (parts - 1)``, ``(1)``/``第X条`` 5, ``①`` 6), so
-    ``第X章 > 第X节 > 一、 > （一） > 1. > (1) > ①`` and ``5 > 5.1 > 5.1.1``. ``depth`` is the fixed
-    depth of :func:`numbering_depth`.
-    """
+    """``(style, rank, depth)`` of the numbering at the start of a heading, or ``None``."""
     if not text:
         return None
     if _CIRCLED.match(text.lstrip().lstrip("#").lstrip()):  # before NFKC, which turns ① into 1
@@ -132,19 +110,7 @@ def numbering_style(text: str) -> tuple[str, float, int] | None:
 
 
 def heading_levels(headings: Sequence[tuple[str, int | None]], *, parser_levels_fixed: bool = False) -> list[int]:
-    """Levels (1 = top) of a document's headings, in reading order, from their numbering in context.
-
-    A stack of open numbering styles: a numbered heading closes the styles down to its own and opens
-    its style under the innermost one left; an unnumbered heading nests one level under the open
-    numbering without opening a style; a back-matter heading (``References``) closes everything.
-
-    Args:
-        headings: ``(text, parser_level)`` per heading (``parser_level`` may be ``None``).
-        parser_levels_fixed: keep the parser's levels (from markup) and fill only missing ones.
-
-    Returns:
-        One level per heading.
-    """
+    """Levels (1 = top) of a document's headings, in reading order, from their numbering in context."""
     stack: list[tuple[str, float, int]] = []  # open numbering: (style, rank, level)
     levels: list[int] = []
     for text, parser_level in headings:

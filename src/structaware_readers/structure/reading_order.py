@@ -1,15 +1,4 @@
-"""Column-aware reading order of a page's blocks, restored from their bounding boxes.
-
-A recursive X-Y cut (Nagy & Seth, ICPR 1984; Ha, Haralick & Phillips, ICDAR 1995): boxes are split
-at whitespace gaps into columns (left to right) or bands (top to bottom), each part ordered
-recursively. A vertical cut needs parallel columns, not a staircase; spanning titles cut the page
-into bands; container boxes are set aside; captions travel with their figure or table; an inset
-figure is read after the text beside it. Furniture goes above or below the body, and blocks
-without a bbox keep their index.
-
-Bboxes are ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left. Pure functions; no block is
-renamed.
-"""
+"""Column-aware reading order of a page's blocks, restored from their bounding boxes."""
 
 from __future__ import annotations
 
@@ -45,18 +34,7 @@ _INSET_DROP = 0.05
 
 
 def restore_reading_order(blocks: list[Block]) -> list[Block]:
-    """Return ``blocks`` in layout reading order, page by page (recursive X-Y cut, see module doc).
-
-    Args:
-        blocks: blocks of one or more pages, in the parser's order; bboxes in 0..1 page
-            fractions with a top-left origin (``None`` allowed).
-
-    Returns:
-        The same :class:`Block` objects (not copies, never renamed), pages in ascending 1-based
-        page order; within a page: top furniture, body in column-aware order with captions next
-        to their figure/table, bottom furniture. Blocks without a bbox keep their index within
-        their page. The result has exactly the input's blocks.
-    """
+    """Return ``blocks`` in layout reading order, page by page (recursive X-Y cut, see module doc)."""
     by_page: dict[int, list[Block]] = {}
     for block in blocks:
         by_page.setdefault(block.page, []).append(block)
@@ -67,20 +45,7 @@ def restore_reading_order(blocks: list[Block]) -> list[Block]:
 
 
 def caption_target(caption: Block, candidates: Sequence[Block], others: Iterable[Block] = ()) -> Block | None:
-    """The figure/table/equation/code block a caption belongs to, from geometry alone.
-
-    The nearest candidate on the caption's page (kind in :data:`CAPTION_TARGETS`) aligned above,
-    below or beside it with nothing of ``others`` in between wins; two equally near candidates
-    bind neither.
-
-    Args:
-        caption: the caption block (``None`` is returned without a bbox).
-        candidates: possible targets.
-        others: every other block of the page.
-
-    Returns:
-        The target block, or ``None``.
-    """
+    """The figure/table/equation/code block a caption belongs to, from geometry alone."""
     if caption.bbox is None:
         return None
     blockers = [b.bbox for b in others if b.bbox is not None and b.kind is not BlockKind.CAPTION]
@@ -220,13 +185,7 @@ def _xy_cut(groups: list[_Group]) -> list[_Group]:
 
 
 def _floats_last(columns: list[list[_Group]]) -> list[list[_Group]]:
-    """Move inset figure columns after the text columns they are set into.
-
-    A column holding only float material (a figure with its caption/footnote) whose top lies
-    clearly below the top of the text columns beside it is an inset: it is read after the text,
-    so the text flow is not cut by the picture. A figure column that starts level with the text
-    (a figure the text wraps around from its top) keeps its left-to-right place.
-    """
+    """Move inset figure columns after the text columns they are set into."""
     text_cols = [c for c in columns if not _is_float(c)]
     if not text_cols or len(text_cols) == len(columns):
         return columns

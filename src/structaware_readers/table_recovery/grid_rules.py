@@ -54,13 +54,7 @@ def _is_data_row(row: Line) -> bool:
 
 
 def _columns(rows: list[Line]) -> list[tuple[float, float]]:
-    """Column extents ``(x0, x1)``: the merged x-ranges of the phrases of the data rows.
-
-    Data rows (a label and a value) set the columns; when there are fewer than two, every row with
-    two or more phrases does. Phrases of a data row never share a column, so a column edge can never
-    cut a label or a number (the finder's own edges, one per aligned word group, do on right-aligned
-    figures and wrapped labels).
-    """
+    """Column extents ``(x0, x1)``: the merged x-ranges of the phrases of the data rows."""
     for row in rows:
         row.phrases.sort(key=lambda p: p.x0)
     basis = [r for r in rows if _is_data_row(r)]
@@ -77,13 +71,7 @@ def _columns(rows: list[Line]) -> list[tuple[float, float]]:
 
 
 def _cells(row: Line, columns: list[tuple[float, float]]) -> list[str]:
-    """The row's text per column (see :func:`_columns`).
-
-    A phrase that starts in the left part (:data:`LABEL_START` of its width) of the first column stays
-    there (a label, however long); any other phrase goes to every later column it overlaps by a third of
-    the column's width or 3 units (a spanning header repeats, like a ``colspan``), else to the later
-    column whose middle is nearest (a year centred over right-aligned figures).
-    """
+    """The row's text per column (see :func:`_columns`)."""
     cells: list[list[str]] = [[] for _ in columns]
     first_x0, first_x1 = columns[0]
     for ph in row.phrases:
@@ -272,12 +260,7 @@ def build_grid(lines: list[Line]) -> tuple[list[list[str]], list[list[str]], lis
 
 
 def _trusted(body: list[list[str]]) -> bool:
-    """Rows read from text lines are right when the table has figures or no cell wraps.
-
-    At least two data rows (a label and a figure: one line per row, as in financial tables), or every
-    row with two or more filled cells (no cell wrapped over several lines). A text table whose cells
-    wrap (checklists, recommendations) would come out as fragments of rows: no grid then.
-    """
+    """Rows read from text lines are right when the table has figures or no cell wraps."""
     data = sum(1 for row in body if is_data_row_cells(row))
     filled = all(sum(1 for c in row if c.strip()) >= 2 for row in body)
     return data >= 2 or (filled and len(body) >= 2)

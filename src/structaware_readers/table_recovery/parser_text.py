@@ -1,9 +1,4 @@
-"""A table the parser wrote as space-aligned text -> :class:`TableGrid` (no PDF needed).
-
-Runs of two or more spaces separate phrases, whose character offsets serve as x-extents for
-:func:`~structaware_readers.table_recovery.grid_rules.build_grid`. Text with single spaces only gives
-no grid: rows are never guessed. Row bboxes stay unknown.
-"""
+"""A table the parser wrote as space-aligned text -> :class:`TableGrid` (no PDF needed)."""
 
 from __future__ import annotations
 
@@ -16,12 +11,7 @@ _PHRASE = re.compile(r"\S+(?: \S+)*")  # words joined by single spaces; two or m
 
 
 def grid_from_aligned_text(text: str, *, page_number: int) -> TableGrid | None:
-    """The grid of a space-aligned text table, or ``None`` (fewer than 2 rows x 2 columns).
-
-    Args:
-        text: the table's text, one line per table line (tabs count as 8 columns).
-        page_number: the table's 1-based page, written into ``body_row_pages``.
-    """
+    """The grid of a space-aligned text table, or ``None`` (fewer than 2 rows x 2 columns)."""
     lines: list[Line] = []
     for i, raw in enumerate(text.expandtabs(8).splitlines()):
         phrases = [Phrase(m.group(0), m.start(), m.end(), i, i + 1) for m in _PHRASE.finditer(raw)]

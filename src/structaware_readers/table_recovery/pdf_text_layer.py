@@ -1,12 +1,4 @@
-"""A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber).
-
-The page is cropped to the region (padded by :data:`PAD` points). A ruled table found by
-pdfplumber's ``lines`` strategy is used when it holds :data:`MIN_RULED_SHARE` of the words
-(shading strips are no borders: :mod:`.ruling`); otherwise rows are the text lines and columns come
-from phrases (:data:`PHRASE_GAP`) through :func:`~structaware_readers.table_recovery.grid_rules.build_grid`.
-Words are read in each glyph's direction (:mod:`.reading_direction`). Each body row keeps its bbox
-(0..1 of the page, origin top-left) and 1-based page.
-"""
+"""A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber)."""
 
 from __future__ import annotations
 
@@ -44,18 +36,7 @@ PAD = 2.0
 
 
 def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | None:
-    """Rebuild the grid of the table inside ``bbox`` on a pdfplumber ``page``.
-
-    Args:
-        page: a ``pdfplumber.page.Page``.
-        bbox: the parser's table region, ``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left.
-        page_number: the page's 1-based number, written into ``body_row_pages``.
-
-    Returns:
-        A grid with ``grid_source="pdf_text_layer"``, ``body_row_pages`` and ``body_row_bboxes``, or
-        ``None`` when the region holds no text or the finder sees no table of at least 2 rows and 2
-        columns in it.
-    """
+    """Rebuild the grid of the table inside ``bbox`` on a pdfplumber ``page``."""
     px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
     width, height = px1 - px0, pbottom - ptop
     if width <= 0 or height <= 0:
@@ -98,16 +79,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
 
 
 def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
-    """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy).
-
-    Used when the finder's largest ruled table has >= 2 rows and >= 2 columns and holds at least
-    :data:`MIN_RULED_SHARE` of the region's words. A cell covered by a merged cell repeats the merged
-    cell's text: the cell to its left when that one reaches over it (colspan), else the cell above
-    when that one reaches down over it (rowspan), else it is empty (a label spanning its row never
-    takes the figures of the row above). Items stacked in one ruled row, each on its own line in
-    line with a figure (a dose table's drugs), become one row each (:mod:`.stacked_rows`). Returns
-    header rows, body rows, body boxes.
-    """
+    """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy)."""
     tables = visible_rules(crop).find_tables()
     if not tables:
         return None

@@ -1,10 +1,4 @@
-"""A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once.
-
-PDFium's text rectangles (one run per line of a cell) are much cheaper than pdfplumber's character
-objects, so the stages use them where words and boxes suffice (stage 6's header check, stage 8's row
-boxes) and open pdfplumber only to rebuild a grid. Boxes are 0..1 of the displayed page, origin
-top-left.
-"""
+"""A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once."""
 
 from __future__ import annotations
 
@@ -43,14 +37,8 @@ def runs_in(runs: list[TextRun], region: BBox) -> list[TextRun]:
 
 
 class PdfiumText:
-    """A PDF opened with PDFium, its pages' text runs read on first use and kept (a context manager).
-
-    Args:
-        pdf: the PDF, a path or its bytes.
-
-    Raises:
-        InputNotFoundError: ``pdf`` is a path that does not exist (field ``pdf``).
-        MalformedInputError: PDFium cannot open ``pdf`` (field ``pdf``).
+    """A PDF opened with PDFium, its pages' text runs read on first use and kept (a context manager). Raises
+    ``InputNotFoundError``, ``MalformedInputError``.
     """
 
     def __init__(self, pdf: str | Path | bytes) -> None:

@@ -1,11 +1,4 @@
-"""The one entry point of table recovery: the stages run in order over a document.
-
-:func:`recover_tables` (called by :func:`structaware_readers.load.loader.load_document`) decides
-whether a document needs the stages, finds its PDF (stage 2), runs :func:`recover_table_grids`
-(stages 1-7 with a given PDF or none) and gives table rows their own boxes (stage 8). The stages
-are the ``stage*`` modules, in order. Only pages holding a target region are opened, cropped to
-it and released after use.
-"""
+"""The one entry point of table recovery: the stages run in order over a document."""
 
 from __future__ import annotations
 
@@ -35,19 +28,9 @@ log = logging.getLogger(__name__)
 
 
 def recover_tables(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool | None) -> ParsedDocument:
-    """``doc`` with its ungridded tables (and tables whose markup garbles the header, stacks items or is
-    split into pieces) rebuilt from the PDF given or found, else its ungridded tables from the parser's
-    text; then each table body row's own box from that PDF where the grid has none (stage 8).
-
-    Args:
-        doc: what the reader made of ``path``.
-        path: the input handed to the loader (where the PDF is looked for, stage 2).
-        pdf: the PDF (a path or its bytes); ``None`` or ``True``: find it; ``False``: use none.
-
-    Raises:
-        InputNotFoundError, MalformedInputError, MissingExtraError: a ``pdf`` given that cannot be used
-            (as :func:`recover_table_grids`); a PDF found on the way that cannot be used is left out
-            (with a warning in ``doc.warnings`` when it was meant for table grids) instead.
+    """``doc`` with its ungridded tables (and tables whose markup garbles the header, stacks items or is split into
+    pieces) rebuilt from the PDF given or found, else its ungridded tables from the parser's text; then each table
+    body row's own box from that PDF where the grid has none (stage 8). Raises ``InputNotFoundError``.
     """
     return _with_row_boxes(_with_table_grids(doc, path, pdf), path, pdf)
 
@@ -88,22 +71,8 @@ def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool
 
 
 def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> ParsedDocument:
-    """Return ``doc`` with grids rebuilt for its ungridded table regions (the stages, in order).
-
-    Args:
-        doc: a parsed document (1-based pages, bboxes in 0..1 of the page, origin top-left).
-        pdf: the document's PDF (a path, or its bytes); ``None``: only the parser's own space-aligned
-            text is used (stage 5).
-
-    Returns:
-        A copy of ``doc`` whose recovered blocks carry ``table`` grids (``grid_source`` ``"pdf_text_layer"``
-        or ``"parser_text"``) and ``text`` = the grid's plain-text rendering; ``warnings`` extended with
-        one entry per table that could not be read. ``doc`` itself when nothing needed recovery.
-
-    Raises:
-        InputNotFoundError: ``pdf`` is a path that does not exist.
-        MalformedInputError: ``pdf`` cannot be opened as a PDF (names the file and field ``pdf``).
-        MissingExtraError: pdfplumber is not installed (``pip install 'structaware[pdf]'``).
+    """Return ``doc`` with grids rebuilt for its ungridded table regions (the stages, in order). Raises
+    ``InputNotFoundError``, ``MalformedInputError``, ``MissingExtraError``.
     """
     rec = select(doc, with_pdf=pdf is not None)
     if rec is None:

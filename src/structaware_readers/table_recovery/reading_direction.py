@@ -218,12 +218,11 @@ _HYPHEN_END = re.compile(r"[A-Za-z0-9]-$")
 
 
 def join_words(lines: list[list[str]]) -> str:
-    """The lines of one cell (each a list of words) joined as a reader reads them: words by a space,
-    except between two CJK characters (``慢性阻塞性`` + ``肺疾病`` -> ``慢性阻塞性肺疾病``) and across a
-    line break after a hyphen set against a letter or figure, before a word or a figure (``Sub-`` /
-    ``topic`` -> ``Sub-topic``, ``Angiotensin-`` / ``Converting`` -> ``Angiotensin-Converting``,
-    ``12.5-`` / ``25 mg`` -> ``12.5-25 mg``; the hyphen is kept). A hyphen inside a line stays apart
-    (``pre- and post-operative``), and so does a dash set apart (``therapy -`` / ``Then``)."""
+    """The lines of one cell (each a list of words) joined as a reader reads them: words by a space, except between two
+    CJK characters (``慢性阻塞性`` + ``肺疾病`` -> ``慢性阻塞性肺疾病``) and across a line break after a hyphen set against a letter
+    or figure, before a word or a figure (``Sub-`` / ``topic`` -> ``Sub-topic``, ``Angiotensin-`` / ``Converting``
+    -> ``Angiotensin-Converting``, ``12.5-`` / ``25 mg`` -> ``12.5-25 mg``; the hyphen is kept).
+    """
     out = ""
     for line in lines:
         for k, w in enumerate(x for word in line for x in word.split()):

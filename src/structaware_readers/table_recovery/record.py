@@ -1,11 +1,5 @@
-"""The record the table-recovery stages share for one document (:class:`Recovery`): its blocks as the
-stages change them, which blocks each stage works on, and what each decided.
-
-What a stage decided is read here and on the blocks themselves: a rebuilt grid says where it came
-from (``TableGrid.grid_source``: ``"pdf_text_layer"``, ``"parser_text"``); a table joined from
-pieces lists the pieces' ids, boxes and pages in ``Block.extra_ids`` / ``extra_bboxes`` /
-``extra_pages`` and the pieces are in :attr:`Recovery.absorbed`; a table left without a grid has a
-warning in :attr:`Recovery.warnings`.
+"""The record the table-recovery stages share for one document (:class:`Recovery`): its blocks as the stages change
+them, which blocks each stage works on, and what each decided.
 """
 
 from __future__ import annotations
@@ -25,14 +19,7 @@ PdfSource = str | Path | bytes
 
 @dataclass
 class Recovery:
-    """One document on its way through the stages (:mod:`structaware_readers.table_recovery`).
-
-    ``doc`` is never changed; ``blocks`` are the blocks as the stages change them, and the other
-    fields say which blocks each stage works on: ``targets`` (grids to rebuild), ``checks`` (markup
-    to check), ``parts`` (merged tables to check part by part), ``split`` (per 1-based page, pieces
-    to read as one region), ``absorbed``/``merged`` (pieces taken in), plus ``warnings``,
-    ``warned``, the document's ``vocabulary`` and the PDF's ``text`` runs while markup is checked.
-    """
+    """One document on its way through the stages (:mod:`structaware_readers.table_recovery`)."""
 
     doc: ParsedDocument
     blocks: list[Block]

@@ -191,16 +191,7 @@ def _header_above(label: BBox, region: BBox) -> bool:
 
 
 def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
-    """The split or partly missed tables among one page's ``blocks`` (module docstring).
-
-    Args:
-        blocks: the blocks of one page, in reading order.
-
-    Returns:
-        Regions of at least two pieces, or of one ``equation`` without text (a region whose text the
-        parser dropped), each with its members' indices in reading order and their union bbox;
-        a block is in at most one region.
-    """
+    """The split or partly missed tables among one page's ``blocks`` (module docstring)."""
     anchors = [i for i, b in enumerate(blocks) if _piece(b) and _is_anchor(b)]
     parent = {i: i for i in anchors}
 

@@ -83,12 +83,7 @@ def split_regions_by_page(blocks: list[Block]) -> dict[int, list[tuple[list[int]
 
 
 def select(doc: ParsedDocument, *, with_pdf: bool) -> Recovery | None:
-    """The record of what the later stages work on, or ``None`` when there is nothing to do.
-
-    Args:
-        doc: a parsed document (1-based pages, bboxes in 0..1 of the page, origin top-left).
-        with_pdf: the document's PDF is at hand (pieces and markup are looked at only then).
-    """
+    """The record of what the later stages work on, or ``None`` when there is nothing to do."""
     targets = [i for i, b in enumerate(doc.blocks) if needs_grid(b)]
     checks = [i for i, b in enumerate(doc.blocks) if with_pdf and needs_check(b)]
     parts = [b.block_id for b in doc.blocks if with_pdf and needs_parts_check(b)]

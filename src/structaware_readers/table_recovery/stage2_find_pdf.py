@@ -26,15 +26,7 @@ _MAX_DEPTH = 3
 
 
 def find_pdf(path: str | Path, *, name: str) -> PdfSource | None:
-    """The PDF behind the parser output at ``path`` (see module docstring), or ``None``.
-
-    Args:
-        path: what was handed to the loader (PDF, MinerU file / folder / zip, Unstructured JSON).
-        name: the document's name (``ParsedDocument.name``).
-
-    Returns:
-        A path, the bytes of a PDF found inside a zip, or ``None`` when no PDF is found.
-    """
+    """The PDF behind the parser output at ``path`` (see module docstring), or ``None``."""
     p = Path(path)
     if p.is_file() and _is_pdf_file(p):
         return p
@@ -124,12 +116,8 @@ def pdf_label(pdf: PdfSource) -> str:
 
 @contextmanager
 def open_pdf(pdf: PdfSource) -> Iterator[Any]:
-    """``pdf`` opened with pdfplumber (a ``pdfplumber.PDF``), closed on exit.
-
-    Raises:
-        InputNotFoundError: ``pdf`` is a path that does not exist.
-        MalformedInputError: ``pdf`` cannot be opened as a PDF (names the file and field ``pdf``).
-        MissingExtraError: pdfplumber is not installed (``pip install 'structaware[pdf]'``).
+    """``pdf`` opened with pdfplumber (a ``pdfplumber.PDF``), closed on exit. Raises ``InputNotFoundError``,
+    ``MalformedInputError``, ``MissingExtraError``.
     """
     try:
         import pdfplumber

@@ -1,10 +1,4 @@
-"""Stage 3: a table the parser split into pieces or partly missed, read from the PDF as one region.
-
-The pieces found in stage 1 (:mod:`.split_regions`) become one table block when the region's
-text-layer grid holds their words: they are absorbed, their ids, boxes and pages kept in
-``extra_ids``/``extra_bboxes``/``extra_pages``; otherwise they stay. Repeated headers inside the grid
-become band rows (:mod:`.panels`).
-"""
+"""Stage 3: a table the parser split into pieces or partly missed, read from the PDF as one region."""
 
 from __future__ import annotations
 
@@ -47,15 +41,10 @@ def join_split_tables(rec: Recovery, page_number: int, page: Any) -> None:
 def _read_split_region(
     blocks: list[Block], members: list[int], page: Any, region: BBox, warnings: list[str], absorbed: set[int]
 ) -> tuple[Block, list[int]] | None:
-    """The pieces ``members`` of one table (:mod:`.split_regions`) as one table block with the grid of
-    ``region`` read from the PDF's text layer, and the members it took in; ``None`` (the pieces stay as
-    they are) when it is not one table (see :func:`_split_grid`; a warning when a piece is a ``table``).
-
-    A text piece whose words the grid does not hold (less than :data:`MIN_PIECE_COVERED` of them: a
-    title above a ruled table, a sentence beside it) is left out and the region read again without it.
-    The first ``table`` piece (else image, else the first piece) gives the block its id; the others'
-    ids, boxes and pages go to ``extra_ids`` / ``extra_bboxes`` / ``extra_pages``, so the elements stay
-    addressable."""
+    """The pieces ``members`` of one table (:mod:`.split_regions`) as one table block with the grid of ``region`` read
+    from the PDF's text layer, and the members it took in; ``None`` (the pieces stay as they are) when it is not one
+    table (see :func:`_split_grid`; a warning when a piece is a ``table``).
+    """
     first = blocks[members[0]]
     others_on_page = [
         b for i, b in enumerate(blocks)

@@ -1,9 +1,4 @@
-"""Stage 4: table regions without cells rebuilt from the PDF's text layer, one page at a time.
-
-A ``table`` block takes the region's grid (:mod:`.pdf_text_layer`) when it has 2 x 2 cells, else
-stage 5 reads its own text; a MinerU ``image`` holding a table of figures
-(:data:`MIN_IMAGE_DATA_ROWS`) becomes a table block. Blocks handled in stage 3 are left alone.
-"""
+"""Stage 4: table regions without cells rebuilt from the PDF's text layer, one page at a time."""
 
 from __future__ import annotations
 
@@ -39,13 +34,7 @@ def rebuild_from_text_layer(rec: Recovery, page_number: int, page: Any) -> None:
 
 
 def _regions(blocks: list[Block]) -> list[BBox | None]:
-    """The region to read for each candidate block of one page, in reading order.
-
-    MinerU's flash tier sometimes cuts one borderless table into several ``image`` blocks on the same
-    rows (the labels with some columns, the other columns apart). An image region on the rows of an
-    earlier candidate region (vertical overlap >= :data:`BAND_OVERLAP` of the lower one, horizontal gap
-    <= :data:`BAND_GAP` of the page width) joins that region and is not read on its own (``None``).
-    """
+    """The region to read for each candidate block of one page, in reading order."""
     regions: list[BBox | None] = [b.bbox for b in blocks]
     for j, bj in enumerate(blocks):
         if bj.kind is not BlockKind.FIGURE or bj.bbox is None:

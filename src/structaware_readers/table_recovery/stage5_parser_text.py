@@ -1,10 +1,6 @@
-"""Stage 5: a table without cells read from the parser's own space-aligned text
-(:mod:`.parser_text`, ``grid_source == "parser_text"``): for every target table when the PDF is not at
-hand, and for a table whose region in the PDF's text layer gave no grid (stage 4).
-
-A table whose grid cannot be rebuilt keeps its text, which stays searchable as section text, and a
-warning naming its page and element is added to the document's warnings (and logged, unless the
-reader already logged one about it); the document is never aborted for it.
+"""Stage 5: a table without cells read from the parser's own space-aligned text (:mod:`.parser_text`, ``grid_source ==
+"parser_text"``): for every target table when the PDF is not at hand, and for a table whose region in the PDF's text
+layer gave no grid (stage 4).
 """
 
 from __future__ import annotations

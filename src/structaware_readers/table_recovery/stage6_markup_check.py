@@ -1,13 +1,4 @@
-"""Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words.
-
-Table recognition from the page image often cuts header words across cells or takes a data row
-for the header, which breaks every row's ``header: value`` text. A parser-markup grid is read again
-from the text layer when fewer than :data:`MIN_HEADER_WORDS_FOUND` of its header words are there,
-when a header row is a data row, when it was read turned round (``TableGrid.turned``), or when it
-may hold stacked items (:mod:`.stacked_rows`). The new grid is used only if it keeps the body's
-figures (:data:`MIN_FIGURES_KEPT`), loses no row and reads the document's own words at least as
-well (:func:`known_share`). A table merged across pages is checked part by part (:func:`check_parts`).
-"""
+"""Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words."""
 
 from __future__ import annotations
 
@@ -78,17 +69,8 @@ def check_merged_parts(rec: Recovery, plumber: Any) -> None:
 def check_markup(
     block: Block, page: Any, vocabulary: Counter[str] | None = None, runs: list[TextRun] | None = None
 ) -> TableGrid | None:
-    """The text layer's grid of ``block``'s region when the parser's header garbles words (module
-    docstring), else ``None`` (keep the parser's grid).
-
-    Args:
-        block: a table block for which :func:`~.stage1_select.needs_check` holds.
-        page: its ``pdfplumber.page.Page``.
-        vocabulary: :func:`document_words` of the document's blocks other than tables, as the parser
-            read them; ``None``: no words check.
-        runs: the page's text runs as PDFium reads them (:class:`~.pdfium_text.PdfiumText`), a quick
-            first look at the header's words: when enough of them are there the header is right and
-            ``page`` is not parsed for it; ``None``: ``page`` alone decides.
+    """The text layer's grid of ``block``'s region when the parser's header garbles words (module docstring), else
+    ``None`` (keep the parser's grid).
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
@@ -104,15 +86,7 @@ def check_markup(
 
 
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
-    """The text layer's grid of a table merged across pages, read part by part, or ``None``.
-
-    ``pages`` are the pdfplumber pages of ``block.page`` and ``block.extra_pages``. The joined grid
-    is returned when it cuts stacked items into more rows than the parser's grid (or, a part read
-    turned round, loses no row) and keeps its data (:func:`keeps_data`); every part must give the
-    same columns, and a repeated header is dropped. Pages are parsed only as far as the answer
-    needs: the parts that may hold stacked rows are read first, and the first failing part ends
-    the check.
-    """
+    """The text layer's grid of a table merged across pages, read part by part, or ``None``."""
     grid = block.table
     assert grid is not None and block.bbox is not None
     regions = [(block.page, block.bbox), *zip(block.extra_pages, block.extra_bboxes)]

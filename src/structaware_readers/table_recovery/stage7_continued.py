@@ -26,13 +26,7 @@ def finish(rec: Recovery) -> ParsedDocument:
 
 
 def merge_continued_tables(blocks: list[Block], rebuilt: set[str]) -> list[Block]:
-    """``blocks`` with each continued table merged into the table it continues (module docstring).
-
-    Args:
-        blocks: a document's blocks in reading order.
-        rebuilt: ids of the blocks whose grid was rebuilt by the caller; a pair is merged only when
-            one of its parts is among them (other pairs were already decided by the reader).
-    """
+    """``blocks`` with each continued table merged into the table it continues (module docstring)."""
     rebuilt = set(rebuilt)
     first_body: dict[int, int] = {}
     last_body: dict[int, int] = {}

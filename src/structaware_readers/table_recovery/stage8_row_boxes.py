@@ -1,12 +1,4 @@
-"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer.
-
-A parser gives a table's cells but one box for the whole table, so a ``table_row`` unit would point
-at the table. :func:`add_row_boxes` gives the text layer's runs inside the table's region to the
-rows whose words they hold (else walks the lines in row order) and sets
-``TableGrid.body_row_bboxes``: the table's width, the height of the row's lines. A row not found
-keeps no box; when fewer than :data:`MIN_ROWS_FOUND` rows are found the text layer does not match
-and no row gets one. Boxes are 0..1 of the page as displayed, origin top-left.
-"""
+"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer."""
 
 from __future__ import annotations
 
@@ -58,20 +50,8 @@ def needs_row_boxes(block: Block) -> bool:
 
 
 def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
-    """``doc`` with ``body_row_bboxes`` set for its tables' rows found in the PDF's text layer.
-
-    Args:
-        doc: a parsed document (1-based pages, bboxes 0..1 of the displayed page, origin top-left).
-        pdf: the document's PDF, a path or its bytes, or a :class:`~.pdfium_text.PdfiumText` already
-            open (its pages' runs are reused; it is not closed).
-
-    Returns:
-        A copy of ``doc`` with the boxes, or ``doc`` itself when no table needs them or the PDF's page
-        count differs from the document's (not its PDF: nothing is changed).
-
-    Raises:
-        InputNotFoundError: ``pdf`` is a path that does not exist (field ``pdf``).
-        MalformedInputError: PDFium cannot open ``pdf`` (field ``pdf``).
+    """``doc`` with ``body_row_bboxes`` set for its tables' rows found in the PDF's text layer. Raises
+    ``InputNotFoundError``, ``MalformedInputError``.
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_row_boxes(b)]
     if not targets:
@@ -146,12 +126,7 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
 
 
 def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, list[_Line]]:
-    """The text runs of each of ``rows`` among ``runs``, matched by text.
-
-    A run that only one row's cells hold is that row's anchor; a run several rows could hold goes
-    to the row whose anchors reach over its middle, else to none. Runs under two characters and
-    whole column-header cells are left out.
-    """
+    """The text runs of each of ``rows`` among ``runs``, matched by text."""
     own = {r: _row_words(grid.body_rows[r]) for r in rows}
     header = {_row_words([cell]) for row in grid.header_rows for cell in row}
     anchored: dict[int, list[_Line]] = {r: [] for r in rows}

@@ -1,12 +1,4 @@
-"""Table bodies (HTML, Markdown pipe tables, LaTeX tabular) -> :class:`TableGrid`.
-
-MinerU writes HTML (4.x ``structured_content`` Markdown, very old outputs LaTeX), Unstructured
-``text_as_html``. Modules: :mod:`.html_grid` (spans expanded, phantom rows dropped), :mod:`.rotated`
-(a table read a quarter turn round), :mod:`.cell_text` (inline markup to text), :mod:`.header`
-(title, header and body rows), :mod:`.text_tables` (Markdown, LaTeX), :mod:`.footnotes`.
-Anything that is no table raises :class:`MalformedInputError` naming ``path`` and ``field``; readers
-catch it, warn, and keep the text as section text.
-"""
+"""Table bodies (HTML, Markdown pipe tables, LaTeX tabular) -> :class:`TableGrid`."""
 
 from __future__ import annotations
 
@@ -26,22 +18,7 @@ from structaware_readers.tables.text_tables import (
 
 
 def parse_html_table(html: str, *, path: str | None = None, field: str = "table_body") -> TableGrid:
-    """Parse one table body into a rectangular :class:`TableGrid`.
-
-    Args:
-        html: the table markup: HTML ``<table>`` (MinerU ``table_body``/``html``, Unstructured
-            ``text_as_html``), or a Markdown pipe table / LaTeX ``tabular`` (best effort).
-        path: the file the table came from, only used in error messages.
-        field: the field that held the table, only used in error messages.
-
-    Returns:
-        A grid whose ``header_rows`` and ``body_rows`` all have ``n_cols`` cells, spans expanded,
-        and whose ``title`` holds the text of title rows (see :mod:`.header`).
-
-    Raises:
-        MalformedInputError: the text is empty, holds no table row with text (``<table></table>``),
-            or is neither HTML, a Markdown pipe table nor a LaTeX tabular.
-    """
+    """Parse one table body into a rectangular :class:`TableGrid`. Raises ``MalformedInputError``."""
     if not isinstance(html, str):
         raise MalformedInputError(f"table body must be a string, got {type(html).__name__}", path=path, field=field)
     text = html.strip()

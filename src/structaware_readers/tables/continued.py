@@ -1,11 +1,4 @@
-"""A table continued on the next page: which table continues which, and the rows it adds.
-
-Used on the parser's own grids (:func:`structaware_readers.mineru.assemble.merge_tables`) and after
-grid recovery, so a table is one table whichever way its grid was read. :func:`continues`: the
-parser says so, or the table opens page N+1 with the column count of the table ending page N and
-no new caption. :func:`append_rows` appends its body rows, drops a repeated header, and keeps
-``body_row_pages``/``body_row_bboxes`` aligned.
-"""
+"""A table continued on the next page: which table continues which, and the rows it adds."""
 
 from __future__ import annotations
 
@@ -25,16 +18,7 @@ def continues(
     caption: str,
     own_header_starts_a_table: bool = False,
 ) -> bool:
-    """True when the table with grid ``second`` continues the one with grid ``first``.
-
-    Args:
-        first, second: the two grids (``None``: no grid, never merged).
-        flagged: the parser marked ``second`` as continuing the previous table.
-        by_position: ``second`` opens its page and ``first`` ends the page before.
-        caption: the caption of ``second``.
-        own_header_starts_a_table: by position without a continuation caption, a ``second`` whose
-            header rows differ from ``first``'s is a new table (for grids rebuilt from text).
-    """
+    """True when the table with grid ``second`` continues the one with grid ``first``."""
     if first is None or second is None:
         return False
     if flagged:

@@ -1,10 +1,4 @@
-"""Does a table's markup hold all of the parser's own text of the table?
-
-Unstructured's ``Table.text`` is all cell text flattened, while ``metadata.text_as_html`` can hold
-far less (hi_res table structure inference drops rows; issues #2478, #3358 of unstructured). Words
-of the text that no cell holds mean the grid is incomplete: the reader warns and keeps the text
-searchable.
-"""
+"""Does a table's markup hold all of the parser's own text of the table?"""
 
 from __future__ import annotations
 

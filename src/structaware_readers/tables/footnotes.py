@@ -26,12 +26,7 @@ def cell_markers(cells: list[str]) -> list[str]:
 
 
 def split_footnotes(footnote: str, markers: list[str]) -> tuple[dict[str, str], str]:
-    """``(marker -> note text, general note)`` for a table's footnote text.
-
-    An entry starts with one of ``markers`` at the start of the text, of a line, or after a
-    sentence end (``.``/``;``), followed by ``)``, ``.``, ``:`` or a space: ``a Confirm...``,
-    ``(b) Reduce...``, ``* Adjusted...``. Text outside every entry is the general note.
-    """
+    """``(marker -> note text, general note)`` for a table's footnote text."""
     text = footnote.strip()
     if not text or not markers:
         return {}, text

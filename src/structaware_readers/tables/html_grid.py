@@ -1,11 +1,4 @@
-"""HTML ``<table>`` -> rectangular rows with spans expanded (lxml), before any header decision.
-
-Only the outermost table is read (a nested one is cell text). Spans may be quoted or not, are
-capped at :data:`MAX_SPAN` and never cross ``<thead>``/``<tbody>``/``<tfoot>``; a table expanding to
-more than :data:`~structaware_readers.common.limits.MAX_TABLE_CELLS` cells is refused. Covered cells
-repeat the spanning text and rows are padded to one width; a row where no cell starts with text
-(a phantom row under a ``rowspan``) is dropped.
-"""
+"""HTML ``<table>`` -> rectangular rows with spans expanded (lxml), before any header decision."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Tables that are not HTML: Markdown pipe tables (MinerU 4.x ``structured_content.json``) and LaTeX
-``tabular`` (very old magic-pdf outputs), parsed best effort into :class:`TableGrid`.
-
-* Markdown: rows ``| a | b |`` with a ``| --- |`` separator row; rows above the separator are the
-  header; ``\\|`` is a literal pipe, ``<br>`` a line break, entities are decoded, plain formulas
-  lose their dollars as in HTML cells (:func:`.cell_text.plain_math`).
-* LaTeX: ``&`` cells, ``\\\\`` rows, ``\\multicolumn`` expanded, ``\\multirow`` unwrapped, rules
-  (``\\hline``, ``\\toprule``...) ignored; the first row is the header when there are two or more.
+"""Tables that are not HTML: Markdown pipe tables (MinerU 4.x ``structured_content.json``) and LaTeX ``tabular`` (very
+old magic-pdf outputs), parsed best effort into :class:`TableGrid`.
 """
 
 from __future__ import annotations

@@ -88,13 +88,10 @@ _SMALLER = 0.85
 
 
 def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
-    """The runs of a page (white space apart, NFKC, punctuation at their ends stripped) that print
-    figures above their baseline, each mapped to the run with a caret before each raised stretch
-    (figures, and commas or dashes between them): ``{"2019.12": "2019.^12"}``. The baseline is the
-    lowest bottom of the run's letters and figures without a descender (not ``g``, ``j``, ``p``,
-    ``q``, ``y``); a figure is raised when its bottom stands :data:`RAISE` of the run's tallest
-    letter or figure above it. A run without a raised figure, or all raised, is left out. ``chars``
-    are the page's characters one by one, ``box(i)`` the box of character ``i`` (PDF points)."""
+    """The runs of a page (white space apart, NFKC, punctuation at their ends stripped) that print figures above their
+    baseline, each mapped to the run with a caret before each raised stretch (figures, and commas or dashes between
+    them): ``{"2019.12": "2019.^12"}``.
+    """
     out: dict[str, str] = {}
     for m in re.finditer(r"\S+", chars):
         run = m.group(0)

@@ -1,15 +1,10 @@
 """The words a PDF's text layer prints, page by page (PDFium), to check and restore a parser's text.
 
-Per page: its words (letter runs, lower case, NFKC) and which stand next to each other; its
-line-end hyphens and whether each is part of the word (kept when the document prints the compound
-with a hyphen or a half is an abbreviation, dropped when it prints the joined word); its runs
-holding figures (:func:`split_figures`); dashes the font maps to a control character
-(:func:`~structaware_readers.text.glyph_marks.with_dashes`); and raised figures
-(:meth:`PageWords.raised`), written with a caret.
-
-Raises (from :class:`PdfTextLayer`): :class:`~structaware_readers.errors.InputNotFoundError` for a
-missing PDF, :class:`~structaware_readers.errors.MalformedInputError` (field ``pdf``) for one PDFium
-cannot open.
+Per page: its words (letter runs, lower case, NFKC) and which stand next to each other; its line-end hyphens
+and whether each is part of the word (kept when the document prints the compound with a hyphen or a half is an
+abbreviation, dropped when it prints the joined word); runs holding figures; dashes the font maps to a control
+character; raised figures, written with a caret. :class:`PdfTextLayer` raises ``InputNotFoundError`` and
+``MalformedInputError`` (field ``pdf``).
 """
 
 from __future__ import annotations
@@ -273,13 +268,10 @@ def split_glued(word: str, page: PageWords, *, adjacent: bool = True) -> list[st
 
 
 def split_grouped(run: str, page: PageWords) -> list[str] | None:
-    """A run of numbers grouped by thousands glued together (``31,204512,660``: a table's column of
-    cells read as one) cut where a group of three figures after a comma is followed by a figure (no
-    number is written so: ``31,204`` / ``512,660``), and there also where a bracket stands against a
-    figure (``215(21,300)982``; ``52(31.7)``, a count and its share, has no such group and stays
-    whole), when the page prints every piece (anywhere on it: the cells stand on
-    different lines); ``None`` when the page prints ``run``, there is no such
-    cut, or a piece is not printed (``30,2022`` for ``30, 2022`` stays whole)."""
+    """A run of numbers grouped by thousands glued together (``31,204512,660``: a table's column of cells read as one)
+    cut where a group of three figures after a comma is followed by a figure (no number is written so: ``31,204`` /
+    ``512,660``), and there also where a bracket stands against a figure (``215(21,300)982``;
+    """
     if run in page.tokens or len(run) > MAX_RUN or _CJK.search(run) or not _GROUP_RUNS_ON.search(run):
         return None
     pieces, start = [], 0
@@ -293,12 +285,10 @@ def split_grouped(run: str, page: PageWords) -> list[str] | None:
 
 
 def split_figures(run: str, page: PageWords) -> list[str] | None:
-    """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+
-    runs ``page`` prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints
-    ``run`` itself or no cut fits. A number broken over two lines is never cut back apart: no cut
-    after a dot, comma, hyphen, dash or slash before a figure (``0.`` / ``71``, a file number's
-    ``333-`` / ``181270``; a dash set alone, ``-`` in ``0/7 - 38``, joins none), nor
-    between two runs of bare figures; a run longer than :data:`MAX_RUN` characters or holding CJK text is left whole."""
+    """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+ runs ``page``
+    prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints ``run`` itself or no cut
+    fits.
+    """
     if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
         return None
 

@@ -1,15 +1,9 @@
 """A block's text given back the spaces and hyphens its PDF prints (from the PDF's text layer).
 
-Parsers glue the words of a wrapped cell (``control ofasthma``), drop or keep a line-end hyphen
-wrongly (``angiotensinconverting``, ``patient- centered``) and glue figures from two lines
-(``80-24080-160``). Where the PDF is known, each word is checked against the text layer of the
-block's pages (:mod:`structaware_readers.text.layer`) and mended: a line-end hyphen written as the
-writer meant it, lost spaces between words or figures put back, a dash the font does not name put
-back, raised reference figures written with a caret (``2019.^12``), and overlapped lines put in
-line order (:mod:`structaware_readers.text.overlapped_lines`).
-
-No other character is changed, added or dropped; a word the page prints is never cut. Pages
-without a text layer (OCR) are left as they are.
+Each word is checked against the text layer of the block's pages and mended: a line-end hyphen written as the
+writer meant it, lost spaces between words or figures put back, an unnamed dash put back, raised reference
+figures written with a caret (``2019.^12``), overlapped lines put in line order. No other character is changed,
+added or dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
 """
 
 from __future__ import annotations
@@ -180,12 +174,8 @@ def _block(b: Block, layer: PdfTextLayer) -> Block:
 
 
 def restore_from_text_layer(doc: ParsedDocument, pdf: str | Path | bytes | PdfTextLayer) -> ParsedDocument:
-    """``doc`` with every block's text fields mended against ``pdf``'s text layer (module
-    docstring); ``doc`` itself when nothing changes.
-
-    Raises:
-        InputNotFoundError, MalformedInputError: ``pdf`` is missing or PDFium cannot open it
-            (field ``pdf``).
+    """``doc`` with every block's text fields mended against ``pdf``'s text layer (module docstring); ``doc`` itself
+    when nothing changes. Raises ``InputNotFoundError``.
     """
     layer = pdf if isinstance(pdf, PdfTextLayer) else PdfTextLayer(pdf)
     blocks = [_block(b, layer) for b in doc.blocks]

@@ -1,12 +1,4 @@
-"""Boxed text (sidebars) as section units of their own, titled by their heading.
-
-Parsers read a sidebar as a one-column table or as a label paragraph followed by its text; either
-way it is neither a table of rows nor part of the surrounding section. It becomes section unit(s)
-one level below the current section (``Section: V. Algorithm > Sidebar 2: Confirm Diagnosis``), and
-the section goes on after it. :func:`box_text` reads a one-column table with a heading;
-:data:`SIDEBAR_LABEL` (a short ``Sidebar 5: ...`` paragraph) opens a box that runs to the next
-heading, table, figure or page (:func:`open_box`, :func:`close_box`).
-"""
+"""Boxed text (sidebars) as section units of their own, titled by their heading."""
 
 from __future__ import annotations
 

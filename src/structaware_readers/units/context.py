@@ -1,10 +1,4 @@
-"""What a unit emitter sees of the pass over a document: :class:`EmitContext`.
-
-The pass (:class:`~structaware_readers.units.builder.UnitBuilder`) hands each table, figure, flowchart
-and graded text to its emitter with itself as this context. An emitter reads the document, the
-options and the running section path here and writes units only through :meth:`EmitContext.emit`;
-it never imports the builder, so the builder can import every emitter.
-"""
+"""What a unit emitter sees of the pass over a document: :class:`EmitContext`."""
 
 from __future__ import annotations
 
@@ -27,20 +21,7 @@ class SectionPart:
 
 
 class EmitContext(Protocol):
-    """The pass's state and operations an emitter may use.
-
-    Attributes:
-        doc: the document being read; options: the :class:`UnitOptions` of the build.
-        grading: the document's grade signals (:func:`structaware_readers.grades.document.profile_document`).
-        document: ``"Document: <filing>"`` for table row contexts (``UnitOptions.document_context``), or ``""``.
-        path: the heading stack, ``(level, heading block)`` from the top down (a box's label is pushed
-            one level below the current section, :mod:`.boxed_text`).
-        pending: the section text collected since the last heading, not yet emitted (a statement a
-            grade line closes is taken out of it, :mod:`.recommendations`).
-        pending_heading: the heading not yet attached to a section unit.
-        previous / following: the body block handled just before / after the current one.
-        box: the label of an open box (a sidebar label paragraph, :mod:`.boxed_text`), or ``None``.
-    """
+    """The pass's state and operations an emitter may use."""
 
     doc: ParsedDocument
     options: UnitOptions

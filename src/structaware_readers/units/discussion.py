@@ -1,12 +1,4 @@
-"""Which recommendation a discussion section discusses, for its units' context.
-
-A unit under a bare ``Discussion`` heading does not say what it discusses. The recommendations
-built from body text since the last non-discussion heading are named in its context
-(``Discusses: ...``, at most :data:`MAX_NAMED`), and every unit under the discussion links to them
-(``Unit.linked_ids``), so a search hitting the discussion brings the recommendation along.
-Discussion headings are :data:`DISCUSSION_HEADING`; the next other heading at that level or above
-forgets them.
-"""
+"""Which recommendation a discussion section discusses, for its units' context."""
 
 from __future__ import annotations
 

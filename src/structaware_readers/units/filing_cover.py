@@ -1,11 +1,4 @@
-"""Which filing a document is, read from its cover page: form, registrant and reporting period.
-
-A table row of a 10-Q says nothing of whose it is or which quarter it closes, and the next year's
-filing repeats its dates. SEC filings (Forms 10-K, 10-Q, 20-F, 40-F) state all three on their cover
-page; :func:`read_filing_cover` reads them from the first :data:`COVER_PAGES` pages so each table
-row's context can name its filing (:mod:`structaware_readers.units.table_view`). A document without
-such a cover gives ``None`` and its units are unchanged.
-"""
+"""Which filing a document is, read from its cover page: form, registrant and reporting period."""
 
 from __future__ import annotations
 
@@ -47,13 +40,8 @@ class FilingCover:
 
 
 def read_filing_cover(doc: ParsedDocument) -> FilingCover | None:
-    """The cover of an SEC periodic report, or ``None`` when the first :data:`COVER_PAGES` pages hold
-    no form name (``FORM 10-K|10-Q|20-F|40-F``) with a period ended on a full date.
-
-    The registrant is the nearest text before the cover's "(Exact name of registrant as specified in
-    its charter)" note (same block, or one of the :data:`NAME_LOOKBACK` blocks before it) without a digit
-    and at most :data:`MAX_NAME_CHARS` characters (the commission file number may sit in between); without
-    that note, nothing (the parser's title is often the commission's name).
+    """The cover of an SEC periodic report, or ``None`` when the first :data:`COVER_PAGES` pages hold no form name
+    (``FORM 10-K|10-Q|20-F|40-F``) with a period ended on a full date.
     """
     blocks = [b for b in doc.blocks if b.page <= COVER_PAGES and not b.is_furniture and b.text.strip()]
     text = " ".join(" ".join(b.text.split()) for b in blocks)

@@ -67,12 +67,12 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
 
 
 def _edge_refs(block: Block, chart: Flowchart, edge: FlowEdge, where: dict[str, Ref]) -> list[Ref] | None:
-    """The (element id, bbox, page) an edge's unit points at: the elements that state it
-    (``FlowEdge.element_ids``), the whole block for an edge that names none; where the chart knows
-    the places of both its boxes on the block's page (``Flowchart.node_bboxes``: a chart read from
-    an image, or a description placed on its image), the block stands for those two boxes and the
-    connector between them when it was read (``FlowEdge.arrow_bbox``), not for the whole chart.
-    ``None``: the whole block."""
+    """The (element id, bbox, page) an edge's unit points at: the elements that state it (``FlowEdge.element_ids``),
+    the whole block for an edge that names none; where the chart knows the places of both its boxes on the block's
+    page (``Flowchart.node_bboxes``: a chart read from an image, or a description placed on its image), the block
+    stands for those two boxes and the connector between them when it was read (``FlowEdge.arrow_bbox``), not for
+    the whole chart.
+    """
     refs = [where[e] for e in edge.element_ids if e in where]
     ends = [chart.node_bboxes.get(edge.source), chart.node_bboxes.get(edge.target)]
     if block.bbox is None or not all(ends):
@@ -116,14 +116,9 @@ def _same_title(heading: str, chart_title: str) -> bool:
 
 
 def _document(builder: EmitContext, chart_title: str) -> str:
-    """``Document: <title>`` for a flow path's context: the filing cover's label when the document has
-    one (as table rows carry it), else the document's title (:attr:`ParsedDocument.title`, at most 160
-    characters); ``""`` without either, when the chart's title already holds it, or with
-    ``UnitOptions.document_context`` off.
-
-    A figure's own title seldom names its subject (``Algorithm``, ``Module B: Treatment``): across a
-    library of guidelines the hypertension and the kidney-disease algorithms both have a ``Patient
-    declines`` box, and only the document's title says which condition an edge belongs to.
+    """``Document: <title>`` for a flow path's context: the filing cover's label when the document has one (as table
+    rows carry it), else the document's title (:attr:`ParsedDocument.title`, at most 160 characters); ``""`` without
+    either, when the chart's title already holds it, or with ``UnitOptions.document_context`` off.
     """
     if not builder.options.document_context:
         return ""

@@ -1,10 +1,4 @@
-"""A recommendation's statement without its grade marks, and the grade named in the unit's context.
-
-The unit text is the statement alone; the grade is ``Unit.grade`` and one context line
-(``Grade (ESC): I B``, the marks as printed) so a question naming the grade still finds it. A removed
-mark takes its enclosing brackets and the space before the punctuation it leaves
-(``X (2B).`` -> ``X.``); nothing else changes.
-"""
+"""A recommendation's statement without its grade marks, and the grade named in the unit's context."""
 
 from __future__ import annotations
 

@@ -1,20 +1,12 @@
 """``recommendation`` units: graded statements, and recommendation wording inside a guideline.
 
-Grades come from :mod:`structaware_readers.grades`, the document's own signals (is it a guideline,
-does it grade its recommendations, a default grade) from :mod:`structaware_readers.grades.document`.
 For a paragraph or list item, in order:
 
-1. several graded statements in one text become one unit each, every grade label closing (or,
-   at the start, opening) its statement;
-2. a grade line alone (WHO style) grades the ungraded recommendation just before it
-   (``Grade.source = "next_paragraph"``); a grade with no statement is no recommendation;
+1. several graded statements in one text become one unit each, every grade label closing (or opening) its own;
+2. a grade line alone grades the ungraded recommendation just before it (``Grade.source = "next_paragraph"``);
 3. a grade in the heading over a statement grades the first paragraph under it (``"heading"``);
-4. ungraded wording is a recommendation only in a guideline, and in one that grades its
-   recommendations only when a grade line follows; quoted wording and grade definitions never.
-
-The unit text is the statement without its closing grade marks (:mod:`.grade_marks`); the grade
-is ``Unit.grade`` and a ``Grade (<system>): <marks>`` part of the context; the parent section is
-the context, and the statement is not repeated in its section unit.
+4. ungraded wording is a recommendation only in a guideline, and in one that grades its recommendations only
+   when a grade line follows; quoted wording and grade definitions never.
 """
 
 from __future__ import annotations
@@ -302,12 +294,10 @@ def add_element(unit: Unit, block: Block) -> None:
 
 
 def takes_body(unit: Unit, block: Block, text: str, body_block: str, grading: DocumentGrading) -> bool:
-    """Append ``text`` (from ``block``) to the graded recommendation ``unit`` emitted just before it when
-    the statement ends with a colon ("Practice Point 1.2: Factors to consider before using an SGLT2i:"):
-    what it announces, the next paragraph or list (every item of it: ``body_block`` is the block already
-    taken), is its body. A text with a grade of its own is a statement of its own and is not taken; an
-    ungraded statement takes nothing (a manual's "Refer when:" is often followed by another box's text).
-    True when taken."""
+    """Append ``text`` (from ``block``) to the graded recommendation ``unit`` emitted just before it when the statement
+    ends with a colon ("Practice Point 1.2: Factors to consider before using an SGLT2i:"): what it announces, the
+    next paragraph or list (every item of it: ``body_block`` is the block already taken), is its body.
+    """
     if unit.unit_type is not UnitType.RECOMMENDATION or unit.grade is None or block.kind not in _KINDS:
         return False
     if not (unit.text.rstrip().endswith(":") or block.block_id == body_block) or grading.accepted(text):

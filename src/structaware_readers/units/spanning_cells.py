@@ -1,13 +1,4 @@
-"""Long cells that span several rows of a table, said once instead of in every row.
-
-A landscape summary table prints one long cell (``Key points``, ``Comments``, ``Counsel and
-treat``) beside every drug or option row of an infection, a drug class or a risk band; the grid
-repeats it in each row it spans. Repeated in every row unit, it buries the row's own cells (the
-drug, its dose, its length) under the same paragraph and makes each of them a long unit. Such a
-cell becomes a unit of its own (the stub cell that names the rows, then the cell), and the rows
-it spans keep their own cells only. A long cell in the first column names its rows (a key
-question) and stays in them.
-"""
+"""Long cells that span several rows of a table, said once instead of in every row."""
 
 from __future__ import annotations
 

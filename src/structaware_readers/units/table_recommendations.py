@@ -1,16 +1,10 @@
 """``recommendation`` units from a recommendation table whose grade lives in its columns.
 
-Two layouts, told apart by the table's header: class / level (ACC/AHA, ESC, Chinese
-``推荐等级 | 证据等级``) and strength / category (GRADE as VA/DoD prints it). A table qualifies when it
-has a recommendation column and either class and level columns or a strength column, and no
-evidence, reference or year-named column (an evidence table or an earlier version restates the
-recommendations).
-
-Each graded row gives one ``recommendation`` unit: the recommendation cell, then the other columns
-as ``Header: value``; the grade comes from :func:`structaware_readers.grades.parse_class_level` or
-:func:`structaware_readers.grades.grade_from_cells`. Topic columns left of the recommendation go to
-the context; a row repeating a ``rowspan`` cell adds its text to the context; full-width rows become
-ungraded ``table_row`` units naming the recommendation they support.
+Two layouts, told apart by the header: class / level (ACC/AHA, ESC, ``推荐等级 | 证据等级``) and strength /
+category (GRADE). A table qualifies when it has a recommendation column and either class and level columns or a
+strength column, and no evidence, reference or year-named column (an evidence table restates the
+recommendations). Each graded row gives one unit (the recommendation cell, then ``Header: value`` of the other
+columns); full-width rows become ungraded ``table_row`` units.
 """
 
 from __future__ import annotations

@@ -81,13 +81,7 @@ def _emit_table_text(builder: EmitContext, block: Block, text: str) -> None:
 
 
 def _emit_text_table(builder: EmitContext, block: Block) -> bool:
-    """Rows of a table the parser left as space-aligned text (MinerU flash on borderless tables).
-
-    A line with a label and at least one number is a row: cells are split at runs of two or more
-    spaces, the row text is ``label: value, value``; lines before the first row form the column
-    header context; a label-only line after that heads a group. Returns False (nothing emitted)
-    when fewer than two lines look like rows: the text then stays in its section.
-    """
+    """Rows of a table the parser left as space-aligned text (MinerU flash on borderless tables)."""
     lines = [line for line in block.text.splitlines() if line.strip()]
     parsed = [_text_row(line) for line in lines]
     if sum(1 for row in parsed if row is not None and _is_data_row(row)) < 2:
@@ -203,16 +197,7 @@ MAX_HEADER_ROWS, MAX_HEADER_CELL = 4, 120
 
 
 def trim_header(grid: TableGrid) -> TableGrid:
-    """Move header rows that cannot be column headers into the body.
-
-    A grid rebuilt from a region that ran into the page's body text (or a table whose rows are
-    characteristics and whose columns are trials) can come with dozens of "header" rows; joined
-    top-down they make every row unit thousands of characters long. A header of more than
-    :data:`MAX_HEADER_ROWS` rows, or with a cell over :data:`MAX_HEADER_CELL` characters, keeps its
-    first row, then further rows while a row has no number in a value cell (bare years allowed)
-    and no long cell, up to :data:`MAX_HEADER_ROWS`; the rows after it become body rows (their
-    page: the first body row's).
-    """
+    """Move header rows that cannot be column headers into the body."""
     header = grid.header_rows
     if len(header) <= MAX_HEADER_ROWS and all(len(c) <= MAX_HEADER_CELL for r in header for c in r):
         return grid

@@ -1,10 +1,5 @@
-"""A table block's grid read once for unit building: row kinds, column headers, row text, the
-context its units share, footnotes by marker, and one unit per row pointing at the row.
-
-Rules (package docstring of :mod:`structaware_readers.units`): group, band and note rows
-(:class:`RowKind`), ``Header: value; Header: value`` row text without repeated merged cells
-(:func:`row_text`), footnotes attached to the rows whose cells carry their markers
-(:mod:`structaware_readers.tables.footnotes`), grades read from grade columns.
+"""A table block's grid read once for unit building: row kinds, column headers, row text, the context its units share,
+footnotes by marker, and one unit per row pointing at the row.
 """
 
 from __future__ import annotations
@@ -78,13 +73,7 @@ _MERGED_CELL_CHARS = 80
 
 
 def row_text(headers: list[str], cells: list[str]) -> str:
-    """``Header: value; Header: value`` for one row; empty cells are left out.
-
-    A merged cell a parser repeated across columns (the same header and the same value in adjacent
-    columns, or a long value under two headers) is written once, and adjacent columns under one header give ``Header: v1, v2``, so no
-    header is repeated. Columns without a header give their value alone. A cell holding only a
-    currency sign is written before the next value (``$584,265``), a lone ``%`` after the previous one.
-    """
+    """``Header: value; Header: value`` for one row; empty cells are left out."""
     pieces: list[tuple[str, list[str]]] = []
     prev: tuple[str, str] | None = None
     sign = ""

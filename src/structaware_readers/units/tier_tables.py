@@ -1,11 +1,4 @@
-"""``recommendation`` units from a table whose columns are recommendation tiers (CSCO ``Ⅰ/Ⅱ/Ⅲ级推荐``).
-
-A row holds up to three recommendations of different grades, so each tier cell is a unit. Tier
-columns are headers starting with a tier (at least :data:`MIN_TIER_COLUMNS`; numbered by position
-when OCR lost the numerals). Each cell with text gives a ``recommendation`` unit with
-``Grade(system="CSCO", grade=<tier>, certainty=<the cell's evidence category>, source="table_column")``
-and context ``Topic:`` (the stub cells) and ``Tier:`` (the header).
-"""
+"""``recommendation`` units from a table whose columns are recommendation tiers (CSCO ``Ⅰ/Ⅱ/Ⅲ级推荐``)."""
 
 from __future__ import annotations
 

@@ -26,13 +26,9 @@ _LIST_MAX_GAP = 0.05  # page fraction between stacked list items of one list
 
 
 def build_blocks(records: list[Record], source: str, warnings: list[str] | None = None) -> list[Block]:
-    """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record). Heading
-    levels: Unstructured's own (:meth:`Hierarchy.parser_level`) where it gives one, else from
-    numbering and title order (:func:`~structaware_readers.structure.headings.heading_levels`). Tables that
-    cannot be read append a warning naming their page and element to ``warnings``.
-
-    Raises:
-        MalformedInputError: bad table markup or table chunk metadata (names element and field).
+    """Blocks for ``records`` (ids ``p{page}-e{j}`` of each block's first record). Heading levels: Unstructured's own
+    (:meth:`Hierarchy.parser_level`) where it gives one, else from numbering and title order
+    (:func:`~structaware_readers.structure.headings.heading_levels`). Raises ``MalformedInputError``.
     """
     return _Builder(records, source, warnings).build()
 

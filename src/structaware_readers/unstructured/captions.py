@@ -16,13 +16,8 @@ _STRAY_TEXT_CHARS = 20  # short text between a figure and its caption (axis labe
 
 
 def attach_captions(blocks: list[Block], caption_indexes: set[int]) -> list[Block]:
-    """Move the text of each CAPTION block (``caption_indexes``: their positions in ``blocks``)
-    into the ``caption`` of its figure/table and drop it; a caption with no target stays.
-
-    The target is found by geometry when the caption has a bbox
-    (:func:`~structaware_readers.structure.reading_order.caption_target`), else it is the neighbouring
-    figure/table in parser order on the same page, past stray text of at most 20 characters;
-    "Table ..." / "Figure ..." prefixes decide between a previous and a next one.
+    """Move the text of each CAPTION block (``caption_indexes``: their positions in ``blocks``) into the ``caption`` of
+    its figure/table and drop it; a caption with no target stays.
     """
     drop: set[int] = set()
     for ci in sorted(caption_indexes):

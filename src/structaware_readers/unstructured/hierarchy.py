@@ -1,10 +1,4 @@
-"""Heading levels of Unstructured ``Title`` elements, and a hierarchy that may be broken.
-
-Unstructured's ``parent_id`` links do not always form a tree (ids rewritten by
-``unique_element_ids``, hash ids shared by equal texts, loops). :class:`Hierarchy` uses a link only
-when it resolves to one element without a loop; otherwise levels come from title order,
-``category_depth`` and numbering. One :class:`InputWarning` per document counts the broken links.
-"""
+"""Heading levels of Unstructured ``Title`` elements, and a hierarchy that may be broken."""
 
 from __future__ import annotations
 

@@ -36,11 +36,8 @@ def load_elements(
     src: str | Path | Iterable[Any], partition_kwargs: Mapping[str, Any] | None
 ) -> tuple[list[Any], str, str, str]:
     """(element dicts, source label, doc_id, parser version) for any accepted input of
-    :func:`~structaware_readers.unstructured.reader.read_unstructured`.
-
-    Raises:
-        InputNotFoundError, UnknownFormatError, MalformedInputError, EmptyDocumentError,
-        ParserUnavailableError: as listed on ``read_unstructured``.
+    :func:`~structaware_readers.unstructured.reader.read_unstructured`. Raises ``InputNotFoundError``,
+    ``ParserUnavailableError``.
     """
     if isinstance(src, (str, Path)):
         path = existing_path(src, missing="no such file")

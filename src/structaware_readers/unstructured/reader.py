@@ -21,35 +21,9 @@ def read_unstructured(
     name: str | None = None,
     partition_kwargs: Mapping[str, Any] | None = None,
 ) -> ParsedDocument:
-    """Read Unstructured elements into a :class:`ParsedDocument` (blocks in the parser's order).
-
-    Args:
-        src: a list (any iterable) of ``Element`` objects or element dicts, a path to an elements JSON / NDJSON
-            file, or a path to a raw document that ``unstructured.partition.auto.partition``
-            can read (see the module docstring for what that needs offline).
-        name: display name; default: the stem of the original document's ``metadata.filename``,
-            else the file name without ``.json`` and a document extension
-            (``report.pdf.json`` -> ``report``), else ``"document"``.
-        partition_kwargs: extra keyword arguments for ``partition`` (raw files only), e.g.
-            ``{"strategy": "fast"}``.
-
-    Returns:
-        ``ParsedDocument`` with ``parser="unstructured"``, ``input_format`` = the elements'
-        ``metadata.filetype`` (MIME type, e.g. ``"application/pdf"``) or ``"elements"``,
-        ``doc_id`` from the bytes of the JSON file (raw file: of that file; in-memory elements:
-        of their canonical JSON, ``json.dumps(dicts, indent=4, sort_keys=True)``), pages
-        1-based, bboxes in 0..1 with a top-left origin, ``page_sizes`` in points for
-        ``PointSpace`` coordinates (else ``None``).
-
-    Raises:
-        InputNotFoundError: the path does not exist.
-        UnknownFormatError: a JSON file that is not a list of Unstructured elements, or a folder.
-        MalformedInputError: an element misses ``type``, has a bad ``page_number``,
-            ``coordinates``, ``orig_elements`` or table markup (the message names the element
-            index and field).
-        ParserUnavailableError: a raw file, and ``unstructured`` or its spaCy model is missing,
-            or partitioning failed.
-        EmptyDocumentError: no element, or no body block with text.
+    """Read Unstructured elements into a :class:`ParsedDocument` (blocks in the parser's order). Raises
+    ``InputNotFoundError``, ``UnknownFormatError``, ``MalformedInputError``, ``ParserUnavailableError``,
+    ``EmptyDocumentError``.
     """
     dicts, source, doc_id, version = load_elements(src, partition_kwargs)
     records = expand_records(dicts, source)

@@ -38,16 +38,8 @@ class Record:
 
 
 def expand_records(dicts: list[Any], source: str) -> list[Record]:
-    """Validate the elements, expand ``orig_elements`` (an element listed by several chunks is
-    kept once), and number each element on its page (``Record.j``) in output order.
-
-    A chunk whose ``orig_elements`` cannot be decoded is kept as itself (its own text and
-    ``page_number``) and one :class:`~structaware_readers.errors.InputWarning` per document
-    names the damaged fields.
-
-    Raises:
-        MalformedInputError: a bad type, metadata, page_number, text or coordinates (names the
-            element index and field).
+    """Validate the elements, expand ``orig_elements`` (an element listed by several chunks is kept once), and number
+    each element on its page (``Record.j``) in output order. Raises ``MalformedInputError``.
     """
     flat: list[tuple[dict[str, Any], str]] = []
     seen: set[str] = set()
@@ -134,13 +126,8 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
 
 
 def decode_orig_elements(value: Any, source: str, where: str) -> list[Any]:
-    """``orig_elements``: base64 of zlib-compressed JSON (``elements_to_base64_gzipped_json``;
-    "gzipped" by name only: the bytes start ``78 9c``), inflated to at most
-    :data:`ORIG_ELEMENTS_MAX_BYTES`.
-
-    Raises:
-        MalformedInputError: not a string or list, not base64/zlib/JSON, larger than the cap,
-            or not a JSON list (names the field).
+    """``orig_elements``: base64 of zlib-compressed JSON (``elements_to_base64_gzipped_json``; "gzipped" by name only:
+    the bytes start ``78 9c``), inflated to at most :data:`ORIG_ELEMENTS_MAX_BYTES`. Raises ``MalformedInputError``.
     """
     if isinstance(value, list):
         return value

@@ -28,12 +28,8 @@ log = logging.getLogger(__name__)
 
 
 def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Record]]:
-    """TableChunks (left after ``orig_elements`` expansion) grouped by ``table_id``, in
-    ``chunk_index`` order.
-
-    Raises:
-        MalformedInputError: two chunks of one table share a ``chunk_index``, or one is not a
-            non-negative integer.
+    """TableChunks (left after ``orig_elements`` expansion) grouped by ``table_id``, in ``chunk_index`` order. Raises
+    ``MalformedInputError``.
     """
     groups: dict[str, list[Record]] = {}
     for r in records:
@@ -58,14 +54,10 @@ def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Rec
 
 
 def table_grid(chunks: list[Record], source: str, warnings: list[str] | None = None) -> TableGrid | None:
-    """The grid of one table (``chunks``: a ``Table``, or the ``TableChunk`` s of one table):
-    later chunks' first ``num_carried_over_header_rows`` rows are dropped, and
-    ``body_row_pages`` is set when the rows lie on several pages. ``None`` when the table has no
-    usable markup (the text then stays section text; see the module docstring). Warnings are
-    appended to ``warnings`` (when given) and logged.
-
-    Raises:
-        MalformedInputError: bad ``table_as_cells`` or carried-over row count.
+    """The grid of one table (``chunks``: a ``Table``, or the ``TableChunk`` s of one table): later chunks' first
+    ``num_carried_over_header_rows`` rows are dropped, and ``body_row_pages`` is set when the rows lie on several
+    pages. ``None`` when the table has no usable markup (the text then stays section text; see the module
+    docstring). Raises ``MalformedInputError``.
     """
     if len(chunks) == 1:
         return _one_grid(chunks[0], source, warnings)
@@ -99,13 +91,7 @@ def table_grid(chunks: list[Record], source: str, warnings: list[str] | None = N
 
 
 def _one_grid(r: Record, source: str, warnings: list[str] | None, table: Record | None = None) -> TableGrid | None:
-    """Grid of one ``Table``: from ``text_as_html``, else ``table_as_cells``, else line-structured text.
-
-    Markup with no row (``<table></table>``) counts as missing; markup that holds only part of
-    ``Table.text`` keeps its grid and ``text_outside_grid`` (both with a warning naming the page
-    and element); a one-line text is never split into invented cells. ``table``: the first record
-    of the table ``r`` is a chunk of (its block id names the table in warnings), default ``r``.
-    """
+    """Grid of one ``Table``: from ``text_as_html``, else ``table_as_cells``, else line-structured text."""
     html = r.md.get("text_as_html")
     field = f"{r.where}.metadata.text_as_html"
     cells = r.md.get("table_as_cells")
