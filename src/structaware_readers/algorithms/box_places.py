@@ -120,7 +120,7 @@ def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[f
 def fit_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
     """``doc`` with the boxes of the description paragraphs its flowchart edges point at fitted to the PDF's text
     layer: each becomes the union of the text runs whose middle lies inside it (a parser's paragraph box may end a
-    few points short of its lines' ends, or above its last line's descenders). A box with no run inside is kept;
+    few points short of its lines' ends, or above its last line's descenders). A box with no run inside is kept.
     Raises ``InputNotFoundError``, ``MalformedInputError``.
     """
     from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in

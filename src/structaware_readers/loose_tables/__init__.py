@@ -34,7 +34,10 @@ CAPTION_GAP = 0.03
 
 
 def gather_loose_tables(doc: ParsedDocument, pdf: str | bytes | Any | None = None) -> ParsedDocument:
-    """``doc`` with its loose and pictured tables as table blocks (module docstring)."""
+    """``doc`` (1-based pages, bboxes 0..1 of the page, origin top-left) with its loose and pictured tables as table
+    blocks (module docstring); ``doc`` itself when none is found. ``pdf`` (path or bytes, or ``None``) gives the text
+    layer; one that cannot be opened is named in ``doc.warnings``.
+    """
     pages: dict[int, list[int]] = {}
     for i, b in enumerate(doc.blocks):
         pages.setdefault(b.page, []).append(i)

@@ -1,4 +1,6 @@
-"""The PDF's text layer where a loose table needs it: a statement block's lines, a data table's grid."""
+"""The PDF's text layer where a loose table needs it: a statement block's lines, a data table's grid. Boxes are 0..1 of
+the page, origin top-left.
+"""
 
 from __future__ import annotations
 

@@ -12,7 +12,14 @@ __all__ = ["FlowEdge", "Flowchart", "NotAFlowchartError"]
 
 @dataclass
 class FlowEdge:
-    """One directed edge of a flowchart."""
+    """One directed edge of a flowchart.
+
+    ``source``/``target`` are node (or subgraph) ids as written, ``label`` the cleaned edge text (``""`` when
+    unlabelled), ``stroke`` ``normal``/``dotted``/``thick``, ``head`` ``arrow``/``open``/``circle``/``cross``.
+    ``element_ids`` name the document elements that state the edge (``p{page}-e{j}``) when the chart was read from
+    a document; ``arrow_bbox`` is where the connector is drawn when read from an image, ``(x0, y0, x1, y1)`` in 0..1
+    of the displayed page, origin top-left (else ``None``).
+    """
 
     source: str
     target: str
@@ -35,7 +42,13 @@ class FlowEdge:
 
 @dataclass
 class Flowchart:
-    """A parsed Mermaid flowchart."""
+    """A parsed Mermaid flowchart.
+
+    ``direction`` as written (``"TB"`` when absent), ``nodes`` id -> label in order of first appearance, ``edges``
+    in source order, ``subgraphs`` id -> the node ids inside it at any depth, ``skipped`` the statements skipped with
+    ``strict=False`` (``"line N: <statement>"``). ``node_bboxes``: node id -> its box on the chart's page,
+    ``(x0, y0, x1, y1)`` in 0..1 of the displayed page, origin top-left; only for charts read from an image.
+    """
 
     direction: str = "TB"
     nodes: dict[str, str] = field(default_factory=dict)

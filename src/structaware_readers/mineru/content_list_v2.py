@@ -1,4 +1,7 @@
-"""MinerU ``content_list_v2.json`` (mineru 3.0+, also rendered by 4.x): a list of pages of items."""
+"""MinerU ``content_list_v2.json`` (mineru 3.0+, also rendered by 4.x): a list of pages of items. Shape: ``list[page]
+-> list[{type, content: {...}, bbox}]``, the page index the array position (0-based), ``bbox`` integers 0..1000
+(divided by 1000 here).
+"""
 
 from __future__ import annotations
 

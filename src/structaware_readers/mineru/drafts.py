@@ -20,7 +20,11 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Draft:
-    """One parser element before it becomes a :class:`Block`."""
+    """One parser element before it becomes a :class:`Block`: 1-based ``page``, ``bbox`` 0..1 (top-left origin).
+
+    ``j`` is the 0-based position among all elements of the page in the parser's order (furniture and merged-away
+    items included), so ``block_id = f"p{page}-e{j}"`` is stable.
+    """
 
     page: int
     j: int

@@ -1,4 +1,7 @@
-"""MinerU 4.x ``middle_json.json``: the ``docvortex.middle`` schema (2.0; 4.0 alphas wrote 1.0)."""
+"""MinerU 4.x ``middle_json.json``: the ``docvortex.middle`` schema (2.0; 4.0 alphas wrote 1.0). A block is ``{type,
+index, bbox (0..1, top-left), content, level?, continues_prev?}``; ``content`` is inline spans, a LaTeX string, or
+child blocks (lists, images, tables, charts, code).
+"""
 
 from __future__ import annotations
 

@@ -57,8 +57,13 @@ def parse_pdf(
     use_cache: bool = True,
     allow_model_download: bool = False,
 ) -> ParsedDocument:
-    """Parse a PDF with MinerU and return it as a :class:`ParsedDocument`. Raises ``InputNotFoundError``,
-    ``UnknownFormatError``, ``ParserUnavailableError``, ``MalformedInputError``, ``EmptyDocumentError``.
+    """Parse a PDF with MinerU and return it as a :class:`ParsedDocument` (1-based pages, bboxes 0..1, top-left).
+
+    ``tier`` ``"flash"`` (default) needs no models; others need MinerU's models. ``api_url`` / ``api_key`` (env
+    ``STRUCTAWARE_MINERU_API``, ``STRUCTAWARE_MINERU_API_KEY``) parse on a ``mineru-api`` server; ``timeout`` in
+    seconds kills the run; ``keep_output`` also saves MinerU's output zip; ``doc_id`` hashes the PDF's bytes.
+    Raises ``InputNotFoundError``, ``UnknownFormatError``, ``ParserUnavailableError`` (MinerU missing, server
+    unreachable, models missing, timeout), ``MalformedInputError``, ``EmptyDocumentError``.
     """
     pdf = check_pdf(path)
     doc_id = doc_id_from_file(pdf)

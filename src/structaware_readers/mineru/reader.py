@@ -60,8 +60,12 @@ _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 def parse_mineru_json(
     data: Any, *, source: str, doc_id: str, name: str, input_format: str | None = None
 ) -> ParsedDocument:
-    """Build a :class:`ParsedDocument` from an in-memory MinerU JSON value of any era. Raises ``UnknownFormatError``,
-    ``MalformedInputError``, ``EmptyDocumentError``.
+    """Build a :class:`ParsedDocument` from an in-memory MinerU JSON value of any era.
+
+    ``source`` goes to ``ParsedDocument.source`` and errors; ``doc_id`` is the caller's hash of the file bytes;
+    ``input_format`` skips detection. Blocks come in MinerU's reading order with 1-based pages, 0..1 top-left bboxes,
+    ids ``p{page}-e{j}``, continued tables merged. Raises ``UnknownFormatError``, ``MalformedInputError`` (names the
+    field), ``EmptyDocumentError``.
     """
     if input_format is None:
         input_format = detect_format(data, path=source)
@@ -76,8 +80,12 @@ def parse_mineru_json(
 
 
 def read_mineru(path: str | Path, *, name: str | None = None) -> ParsedDocument:
-    """Read a MinerU output (any era) or run MinerU on a PDF. Raises ``InputNotFoundError``, ``UnknownFormatError``,
-    ``MalformedInputError``, ``EmptyDocumentError``, ``ParserUnavailableError``.
+    """Read a MinerU output (any era) or run MinerU on a PDF.
+
+    ``path``: a MinerU JSON file, an output folder, a zip, or a PDF (handed to
+    :func:`structaware_readers.mineru.pdf.parse_pdf`); the kind is decided by content, not the extension.
+    ``doc_id`` hashes the bytes of the JSON file read. Raises ``InputNotFoundError``, ``UnknownFormatError``,
+    ``MalformedInputError`` (names file and field), ``EmptyDocumentError``, ``ParserUnavailableError``.
     """
     p = existing_path(path)
     if p.is_dir():

@@ -1,4 +1,6 @@
-"""MinerU 4.x ``structured_content.json``: the docvortex middle rendered to Markdown strings."""
+"""MinerU 4.x ``structured_content.json``: the docvortex middle rendered to Markdown strings. Bboxes are 0..1; text
+stays MinerU's Markdown.
+"""
 
 from __future__ import annotations
 

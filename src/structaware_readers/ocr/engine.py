@@ -37,7 +37,9 @@ RAPIDOCR_DIST = "rapidocr"
 
 @dataclass(frozen=True)
 class OcrLine:
-    """One line of text read from an image."""
+    """One line of text read from an image: ``bbox`` and ``polygon`` in 0..1 of the image, origin top-left;
+    ``confidence`` 0..1.
+    """
 
     text: str
     bbox: BBox

@@ -1,4 +1,7 @@
-"""OCR lines of one page -> typed blocks in reading order (heading, paragraph, table, furniture)."""
+"""OCR lines of one page -> typed blocks in reading order (heading, paragraph, table, furniture). Input: the lines an
+:class:`~structaware_readers.ocr.engine.OcrEngine` read and the page's horizontal rules; boxes are 0..1 of the page,
+origin top-left.
+"""
 
 from __future__ import annotations
 

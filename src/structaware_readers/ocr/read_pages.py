@@ -24,7 +24,9 @@ _RULE_GAP = 0.006
 
 @dataclass
 class PageRead:
-    """What OCR read on one page."""
+    """What OCR read on one page (1-based ``page``): ``lines`` with bbox in 0..1 of the page (origin top-left) and
+    confidence 0..1, horizontal ``rules`` as ``(y, x0, x1)`` in 0..1, and the ``route`` that read it.
+    """
 
     page: int
     lines: list[OcrLine]

@@ -1,4 +1,10 @@
-"""Column-aware reading order of a page's blocks, restored from their bounding boxes."""
+"""Column-aware reading order of a page's blocks, restored from their bounding boxes.
+
+A recursive X-Y cut: boxes are split at whitespace gaps into columns (left to right) or bands (top to bottom),
+each part ordered recursively; captions travel with their figure or table, an inset figure is read after the text
+beside it, furniture goes above or below the body, blocks without a bbox keep their index. Bboxes are
+``(x0, y0, x1, y1)`` in 0..1 of the page, origin top-left.
+"""
 
 from __future__ import annotations
 

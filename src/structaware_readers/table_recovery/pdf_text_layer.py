@@ -1,4 +1,6 @@
-"""A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber)."""
+"""A table region of a PDF page -> :class:`TableGrid`, from the page's text layer (pdfplumber). Each body row keeps its
+bbox (0..1 of the page, origin top-left) and 1-based page.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once."""
+"""A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once. Boxes are 0..1 of the
+displayed page, origin top-left.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer."""
+"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer. Boxes are 0..1 of the page as
+displayed, origin top-left.
+"""
 
 from __future__ import annotations
 

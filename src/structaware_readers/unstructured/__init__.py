@@ -1,4 +1,10 @@
-"""Unstructured output -> :class:`ParsedDocument`: the second parser route next to :mod:`..mineru`."""
+"""Unstructured output -> :class:`ParsedDocument`: the second parser route next to :mod:`..mineru`.
+
+Each Unstructured category maps to one :class:`BlockKind` (``source_type`` keeps the category); coordinates
+become 0..1 of the page with a top-left origin, pages are ``metadata.page_number`` (1-based), block ids
+``p{page}-e{j}`` in Unstructured's order. Raw files need spaCy's ``en_core_web_sm`` and the format's
+``unstructured`` extras; without them :class:`ParserUnavailableError` is raised before partitioning.
+"""
 
 from __future__ import annotations
 

@@ -21,8 +21,12 @@ def read_unstructured(
     name: str | None = None,
     partition_kwargs: Mapping[str, Any] | None = None,
 ) -> ParsedDocument:
-    """Read Unstructured elements into a :class:`ParsedDocument` (blocks in the parser's order). Raises
-    ``InputNotFoundError``, ``UnknownFormatError``, ``MalformedInputError``, ``ParserUnavailableError``,
+    """Read Unstructured elements into a :class:`ParsedDocument` (blocks in the parser's order).
+
+    ``src``: ``Element`` objects or element dicts, an elements JSON / NDJSON file, or a raw document for
+    ``unstructured.partition.auto.partition`` (with ``partition_kwargs``). Pages are 1-based, bboxes 0..1 with a
+    top-left origin, ``page_sizes`` in points for ``PointSpace`` coordinates. Raises ``InputNotFoundError``,
+    ``UnknownFormatError``, ``MalformedInputError`` (names element index and field), ``ParserUnavailableError``,
     ``EmptyDocumentError``.
     """
     dicts, source, doc_id, version = load_elements(src, partition_kwargs)
