@@ -1,11 +1,4 @@
-"""Dense and sparse encoders for evidence units, with a persistent content-hash cache.
-
-Both embed ``Unit.embedding_text()`` (context, newline, text) in batches and look each text up in an
-:class:`EmbeddingCache` keyed by model id and content hash first, so an unchanged document runs no
-model. :class:`DenseEncoder` (:mod:`.dense`) wraps any :class:`DenseModel` (:mod:`.fastembed_model`,
-:mod:`.packaged_models`, :mod:`.language_routed`); :class:`SparseEncoder` (:mod:`.sparse`) gives the
-term-frequency half of BM25, Qdrant applying the IDF half.
-"""
+"""Dense and sparse encoders for evidence units, with a persistent content-hash cache."""
 
 from structaware_retrievers.encoders.cache import EmbeddingCache
 from structaware_retrievers.encoders.dense import DENSE_PRESETS, ENV_DENSE_MODEL, DenseEncoder, DenseModel

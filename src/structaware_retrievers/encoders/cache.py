@@ -1,10 +1,4 @@
-"""Persistent embedding cache and the batching + caching base shared by both encoders.
-
-Every text is looked up in an :class:`EmbeddingCache` keyed by ``(model_id, ids.content_hash(text))``
-before any model runs, so re-ingesting an unchanged document runs no model at all. Misses are
-computed and stored in slices (:attr:`CachedEncoder.commit_every`), so an interrupted run loses
-at most one slice of work.
-"""
+"""Persistent embedding cache and the batching + caching base shared by both encoders."""
 
 from __future__ import annotations
 
@@ -22,15 +16,7 @@ __all__ = ["CachedEncoder", "EmbeddingCache"]
 
 
 class EmbeddingCache:
-    """Persistent embedding cache: an SQLite file keyed by ``(model_id, content_hash)``.
-
-    Dense vectors are stored as float32 bytes; sparse vectors as uint32 indices followed by
-    float32 values. Safe to share between threads of one process (one connection, one lock).
-    ``path=None`` keeps the cache in memory.
-
-    Entries are never evicted: a document that is deleted from an index keeps its vectors here,
-    so re-adding it is free. Delete the file to reclaim the space.
-    """
+    """Persistent embedding cache: an SQLite file keyed by ``(model_id, content_hash)``."""
 
     _CHUNK = 500  # keys per SELECT (SQLite's bound-variable limit is 999 on old builds)
 

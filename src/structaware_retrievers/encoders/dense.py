@@ -1,10 +1,4 @@
-"""The dense-model interface and :class:`DenseEncoder`, which caches and batches any model.
-
-A dense model is anything with the small :class:`DenseModel` interface (a name, an id, a
-dimension, the languages it covers, and two embedding calls). :class:`DenseEncoder` adds the
-content-hash cache, length-sorted batching and model choice by name, so a model outside fastembed
-plugs in the same way as a fastembed one: ``DenseEncoder(model=MyModel())``.
-"""
+"""The dense-model interface and :class:`DenseEncoder`, which caches and batches any model."""
 
 from __future__ import annotations
 
@@ -32,19 +26,7 @@ ENV_DENSE_MODEL = "STRUCTAWARE_DENSE_MODEL"
 
 @runtime_checkable
 class DenseModel(Protocol):
-    """What :class:`DenseEncoder` needs from a dense text-embedding model.
-
-    Attributes:
-        model_name: a human-readable name (written to an index's config).
-        model_id: identity of the weights (name plus version or digest): cache key and the
-            index-compatibility check, so it must change whenever the vectors would.
-        dim: output dimension.
-        languages: ISO 639-1 codes the model handles, or ``None`` for multilingual/unknown.
-
-    ``embed_documents(texts)`` returns a ``(len(texts), dim)`` float32 array of unit-length rows
-    for passages; ``embed_query(text)`` a ``(dim,)`` unit-length vector for one search query (a
-    model with query/passage prefixes applies them here). Loading should be lazy.
-    """
+    """What :class:`DenseEncoder` needs from a dense text-embedding model."""
 
     model_name: str
     model_id: str

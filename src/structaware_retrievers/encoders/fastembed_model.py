@@ -1,11 +1,6 @@
-"""Dense models in fastembed's formats (ONNX Runtime, CPU): the way to use any fastembed catalogue
-model or local ONNX folder, and the bundled all-MiniLM-L6-v2 int8 export.
-
-Mean-pooling models in a local folder (the bundled default, and ``model_path=`` folders that are
-not catalogue names) run on :class:`~structaware_retrievers.encoders.onnx_text.OnnxMeanPoolEmbedder`:
-the same vectors as fastembed, without importing fastembed (~1 s per process), with the optimised
-graph cached. Catalogue models run on fastembed's ``TextEmbedding``. Both are batched by tokens
-(``max_batch_tokens``), which bounds the memory of embedding."""
+"""Dense models in fastembed's formats (ONNX Runtime, CPU): the way to use any fastembed catalogue model or local ONNX
+folder, and the bundled all-MiniLM-L6-v2 int8 export.
+"""
 
 from __future__ import annotations
 
@@ -70,22 +65,8 @@ def _find_onnx(folder: Path) -> str:
 
 
 class FastembedModel:
-    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats.
-
-    One source, the first given: ``model_path=DIR`` (an ONNX file with ``last_hidden_state``, plus
-    ``tokenizer.json``; mean pooling assumed unless ``model_name`` names a catalogue entry),
-    ``model_name=NAME`` (a fastembed catalogue model, cached before when offline), or neither: the
-    bundled all-MiniLM-L6-v2 int8 (384-d, English). ``dynamic_int8`` runs the matrix products on
-    8-bit integers (default on for the bundled model only; its ``model_id`` gains ``+dynamic-int8``
-    and stays compatible with the float32 id). ``max_batch_tokens`` bounds the padded tokens of one
-    ONNX Runtime call. The session is created on first use.
-
-    Raises:
-        InputNotFoundError: ``model_path`` does not exist or lacks the ONNX/tokenizer files.
-        ModelUnavailableError: the model cannot be loaded (not cached offline, checksum mismatch,
-            not a catalogue name).
-        MalformedInputError: ``max_batch_tokens`` < 1; ``dynamic_int8=True`` for a model fastembed
-            runs.
+    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats. Raises ``InputNotFoundError``,
+    ``ModelUnavailableError``, ``MalformedInputError``.
     """
 
     def __init__(

@@ -1,16 +1,4 @@
-"""jieba's default dictionary read word by word from an SQLite file in the user cache.
-
-jieba keeps its whole prefix dictionary (about 500,000 words and word prefixes with their
-frequencies) in one dict, unmarshalled in every process that segments Chinese: most of a cold
-one-question process. Segmenting a text only ever looks up substrings of that text, so a process
-that segments a few questions needs a few hundred entries. :func:`lazy_tokenizer` gives a
-``jieba.Tokenizer`` whose dictionary is a :class:`LazyFreq`: entries are read from
-``<cache>/bm25/jieba-<version>-<dict size>-<dict mtime>.sqlite`` (built once from jieba's own
-``dict.txt`` with jieba's own ``gen_pfdict``, so the same words, frequencies and total) and kept;
-past :data:`FULL_AFTER` distinct lookups (a process tokenising documents) the whole dictionary is
-loaded the usual way. Segmentation is the same, token for token: jieba sees the same values for
-every key it asks about.
-"""
+"""jieba's default dictionary read word by word from an SQLite file in the user cache."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""One dense vector that reads English and Chinese: an English and a multilingual model side by side.
-
-A passage is stored as ``[e(t), m(t)] / sqrt(2)``, both halves unit length. A mostly-CJK query
-(:func:`~.tokenize.cjk_share` >= 0.3) is embedded ``[0, m(q)]`` and ranks as the multilingual model;
-any other query ``[e(q), beta * m(q)]``, ranking as the English model plus ``beta`` of the other.
-The store keeps one named vector; the weighting lives in the query vector.
-
-With ``beta = 0`` (the default) passages without a CJK letter skip the multilingual model and carry
-a fixed unit half (:func:`no_cjk_half`), so an English corpus costs the English model alone and
-scores stay on the same scale. Each half is a :class:`~.dense.DenseEncoder` with its own cache
-entries.
-"""
+"""One dense vector that reads English and Chinese: an English and a multilingual model side by side."""
 
 from __future__ import annotations
 
@@ -63,25 +52,8 @@ def no_cjk_half(dim: int) -> np.ndarray:
 
 
 class LanguageRoutedModel:
-    """An English and a multilingual :class:`DenseEncoder` in one vector; the query's language picks the half.
-
-    Args:
-        english: the English model.
-        multilingual: a model that covers the other languages.
-        english_query_share: ``beta``, the weight of the multilingual half in a non-CJK query
-            (0: the English model alone).
-        name: the preset name (``model_name``).
-        route_passages: embed a passage without a CJK letter by the English model alone;
-            ``None``: on when ``english_query_share`` is 0.
-
-    Attributes:
-        model_id: ``<name>@<english id>+<multilingual id>``, suffixed when passages are routed.
-        compatible_model_ids: ids of indexes whose passage vectors this model scores alike.
-        languages: the union of the halves' languages (``None``: one is multilingual or unknown).
-
-    Raises:
-        MalformedInputError: ``english_query_share`` is negative or not finite, or
-            ``route_passages=True`` with ``english_query_share > 0``.
+    """An English and a multilingual :class:`DenseEncoder` in one vector; the query's language picks the half. Raises
+    ``MalformedInputError``.
     """
 
     def __init__(

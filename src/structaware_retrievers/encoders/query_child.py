@@ -1,13 +1,4 @@
-"""The query vector of a one-question process, computed in a forked child on the other core.
-
-Loading the dense model is a large part of a cold ``structaware query``. A child made with
-``os.fork`` as the command starts loads it on a second core while the parent parses the command
-line and opens the index; the parent never imports numpy or ONNX Runtime. The parent sends the
-text through one pipe (:meth:`ForkedQueryEncoder.ask`) and gets ``dim`` little-endian float32
-values back, bit for bit what :meth:`DenseEncoder.embed_query` gives. Without a vector from the
-child the encoder embeds in-process, so errors are raised there, typed. Forks only on Linux in a
-single-threaded process (:meth:`ForkedQueryEncoder.start` returns False otherwise).
-"""
+"""The query vector of a one-question process, computed in a forked child on the other core."""
 
 from __future__ import annotations
 
@@ -38,17 +29,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 class ForkedQueryEncoder(DenseEncoder):
-    """A :class:`DenseEncoder` whose vector for one query is computed by a forked child process.
-
-    :meth:`start` forks the child, which loads the model at once; :meth:`ask` hands it the query;
-    :meth:`embed_query` of that text returns the child's vector. Any other text, and that text
-    when the child gave none (or was never started), is embedded in-process by the same model
-    settings. :meth:`close` ends and reaps a child whose work was not used (idempotent).
-
-    Args:
-        kwargs: as for :class:`DenseEncoder`. Set attributes of ``backend`` (e.g.
-            ``FastembedModel.prepack``) before :meth:`start`: the child copies them.
-    """
+    """A :class:`DenseEncoder` whose vector for one query is computed by a forked child process."""
 
     _in_process = False  # the child imports numpy; the parent only if the child fails (embed_query)
 

@@ -43,24 +43,7 @@ def _unpack_sparse(b: bytes) -> SparseVector:
 
 
 class SparseEncoder(CachedEncoder):
-    """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``).
-
-    A document token gets the BM25 term-frequency weight
-    ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avg_len))``, a query token 1.0; Qdrant multiplies by
-    the IDF of the live collection, so IDF stays right as documents come and go. Tokens
-    (:mod:`.tokenize`): NFKC and lower case, jieba search-mode words for Chinese (numbers kept, so
-    rows differing by a value stay apart), stop words dropped except after a label word
-    (``Class I``), numbers split from units, Snowball stems, id ``abs(mmh3.hash(token))``.
-
-    Args:
-        k1: term-frequency saturation (BM25 ``k1``), >= 0.
-        b: length normalisation in [0, 1].
-        avg_len: assumed average document length in tokens.
-        cache: persistent :class:`EmbeddingCache` (``None``: no caching).
-
-    ``model_id`` encodes every setting that changes document vectors, so an index refuses an
-    encoder that would write other vectors.
-    """
+    """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``)."""
 
     VERSION = "2"
 

@@ -72,12 +72,8 @@ def _make_unit(
 
 
 def char_windows(length: int, size: int = CHUNK_CHARS, overlap: int = CHUNK_OVERLAP) -> list[tuple[int, int]]:
-    """``[start, end)`` character windows of ``size`` with ``overlap`` covering ``range(length)``.
-
-    The last window ends at ``length`` (it may be shorter). ``length <= size`` gives one window.
-
-    Raises:
-        ValueError: ``size <= overlap`` or ``overlap < 0``.
+    """``[start, end)`` character windows of ``size`` with ``overlap`` covering ``range(length)``. Raises
+    ``ValueError``.
     """
     if overlap < 0 or size <= overlap:
         raise ValueError(f"need 0 <= overlap < size, got size={size}, overlap={overlap}")
@@ -110,11 +106,8 @@ def joined_text(body: Sequence[tuple[Block, str]]) -> tuple[str, list[tuple[int,
 
 
 def body_text(doc: ParsedDocument) -> tuple[str, list[tuple[int, int, Block]]]:
-    """The document's body text in reading order (furniture excluded, blocks joined by a blank
-    line) and each block's character span: the text every chunking baseline and peer cuts.
-
-    Raises:
-        EmptyDocumentError: the document has no body text.
+    """The document's body text in reading order (furniture excluded, blocks joined by a blank line) and each block's
+    character span: the text every chunking baseline and peer cuts. Raises ``EmptyDocumentError``.
     """
     return joined_text(_body(doc))
 
@@ -161,12 +154,9 @@ def flat_chunks(doc: ParsedDocument, *, size: int = CHUNK_CHARS, overlap: int = 
 
 
 def heading_chunks(doc: ParsedDocument, *, size: int = CHUNK_CHARS, overlap: int = CHUNK_OVERLAP) -> list[Unit]:
-    """Heading-aware chunks (method ``heading``): split before each heading, then 500/50 windows
-    inside each section. ``section_path`` holds the section's heading text (one entry) when there
-    is one. The unit's ``context`` stays empty: the heading is text of the section's first chunk.
-
-    Raises:
-        EmptyDocumentError: the document has no body text.
+    """Heading-aware chunks (method ``heading``): split before each heading, then 500/50 windows inside each section.
+    ``section_path`` holds the section's heading text (one entry) when there is one. The unit's ``context`` stays
+    empty: the heading is text of the section's first chunk. Raises ``EmptyDocumentError``.
     """
     sections: list[list[tuple[Block, str]]] = []
     for b, t in _body(doc):
@@ -181,11 +171,8 @@ def heading_chunks(doc: ParsedDocument, *, size: int = CHUNK_CHARS, overlap: int
 
 
 def page_units(doc: ParsedDocument) -> list[Unit]:
-    """One unit per page holding body text (method ``page``): the page's body blocks joined by a
-    blank line, in reading order. A block merged across pages belongs to its first page.
-
-    Raises:
-        EmptyDocumentError: the document has no body text.
+    """One unit per page holding body text (method ``page``): the page's body blocks joined by a blank line, in reading
+    order. A block merged across pages belongs to its first page. Raises ``EmptyDocumentError``.
     """
     by_page: dict[int, list[tuple[Block, str]]] = {}
     for b, t in _body(doc):
@@ -200,11 +187,8 @@ def page_units(doc: ParsedDocument) -> list[Unit]:
 
 
 def element_units(doc: ParsedDocument) -> list[Unit]:
-    """One unit per body block, its text alone without context (method ``element``, the paper's
-    "OCR element" baseline). A table is one element.
-
-    Raises:
-        EmptyDocumentError: the document has no body text.
+    """One unit per body block, its text alone without context (method ``element``, the paper's "OCR element"
+    baseline). A table is one element. Raises ``EmptyDocumentError``.
     """
     return [
         _make_unit(doc, "element", UnitType.ELEMENT, i, t, [b]) for i, (b, t) in enumerate(_body(doc))
@@ -220,14 +204,7 @@ def structure_units(doc: ParsedDocument) -> list[Unit]:
 
 @dataclass(frozen=True)
 class Method:
-    """A unit-construction method under evaluation.
-
-    Attributes:
-        key: short name used on the command line and in JSON (``"flat"``, ``"struct"``, ...).
-        label: row label in printed tables.
-        element_addressable: whether each unit identifies its element(s), so Element Hit applies.
-        build: ``ParsedDocument -> list[Unit]``.
-    """
+    """A unit-construction method under evaluation."""
 
     key: str
     label: str

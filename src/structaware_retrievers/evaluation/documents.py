@@ -30,18 +30,8 @@ def load_question_documents(
     pdf_tables: bool = True,
     textless: dict[str, str] | None = None,
 ) -> dict[str, ParsedDocument]:
-    """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``.
-
-    ``parsed`` (pre-parsed MinerU outputs) is searched before ``docs``; with ``pdf_tables`` a parsed
-    output is handed ``docs/<stem>.pdf`` for table grids.
-
-    Args:
-        textless: when given, a document without readable text (``EmptyDocumentError``, or a scan
-            needing OCR models) is recorded here as ``{stem: reason}`` instead of raising.
-
-    Raises:
-        InputNotFoundError: a referenced document is in neither folder, or a folder is missing;
-            and the readers' typed errors (``MissingExtraError`` always raises).
+    """Load each document the questions reference, once, by file stem: ``{stem: ParsedDocument}``. Raises
+    ``InputNotFoundError``.
     """
     from structaware_readers.load.loader import load_document
 

@@ -1,12 +1,4 @@
-"""The evaluation harness: methods x retrievers x scopes on a question set (the reference paper, 3.3-4.4).
-
-:func:`run_eval` indexes each method's units (:mod:`.baselines`) in its own collection, all sharing
-one dense and one sparse encoder, then searches every question with ``bm25``, ``dense`` and
-``hybrid`` over the whole corpus and within the question's own document. :class:`.judge.Judge` and
-:mod:`.metrics` score the hits; :mod:`.comparisons` tests structure-aware units against each
-baseline. Documents are read by :mod:`.documents`, searched through :mod:`.searchers` (peers:
-:mod:`.peers`), collected in an :class:`~.results.EvalResult` that :mod:`.report` prints.
-"""
+"""The evaluation harness: methods x retrievers x scopes on a question set (the reference paper, 3.3-4.4)."""
 
 from __future__ import annotations
 
@@ -85,39 +77,13 @@ def run_eval(
     pdf_tables: bool = True,
     rerank: Any = None,
 ) -> EvalResult:
-    """Evaluate unit-construction methods x retrievers x scopes on a question file.
+    """Evaluate unit-construction methods x retrievers x scopes on a question file; return an :class:`EvalResult`.
 
-    Args:
-        questions: JSON-lines question file (:mod:`.questions`).
-        docs: folder of the question documents (PDFs or parser outputs), matched by file stem.
-        parsed: folder of pre-parsed MinerU outputs (``<stem>.zip`` or ``<stem>/``), searched first.
-        methods: keys of :data:`.baselines.METHODS`.
-        retrievers: any of ``bm25``, ``dense``, ``hybrid``.
-        ks: cut-offs for PH@k / EH@k / EvH@k.
-        json_out: write :meth:`EvalResult.to_json` here.
-        index_dir: folder of the per-method indexes and embedding caches (reused across runs);
-            ``None``: a temporary folder.
-        limit: evaluate only the first ``limit`` questions.
-        scopes: ``"corpus"`` and/or ``"document"``.
-        peers: also run the LlamaIndex and LangChain default pipelines (:mod:`.peers`).
-        depth: results retrieved per query.
-        budgets: context budgets in characters.
-        resamples: paired bootstrap resamples.
-        dense, sparse: encoders (default: the package defaults, cached under ``index_dir``).
-        progress: show a progress bar on stderr.
-        log: called with one line per phase, or ``None``.
-        pdf_tables: hand each parsed output its PDF from ``docs`` for table grids.
-        rerank: ``rerank=`` of every query (``None``: the product default).
-
-    Returns:
-        an :class:`EvalResult`. A document without readable text issues an
-        :class:`UnreadableDocumentWarning`, its questions count as misses, and it is listed in
-        ``result.config["textless_documents"]``.
-
-    Raises:
-        InputNotFoundError, MalformedInputError, EmptyDocumentError: a bad question file, or a
-            document that cannot be found or read; no document has text.
-        ValueError: unknown method, retriever or scope.
+    ``docs`` and ``parsed`` are folders matched by file stem; ``ks`` the cut-offs of PH@k / EH@k / EvH@k;
+    ``budgets`` context budgets in characters; ``index_dir`` keeps per-method indexes and caches (``None``: a
+    temporary folder). A document without readable text warns and its questions count as misses. Raises
+    ``InputNotFoundError``, ``MalformedInputError``, ``EmptyDocumentError``, ``ValueError`` (unknown method,
+    retriever or scope).
     """
     say = log or (lambda _msg: None)
     for m in methods:

@@ -1,9 +1,4 @@
-"""Judging retrieved units against a question's gold annotation (page, element, evidence text).
-
-Kept apart from :mod:`.metrics` (pure numbers) because it needs the parsed documents: an element
-hit is decided on the text of a unit's *source elements* (the blocks behind ``Unit.element_ids``),
-not on the unit's own text. See :mod:`.metrics` for the definitions and the normalisation.
-"""
+"""Judging retrieved units against a question's gold annotation (page, element, evidence text)."""
 
 from __future__ import annotations
 
@@ -28,14 +23,7 @@ def result_chars(unit: Unit) -> int:
 
 
 class Judge:
-    """Decides page / element / evidence hits of retrieved units for benchmark questions.
-
-    Args:
-        docs: the parsed documents, by ``doc_id``.
-
-    Token multisets of blocks, units and gold texts are cached, so judging the same unit for many
-    queries costs one tokenisation.
-    """
+    """Decides page / element / evidence hits of retrieved units for benchmark questions."""
 
     def __init__(self, docs: Mapping[str, ParsedDocument]):
         self._blocks = {doc_id: {b.block_id: b for b in d.blocks} for doc_id, d in docs.items()}
@@ -68,12 +56,7 @@ class Judge:
         return got
 
     def source_element_tokens(self, unit: Unit, pages: Iterable[int]) -> Counter[str]:
-        """Tokens of the unit's source blocks that lie on any of ``pages`` (1-based).
-
-        An element id naming the continuation part of a block merged across pages
-        (``Block.extra_ids``) stands for that part on its own page; its text is judged by the
-        merged block's text (the reader keeps no separate text for the part).
-        """
+        """Tokens of the unit's source blocks that lie on any of ``pages`` (1-based)."""
         wanted = set(pages)
         blocks = self._blocks.get(unit.doc_id, {})
         parts = self._parts.get(unit.doc_id, {})
@@ -115,14 +98,7 @@ class Judge:
         element_addressable: bool,
         budgets: Iterable[int] = DEFAULT_BUDGETS,
     ) -> QueryOutcome:
-        """Judge ranked ``results`` (best first) for question ``q`` whose document is ``gold_doc_id``.
-
-        * page hit: ``unit.doc_id == gold_doc_id`` and ``unit.pages`` meets ``q.gold_pages``;
-        * element hit (only when ``element_addressable`` and the question has gold text): a page
-          hit whose source blocks on a gold page cover a gold text (>= 0.8 of its tokens);
-        * evidence hit (whenever the question has gold text): a page hit whose
-          ``context + text`` covers a gold text.
-        """
+        """Judge ranked ``results`` (best first) for question ``q`` whose document is ``gold_doc_id``."""
         gold_pages = set(q.gold_pages)
         golds = self.gold_tokens(q)
         page_flags = [u.doc_id == gold_doc_id and bool(gold_pages.intersection(u.pages)) for u in results]

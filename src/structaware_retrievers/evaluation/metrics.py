@@ -1,13 +1,5 @@
-r"""Retrieval metrics of the reference paper (sections 3.3 and 4.4), as pure functions over ranked results.
-
-Ranks are 1-based; lengths are characters of ``context + "\n" + text``. Page Hit@k: a top-k result
-lies on a gold page. Element Hit@k: a top-k result's source elements on a gold page cover the gold
-text (element-addressable methods only). Evidence Hit@k (our addition): the result's own text
-covers it. MRR of each; context cost (characters of the top 5); budget page hit (results taken in
-rank order while they fit a character budget: ``"stop"``, ``"skip"``, or the index's ``"pack"``).
-
-A text covers the gold text when at least :data:`COVERAGE_THRESHOLD` of the gold tokens (as a
-multiset, after :func:`normalize_text`) are in it; with several gold spans any one counts.
+r"""Retrieval metrics of the reference paper (sections 3.3 and 4.4), as pure functions over ranked results. Ranks are
+1-based; lengths are characters of ``context + "\n" + text``.
 """
 
 from __future__ import annotations
@@ -60,13 +52,7 @@ _TOKEN = re.compile(rf"[{_CJK}]|\d+(?:\.\d+)*|[^\W\d_{_CJK}]+")
 
 
 def normalize_text(text: str) -> str:
-    r"""Normalise text for gold-evidence matching.
-
-    HTML entities and inline tags out, JSON-mangled backslashes restored, NFKC, LaTeX remnants
-    removed (environments, font commands, escapes), lower case, thousands separators dropped;
-    :func:`tokens` then drops punctuation. ``"Nonaccrual $^{(\mathrm{a})}$ & \$ & 2,489"`` gives
-    the tokens ``["nonaccrual", "a", "2489"]``.
-    """
+    r"""Normalise text for gold-evidence matching."""
     t = html.unescape(text)
     t = _HTML_TAG.sub(" ", t)
     for pattern, repl in _JSON_EATEN:
@@ -140,17 +126,7 @@ def context_cost(lengths: Sequence[int], top: int = CONTEXT_TOP) -> int:
 
 
 def budget_hit(flags: Sequence[bool], lengths: Sequence[int], budget: int, policy: str = "stop") -> bool:
-    """Whether a page hit is among the results taken in rank order within ``budget`` characters.
-
-    Args:
-        flags: per result (rank order), whether it is a hit.
-        lengths: per result, its length in characters.
-        budget: the character budget (Table 5: 1,000 / 2,000 / 4,000).
-        policy: ``"stop"``: the first result that does not fit ends the list; ``"skip"``: it is
-            skipped and later results may still be taken.
-
-    Raises:
-        ValueError: unknown policy or ``flags``/``lengths`` of different lengths.
+    """Whether a page hit is among the results taken in rank order within ``budget`` characters. Raises ``ValueError``.
     """
     if policy not in BUDGET_POLICIES:
         raise ValueError(f"unknown budget policy {policy!r}; expected one of {BUDGET_POLICIES}")
@@ -173,19 +149,7 @@ def budget_hit(flags: Sequence[bool], lengths: Sequence[int], budget: int, polic
 
 @dataclass
 class QueryOutcome:
-    """Everything the metrics need about one query under one method / retriever / scope.
-
-    Attributes:
-        qid, evidence_type: from the question.
-        page_rank: rank of the first page hit (``None``: none within the depth).
-        element_rank: rank of the first element hit (``None``: none, or not judged).
-        evidence_rank: rank of the first evidence-text hit (``None``: none, or not judged).
-        has_gold_text: whether the question has gold text (element/evidence hits are judged
-            only then; questions without it are left out of EH / EvH / MRR_e means).
-        ctx_chars: context cost, characters of the top 5 results.
-        budget_hits: ``{policy: {budget: hit}}``.
-        n_results: how many results the retriever returned.
-    """
+    """Everything the metrics need about one query under one method / retriever / scope."""
 
     qid: str
     evidence_type: str
@@ -239,14 +203,7 @@ def summarize(
     element_addressable: bool = True,
     depth: int = DEFAULT_DEPTH,
 ) -> dict[str, float | int | None]:
-    """Mean metrics over ``outcomes``.
-
-    Returns a flat dict: ``n`` (queries), ``n_gold_text``, ``PH@k``, ``EH@k``, ``EvH@k`` for each k,
-    ``MRR_p``, ``MRR_e``, ``MRR_ev``, ``Ctx`` (mean characters of the top 5), and
-    ``budget_{policy}@{B}`` page hit rates. ``EH@k``/``MRR_e`` are ``None`` (N/A) when
-    ``element_addressable`` is false; element and evidence means are taken over questions with
-    gold text only (``None`` when there are none).
-    """
+    """Mean metrics over ``outcomes``."""
     n = len(outcomes)
     gold = [o for o in outcomes if o.has_gold_text]
     out: dict[str, float | int | None] = {"n": n, "n_gold_text": len(gold)}
@@ -279,14 +236,8 @@ def summarize_by_type(
 
 
 def metric_vector(outcomes: Sequence[QueryOutcome], metric: str, depth: int = DEFAULT_DEPTH) -> list[float]:
-    """Per-query values of one metric (``"PH@5"``, ``"EH@1"``, ``"EvH@5"``, ``"MRR_p"``, ``"MRR_e"``,
-    ``"MRR_ev"``, ``"Ctx"``), in the order of ``outcomes``: the input of the paired tests.
-
-    Element/evidence metrics use every outcome (questions without gold text count as misses), so
-    callers comparing methods should pass the same question list to both sides.
-
-    Raises:
-        ValueError: unknown metric name.
+    """Per-query values of one metric (``"PH@5"``, ``"EH@1"``, ``"EvH@5"``, ``"MRR_p"``, ``"MRR_e"``, ``"MRR_ev"``,
+    ``"Ctx"``), in the order of ``outcomes``: the input of the paired tests. Raises ``ValueError``.
     """
     name, _, k = metric.partition("@")
     rank_of = {

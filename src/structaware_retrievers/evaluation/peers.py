@@ -1,12 +1,4 @@
-"""Peer pipelines on the same parsed text and encoders: LlamaIndex's and LangChain's defaults.
-
-Both cut the body text the chunk baselines cut and embed with the same
-:class:`~structaware_retrievers.encoders.DenseEncoder`, so the comparison isolates each framework's
-default chunking and search: ``llamaindex`` is ``SentenceSplitter()`` plus a dense
-``VectorStoreIndex``; ``langchain`` is ``RecursiveCharacterTextSplitter()`` plus langchain-qdrant's
-hybrid ``QdrantVectorStore`` (sparse vector with ``Modifier.IDF``, as our BM25 needs). Each chunk
-becomes a ``chunk`` unit judged like ours. The frameworks are imported only when a peer is built.
-"""
+"""Peer pipelines on the same parsed text and encoders: LlamaIndex's and LangChain's defaults."""
 
 from __future__ import annotations
 
@@ -67,15 +59,8 @@ _LI_DOC_KEY = "structaware_doc_id"
 
 
 class LlamaIndexDefault(_Peer):
-    """LlamaIndex default pipeline: ``SentenceSplitter()`` + ``VectorStoreIndex`` dense search.
-
-    Args:
-        docs: parsed documents.
-        dense: our dense encoder (``embed_documents``/``embed_query``), wrapped as a LlamaIndex embedding.
-        sparse: unused (LlamaIndex's default index is dense only).
-
-    Raises:
-        MissingExtraError: llama-index-core is not installed (``structaware[peers]``).
+    """LlamaIndex default pipeline: ``SentenceSplitter()`` + ``VectorStoreIndex`` dense search. Raises
+    ``MissingExtraError``.
     """
 
     name = "llamaindex"
@@ -139,15 +124,8 @@ class LlamaIndexDefault(_Peer):
 
 
 class LangChainDefault(_Peer):
-    """LangChain default pipeline: ``RecursiveCharacterTextSplitter()`` + langchain-qdrant hybrid.
-
-    Args:
-        docs: parsed documents.
-        dense: our dense encoder, wrapped as ``Embeddings``.
-        sparse: our sparse encoder, wrapped as ``SparseEmbeddings`` (IDF applied by Qdrant).
-
-    Raises:
-        MissingExtraError: langchain-qdrant or langchain-text-splitters is not installed (``structaware[peers]``).
+    """LangChain default pipeline: ``RecursiveCharacterTextSplitter()`` + langchain-qdrant hybrid. Raises
+    ``MissingExtraError``.
     """
 
     name = "langchain"

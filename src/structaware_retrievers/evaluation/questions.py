@@ -1,10 +1,4 @@
-"""Benchmark questions: loading the JSON-lines question files and resolving their documents.
-
-One JSON object per line: ``qid``, ``question``, ``doc`` (only its file stem is used to find the
-document), ``gold_pages`` (1-based), optional ``gold_text`` (str or list: the evidence spans) and
-``evidence_type`` (str or list, joined by ``"+"``; default ``"unspecified"``). Other fields are kept
-in :attr:`Question.extra`.
-"""
+"""Benchmark questions: loading the JSON-lines question files and resolving their documents."""
 
 from __future__ import annotations
 
@@ -22,17 +16,8 @@ UNSPECIFIED = "unspecified"
 
 @dataclass(frozen=True)
 class Question:
-    """One evidence question with its gold annotation.
-
-    Attributes:
-        qid: unique question id.
-        question: the query text.
-        doc: the ``doc`` field as written in the file.
-        doc_stem: file stem of ``doc`` (``"pdfs/X.pdf"`` -> ``"X"``), the key used to find the document.
-        gold_pages: sorted 1-based gold pages.
-        gold_texts: gold evidence spans (empty when the file gives none).
-        evidence_type: ``"table"``, ``"text"``, ... or ``"unspecified"``.
-        extra: every other field of the JSON line.
+    """One evidence question with its gold annotation: ``doc_stem`` finds the document (``"pdfs/X.pdf"`` -> ``"X"``),
+    ``gold_pages`` are sorted and 1-based, ``extra`` holds every other field of the JSON line.
     """
 
     qid: str
@@ -111,20 +96,8 @@ def _parse_line(obj: Any, path: Path, lineno: int) -> Question:
 
 
 def load_questions(path: str | Path, *, limit: int | None = None) -> list[Question]:
-    """Read a JSON-lines question file (blank lines ignored), keeping file order.
-
-    Args:
-        path: the ``.jsonl`` file.
-        limit: keep only the first ``limit`` questions (file order), for quick runs.
-
-    Returns:
-        the questions, at least one.
-
-    Raises:
-        InputNotFoundError: the file does not exist.
-        MalformedInputError: a line is not JSON, misses ``qid``/``question``/``doc``/``gold_pages``,
-            has a bad type, or repeats a ``qid`` (the message names the line and the field).
-        EmptyDocumentError: the file holds no question.
+    """Read a JSON-lines question file (blank lines ignored), keeping file order. Raises ``InputNotFoundError``,
+    ``MalformedInputError``, ``EmptyDocumentError``.
     """
     p = Path(path)
     if not p.is_file():
@@ -155,14 +128,7 @@ _DOC_SUFFIXES = (".zip", ".json", ".pdf")
 
 
 def resolve_document(stem: str, folders: Iterable[Path | None]) -> Path:
-    """Find the input for a document stem in the given folders, first folder first.
-
-    In each folder, tries ``<stem>.zip`` (a MinerU output zip), a folder ``<stem>/`` (a parser
-    output folder), ``<stem>.json`` (a parser JSON) and ``<stem>.pdf``, in that order.
-
-    Raises:
-        InputNotFoundError: no folder holds the document (the message lists where it looked).
-    """
+    """Find the input for a document stem in the given folders, first folder first. Raises ``InputNotFoundError``."""
     tried: list[str] = []
     for folder in folders:
         if folder is None:

@@ -1,9 +1,4 @@
-"""Reading-order metrics: ROA (reading-order accuracy over adjacent gold pairs) and Kendall tau.
-
-ROA is the share of adjacent gold pairs ``(b_i, b_{i+1})`` the prediction keeps in order: local, one
-misplaced block costs at most two pairs. Kendall's tau (:func:`scipy.stats.kendalltau`) compares
-every pair.
-"""
+"""Reading-order metrics: ROA (reading-order accuracy over adjacent gold pairs) and Kendall tau."""
 
 from __future__ import annotations
 
@@ -24,21 +19,7 @@ def _positions(ids: Sequence[Hashable], name: str) -> dict[Hashable, int]:
 
 
 def roa(gold_ids: Sequence[Hashable], pred_ids: Sequence[Hashable]) -> float:
-    """Reading-order accuracy: share of adjacent gold pairs kept in order by the prediction.
-
-    Args:
-        gold_ids: block ids in the gold (human) reading order, ``N >= 2``, no duplicates.
-        pred_ids: block ids in the predicted order, no duplicates. Ids absent from the gold are
-            ignored; a gold id absent from the prediction makes both pairs it belongs to count
-            as wrong (a dropped block is a reading-order error).
-
-    Returns:
-        A float in ``[0, 1]``: ``kept_pairs / (N - 1)``.
-
-    Raises:
-        ValueError: fewer than two gold ids (no adjacent pair: ROA is undefined), or a duplicate
-            id in either list.
-    """
+    """Reading-order accuracy: share of adjacent gold pairs kept in order by the prediction. Raises ``ValueError``."""
     if len(gold_ids) < 2:
         raise ValueError(f"gold_ids: ROA needs at least two blocks, got {len(gold_ids)}")
     _positions(gold_ids, "gold_ids")
@@ -51,20 +32,7 @@ def roa(gold_ids: Sequence[Hashable], pred_ids: Sequence[Hashable]) -> float:
 
 
 def kendall_tau(gold_ids: Sequence[Hashable], pred_ids: Sequence[Hashable]) -> float:
-    """Kendall's tau between the gold and the predicted rank of every block present in both.
-
-    Args:
-        gold_ids: block ids in gold order, no duplicates.
-        pred_ids: block ids in predicted order, no duplicates; ids missing from either list are
-            left out (tau is a rank correlation over the shared blocks).
-
-    Returns:
-        tau in ``[-1, 1]`` (``scipy.stats.kendalltau``; no ties are possible, so tau-b = tau-a):
-        1 for the same order, -1 for the reversed order.
-
-    Raises:
-        ValueError: fewer than two ids shared by both lists, or a duplicate id in either list.
-    """
+    """Kendall's tau between the gold and the predicted rank of every block present in both. Raises ``ValueError``."""
     gold = _positions(gold_ids, "gold_ids")
     pred = _positions(pred_ids, "pred_ids")
     common = [x for x in gold_ids if x in pred]

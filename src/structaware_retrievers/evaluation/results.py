@@ -13,23 +13,7 @@ __all__ = ["EvalResult"]
 
 @dataclass
 class EvalResult:
-    """Everything one run measured.
-
-    Attributes:
-        config: the run's parameters (paths as strings, methods, retrievers, ks, depth, budgets...).
-        questions: ``[(qid, evidence_type)]`` in evaluation order.
-        outcomes: ``{(scope, retriever, method): [QueryOutcome per question]}``; a peer pipeline
-            appears with its name as both retriever and method (``("corpus", "langchain", "langchain")``).
-        element_addressable: per method key.
-        unit_stats: per method: ``{"units": n, "mean_chars": x, "ceiling": {subset: share}}``
-            (characters of context + text; ``ceiling``: share of questions whose gold text some unit
-            on a gold page covers, the upper bound of EvH@k).
-        gold_coverage: per evidence type, how many questions' gold text lies inside one block of
-            the parse (any kind / a ``table`` block): can the parse address the evidence at all?
-        significance: ``{scope: {retriever: {baseline: {subset: {metric: {...}}}}}}``; each
-            metric holds ``bootstrap`` (delta, p, CI) and, for hit metrics, ``mcnemar`` (b, c, p).
-        timings: seconds per phase.
-    """
+    """Everything one run measured."""
 
     config: dict[str, Any]
     questions: list[tuple[str, str]]

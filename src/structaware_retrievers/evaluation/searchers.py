@@ -47,12 +47,10 @@ class MethodSearcher:
         self.last_hits: list[Any] = []
 
     def search(self, text: str, *, k: int, mode: str, doc_id: str | None) -> list[Unit]:
-        """Top ``k`` results (best first), one unit per hit with the index's default table groups:
-        a hit whose ``group`` holds other rows of its table is judged as the one unit the retrievers
-        hand over for it (:func:`structaware_retrievers.search.evidence.hit_unit`). A BM25 query with no
-        searchable term (only stop words) returns no result, i.e. counts as a miss. Every hit is kept
-        (``min_score=0``): the harness measures rankings, as the peers' pipelines give them;
-        ``benchmarks/calibration.py`` measures the relevance bar."""
+        """Top ``k`` results (best first), one unit per hit with the index's default table groups: a hit whose
+        ``group`` holds other rows of its table is judged as the one unit the retrievers hand over for it
+        (:func:`structaware_retrievers.search.evidence.hit_unit`).
+        """
         from structaware_retrievers.query.filters import SearchFilter
         from structaware_retrievers.search.evidence import hit_unit
         from structaware_retrievers.search.options import SearchOptions

@@ -20,15 +20,7 @@ DEFAULT_SEED = 20240229
 
 @dataclass(frozen=True)
 class BootstrapResult:
-    """Paired bootstrap outcome.
-
-    Attributes:
-        delta: observed ``mean(a) - mean(b)``.
-        p_value: two-sided p-value (see :func:`paired_bootstrap`), in ``[0, 1]``; 0.0 means no
-            resample reached 0, i.e. ``p < 1 / resamples``.
-        ci_low, ci_high: 95 % percentile interval of the resampled deltas.
-        resamples: number of resamples.
-    """
+    """Paired bootstrap outcome."""
 
     delta: float
     p_value: float
@@ -42,13 +34,7 @@ class BootstrapResult:
 
 @dataclass(frozen=True)
 class McNemarResult:
-    """Exact McNemar outcome on paired binary hits.
-
-    Attributes:
-        b: queries where ``a`` hits and ``b`` misses; c: queries where ``b`` hits and ``a`` misses.
-        p_value: two-sided exact binomial p-value of ``c`` out of ``b + c`` at 0.5 (1.0 when
-            there are no discordant pairs).
-    """
+    """Exact McNemar outcome on paired binary hits."""
 
     b: int
     c: int
@@ -75,22 +61,7 @@ def paired_bootstrap(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> BootstrapResult:
-    """Two-sided paired bootstrap test of ``mean(a) - mean(b)``.
-
-    Query indices are resampled with replacement ``resamples`` times (numpy ``default_rng(seed)``);
-    each resample gives a mean paired difference ``d*``. The two-sided p-value is
-    ``min(1, 2 * min(P(d* <= 0), P(d* >= 0)))``: how often the resampled difference falls on
-    the other side of zero, doubled. Identical vectors give ``p = 1``; a difference that is
-    positive on every query gives ``p = 0`` (report it as ``p < 1 / resamples``).
-
-    Args:
-        a, b: per-query metric values of the two methods (same queries, same order).
-        resamples: number of bootstrap resamples (paper: 10,000).
-        seed: random seed.
-
-    Raises:
-        ValueError: vectors empty, not 1-D or of different lengths; ``resamples < 1``.
-    """
+    """Two-sided paired bootstrap test of ``mean(a) - mean(b)``. Raises ``ValueError``."""
     x, y = _paired(a, b)
     if resamples < 1:
         raise ValueError("resamples must be >= 1")
@@ -111,15 +82,7 @@ def paired_bootstrap(
 
 
 def mcnemar_exact(a_hits: Sequence[float | bool], b_hits: Sequence[float | bool]) -> McNemarResult:
-    """Exact (binomial) McNemar test on paired binary outcomes.
-
-    Discordant pairs: ``b`` = a hit & b miss, ``c`` = a miss & b hit. The p-value is
-    ``scipy.stats.binomtest(c, b + c, 0.5)`` two-sided (1.0 when ``b + c == 0``).
-    Example: ``b=8, c=2`` -> ``p = 2 * (1 + 10 + 45) / 1024 = 0.109375``.
-
-    Raises:
-        ValueError: vectors of different lengths, empty, or holding values other than 0/1.
-    """
+    """Exact (binomial) McNemar test on paired binary outcomes. Raises ``ValueError``."""
     x, y = _paired([float(v) for v in a_hits], [float(v) for v in b_hits])
     if not (np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all()):
         raise ValueError("McNemar needs binary (0/1) hit vectors")

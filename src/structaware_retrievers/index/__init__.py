@@ -1,8 +1,5 @@
-"""The index: one folder of Qdrant points and the machinery that writes it (ingest, parse workers,
-the ledger, atomic per-document commits); :class:`StructureIndex` is its front.
-
-The front's names are imported on first access (PEP 562), so the CLI's fast path can read
-:mod:`structaware_retrievers.index.paths` without loading the encoders and the store.
+"""The index: one folder of Qdrant points and the machinery that writes it (ingest, parse workers, the ledger, atomic
+per-document commits); :class:`StructureIndex` is its front.
 """
 
 from __future__ import annotations

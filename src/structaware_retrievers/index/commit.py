@@ -34,20 +34,8 @@ def _marked(key: str) -> PointFilter:
 
 
 def write_document(store: VectorStore, points: Sequence[PointRecord], replaces: Sequence[str], *, src: str) -> None:
-    """Write one document's ``points`` and remove the points it ``replaces``, atomically for readers.
-
-    Args:
-        store: the collection (it must exist).
-        points: the new points (their payloads are not modified; markers go on copies).
-        replaces: ids of the points this version replaces (every existing point of the same
-            ``doc_id`` and of older versions of the same ``source``); ids also in ``points`` are
-            overwritten, the others deleted.
-        src: the document, for error messages.
-
-    Raises:
-        StoreError: a write failed; the call was rolled back (the previous version is visible
-            again), or, if the rollback failed too, the document stays hidden until
-            :func:`recover` runs (field ``rollback``).
+    """Write one document's ``points`` and remove the points it ``replaces``, atomically for readers. Raises
+    ``StoreError``.
     """
     txn = _new_txn()
     new_ids = [p.id for p in points]
@@ -114,16 +102,9 @@ class RecoveryReport:
 
 
 def recover(store: VectorStore, *, ensure_indexes: bool = True) -> RecoveryReport:
-    """Prepare an existing collection for writing: create the payload indexes it lacks (a
-    collection made by an older version has none on the write-protocol markers), then finish or
-    roll back the transactions an interrupted writer left (see the module docstring).
-
-    Call it with the writer lock held, before writing (a reader that gets the writer lock at once
-    repairs too, with ``ensure_indexes=False``: it creates no index). Costs two indexed counts when
-    there is nothing to do (and one look at the collection's indexes per store object).
-
-    Raises:
-        StoreError: the engine refused a repair operation (nothing is lost: run it again).
+    """Prepare an existing collection for writing: create the payload indexes it lacks (a collection made by an older
+    version has none on the write-protocol markers), then finish or roll back the transactions an interrupted writer
+    left (see the module docstring). Raises ``StoreError``.
     """
     report = RecoveryReport()
     if not store.exists():

@@ -1,16 +1,4 @@
-"""The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write.
-
-For each input, in order: skip it when the ledger (:mod:`.ledger`) holds its content hash under the
-same settings and its units are still indexed; else parse and build units; then embed and write
-through :meth:`IndexWriter.add_document`, atomic per document.
-
-Parsing runs ahead of embedding: PDFs in long-lived parse processes (:mod:`.parse_workers`, MinerU's
-imports paid once per worker), parser outputs one document ahead in a thread; at most
-``workers + 1`` documents wait in memory. Writes happen in input order on the caller's thread
-under the writer lock, taken per document, so the index equals a sequential run's and several
-ingest processes can share a folder index. A killed run loses at most the document it was writing;
-running it again skips what was written and reuses cached parses and embeddings.
-"""
+"""The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write."""
 
 from __future__ import annotations
 
@@ -151,16 +139,7 @@ def _read_in_thread(path: Path, reading_order: str, unit_options: UnitOptions | 
 
 
 class _Readers:
-    """Where inputs are read (step 2), as futures of ``(doc, units)`` in input order.
-
-    * ``processes``: a :class:`~structaware_retrievers.index.parse_workers.ParseWorkers` pool (PDFs: MinerU
-      runs in the workers, its imports paid once per worker; ``workers`` inputs read at once);
-    * ``overlap`` only: one thread (``structaware-ingest-parse``) reads one input ahead;
-    * neither: each input is read on the caller's thread when its turn comes.
-
-    At most ``ahead`` inputs are read beyond the one being embedded, so parsed documents waiting in
-    memory stay few whatever the library's size.
-    """
+    """Where inputs are read (step 2), as futures of ``(doc, units)`` in input order."""
 
     def __init__(
         self,

@@ -27,16 +27,7 @@ def _hash_file(h: hashlib._Hash, path: Path) -> None:
 
 
 def input_fingerprint(path: str | Path, settings: str = "") -> str:
-    """sha256 (hex) of an input's content and of ``settings`` (the ingest options as a string).
-
-    * a file (PDF, MinerU JSON or zip, Unstructured JSON): its bytes;
-    * a folder (a MinerU output folder): every file under it, hidden ones included, as sorted
-      relative POSIX paths each followed by the file's bytes, so a renamed, added or changed
-      file changes the fingerprint.
-
-    Raises:
-        OSError: the path cannot be read (the caller reads it next and reports a typed error).
-    """
+    """sha256 (hex) of an input's content and of ``settings`` (the ingest options as a string). Raises ``OSError``."""
     p = Path(path)
     h = hashlib.sha256()
     h.update(settings.encode("utf-8") + b"\0")
@@ -61,12 +52,7 @@ class LedgerEntry(NamedTuple):
 
 
 class IngestLedger:
-    """SQLite ledger of indexed inputs (see the module docstring). Thread-safe within a process.
-
-    Args:
-        path: the SQLite file (``None``: in memory).
-        location: the store location (folder or URL + collection) the rows belong to.
-    """
+    """SQLite ledger of indexed inputs (see the module docstring). Thread-safe within a process."""
 
     def __init__(self, path: str | Path | None, location: str) -> None:
         self.path = Path(path) if path is not None else None

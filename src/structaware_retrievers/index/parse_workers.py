@@ -1,13 +1,4 @@
-"""Read inputs into documents and units in long-lived worker processes.
-
-:func:`read_input` is the step an ingest runs per input (``load_document`` and ``build_units``).
-:class:`ParseWorkers` runs it in ``workers`` processes that stay up, so MinerU's imports are paid
-once per worker and inputs are read in parallel while the caller embeds and writes. Requests and
-answers are pickled over the worker's stdin and its own copy of stdout (fd 1 points at stderr, so a
-library's prints cannot corrupt the stream). Each worker has its own process group: a read past
-``timeout`` kills the group and fails that input with
-:class:`~structaware_readers.errors.ParserUnavailableError`; the next input gets a new worker.
-"""
+"""Read inputs into documents and units in long-lived worker processes."""
 
 from __future__ import annotations
 
@@ -114,17 +105,7 @@ class _Worker:
 
 
 class ParseWorkers:
-    """A pool of ``workers`` parse processes; :meth:`submit` an input, get a future of ``(doc, units)``.
-
-    Inputs are handed out in the order submitted, each to the first free worker; the futures
-    complete in any order. A failed input's future raises the reader's own typed error
-    (``MalformedInputError``, ``ParserUnavailableError``, ...); a worker that dies or passes
-    ``timeout`` fails its input with :class:`ParserUnavailableError` naming the file. Use as a
-    context manager, or call :meth:`close` (``kill=True`` stops reads in progress at once).
-
-    Raises (from :meth:`submit`):
-        RuntimeError: the pool was closed.
-    """
+    """A pool of ``workers`` parse processes; :meth:`submit` an input, get a future of ``(doc, units)``."""
 
     def __init__(self, workers: int | None = None, *, timeout: float = DEFAULT_READ_TIMEOUT) -> None:
         self.workers = max(1, workers if workers is not None else default_workers())

@@ -1,9 +1,5 @@
-"""The second stage over a framework's candidates: LlamaIndex nodes and LangChain documents that name
-units of an index, re-ordered by ``StructureIndex.rerank`` (:mod:`structaware_retrievers.search.rerank`).
-
-A candidate is named by the first of its ids that is a point of the index: its own id (mapped as
-:func:`~structaware_retrievers.index.records.point_id` maps it), then ``metadata["unit_id"]``. A
-candidate none of whose ids names a unit is an error naming it, never dropped.
+"""The second stage over a framework's candidates: LlamaIndex nodes and LangChain documents that name units of an
+index, re-ordered by ``StructureIndex.rerank`` (:mod:`structaware_retrievers.search.rerank`).
 """
 
 from __future__ import annotations
@@ -26,21 +22,9 @@ def rerank_candidates(
     *,
     field: str = "candidate",
 ) -> list[tuple[int, float]]:
-    """``(position in candidates, stage score)``, best first; the score is in [0, 1], relative to the
-    best candidate (an order, not a threshold). Candidates naming one unit share its score and keep
-    their given order.
-
-    Args:
-        index: the index holding the candidates' units.
-        text: the question.
-        candidates: for each candidate, its ids in the order tried (``None`` or ``""``: not given).
-        rerank: ``True``/``None`` the default options, or a :class:`~structaware_retrievers.search.rerank.Rerank`.
-        field: what a candidate is called in an error (``node_id``, ``document``).
-
-    Raises:
-        MalformedInputError: a candidate none of whose ids is a unit of the index (``field`` as
-            given, the message naming its first id and position), an empty text, ``rerank=False``.
-        IndexNotFoundError: the index does not exist or is empty.
+    """``(position in candidates, stage score)``, best first; the score is in [0, 1], relative to the best candidate
+    (an order, not a threshold). Candidates naming one unit share its score and keep their given order. Raises
+    ``MalformedInputError``, ``IndexNotFoundError``.
     """
     if not candidates:
         return []

@@ -92,20 +92,7 @@ def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "
 
 
 class UserDenseEncoder:
-    """A user's embedding model as the dense encoder of an index.
-
-    No vector cache here (the frameworks cache embeddings themselves) and no ``covers``, so a query's
-    dense half is never replaced by BM25 alone for this model.
-
-    Args:
-        embed_documents: ``list[str] -> list[list[float]]`` (the model's document embedding).
-        embed_query: ``str -> list[float]`` (the model's query embedding).
-        model_id: what the index config records and checks on open (``"openai/text-embedding-3-small"``).
-        dim: the output dimension, when known; otherwise read from the first embedding.
-
-    Raises:
-        StoreError: the model returns vectors of another dimension than before (field ``dense.dim``).
-    """
+    """A user's embedding model as the dense encoder of an index. Raises ``StoreError``."""
 
     cache = None  # StructureIndex gives encoders without a cache its own; this one never reads it
 
@@ -169,13 +156,9 @@ class UserDenseEncoder:
 
 
 class RecordIndex:
-    """Add, search, get and delete points of a :class:`StructureIndex` whose dense vectors come from
-    the caller (see the module docstring). Writes hold the index's writer lock (:meth:`StructureIndex.writing`) and become visible at once
-    (:func:`~structaware_retrievers.index.commit.write_document`).
-
-    Args:
-        index: the index; its ``dense`` encoder is the model whose vectors are written (a
-            :class:`UserDenseEncoder` for a framework's model), its ``sparse`` encoder computes BM25.
+    """Add, search, get and delete points of a :class:`StructureIndex` whose dense vectors come from the caller (see
+    the module docstring). Writes hold the index's writer lock (:meth:`StructureIndex.writing`) and become visible
+    at once (:func:`~structaware_retrievers.index.commit.write_document`).
     """
 
     def __init__(self, index: StructureIndex) -> None:
@@ -192,19 +175,7 @@ class RecordIndex:
         sparse_texts: Sequence[str],
         dense: Sequence[Sequence[float]] | None = None,
     ) -> list[str]:
-        """Upsert one point per payload; return the point ids.
-
-        Args:
-            payloads: ``Unit.to_payload()`` plus framework keys; ``unit_id`` is the point id.
-            sparse_texts: the text BM25 indexes for each point (the framework's embedding text).
-            dense: the dense vectors, one per point; ``None`` embeds ``sparse_texts`` with the index's
-                dense encoder.
-
-        Raises:
-            MalformedInputError: the lists differ in length, or a payload lacks ``unit_id``.
-            StoreError: the collection was built with another dense model or dimension (nothing
-                written), or the engine refused the write.
-        """
+        """Upsert one point per payload; return the point ids. Raises ``MalformedInputError``, ``StoreError``."""
         if len(payloads) != len(sparse_texts) or (dense is not None and len(dense) != len(payloads)):
             raise MalformedInputError(
                 f"{len(payloads)} payloads, {len(sparse_texts)} texts, {len(dense) if dense is not None else '-'} vectors",
@@ -249,12 +220,7 @@ class RecordIndex:
                 self.store.flush()
 
     def delete(self, flt: PointFilter) -> int:
-        """Delete the points matching a non-empty filter; return how many there were.
-
-        Raises:
-            UnknownFilterError: ``flt`` names a metadata key no point carries (:meth:`IndexSearcher.check_filter
-                <structaware_retrievers.search.searcher.IndexSearcher.check_filter>`).
-        """
+        """Delete the points matching a non-empty filter; return how many there were. Raises ``UnknownFilterError``."""
         if not self.store.exists():
             return 0
         self.index.searcher.check_filter(flt)
@@ -301,26 +267,8 @@ class RecordIndex:
         mmr: tuple[float, int] | None = None,
         relevance: bool = False,
     ) -> list[ScoredRecord]:
-        """Search, best first; ``[]`` when the collection does not exist or is empty.
-
-        Args:
-            text: the query text (BM25 half); ``None`` searches the dense vector only.
-            dense: the query's dense vector from the user's model; ``None`` with ``text`` embeds
-                ``text`` with the index's dense encoder.
-            options: a :class:`~structaware_retrievers.search.options.SearchOptions`; its search fields
-                are used (``filter`` may also be a ``PointFilter``), not the packing ones
-                (``budget_chars``, ``expand``, ``group_size``, ``min_score``). ``rerank`` keeps each
-                record's score and is not used by MMR or without a text.
-            mmr: ``(lambda_mult, fetch_k)``: a dense search of the ``fetch_k`` nearest points ordered by
-                maximal marginal relevance inside Qdrant; ``mode`` is ignored.
-            relevance: scores as calibrated relevances in [0, 1]
-                (:func:`~structaware_retrievers.search.calibration.relevances`, fitted for the default
-                dense model) instead of the engine's; the order stays the engine's.
-
-        Raises:
-            MalformedInputError: neither a text nor a vector.
-            UnknownFilterError: the filter names a metadata key no point carries.
-            StoreError: the query vector's dimension differs from the collection's.
+        """Search, best first; ``[]`` when the collection does not exist or is empty. Raises ``MalformedInputError``,
+        ``UnknownFilterError``, ``StoreError``.
         """
         k, mode, flt = options.k, options.mode, options.filter
         if flt is not None and not isinstance(flt, PointFilter):

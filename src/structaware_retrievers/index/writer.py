@@ -1,11 +1,4 @@
-"""The write side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`.
-
-One document's units in (replacing what the index held for it) or out, the index config checked,
-an interrupted write repaired, the writer lock. Writes are idempotent (deterministic unit ids) and
-atomic per document: everything is embedded before anything is written, and the write protocol
-(:mod:`structaware_retrievers.index.commit`) makes a document visible only when all its points are.
-:mod:`structaware_retrievers.index.ingest` calls this writer once per document.
-"""
+"""The write side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`."""
 
 from __future__ import annotations
 
@@ -49,20 +42,7 @@ def _write_lock(location: str) -> threading.RLock:
 
 
 class IndexWriter:
-    """Writes units into one collection of ``store`` with the ``dense`` and ``sparse`` encoders.
-
-    Args:
-        store: the collection's backend.
-        dense, sparse: the encoders; one without a cache gets the writer's persistent one
-            (``<path>/embeddings.sqlite``, or the user cache folder when ``path`` is ``None``).
-        collection: the collection name written into the index config.
-        path: the index folder that holds the embedding cache and the ingest ledger (``None``: the
-            user cache folder).
-
-    A folder store (one with a ``folder``) is written by one process at a time (its write lock,
-    :mod:`structaware_retrievers.store.locking`); in one process, every writer of a store location
-    shares one re-entrant lock.
-    """
+    """Writes units into one collection of ``store`` with the ``dense`` and ``sparse`` encoders."""
 
     def __init__(
         self,
@@ -96,14 +76,8 @@ class IndexWriter:
         }
 
     def check_config(self) -> None:
-        """Refuse an existing collection made by other encoders, another schema, or not by structaware.
-
-        A dense model id the encoder lists in ``compatible_ids`` counts as its own (the default model
-        reads and writes indexes built before it routed passages by language: encoders/language_routed.py).
-
-        Raises:
-            StoreError: with ``field`` ``metadata``, ``dense.model_id``, ``dense.dim``,
-                ``sparse.model_id`` or ``schema_version``, and the fix in the message.
+        """Refuse an existing collection made by other encoders, another schema, or not by structaware. Raises
+        ``StoreError``.
         """
         where = self.store.location
         meta = self.store.metadata()
@@ -167,9 +141,7 @@ class IndexWriter:
     def writing(self) -> contextlib.AbstractContextManager[Any]:
         """The writer lock: one writer per index at a time, across processes for a folder index
         (:mod:`structaware_retrievers.store.locking`; waits up to ``$STRUCTAWARE_LOCK_TIMEOUT`` s). Re-entrant.
-
-        Raises:
-            StoreError: another process held it past the timeout, or the folder is read-only.
+        Raises ``StoreError``.
         """
         return self._folder_writer.hold() if self._folder_writer is not None else self._write_lock
 
@@ -247,15 +219,7 @@ class IndexWriter:
             seen.add(u.unit_id)
 
     def add_document(self, doc: ParsedDocument, units: Sequence[Unit]) -> IngestReport:
-        """Index one document's units, replacing whatever the index held for it.
-
-        Units are checked, skipped when the index already holds exactly them, embedded before any
-        write (a failure leaves the index untouched), then written with the points they replace
-        (stale points of the ``doc_id``, older versions of the same ``source``) through the write
-        protocol (:mod:`.commit`). Other documents are never touched.
-
-        Raises: as :meth:`StructureIndex.add_document <structaware_retrievers.index.structure_index.StructureIndex.add_document>`.
-        """
+        """Index one document's units, replacing whatever the index held for it."""
         t0 = time.perf_counter()
         self._validate(doc, units)
         src = doc.source or doc.name

@@ -51,14 +51,8 @@ GAP = 16
 
 @dataclass(frozen=True)
 class Outline:
-    """One outlined region of a picture.
-
-    Attributes:
-        element_id: the unit's element (``p{page}-e{j}``) the region belongs to.
-        page: 1-based page.
-        bbox: the region as the unit has it: 0..1 of the displayed page, origin top-left.
-        box: ``(x0, y0, x1, y1)`` the region's pixels in the picture (``x0 <= x < x1``); the outline
-            lies just outside it.
+    """One outlined region of a picture: its unit element (``p{page}-e{j}``), 1-based ``page``, ``bbox`` as the unit
+    has it (0..1 of the displayed page, origin top-left) and ``box``, its pixels in the picture (``x0 <= x < x1``).
     """
 
     element_id: str
@@ -69,15 +63,8 @@ class Outline:
 
 @dataclass(frozen=True)
 class Panel:
-    """Where one page sits in a picture.
-
-    Attributes:
-        page: 1-based page.
-        left, top: the panel's top-left corner in the picture, pixels.
-        crop: ``(x0, y0, x1, y1)`` the part of the rendered page shown, in pixels of the whole page
-            at ``scale`` (the whole page when the picture is not cropped).
-        page_size: the whole rendered page, ``(width, height)`` pixels.
-        scale: pixels per PDF point (``dpi / 72``).
+    """Where one 1-based ``page`` sits in a picture: top-left corner ``left, top`` and ``crop`` in pixels, at
+    ``scale`` pixels per PDF point (``dpi / 72``).
     """
 
     page: int
@@ -146,27 +133,11 @@ def evidence_picture(
 ) -> EvidencePicture:
     """Render the page(s) of a hit or unit with its own regions outlined (see the module docstring).
 
-    Args:
-        item: a :class:`~structaware_retrievers.index.structure_index.SearchHit` (its unit with its table-group rows)
-            or a :class:`~structaware_readers.models.Unit`.
-        pdf: the PDF, a folder of PDFs or a mapping by document (default: where the index says the
-            document came from; :func:`~structaware_retrievers.pictures.source_pdf.source_pdf`).
-        crop: show only the regions of each page with ``margin`` around them.
-        margin: space around the regions when cropping, in PDF points (1/72 inch).
-        dpi: resolution, pixels per inch (72 = one pixel per PDF point).
-        pages: only these 1-based pages of the unit (default: every page it has a region on; every
-            page it covers when it has no region).
-        renderer: the page cache to use (default: the process's shared one).
-
-    Returns:
-        An :class:`EvidencePicture`: the image (pages side by side, in page order), where each page
-        sits, each region's pixel box, and warnings (an element without a bbox is not outlined).
-
-    Raises:
-        PdfNotFoundError: the document's PDF is not at hand (the message names the file it needs).
-        MalformedInputError: the PDF cannot be opened, or lacks one of the unit's pages.
-        ValueError: ``pages`` names a page the unit is not on, ``dpi`` or ``margin`` out of range.
-        TypeError: ``item`` is neither a hit nor a unit.
+    ``item``: a ``SearchHit`` (its unit with its table-group rows) or a ``Unit``; ``pdf``: the PDF, a folder or a
+    mapping by document (default: where the index says it came from); ``margin`` in PDF points (1/72 inch) when
+    ``crop``; ``dpi`` in pixels per inch; ``pages`` 1-based. Returns an :class:`EvidencePicture` (image, panels,
+    pixel boxes, warnings). Raises ``PdfNotFoundError`` (names the file it needs), ``MalformedInputError``,
+    ``ValueError`` (a page the unit is not on, ``dpi`` or ``margin`` out of range), ``TypeError``.
     """
     from PIL import Image, ImageChops, ImageDraw
 

@@ -1,9 +1,6 @@
-"""PDF pages as images (pypdfium2), with small caches for repeated pictures.
-
-A page is rendered as displayed (``/Rotate`` applied), the frame unit bboxes use (0..1, origin
-top-left), so a bbox maps to pixels as ``x * width``, ``y * height``. PDFium is not thread-safe:
-every call holds one process-wide lock. :class:`PageRenderer` keeps open documents and rendered
-pages in small LRU caches, reopening a file whose size or mtime changed.
+"""PDF pages as images (pypdfium2), with small caches for repeated pictures. A page is rendered as displayed
+(``/Rotate`` applied), the frame unit bboxes use (0..1, origin top-left), so a bbox maps to pixels as ``x * width``,
+``y * height``.
 """
 
 from __future__ import annotations
@@ -37,12 +34,7 @@ def _pdfium() -> Any:
 
 
 class PageRenderer:
-    """Renders pages of PDFs, keeping the last ``max_documents`` open and ``max_pages`` rendered.
-
-    Args:
-        max_documents: open documents kept (each holds its file open).
-        max_pages: rendered page images kept (an A4 page at 108 dpi is about 3 MB).
-    """
+    """Renders pages of PDFs, keeping the last ``max_documents`` open and ``max_pages`` rendered."""
 
     def __init__(self, max_documents: int = 4, max_pages: int = 8) -> None:
         self.max_documents = max_documents
@@ -51,15 +43,9 @@ class PageRenderer:
         self._pages: OrderedDict[tuple, Image.Image] = OrderedDict()
 
     def render(self, pdf: PdfSource, page: int, scale: float) -> Image.Image:
-        """1-based ``page`` of ``pdf`` as an RGB image, ``scale`` pixels per PDF point (72 dpi = 1; less for a
-        page whose image would exceed :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`: the image's
-        own size says which).
-
-        The image is a copy: drawing on it leaves the cache alone.
-
-        Raises:
-            MalformedInputError: not a PDF PDFium can open, or ``page`` is beyond its last page
-                (``field="page"``: not the document's PDF).
+        """1-based ``page`` of ``pdf`` as an RGB image, ``scale`` pixels per PDF point (72 dpi = 1; less for a page
+        whose image would exceed :data:`~structaware_readers.common.limits.MAX_RENDER_PIXELS`: the image's own size
+        says which). Raises ``MalformedInputError``.
         """
         with PDFIUM_LOCK:
             key, doc = self._document(pdf)

@@ -30,19 +30,8 @@ _HASHED: dict[tuple[str, int, int], str] = {}
 
 
 def source_pdf(unit: Unit, pdf: PdfArg = None) -> PdfSource:
-    """The PDF that ``unit``'s document was made from (see the module docstring for the order).
-
-    Args:
-        unit: the unit to picture (its ``doc_id``, ``doc_name`` and ``source`` are used).
-        pdf: what the caller knows: a PDF path or bytes, a folder of ``<doc_name>.pdf`` files, or a
-            mapping ``{doc_id or doc_name: PDF path or bytes}``; ``None``: the index's record only.
-
-    Returns:
-        A path (``Path``) or the bytes of a PDF found inside a zip or given as bytes.
-
-    Raises:
-        PdfNotFoundError: no PDF is at hand (the message names the file needed), the given one does
-            not exist, or the indexed PDF changed since it was indexed.
+    """The PDF that ``unit``'s document was made from (see the module docstring for the order). Raises
+    ``PdfNotFoundError``.
     """
     label = f"{unit.doc_name or unit.doc_id} (doc_id {unit.doc_id})"
     if pdf is not None:

@@ -1,10 +1,4 @@
-"""Which metadata keys a filter may name: those some unit of the index carries.
-
-Unit keys (:data:`~structaware_retrievers.query.filter_language.UNIT_KEYS`) are always known; any other
-key is the user's metadata and is known when some point of the index carries it. :func:`check_keys`
-raises :class:`~structaware_readers.errors.UnknownFilterError` for a key no point carries (it would
-match nothing), naming the keys the index does carry.
-"""
+"""Which metadata keys a filter may name: those some unit of the index carries."""
 
 from __future__ import annotations
 
@@ -58,13 +52,8 @@ def _own_keys(store: Any) -> list[str]:
 
 
 def check_keys(store: Any, flt: PointFilter | None, known: MutableSet[str]) -> None:
-    """Raise :class:`UnknownFilterError` when ``flt`` names a metadata key no point of ``store``
-    carries (a missing, ``null`` or empty value counts as not carried); an empty index passes.
-
-    Args:
-        store: the index's :class:`~structaware_retrievers.store.base.VectorStore` (it holds points).
-        flt: the compiled filter (``None``: nothing to check).
-        known: metadata paths already found in the index; the paths found now are added.
+    """Raise :class:`UnknownFilterError` when ``flt`` names a metadata key no point of ``store`` carries (a missing,
+    ``null`` or empty value counts as not carried); an empty index passes.
     """
     unknown = sorted(metadata_paths(flt) - set(known))
     if not unknown or not store.exists() or not store.count():

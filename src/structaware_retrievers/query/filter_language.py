@@ -132,11 +132,8 @@ def _near_miss(key: str) -> list[str]:
 
 
 def _segment(part: str, field: str) -> str:
-    """One key of a payload path as Qdrant's JSON path reads it: letters, digits, ``_`` and ``-`` as they
-    are, any other key in double quotes (``"my key"``).
-
-    Raises:
-        UnsupportedFilterError: an empty key or one holding a double quote, which no path can name.
+    """One key of a payload path as Qdrant's JSON path reads it: letters, digits, ``_`` and ``-`` as they are, any
+    other key in double quotes (``"my key"``). Raises ``UnsupportedFilterError``.
     """
     if part and all(c.isalnum() or c in "_-" for c in part):
         return part
@@ -231,20 +228,8 @@ def _number_value(value: Any, field: str, *, page: bool) -> Any:
 
 
 def key_condition(key: str, op: str = "==", value: Any = None) -> PointFilter:
-    """One :class:`KeyFilter` as a :class:`PointFilter` (see the module docstring for keys and operators).
-
-    A unit key matches the unit field, or on a ``chunk`` point (a framework document without
-    structaware provenance) the document's metadata: a positive condition holds when either does,
-    a negative one (``!=``, ``nin``) when neither does, ``is_empty`` when both are empty. Limiting the
-    metadata place to ``chunk`` points keeps the filter answerable from the payload indexes.
-
-    Raises:
-        UnsupportedFilterError: an operator outside :data:`OPERATORS`.
-        UnknownFilterError: a key spelt almost like a unit key, a value outside the closed vocabulary
-            of ``unit_type`` or a grade key (:mod:`structaware_retrievers.query.filter_vocabulary`).
-        MalformedInputError: an empty list, a list for ``==``,
-            ``None`` as a value, a non-number for a comparison or a page, a page below 1; ``field`` is
-            ``filter.<key>``.
+    """One :class:`KeyFilter` as a :class:`PointFilter` (see the module docstring for keys and operators). Raises
+    ``UnsupportedFilterError``, ``UnknownFilterError``, ``MalformedInputError``.
     """
     key, op, value = _canonical(key, op, value)
     field = f"filter.{key}"
@@ -319,17 +304,8 @@ def _key_dict(key: str, ops: Mapping[str, Any]) -> list[Filter]:
 
 
 def from_dict(value: Mapping[str, Any]) -> FilterGroup:
-    """A filter dict as LangChain users write it for Chroma and PGVector -> a :class:`FilterGroup`.
-
-    ``{"key": value}`` (``==``), ``{"key": [v1, v2]}`` (any of them), ``{"key": {"$gte": 4, "$lt": 9}}``
-    with ``$eq $ne $gt $gte $lt $lte $in $nin $any $all $contains $exists $between``, and the groups
-    ``{"$and": [...]}``, ``{"$or": [...]}``, ``{"$not": {...}}``, ``{"$nor": [...]}``; several keys in
-    one dict combine with AND. :class:`SearchFilter`'s field names are keys too (``unit_types``,
-    ``page_from``...).
-
-    Raises:
-        UnsupportedFilterError: an operator outside that list (``$like``, ``$regex``...), naming it.
-        MalformedInputError: a group that is not a list of dicts, an empty operator object.
+    """A filter dict as LangChain users write it for Chroma and PGVector -> a :class:`FilterGroup`. Raises
+    ``UnsupportedFilterError``, ``MalformedInputError``.
     """
     parts: list[Filter] = []
     for key, val in value.items():

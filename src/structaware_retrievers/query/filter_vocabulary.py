@@ -1,11 +1,4 @@
-"""The closed vocabularies of unit fields a filter names: a value outside them is an error, not an empty answer.
-
-An empty answer would read as "no evidence", so :func:`check_values` raises
-:class:`~structaware_readers.errors.UnknownFilterError` for a ``unit_type``, ``grade_system``,
-``grade_strength``, ``grade_direction`` or ``grade_source`` value outside its source's list (read
-from the data model and the grades catalogue). Unknown keys are checked against the index by
-:func:`~structaware_retrievers.query.filter_keys.check_keys`.
-"""
+"""The closed vocabularies of unit fields a filter names: a value outside them is an error, not an empty answer."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""One filter language for every face, compiled once to Qdrant.
-
-A filter is a tree of key conditions (:class:`KeyFilter`) in ``and``/``or``/``not`` groups
-(:class:`FilterGroup`); :func:`to_point_filter` compiles it to a
-:class:`~structaware_retrievers.query.point_filter.PointFilter`, which each store turns into a Qdrant
-filter. Faces read their own spelling into the tree: LlamaIndex ``MetadataFilters``, Chroma/PGVector
-style dicts (:func:`from_dict`), the CLI's ``--filter``, :class:`SearchFilter`.
-
-Keys are unit fields (:data:`UNIT_KEYS`, other spellings in :data:`ALIASES`) or framework metadata
-(``metadata.<key>``); page keys are 1-based and match any page a unit covers. Operators are
-LlamaIndex's (``==`` ... ``in``, ``nin``, ``all``, ``contains``, ``is_empty``), matched exactly and
-never across types.
-
-Raises :class:`~structaware_readers.errors.UnknownFilterError` for a filter that would match nothing
-by mistake (a misspelt key, a value outside a closed vocabulary) and
-:class:`UnsupportedFilterError` for one Qdrant cannot evaluate (text matches, regexes).
+"""One filter language for every face, compiled once to Qdrant. Keys are unit fields (:data:`UNIT_KEYS`, other
+spellings in :data:`ALIASES`) or framework metadata (``metadata.<key>``); page keys are 1-based and match any page a
+unit covers.
 """
 
 from __future__ import annotations
@@ -180,16 +167,7 @@ FilterLike = SearchFilter | Mapping[str, Any] | KeyFilter | FilterGroup | PointF
 
 
 def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:
-    """Any filter form -> :class:`PointFilter` (``None``: no restriction).
-
-    Args:
-        value: ``None``, a :class:`SearchFilter`, a :class:`KeyFilter` / :class:`FilterGroup`, a dict
-            (:func:`from_dict`) or a :class:`PointFilter` (returned as is).
-        field: what the error names when ``value`` is of another type.
-
-    Raises:
-        UnsupportedFilterError, MalformedInputError: see :func:`key_condition` and :func:`from_dict`.
-    """
+    """Any filter form -> :class:`PointFilter` (``None``: no restriction). Raises ``UnsupportedFilterError``."""
     if value is None:
         return None
     if isinstance(value, PointFilter):
@@ -207,13 +185,10 @@ def to_point_filter(value: Any, *, field: str = "filter") -> PointFilter | None:
 
 
 def evidence_default(flt: PointFilter | None) -> PointFilter:
-    """The filter a search runs: ``flt`` with units that are not evidence (``reference`` and
-    ``front_matter``, :data:`~structaware_readers.models.NON_EVIDENCE_TYPES`) left out, unless ``flt``
-    names one of those types (``unit_type=reference``, ``{"unit_type": {"$in": ["section",
-    "front_matter"]}}``): then ``flt`` alone decides. A filter on other types (``unit_type !=
-    section``) keeps the default. Every search face goes through this one default
-    (:class:`~structaware_retrievers.search.searcher.IndexSearcher` and
-    :meth:`~structaware_retrievers.index.records.Records.search`)."""
+    """The filter a search runs: ``flt`` with units that are not evidence (``reference`` and ``front_matter``,
+    :data:`~structaware_readers.models.NON_EVIDENCE_TYPES`) left out, unless ``flt`` names one of those types
+    (``unit_type=reference``, ``{"unit_type": {"$in": ["section", "front_matter"]}}``): then ``flt`` alone decides.
+    """
     if flt is not None and _names_non_evidence(flt):
         return flt
     return PointFilter(must_not=(Match("unit_type", _NON_EVIDENCE),)) & flt

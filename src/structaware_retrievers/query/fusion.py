@@ -1,11 +1,7 @@
-"""Hybrid fusion and result defaults, stated once for every face (no imports: the CLI reads them
-without loading any engine; :class:`~structaware_retrievers.search.options.SearchOptions` carries them).
-
-Qdrant's weighted RRF scores a unit ``sum(1 / (r / w + k - 1))`` over the dense and BM25 prefetches
-(``r`` its 1-based rank there, ``w`` that prefetch's weight). On the development sets BM25 is the
-stronger retriever and the dense model is blind to numbers, so the dense list counts a tenth and
-``k`` is 2: BM25's clear first places stay first while the dense list reorders the close ones
-(docs/benchmarks/retrieval.md). ``rrf_k=60, weights=(1, 1)`` gives the reference paper's fusion back.
+"""Hybrid fusion and result defaults, stated once for every face (no imports: the CLI reads them without loading any
+engine; :class:`~structaware_retrievers.search.options.SearchOptions` carries them). Qdrant's weighted RRF scores a
+unit ``sum(1 / (r / w + k - 1))`` over the dense and BM25 prefetches (``r`` its 1-based rank there, ``w`` that
+prefetch's weight).
 """
 
 #: the RRF constant ``k``

@@ -1,12 +1,4 @@
-"""The backend-neutral filter tree every store backend translates: :class:`PointFilter`.
-
-A tiny condition tree (``must`` / ``should`` / ``must_not`` lists of :class:`Match`, :class:`Range`,
-:class:`IsEmpty`, :class:`HasId` and nested :class:`PointFilter`) over payload paths; each store
-backend translates it to its own Qdrant filter type (``qdrant_client.models.Filter`` or
-``qdrant_edge.Filter``). Users do not write it: the filter language of
-:mod:`structaware_retrievers.query.filters` compiles to it, and the index uses it for its own
-bookkeeping (stale points of a document, older versions of a source file).
-"""
+"""The backend-neutral filter tree every store backend translates: :class:`PointFilter`."""
 
 from __future__ import annotations
 
@@ -54,13 +46,8 @@ class HasId:
 
 @dataclass(frozen=True)
 class PointFilter:
-    """All ``must`` conditions hold, at least one ``should`` condition holds (when there are any),
-    and no ``must_not`` condition holds. A condition may itself be a :class:`PointFilter` (a nested
-    group). Empty = every point.
-
-    Points of a document still being written (or already replaced) are invisible to every read
-    unless ``include_hidden`` is true (the index's write protocol, :mod:`structaware_retrievers.index.commit`);
-    only the outermost filter's ``include_hidden`` counts.
+    """All ``must`` conditions hold, at least one ``should`` condition holds (when there are any), and no ``must_not``
+    condition holds. A condition may itself be a :class:`PointFilter` (a nested group). Empty = every point.
     """
 
     must: tuple[Condition, ...] = field(default_factory=tuple)

@@ -47,13 +47,7 @@ def unit_chars(unit: Unit) -> int:
 def group_table_rows(
     hits: Sequence[SearchHit], group_size: int, k: int, *, short_row_chars: int = GROUP_SHORT_ROW_CHARS
 ) -> list[SearchHit]:
-    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit.
-
-    A table's first row becomes the hit; later rows of the same table join its ``group`` up to
-    ``group_size - 1`` (past the first, only rows of at most ``short_row_chars`` characters,
-    :func:`row_line`). Rows left out are grouped after the others only when fewer than ``k`` hits
-    result. Returns the first ``k`` hits ranked 1..k again; ``group_size`` 1 changes nothing.
-    """
+    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit."""
     if group_size <= 1:
         return list(hits[:k])
     out: list[SearchHit] = []
@@ -89,15 +83,8 @@ def _group_once(
 
 
 def bring_linked(hits: Sequence[SearchHit], candidates: Sequence[SearchHit], k: int) -> list[SearchHit]:
-    """Each hit's linked unit placed just above it, unless already placed higher; the first ``k``
-    hits, ranked 1..k again.
-
-    ``candidates``: the fused results the hits were taken from (best first), then any linked units
-    read for hits whose links the search did not find. A hit brings at most one unit: of its
-    ``Unit.linked_ids``, the one ranked highest among the candidates; a linked unit that is no
-    candidate (a filter excluded it) is never brought. A brought unit that is also a hit further
-    down moves up (its later place is dropped, its group kept) and takes the score of the hit that
-    brought it, so scores stay in rank order.
+    """Each hit's linked unit placed just above it, unless already placed higher; the first ``k`` hits, ranked 1..k
+    again.
     """
     position = {h.unit.unit_id: i for i, h in reversed(list(enumerate(candidates)))}
     by_id = {**{h.unit.unit_id: h for h in candidates}, **{h.unit.unit_id: h for h in hits}}
@@ -117,15 +104,7 @@ def bring_linked(hits: Sequence[SearchHit], candidates: Sequence[SearchHit], k: 
 
 
 def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
-    """The best hits that fit ``budget_chars`` together, then what still fits of their extras.
-
-    First the hits' own units in rank order (``unit_chars``), each kept when it still fits, else
-    skipped so that a later, shorter hit may still enter; then, in the same order, each kept hit's
-    ``group`` rows (``len(row_line(row)) + 1`` each: one line under the hit's row in
-    :func:`hit_unit`) and then its ``neighbours`` (``unit_chars``), each kept when it fits in what is left. Under a tight
-    budget more different pieces of evidence beat more rows of one table. Ranks are kept as
-    retrieved (so gaps show skipped hits).
-    """
+    """The best hits that fit ``budget_chars`` together, then what still fits of their extras."""
     kept: list[SearchHit] = []
     left = budget_chars
     for hit in hits:
@@ -148,14 +127,8 @@ def fit_budget(hits: Sequence[SearchHit], budget_chars: int) -> list[SearchHit]:
 
 
 def evidence_units(hits: Sequence[SearchHit]) -> Iterator[tuple[SearchHit, Unit, str | None]]:
-    """Every unit the hits hand over, in order: each hit's unit (:func:`hit_unit`: with its table-group
-    rows), then its neighbours (``expand=True``).
-
-    Yields ``(hit, unit, expanded_from)``: ``expanded_from`` is ``None`` for the hit's own unit, else the
-    hit's unit id; a unit already given (a neighbour that is also a hit or a group row) is not
-    repeated. A hit whose own unit was given already (an earlier hit's neighbour) hands over the
-    group rows not yet given one by one, as its neighbours. The one walk behind ``structaware query``,
-    ``structaware serve``, the LlamaIndex retriever's nodes and the LangChain retriever's documents.
+    """Every unit the hits hand over, in order: each hit's unit (:func:`hit_unit`: with its table-group rows), then its
+    neighbours (``expand=True``).
     """
     seen: set[str] = set()
     for hit in hits:

@@ -1,18 +1,4 @@
-"""The read side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: a question in, hits out.
-
-One query, in order:
-
-1. the question embedded (BM25 terms; the dense vector unless there is no BM25 term, or the
-   question is mostly CJK and the dense model lacks those languages);
-2. one Qdrant query: dense and sparse prefetches fused inside Qdrant (``VectorStore.query``);
-3. the fused list packed (:mod:`~structaware_retrievers.search.evidence`): table rows grouped, linked
-   units placed above their hit; with ``rerank`` the first packed hits re-ordered by the second stage
-   (:mod:`~structaware_retrievers.search.rerank`); each hit given its calibrated relevance and dropped
-   under ``min_score``, then expanded on request and fitted to the character budget.
-
-Steps 2 and 3 run in one :meth:`VectorStore.hold <structaware_retrievers.store.base.VectorStore.hold>`
-block, so a hit's neighbours and group rows come from the same version of its document as the hit.
-"""
+"""The read side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: a question in, hits out."""
 
 from __future__ import annotations
 
@@ -162,13 +148,9 @@ class IndexSearcher:
     def stage_scores(
         self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: Rerank
     ) -> list[tuple[int, float]]:
-        """The re-scoring stage (:mod:`structaware_retrievers.search.rerank`) over the packed ``hits`` (best
-        first) of the question ``text`` prepared by :meth:`_prepare`: ``(index in hits, stage score)``,
-        best first. A hit's dense and BM25 scores are its unit's own, read by two single-vector
-        searches restricted to the hits' units (a unit without a BM25 term of the question has no BM25
-        score and counts as the lowest given), raised to the best score of a hit linking to it (a
-        discussion's recommendation, which the packing places just above it); its coverage is read
-        from the text it hands over (``context`` and ``text`` with its table-group rows)."""
+        """The re-scoring stage (:mod:`structaware_retrievers.search.rerank`) over the packed ``hits`` (best first) of
+        the question ``text`` prepared by :meth:`_prepare`: ``(index in hits, stage score)``, best first.
+        """
         if len(hits) < 2:
             return [(i, 1.0) for i in range(len(hits))]
         only = PointFilter(must=(HasId(tuple(dict.fromkeys(h.unit.unit_id for h in hits))),))
@@ -195,11 +177,8 @@ class IndexSearcher:
         )
 
     def rerank_units(self, text: str, unit_ids: list[str], options: Rerank) -> list[tuple[str, float]]:
-        """The second stage over given units of the index (a framework's candidates): ``(unit_id,
-        stage score)`` best first, each unit's dense and BM25 scores read for it alone.
-
-        Raises:
-            MalformedInputError: empty text, or ids that no unit of the index has (``field="unit_ids"``).
+        """The second stage over given units of the index (a framework's candidates): ``(unit_id, stage score)`` best
+        first, each unit's dense and BM25 scores read for it alone. Raises ``MalformedInputError``.
         """
         ids = list(dict.fromkeys(unit_ids))
         if not ids:

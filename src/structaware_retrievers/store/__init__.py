@@ -1,12 +1,4 @@
-"""Qdrant storage backends behind one interface (:class:`VectorStore`).
-
-* :class:`EdgeStore`: the embedded default, a ``qdrant-edge-py`` shard persisted in a folder.
-* :class:`ClientStore`: ``qdrant-client`` for a server/cluster (``url`` + ``api_key``) or the
-  in-process ``:memory:`` mode used in tests.
-
-Both backends are imported on first use, so using one does not pay for importing the other
-(qdrant-client alone takes seconds to import on a busy machine).
-"""
+"""Qdrant storage backends behind one interface (:class:`VectorStore`)."""
 
 from __future__ import annotations
 

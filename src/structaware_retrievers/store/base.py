@@ -99,14 +99,7 @@ class ScoredRecord:
 
 
 class VectorStore(ABC):
-    """A Qdrant collection of evidence units (see the module docstring for its layout).
-
-    Implementations: :class:`~structaware_retrievers.store.edge.EdgeStore` (embedded, a folder)
-    and :class:`~structaware_retrievers.store.client.ClientStore` (qdrant-client: server, cluster
-    or in-process ``:memory:``). Every method raises
-    :class:`~structaware_readers.errors.StoreError` (naming the collection or folder) when the
-    engine refuses an operation.
-    """
+    """A Qdrant collection of evidence units (see the module docstring for its layout)."""
 
     #: where the data lives, for messages (folder path, URL or ``:memory:``) + collection name
     location: str
@@ -218,24 +211,7 @@ class VectorStore(ABC):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         mmr: tuple[float, int] | None = None,
     ) -> list[ScoredRecord]:
-        """Search, best first.
-
-        ``mode="hybrid"`` prefetches ``prefetch_limit`` candidates per vector (skipping a vector
-        whose query is ``None`` or an empty sparse vector) and fuses them with RRF(``rrf_k``) or DBSF
-        inside Qdrant; ``"dense"``/``"sparse"`` search one vector. ``flt`` applies inside every
-        prefetch and at the top level. ``weights`` = (dense, BM25) RRF weights of the two prefetches
-        (Qdrant's weighted RRF; DBSF ignores them). An empty collection gives ``[]``, and so does
-        sparse mode with an empty sparse query. ``mmr=(lambda_mult, candidates)`` orders the dense
-        search by maximal marginal relevance inside Qdrant (its Query API's MMR): of the
-        ``candidates`` nearest points, ``limit`` are picked one by one, each maximising
-        ``lambda_mult * sim(query, point) - (1 - lambda_mult) * max sim(point, picked)`` (1: relevance
-        only, 0: diversity only); it needs the dense vector and ignores ``sparse``. The backend runs
-        the :class:`QueryPlan` in :meth:`_search`.
-
-        Raises:
-            StoreError: dense mode (or MMR) without a dense vector; hybrid mode with neither vector; a
-                ``lambda_mult`` outside [0, 1]; the engine refuses the search.
-        """
+        """Search, best first. Raises ``StoreError``."""
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
             prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
@@ -285,20 +261,7 @@ class VectorStore(ABC):
 
 @dataclass(frozen=True)
 class QueryPlan:
-    """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning).
-
-    Attributes:
-        limit: number of results.
-        searches: ``(vector name, query vector, RRF weight)`` per vector searched: the only entry for a
-            single-vector search, one prefetch each for a fused one (dense first, with its weight
-            times :data:`RRF_DENSE_WEIGHT`; then BM25 with its weight).
-        fusion: ``"rrf"`` or ``"dbsf"`` for a fused (hybrid) search; ``None`` for a single-vector one.
-        rrf_k: the RRF constant.
-        depth: candidates per prefetch (``max(prefetch_limit, limit)``); for MMR, its candidates.
-        flt: applied inside every prefetch and at the top level.
-        mmr_lambda: ``None``, or the MMR relevance weight of a dense search whose ``depth`` nearest
-            points are reordered by maximal marginal relevance (:meth:`VectorStore.query`).
-    """
+    """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning)."""
 
     limit: int
     searches: tuple[tuple[str, list[float] | SparseVector, float], ...]
@@ -323,14 +286,8 @@ def plan_query(
     weights: tuple[float, float] = DEFAULT_WEIGHTS,
     mmr: tuple[float, int] | None = None,
 ) -> QueryPlan | None:
-    """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is
-    ``[]`` without asking the engine (sparse mode with no query terms).
-
-    A sparse query with no indices counts as absent. ``weights`` are the (dense, BM25) RRF weights.
-
-    Raises:
-        StoreError: dense mode without a dense vector (field ``dense``); hybrid mode with neither
-            vector (field ``query``); a weight that is not a positive finite number (field ``weights``).
+    """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is ``[]`` without
+    asking the engine (sparse mode with no query terms). Raises ``StoreError``.
     """
     if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
         raise StoreError(f"RRF weights must be two positive numbers, got {weights!r}", path=location, field="weights")

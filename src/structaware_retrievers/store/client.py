@@ -1,11 +1,4 @@
-"""``ClientStore``: a collection reached through ``qdrant-client``.
-
-For a Qdrant server or cluster (``url`` + ``api_key``), or in-process ``:memory:`` for tests. Layout,
-queries and filters are :class:`~structaware_retrievers.store.edge.EdgeStore`'s (one contract test
-suite runs against both); the index config is kept in the collection's ``metadata``. qdrant-client's
-local mode is a pure-Python stand-in: payload indexes have no effect there and it slows beyond a few
-thousand points.
-"""
+"""``ClientStore``: a collection reached through ``qdrant-client``."""
 
 from __future__ import annotations
 
@@ -80,23 +73,7 @@ def field_index_params(name: str, kind: str) -> m.KeywordIndexParams | m.Integer
 
 
 class ClientStore(VectorStore):
-    """One Qdrant collection through ``qdrant-client``.
-
-    Give exactly one of ``client`` (an existing ``QdrantClient``), ``url`` (server or cluster,
-    with ``api_key``) or ``location`` (``":memory:"``, or anything ``QdrantClient(location=...)``
-    accepts).
-
-    Args:
-        collection: collection name.
-        client: an existing client (not closed by :meth:`close`).
-        url, api_key: server address and key; also used to open an ``AsyncQdrantClient`` for
-            :meth:`aquery`.
-        location: ``QdrantClient(location=...)``.
-        timeout: request timeout in seconds for a server.
-
-    Raises:
-        StoreError: none or several of client/url/location given; the server refuses an operation.
-    """
+    """One Qdrant collection through ``qdrant-client``. Raises ``StoreError``."""
 
     def __init__(
         self,

@@ -1,10 +1,4 @@
-"""Backend-neutral helpers the Qdrant stores share: argument and point checks, result
-conversion, filter translation.
-
-Each backend (:mod:`~structaware_retrievers.store.edge`, :mod:`~structaware_retrievers.store.client`)
-keeps only what is engine-specific (its request objects); the query plan both translate is
-:class:`~structaware_retrievers.store.base.QueryPlan`.
-"""
+"""Backend-neutral helpers the Qdrant stores share: argument and point checks, result conversion, filter translation."""
 
 from __future__ import annotations
 
@@ -49,12 +43,9 @@ def require_filter(flt: PointFilter, location: str) -> None:
 def checked_batches(
     points: Sequence[PointRecord], dim: int, location: str, size: int
 ) -> Iterator[Sequence[PointRecord]]:
-    """Check every point first (:func:`~structaware_retrievers.store.validate.check_point`: canonical
-    UUID id, both vectors, ``dim`` finite dense values, a valid sparse vector, sorted and merged),
-    then yield them in slices of ``size``.
-
-    Raises:
-        StoreError: a point fails a check (the message names it); nothing is yielded then.
+    """Check every point first (:func:`~structaware_retrievers.store.validate.check_point`: canonical UUID id, both
+    vectors, ``dim`` finite dense values, a valid sparse vector, sorted and merged), then yield them in slices of
+    ``size``. Raises ``StoreError``.
     """
     for p in points:
         check_point(p, dim, location)
@@ -87,13 +78,8 @@ def to_scored_record(h: Any) -> ScoredRecord:
 def translate_filter(
     flt: PointFilter | None, condition: Callable[[Condition], Any], make: Callable[..., Any]
 ) -> Any:
-    """An engine filter from a :class:`PointFilter`; unless ``flt.include_hidden``, it also excludes
-    the points the write protocol hides (:data:`HIDDEN`). ``None`` when nothing is left to filter.
-
-    ``condition`` translates one :class:`Match`/:class:`Range`/:class:`IsEmpty`/:class:`HasId`;
-    ``make(must=, should=, must_not=)`` builds the engine's filter (each list ``None`` when empty).
-    A nested :class:`PointFilter` becomes a nested engine filter (both engines take a filter as a
-    condition); only the outermost one excludes the hidden points.
+    """An engine filter from a :class:`PointFilter`; unless ``flt.include_hidden``, it also excludes the points the
+    write protocol hides (:data:`HIDDEN`). ``None`` when nothing is left to filter.
     """
     must = list(flt.must) if flt is not None else []
     should = list(flt.should) if flt is not None else []

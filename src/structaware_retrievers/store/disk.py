@@ -1,12 +1,5 @@
-"""The file system under an embedded index: a typed error before the disk fills, and clear
-messages when the file system refuses a write (disk full, file too large, read-only).
-
-Qdrant Edge memory-maps its files and grows them in chunks; on a full disk a write into a mapping
-kills the process with ``SIGBUS`` instead of returning an error. So the embedded store checks the
-index folder's free space before every write and refuses it with a
-:class:`~structaware_readers.errors.StoreError` (field ``disk``) below ``$STRUCTAWARE_MIN_FREE_MB``
-(a write may touch a fresh chunk of every file) plus three times the size of the points to write.
-Nothing is written then, so every committed document stays readable.
+"""The file system under an embedded index: a typed error before the disk fills, and clear messages when the file
+system refuses a write (disk full, file too large, read-only).
 """
 
 from __future__ import annotations
@@ -67,12 +60,9 @@ def _existing(folder: Path) -> Path:
 
 
 def check_space(folder: Path, need: int = 0, *, opening: bool = False) -> None:
-    """Raise unless the file system of ``folder`` keeps :func:`min_free_bytes` free after ``need``
-    more bytes (``opening``: a quarter of it, for loading an index, which may fill the files the
-    last write preallocated).
-
-    Raises:
-        StoreError: (field ``disk``, naming ``folder``) too little free space; nothing was written.
+    """Raise unless the file system of ``folder`` keeps :func:`min_free_bytes` free after ``need`` more bytes
+    (``opening``: a quarter of it, for loading an index, which may fill the files the last write preallocated).
+    Raises ``StoreError``.
     """
     floor = min_free_bytes() // (4 if opening else 1)
     if floor <= 0:

@@ -66,16 +66,7 @@ _UPSERT_BATCH = 256
 _META_FILE = "collection.json"
 
 class EdgeStore(VectorStore):
-    """A Qdrant Edge shard in ``folder`` (see the module docstring for layout and locking).
-
-    Opening does not create anything: :meth:`exists` is false until :meth:`create` runs.
-
-    Args:
-        folder: the store folder (created on :meth:`create`).
-
-    Raises:
-        StoreError: the folder is in use by another process, or the engine refuses an operation.
-    """
+    """A Qdrant Edge shard in ``folder`` (see the module docstring for layout and locking). Raises ``StoreError``."""
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
@@ -151,12 +142,10 @@ class EdgeStore(VectorStore):
                 self._entry.yield_if_wanted()
 
     def __del__(self) -> None:
-        """A handle dropped without :meth:`close` still releases the shard, but a finaliser never
-        blocks or raises: it runs wherever the garbage collector runs, and at interpreter shutdown the
-        shard watcher (a daemon thread, frozen then) may hold ``registry_lock`` for ever. So it closes
-        only when the lock is free at once and the interpreter is not finalising; otherwise the shard
-        stays as it is (``edge_shard.before_exit`` closes written shards at exit; the OS releases the
-        files and locks)."""
+        """A handle dropped without :meth:`close` still releases the shard, but a finaliser never blocks or raises: it
+        runs wherever the garbage collector runs, and at interpreter shutdown the shard watcher (a daemon thread,
+        frozen then) may hold ``registry_lock`` for ever.
+        """
         try:
             if sys.is_finalizing() or not registry_lock.acquire(blocking=False):
                 return

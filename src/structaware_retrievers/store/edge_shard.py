@@ -39,12 +39,7 @@ _YIELD_PAUSE = 0.5  # seconds a process that let another one in waits before it 
 
 
 class OpenShard:
-    """The process's shard of one folder, shared by its ``EdgeStore`` handles.
-
-    ``shard`` is ``None`` while the shard is *parked*: closed, its lock free for another process,
-    reopened by the next operation of any handle. ``active`` counts operations running now (and
-    ``EdgeStore.hold`` blocks); the shard is parked only when it is 0.
-    """
+    """The process's shard of one folder, shared by its ``EdgeStore`` handles."""
 
     def __init__(self, folder: Path, lock: FolderLock):
         self.folder = folder
@@ -127,12 +122,7 @@ class OpenShard:
         return shard
 
     def park(self, *, settle: bool = False) -> None:
-        """Flush (if written) and close the shard and free its lock; the next operation reopens it.
-
-        With ``settle`` (the process's last handle closes) a shard this process wrote is loaded
-        once more before the lock is freed: the first load after a write fills the files the write
-        preallocated (up to 32 MiB each), and this process checked the free space before writing,
-        while a later reader on a full disk would crash there."""
+        """Flush (if written) and close the shard and free its lock; the next operation reopens it."""
         shard, self.shard = self.shard, None
         if shard is None:
             return

@@ -1,10 +1,6 @@
 """A new collection's Qdrant Edge shard built aside and moved in place (:meth:`EdgeStore.prepare
-<structaware_retrievers.store.edge.EdgeStore.prepare>`, :meth:`~structaware_retrievers.store.edge.EdgeStore.create`).
-
-Building a shard with its payload indexes costs several fsyncs; ``StructureIndex.add_document`` has it
-built in ``<folder>/.shard-staged`` while it embeds the first document, then ``create`` renames it to
-``<folder>/shard``. The marker ``<folder>/.shard-staged.dim`` (the dense dimension) is written last:
-a staged shard without it is not whole and is never used. The caller holds the folder's write lock.
+<structaware_retrievers.store.edge.EdgeStore.prepare>`,
+:meth:`~structaware_retrievers.store.edge.EdgeStore.create`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,4 @@
-"""Cross-process locks of an index folder: one writer, many readers, never corruption.
-
-``<store folder>.write.lock`` is held by a writer from before any work to the end, so a second
-writer waits up front instead of losing its writes. ``<store folder>.shard.lock`` is held while a
-process has the Qdrant Edge shard open (one process at a time); a waiting process says so
-(``.wanted``) and the holder lets go as soon as none of its operations runs. Both are OS locks,
-released when a process dies. A wait past :func:`lock_timeout` (``$STRUCTAWARE_LOCK_TIMEOUT``)
-raises :class:`~structaware_readers.errors.StoreError` naming the holder. Locks are re-entrant
-within a process; in a read-only folder readers go ahead without them.
-"""
+"""Cross-process locks of an index folder: one writer, many readers, never corruption."""
 
 from __future__ import annotations
 
@@ -123,18 +114,7 @@ def lock_timeout() -> float:
 
 
 class FolderLock:
-    """One named lock of one folder, re-entrant across the threads of a process.
-
-    The first :meth:`acquire` of the process takes the file lock (waiting up to the timeout);
-    nested acquisitions in the same process only count; the last :meth:`release` frees it. With
-    ``per_thread`` (the writer lock) threads of the process are serialised by an ``RLock``;
-    without it (the shard lock, shared by the threads of a process) the caller serialises
-    acquire/release itself.
-
-    Raises:
-        StoreError: the lock file cannot be created (read-only folder) or another process held
-            the lock for longer than the timeout.
-    """
+    """One named lock of one folder, re-entrant across the threads of a process. Raises ``StoreError``."""
 
     def __init__(self, path: Path, what: str, *, per_thread: bool = True):
         self.path = path
@@ -194,11 +174,8 @@ class FolderLock:
             pass
 
     def check_writable(self) -> None:
-        """Create the lock file without taking the lock, so a read-only folder is refused before anything
-        else of the index is opened for writing (the ingest ledger, the embedding cache).
-
-        Raises:
-            StoreError: the lock file cannot be created (field ``lock``), the message as :meth:`acquire`'s.
+        """Create the lock file without taking the lock, so a read-only folder is refused before anything else of the
+        index is opened for writing (the ingest ledger, the embedding cache). Raises ``StoreError``.
         """
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

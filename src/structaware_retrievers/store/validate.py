@@ -46,12 +46,7 @@ def canonical_id(pid: Any, location: str) -> str:
 
 
 def normalise_sparse(v: Any, where: str, location: str) -> SparseVector:
-    """A :class:`SparseVector` with sorted unique indices (duplicates summed).
-
-    Raises:
-        StoreError: not a sparse vector, unequal lengths, an index that is not an integer in
-            ``0 .. 2**32 - 1``, or a value that is not a finite number (field ``sparse``).
-    """
+    """A :class:`SparseVector` with sorted unique indices (duplicates summed). Raises ``StoreError``."""
     indices, values = getattr(v, "indices", None), getattr(v, "values", None)
     if not isinstance(indices, Sequence) or not isinstance(values, Sequence):
         raise StoreError(f"{where}: the sparse vector needs indices and values lists", path=location, field="sparse")
@@ -92,11 +87,8 @@ def check_dense(dense: Any, dim: int, where: str, location: str) -> None:
 
 
 def check_point(p: Any, dim: int, location: str) -> Any:
-    """Validate one :class:`~structaware_retrievers.store.base.PointRecord` in place (its sparse
-    vector normalised) and return it.
-
-    Raises:
-        StoreError: see the module docstring; the message names the point.
+    """Validate one :class:`~structaware_retrievers.store.base.PointRecord` in place (its sparse vector normalised) and
+    return it. Raises ``StoreError``.
     """
     canonical_id(p.id, location)
     where = f"point {p.id}"
