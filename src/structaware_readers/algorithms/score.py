@@ -1,4 +1,11 @@
-"""Edges of a flowchart read from an image, scored against the same algorithm's text description."""
+"""Edges of a flowchart read from an image, scored against the same algorithm's text description.
+
+A read box is the described box whose normalised text (``Box N:`` dropped, lower case, letters and
+digits only) is most alike by ``difflib`` ratio, at least ``min_ratio`` (:data:`NUMBERED_RATIO` when
+the printed numbers agree). A read edge is right when its two boxes are a described edge's and its
+label matches; ``right_ignoring_labels`` counts the pairs alone. Edge precision and recall are
+counted per module.
+"""
 
 from __future__ import annotations
 

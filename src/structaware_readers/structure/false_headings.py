@@ -1,4 +1,10 @@
-"""Text a parser typed as a heading that opens no section: names of people, references, contents lines."""
+"""Text a parser typed as a heading that opens no section: names of people, references, contents lines.
+
+A section path made of such lines misleads every unit below it. :func:`false_heading_kind` names
+the kind: ``person`` (a name followed by a credential of :data:`CREDENTIALS`, or a rank of
+:data:`RANKS` followed by a name), ``reference`` (a bibliography entry), ``toc`` (a line with a dot
+leader). ``Heart Failure, HFrEF, HFpEF`` and ``Role of the MD in Primary Care`` stay headings.
+"""
 
 from __future__ import annotations
 

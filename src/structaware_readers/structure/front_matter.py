@@ -1,4 +1,14 @@
-"""A document's apparatus typed FRONT_MATTER: contents, authors, notices."""
+"""A document's apparatus typed FRONT_MATTER: contents, authors, notices.
+
+Contents lines, author lists, conflicts of interest and disclaimers are text about the document,
+not evidence in it; as section units they come back as hits for questions they cannot answer.
+:func:`mark_front_matter` retypes PARAGRAPH, LIST and FOOTNOTE blocks (``kind`` only) that are
+contents entries (dot leader and page number, or under a contents heading), under an apparatus
+heading (``Acknowledgements``, ``Conflicts of interest``, ``Disclaimer``, ``利益冲突`` ...), open with
+an apparatus label (``Affiliations:``, ``© <owner>``, ``Downloaded from``), or are mostly names with
+credentials. The unit builder makes ``front_matter`` units of them; search leaves those out unless
+asked. A clinical heading such as ``Disclosure of the diagnosis`` and tables are never retyped.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""Which drawn rectangles of a PDF page can be cell borders, for pdfplumber's ruled-table finder."""
+"""Which drawn rectangles of a PDF page can be cell borders, for pdfplumber's ruled-table finder.
+
+Word processors shade each text line inside a shaded cell with a same-colour, unstroked strip; its
+sides would cut the cell into sub-rows or sub-columns. :func:`visible_rules` leaves out an unstroked
+filled rectangle lying inside a larger one of the same fill; stroked rectangles, lines and other
+fills stay.
+"""
 
 from __future__ import annotations
 

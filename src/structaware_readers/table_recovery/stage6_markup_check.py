@@ -1,4 +1,10 @@
-"""Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words."""
+"""Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words.
+
+A parser-markup grid is read again from the text layer when fewer than :data:`MIN_HEADER_WORDS_FOUND` of its
+header words are there, when a header row is a data row, when it was read turned round, or when it may hold
+stacked items. The new grid is used only if it keeps the body's figures (:data:`MIN_FIGURES_KEPT`), loses no row
+and reads the document's own words at least as well (:func:`known_share`).
+"""
 
 from __future__ import annotations
 

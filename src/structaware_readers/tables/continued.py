@@ -1,4 +1,11 @@
-"""A table continued on the next page: which table continues which, and the rows it adds."""
+"""A table continued on the next page: which table continues which, and the rows it adds.
+
+Used on the parser's own grids (:func:`structaware_readers.mineru.assemble.merge_tables`) and after
+grid recovery, so a table is one table whichever way its grid was read. :func:`continues`: the
+parser says so, or the table opens page N+1 with the column count of the table ending page N and
+no new caption. :func:`append_rows` appends its body rows, drops a repeated header, and keeps
+``body_row_pages``/``body_row_bboxes`` aligned.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,12 @@
-"""A table the parser read a quarter turn round: its rows are the printed table's columns."""
+"""A table the parser read a quarter turn round: its rows are the printed table's columns.
+
+A table-recognition model may read a table with vertical text as if the page were turned 90
+degrees, so the printed header becomes the last column and a row holds the row numbers falling
+left to right (``19. | 18. | ... | #``). :func:`turn_back` turns a grid of at least 3 x 4 back when
+one row has :data:`MIN_NUMBERED` or more numbers falling by one, ending in a non-number, and every
+row's last cell is a short label (:data:`MAX_LABEL`). The result is marked ``TableGrid.turned`` so
+the text layer is tried for it.
+"""
 
 from __future__ import annotations
 

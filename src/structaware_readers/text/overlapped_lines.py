@@ -1,4 +1,11 @@
-"""Text a parser read from lines printed on top of each other, put back in the order the page prints."""
+"""Text a parser read from lines printed on top of each other, put back in the order the page prints.
+
+Where a cell's lines overlap, a parser may merge them into one and sort their glyphs left to right
+(``RJuenv i2e0w2 d1ate:``), while the text layer keeps each line (``Review date:`` / ``Jun 2021``).
+A stretch of runs is rewritten as the page's lines when a run is not printed by the page and its
+characters are 2 to :data:`MAX_LINES` printed lines interleaved, switching at least
+:data:`MIN_SWITCHES` times. No character is added or dropped; only order and spaces change.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write."""
+"""The ingest pipeline behind :meth:`StructureIndex.ingest`: skip, parse ahead, embed, write.
+
+An input is skipped when the ledger holds its content hash under the same settings and its units are still
+indexed; else it is parsed (PDFs in long-lived parse processes, at most ``workers + 1`` documents in memory),
+embedded and written in input order under the writer lock, atomic per document. A killed run loses at most the
+document it was writing; running it again skips what was written.
+"""
 
 from __future__ import annotations
 

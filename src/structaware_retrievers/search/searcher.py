@@ -1,4 +1,16 @@
-"""The read side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: a question in, hits out."""
+"""The read side of a :class:`~structaware_retrievers.index.structure_index.StructureIndex`: a question in, hits out.
+
+One query, in order:
+
+1. the question embedded (BM25 terms; the dense vector unless there is no BM25 term or the question is mostly CJK
+   and the dense model lacks those languages);
+2. one Qdrant query: dense and sparse prefetches fused inside Qdrant;
+3. the fused list packed (table rows grouped, linked units above their hit), re-ordered with ``rerank``, given
+   calibrated relevance, cut under ``min_score``, expanded on request and fitted to the character budget.
+
+Steps 2 and 3 run in one ``VectorStore.hold`` block, so a hit's neighbours come from the same version of its
+document.
+"""
 
 from __future__ import annotations
 
