@@ -1,4 +1,8 @@
-"""Evidence grades as guideline writers print them, in English and Chinese: one module per grading system."""
+"""Evidence grades as guideline writers print them, in English and Chinese: one module per grading system.
+
+Unambiguous labels fire anywhere, ambiguous ones (``Level 2``, ``Class I``) only in a label position, disease
+classifications (NYHA, ``grade 3 hypertension``) never.
+"""
 
 from structaware_readers.grades.catalogue import (
     GRADE_SYSTEMS,

@@ -1,10 +1,7 @@
 """Grids for tables the parser left without cell structure, rebuilt from the PDF's text layer.
 
-Parsers often find a table's region but not its cells. With the PDF at hand, rows and columns are
-rebuilt from its text layer (pdfplumber), else from the parser's space-aligned text; a table that
-cannot be rebuilt keeps its text and gets a warning in ``ParsedDocument.warnings``.
-:func:`recover_tables` (:mod:`.pipeline`) runs the stages over one :class:`~.record.Recovery`
-record; a rebuilt grid names its source in ``TableGrid.grid_source``:
+Rows and columns come from the PDF's text layer, else from the parser's space-aligned text; a table that cannot
+be rebuilt keeps its text and a warning. :func:`recover_tables` runs the stages, in order:
 
 1. :mod:`.stage1_select` -- which blocks the later stages work on;
 2. :mod:`.stage2_find_pdf` -- the PDF found and opened (its page count must be the document's);
@@ -14,9 +11,6 @@ record; a rebuilt grid names its source in ``TableGrid.grid_source``:
 6. :mod:`.stage6_markup_check` -- parser markup that garbles the header or stacks items, replaced;
 7. :mod:`.stage7_continued` -- tables continued across pages merged;
 8. :mod:`.stage8_row_boxes` -- each body row's own box on the page.
-
-Shared tools: :mod:`.split_regions`, :mod:`.pdf_text_layer`, :mod:`.parser_text`, :mod:`.grid_rules`,
-:mod:`.reading_direction`, :mod:`.ruling`, :mod:`.stacked_rows`, :mod:`.panels`.
 """
 
 from structaware_readers.table_recovery.pipeline import recover_table_grids, recover_tables
