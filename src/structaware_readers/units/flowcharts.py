@@ -67,11 +67,9 @@ def emit_flowchart(builder: EmitContext, block: Block) -> None:
 
 
 def _edge_refs(block: Block, chart: Flowchart, edge: FlowEdge, where: dict[str, Ref]) -> list[Ref] | None:
-    """The (element id, bbox, page) an edge's unit points at: the elements that state it (``FlowEdge.element_ids``),
-    the whole block for an edge that names none; where the chart knows the places of both its boxes on the block's
-    page (``Flowchart.node_bboxes``: a chart read from an image, or a description placed on its image), the block
-    stands for those two boxes and the connector between them when it was read (``FlowEdge.arrow_bbox``), not for
-    the whole chart.
+    """The (element id, bbox, page) an edge's unit points at: the elements that state it, else the whole block; when
+    the chart knows both boxes' places on the page (``Flowchart.node_bboxes``), those two boxes and the connector
+    (``FlowEdge.arrow_bbox``) instead of the whole chart.
     """
     refs = [where[e] for e in edge.element_ids if e in where]
     ends = [chart.node_bboxes.get(edge.source), chart.node_bboxes.get(edge.target)]

