@@ -34,7 +34,10 @@ def _clean(text: str) -> str:
 
 
 def parse_class_level(class_text: str, level_text: str = "", *, system: str = "") -> Grade | None:
-    """The grade of one recommendation-table row from its class and level cells. Raises ``ValueError``."""
+    """The grade of one recommendation-table row from its class (``"IIa"``, ``"III: Harm"``, ``"IA"``) and level
+    (``"B-NR"``) cells; ``None`` when the class cell holds no class. ``system`` forces ``"ESC"`` or ``"ACC/AHA"``.
+    Raises ``ValueError`` (another ``system``).
+    """
     if system not in ("", ESC_SYSTEM, ACC_AHA):
         raise ValueError(f"parse_class_level: system must be '', 'ESC' or 'ACC/AHA', got {system!r}")
     cls_cell, lvl_cell = _clean(class_text), _clean(level_text)

@@ -130,7 +130,10 @@ def _cell_signals(scan: Scan) -> None:
 
 
 def detect_grade(text: str, *, source: str = "sentence") -> Grade | None:
-    """The evidence grade stated in ``text``, or ``None`` when it states none. Raises ``TypeError``."""
+    """The evidence grade stated in ``text`` (paragraph, row text or cell, English and/or Chinese, any length), or
+    ``None``; ``raw`` holds the matched span(s) of the original text. ``source`` is ``"sentence"`` or
+    ``"table_column"``. Raises ``TypeError`` (not a string), ``ValueError`` (unknown ``source``).
+    """
     if not isinstance(text, str):
         raise TypeError(f"detect_grade expects str, got {type(text).__name__}")
     if source not in GRADE_SOURCES:
@@ -218,7 +221,10 @@ _COLUMN = re.compile(
 
 
 def grade_from_cells(headers: list[str], cells: list[str]) -> Grade | None:
-    """The grade of one row of a recommendation table, read from its grade columns. Raises ``ValueError``."""
+    """The grade of one row of a recommendation table, read from its grade columns (``COR``, ``LOE``, ``Class``,
+    ``Grade``, ``Strength``, ``推荐等级`` ...): each such cell is read as ``"<header>: <cell>"``, so ``I`` under ``COR``
+    gives an ACC/AHA class. ``None`` when no grade column holds a grade. Raises ``ValueError`` (lengths differ).
+    """
     if len(headers) != len(cells):
         raise ValueError(f"grade_from_cells: {len(headers)} headers for {len(cells)} cells")
     pieces = [f"{h.strip()}: {c.strip()}" for h, c in zip(headers, cells) if c.strip() and _COLUMN.search(h)]

@@ -63,7 +63,10 @@ _ZH_RECOMMEND_VERB = re.compile(
 
 
 def is_recommendation(text: str) -> bool:
-    """True when ``text`` carries an evidence grade or explicit recommendation wording. Raises ``TypeError``."""
+    """True when ``text`` carries an evidence grade or explicit recommendation wording ("we recommend", "is
+    recommended" but not "the recommended dose", "should be <care decision>" but not "should be measured", NICE
+    imperatives, 推荐/建议 as a verb). Raises ``TypeError``.
+    """
     if not isinstance(text, str):
         raise TypeError(f"is_recommendation expects str, got {type(text).__name__}")
     if not text.strip():

@@ -261,8 +261,10 @@ def _blank(text: str) -> str:
 
 
 def parse_mermaid(src: str, *, path: str | None = None, field: str = "mermaid", strict: bool = True) -> Flowchart:
-    """Parse Mermaid flowchart source into nodes, labelled edges and subgraphs. Raises ``NotAFlowchartError``,
-    ``MalformedInputError``, ``TypeError``.
+    """Parse Mermaid flowchart source (optionally with YAML front matter, or in a Markdown fence) into nodes, labelled
+    edges and subgraphs; ``strict=False`` skips a statement that does not parse and records it in
+    :attr:`Flowchart.skipped`. Raises ``NotAFlowchartError`` (another diagram type), ``MalformedInputError`` (no
+    header, a bad statement in strict mode with line and column, no node), ``TypeError``.
     """
     if not isinstance(src, str):
         raise TypeError(f"parse_mermaid expects str, got {type(src).__name__}")

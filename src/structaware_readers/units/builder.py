@@ -191,12 +191,13 @@ class UnitBuilder:
         return final
 
     def lead_in(self, table: Block) -> str:
-        """The text that titles ``table`` when the parser gave it no caption: the paragraph just before it in reading
-        order (same page or the page before), if it reads as a title (at most :data:`LEAD_IN_TITLE_CHARS`
-        characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH FLOWS``) or as a lead-in sentence (at most
-        :data:`LEAD_IN_CHARS`, ending with ``:`` or saying it describes the table: ``... are summarized as follows
-        (in millions):``, ``The following table presents goodwill attributed to ...``).
-        """
+        """The text that titles ``table`` when the parser gave it no caption: the paragraph just
+        before it in reading order (same page or the page before), if it reads as a title (at most
+        :data:`LEAD_IN_TITLE_CHARS` characters, no sentence end: ``CONSOLIDATED STATEMENTS OF CASH
+        FLOWS``) or as a lead-in sentence (at most :data:`LEAD_IN_CHARS`, ending with ``:`` or saying it
+        describes the table: ``... are summarized as follows (in millions):``, ``The following table
+        presents goodwill attributed to ...``). Empty otherwise, and for a paragraph without a word
+        (a stray figure such as ``11,171`` titles nothing). The paragraph stays section text."""
         prev = self.previous
         if prev is None or prev.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             return ""
@@ -270,13 +271,12 @@ class UnitBuilder:
 
     # -- block handlers --------------------------------------------------------------------
     def on_heading(self, block: Block) -> None:
-        """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``, ``5 $``, ``(1,837)
-        $``, ``31.1``, a rule of underscores: table cells and numbers a parser typed as titles) or a person's name
-        is text of the current section instead, not a level of the path
-        (:mod:`structaware_readers.structure.false_headings`; a name in a list of people was typed FRONT_MATTER by
-        :mod:`structaware_readers.structure.front_matter`); one that is a bibliography entry is a ``reference``
-        unit's text, and a contents line a ``front_matter`` unit's.
-        """
+        """Open a section; a "heading" with fewer than :data:`MIN_HEADING_LETTERS` letters (``$``,
+        ``5 $``, ``(1,837) $``, ``31.1``, a rule of underscores: table cells and numbers a parser
+        typed as titles) or a person's name is text of the current section instead, not a level of the
+        path (:mod:`structaware_readers.structure.false_headings`; a name in a list of people was typed
+        FRONT_MATTER by :mod:`structaware_readers.structure.front_matter`); one that is a bibliography entry
+        is a ``reference`` unit's text, and a contents line a ``front_matter`` unit's."""
         false_kind = false_heading_kind(block.text)
         if false_kind in _FALSE_HEADING_TYPES:
             self.add_aside(block, block.text, _FALSE_HEADING_TYPES[false_kind])
@@ -381,7 +381,19 @@ def _is_table_title(block: Block, following: Block | None) -> bool:
 
 
 def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list[Unit]:
-    """Build the structure-aware evidence units of ``doc`` (paper section 2.3). Raises ``EmptyDocumentError``."""
+    """Build the structure-aware evidence units of ``doc`` (paper section 2.3).
+
+    Args:
+        doc: a parsed document whose ``blocks`` are in reading order.
+        options: :class:`UnitOptions`; defaults are used when ``None``.
+
+    Returns:
+        Units in document order; ``Unit.ordinal`` is the position in this list, and ids are
+        deterministic (the same document bytes give the same ids).
+
+    Raises:
+        EmptyDocumentError: the document has no body block with text, so no unit can be built.
+    """
     options = options or UnitOptions()
     builder = UnitBuilder(doc=doc, options=options)
     blocks = list(doc.body_blocks())

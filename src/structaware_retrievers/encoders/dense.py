@@ -26,7 +26,13 @@ ENV_DENSE_MODEL = "STRUCTAWARE_DENSE_MODEL"
 
 @runtime_checkable
 class DenseModel(Protocol):
-    """What :class:`DenseEncoder` needs from a dense text-embedding model."""
+    """What :class:`DenseEncoder` needs from a dense text-embedding model.
+
+    ``model_id`` identifies the weights (cache key and index-compatibility check: it must change whenever the vectors
+    would); ``languages`` are ISO 639-1 codes or ``None`` (multilingual/unknown). ``embed_documents(texts)`` returns a
+    ``(len(texts), dim)`` float32 array of unit-length rows, ``embed_query(text)`` one ``(dim,)`` unit-length vector
+    (query/passage prefixes applied there). Loading should be lazy.
+    """
 
     model_name: str
     model_id: str

@@ -65,8 +65,10 @@ def _find_onnx(folder: Path) -> str:
 
 
 class FastembedModel:
-    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats. Raises ``InputNotFoundError``,
-    ``ModelUnavailableError``, ``MalformedInputError``.
+    """A :class:`~structaware_retrievers.encoders.DenseModel` in fastembed's formats, from ``model_path`` (an ONNX
+    folder), ``model_name`` (a fastembed catalogue model) or the bundled all-MiniLM-L6-v2 int8 (384-d, English).
+    ``max_batch_tokens`` bounds the padded tokens of one call. Raises ``InputNotFoundError``, ``ModelUnavailableError``
+    (not cached offline, checksum mismatch), ``MalformedInputError``.
     """
 
     def __init__(

@@ -52,8 +52,11 @@ def no_cjk_half(dim: int) -> np.ndarray:
 
 
 class LanguageRoutedModel:
-    """An English and a multilingual :class:`DenseEncoder` in one vector; the query's language picks the half. Raises
-    ``MalformedInputError``.
+    """An English and a multilingual :class:`DenseEncoder` in one vector; the query's language picks the half.
+
+    ``english_query_share`` is the weight of the multilingual half in a non-CJK query (0: the English model alone);
+    ``route_passages`` embeds a passage without CJK letters by the English model alone. Raises
+    ``MalformedInputError`` (negative or non-finite share, or routed passages with a share above 0).
     """
 
     def __init__(

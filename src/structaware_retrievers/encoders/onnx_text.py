@@ -102,7 +102,10 @@ def _max_context(folder: Path) -> int:
 
 
 class OnnxMeanPoolEmbedder:
-    """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder."""
+    """Mean-pooled, L2-normalised sentence embeddings from a local ONNX model folder (``.onnx``, ``tokenizer.json``,
+    ``tokenizer_config.json``; first output ``last_hidden_state``). ``model_key`` names the weights and must differ
+    for ``dynamic_int8``; the session is created on the first call; thread-safe.
+    """
 
     def __init__(
         self,

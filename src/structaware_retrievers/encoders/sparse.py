@@ -43,7 +43,12 @@ def _unpack_sparse(b: bytes) -> SparseVector:
 
 
 class SparseEncoder(CachedEncoder):
-    """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``)."""
+    """BM25 sparse vectors whose IDF half is applied by Qdrant (``Modifier.IDF``), so IDF follows the live collection.
+
+    A document token weighs ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avg_len))`` (``avg_len`` in tokens), a
+    query token 1.0. ``model_id`` encodes every setting that changes document vectors, so an index refuses an
+    encoder that would write other vectors.
+    """
 
     VERSION = "2"
 

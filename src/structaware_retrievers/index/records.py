@@ -92,7 +92,10 @@ def chunk_unit(record_id: str, text: str, *, doc_id: str = "", doc_name: str = "
 
 
 class UserDenseEncoder:
-    """A user's embedding model as the dense encoder of an index. Raises ``StoreError``."""
+    """A user's embedding model as the dense encoder of an index (no vector cache: frameworks cache themselves).
+    ``model_id`` is recorded in the index config and checked on open. Raises ``StoreError`` when the model's
+    dimension changes.
+    """
 
     cache = None  # StructureIndex gives encoders without a cache its own; this one never reads it
 
@@ -175,7 +178,10 @@ class RecordIndex:
         sparse_texts: Sequence[str],
         dense: Sequence[Sequence[float]] | None = None,
     ) -> list[str]:
-        """Upsert one point per payload; return the point ids. Raises ``MalformedInputError``, ``StoreError``."""
+        """Upsert one point per payload (``Unit.to_payload()`` plus framework keys, ``unit_id`` the point id); return the
+        ids. ``dense=None`` embeds ``sparse_texts`` with the index's encoder. Raises ``MalformedInputError`` (lengths
+        differ, no ``unit_id``), ``StoreError`` (another dense model or dimension; nothing written).
+        """
         if len(payloads) != len(sparse_texts) or (dense is not None and len(dense) != len(payloads)):
             raise MalformedInputError(
                 f"{len(payloads)} payloads, {len(sparse_texts)} texts, {len(dense) if dense is not None else '-'} vectors",
@@ -267,8 +273,12 @@ class RecordIndex:
         mmr: tuple[float, int] | None = None,
         relevance: bool = False,
     ) -> list[ScoredRecord]:
-        """Search, best first; ``[]`` when the collection does not exist or is empty. Raises ``MalformedInputError``,
-        ``UnknownFilterError``, ``StoreError``.
+        """Search, best first; ``[]`` when the collection does not exist or is empty.
+
+        ``text`` is the BM25 half (``None``: dense only); ``dense`` the user's query vector (``None``: ``text`` embedded by
+        the index). Only the search fields of ``options`` are used. ``mmr=(lambda_mult, fetch_k)`` orders the ``fetch_k``
+        nearest points by maximal marginal relevance; ``relevance`` gives calibrated scores in [0, 1]. Raises
+        ``MalformedInputError`` (no text, no vector), ``UnknownFilterError``, ``StoreError`` (dimension differs).
         """
         k, mode, flt = options.k, options.mode, options.filter
         if flt is not None and not isinstance(flt, PointFilter):
