@@ -89,7 +89,10 @@ _PAGE_NUMBER_RE = re.compile(
 
 
 def classify_discarded(text: str, bbox: BBox | None) -> BlockKind:
-    """Furniture kind for a MinerU ``discarded`` element (pipeline 2.6–2.7 and ``discarded_blocks``)."""
+    """Furniture kind for a MinerU ``discarded`` element: PAGE_NUMBER for a text that reads as one (``- 3 -``,
+    ``Page 3 of 20``, ``第 1 页 共 20 页``, ``xii``), else HEADER / FOOTER when its vertical centre is in the top /
+    bottom 12 % of the page, else ASIDE.
+    """
     t = unicodedata.normalize("NFKC", text or "").strip()
     if t and _PAGE_NUMBER_RE.match(t):
         return BlockKind.PAGE_NUMBER

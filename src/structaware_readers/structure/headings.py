@@ -55,13 +55,18 @@ _BACK_MATTER = re.compile(
 
 
 def numbering_depth(text: str) -> int | None:
-    """Depth (1 = top level) implied by the numbering at the start of a heading, or ``None``."""
+    """Depth (1 = top level) implied by the numbering at the start of a heading, or ``None`` (also for a quantity such
+    as ``5 mg``): ``"2.1.3 Foo"`` -> 3, ``"（一）适用范围"`` -> 2, ``"A.1 Scope"`` -> 2, ``"2019 data show"`` -> ``None``.
+    """
     found = numbering_style(text)
     return found[2] if found is not None else None
 
 
 def numbering_style(text: str) -> tuple[str, float, int] | None:
-    """``(style, rank, depth)`` of the numbering at the start of a heading, or ``None``."""
+    """``(style, rank, depth)`` of the numbering at the start of a heading, or ``None``. Two headings of one
+    ``style`` are siblings; ``rank`` orders styles, smaller = higher: ``第X章 > 第X节 > 一、 > （一） > 1. > (1) > ①``
+    and ``5 > 5.1 > 5.1.1``.
+    """
     if not text:
         return None
     if _CIRCLED.match(text.lstrip().lstrip("#").lstrip()):  # before NFKC, which turns ① into 1

@@ -51,7 +51,9 @@ def restore_reading_order(blocks: list[Block]) -> list[Block]:
 
 
 def caption_target(caption: Block, candidates: Sequence[Block], others: Iterable[Block] = ()) -> Block | None:
-    """The figure/table/equation/code block a caption belongs to, from geometry alone."""
+    """The figure/table/equation/code block a caption belongs to, from geometry alone: the nearest candidate on its
+    page aligned above, below or beside it with nothing of ``others`` in between; two equally near bind neither.
+    """
     if caption.bbox is None:
         return None
     blockers = [b.bbox for b in others if b.bbox is not None and b.kind is not BlockKind.CAPTION]

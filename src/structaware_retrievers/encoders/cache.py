@@ -16,7 +16,10 @@ __all__ = ["CachedEncoder", "EmbeddingCache"]
 
 
 class EmbeddingCache:
-    """Persistent embedding cache: an SQLite file keyed by ``(model_id, content_hash)``."""
+    """Persistent embedding cache: an SQLite file keyed by ``(model_id, content_hash)`` (``path=None``: in memory).
+    Thread-safe within one process. Entries are never evicted (re-adding a deleted document is free): delete the file
+    to reclaim the space.
+    """
 
     _CHUNK = 500  # keys per SELECT (SQLite's bound-variable limit is 999 on old builds)
 

@@ -203,7 +203,10 @@ def summarize(
     element_addressable: bool = True,
     depth: int = DEFAULT_DEPTH,
 ) -> dict[str, float | int | None]:
-    """Mean metrics over ``outcomes``."""
+    """Mean metrics over ``outcomes``, as a flat dict (``n``, ``PH@k``, ``EH@k``, ``EvH@k``, ``MRR_*``, ``Ctx`` in
+    characters, ``budget_{policy}@{B}``). Element and evidence means are over questions with gold text only;
+    ``EH@k``/``MRR_e`` are ``None`` when the method is not element-addressable.
+    """
     n = len(outcomes)
     gold = [o for o in outcomes if o.has_gold_text]
     out: dict[str, float | int | None] = {"n": n, "n_gold_text": len(gold)}

@@ -35,7 +35,8 @@ def _marked(key: str) -> PointFilter:
 
 def write_document(store: VectorStore, points: Sequence[PointRecord], replaces: Sequence[str], *, src: str) -> None:
     """Write one document's ``points`` and remove the points it ``replaces``, atomically for readers. Raises
-    ``StoreError``.
+    ``StoreError``: the call was rolled back, or, if the rollback failed too, the document stays hidden until
+    :func:`recover` runs (field ``rollback``).
     """
     txn = _new_txn()
     new_ids = [p.id for p in points]

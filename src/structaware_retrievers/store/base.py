@@ -211,7 +211,14 @@ class VectorStore(ABC):
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         mmr: tuple[float, int] | None = None,
     ) -> list[ScoredRecord]:
-        """Search, best first. Raises ``StoreError``."""
+        """Search, best first; ``[]`` for an empty collection or an empty sparse query in sparse mode.
+
+        ``"hybrid"`` prefetches ``prefetch_limit`` candidates per vector and fuses them inside Qdrant (RRF(``rrf_k``)
+        with the (dense, BM25) ``weights``, or DBSF); ``flt`` applies inside every prefetch and at the top level.
+        ``mmr=(lambda_mult, candidates)`` orders the dense search by maximal marginal relevance (1: relevance only, 0:
+        diversity only). Raises ``StoreError`` (a mode without its vector, ``lambda_mult`` outside [0, 1], the engine
+        refuses).
+        """
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
             prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
@@ -261,7 +268,10 @@ class VectorStore(ABC):
 
 @dataclass(frozen=True)
 class QueryPlan:
-    """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning)."""
+    """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning): ``searches`` holds
+    ``(vector name, query vector, RRF weight)`` per vector (dense first); ``fusion`` is ``None`` for a single-vector
+    search; ``depth`` is the candidates per prefetch; ``flt`` applies in every prefetch and at the top level.
+    """
 
     limit: int
     searches: tuple[tuple[str, list[float] | SparseVector, float], ...]
