@@ -40,7 +40,10 @@ class FileParseResult:
 
 
 class MinerUApiClient:
-    """A small synchronous client for MinerU's V1 parse API (``mineru-api``)."""
+    """A small synchronous client for MinerU's V1 parse API (``mineru-api``); ``timeout`` in seconds for one parse,
+    ``api_key`` sent as a Bearer token. Every method raises ``ParserUnavailableError`` (unreachable, HTTP error,
+    engine failure, time-out) or ``MalformedInputError``, naming the file or URL and the server's message.
+    """
 
     def __init__(
         self,

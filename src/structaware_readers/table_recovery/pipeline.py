@@ -71,8 +71,10 @@ def _with_row_boxes(doc: ParsedDocument, path: str | Path, pdf: PdfSource | bool
 
 
 def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> ParsedDocument:
-    """Return ``doc`` with grids rebuilt for its ungridded table regions (the stages, in order). Raises
-    ``InputNotFoundError``, ``MalformedInputError``, ``MissingExtraError``.
+    """Return ``doc`` (1-based pages, bboxes 0..1 of the page, origin top-left) with grids rebuilt for its ungridded
+    table regions (the stages, in order); ``pdf=None`` uses the parser's space-aligned text only. A table that cannot
+    be read gets a warning; ``doc`` itself when nothing needed recovery. Raises ``InputNotFoundError``,
+    ``MalformedInputError`` (field ``pdf``), ``MissingExtraError`` (pdfplumber).
     """
     rec = select(doc, with_pdf=pdf is not None)
     if rec is None:

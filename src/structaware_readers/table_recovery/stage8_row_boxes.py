@@ -52,8 +52,9 @@ def needs_row_boxes(block: Block) -> bool:
 
 
 def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
-    """``doc`` with ``body_row_bboxes`` set for its tables' rows found in the PDF's text layer. Raises
-    ``InputNotFoundError``, ``MalformedInputError``.
+    """``doc`` with ``body_row_bboxes`` (0..1 of the displayed page, origin top-left) set for its tables' rows found
+    in the PDF's text layer; ``doc`` itself when no table needs them or the page count differs. Raises
+    ``InputNotFoundError``, ``MalformedInputError`` (field ``pdf``).
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_row_boxes(b)]
     if not targets:

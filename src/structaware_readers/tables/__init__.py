@@ -18,7 +18,10 @@ from structaware_readers.tables.text_tables import (
 
 
 def parse_html_table(html: str, *, path: str | None = None, field: str = "table_body") -> TableGrid:
-    """Parse one table body into a rectangular :class:`TableGrid`. Raises ``MalformedInputError``."""
+    """Parse one table body (HTML ``<table>``, or a Markdown pipe table / LaTeX ``tabular``, best effort) into a
+    rectangular :class:`TableGrid`, spans expanded and title rows in ``title``. Raises ``MalformedInputError`` (empty,
+    no row with text, or no table markup).
+    """
     if not isinstance(html, str):
         raise MalformedInputError(f"table body must be a string, got {type(html).__name__}", path=path, field=field)
     text = html.strip()

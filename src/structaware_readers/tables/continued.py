@@ -25,7 +25,10 @@ def continues(
     caption: str,
     own_header_starts_a_table: bool = False,
 ) -> bool:
-    """True when the table with grid ``second`` continues the one with grid ``first``."""
+    """True when the table with grid ``second`` continues the one with grid ``first`` (``None`` grids never merge):
+    flagged by the parser, or ``second`` opens its page right after ``first``; with ``own_header_starts_a_table``, a
+    ``second`` by position whose header rows differ is a new table.
+    """
     if first is None or second is None:
         return False
     if flagged:

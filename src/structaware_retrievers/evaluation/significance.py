@@ -61,7 +61,10 @@ def paired_bootstrap(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> BootstrapResult:
-    """Two-sided paired bootstrap test of ``mean(a) - mean(b)``. Raises ``ValueError``."""
+    """Two-sided paired bootstrap test of ``mean(a) - mean(b)`` over ``resamples`` resamples of the queries
+    (``p = min(1, 2 * min(P(d* <= 0), P(d* >= 0)))``; ``p = 0`` means ``p < 1 / resamples``). Raises ``ValueError``
+    (empty, not 1-D or different lengths; ``resamples < 1``).
+    """
     x, y = _paired(a, b)
     if resamples < 1:
         raise ValueError("resamples must be >= 1")

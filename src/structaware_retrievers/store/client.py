@@ -73,7 +73,10 @@ def field_index_params(name: str, kind: str) -> m.KeywordIndexParams | m.Integer
 
 
 class ClientStore(VectorStore):
-    """One Qdrant collection through ``qdrant-client``. Raises ``StoreError``."""
+    """One Qdrant collection through ``qdrant-client``: give exactly one of ``client`` (not closed by :meth:`close`),
+    ``url`` (with ``api_key``) or ``location`` (``":memory:"`` ...); ``timeout`` in seconds. Raises ``StoreError``
+    (none or several given; the server refuses an operation).
+    """
 
     def __init__(
         self,
