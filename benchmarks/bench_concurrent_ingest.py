@@ -64,7 +64,16 @@ def seed_parse_cache(pdfs: list[Path], parsed: list[Path], tier: str, version: s
 
 
 def ingest(paths: list[Path], index: Path, workers: int | None) -> subprocess.Popen[str]:
-    cmd = [sys.executable, "-m", "structaware_retrievers.cli", "ingest", *map(str, paths), "--index", str(index), "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "structaware_retrievers.cli",
+        "ingest",
+        *map(str, paths),
+        "--index",
+        str(index),
+        "--no-progress",
+    ]
     if workers:
         cmd += ["--workers", str(workers)]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -112,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--workers", type=int, default=None, help="--workers of each ingest (default: the CLI's)")
     ap.add_argument("--share-embeddings", action="store_true")
-    ap.add_argument("--embeddings-from", type=Path, default=None,
-                    help="an embedding cache (embeddings.sqlite) copied into the single run's index folder first")
+    ap.add_argument(
+        "--embeddings-from",
+        type=Path,
+        default=None,
+        help="an embedding cache (embeddings.sqlite) copied into the single run's index folder first",
+    )
     ap.add_argument("--reingest", type=Path, default=None)
     args = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

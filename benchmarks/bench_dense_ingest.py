@@ -69,7 +69,10 @@ def ingest_run(model: str, pdfs: list[Path]) -> dict[str, float]:
         env = {**os.environ, "STRUCTAWARE_CACHE_DIR": str(Path(tmp) / "cache"), "HF_HUB_OFFLINE": "1"}
         out = subprocess.run(
             [sys.executable, "-c", _INGEST, str(Path(tmp) / "ix"), model, *map(str, pdfs)],
-            capture_output=True, text=True, env=env, check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
         )
         return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -87,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         for model in args.models:
             if args.docs:
                 n, sec = embed_rate(model, args.docs)
-                print(f"| {r} | {model} | embed | {n} | {sec:.1f} | {sec:.1f} | {n / sec:.1f} | {_load()} |", flush=True)
+                print(
+                    f"| {r} | {model} | embed | {n} | {sec:.1f} | {sec:.1f} | {n / sec:.1f} | {_load()} |", flush=True
+                )
             if args.pdfs:
                 got = ingest_run(model, args.pdfs)
                 print(

@@ -91,7 +91,9 @@ def main() -> None:
         rows.append((f"warm ({label})", warm))
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"] * 3
     print(f"{len(units)} units of {args.parsed.name}, PDF {args.pdf.name}, 108 dpi, PNG encoded")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {' '.join(load)}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {' '.join(load)}"
+    )
     print("| picture | runs | p50 ms | p90 ms |\n|---|---|---|---|")
     for label, times in rows:
         print(f"| {label} | {len(times)} | {1000 * statistics.median(times):.0f} | {1000 * _pct(times, 0.9):.0f} |")

@@ -36,7 +36,9 @@ print(json.dumps({"cpu": time.process_time() - c, "wall": time.perf_counter() - 
 
 def _measure(zip_path: Path, pdf: Path, cache: Path) -> dict[str, float]:
     env = {**os.environ, "STRUCTAWARE_CACHE_DIR": str(cache), "HF_HUB_OFFLINE": "1"}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(zip_path), str(pdf)], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(zip_path), str(pdf)], env=env, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -44,7 +46,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("zips", nargs="+", type=Path, help="MinerU output zips")
     ap.add_argument("--pdfs", type=Path, default=None, help="folder of the PDFs (default: beside each zip's parent)")
-    ap.add_argument("--cache", type=Path, default=None, help="STRUCTAWARE_CACHE_DIR of the children (default: a new temporary folder per document)")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="STRUCTAWARE_CACHE_DIR of the children (default: a new temporary folder per document)",
+    )
     args = ap.parse_args()
     print("| document | pages | blocks | cold CPU s | cold wall s | warm CPU s | warm wall s | load |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")

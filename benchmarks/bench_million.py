@@ -68,7 +68,11 @@ def unit_batch(
         picks = [rng.randrange(len(pool)) for _ in range(rng.randint(1, 4))]
         page = rng.randint(1, 120)
         utype = rng.choice(TYPES)
-        grade = rng.choice(GRADES) if utype in (UnitType.RECOMMENDATION, UnitType.TABLE_ROW) and rng.random() < 0.6 else None
+        grade = (
+            rng.choice(GRADES)
+            if utype in (UnitType.RECOMMENDATION, UnitType.TABLE_ROW) and rng.random() < 0.6
+            else None
+        )
         units.append(
             make(
                 unit_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"bench/{i}")),
@@ -84,9 +88,23 @@ def unit_batch(
                 element_pages=[page],
                 source_element_ids=[],
                 section_path=[],
-                grade=(Grade(system="letter", grade=grade, raw=f"Grade {grade}") if validate else
-                       Grade.model_construct(system="letter", grade=grade, raw=f"Grade {grade}", strength="", certainty="",
-                                             direction="", status="", preference="", source="sentence")) if grade else None,
+                grade=(
+                    Grade(system="letter", grade=grade, raw=f"Grade {grade}")
+                    if validate
+                    else Grade.model_construct(
+                        system="letter",
+                        grade=grade,
+                        raw=f"Grade {grade}",
+                        strength="",
+                        certainty="",
+                        direction="",
+                        status="",
+                        preference="",
+                        source="sentence",
+                    )
+                )
+                if grade
+                else None,
                 table=None,
                 flow=None,
                 ordinal=i % DOC_UNITS,
@@ -154,12 +172,20 @@ def build(store: EdgeStore, n: int, batch: int, pool: list[str], pvec: np.ndarra
             payload_bytes += len(json.dumps(p, ensure_ascii=False).encode())
             text_bytes += len(u.text.encode()) + len(u.context.encode())
         t = time.perf_counter()
-        store.upsert([PointRecord(id=p["unit_id"], payload=p, dense=d.tolist(), sparse=s) for p, d, s in zip(payloads, dense, svecs)])
+        store.upsert(
+            [
+                PointRecord(id=p["unit_id"], payload=p, dense=d.tolist(), sparse=s)
+                for p, d, s in zip(payloads, dense, svecs)
+            ]
+        )
         t_up += time.perf_counter() - t
         done = min(n, start + batch)
         if done % (batch * 25) == 0 or done == n:
-            print(f"  {done:,} units, {time.perf_counter() - t0:.0f} s, peak RSS {peak_rss_mb():,.0f} MB, "
-                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+            print(
+                f"  {done:,} units, {time.perf_counter() - t0:.0f} s, peak RSS {peak_rss_mb():,.0f} MB, "
+                f"load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
     t = time.perf_counter()
     store.flush()
     t_up += time.perf_counter() - t
@@ -240,9 +266,15 @@ def main(argv: list[str] | None = None) -> int:
         "doc_filter": SearchFilter(doc_ids=[one_doc]),
         "unit_type_filter": SearchFilter(unit_types=["recommendation"]),
         "grade_filter": SearchFilter(grades=["A"]),
-        "doc_type_grade_filter": SearchFilter(doc_ids=[one_doc], unit_types=["recommendation", "table_row"], grades=["A", "B"]),
+        "doc_type_grade_filter": SearchFilter(
+            doc_ids=[one_doc], unit_types=["recommendation", "table_row"], grades=["A", "B"]
+        ),
     }
-    kinds: dict[str, dict[str, Any]] = {"hybrid_rrf": {"mode": "hybrid"}, "dense": {"mode": "dense"}, "sparse": {"mode": "sparse"}}
+    kinds: dict[str, dict[str, Any]] = {
+        "hybrid_rrf": {"mode": "hybrid"},
+        "dense": {"mode": "dense"},
+        "sparse": {"mode": "sparse"},
+    }
     kinds |= {f"hybrid_{name}": {"mode": "hybrid", "flt": f.to_point_filter()} for name, f in filters.items()}
     lat: dict[str, Any] = {}
     for name, kw in kinds.items():

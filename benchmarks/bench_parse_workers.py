@@ -134,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
                     secs, count = _workers(pdfs, Path(d), n)
                     units = str(count)
                 seconds[f"{route}/{n}"] = secs
-                print(f"| {route} | {n} | {secs:.1f} | {pages / secs:.2f} | {units} | {before} | {_load()} |", flush=True)
+                print(
+                    f"| {route} | {n} | {secs:.1f} | {pages / secs:.2f} | {units} | {before} | {_load()} |", flush=True
+                )
     if "mineru-kit/1" in seconds:
         for key, secs in seconds.items():
             if key.startswith("ingest/"):

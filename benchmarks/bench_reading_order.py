@@ -51,8 +51,13 @@ MINERU_RUNS = {
     "WHO 2016 guideline (4.0.12 flash)": "mineru-4.0.12_flash-tier_who_2016_ipc_core_components_guideline/content_list.rendered.json",
 }
 _MINERU_KIND = {
-    "text": BlockKind.PARAGRAPH, "table": BlockKind.TABLE, "image": BlockKind.FIGURE, "chart": BlockKind.FIGURE,
-    "equation": BlockKind.EQUATION, "list": BlockKind.LIST, "code": BlockKind.CODE,
+    "text": BlockKind.PARAGRAPH,
+    "table": BlockKind.TABLE,
+    "image": BlockKind.FIGURE,
+    "chart": BlockKind.FIGURE,
+    "equation": BlockKind.EQUATION,
+    "list": BlockKind.LIST,
+    "code": BlockKind.CODE,
 }
 
 #: OmniDocBench layout categories -> block kinds.
@@ -277,21 +282,38 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     pages = load_pages(args.bench_dir)
     scores = score_pages(pages, args.shuffles)
-    print(f"# reading order: {len(pages)} pages, {args.shuffles} shuffles/page, {date.today()}, "
-          f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}\n")
+    print(
+        f"# reading order: {len(pages)} pages, {args.shuffles} shuffles/page, {date.today()}, "
+        f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}\n"
+    )
     for key in ("layout", "language"):
         print(markdown_table(summarize(scores, key), key) + "\n")
     if args.mineru_dir.exists():
-        print("Held-out agreement with MinerU's own order:\n\n" + mineru_agreement(args.mineru_dir, args.shuffles) + "\n")
+        print(
+            "Held-out agreement with MinerU's own order:\n\n" + mineru_agreement(args.mineru_dir, args.shuffles) + "\n"
+        )
     if args.per_page:
         for s in scores:
             if s.method.startswith("xy-cut"):
                 print(f"{s.roa:.3f} {s.tau:+.3f} {s.page.layout:16} {s.page.language:18} {s.page.name}")
     if args.json:
-        args.json.write_text(json.dumps([
-            {"page": s.page.name, "layout": s.page.layout, "language": s.page.language,
-             "method": s.method, "roa": s.roa, "tau": s.tau} for s in scores
-        ], indent=2), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "page": s.page.name,
+                        "layout": s.page.layout,
+                        "language": s.page.language,
+                        "method": s.method,
+                        "roa": s.roa,
+                        "tau": s.tau,
+                    }
+                    for s in scores
+                ],
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -60,7 +60,9 @@ AS_LIMIT = 2 * 1024**3
 
 
 def _seeds() -> list[tuple[str, bytes]]:
-    files = sorted(p for p in ROBUSTNESS.iterdir() if p.suffix in (".json", ".zip", ".pdf")) if ROBUSTNESS.is_dir() else []
+    files = (
+        sorted(p for p in ROBUSTNESS.iterdir() if p.suffix in (".json", ".zip", ".pdf")) if ROBUSTNESS.is_dir() else []
+    )
     fixtures = REPO / "tests" / "fixtures"
     files += sorted(p for p in fixtures.rglob("*.json") if p.stat().st_size < 300_000)
     return [(p.name, p.read_bytes()) for p in files]
@@ -342,7 +344,9 @@ def bench_kill(moments: int, seed: int) -> dict:
             proc = _worker("ingest", str(index), *map(str, paths), env={"ROBUST_KILL_AT": at})
             _, err = proc.communicate(timeout=1200)
             killed = proc.returncode == -signal.SIGKILL
-            phase = next((ln.split("killing at ", 1)[1] for ln in err.splitlines() if "killing at " in ln), "not reached")
+            phase = next(
+                (ln.split("killing at ", 1)[1] for ln in err.splitlines() if "killing at " in ln), "not reached"
+            )
             exists = (index / "structaware" / "collection.json").is_file()
             seen = _state(index) if exists else {}
             hidden = sum(map(len, _state(index, hidden=True).values())) - sum(map(len, seen.values())) if exists else 0
@@ -357,8 +361,12 @@ def bench_kill(moments: int, seed: int) -> dict:
                            "visible": {"new": sum(d in clean for d in seen), "old": sum(d in old for d in seen)},
                            "hidden_points_after_kill": hidden, "half_present": half, "duplicates": dup,
                            "next_ingest_equals_clean": same})  # fmt: skip
-            print(f"  kill {m + 1}/{moments} ({kind}) {phase}: visible {trials[-1]['visible']}, hidden {hidden},"
-                  f" half {half}, dup {dup}, next ingest == clean: {same}", file=sys.stderr, flush=True)
+            print(
+                f"  kill {m + 1}/{moments} ({kind}) {phase}: visible {trials[-1]['visible']}, hidden {hidden},"
+                f" half {half}, dup {dup}, next ingest == clean: {same}",
+                file=sys.stderr,
+                flush=True,
+            )
             shutil.rmtree(index, ignore_errors=True)
     return {
         "documents": len(paths),

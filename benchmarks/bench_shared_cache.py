@@ -89,7 +89,16 @@ def main() -> int:
             env = dict(os.environ)
             env["PYTHONPATH"] = os.pathsep.join(p for p in (extra, env.get("PYTHONPATH", "")) if p)
             env.setdefault("HF_HUB_OFFLINE", "1")
-            cmd = [sys.executable, __file__, "--worker", str(cache), "--loads", str(per_worker), "--round", str(args.round)]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--worker",
+                str(cache),
+                "--loads",
+                str(per_worker),
+                "--round",
+                str(args.round),
+            ]
             procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True))
         results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
         wall = time.perf_counter() - started

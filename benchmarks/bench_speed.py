@@ -123,7 +123,9 @@ def child_raw_model(texts_file: str) -> dict[str, Any]:
     texts = json.loads(Path(texts_file).read_text(encoding="utf-8"))
     t = time.perf_counter()
     model = TextEmbedding(
-        model_assets.FASTEMBED_BASE_MODEL, specific_model_path=str(model_assets.default_model_dir()), local_files_only=True
+        model_assets.FASTEMBED_BASE_MODEL,
+        specific_model_path=str(model_assets.default_model_dir()),
+        local_files_only=True,
     )
     load_s = time.perf_counter() - t
     t = time.perf_counter()
@@ -207,7 +209,8 @@ def _store_edge(payloads, texts, dense, sparse, queries) -> dict[str, Any]:
         up = time.perf_counter() - t
         out = {"upsert_units_per_s": len(payloads) / up}
         out |= _latencies(
-            lambda q: st.query(dense=q[1], sparse=q[2], limit=10, prefetch_limit=50, mode="hybrid", fusion="rrf"), queries
+            lambda q: st.query(dense=q[1], sparse=q[2], limit=10, prefetch_limit=50, mode="hybrid", fusion="rrf"),
+            queries,
         )
         st.close()
         return out
@@ -407,10 +410,20 @@ def section_cli(
         now_ix, old_ix, served_ix = tmp / f"cli-{preset}-now", tmp / f"cli-{preset}-old", tmp / f"cli-{preset}-served"
         print(f"  {preset}: ingest ...", flush=True)
         variants: dict[str, tuple[Path | None, Path]] = {"now": (None, now_ix), "served": (None, served_ix)}
-        subprocess.run(cli_cmd(None, ["ingest", str(CDC), "--index", str(now_ix), "--no-progress"]), env=penv, check=True, capture_output=True)
+        subprocess.run(
+            cli_cmd(None, ["ingest", str(CDC), "--index", str(now_ix), "--no-progress"]),
+            env=penv,
+            check=True,
+            capture_output=True,
+        )
         shutil.copytree(now_ix, served_ix)
         if old is not None:
-            subprocess.run(cli_cmd(old, ["ingest", str(CDC), "--index", str(old_ix), "--no-progress"]), env=penv, check=True, capture_output=True)
+            subprocess.run(
+                cli_cmd(old, ["ingest", str(CDC), "--index", str(old_ix), "--no-progress"]),
+                env=penv,
+                check=True,
+                capture_output=True,
+            )
             variants = {"before": (old, old_ix), **variants}
         server, _, startup = start_server(penv, served_ix)
         rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
@@ -539,7 +552,13 @@ def section_store(env: dict[str, str], tmp: Path, sizes: list[int], n_queries: i
     data = tmp / "store_data.pkl"
     with open(data, "wb") as fh:
         pickle.dump(
-            {"payloads": [u.to_payload() for u in units], "texts": texts, "dense": dense, "sparse": sparse, "queries": queries},
+            {
+                "payloads": [u.to_payload() for u in units],
+                "texts": texts,
+                "dense": dense,
+                "sparse": sparse,
+                "queries": queries,
+            },
             fh,
         )
     out: dict[str, Any] = {"sparse_encode_units_per_s": len(units) / sparse_s, "queries": n_queries}
@@ -556,8 +575,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument("child_args", nargs="?", default="[]", help=argparse.SUPPRESS)
     ap.add_argument("--only", nargs="+", choices=["ingest", "overhead", "query", "cli", "store"], default=None)
-    ap.add_argument("--before-src", type=Path, default=None, help="source tree of an older commit (for the CLI before/after)")
-    ap.add_argument("--start-src", type=Path, default=None, help="cli: the older tree for --presets; overhead: the older tree")
+    ap.add_argument(
+        "--before-src", type=Path, default=None, help="source tree of an older commit (for the CLI before/after)"
+    )
+    ap.add_argument(
+        "--start-src", type=Path, default=None, help="cli: the older tree for --presets; overhead: the older tree"
+    )
     ap.add_argument("--presets", nargs="*", default=[], help="cli section: dense presets measured after the default")
     ap.add_argument("--filings-dir", type=Path, default=FILINGS_DIR)
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])

@@ -31,7 +31,9 @@ import time
 from pathlib import Path
 
 _SENTENCE = "Recommendation 1: offer treatment (Grade A, strong recommendation). "
-_WORDS = "the patient blood pressure should dose daily adults treatment offer consider monitor risk with and of in".split()
+_WORDS = (
+    "the patient blood pressure should dose daily adults treatment offer consider monitor risk with and of in".split()
+)
 _GRADES = [
     "Grade A", "(Grade B)", "Level 2", "Class IIa", "strong recommendation", "low quality evidence",
     "Level of evidence: C", "IIb", "1A", "推荐", "证据级别 B", "Strong", "Weak for", "COR I LOE B-NR",
@@ -82,7 +84,9 @@ def main() -> int:
     if args.child:
         print(json.dumps(one_run(args.child[0], float(args.child[1]))))
         return 0
-    print(f"load average at start: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
+    print(
+        f"load average at start: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}"
+    )
     print("| shape | MB | units | CPU s | wall s | CPU s per MB |")
     print("|---|---|---|---|---|---|")
     worst = 0.0
@@ -94,9 +98,14 @@ def main() -> int:
             )
             r = json.loads(out.stdout.strip().splitlines()[-1])
             per_mb.append(r["cpu"] / r["mb"])
-            print(f"| {shape} | {r['mb']:.1f} | {r['units']:,} | {r['cpu']:.1f} | {r['wall']:.1f} | {per_mb[-1]:.2f} |", flush=True)
+            print(
+                f"| {shape} | {r['mb']:.1f} | {r['units']:,} | {r['cpu']:.1f} | {r['wall']:.1f} | {per_mb[-1]:.2f} |",
+                flush=True,
+            )
         worst = max(worst, per_mb[-1] / per_mb[0])
-    print(f"load average at end: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}")
+    print(
+        f"load average at end: {Path('/proc/loadavg').read_text().split()[:3] if os.path.exists('/proc/loadavg') else '?'}"
+    )
     print(f"largest / smallest size, CPU s per MB: {worst:.2f} (linear: about 1)")
     return 1 if worst > 1.5 else 0
 

@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "",
         "| min_score | off-topic: no hit at or above | dev: gold hit kept | "
-        + " | ".join(f"{s} kept" for s in sets) + " |",
+        + " | ".join(f"{s} kept" for s in sets)
+        + " |",
         "|---:|---:|---:|" + "---:|" * len(sets),
     ]
     for t in sorted({*THRESHOLDS, DEFAULT_MIN_SCORE}):
@@ -108,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| {t:g}{mark} | {rejected:.3f} | {kept:.3f} | " + " | ".join(per) + " |")
     print("\n".join(lines))
     if args.out:
-        args.out.write_text(json.dumps({"dev": dev, "offtopic": off_best}, ensure_ascii=False, indent=1), encoding="utf-8")
+        args.out.write_text(
+            json.dumps({"dev": dev, "offtopic": off_best}, ensure_ascii=False, indent=1), encoding="utf-8"
+        )
     return 0
 
 

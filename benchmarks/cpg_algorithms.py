@@ -95,7 +95,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no MinerU zips in {bench / 'mineru-4.0.12-flash'}: give the shared folder with --shared")
     cache = Path(args.cache)
     rows = []
-    tot = {"pred": 0, "truth": 0, "right": 0, "right_nolabel": 0, "ocr_s": 0.0, "geo_s": 0.0, "boxes": 0, "boxes_matched": 0}
+    tot = {
+        "pred": 0,
+        "truth": 0,
+        "right": 0,
+        "right_nolabel": 0,
+        "ocr_s": 0.0,
+        "geo_s": 0.0,
+        "boxes": 0,
+        "boxes_matched": 0,
+    }
     for zpath in sorted((bench / "mineru-4.0.12-flash").glob("*.zip")):
         pdf = bench / "pdfs" / f"{zpath.stem}.pdf"
         doc = load_document(zpath, pdf=False)
@@ -141,8 +150,11 @@ def main(argv: list[str] | None = None) -> int:
             tot["boxes_matched"] += score.boxes_matched
             p = right / len(chart.edges) if chart.edges else 0.0
             r = right / len(truth.edges) if truth.edges else 0.0
-            print(f"{doc.name[:28]:28s} {block.caption[:44]:44s} p.{block.page:<3d} edges {right}/{len(chart.edges)} read, "
-                  f"{len(truth.edges)} described: P {p:.2f} R {r:.2f}", flush=True)
+            print(
+                f"{doc.name[:28]:28s} {block.caption[:44]:44s} p.{block.page:<3d} edges {right}/{len(chart.edges)} read, "
+                f"{len(truth.edges)} described: P {p:.2f} R {r:.2f}",
+                flush=True,
+            )
     prec = tot["right"] / tot["pred"] if tot["pred"] else 0.0
     rec = tot["right"] / tot["truth"] if tot["truth"] else 0.0
     prec_nl = tot["right_nolabel"] / tot["pred"] if tot["pred"] else 0.0

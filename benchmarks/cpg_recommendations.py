@@ -55,7 +55,9 @@ from pathlib import Path
 from typing import Any
 
 _NUM = re.compile(r"^(\d{1,3})\.?$")
-_STRENGTH = re.compile(r"(?i)^(strong|weak)\s*(for|against)$|^(neither)\s+for\s+nor\s+against$|^(not\s+applicable|n/?a)$")
+_STRENGTH = re.compile(
+    r"(?i)^(strong|weak)\s*(for|against)$|^(neither)\s+for\s+nor\s+against$|^(not\s+applicable|n/?a)$"
+)
 #: a person's name with a credential or a military rank (participant lists)
 _PERSON = re.compile(
     r"(?:,\s*(?:MD|M\.D\.|PhD|Ph\.D\.|PharmD|DO|RN|MSN|BSN|MPH|MS|MA|MSW|LCSW|DNP|NP|FNP(?:-BC)?|PA-C|RD|"
@@ -206,7 +208,9 @@ def check_document(name: str, units: list[Any], truth: list[TruthRec]) -> DocRep
         if hit:
             matched.setdefault(j, []).append(u)
         else:
-            rep.unmatched.append(f"p.{','.join(map(str, u.pages))} [{u.context[:100]}] {' '.join(u.text.split())[:300]}")
+            rep.unmatched.append(
+                f"p.{','.join(map(str, u.pages))} [{u.context[:100]}] {' '.join(u.text.split())[:300]}"
+            )
     for j, t in enumerate(truth):
         us = matched.get(j, [])
         if not us:
@@ -214,10 +218,16 @@ def check_document(name: str, units: list[Any], truth: list[TruthRec]) -> DocRep
             continue
         rep.found += 1
         rep.in_table += any(u.table is not None for u in us)
-        bad = [u for u in us if (u.grade.strength if u.grade else "", u.grade.direction if u.grade else "") != (t.strength, t.direction)]
+        bad = [
+            u
+            for u in us
+            if (u.grade.strength if u.grade else "", u.grade.direction if u.grade else "") != (t.strength, t.direction)
+        ]
         if bad:
             got = {(u.grade.strength, u.grade.direction) if u.grade else None for u in bad}
-            rep.strength_bad.append(f"#{t.number} table {t.strength or '-'} {t.direction or '-'}; units {sorted(map(str, got))}")
+            rep.strength_bad.append(
+                f"#{t.number} table {t.strength or '-'} {t.direction or '-'}; units {sorted(map(str, got))}"
+            )
         else:
             rep.strength_ok += 1
     return rep
@@ -226,7 +236,9 @@ def check_document(name: str, units: list[Any], truth: list[TruthRec]) -> DocRep
 # ----------------------------------------------------------------------------- questions
 
 
-def check_questions(bench: Path, units_by_doc: dict[str, list[Any]], docs: dict[str, Any], idx: Path, cache_dir: Path) -> list[str]:
+def check_questions(
+    bench: Path, units_by_doc: dict[str, list[Any]], docs: dict[str, Any], idx: Path, cache_dir: Path
+) -> list[str]:
     """One line per ``recommendation`` question: hit or not, and what the top 5 held."""
     import shutil
 
@@ -261,9 +273,16 @@ def check_questions(bench: Path, units_by_doc: dict[str, list[Any]], docs: dict[
         lines.append(f"| {q['qid']} | {'yes' if ok else 'no'} | {want[0] or '-'} {want[1]} | {', '.join(kinds)} |")
     index.close()
     cache.close()
-    return [(f"Recommendation questions: {hits_ok} of {len(qs)} with the gold recommendation in the top 5 as a "
-             "`recommendation` unit with the answer's strength and direction (`*`: the hit holds the gold text)"),
-            "", "| question | hit | answer | top 5 |", "|---|---|---|---|", *lines]
+    return [
+        (
+            f"Recommendation questions: {hits_ok} of {len(qs)} with the gold recommendation in the top 5 as a "
+            "`recommendation` unit with the answer's strength and direction (`*`: the hit holds the gold text)"
+        ),
+        "",
+        "| question | hit | answer | top 5 |",
+        "|---|---|---|---|",
+        *lines,
+    ]
 
 
 # ----------------------------------------------------------------------------- main
@@ -274,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared")
     ap.add_argument("--docs", nargs="*", default=None, help="guideline file stems (default: all ten)")
-    ap.add_argument("--questions", action="store_true", help="also ask the 20 recommendation questions (builds an index)")
+    ap.add_argument(
+        "--questions", action="store_true", help="also ask the 20 recommendation questions (builds an index)"
+    )
     ap.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default <out>/cache)")
     args = ap.parse_args(argv)
 
@@ -321,22 +342,45 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r.name} | {n} | {r.rec_units} | {r.found} ({r.found / max(n, 1):.0%}) | {r.in_table} | "
             f"{r.strength_ok} | {len(r.unmatched)} | {bad} ({dict(r.bad_paths) or ''}) | {r.discussion} ({r.discussion_named}) |"
         )
-        tot.update(truth=n, rec=r.rec_units, found=r.found, in_table=r.in_table, ok=r.strength_ok,
-                   unmatched=len(r.unmatched), bad=bad, disc=r.discussion, named=r.discussion_named)
+        tot.update(
+            truth=n,
+            rec=r.rec_units,
+            found=r.found,
+            in_table=r.in_table,
+            ok=r.strength_ok,
+            unmatched=len(r.unmatched),
+            bad=bad,
+            disc=r.discussion,
+            named=r.discussion_named,
+        )
     lines.append(
         f"| **all** | {tot['truth']} | {tot['rec']} | {tot['found']} ({tot['found'] / max(tot['truth'], 1):.1%}) | "
         f"{tot['in_table']} | {tot['ok']} | {tot['unmatched']} | {tot['bad']} | {tot['disc']} ({tot['named']}) |"
     )
     detail = []
     for r in reports:
-        detail += [f"## {r.name}", "", "missing:", *r.missing, "", "strength disagreements:", *r.strength_bad, "",
-                   "section paths:", *r.bad_path_examples, ""]
+        detail += [
+            f"## {r.name}",
+            "",
+            "missing:",
+            *r.missing,
+            "",
+            "strength disagreements:",
+            *r.strength_bad,
+            "",
+            "section paths:",
+            *r.bad_path_examples,
+            "",
+        ]
     (args.out / "details.txt").write_text("\n".join(detail), encoding="utf-8")
     (args.out / "unmatched.txt").write_text(
         "\n".join(f"{r.name} {u}" for r in reports for u in r.unmatched), encoding="utf-8"
     )
     if args.questions:
-        lines += ["", *check_questions(bench, units_by_doc, docs, args.out / "idx", args.cache_dir or args.out / "cache")]
+        lines += [
+            "",
+            *check_questions(bench, units_by_doc, docs, args.out / "idx", args.cache_dir or args.out / "cache"),
+        ]
     text = "\n".join(lines) + "\n"
     (args.out / "report.md").write_text(text, encoding="utf-8")
     print(text)

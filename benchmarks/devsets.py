@@ -81,7 +81,9 @@ def _machine() -> str:
     except OSError:  # pragma: no cover
         load = (float("nan"),) * 3
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         rev = "?"
     return (
@@ -138,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared")
     ap.add_argument("--cache-dir", type=Path, default=None, help="embedding cache shared by every set and run")
     ap.add_argument("--resamples", type=int, default=10_000)
-    ap.add_argument("--exact", action="store_true", help="exact search instead of HNSW (runs comparable question by question)")
+    ap.add_argument(
+        "--exact", action="store_true", help="exact search instead of HNSW (runs comparable question by question)"
+    )
     ap.add_argument(
         "--no-rerank", action="store_true", help="hybrid search in the fused order (without the default second stage)"
     )
@@ -201,9 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         by_type += _subset_rows(name, result, qmeta)
         print(f"== {name}: done in {time.perf_counter() - t0:.0f} s", flush=True)
     cache.close()
-    text = "\n".join(
-        [f"Dev sets, corpus scope ({_machine()}):", "", *lines, "", *by_type, ""]
-    )
+    text = "\n".join([f"Dev sets, corpus scope ({_machine()}):", "", *lines, "", *by_type, ""])
     (args.out / "summary.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

@@ -90,8 +90,11 @@ def cmd_lists(args: argparse.Namespace) -> None:
             qs, docs, units = _load_set(name, bench)
             all_units = [u for us in units.values() for u in us]
             data.update(questions=qs, docs=docs, units=all_units)
-            print(f"[{name}] {len(qs)} questions, {len(docs)} documents, {len(all_units)} units"
-                  f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+            print(
+                f"[{name}] {len(qs)} questions, {len(docs)} documents, {len(all_units)} units"
+                f" ({time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )
         qs, docs, all_units = data["questions"], data["docs"], data["units"]
         gold_doc = {q.qid: docs[q.doc_stem].doc_id if q.doc_stem in docs else "" for q in qs}
         data["gold_doc"] = gold_doc
@@ -109,7 +112,9 @@ def cmd_lists(args: argparse.Namespace) -> None:
                     if not gold_doc[q.qid] or not sparse.embed_query(q.question).indices:
                         bm25[q.qid] = []
                         continue
-                    hits = index.query(q.question, k=args.depth, mode="sparse", group_size=1, prefetch_limit=args.depth, min_score=0)
+                    hits = index.query(
+                        q.question, k=args.depth, mode="sparse", group_size=1, prefetch_limit=args.depth, min_score=0
+                    )
                     bm25[q.qid] = [pos[h.unit.unit_id] for h in hits]
                 index.close()
             data["bm25"] = bm25
@@ -124,14 +129,19 @@ def cmd_lists(args: argparse.Namespace) -> None:
             order = sorted(set(texts), key=len)
             for i in range(0, len(order), 512):
                 enc.embed_array(order[i : i + 512])
-                print(f"[{name}] {model}: {min(i + 512, len(order))}/{len(order)} texts"
-                      f" ({enc.computed} computed, {time.perf_counter() - t1:.0f} s)", flush=True)
+                print(
+                    f"[{name}] {model}: {min(i + 512, len(order))}/{len(order)} texts"
+                    f" ({enc.computed} computed, {time.perf_counter() - t1:.0f} s)",
+                    flush=True,
+                )
             mat = enc.embed_array(texts)
             t2 = time.perf_counter()
             qv = np.vstack([np.asarray(enc.embed_query(q.question), dtype=np.float32) for q in qs])
             per_query = (time.perf_counter() - t2) / max(1, len(qs))
             cos = (qv @ mat.T).astype(np.float32)  # (questions, units) cosines
-            mpath.write_bytes(pickle.dumps({"cos": cos, "computed": enc.computed, "seconds": t2 - t1, "query_seconds": per_query}))
+            mpath.write_bytes(
+                pickle.dumps({"cos": cos, "computed": enc.computed, "seconds": t2 - t1, "query_seconds": per_query})
+            )
             print(f"[{name}] {model}: done ({time.perf_counter() - t1:.0f} s)", flush=True)
     cache.close()
 
@@ -153,7 +163,9 @@ def _dense_list(data: dict[str, Any], qi: int, mix: dict[str, float], depth: int
     return [int(i) for i in top[np.argsort(-s[top], kind="stable")]]
 
 
-def _outcomes(data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int, float]]], judge_depth: int) -> dict[str, Any]:
+def _outcomes(
+    data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int, float]]], judge_depth: int
+) -> dict[str, Any]:
     from structaware_retrievers.index.structure_index import SearchHit
     from structaware_retrievers.query.fusion import DEFAULT_GROUP_SIZE
     from structaware_retrievers.search.evidence import group_table_rows, hit_unit
@@ -164,7 +176,9 @@ def _outcomes(data: dict[str, Any], judge: Any, ranked: dict[str, list[tuple[int
         got = ranked.get(q.qid, [])
         hits = [SearchHit(unit=units[i], score=s, rank=r) for r, (i, s) in enumerate(got[: max(judge_depth, 100)], 1)]
         hits = group_table_rows(hits, DEFAULT_GROUP_SIZE, judge_depth)
-        out[q.qid] = judge.judge(q, data["gold_doc"][q.qid], [hit_unit(h) for h in hits], element_addressable=True, budgets=())
+        out[q.qid] = judge.judge(
+            q, data["gold_doc"][q.qid], [hit_unit(h) for h in hits], element_addressable=True, budgets=()
+        )
     return out
 
 
@@ -187,7 +201,9 @@ def _designs(models: Sequence[str]) -> list[tuple[str, Any]]:
     for e, m in itertools.product(en, ml):
         out.append((f"{e}|{m} by language", lambda zh, _e=e, _m=m: {_m: 1.0} if zh else {_e: 1.0}))
         for a in (0.25, 0.5):
-            out.append((f"{e}+{a}*{m} (en), {m} (zh)", lambda zh, _e=e, _m=m, _a=a: {_m: 1.0} if zh else {_e: 1.0, _m: _a}))
+            out.append(
+                (f"{e}+{a}*{m} (en), {m} (zh)", lambda zh, _e=e, _m=m, _a=a: {_m: 1.0} if zh else {_e: 1.0, _m: _a})
+            )
     return out
 
 
@@ -212,26 +228,36 @@ def cmd_fuse(args: argparse.Namespace) -> None:
     rows: list[tuple[str, dict[str, dict[str, float]], dict[str, tuple[int, int]]]] = []
     base: dict[str, dict[str, Any]] = {}
     for name, (data, judge, _, _) in sets.items():
-        base[name] = _outcomes(data, judge, {q: [(i, 0.0) for i in ids] for q, ids in data["bm25"].items()}, args.judge_depth)
+        base[name] = _outcomes(
+            data, judge, {q: [(i, 0.0) for i in ids] for q, ids in data["bm25"].items()}, args.judge_depth
+        )
     rows.append(("BM25", {n: _summary(base[n], s[3]) for n, s in sets.items()}, {}))
     for label, mix_of in _designs(models):
         dense_lists = {}
         for name, (data, _, zh, _) in sets.items():
             try:
-                dense_lists[name] = {q.qid: _dense_list(data, qi, mix_of(zh[q.qid]), args.prefetch)
-                                     for qi, q in enumerate(data["questions"])}
+                dense_lists[name] = {
+                    q.qid: _dense_list(data, qi, mix_of(zh[q.qid]), args.prefetch)
+                    for qi, q in enumerate(data["questions"])
+                }
             except KeyError:  # a model this set's questions need was not embedded for it
                 continue
-        outs = {n: _outcomes(sets[n][0], sets[n][1], {q: [(i, 0.0) for i in ids] for q, ids in dl.items()}, args.judge_depth)
-                for n, dl in dense_lists.items()}
+        outs = {
+            n: _outcomes(
+                sets[n][0], sets[n][1], {q: [(i, 0.0) for i in ids] for q, ids in dl.items()}, args.judge_depth
+            )
+            for n, dl in dense_lists.items()
+        }
         rows.append((f"dense {label}", {n: _summary(outs[n], sets[n][3]) for n in dense_lists}, {}))
         for k, w in itertools.product(grid_k, grid_w):
             outs = {}
             for name, (data, judge, _, _) in sets.items():
                 if name not in dense_lists:
                     continue
-                fused = {q.qid: _rrf([(dense_lists[name][q.qid], w * 1.001), (data["bm25"][q.qid], 1.0)], k, args.prefetch)
-                         for q in data["questions"]}
+                fused = {
+                    q.qid: _rrf([(dense_lists[name][q.qid], w * 1.001), (data["bm25"][q.qid], 1.0)], k, args.prefetch)
+                    for q in data["questions"]
+                }
                 outs[name] = _outcomes(data, judge, fused, args.judge_depth)
             moved = {}
             for name, (_, _, _, qids) in sets.items():
@@ -274,10 +300,15 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared")
         p.add_argument("--cache-dir", type=Path, default=Path("/work/devsets/cache"))
         p.add_argument("--depth", type=int, default=100, help="BM25 results kept per question")
-        p.add_argument("--prefetch", type=int, default=100, help="candidates per list before fusion (the harness uses 100)")
+        p.add_argument(
+            "--prefetch", type=int, default=100, help="candidates per list before fusion (the harness uses 100)"
+        )
         p.add_argument("--judge-depth", type=int, default=10)
-        p.add_argument("--text-layer-only", action="store_true",
-                       help="judge only questions on PDFs with a text layer (before the OCR route, scanned ones were misses)")
+        p.add_argument(
+            "--text-layer-only",
+            action="store_true",
+            help="judge only questions on PDFs with a text layer (before the OCR route, scanned ones were misses)",
+        )
         p.add_argument("--rrf-k", type=int, nargs="+", default=[1, 2, 5, 10, 60])
         p.add_argument("--weights", type=float, nargs="+", default=[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0])
     args = ap.parse_args(argv)

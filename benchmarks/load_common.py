@@ -74,7 +74,15 @@ EN_QUERIES = [
     "injection safety single-dose vials",
     "algorithm for the management of hypertension",
 ]
-ZH_QUERIES = ["降压目标", "诊室血压目标", "动态血压监测", "高血压 诊断流程图", "推荐意见 强推荐", "生活方式干预", "血压测量 双上臂"]
+ZH_QUERIES = [
+    "降压目标",
+    "诊室血压目标",
+    "动态血压监测",
+    "高血压 诊断流程图",
+    "推荐意见 强推荐",
+    "生活方式干预",
+    "血压测量 双上臂",
+]
 
 
 def cli(*args: str) -> list[str]:
@@ -307,7 +315,9 @@ class Checker:
             want = self.corpus.known.get(d["doc_id"])
             names[d["doc_name"]] = names.get(d["doc_name"], 0) + 1
             if want is None or d["units"] != len(want):
-                self.tally.violation("half document", f"{where}: {d['doc_name']} {d['units']} units, want {want and len(want)}")
+                self.tally.violation(
+                    "half document", f"{where}: {d['doc_name']} {d['units']} units, want {want and len(want)}"
+                )
         for name, n in names.items():
             if n > 1:
                 self.tally.violation("two versions", f"{where}: {name} x{n}")
@@ -332,11 +342,21 @@ class Churn(threading.Thread):
     def _run(self, name: str, action: str, *args: str) -> bool:
         t = time.perf_counter()
         try:
-            p = subprocess.run(cli(*args, "--index", str(self.corpus.index)), capture_output=True, text=True, timeout=self.timeout)
+            p = subprocess.run(
+                cli(*args, "--index", str(self.corpus.index)), capture_output=True, text=True, timeout=self.timeout
+            )
             code, tail = p.returncode, [line for line in p.stderr.splitlines() if line.strip()][-3:]
         except subprocess.TimeoutExpired:
             code, tail = -1, [f"timed out after {self.timeout:.0f} s"]
-        self.cycles.append({"doc": name, "action": action, "exit": code, "s": round(time.perf_counter() - t, 2), "stderr": tail if code else []})
+        self.cycles.append(
+            {
+                "doc": name,
+                "action": action,
+                "exit": code,
+                "s": round(time.perf_counter() - t, 2),
+                "stderr": tail if code else [],
+            }
+        )
         return code == 0
 
     def run(self) -> None:
@@ -363,7 +383,9 @@ class Churn(threading.Thread):
             "failures": failed[:5],
             "p50_s": round(pct(secs, 50), 2),
             "max_s": secs[-1] if secs else 0.0,
-            "actions": {a: sum(c["action"].startswith(a) for c in self.cycles) for a in ("swap", "delete", "re-ingest")},
+            "actions": {
+                a: sum(c["action"].startswith(a) for c in self.cycles) for a in ("swap", "delete", "re-ingest")
+            },
         }
 
 

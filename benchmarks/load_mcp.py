@@ -61,7 +61,9 @@ def call_for(kind: str, rng: random.Random, corpus: Corpus) -> tuple[str, dict[s
     return "search", args
 
 
-async def session(i: int, corpus: Corpus, checker: Checker, tally: Tally, up: asyncio.Event, start: list[float], seconds: float) -> None:
+async def session(
+    i: int, corpus: Corpus, checker: Checker, tally: Tally, up: asyncio.Event, start: list[float], seconds: float
+) -> None:
     """One ``structaware mcp`` process and its client session: up (the model loaded, tools listed),
     then calls from the moment ``start`` holds the common start time until ``seconds`` after it."""
     from mcp import Client, StdioServerParameters
@@ -89,7 +91,11 @@ async def session(i: int, corpus: Corpus, checker: Checker, tally: Tally, up: as
             try:
                 result = await asyncio.wait_for(client.call_tool(tool, args), TIMEOUT)
             except Exception as exc:  # noqa: BLE001 - any failure of the call is an error of this kind
-                tally.add(kind, time.perf_counter() - t, f"{where} at {time.monotonic() - deadline:+.1f} s of the end: {type(exc).__name__}: {exc}")
+                tally.add(
+                    kind,
+                    time.perf_counter() - t,
+                    f"{where} at {time.monotonic() - deadline:+.1f} s of the end: {type(exc).__name__}: {exc}",
+                )
                 continue
             seconds_taken = time.perf_counter() - t
             if result.is_error:
@@ -108,7 +114,9 @@ async def session(i: int, corpus: Corpus, checker: Checker, tally: Tally, up: as
             if kind == "search_images":
                 images = [c for c in result.content[1:] if c.type == "image"]
                 if len(images) != len(body["results"]):
-                    tally.violation("hit without its picture", f"{where}: {len(images)} images, {len(body['results'])} hits")
+                    tally.violation(
+                        "hit without its picture", f"{where}: {len(images)} images, {len(body['results'])} hits"
+                    )
 
 
 def _servers() -> list[int]:
@@ -149,7 +157,10 @@ async def _run(corpus: Corpus, seconds: float, sessions: int, ingest: bool) -> d
         "load_avg_start": load_start,
         "load_avg_end": load_avg(),
         **tally.report(),
-        "server_rss": {"per_process": list(mem.values()), "peak_mib_max": max((m["vm_hwm_mib"] for m in mem.values()), default=0)},
+        "server_rss": {
+            "per_process": list(mem.values()),
+            "peak_mib_max": max((m["vm_hwm_mib"] for m in mem.values()), default=0),
+        },
         "ingest": churn.summary(),
     }
 

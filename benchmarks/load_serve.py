@@ -55,7 +55,16 @@ from load_common import (
 
 TIMEOUT = 120.0  # seconds one request may take
 MAX_REQUESTS = 100_000  # per client: a bound beside the deadline
-MIX = {"search_en": 28, "search_zh": 18, "search_expand": 10, "probe": 14, "documents": 5, "unit": 12, "image": 8, "health": 5}
+MIX = {
+    "search_en": 28,
+    "search_zh": 18,
+    "search_expand": 10,
+    "probe": 14,
+    "documents": 5,
+    "unit": 12,
+    "image": 8,
+    "health": 5,
+}
 
 
 def request_for(kind: str, rng: random.Random, corpus: Corpus) -> tuple[str, str, dict[str, Any] | None]:
@@ -78,7 +87,11 @@ def request_for(kind: str, rng: random.Random, corpus: Corpus) -> tuple[str, str
         doc_id = rng.choice(corpus.versions[name])
         text = rng.choice(ZH_QUERIES if name.startswith("zh") else EN_QUERIES)
         flt = {"doc_id": doc_id, "unit_type": {"$in": ALL_TYPES}}
-        return "POST", "/query", {"text": text, "mode": "dense", "k": 1000, "prefetch_limit": 1000, "group_size": 1, "filter": flt}
+        return (
+            "POST",
+            "/query",
+            {"text": text, "mode": "dense", "k": 1000, "prefetch_limit": 1000, "group_size": 1, "filter": flt},
+        )
     if kind == "documents":
         return "GET", "/documents", None
     if kind == "health":
@@ -100,12 +113,21 @@ def client(i: int, port: int, corpus: Corpus, checker: Checker, tally: Tally, de
         where = f"client {i} #{n} {kind}"
         t = time.perf_counter()
         try:
-            conn.request(method, path, body=json.dumps(body).encode() if body else None, headers={"Content-Type": "application/json"})
+            conn.request(
+                method,
+                path,
+                body=json.dumps(body).encode() if body else None,
+                headers={"Content-Type": "application/json"},
+            )
             resp = conn.getresponse()
             data = resp.read()
             seconds = time.perf_counter() - t
         except (OSError, http.client.HTTPException) as exc:
-            tally.add(kind, time.perf_counter() - t, f"{where} at {time.monotonic() - deadline:+.1f} s of the end: {type(exc).__name__}: {exc}")
+            tally.add(
+                kind,
+                time.perf_counter() - t,
+                f"{where} at {time.monotonic() - deadline:+.1f} s of the end: {type(exc).__name__}: {exc}",
+            )
             conn.close()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
             continue
@@ -153,8 +175,19 @@ def run_serve(corpus: Corpus, seconds: float, clients: int, *, ingest: bool = Tr
     log = corpus.work / "serve.log"
     with open(log, "wb") as fh:
         proc = subprocess.Popen(
-            cli("serve", "--index", str(corpus.index), "--host", "127.0.0.1", "--port", str(port), "--pdf", str(corpus.pdfs)),
-            stdout=fh, stderr=fh,
+            cli(
+                "serve",
+                "--index",
+                str(corpus.index),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--pdf",
+                str(corpus.pdfs),
+            ),
+            stdout=fh,
+            stderr=fh,
         )
     try:
         wait_listening(port, proc, log)
@@ -167,7 +200,10 @@ def run_serve(corpus: Corpus, seconds: float, clients: int, *, ingest: bool = Tr
         deadline = start + seconds
         churn = Churn(corpus, deadline, idle=not ingest)
         churn.start()
-        threads = [threading.Thread(target=client, args=(i, port, corpus, checker, tally, deadline), daemon=True) for i in range(clients)]
+        threads = [
+            threading.Thread(target=client, args=(i, port, corpus, checker, tally, deadline), daemon=True)
+            for i in range(clients)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -201,7 +237,9 @@ def print_report(rep: dict[str, Any]) -> None:
     print("| kind | requests | errors | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|")
     for r in rep["kinds"]:
         print(f"| {r['kind']} | {r['requests']} | {r['errors']} | {r['p50_ms']} | {r['p99_ms']} | {r['max_ms']} |")
-    print(f"requests {rep['requests']}, errors {rep['errors']}, violations {rep['violations'] or 0}, checked {rep['checked']}")
+    print(
+        f"requests {rep['requests']}, errors {rep['errors']}, violations {rep['violations'] or 0}, checked {rep['checked']}"
+    )
     print(f"server RSS (MiB): {rep['server_rss']}")
     print(f"ingest: {rep['ingest']}")
     for r in rep["kinds"][:-1]:  # the last row, all, repeats them
@@ -239,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         print_report(rep)
         reports.append(rep)
     if args.out:
-        args.out.write_text(json.dumps({"machine": machine(), "reports": reports}, indent=1, ensure_ascii=False), encoding="utf-8")
+        args.out.write_text(
+            json.dumps({"machine": machine(), "reports": reports}, indent=1, ensure_ascii=False), encoding="utf-8"
+        )
     bad = any(r["errors"] or r["violations"] or r["ingest"]["failed"] for r in reports)
     return 1 if bad else 0
 

@@ -60,8 +60,12 @@ def main() -> int:
     slowest = max(rows, key=lambda r: r[1].seconds)
     largest = max(rows, key=lambda r: r[1].peak_rss_mb)
     print(f"\noutcomes: {', '.join(f'{k} {n}' for k, n in counts.most_common())} (of {len(rows)} cases)")
-    print(f"not as expected: {sum(1 for c, g in rows if g.kind not in ({'units', 'error'} if c.expect == 'either' else {c.expect}))}")
-    print(f"slowest: {slowest[0].name} {slowest[1].seconds:.1f} s; largest: {largest[0].name} {largest[1].peak_rss_mb:.0f} MB")
+    print(
+        f"not as expected: {sum(1 for c, g in rows if g.kind not in ({'units', 'error'} if c.expect == 'either' else {c.expect}))}"
+    )
+    print(
+        f"slowest: {slowest[0].name} {slowest[1].seconds:.1f} s; largest: {largest[0].name} {largest[1].peak_rss_mb:.0f} MB"
+    )
     return 0
 
 

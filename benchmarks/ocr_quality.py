@@ -85,7 +85,9 @@ def page_cer(doc, page: int, lines) -> tuple[int, int, int]:
         mine = [chars[i] for i, o in owner.items() if o == k]
         tall = (y1 - y0) * h > 1.5 * (x1 - x0) * w  # a vertical line: top to bottom, or upwards if turned so
         upward = tall and 2 * sum(c[3] for c in mine) > len(mine)
-        mine.sort(key=(lambda c: (-c[1], c[0])) if upward else (lambda c: (c[1], c[0])) if tall else (lambda c: (c[0], c[1])))
+        mine.sort(
+            key=(lambda c: (-c[1], c[0])) if upward else (lambda c: (c[1], c[0])) if tall else (lambda c: (c[0], c[1]))
+        )
         ref = normalise_for_cer("".join(c[2] for c in mine))
         dist += edit_distance(normalise_for_cer(ln.text), ref)
         covered += len(ref)
@@ -145,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = rows
     print()
     print(f"engine {engine.name} {engine.version}, {dpi} dpi, {os.cpu_count()} cores")
-    print("| set | pages | characters | CER (pooled) | CER (median page) | worst page | s/page wall (median) | s/page CPU (median) |")
+    print(
+        "| set | pages | characters | CER (pooled) | CER (median page) | worst page | s/page wall (median) | s/page CPU (median) |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, rows in [(n, r) for set_name, all_rows in report.items()
                        for n, r in ((set_name, all_rows), (f"{set_name}, pages without images", [r for r in all_rows if not r["images"]]))]:  # fmt: skip
@@ -160,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.median(r['wall_s'] for r in fresh):.1f} | {statistics.median(r['cpu_s'] for r in fresh):.1f} |")  # fmt: skip
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"engine": f"{engine.name} {engine.version}", "dpi": dpi, "sets": report}, indent=1))
+        args.out.write_text(
+            json.dumps({"engine": f"{engine.name} {engine.version}", "dpi": dpi, "sets": report}, indent=1)
+        )
     return 0
 
 

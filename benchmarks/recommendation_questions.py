@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     questions = [json.loads(line) for line in qpath.read_text(encoding="utf-8").splitlines() if line.strip()]
     gold_texts = {q.qid: q.gold_texts for q in load_questions(qpath)}
     cache = EmbeddingCache((args.cache_dir or args.out / "cache") / "embeddings.sqlite")
-    index = open_method_index("struct", args.out / f"idx_{args.set}", DenseEncoder(cache=cache), SparseEncoder(cache=cache), print)
+    index = open_method_index(
+        "struct", args.out / f"idx_{args.set}", DenseEncoder(cache=cache), SparseEncoder(cache=cache), print
+    )
     searcher = MethodSearcher(index)
     found = graded = n = 0
     for q in questions:
@@ -64,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         graded += g is not None
         grade = f"{g.system} {g.grade} strength={g.strength} certainty={g.certainty}" if g else "no grade"
         print(f"{q['qid']}: rank {rank}, {grade} | answer: {q['answer'][:90]}")
-    print(f"{args.set}: {found} of {n} recommendation questions have the gold as a recommendation unit in the top 5, {graded} of them graded")
+    print(
+        f"{args.set}: {found} of {n} recommendation questions have the gold as a recommendation unit in the top 5, {graded} of them graded"
+    )
     return 0
 
 

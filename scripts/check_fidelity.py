@@ -274,7 +274,7 @@ def check_units(units: list[dict], layers: PdfLayers | None, *, examples: int = 
 
 def _around(text: str, piece: str, width: int = 50) -> str:
     at = _for_words(text).find(piece)
-    return text[max(0, at - width) : at + len(piece) + width] if at >= 0 else text[:2 * width]
+    return text[max(0, at - width) : at + len(piece) + width] if at >= 0 else text[: 2 * width]
 
 
 def find_pdf(stem: str, pdf_dirs: list[Path]) -> Path | None:

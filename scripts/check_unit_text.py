@@ -31,8 +31,13 @@ import re
 import sys
 from pathlib import Path
 
-_TAGS = r"sup|sub|b|i|u|s|em|strong|span|small|big|mark|font|a|ins|del|code|br|p|div|li|ul|ol|eq|td|th|tr|table|tbody|thead"
-MARKUP = re.compile(rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|&(?:#\d{{1,7}}|#[xX][0-9a-fA-F]{{1,6}}|[A-Za-z][A-Za-z0-9]{{1,31}});", re.IGNORECASE)
+_TAGS = (
+    r"sup|sub|b|i|u|s|em|strong|span|small|big|mark|font|a|ins|del|code|br|p|div|li|ul|ol|eq|td|th|tr|table|tbody|thead"
+)
+MARKUP = re.compile(
+    rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|&(?:#\d{{1,7}}|#[xX][0-9a-fA-F]{{1,6}}|[A-Za-z][A-Za-z0-9]{{1,31}});",
+    re.IGNORECASE,
+)
 MOJIBAKE = re.compile(
     "[\ufffd\ufffe]"  # replacement character; PDFium's line-end hyphen, left unread
     r"|\(cid:\d+\)"  # pdfminer: glyph without a Unicode map

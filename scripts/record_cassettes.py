@@ -161,7 +161,10 @@ def main() -> None:
             record(
                 "parse_pdf_tiny_zip",
                 lambda: parse_pdf(
-                    tiny, api_url=base, api_key=TEST_API_KEY, cache_dir=work / "cache2",
+                    tiny,
+                    api_url=base,
+                    api_key=TEST_API_KEY,
+                    cache_dir=work / "cache2",
                     keep_output=work / "tiny.zip",
                 ),
             )

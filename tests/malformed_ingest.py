@@ -110,8 +110,12 @@ def typed_error_names() -> set[str]:
     return names
 
 
-def _worker(cmd: str, index: Path, *args: str, timeout: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(_WORKER), cmd, str(index), *args], capture_output=True, text=True, timeout=timeout, env=env)
+def _worker(
+    cmd: str, index: Path, *args: str, timeout: float, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(_WORKER), cmd, str(index), *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def good_index(folder: Path, *, env: dict[str, str] | None = None) -> Path:
@@ -125,11 +129,15 @@ def good_index(folder: Path, *, env: dict[str, str] | None = None) -> Path:
 Env = dict[str, str] | None
 
 
-def _ingest_capped(index: Path, pdfs: list[Path], *, cap: int, timeout: float, env: Env) -> tuple[dict | None, str, float, float]:
+def _ingest_capped(
+    index: Path, pdfs: list[Path], *, cap: int, timeout: float, env: Env
+) -> tuple[dict | None, str, float, float]:
     """One capped ingest run: the summary (``None`` when the run died or hung), stderr, seconds, peak RSS (MB)."""
     cmd = [sys.executable, "-c", _CAPPED, str(cap), sys.executable, str(_WORKER), "ingest", str(index), *map(str, pdfs)]
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    )
     rss = _PeakRss(proc.pid)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -159,7 +167,9 @@ def _lost(index: Path, before: dict[str, list[str]], env: dict[str, str] | None)
     return "; ".join(f"{doc}: {len(ids)} unit(s) lost" for doc, ids in gone.items() if ids)
 
 
-def run_case(pdf: Path, template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 600, env: Env = None) -> Outcome:
+def run_case(
+    pdf: Path, template: Path, work: Path, *, cap: int = MEMORY_CAP, timeout: float = 600, env: Env = None
+) -> Outcome:
     """Ingest ``pdf`` into a copy of the index ``template`` (in ``work``) under ``cap`` bytes of address space
     and ``timeout`` seconds; ``lost`` when a document of the template lost units."""
     index = work / f"ix-{pdf.stem}"

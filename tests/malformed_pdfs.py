@@ -116,7 +116,10 @@ def _contents(objects: dict[int, Obj]) -> list[int]:
 
 def _text_stream(lines: list[str], *, x: float = 72, y: float = 720, size: float = 11) -> bytes:
     ops = [b"BT /F1 %g Tf %g TL %g %g Td" % (size, size * 1.4, x, y)]
-    ops += [b"(" + t.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1") + b") Tj T*" for t in lines]
+    ops += [
+        b"(" + t.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1") + b") Tj T*"
+        for t in lines
+    ]
     return b"\n".join([*ops, b"ET"])
 
 
@@ -236,7 +239,10 @@ def _image_pdf(px: int, box: tuple[float, float], *, text: bool) -> bytes:
         {
             1: Obj(b"<</Type/Catalog/Pages 2 0 R>>"),
             2: Obj(b"<</Type/Pages/Kids[3 0 R]/Count 1>>"),
-            3: Obj(b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 %g %g]/Resources<</XObject<</Im1 5 0 R>>>>/Contents 4 0 R>>" % (w, h)),
+            3: Obj(
+                b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 %g %g]/Resources<</XObject<</Im1 5 0 R>>>>/Contents 4 0 R>>"
+                % (w, h)
+            ),
             4: Obj(b"<<>>", content),
             5: image,
         },
@@ -288,7 +294,9 @@ def self_drawing_form() -> bytes:
     """A page that draws a form XObject which draws itself (an endless recursion for a naive renderer)."""
     form = Obj(b"<</Type/XObject/Subtype/Form/BBox[0 0 612 792]/Resources<</Font<</F1 3 0 R>>/XObject<</Fx 9 0 R>>>>>>",
                _text_stream(LINES[:1], y=600) + b"\nq 0.9 0 0 0.9 10 10 cm /Fx Do Q")  # fmt: skip
-    return _simple([(_text_stream(LINES) + b"\n/Fx Do", b"/Resources<</Font<</F1 3 0 R>>/XObject<</Fx 9 0 R>>>>")], {9: form})
+    return _simple(
+        [(_text_stream(LINES) + b"\n/Fx Do", b"/Resources<</Font<</F1 3 0 R>>/XObject<</Fx 9 0 R>>>>")], {9: form}
+    )
 
 
 def self_including_page_tree() -> bytes:

@@ -76,7 +76,7 @@ def install_write_hook(kill_at: str | None, count: bool) -> None:
     """Count the engine write operations of this process; kill it with SIGKILL at ``kill_at``
     (``WHEN:WHAT:N``, see the module docstring). A real ``kill -9``: no cleanup runs."""
     seen: Counter[str] = Counter()
-    when, what, n = (kill_at.split(":") if kill_at else ("", "", "0"))
+    when, what, n = kill_at.split(":") if kill_at else ("", "", "0")
     real = EdgeStore._run
 
     def kill(phase: str) -> None:

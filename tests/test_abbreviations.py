@@ -60,9 +60,19 @@ def test_an_abbreviation_list_and_the_text_both_define_and_the_first_wins() -> N
         body_rows=[["ESA", "erythropoiesis-stimulating agent"], ["eGFR", "estimated glomerular filtration rate"]],
     )
     doc = _doc(
-        Block(block_id="p1-e0", kind=BlockKind.PARAGRAPH, page=1, text="Anemia is treated with an erythropoietin-stimulating agent (ESA)."),
+        Block(
+            block_id="p1-e0",
+            kind=BlockKind.PARAGRAPH,
+            page=1,
+            text="Anemia is treated with an erythropoietin-stimulating agent (ESA).",
+        ),
         Block(block_id="p2-e0", kind=BlockKind.TABLE, page=2, text="", table=table),
-        Block(block_id="p3-e0", kind=BlockKind.REFERENCE, page=3, text="12. Smith J. Kidney Disease Outcomes (KDO). 2019;3:1-9."),
+        Block(
+            block_id="p3-e0",
+            kind=BlockKind.REFERENCE,
+            page=3,
+            text="12. Smith J. Kidney Disease Outcomes (KDO). 2019;3:1-9.",
+        ),
     )
     got = find_abbreviations(doc)
     assert got["ESA"] == "erythropoiesis-stimulating agent"  # the list first
@@ -74,7 +84,11 @@ def test_an_abbreviation_list_and_the_text_both_define_and_the_first_wins() -> N
 
 
 def test_expansions_are_the_unspelt_short_forms_a_text_uses() -> None:
-    defined = {"ECT": "electroconvulsive therapy", "MDD": "major depressive disorder", "ACT": "acceptance and commitment therapy"}
+    defined = {
+        "ECT": "electroconvulsive therapy",
+        "MDD": "major depressive disorder",
+        "ACT": "acceptance and commitment therapy",
+    }
     text = "Symptom improvement with ECT is short-term in MDD (major depressive disorder); ECT again."
     assert expansions(text, defined) == ["electroconvulsive therapy"]  # MDD is spelt out, ECT named once
     # traps: a word that merely contains a short form, or another case of it, uses none
@@ -90,7 +104,9 @@ def test_units_carry_expansions_that_bm25_indexes_and_no_reader_is_handed() -> N
     using = [u for u in units if "Joint Commission requires MBC" in u.text]
     assert len(using) == 1 and "measurement-based care" in using[0].expansions
     unit = using[0]
-    assert unit.search_text().endswith("measurement-based care") and "measurement-based care" not in unit.embedding_text()
+    assert (
+        unit.search_text().endswith("measurement-based care") and "measurement-based care" not in unit.embedding_text()
+    )
     assert Unit.from_payload(unit.to_payload()).expansions == unit.expansions
     # trap: the unit that spells it out gets no expansion of it; with the option off, no unit gets any
     defining = next(u for u in units if "measurement-based care (MBC)" in u.text)

@@ -29,10 +29,16 @@ sys_path_record = FIX / "ocr"
 def _record_module():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("record_algorithm_lines", sys_path_record / "record_algorithm_lines.py")
+    spec = importlib.util.spec_from_file_location(
+        "record_algorithm_lines", sys_path_record / "record_algorithm_lines.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     # the recorder imports rapidocr only in main(): importing it for render() needs pypdfium2 alone
-    src = (sys_path_record / "record_algorithm_lines.py").read_text().replace("from rapidocr_onnxruntime import RapidOCR\n", "")
+    src = (
+        (sys_path_record / "record_algorithm_lines.py")
+        .read_text()
+        .replace("from rapidocr_onnxruntime import RapidOCR\n", "")
+    )
     exec(compile(src, str(spec.origin), "exec"), mod.__dict__)
     return mod
 
@@ -70,7 +76,16 @@ def _draw() -> tuple[np.ndarray, list[TextLine]]:
         lines.append(TextLine(number, (x0 - 17, y0 - 12, x0 - 6, y0)))
 
     def hexagon(cx: int, cy: int, text: str, number: str) -> None:
-        pts = np.array([[cx - 110, cy], [cx - 85, cy - 30], [cx + 85, cy - 30], [cx + 110, cy], [cx + 85, cy + 30], [cx - 85, cy + 30]])
+        pts = np.array(
+            [
+                [cx - 110, cy],
+                [cx - 85, cy - 30],
+                [cx + 85, cy - 30],
+                [cx + 110, cy],
+                [cx + 85, cy + 30],
+                [cx - 85, cy + 30],
+            ]
+        )
         cv2.polylines(img, [pts.astype(np.int32)], True, ink, 2)
         cv2.putText(img, text, (cx - 70, cy + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45, ink, 1)
         lines.append(TextLine(text, (cx - 70, cy - 7, cx + 70, cy + 8)))
@@ -116,7 +131,11 @@ def test_drawn_chart_boxes_arrows_labels_and_numbers() -> None:
     assert [b.number for b in flow.boxes] == ["1", "2", "3", "4", "5"]
     assert [b.text for b in flow.boxes] == ["Adult in care", "Is BP high?", "Treat now", "Screen yearly", "Leaflet"]
     chart = flow.to_flowchart("Drawn")
-    assert sorted((e.source, e.target, e.label) for e in chart.edges) == [("1", "2", ""), ("2", "3", "Yes"), ("2", "4", "No")]
+    assert sorted((e.source, e.target, e.label) for e in chart.edges) == [
+        ("1", "2", ""),
+        ("2", "3", "Yes"),
+        ("2", "4", "No"),
+    ]
     assert chart.nodes["2"] == "Box 2: Is BP high?"
     # trap: boxes 4 and 5 are joined by a line without an arrowhead: no edge either way
     assert not any("5" in (e.source, e.target) for e in chart.edges)
@@ -137,7 +156,9 @@ def test_image_without_chart() -> None:
 def test_score_matches_boxes_by_normalised_text() -> None:
     from structaware_readers.mermaid import Flowchart, FlowEdge
 
-    described = Flowchart(nodes={"7": "Box 7: Return after acute episode resolved", "4": "Box 4: Obtain office blood pressure"})
+    described = Flowchart(
+        nodes={"7": "Box 7: Return after acute episode resolved", "4": "Box 4: Obtain office blood pressure"}
+    )
     described.edges = [FlowEdge("7", "4", "")]
     read = Flowchart(nodes={"b1": "Returnafteracuteepisoderesolved", "b2": "Obtain office blood pressure"})
     read.edges = [FlowEdge("b1", "b2", ""), FlowEdge("b2", "b1", "No")]
@@ -177,7 +198,10 @@ def test_unread_algorithm_images_become_flow_paths(tmp_path: Path) -> None:
             calls.append(image.shape[:2])
             h, w = image.shape[:2]
             lines = _lines("module_a" if len(calls) == 1 else "module_b")
-            return [OcrLine(ln.text, (ln.bbox[0] / w, ln.bbox[1] / h, ln.bbox[2] / w, ln.bbox[3] / h), ln.confidence) for ln in lines]
+            return [
+                OcrLine(ln.text, (ln.bbox[0] / w, ln.bbox[1] / h, ln.bbox[2] / w, ln.bbox[3] / h), ln.confidence)
+                for ln in lines
+            ]
 
     cache = OcrCache(tmp_path)
     read_lines = engine_lines(Recorded(), cache=cache)
@@ -195,7 +219,9 @@ def test_unread_algorithm_images_become_flow_paths(tmp_path: Path) -> None:
     flows = [b.caption for b in read.blocks if b.kind is BlockKind.FLOWCHART]
     # (the study flow diagram is read from its own text description, on pages 4-5)
     assert flows == ["A. Module A: Screening and Diagnosis", "B. Module B: Treatment", "Figure A-1. Study Flow Diagram"]
-    units = [u for u in build_units(read) if u.unit_type is UnitType.FLOW_PATH and u.flow.title.startswith(("A.", "B."))]
+    units = [
+        u for u in build_units(read) if u.unit_type is UnitType.FLOW_PATH and u.flow.title.startswith(("A.", "B."))
+    ]
     assert len(units) >= 27
     edge = next(u for u in units if u.text.startswith("Box 12: Is secondary cause suspected?") and "(No)" in u.text)
     # (OCR drops a space now and then: the recorded lines read "Initiatetreatment")
@@ -219,7 +245,9 @@ def test_score_takes_a_printed_box_number_with_a_shorter_text() -> None:
         }
     )
     described.edges = [FlowEdge("26", "27", "Yes")]
-    read = Flowchart(nodes={"26": "Box 26: Is consultation with urology indicated* (see Sidebar7)", "27": "Box 27: Consult urology"})
+    read = Flowchart(
+        nodes={"26": "Box 26: Is consultation with urology indicated* (see Sidebar7)", "27": "Box 27: Consult urology"}
+    )
     read.edges = [FlowEdge("26", "27", "Yes")]
     assert score_edges(read, described).right == 1
     # trap: a number misread (27 printed beside box 26's text) does not override the text

@@ -48,7 +48,10 @@ def test_every_edge_of_each_module_is_a_flow_path(htn_units: list) -> None:
         "Box 6: Does patient have an acute injury or illness? -(Yes)-> Box 7: Return after acute episode resolved"
         " (typically within 4 weeks)"
     ) in texts
-    assert "Box 7: Return after acute episode resolved (typically within 4 weeks) -> Box 4: Obtain office blood pressure (see Sidebar 1)" in texts
+    assert (
+        "Box 7: Return after acute episode resolved (typically within 4 weeks) -> Box 4: Obtain office blood pressure (see Sidebar 1)"
+        in texts
+    )
     # the branch label and both box texts are in the unit's metadata too
     edge = next(u for u in a if u.text.startswith("Box 2:") and "-(No)->" in u.text)
     assert (edge.flow.source, edge.flow.label) == ("Box 2: Is the patient currently being treated for HTN?", "No")
@@ -63,11 +66,15 @@ def test_flow_paths_point_at_the_image_and_the_description(htn_units: list) -> N
         assert len(u.bboxes) == len(u.element_ids) == len(u.element_pages)
         assert u.context.startswith("Flowchart: Module A: Screening and Diagnosis | Section: V. Algorithm")
     # an edge points at the paragraph that states it, not at the whole appendix
-    edge = next(u for u in htn_units if u.unit_type is UnitType.FLOW_PATH and u.text.startswith("Box 24:") and "(Yes)" in u.text)
+    edge = next(
+        u for u in htn_units if u.unit_type is UnitType.FLOW_PATH and u.text.startswith("Box 24:") and "(Yes)" in u.text
+    )
     assert edge.pages == [3, 8] and edge.element_ids == ["p3-e2", "p8-e1"]
 
 
-HTN_TITLE = "VA/DoD CLINICAL PRACTICE GUIDELINE FOR THE DIAGNOSIS AND MANAGEMENT OF HYPERTENSION IN THE PRIMARY CARE SETTING"
+HTN_TITLE = (
+    "VA/DoD CLINICAL PRACTICE GUIDELINE FOR THE DIAGNOSIS AND MANAGEMENT OF HYPERTENSION IN THE PRIMARY CARE SETTING"
+)
 
 
 def test_a_flow_path_names_its_guideline(htn_doc: ParsedDocument) -> None:
@@ -97,11 +104,17 @@ def test_a_flow_path_context_says_the_chart_s_heading_once(htn_units: list) -> N
 
 def test_a_chart_titled_by_its_document_does_not_repeat_it() -> None:
     src = "flowchart TD\n  A[Clinic BP >= 140/90] --> B[Diagnose hypertension]"
-    block = Block(block_id="p1-e0", kind=BlockKind.FLOWCHART, text="", page=1, mermaid=src, caption="Hypertension algorithm")
-    doc = ParsedDocument(doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=[block], title="Hypertension")
+    block = Block(
+        block_id="p1-e0", kind=BlockKind.FLOWCHART, text="", page=1, mermaid=src, caption="Hypertension algorithm"
+    )
+    doc = ParsedDocument(
+        doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=[block], title="Hypertension"
+    )
     assert [u.context for u in build_units(doc)] == ["Flowchart: Hypertension algorithm"]
     other = doc.model_copy(update={"title": "Diabetes in adults"})
-    assert [u.context for u in build_units(other)] == ["Flowchart: Hypertension algorithm | Document: Diabetes in adults"]
+    assert [u.context for u in build_units(other)] == [
+        "Flowchart: Hypertension algorithm | Document: Diabetes in adults"
+    ]
 
 
 def test_description_paragraphs_are_no_section_text(htn_units: list) -> None:
@@ -195,13 +208,38 @@ def test_module_title_split_into_two_headings_and_title_paragraph() -> None:
         block("p2-e0", BlockKind.HEADING, 2, "B. Module B: Management of Symptoms Persisting >7 Days After Mild"),
         block("p2-e1", BlockKind.HEADING, 2, "Traumatic Brain Injury"),
         _figure("p2-e2", 2),
-        block("p3-e0", BlockKind.HEADING, 3, "Appendix K: Alternative Text Descriptions of Algorithm Modules A. Module A: Assessment and Diagnosis of Asthma"),
-        block("p3-e1", BlockKind.PARAGRAPH, 3, "1. Module A begins with Box 1, in the shape of a rounded rectangle: “Person with chief complaint suggestive of asthma (see Sidebar A)”"),
-        block("p3-e2", BlockKind.PARAGRAPH, 3, "2. Box 1 connects to Box 2, in the shape of a rectangle: “Obtain history and physical examination (see Sidebar B)”"),
+        block(
+            "p3-e0",
+            BlockKind.HEADING,
+            3,
+            "Appendix K: Alternative Text Descriptions of Algorithm Modules A. Module A: Assessment and Diagnosis of Asthma",
+        ),
+        block(
+            "p3-e1",
+            BlockKind.PARAGRAPH,
+            3,
+            "1. Module A begins with Box 1, in the shape of a rounded rectangle: “Person with chief complaint suggestive of asthma (see Sidebar A)”",
+        ),
+        block(
+            "p3-e2",
+            BlockKind.PARAGRAPH,
+            3,
+            "2. Box 1 connects to Box 2, in the shape of a rectangle: “Obtain history and physical examination (see Sidebar B)”",
+        ),
         block("p3-e3", BlockKind.HEADING, 3, "B. Module B: Management of Symptoms Persisting >7 Days After Mild"),
         block("p3-e4", BlockKind.HEADING, 3, "Traumatic Brain Injury"),
-        block("p3-e5", BlockKind.PARAGRAPH, 3, "1. Module B starts with Box 12, in the shape of a rounded rectangle: “Patient with persistent symptoms”"),
-        block("p3-e6", BlockKind.PARAGRAPH, 3, "2. Box 12 connects to Box 13, in the shape of a rectangle: “Complete history and physical examination”"),
+        block(
+            "p3-e5",
+            BlockKind.PARAGRAPH,
+            3,
+            "1. Module B starts with Box 12, in the shape of a rounded rectangle: “Patient with persistent symptoms”",
+        ),
+        block(
+            "p3-e6",
+            BlockKind.PARAGRAPH,
+            3,
+            "2. Box 12 connects to Box 13, in the shape of a rectangle: “Complete history and physical examination”",
+        ),
         block("p3-e7", BlockKind.HEADING, 3, "Appendix L: Abbreviations"),
         block("p3-e8", BlockKind.PARAGRAPH, 3, "Box 1 connects to Box 2 is not read here: the outline has ended."),
     ]
@@ -209,7 +247,10 @@ def test_module_title_split_into_two_headings_and_title_paragraph() -> None:
     out = attach_described_algorithms(doc)
     flows = {b.block_id: b for b in out.blocks if b.kind is BlockKind.FLOWCHART}
     assert set(flows) == {"p1-e1", "p2-e2"}
-    assert flows["p2-e2"].caption == "Module B: Management of Symptoms Persisting >7 Days After Mild Traumatic Brain Injury"
+    assert (
+        flows["p2-e2"].caption
+        == "Module B: Management of Symptoms Persisting >7 Days After Mild Traumatic Brain Injury"
+    )
     # the image, the paragraph quoting Box 1 and the one stating the edge (and quoting Box 2)
     assert flows["p1-e1"].flowchart.edges[0].element_ids == ["p1-e1", "p3-e1", "p3-e2"]
     # trap: the paragraph after the next appendix heading is no part of the outline

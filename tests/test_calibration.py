@@ -166,6 +166,7 @@ def test_every_face_honours_min_score(index_dir: Path, ix: StructureIndex, query
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
+
         def ask(body: dict) -> dict:
             req = urllib.request.Request(
                 f"{srv.url}/query", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}

@@ -38,7 +38,11 @@ PATHWAY = [
     (P, "Drug B 0.5 mg/kg daily for 14 days", (0.4, 0.5, 0.6, 0.53)),
     (P, "Source: adapted from the national guideline.", (0.1, 0.6, 0.4, 0.62)),
     (H, "2.4 Follow-up", (0.1, 0.66, 0.4, 0.68)),
-    (P, "Review every patient on day 3 and day 7 of treatment, and sooner if symptoms of haemolysis appear. " * 2, (0.1, 0.7, 0.9, 0.8)),
+    (
+        P,
+        "Review every patient on day 3 and day 7 of treatment, and sooner if symptoms of haemolysis appear. " * 2,
+        (0.1, 0.7, 0.9, 0.8),
+    ),
 ]
 
 
@@ -66,7 +70,9 @@ def test_names_in_two_columns_under_a_heading_are_not_a_chart():
     for row in range(5):
         y = 0.1 + row * 0.08
         names.append((P, f"Member {row} A, MD, Chief of Medicine, a regional medical centre", (0.1, y, 0.45, y + 0.05)))
-        names.append((P, f"Member {row} B, PharmD, Clinical pharmacist, a community health clinic", (0.55, y, 0.9, y + 0.05)))
+        names.append(
+            (P, f"Member {row} B, PharmD, Clinical pharmacist, a community health clinic", (0.55, y, 0.9, y + 0.05))
+        )
     doc = _doc(names)
     assert gather_chart_regions(doc) is doc
 
@@ -89,5 +95,11 @@ def test_a_cover_page_of_short_blocks_under_a_heading_is_not_a_chart():
 
 def test_a_caption_followed_by_prose_is_not_a_chart():
     prose = "The trials enrolled adults with impaired kidney function and followed them for a median of two years. " * 4
-    doc = _doc([(P, "Figure 2 | Outcomes by treatment arm", (0.1, 0.1, 0.9, 0.12)), (P, prose, (0.1, 0.15, 0.48, 0.5)), (P, prose, (0.52, 0.15, 0.9, 0.5))])
+    doc = _doc(
+        [
+            (P, "Figure 2 | Outcomes by treatment arm", (0.1, 0.1, 0.9, 0.12)),
+            (P, prose, (0.1, 0.15, 0.48, 0.5)),
+            (P, prose, (0.52, 0.15, 0.9, 0.5)),
+        ]
+    )
     assert gather_chart_regions(doc) is doc

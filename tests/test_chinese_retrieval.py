@@ -30,7 +30,9 @@ QUESTIONS = {
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("offline_env")]
 
 
-@pytest.fixture(scope="module", params=[None, "use-multilingual-v3", "all-MiniLM-L6-v2-int8"], ids=["default", "use", "minilm"])
+@pytest.fixture(
+    scope="module", params=[None, "use-multilingual-v3", "all-MiniLM-L6-v2-int8"], ids=["default", "use", "minilm"]
+)
 def zh_index(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StructureIndex]:
     from structaware_readers.load.loader import load_document
     from structaware_readers.units import build_units
@@ -57,6 +59,11 @@ def test_hybrid_fuses_only_with_a_dense_model_that_covers_chinese(zh_index: Stru
 
 @pytest.mark.parametrize("question", list(QUESTIONS))
 def test_each_chinese_question_is_answered_in_the_top_3(zh_index: StructureIndex, question: str) -> None:
-    hits = zh_index.query(question, k=3, min_score=0)  # the ranking, every hit kept (tests/test_calibration.py: the bar)
+    hits = zh_index.query(
+        question, k=3, min_score=0
+    )  # the ranking, every hit kept (tests/test_calibration.py: the bar)
     texts = [u.text for h in hits for u in (h.unit, *h.group)]  # a hit and the rows grouped with it
-    assert any(t.startswith(QUESTIONS[question]) or QUESTIONS[question] in t[:60] for t in texts), (question, [t[:40] for t in texts])
+    assert any(t.startswith(QUESTIONS[question]) or QUESTIONS[question] in t[:60] for t in texts), (
+        question,
+        [t[:40] for t in texts],
+    )

@@ -23,7 +23,9 @@ def test_units_json_lines_have_every_unit_field(cli):
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     records = [json.loads(line) for line in lines]
-    assert len(records) == 69  # issue 11: the filler after Recommendation 2.1's grade is section text; sections split at 600 characters
+    assert (
+        len(records) == 69
+    )  # issue 11: the filler after Recommendation 2.1's grade is section text; sections split at 600 characters
     for rec in records:
         assert rec.keys() >= UNIT_FIELDS
         Unit.model_validate(rec)  # round-trips into the model
@@ -67,15 +69,39 @@ def test_eval_command_prints_the_table_and_writes_per_query_json(cli, tmp_path):
     stem = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
     questions = tmp_path / "q.jsonl"
     rows = [
-        {"qid": "t1", "question": "Which grade applies to adults aged 195-197 years?", "doc": f"pdfs/{stem}.pdf",
-         "gold_pages": [4], "gold_text": "Adults 195-197 y & <140/90 mmHg & <135/85 mmHg & C", "evidence_type": "table"},
-        {"qid": "x1", "question": "Should blood pressure be measured in both arms at the first visit?",
-         "doc": f"pdfs/{stem}.pdf", "gold_pages": [2], "evidence_type": "text"},
+        {
+            "qid": "t1",
+            "question": "Which grade applies to adults aged 195-197 years?",
+            "doc": f"pdfs/{stem}.pdf",
+            "gold_pages": [4],
+            "gold_text": "Adults 195-197 y & <140/90 mmHg & <135/85 mmHg & C",
+            "evidence_type": "table",
+        },
+        {
+            "qid": "x1",
+            "question": "Should blood pressure be measured in both arms at the first visit?",
+            "doc": f"pdfs/{stem}.pdf",
+            "gold_pages": [2],
+            "evidence_type": "text",
+        },
     ]
     questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     out = tmp_path / "run.json"
-    res = cli("eval", "--questions", str(questions), "--docs", str(FIX / "mineru"), "--methods", "struct,flat",
-              "--retrievers", "bm25", "--json", str(out), "--index-dir", str(tmp_path / "idx"))
+    res = cli(
+        "eval",
+        "--questions",
+        str(questions),
+        "--docs",
+        str(FIX / "mineru"),
+        "--methods",
+        "struct,flat",
+        "--retrievers",
+        "bm25",
+        "--json",
+        str(out),
+        "--index-dir",
+        str(tmp_path / "idx"),
+    )
     assert res.returncode == 0, res.stderr
     assert "PH@5" in res.stdout and "Struct-aware" in res.stdout and "Flat chunk" in res.stdout
     data = json.loads(out.read_text())

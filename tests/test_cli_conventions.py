@@ -36,10 +36,19 @@ def test_help_shows_flags_as_flags(run, command: str) -> None:
 
 def test_filter_words_after_one_filter_are_filters() -> None:
     assert expand_filter_values(["q", "--filter", "type=table_row", "grade=A", "-k", "3"]) == [
-        "q", "--filter", "type=table_row", "--filter", "grade=A", "-k", "3",
+        "q",
+        "--filter",
+        "type=table_row",
+        "--filter",
+        "grade=A",
+        "-k",
+        "3",
     ]
     assert expand_filter_values(["--filter=type=a", "page=3-4", "what is x=y"]) == [
-        "--filter=type=a", "--filter", "page=3-4", "what is x=y",
+        "--filter=type=a",
+        "--filter",
+        "page=3-4",
+        "what is x=y",
     ]
     # only known keys are taken, and `--` ends option parsing as usual
     assert expand_filter_values(["--filter", "doc=a", "x=1"]) == ["--filter", "doc=a", "x=1"]
@@ -63,11 +72,22 @@ def test_exit_codes_are_the_same_across_commands(run, tmp_path: Path) -> None:
 
     one = run("query", "adults 57-59 y", "--json", "-k", "50", "--filter", "type=table_row", "grade=B", cwd=tmp_path)
     repeated = run(
-        "query", "adults 57-59 y", "--json", "-k", "50", "--filter", "type=table_row", "--filter", "grade=B", cwd=tmp_path
+        "query",
+        "adults 57-59 y",
+        "--json",
+        "-k",
+        "50",
+        "--filter",
+        "type=table_row",
+        "--filter",
+        "grade=B",
+        cwd=tmp_path,
     )
     assert one.returncode == repeated.returncode == 0, one.stderr
     hits = [json.loads(line) for line in one.stdout.splitlines()]
     assert hits and {h["unit_type"] for h in hits} == {"table_row"} and {h["grade"]["grade"] for h in hits} == {"B"}
     assert {h["unit_id"] for h in hits} == {json.loads(line)["unit_id"] for line in repeated.stdout.splitlines()}
-    bad = run("query", "x", "--filter", "type=table_row", "colour=red", cwd=tmp_path)  # not a filter key: extra argument
+    bad = run(
+        "query", "x", "--filter", "type=table_row", "colour=red", cwd=tmp_path
+    )  # not a filter key: extra argument
     assert bad.returncode == 2

@@ -231,8 +231,13 @@ def test_references_kept_out_of_recommendations():
         _b("p1-e3", K.PARAGRAPH, "Panel. Strong recommendation for statins. Report, 2020.", BODY),
         _b("p1-e4", K.HEADING, "Annex A", BODY, level=1),
         _b("p1-e5", K.PARAGRAPH, "We recommend reporting (strong recommendation, low-certainty evidence).", BODY),
-        _b("p1-e6", K.LIST, "", BODY, items=["[1] Doe J. Strong recommendation. J Med. 2021;3:1-9.",
-                                             "[2] Roe R et al. Trial. 2022;4(2):5-8."]),
+        _b(
+            "p1-e6",
+            K.LIST,
+            "",
+            BODY,
+            items=["[1] Doe J. Strong recommendation. J Med. 2021;3:1-9.", "[2] Roe R et al. Trial. 2022;4(2):5-8."],
+        ),
     )
     marked = mark_references(doc)
     kinds = [b.kind for b in marked.blocks]
@@ -247,8 +252,10 @@ def test_references_kept_out_of_recommendations():
 
 def test_running_prose_after_a_reference_list_ends_it():
     """CDC 2016 p19: the checklist appendix follows the references with no heading the parser saw."""
-    prose = ("This checklist is a companion to the Guide to Infection Prevention for Outpatient Settings and is"
-             " intended to assist in the assessment of infection control programs and practices.")
+    prose = (
+        "This checklist is a companion to the Guide to Infection Prevention for Outpatient Settings and is"
+        " intended to assist in the assessment of infection control programs and practices."
+    )
     doc = _doc(
         _b("p1-e0", K.HEADING, "References", BODY, level=1),
         _b("p1-e1", K.PARAGRAPH, "7. Williams IT, Perz JF. Viral hepatitis. Clin Infect Dis 2004;38:1592-1598.", BODY),

@@ -17,7 +17,9 @@ from test_store_contract import DIM, Q_DENSE, points
 
 def _count_in_new_process(folder: Path) -> int:
     code = f"from structaware_retrievers.store import EdgeStore; s = EdgeStore({str(folder)!r}); print(s.count()); s.close()"
-    return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout)
+    return int(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout
+    )
 
 
 @pytest.mark.integration
@@ -51,11 +53,12 @@ def test_an_in_process_query_command_closes_its_index(tiny_en_index_dir: Path, m
     from structaware_retrievers.cli import app
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    res = CliRunner().invoke(app, ["query", "blood pressure target", "--index", str(tiny_en_index_dir), "-k", "2", "--no-server"])
+    res = CliRunner().invoke(
+        app, ["query", "blood pressure target", "--index", str(tiny_en_index_dir), "-k", "2", "--no-server"]
+    )
     assert res.exit_code == 0, res.output
     assert res.output.startswith("1. [") and "\n2. [" in res.output
     assert str((tiny_en_index_dir / "structaware").resolve()) not in edge_shard.open_shards
-
 
 
 @pytest.mark.integration

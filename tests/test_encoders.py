@@ -215,7 +215,12 @@ def test_catalogue_model_not_cached_offline_fails_clearly(tmp_path: Path) -> Non
 def test_cache_avoids_recomputation_and_persists(tmp_path: Path, dense: DenseEncoder) -> None:
     path = tmp_path / "emb.sqlite"
     enc = DenseEncoder(cache=EmbeddingCache(path))
-    texts = ["Recommendation 1.1: measure blood pressure in both arms.", "Grade A", "Grade A", "推荐意见1.1：测量双上臂血压。"]
+    texts = [
+        "Recommendation 1.1: measure blood pressure in both arms.",
+        "Grade A",
+        "Grade A",
+        "推荐意见1.1：测量双上臂血压。",
+    ]
     first = enc.embed_documents(texts)
     assert enc.computed == 3  # the repeated text is embedded once
     again = enc.embed_documents(texts)

@@ -109,7 +109,11 @@ def test_page_and_element_units():
 
 def test_empty_document_raises_naming_the_file():
     doc = ParsedDocument(
-        doc_id="0" * 16, source="empty.json", name="empty", parser="mineru", page_count=1,
+        doc_id="0" * 16,
+        source="empty.json",
+        name="empty",
+        parser="mineru",
+        page_count=1,
         blocks=[Block(block_id="p1-e0", kind=BlockKind.FOOTER, text="footer only", page=1)],
     )
     for fn in (flat_chunks, heading_chunks, page_units, element_units):

@@ -24,29 +24,42 @@ STEM = "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
 QUESTIONS = [
     {  # a table row on page 3 (OHR-Bench style gold: cells joined by '&', LaTeX remnants)
-        "qid": "t1", "question": "What is the ABPM target for adults aged 57-59 years?",
-        "doc": f"pdfs/{STEM}.pdf", "gold_pages": [3],
-        "gold_text": "Adults 57-59 y & $<140/90$ mmHg & $<135/85$ mmHg & B", "evidence_type": "table",
+        "qid": "t1",
+        "question": "What is the ABPM target for adults aged 57-59 years?",
+        "doc": f"pdfs/{STEM}.pdf",
+        "gold_pages": [3],
+        "gold_text": "Adults 57-59 y & $<140/90$ mmHg & $<135/85$ mmHg & B",
+        "evidence_type": "table",
     },
     {  # a row of the same table after the page break (page 4)
-        "qid": "t2", "question": "Which grade applies to adults aged 195-197 years?",
-        "doc": f"pdfs/{STEM}.pdf", "gold_pages": [4],
-        "gold_text": "Adults 195-197 y & <140/90 mmHg & <135/85 mmHg & C", "evidence_type": "table",
+        "qid": "t2",
+        "question": "Which grade applies to adults aged 195-197 years?",
+        "doc": f"pdfs/{STEM}.pdf",
+        "gold_pages": [4],
+        "gold_text": "Adults 195-197 y & <140/90 mmHg & <135/85 mmHg & C",
+        "evidence_type": "table",
     },
     {
-        "qid": "x1", "question": "When should ambulatory blood pressure monitoring be offered to confirm the diagnosis?",
-        "doc": f"pdfs/{STEM}.pdf", "gold_pages": [2],
+        "qid": "x1",
+        "question": "When should ambulatory blood pressure monitoring be offered to confirm the diagnosis?",
+        "doc": f"pdfs/{STEM}.pdf",
+        "gold_pages": [2],
         "gold_text": "If clinic blood pressure is 140/90 mmHg or higher, offer ambulatory blood pressure "
         "monitoring to confirm the diagnosis.",
         "evidence_type": "text",
     },
     {
-        "qid": "x2", "question": "Should blood pressure be measured in both arms at the first visit?",
-        "doc": f"pdfs/{STEM}.pdf", "gold_pages": [2],
-        "gold_text": ["Measure blood pressure in both arms at the first visit."], "evidence_type": "text",
+        "qid": "x2",
+        "question": "Should blood pressure be measured in both arms at the first visit?",
+        "doc": f"pdfs/{STEM}.pdf",
+        "gold_pages": [2],
+        "gold_text": ["Measure blood pressure in both arms at the first visit."],
+        "evidence_type": "text",
     },
     {  # no gold text: judged on pages only
-        "qid": "n1", "question": "Diagnostic flowchart for suspected hypertension", "doc": f"pdfs/{STEM}.pdf",
+        "qid": "n1",
+        "question": "Diagnostic flowchart for suspected hypertension",
+        "doc": f"pdfs/{STEM}.pdf",
         "gold_pages": [2],
     },
 ]
@@ -134,19 +147,33 @@ def test_judge_uses_source_elements_and_gold_page():
 
     def unit(text: str, ids: list[str], pages: list[int], context: str = "", doc_id: str = "d" * 16) -> Unit:
         return Unit(
-            unit_id=text, unit_type=UnitType.TABLE_ROW, text=text, context=context, doc_id=doc_id, pages=pages,
-            element_ids=ids, bboxes=[None] * len(ids), element_pages=pages[:1] * len(ids),
+            unit_id=text,
+            unit_type=UnitType.TABLE_ROW,
+            text=text,
+            context=context,
+            doc_id=doc_id,
+            pages=pages,
+            element_ids=ids,
+            bboxes=[None] * len(ids),
+            element_pages=pages[:1] * len(ids),
         )
 
     q = Question(
-        qid="q", question="dose of beta", doc="n.pdf", doc_stem="n", gold_pages=(3,),
-        gold_texts=("Beta & 10 mg",), evidence_type="table",
+        qid="q",
+        question="dose of beta",
+        doc="n.pdf",
+        doc_stem="n",
+        gold_pages=(3,),
+        gold_texts=("Beta & 10 mg",),
+        evidence_type="table",
     )
     row_alpha = unit("Drug: Alpha, Dose: 5 mg", ["p3-e1"], [3])  # wrong row, right element (the table)
     row_beta = unit("Drug: Beta, Dose: 10 mg", ["p3-e1"], [3])
     other_doc = unit("Drug: Beta, Dose: 10 mg", ["p3-e1"], [3], doc_id="e" * 16)
     wrong_page = unit("Beta 10 mg", ["p3-e1"], [2])
-    out = Judge({doc.doc_id: doc}).judge(q, doc.doc_id, [other_doc, wrong_page, row_alpha, row_beta], element_addressable=True)
+    out = Judge({doc.doc_id: doc}).judge(
+        q, doc.doc_id, [other_doc, wrong_page, row_alpha, row_beta], element_addressable=True
+    )
     # page hit needs the right document and page: first at rank 3
     assert out.page_rank == 3
     # element hit: rank 3's source element (the whole table) covers the gold row
@@ -185,9 +212,11 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
         assert a == b, m
     summ = result.summaries()["document"]["bm25"]
     assert summ["flat"]["all"]["EH@5"] is None and summ["flat"]["all"]["EvH@5"] is not None
-    assert summ["struct"]["all"]["EH@1"] == 1.0 - sum(
-        o.element_rank != 1 for o in result.outcomes[("document", "bm25", "struct")] if o.has_gold_text
-    ) / 4
+    assert (
+        summ["struct"]["all"]["EH@1"]
+        == 1.0
+        - sum(o.element_rank != 1 for o in result.outcomes[("document", "bm25", "struct")] if o.has_gold_text) / 4
+    )
     assert summ["page"]["all"]["Ctx"] > summ["struct"]["all"]["Ctx"]
     assert set(summ["struct"]) == {"all", "table", "text", "unspecified"}
     sig = result.significance["document"]["bm25"]
@@ -196,7 +225,12 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
     assert sig["flat"]["all"]["PH@5"]["mcnemar"]["b"] >= 0 and "mcnemar" not in sig["flat"]["all"]["MRR_p"]
     assert result.gold_coverage["table"]["table_block_rate"] == 1.0  # both gold rows are inside a table block
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["per_query"]["document"]["bm25"]["struct"]["t1"] == {"page": 1, "element": 1, "evidence": 1, "ctx": by["t1"].ctx_chars}
+    assert data["per_query"]["document"]["bm25"]["struct"]["t1"] == {
+        "page": 1,
+        "element": 1,
+        "evidence": 1,
+        "ctx": by["t1"].ctx_chars,
+    }
     assert data["config"]["n_questions"] == 5
     from structaware_retrievers.evaluation.report import render_markdown
 
@@ -207,7 +241,9 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
     text = result.render()
     assert "PH@1" in text and "MRR_e" in text and "N/A" in text and "1,000" in text
     # the index folder is reused: a second run skips re-embedding and gives the same ranks
-    again = run_eval(question_file, FIXTURES, retrievers=["bm25"], methods=["struct"], index_dir=tmp_path / "idx", resamples=10)
+    again = run_eval(
+        question_file, FIXTURES, retrievers=["bm25"], methods=["struct"], index_dir=tmp_path / "idx", resamples=10
+    )
     assert [o.page_rank for o in again.outcomes[("document", "bm25", "struct")]] == [
         o.page_rank for o in result.outcomes[("document", "bm25", "struct")]
     ]
@@ -219,13 +255,22 @@ def test_run_eval_bm25_all_methods(question_file: Path, tmp_path: Path):
 def test_run_eval_dense_hybrid_and_peers(question_file: Path, tmp_path: Path):
     _need_fixture()
     result = run_eval(
-        question_file, FIXTURES, methods=["page", "element"], retrievers=["dense", "hybrid"],
-        scopes=["document"], peers=True, resamples=200, index_dir=tmp_path / "idx",
+        question_file,
+        FIXTURES,
+        methods=["page", "element"],
+        retrievers=["dense", "hybrid"],
+        scopes=["document"],
+        peers=True,
+        resamples=200,
+        index_dir=tmp_path / "idx",
     )
     assert set(result.outcomes) == {
-        ("document", "dense", "page"), ("document", "dense", "element"),
-        ("document", "hybrid", "page"), ("document", "hybrid", "element"),
-        ("document", "llamaindex", "llamaindex"), ("document", "langchain", "langchain"),
+        ("document", "dense", "page"),
+        ("document", "dense", "element"),
+        ("document", "hybrid", "page"),
+        ("document", "hybrid", "element"),
+        ("document", "llamaindex", "llamaindex"),
+        ("document", "langchain", "langchain"),
     }
     summ = result.summaries()["document"]
     # 3 page units: the gold page is always within the top 5
@@ -263,8 +308,14 @@ def test_stale_eval_index_is_rebuilt(question_file: Path, tmp_path: Path):
     first = run_eval(question_file, FIXTURES, methods=["page"], retrievers=["bm25"], index_dir=tmp_path, resamples=10)
     lines: list[str] = []
     second = run_eval(
-        question_file, FIXTURES, methods=["page"], retrievers=["bm25"], index_dir=tmp_path, resamples=10,
-        sparse=SparseEncoder(k1=2.0), log=lines.append,
+        question_file,
+        FIXTURES,
+        methods=["page"],
+        retrievers=["bm25"],
+        index_dir=tmp_path,
+        resamples=10,
+        sparse=SparseEncoder(k1=2.0),
+        log=lines.append,
     )
     assert any("rebuilding the evaluation index" in line for line in lines)
     assert second.unit_stats["page"]["units"] == first.unit_stats["page"]["units"] == 3
@@ -303,16 +354,30 @@ def test_questions_on_a_scanned_pdf_count_as_misses_with_a_warning(tmp_path: Pat
     page.save(docs / "scanned_guideline.pdf")
     rows = [
         QUESTIONS[0],
-        {"qid": "s1", "question": "What are the blood pressure targets?", "doc": "pdfs/scanned_guideline.pdf",
-         "gold_pages": [1], "gold_text": "Blood pressure targets", "evidence_type": ["Table", "Chart"]},
+        {
+            "qid": "s1",
+            "question": "What are the blood pressure targets?",
+            "doc": "pdfs/scanned_guideline.pdf",
+            "gold_pages": [1],
+            "gold_text": "Blood pressure targets",
+            "evidence_type": ["Table", "Chart"],
+        },
     ]
     logged: list[str] = []
     with pytest.warns(UnreadableDocumentWarning, match="scanned_guideline"):
         result = run_eval(
-            _write(tmp_path / "q.jsonl", rows), docs, parsed=FIXTURES, methods=["struct"], retrievers=["bm25"],
-            index_dir=tmp_path / "idx", resamples=10, log=logged.append,
+            _write(tmp_path / "q.jsonl", rows),
+            docs,
+            parsed=FIXTURES,
+            methods=["struct"],
+            retrievers=["bm25"],
+            index_dir=tmp_path / "idx",
+            resamples=10,
+            log=logged.append,
         )
-    assert any(line.startswith("warning: scanned_guideline") and "1 question(s) count as misses" in line for line in logged)
+    assert any(
+        line.startswith("warning: scanned_guideline") and "1 question(s) count as misses" in line for line in logged
+    )
     assert "scanned_guideline" in result.config["textless_documents"]
     for scope in ("corpus", "document"):
         by = {o.qid: o for o in result.outcomes[(scope, "bm25", "struct")]}

@@ -93,16 +93,24 @@ def _outcomes():
     # q1: page hit at 1, element hit at 2, evidence hit at 2; q2: page hit at 3, no element hit;
     # q3 (no gold text): page hit at 6
     q1 = outcome_from_flags(
-        "q1", "table", [True, True, False], [False, True, False], [False, True, False], [400, 400, 400],
+        "q1",
+        "table",
+        [True, True, False],
+        [False, True, False],
+        [False, True, False],
+        [400, 400, 400],
         budgets=(1000,),
     )
     q2 = outcome_from_flags(
-        "q2", "text", [False, False, True], [False, False, False], [False, False, True], [900, 50, 60],
+        "q2",
+        "text",
+        [False, False, True],
+        [False, False, False],
+        [False, False, True],
+        [900, 50, 60],
         budgets=(1000,),
     )
-    q3 = outcome_from_flags(
-        "q3", "text", [False] * 5 + [True], None, None, [100] * 6, budgets=(1000,)
-    )
+    q3 = outcome_from_flags("q3", "text", [False] * 5 + [True], None, None, [100] * 6, budgets=(1000,))
     return [q1, q2, q3]
 
 

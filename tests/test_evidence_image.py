@@ -241,7 +241,9 @@ def test_an_index_from_parser_output_alone_names_the_pdf_it_needs(tmp_path: Path
 def test_a_pdf_changed_since_it_was_indexed_is_refused(tmp_path: Path, en_rows: list[Unit]) -> None:
     moved = tmp_path / "guideline.pdf"
     shutil.copy(EN_PDF, moved)
-    row = en_rows[3].model_copy(update={"source": str(moved), "doc_id": doc_id_from_file(EN_PDF)})  # as if ingested from the PDF
+    row = en_rows[3].model_copy(
+        update={"source": str(moved), "doc_id": doc_id_from_file(EN_PDF)}
+    )  # as if ingested from the PDF
     assert evidence_picture(row).outlines  # the indexed bytes: fine
     moved.write_bytes((FIXTURES / "pdf" / "tiny_heading_table.pdf").read_bytes())
     with pytest.raises(PdfNotFoundError, match="changed since it was indexed"):
@@ -257,7 +259,9 @@ def test_elements_without_a_box_are_named_and_bad_arguments_are_errors(en_rows: 
     row = en_rows[2]
     boxless = row.model_copy(update={"bboxes": [None]})
     picture = evidence_picture(boxless, pdf=EN_PDF)
-    assert picture.outlines == [] and picture.warnings == [f"{row.doc_name}: element {row.element_ids[0]} (page 3) has no bbox: not outlined"]
+    assert picture.outlines == [] and picture.warnings == [
+        f"{row.doc_name}: element {row.element_ids[0]} (page 3) has no bbox: not outlined"
+    ]
     with pytest.raises(ValueError, match="not on page"):
         evidence_picture(row, pdf=EN_PDF, pages=[1])
     with pytest.raises(ValueError, match="dpi"):

@@ -85,7 +85,12 @@ def _ocr_in_picture(picture, line: TextLine) -> Box:
 
 
 def _inside(box: Box, outline: tuple[int, int, int, int], tol: float = TOL) -> bool:
-    return box[0] >= outline[0] - tol and box[1] >= outline[1] - tol and box[2] <= outline[2] + tol and box[3] <= outline[3] + tol
+    return (
+        box[0] >= outline[0] - tol
+        and box[1] >= outline[1] - tol
+        and box[2] <= outline[2] + tol
+        and box[3] <= outline[3] + tol
+    )
 
 
 def _lines_of(words: str) -> list[TextLine]:
@@ -112,7 +117,10 @@ def test_a_flow_path_on_the_image_outlines_its_two_boxes_and_the_arrow(
     outlines = [o.box for o in picture.outlines]
     assert len(outlines) == 3  # the two boxes and the arrow between them, not the whole image
     image_px = (0.118 * 918, 0.117 * 1188, 0.882 * 918, 0.61 * 1188)
-    assert all((o[2] - o[0]) * (o[3] - o[1]) < 0.1 * (image_px[2] - image_px[0]) * (image_px[3] - image_px[1]) for o in outlines)
+    assert all(
+        (o[2] - o[0]) * (o[3] - o[1]) < 0.1 * (image_px[2] - image_px[0]) * (image_px[3] - image_px[1])
+        for o in outlines
+    )
     first, second, arrow = outlines
     for words, outline in ((source_words, first), (target_words, second)):
         for line in _lines_of(words):
@@ -170,7 +178,17 @@ def _text_lines(pdf: Path, page_number: int, size: tuple[int, int]) -> list[tupl
         for group in groups:
             group.sort(key=lambda r: r[1][0])
             boxes = [b for _, b in group]
-            lines.append(("".join(t for t, _ in group), (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))))
+            lines.append(
+                (
+                    "".join(t for t, _ in group),
+                    (
+                        min(b[0] for b in boxes),
+                        min(b[1] for b in boxes),
+                        max(b[2] for b in boxes),
+                        max(b[3] for b in boxes),
+                    ),
+                )
+            )
         return lines
     finally:
         doc.close()
@@ -188,9 +206,19 @@ def _stated_lines(lines: list[tuple[str, Box]], first: str, last: str) -> list[B
     ("source", "target", "stated", "trap"),
     [
         # Box 4's text is quoted in the item before the one that connects it to Box 5
-        ("4", "5", [("then Box 4", "pressure (see Sidebar 1)"), ("Box 4 connects to Box 5", "80 mm Hg?")], "Does patient have an acute"),
+        (
+            "4",
+            "5",
+            [("then Box 4", "pressure (see Sidebar 1)"), ("Box 4 connects to Box 5", "80 mm Hg?")],
+            "Does patient have an acute",
+        ),
         # Box 6 is quoted on the line after the statement of the edge, a paragraph of its own
-        ("5", "6", [("Box 4 connects to Box 5", "80 mm Hg?"), ("Yes\u201d to Box 5", "injury or illness?")], "then Box 7"),
+        (
+            "5",
+            "6",
+            [("Box 4 connects to Box 5", "80 mm Hg?"), ("Yes\u201d to Box 5", "injury or illness?")],
+            "then Box 7",
+        ),
     ],
 )
 def test_a_flow_path_on_the_description_outlines_every_line_of_both_boxes(
@@ -244,7 +272,14 @@ def zh_rows() -> list[tuple[Unit, list[list[str] | None]]]:
         grid = TableGrid(header_rows=[header], body_rows=body, grid_source="parser_html")
         text = "\n".join(" | ".join(r) for r in [header, *body])
         blocks.append(Block(block_id=bid, kind=BlockKind.TABLE, page=1, text=text, bbox=bbox, table=grid))
-    doc = ParsedDocument(doc_id=doc_id_from_file(ZH_PDF), source=str(ZH_PDF), name="zh_table_rows", parser="mineru", page_count=1, blocks=blocks)
+    doc = ParsedDocument(
+        doc_id=doc_id_from_file(ZH_PDF),
+        source=str(ZH_PDF),
+        name="zh_table_rows",
+        parser="mineru",
+        page_count=1,
+        blocks=blocks,
+    )
     rows = [u for u in build_units(add_row_boxes(doc, ZH_PDF)) if u.unit_type is UnitType.TABLE_ROW]
     assert len(rows) == len(printed) == 7
     return list(zip(rows, printed))
@@ -302,7 +337,12 @@ def test_a_chinese_table_row_is_outlined_on_its_own_lines(zh_rows, i: int) -> No
             for box in _printed_boxes(runs, theirs):
                 middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
                 x0, y0, x1, y1 = outline.box
-                assert not (x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1), (row.text, zh_rows[n][0].text, box, outline.box)
+                assert not (x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1), (
+                    row.text,
+                    zh_rows[n][0].text,
+                    box,
+                    outline.box,
+                )
 
 
 def test_chart_text_is_read_where_it_is_on_a_page_with_an_offset_crop_box(tmp_path: Path) -> None:
@@ -323,7 +363,12 @@ def test_chart_text_is_read_where_it_is_on_a_page_with_an_offset_crop_box(tmp_pa
         page = pdf[0]
         width, height = page.get_size()
         # the chart's region (0..1 of the page shown), the same points of paper on both pages
-        region = ((0.25 * 612 - dx) / width, (0.55 * 792 - dy) / height, (0.75 * 612 - dx) / width, (0.9 * 792 - dy) / height)
+        region = (
+            (0.25 * 612 - dx) / width,
+            (0.55 * 792 - dy) / height,
+            (0.75 * 612 - dx) / width,
+            (0.9 * 792 - dy) / height,
+        )
         lines = text_layer_lines(page, region, region)
         left, top = int(region[0] * width * k), int(region[1] * height * k)
         for name in ("A1", "A2"):
@@ -331,5 +376,15 @@ def test_chart_text_is_read_where_it_is_on_a_page_with_an_offset_crop_box(tmp_pa
             mine = [ln for ln in lines if _norm(ln.text) and _norm(ln.text) in _norm(boxes[name]["label"])]
             assert mine, (name, [ln.text for ln in lines])
             for line in mine:  # back to points of the paper: inside the box drawn for it
-                a0, b0, a1, b1 = ((line.bbox[0] + left) / k + dx, (line.bbox[1] + top) / k + dy, (line.bbox[2] + left) / k + dx, (line.bbox[3] + top) / k + dy)
-                assert x0 - 1 <= a0 and a1 <= x1 + 1 and y0 - 1 <= b0 and b1 <= y1 + 1, (name, line.text, (a0, b0, a1, b1), (x0, y0, x1, y1))
+                a0, b0, a1, b1 = (
+                    (line.bbox[0] + left) / k + dx,
+                    (line.bbox[1] + top) / k + dy,
+                    (line.bbox[2] + left) / k + dx,
+                    (line.bbox[3] + top) / k + dy,
+                )
+                assert x0 - 1 <= a0 and a1 <= x1 + 1 and y0 - 1 <= b0 and b1 <= y1 + 1, (
+                    name,
+                    line.text,
+                    (a0, b0, a1, b1),
+                    (x0, y0, x1, y1),
+                )

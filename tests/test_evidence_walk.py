@@ -33,11 +33,21 @@ def test_a_hit_given_as_a_neighbour_still_hands_over_its_group_rows(rows: list[U
     a, b, c, d = rows[20], rows[21], rows[40], rows[41]
     first = SearchHit(unit=a, score=1.0, rank=1, neighbours=[b])
     second = SearchHit(unit=b, score=0.9, rank=2, group=[c, d])
-    assert _walk([first, second]) == [(a.unit_id, None), (b.unit_id, a.unit_id), (c.unit_id, b.unit_id), (d.unit_id, b.unit_id)]
+    assert _walk([first, second]) == [
+        (a.unit_id, None),
+        (b.unit_id, a.unit_id),
+        (c.unit_id, b.unit_id),
+        (d.unit_id, b.unit_id),
+    ]
     # a group row given already (the first hit's neighbour) is not given again
     second = SearchHit(unit=b, score=0.9, rank=2, group=[c, rows[19]])
     first = SearchHit(unit=a, score=1.0, rank=1, neighbours=[rows[19], b])
-    assert _walk([first, second]) == [(a.unit_id, None), (rows[19].unit_id, a.unit_id), (b.unit_id, a.unit_id), (c.unit_id, b.unit_id)]
+    assert _walk([first, second]) == [
+        (a.unit_id, None),
+        (rows[19].unit_id, a.unit_id),
+        (b.unit_id, a.unit_id),
+        (c.unit_id, b.unit_id),
+    ]
 
 
 def test_a_new_hit_hands_over_its_group_inside_its_own_record(rows: list[Unit]) -> None:
@@ -45,6 +55,10 @@ def test_a_new_hit_hands_over_its_group_inside_its_own_record(rows: list[Unit]) 
     first = SearchHit(unit=rows[20], score=1.0, rank=1, neighbours=[rows[21]])
     other = SearchHit(unit=rows[50], score=0.8, rank=2, group=[rows[51]])
     walk = list(evidence_units([first, other]))
-    assert [(u.unit_id, via) for _, u, via in walk] == [(rows[20].unit_id, None), (rows[21].unit_id, rows[20].unit_id), (rows[50].unit_id, None)]
+    assert [(u.unit_id, via) for _, u, via in walk] == [
+        (rows[20].unit_id, None),
+        (rows[21].unit_id, rows[20].unit_id),
+        (rows[50].unit_id, None),
+    ]
     held = walk[2][1].text  # the record's text: the hit's row, then its group row
     assert held.startswith(rows[50].text) and len(held) > len(rows[50].text)

@@ -51,12 +51,16 @@ def test_the_langchain_loader_and_vector_store_record_the_absolute_path(in_fixtu
     store = StructureAwareVectorStore(StructureAwareEmbeddings(), path=tmp_path / "ix")
     store.add_documents(docs)
     # a document of its own whose source names a local file relatively: stored absolute
-    store.add_documents([Document("Measure blood pressure in both arms at the first visit.", metadata={"source": RELATIVE})])
+    store.add_documents(
+        [Document("Measure blood pressure in both arms at the first visit.", metadata={"source": RELATIVE})]
+    )
     assert _sources(store.index) == [str(in_fixtures)]
     # one whose source is a URL: kept as given (a store of its own: framework documents without a
     # doc id are listed together by documents(), under one of their sources)
     urls = StructureAwareVectorStore(StructureAwareEmbeddings(), path=tmp_path / "ix_url")
-    urls.add_documents([Document("Repeat the measurement after five minutes of rest.", metadata={"source": "https://example.org/bp"})])
+    urls.add_documents(
+        [Document("Repeat the measurement after five minutes of rest.", metadata={"source": "https://example.org/bp"})]
+    )
     assert _sources(urls.index) == ["https://example.org/bp"]
     got = store.similarity_search("first visit both arms", k=1, filter={"unit_type": "chunk"})
     assert got[0].metadata == {"source": RELATIVE}  # the document comes back as added
@@ -75,6 +79,8 @@ def test_the_llama_index_reader_and_vector_store_record_the_absolute_path(in_fix
     nodes = StructureAwareNodeParser().get_nodes_from_documents(docs)
     store = StructureAwareVectorStore(tmp_path / "ix")
     store.add(nodes)
-    store.add([TextNode(text="Measure blood pressure in both arms at the first visit.", metadata={"file_path": RELATIVE})])
+    store.add(
+        [TextNode(text="Measure blood pressure in both arms at the first visit.", metadata={"file_path": RELATIVE})]
+    )
     assert _sources(store.client) == [str(in_fixtures)]
     store.close()

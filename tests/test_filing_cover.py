@@ -36,18 +36,34 @@ _10K_COVER = [
 ]
 _GRID = TableGrid(
     header_rows=[["(in millions)", "June 30, 2022", "December 31, 2021"]],
-    body_rows=[["Loans retained", "$584,265", "$560,354"], ["Total wholesale credit portfolio", "1,248,615", "1,203,283"]],
+    body_rows=[
+        ["Loans retained", "$584,265", "$560,354"],
+        ["Total wholesale credit portfolio", "1,248,615", "1,203,283"],
+    ],
 )
 
 
 def _doc(cover: list[str], *, table_page: int = 62) -> ParsedDocument:
     blocks = [Block(block_id=f"p1-e{i}", kind=BlockKind.PARAGRAPH, text=t, page=1) for i, t in enumerate(cover)]
     blocks += [
-        Block(block_id=f"p{table_page}-e0", kind=BlockKind.HEADING, text="Wholesale credit portfolio", page=table_page, level=1),
-        Block(block_id=f"p{table_page}-e1", kind=BlockKind.PARAGRAPH, text="Retained loans increased in the quarter.", page=table_page),
+        Block(
+            block_id=f"p{table_page}-e0",
+            kind=BlockKind.HEADING,
+            text="Wholesale credit portfolio",
+            page=table_page,
+            level=1,
+        ),
+        Block(
+            block_id=f"p{table_page}-e1",
+            kind=BlockKind.PARAGRAPH,
+            text="Retained loans increased in the quarter.",
+            page=table_page,
+        ),
         Block(block_id=f"p{table_page}-e2", kind=BlockKind.TABLE, text="", page=table_page, table=_GRID),
     ]
-    return ParsedDocument(doc_id="6" * 16, source="filing.json", name="filing", parser="test", page_count=table_page, blocks=blocks)
+    return ParsedDocument(
+        doc_id="6" * 16, source="filing.json", name="filing", parser="test", page_count=table_page, blocks=blocks
+    )
 
 
 @pytest.mark.parametrize(
@@ -84,7 +100,11 @@ def test_table_rows_of_a_filing_name_it_first_and_sections_stay_as_they_were():
     assert rows[0].text == "(in millions): Loans retained; June 30, 2022: $584,265; December 31, 2021: $560,354"
     assert all("Document:" not in u.context for u in units if u.unit_type is not UnitType.TABLE_ROW)
     # the option turns it off; the rest of the context is the same
-    plain = [u for u in build_units(_doc(_10Q_COVER), UnitOptions(document_context=False)) if u.unit_type is UnitType.TABLE_ROW]
+    plain = [
+        u
+        for u in build_units(_doc(_10Q_COVER), UnitOptions(document_context=False))
+        if u.unit_type is UnitType.TABLE_ROW
+    ]
     assert [u.context for u in plain] == [u.context.removeprefix(f"{label} | ") for u in rows]
     # without a cover nothing changes
     other = [u for u in build_units(_doc(["A guideline"])) if u.unit_type is UnitType.TABLE_ROW]

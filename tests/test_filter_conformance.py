@@ -122,7 +122,10 @@ def _forms(guide: str, guide_file: str) -> list[Form]:
             ),
             {"$and": [{"doc_name": guide}, {"$or": [{"grade": "A"}, {"unit_type": "figure"}]}]},
             ["--filter", f"doc={guide}", "--filter", '{"$or": [{"grade": "A"}, {"unit_type": "figure"}]}'],
-            lambda u: u.doc_name == guide and ((u.grade is not None and u.grade.grade == "A") or u.unit_type.value == "figure"),
+            lambda u: (
+                u.doc_name == guide
+                and ((u.grade is not None and u.grade.grade == "A") or u.unit_type.value == "figure")
+            ),
         ),
         Form(
             "is_empty",
@@ -185,7 +188,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     forms = _forms(guide.doc_name, guide.file_name)
     runner = CliRunner()
     cli: dict[str, Any] = {}
-    base = ["query", QUESTION, "--index", str(folder), "--no-server", "--json", "-k", str(K), "--group-size", "1", "--min-score", "0"]
+    base = [
+        "query",
+        QUESTION,
+        "--index",
+        str(folder),
+        "--no-server",
+        "--json",
+        "-k",
+        str(K),
+        "--group-size",
+        "1",
+        "--min-score",
+        "0",
+    ]
     for form in forms:
         res = runner.invoke(app, [*base, *form.cli])
         cli[form.name] = res
@@ -326,10 +342,14 @@ def test_own_metadata_keys_no_unit_carries_are_errors_not_empty_answers(faces) -
     ):
         with pytest.raises(UnknownFilterError) as err:
             faces[face](arg)
-        assert err.value.field == "filter.author" and "no unit of this index carries the key 'author'" in err.value.message
+        assert (
+            err.value.field == "filter.author" and "no unit of this index carries the key 'author'" in err.value.message
+        )
 
 
-def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[str, Any], faces: dict[str, Any]) -> None:
+def test_one_fusion_default_every_face_the_same_ranking_and_scores(
+    built: dict[str, Any], faces: dict[str, Any]
+) -> None:
     """Issue 27 item 2: the vector stores fused with RRF k=60 and equal weights, the retrievers and the
     CLI with fusion.py's defaults; now every face ranks and scores a question alike, and an override
     reaches the engine from every face."""
@@ -345,7 +365,18 @@ def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[s
 
     question, k = "blood pressure target for adults", 6
     runner = CliRunner()
-    base = ["query", question, "--index", str(built["folder"]), "--no-server", "--json", "-k", str(k), "--group-size", "1"]
+    base = [
+        "query",
+        question,
+        "--index",
+        str(built["folder"]),
+        "--no-server",
+        "--json",
+        "-k",
+        str(k),
+        "--group-size",
+        "1",
+    ]
     cli = {}
     for label, extra in (("default", []), ("paper", ["--rrf-k", "60", "--weights", "1,1"])):
         res = runner.invoke(app, [*base, *extra])
@@ -357,11 +388,15 @@ def test_one_fusion_default_every_face_the_same_ranking_and_scores(built: dict[s
             reference = [h.score for h in ix.query(question, k=k, group_size=1, **over)]
             lc_store = LCStore(StructureAwareEmbeddings(encoder=ix.dense), index=ix, **over)
             got = {
-                "li_retriever": [n.score for n in LIRetriever(ix, similarity_top_k=k, group_size=1, **over).retrieve(question)],
-                "li_vector_store": LIStore(index=ix, **over).query(
-                    VectorStoreQuery(query_str=question, similarity_top_k=k)
-                ).similarities,
-                "lc_retriever": [d.metadata["score"] for d in LCRetriever(index=ix, k=k, group_size=1, **over).invoke(question)],
+                "li_retriever": [
+                    n.score for n in LIRetriever(ix, similarity_top_k=k, group_size=1, **over).retrieve(question)
+                ],
+                "li_vector_store": LIStore(index=ix, **over)
+                .query(VectorStoreQuery(query_str=question, similarity_top_k=k))
+                .similarities,
+                "lc_retriever": [
+                    d.metadata["score"] for d in LCRetriever(index=ix, k=k, group_size=1, **over).invoke(question)
+                ],
                 "lc_vector_store": [s for _, s in lc_store.similarity_search_with_score(question, k=k)],
                 "cli": cli[label],
             }
@@ -424,7 +459,16 @@ def five_faces(tiny_en_index_dir: Path) -> Any:
     runner = CliRunner()
     cli_answers = {}
     for d in [m[0] for m in MISTAKES] + [r[0] for r in RIGHT]:
-        args = ["query", question, "--index", str(tiny_en_index_dir), "--no-server", "--json", "--filter", json.dumps(d)]
+        args = [
+            "query",
+            question,
+            "--index",
+            str(tiny_en_index_dir),
+            "--no-server",
+            "--json",
+            "--filter",
+            json.dumps(d),
+        ]
         cli_answers[json.dumps(d)] = runner.invoke(app, args)
 
     def cli(d: dict[str, Any], _: Any) -> Any:
@@ -441,7 +485,9 @@ def five_faces(tiny_en_index_dir: Path) -> Any:
 
     def serve(d: dict[str, Any], _: Any) -> Any:
         req = urllib.request.Request(
-            f"{srv.url}/query", data=json.dumps({"text": question, "filter": d}).encode(), headers={"Content-Type": "application/json"}
+            f"{srv.url}/query",
+            data=json.dumps({"text": question, "filter": d}).encode(),
+            headers={"Content-Type": "application/json"},
         )
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
@@ -474,12 +520,18 @@ def five_faces(tiny_en_index_dir: Path) -> Any:
         "cli": cli,
         "serve": serve,
         "mcp": mcp,
-        "li_retriever": lambda _, f: raised(lambda: {n.node.node_id for n in LIRetriever(ix, filters=f).retrieve(question)}),
+        "li_retriever": lambda _, f: raised(
+            lambda: {n.node.node_id for n in LIRetriever(ix, filters=f).retrieve(question)}
+        ),
         "li_vector_store": lambda _, f: raised(
             lambda: set(li_store.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=f)).ids or [])
         ),
-        "lc_retriever": lambda d, _: raised(lambda: {doc.id for doc in LCRetriever(index=ix).invoke(question, filter=d)}),
-        "lc_vector_store": lambda d, _: raised(lambda: {doc.id for doc in lc_store.similarity_search(question, filter=d)}),
+        "lc_retriever": lambda d, _: raised(
+            lambda: {doc.id for doc in LCRetriever(index=ix).invoke(question, filter=d)}
+        ),
+        "lc_vector_store": lambda d, _: raised(
+            lambda: {doc.id for doc in lc_store.similarity_search(question, filter=d)}
+        ),
     }
     yield faces
     srv.shutdown()
@@ -543,17 +595,27 @@ def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_inde
                      metadata={"setting": "clinic"})])  # fmt: skip
 
     assert [d.id for d in lc.similarity_search(question, k=5, filter={"audience": "nurses"})] == ["nurse-note"]
-    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.year": {"$lt": 2020}})] == ["physician-note"]
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.year": {"$lt": 2020}})] == [
+        "physician-note"
+    ]
     got = lc.similarity_search(question, k=5, filter={"setting": "clinic"})  # a LlamaIndex node's key
     assert [d.page_content for d in got] == ["Recheck blood pressure at every clinic visit for adults on treatment."]
     res = li.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("audience", "physicians"))))
     assert [n.get_content() for n in res.nodes] == [
         "Confirm the diagnosis with ambulatory blood pressure monitoring before starting drug treatment."
     ]  # a LangChain document's key, from the LlamaIndex store
-    assert li.query(VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("setting", "clinic")))).ids == ["clinic-node"]
-    nodes = LIRetriever(lc.index, similarity_top_k=5, min_score=0, filters=group(F("year", 2020, FilterOperator.GTE))).retrieve(question)
-    assert [n.node.text for n in nodes] == ["Offer home blood pressure monitoring to adults with suspected white-coat hypertension."]
-    docs = LCRetriever(index=lc.index, k=5, min_score=0).invoke(question, filter={"setting": {"$in": ["clinic", "ward"]}})
+    assert li.query(
+        VectorStoreQuery(query_str=question, similarity_top_k=5, filters=group(F("setting", "clinic")))
+    ).ids == ["clinic-node"]
+    nodes = LIRetriever(
+        lc.index, similarity_top_k=5, min_score=0, filters=group(F("year", 2020, FilterOperator.GTE))
+    ).retrieve(question)
+    assert [n.node.text for n in nodes] == [
+        "Offer home blood pressure monitoring to adults with suspected white-coat hypertension."
+    ]
+    docs = LCRetriever(index=lc.index, k=5, min_score=0).invoke(
+        question, filter={"setting": {"$in": ["clinic", "ward"]}}
+    )
     assert [d.page_content for d in docs] == ["Recheck blood pressure at every clinic visit for adults on treatment."]
 
     for ask in (
@@ -567,7 +629,9 @@ def test_metadata_keys_written_through_the_vector_stores_become_keys_of_the_inde
         assert "did you mean 'audience'?" in err.value.message and "(audience, setting, year)" in err.value.message
     lc.close()
 
-    res = CliRunner().invoke(app, ["query", question, "--index", str(folder), "--no-server", "--json", "--filter", '{"audience": "nurses"}'])
+    res = CliRunner().invoke(
+        app, ["query", question, "--index", str(folder), "--no-server", "--json", "--filter", '{"audience": "nurses"}']
+    )
     assert res.exit_code == 0, res.output
     assert [json.loads(line)["text"][:22] for line in res.stdout.splitlines()] == ["Offer home blood press"]
 
@@ -589,7 +653,9 @@ def test_metadata_keys_with_spaces_and_signs_are_filtered_on_not_a_crash(tmp_pat
     ])  # fmt: skip
     question = "when to recheck potassium"
     assert [d.id for d in lc.similarity_search(question, k=5, filter={"care team": "ward"})] == ["ward"]
-    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.dose (mg)": {"$gte": 20}})] == ["clinic"]
+    assert [d.id for d in lc.similarity_search(question, k=5, filter={"metadata.dose (mg)": {"$gte": 20}})] == [
+        "clinic"
+    ]
     with pytest.raises(UnknownFilterError) as err:  # trap: spelt almost right, on a key with a space
         lc.similarity_search(question, filter={"care teem": "ward"})
     assert "did you mean 'care team'?" in err.value.message
@@ -609,7 +675,12 @@ def test_the_closed_vocabularies_hold_every_value_the_grade_readers_write() -> N
 
     grades = [g for s in GRADE_SYSTEMS for e in s.examples if (g := detect_grade(e)) is not None]
     assert len(grades) > 40
-    for key, attr in (("grade_system", "system"), ("grade_strength", "strength"), ("grade_direction", "direction"), ("grade_source", "source")):
+    for key, attr in (
+        ("grade_system", "system"),
+        ("grade_strength", "strength"),
+        ("grade_direction", "direction"),
+        ("grade_source", "source"),
+    ):
         seen = {getattr(g, attr) for g in grades} - {""}
         assert seen and seen <= set(vocabulary(key)), (key, seen - set(vocabulary(key)))
     assert {"strong", "weak", "conditional", "moderate"} <= {g.strength for g in grades}

@@ -66,8 +66,14 @@ SCALAR = st.one_of(
     st.text(max_size=40),
     st.sampled_from(["\ud800", "<table><tr><td rowspan=1000 colspan=1000>x</td></tr></table>", "Grade A " * 50]),
 )
-VALUE = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-TYPES = st.sampled_from(["text", "title", "table", "image", "list", "equation", "code", "header", "footer", "discarded", "x"])
+VALUE = st.recursive(
+    SCALAR,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+TYPES = st.sampled_from(
+    ["text", "title", "table", "image", "list", "equation", "code", "header", "footer", "discarded", "x"]
+)
 FIELDS = st.sampled_from(["text", "text_level", "page_idx", "bbox", "table_body", "table_caption", "table_footnote",
                           "img_path", "list_items", "code_body", "image_caption"])  # fmt: skip
 

@@ -35,7 +35,10 @@ def test_filters_on_grade_system_class_and_level(index: StructureIndex) -> None:
         (BlockKind.HEADING, "Guidelines of the European Society of Cardiology and others on lipid care"),
         (BlockKind.PARAGRAPH, "Statin therapy is recommended in adults with diabetes and organ damage. I A"),
         (BlockKind.PARAGRAPH, "Ezetimibe should be considered when the goal is not reached.\nIIa\nB"),
-        (BlockKind.PARAGRAPH, "Clinicians should offer naloxone to patients at risk (recommendation category: A; evidence type: 4)."),
+        (
+            BlockKind.PARAGRAPH,
+            "Clinicians should offer naloxone to patients at risk (recommendation category: A; evidence type: 4).",
+        ),
         (BlockKind.PARAGRAPH, "建议治疗前完善盆腔 MRI 检查（Ⅱa类推荐）。"),
         (BlockKind.PARAGRAPH, "Lipid levels were measured in every patient at baseline."),
     ]
@@ -43,7 +46,9 @@ def test_filters_on_grade_system_class_and_level(index: StructureIndex) -> None:
         Block(block_id=f"p1-e{i}", kind=k, text=t, page=1, level=1 if k is BlockKind.HEADING else None)
         for i, (k, t) in enumerate(texts)
     ]
-    doc = ParsedDocument(doc_id="g" * 16, name="grades", source="grades.json", parser="mineru", page_count=1, blocks=blocks)
+    doc = ParsedDocument(
+        doc_id="g" * 16, name="grades", source="grades.json", parser="mineru", page_count=1, blocks=blocks
+    )
     units = build_units(doc)
     index.add_document(doc, units)
     esc = index.query("lipid lowering therapy", k=20, filter={"grade_system": "ESC"}, min_score=0)

@@ -20,7 +20,8 @@ H, P = BlockKind.HEADING, BlockKind.PARAGRAPH
 
 def _doc(*blocks: tuple[BlockKind, str]) -> ParsedDocument:
     out = [
-        Block(block_id=f"p1-e{i}", kind=k, text=t, page=1, level=1 if k is H else None) for i, (k, t) in enumerate(blocks)
+        Block(block_id=f"p1-e{i}", kind=k, text=t, page=1, level=1 if k is H else None)
+        for i, (k, t) in enumerate(blocks)
     ]
     return ParsedDocument(doc_id="d", name="d", source="d.json", parser="mineru", page_count=1, blocks=out)
 
@@ -69,13 +70,22 @@ def test_esc_traps_stay_ungraded(text: str) -> None:
 def test_class_and_level_are_esc_in_a_document_naming_the_esc_and_acc_aha_forms_stay_acc_aha() -> None:
     statement = "Statin therapy should be considered in adults with HIV aged 40 years or older (Class IIa, Level C)."
     acc_form = "A high-intensity statin is recommended after an acute event (COR 1, LOE B-NR)."
-    esc_doc = _doc((H, "2025 Focused Update of the ESC Guidelines for the management of dyslipidaemias"), (P, statement), (P, acc_form))
+    esc_doc = _doc(
+        (H, "2025 Focused Update of the ESC Guidelines for the management of dyslipidaemias"),
+        (P, statement),
+        (P, acc_form),
+    )
     recs = _recs(build_units(esc_doc))
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [("ESC", "IIa", "C"), ("ACC/AHA", "1", "B-NR")]
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("ESC", "IIa", "C"),
+        ("ACC/AHA", "1", "B-NR"),
+    ]
     assert recs[0].text == "Statin therapy should be considered in adults with HIV aged 40 years or older."
     assert recs[0].context.endswith("Grade (ESC): (Class IIa, Level C)")
     # trap: the same statement in a document that does not name the ESC keeps the shared reading
-    other = _recs(build_units(_doc((H, "Guideline for the management of blood cholesterol"), (P, statement), (P, acc_form))))
+    other = _recs(
+        build_units(_doc((H, "Guideline for the management of blood cholesterol"), (P, statement), (P, acc_form)))
+    )
     assert other[0].grade.system == "ACC/AHA"
 
 
@@ -114,9 +124,15 @@ def test_parse_class_level_traps_and_forced_system() -> None:
 
 def test_chinese_consensus_classes_one_unit_per_graded_sentence() -> None:
     text = "推荐意见:建议由两名高年资医师共同完成妇科检查（Ⅱ a 类推荐）。 建议治疗前完善盆腔 MRI 检查（Ⅱa类推荐）。"
-    doc = _doc((H, "宫颈癌诊治中国专家共识"), (H, "推荐等级"), (P, text), (P, "手术前应评估淋巴结状态（Ⅰ类推荐，A级证据）。"))
+    doc = _doc(
+        (H, "宫颈癌诊治中国专家共识"), (H, "推荐等级"), (P, text), (P, "手术前应评估淋巴结状态（Ⅰ类推荐，A级证据）。")
+    )
     recs = _recs(build_units(doc))
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [("CN", "IIa", ""), ("CN", "IIa", ""), ("CN", "I", "A")]
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("CN", "IIa", ""),
+        ("CN", "IIa", ""),
+        ("CN", "I", "A"),
+    ]
     assert [u.text for u in recs] == [
         "推荐意见:建议由两名高年资医师共同完成妇科检查。",
         "建议治疗前完善盆腔 MRI 检查。",
@@ -156,7 +172,13 @@ def test_cdc_recommendation_category_and_evidence_type() -> None:
     units = build_units(
         _doc(
             (H, "Clinical Practice Guideline for Prescribing Opioids for Pain"),
-            *[(P, f"Clinicians should discuss option {c} with patients (recommendation category: A; evidence type: 2).") for c in "ABCDE"],
+            *[
+                (
+                    P,
+                    f"Clinicians should discuss option {c} with patients (recommendation category: A; evidence type: 2).",
+                )
+                for c in "ABCDE"
+            ],
         )
     )
     recs = _recs(units)
@@ -191,13 +213,19 @@ def test_kdigo_statement_text_without_its_grade_and_practice_point_kept_whole() 
     units = build_units(
         _doc(
             (H, "KDIGO Clinical Practice Guideline for Glomerular Diseases"),
-            (P, "Recommendation 1.4.1: We suggest treating adults at risk of progression with an SGLT2 inhibitor (2B)."),
+            (
+                P,
+                "Recommendation 1.4.1: We suggest treating adults at risk of progression with an SGLT2 inhibitor (2B).",
+            ),
             (P, "Practice Point 1.4.2: Review the dose at every visit."),
         )
     )
     recs = _recs(units)
     assert [(u.grade.system, u.grade.grade) for u in recs] == [("KDIGO", "2B"), ("KDIGO", "practice point")]
-    assert recs[0].text == "Recommendation 1.4.1: We suggest treating adults at risk of progression with an SGLT2 inhibitor."
+    assert (
+        recs[0].text
+        == "Recommendation 1.4.1: We suggest treating adults at risk of progression with an SGLT2 inhibitor."
+    )
     assert recs[1].text == "Practice Point 1.4.2: Review the dose at every visit."  # the label numbers the statement
 
 
@@ -211,7 +239,8 @@ def test_event_levels_and_table_numbers_are_no_grades(text: str) -> None:
 
 def test_cdc_graded_guideline_keeps_ungraded_clinician_advice_in_its_section() -> None:
     graded = [
-        (P, f"Clinicians should offer therapy {c} before opioids (recommendation category: A; evidence type: 3).") for c in "ABCDE"
+        (P, f"Clinicians should offer therapy {c} before opioids (recommendation category: A; evidence type: 3).")
+        for c in "ABCDE"
     ]
     units = build_units(
         _doc(
@@ -302,7 +331,9 @@ def test_statement_text_without_its_grade_marks(text: str, kept: str) -> None:
     assert strip_marks(text, [(m.start, m.end) for m in find_grades(text)]) == kept
 
 
-@pytest.mark.parametrize("text", ["Patients were enrolled in the trial.\nIIIA", "Patients were enrolled in the trial.\nIIB"])
+@pytest.mark.parametrize(
+    "text", ["Patients were enrolled in the trial.\nIIIA", "Patients were enrolled in the trial.\nIIB"]
+)
 def test_a_cancer_stage_after_a_sentence_is_no_esc_class(text: str) -> None:
     assert detect_grade(text) is None  # ESC has no class II, and class III is printed apart from its level
 

@@ -43,9 +43,14 @@ ESC_TWO_LINES = (
 def test_esc_class_and_level_close_the_statement_or_stand_on_the_next_line() -> None:
     labels = find_grades(ESC_TWO_LINES)
     assert [(m.grade.system, m.grade.grade) for m in labels] == [("ESC", "I"), ("ESC", "IIa")]
-    units = build_units(_doc((H, "2021 ESC Guidelines for the diagnosis and treatment of heart failure"), (P, ESC_TWO_LINES)))
+    units = build_units(
+        _doc((H, "2021 ESC Guidelines for the diagnosis and treatment of heart failure"), (P, ESC_TWO_LINES))
+    )
     recs = _recs(units)
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [("ESC", "I", "A"), ("ESC", "IIa", "B")]
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("ESC", "I", "A"),
+        ("ESC", "IIa", "B"),
+    ]
     # the class and level are metadata, not statement text
     assert [u.text.split()[-1] for u in recs] == ["death.", "symptoms."]
 
@@ -75,7 +80,11 @@ def test_esc_class_and_level_printed_as_the_next_paragraph() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Patients with type I B cell lymphoma were excluded.", "Table 2 shows results in phase IIa C cohorts.", "Vitamin B I A"],
+    [
+        "Patients with type I B cell lymphoma were excluded.",
+        "Table 2 shows results in phase IIa C cohorts.",
+        "Vitamin B I A",
+    ],
 )
 def test_esc_traps(text: str) -> None:
     assert detect_grade(text) is None
@@ -111,7 +120,11 @@ def test_nccn_document_default_and_preference_tiers_in_units() -> None:
     )
     recs = {u.text.split()[0]: u.grade for u in _recs(units)}
     assert set(recs) == {"Olaparib", "Rucaparib"}
-    assert (recs["Olaparib"].grade, recs["Olaparib"].preference, recs["Olaparib"].source) == ("1", "preferred", "sentence")
+    assert (recs["Olaparib"].grade, recs["Olaparib"].preference, recs["Olaparib"].source) == (
+        "1",
+        "preferred",
+        "sentence",
+    )
     assert (recs["Rucaparib"].grade, recs["Rucaparib"].source) == ("2A", "document_default")
 
 
@@ -145,8 +158,14 @@ def test_kdigo_recommendations_and_practice_points() -> None:
     units = build_units(
         _doc(
             (H, "KDIGO 2022 Clinical Practice Guideline for Diabetes Management in Chronic Kidney Disease"),
-            (P, "Recommendation 1.3.1: We recommend treating patients with T2D, CKD, and an eGFR ≥20 with an SGLT2i (1A)."),
-            (P, "Practice Point 1.3.1: Once an SGLT2i is initiated, it is reasonable to continue it even if the eGFR falls below 20."),
+            (
+                P,
+                "Recommendation 1.3.1: We recommend treating patients with T2D, CKD, and an eGFR ≥20 with an SGLT2i (1A).",
+            ),
+            (
+                P,
+                "Practice Point 1.3.1: Once an SGLT2i is initiated, it is reasonable to continue it even if the eGFR falls below 20.",
+            ),
             (P, "The 1A grade means that most patients should receive the recommended course of action."),
         )
     )
@@ -184,10 +203,16 @@ def test_a_grade_column_is_not_a_tier_table() -> None:
     # recommendation unit per row, its statement as text), not a tier table (a unit per tier cell)
     grid = TableGrid(
         header_rows=[["推荐意见", "推荐级别", "证据级别"]],
-        body_rows=[["高危患者推荐使用他汀类药物", "Ⅰ级推荐", "1A类证据"], ["不推荐常规使用阿司匹林", "Ⅱ级推荐", "2B类证据"]],
+        body_rows=[
+            ["高危患者推荐使用他汀类药物", "Ⅰ级推荐", "1A类证据"],
+            ["不推荐常规使用阿司匹林", "Ⅱ级推荐", "2B类证据"],
+        ],
     )
     table = Block(block_id="t", kind=BlockKind.TABLE, text="", page=1, table=grid)
     units = build_units(_doc((H, "血脂异常防治指南"), table))
     assert [u.unit_type for u in units] == [UnitType.RECOMMENDATION, UnitType.RECOMMENDATION]
     assert [u.text for u in units] == ["高危患者推荐使用他汀类药物", "不推荐常规使用阿司匹林"]
-    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in units] == [("CSCO", "I", "1A"), ("CSCO", "II", "2B")]
+    assert [(u.grade.system, u.grade.grade, u.grade.certainty) for u in units] == [
+        ("CSCO", "I", "1A"),
+        ("CSCO", "II", "2B"),
+    ]

@@ -460,7 +460,10 @@ def test_claimed_spans_are_checked_as_a_sorted_list_of_every_span_would() -> Non
         return any(s <= cs < e or cs < s < ce for cs, ce in claimed)
 
     long_start = 3 * _BUCKET - 5  # a long span from the end of one stretch far into the next ones
-    for s, e in [(long_start, long_start + 2 * _BUCKET), *((x, x + rng.randint(0, 40)) for x in (rng.randrange(8 * _BUCKET) for _ in range(400)))]:
+    for s, e in [
+        (long_start, long_start + 2 * _BUCKET),
+        *((x, x + rng.randint(0, 40)) for x in (rng.randrange(8 * _BUCKET) for _ in range(400))),
+    ]:
         free = scan.free(s, e)
         assert free == (not overlaps(s, e)), (s, e)
         scan.add(Signal("test", s, e))

@@ -41,10 +41,23 @@ def _doc() -> ParsedDocument:
         grid = parse_html_table(PARSER_HTML)
         blocks += [
             Block(block_id=f"p{page}-e0", kind=BlockKind.PARAGRAPH, page=page, text=BODY, bbox=(0.09, 0.09, 0.5, 0.16)),
-            Block(block_id=f"p{page}-e1", kind=BlockKind.TABLE, page=page, table=grid, text=grid_to_text(grid), bbox=TABLE_BOX),
+            Block(
+                block_id=f"p{page}-e1",
+                kind=BlockKind.TABLE,
+                page=page,
+                table=grid,
+                text=grid_to_text(grid),
+                bbox=TABLE_BOX,
+            ),
         ]
     return ParsedDocument(
-        doc_id="1" * 16, name="glued", source=str(GLUED), parser="mineru", input_format="test", page_count=2, blocks=blocks
+        doc_id="1" * 16,
+        name="glued",
+        source=str(GLUED),
+        parser="mineru",
+        input_format="test",
+        page_count=2,
+        blocks=blocks,
     )
 
 
@@ -67,9 +80,17 @@ def test_a_grid_that_cuts_words_loses_them():
     from structaware_readers.table_recovery.stage6_markup_check import keeps_data
 
     vocab = document_words(["Module Section Number Recommendation Text Grade wound healing"])
-    parser = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
-    cut = TableGrid(header_rows=[["M e", "S", "N", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
-    whole = TableGrid(header_rows=[["Module", "Section", "Number", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]])
+    parser = TableGrid(
+        header_rows=[["Module", "Section", "Number", "Recommendation Text"]],
+        body_rows=[["A", "10.1", "3", "wound healing"]],
+    )
+    cut = TableGrid(
+        header_rows=[["M e", "S", "N", "Recommendation Text"]], body_rows=[["A", "10.1", "3", "wound healing"]]
+    )
+    whole = TableGrid(
+        header_rows=[["Module", "Section", "Number", "Recommendation Text"]],
+        body_rows=[["A", "10.1", "3", "wound healing"]],
+    )
     assert not keeps_data(parser, cut, vocab)
     assert keeps_data(parser, whole, vocab)
 
@@ -85,7 +106,13 @@ def test_known_share_counts_distinct_words_of_the_document():
 # ---------------------------------------------------------------- items stacked in one ruled row
 
 HTN_F1_PDF = Path(__file__).parent / "fixtures" / "pdf" / "vadod_htn_2020_p98-101.pdf"
-HTN_F1 = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_vadod_htn_2020_p98-101" / "middle_json.json"
+HTN_F1 = (
+    Path(__file__).parent
+    / "fixtures"
+    / "mineru"
+    / "mineru-4.0.12_flash-tier_vadod_htn_2020_p98-101"
+    / "middle_json.json"
+)
 
 
 @pytest.fixture(scope="module")
@@ -115,9 +142,14 @@ def test_dose_table_one_row_per_drug(f1_rows):
     assert drugs["Doxazosin"]["Usual Dose Range"] == "1-16 mg/daily"  # a continuation page
     assert drugs["Doxazosin"]["Comments^a"].startswith("• Initiate at low doses (1 mg)")
     # a dose wrapped over two lines stays whole, with the note under the last drug
-    assert drugs["Ramipril^b"]["Usual Dose Range"] == "2.5-20 mg/day (daily or divided bid) (10 mg daily for CV risk prevention)"
+    assert (
+        drugs["Ramipril^b"]["Usual Dose Range"]
+        == "2.5-20 mg/day (daily or divided bid) (10 mg daily for CV risk prevention)"
+    )
     # the class (merged down) and the class's comments (a bulleted list) are in every drug's row
-    assert {drugs[d][""] for d in ("Benazepril", "Enalapril", "Ramipril^b")} == {"Angiotensin-Converting Enzyme Inhibitors (ACEI)"}
+    assert {drugs[d][""] for d in ("Benazepril", "Enalapril", "Ramipril^b")} == {
+        "Angiotensin-Converting Enzyme Inhibitors (ACEI)"
+    }
     assert drugs["Benazepril"]["Comments^a"] == drugs["Ramipril^b"]["Comments^a"]
     assert not [d for d in drugs if "HCTZ" in d and "Indapamide" in d]  # the trap: three drugs in a row
 
@@ -127,7 +159,9 @@ def test_drugs_under_sub_labels_with_wrapped_names_get_a_row_each(f1_rows):
     sub-labels ('Cardioselective') and wrap names over two lines ('Metoprolol' / 'tartrate^b'), the
     footnote mark of the second line touching the first line's bottom: one row per drug, names whole."""
     drugs = _by_drug(f1_rows)
-    assert drugs["Metoprolol tartrate^b"]["Usual Dose Range"] == "Immediate release: 50-300 mg/day (daily or divided bid)"
+    assert (
+        drugs["Metoprolol tartrate^b"]["Usual Dose Range"] == "Immediate release: 50-300 mg/day (daily or divided bid)"
+    )
     assert drugs["Metoprolol succinate (XL)^b"]["Usual Dose Range"] == "Sustained release: 25-200 mg/day"
     assert drugs["Cardioselective Atenolol^b"]["Usual Dose Range"] == "25-100 mg daily (adjust dose in CKD)"
     assert drugs["Noncardioselective Propranolol"]["Usual Dose Range"].startswith("Immediate release: 80-160 mg/day")
@@ -137,7 +171,9 @@ def test_drugs_under_sub_labels_with_wrapped_names_get_a_row_each(f1_rows):
     assert drugs["Clonidine Tablet^b"]["Usual Dose Range"] == "0.1-0.8 mg/day (divided bid)"
     assert drugs["Cardioselective Atenolol^b"][""] == "Beta-Adrenergic Blockers"
     # traps: no row of several drugs, no footnote mark inside a word
-    assert not [d for d in drugs if ("Propranolol" in d and "Atenolol" in d) or ("Amlodipine" in d and "Felodipine" in d)]
+    assert not [
+        d for d in drugs if ("Propranolol" in d and "Atenolol" in d) or ("Amlodipine" in d and "Felodipine" in d)
+    ]
     assert not [d for d in drugs if "Metoprob" in d or "Diltiazebm" in d or "C lonidine" in d]
 
 
@@ -145,7 +181,13 @@ def test_paragraphs_of_a_key_cell_are_items_only_beside_their_own_figures():
     from structaware_readers.table_recovery.stacked_rows import split_stacked
 
     cls = [(130.0, "Loop"), (141.0, "Diuretics")]
-    drugs = [(100.0, "Short-acting"), (113.0, "Furosemide"), (124.0, "oral tablet^a"), (137.0, "Bumetanide"), (150.0, "Torsemide")]
+    drugs = [
+        (100.0, "Short-acting"),
+        (113.0, "Furosemide"),
+        (124.0, "oral tablet^a"),
+        (137.0, "Bumetanide"),
+        (150.0, "Torsemide"),
+    ]
     doses = [(113.0, "20-80 mg/day (divided"), (124.0, "bid)"), (137.0, "0.5-2 mg daily"), (150.0, "5-10 mg daily")]
     notes = [(100.0, "• Monitor electrolytes and"), (111.0, "kidney function"), (124.0, "• May cause ototoxicity")]
     rows = split_stacked([cls, drugs, doses, notes])
@@ -162,7 +204,9 @@ def test_paragraphs_of_a_key_cell_are_items_only_beside_their_own_figures():
     # trap: a brand name under its generic name, beside a bracketed note of the one dosing sentence
     product = [(151.3, "Ipratropium/Albuterol"), (162.3, "solution"), (175.3, "DuoNeb")]
     dosing = [(151.3, "Inhale contents of one vial (3 mL)"), (162.3, "every 6 hours"), (175.3, "(Max: 3/18 mg/day)")]
-    assert split_stacked([[(163.9, "Nebulizers")], product, [(163.3, "Neb")], [(163.3, "0.5/3 mg/3 mL")], dosing]) is None
+    assert (
+        split_stacked([[(163.9, "Nebulizers")], product, [(163.3, "Neb")], [(163.3, "0.5/3 mg/3 mL")], dosing]) is None
+    )
     # trap: a line beside a sub-label belongs to no item, so the row is not cut
     assert split_stacked([cls, drugs, [(106.0, "40 mg max"), *doses], notes]) is None
 
@@ -175,8 +219,19 @@ def test_a_footnote_mark_touching_the_line_above_stays_on_its_own_line():
     def glyphs(text, x, top, size, advance=4.5):
         out = []
         for ch in text:
-            out.append({"text": ch, "x0": x, "x1": x + advance, "top": top, "bottom": top + size, "doctop": top, "size": size,
-                        "upright": True, "matrix": (1, 0, 0, 1, x, 0)})
+            out.append(
+                {
+                    "text": ch,
+                    "x0": x,
+                    "x1": x + advance,
+                    "top": top,
+                    "bottom": top + size,
+                    "doctop": top,
+                    "size": size,
+                    "upright": True,
+                    "matrix": (1, 0, 0, 1, x, 0),
+                }
+            )
             x += advance
         return out
 
@@ -193,21 +248,48 @@ def test_stacked_split_needs_items_in_line_with_figures():
 
     drugs = [(100.0, "Chlorthalidone^b"), (112.0, "HCTZ^b"), (124.0, "Indapamide")]
     doses = [(100.0, "12.5-25 mg daily"), (112.0, "25-50 mg daily^c"), (124.0, "IR: 2.5 mg daily")]
-    comments = [(100.0, "• May cause gout"), (112.0, "• Monitor K+ levels"), (124.0, "• Rare photosensitivity"), (136.0, "• Hyponatremia")]
+    comments = [
+        (100.0, "• May cause gout"),
+        (112.0, "• Monitor K+ levels"),
+        (124.0, "• Rare photosensitivity"),
+        (136.0, "• Hyponatremia"),
+    ]
     cls = [(108.0, "Thiazide-type"), (120.0, "Diuretics")]
     assert split_stacked([cls, drugs, doses, comments]) == [
-        ["Thiazide-type Diuretics", "Chlorthalidone^b", "12.5-25 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
-        ["Thiazide-type Diuretics", "HCTZ^b", "25-50 mg daily^c", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
-        ["Thiazide-type Diuretics", "Indapamide", "IR: 2.5 mg daily", "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia"],
+        [
+            "Thiazide-type Diuretics",
+            "Chlorthalidone^b",
+            "12.5-25 mg daily",
+            "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia",
+        ],
+        [
+            "Thiazide-type Diuretics",
+            "HCTZ^b",
+            "25-50 mg daily^c",
+            "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia",
+        ],
+        [
+            "Thiazide-type Diuretics",
+            "Indapamide",
+            "IR: 2.5 mg daily",
+            "• May cause gout • Monitor K+ levels • Rare photosensitivity • Hyponatremia",
+        ],
     ]
     # traps: a wrapped category beside a wrapped recommendation; names beside prose without figures
     category = [(100.0, "Reviewed,"), (112.0, "New-added")]
-    recommendation = [(100.0, "We suggest offering home blood pressure"), (112.0, "Self-monitoring with co-interventions.")]
+    recommendation = [
+        (100.0, "We suggest offering home blood pressure"),
+        (112.0, "Self-monitoring with co-interventions."),
+    ]
     assert split_stacked([None, recommendation, category]) is None
     assert split_stacked([drugs, [(100.0, "Preferred"), (112.0, "Alternative"), (124.0, "Avoid")]]) is None
-    assert may_hold_stacked_rows([["Thiazide-type Diuretics", "Chlorthalidone^b HCTZ^b Indapamide", "12.5-25 mg daily 25-50 mg daily"]])
+    assert may_hold_stacked_rows(
+        [["Thiazide-type Diuretics", "Chlorthalidone^b HCTZ^b Indapamide", "12.5-25 mg daily 25-50 mg daily"]]
+    )
     assert not may_hold_stacked_rows([["Screening", "We recommend screening adults, 18 to 39 years", "Strong for"]])
-    assert not may_hold_stacked_rows([["A", "10.1", "3", "The potential for wound healing", "I A"]])  # a grade, no names
+    assert not may_hold_stacked_rows(
+        [["A", "10.1", "3", "The potential for wound healing", "I A"]]
+    )  # a grade, no names
 
 
 def test_label_spanning_its_row_takes_no_figures_from_above():
@@ -222,9 +304,9 @@ def test_label_spanning_its_row_takes_no_figures_from_above():
     assert _fill_covered(["OTHER ASSETS", None, None], cells, col_x1, reach_down, above) == ["OTHER ASSETS"] * 3
     # a merged cell reaching down from the row above (rowspan) is repeated
     cells = [(0, 10, 100, 20), None, (200, 10, 300, 20)]
-    assert _fill_covered(["Lisinopril", None, "daily"], cells, col_x1, [10.0, 20.0, 10.0], ["ACEI", "10-40 mg", "x"]) == [
-        "Lisinopril", "10-40 mg", "daily"
-    ]
+    assert _fill_covered(
+        ["Lisinopril", None, "daily"], cells, col_x1, [10.0, 20.0, 10.0], ["ACEI", "10-40 mg", "x"]
+    ) == ["Lisinopril", "10-40 mg", "daily"]
     # neither: empty, never the figure above
     assert _fill_covered(["Label", None, "4"], cells, col_x1, [10.0, 10.0, 10.0], above) == ["Label", "", "4"]
 
@@ -248,7 +330,10 @@ def test_a_header_found_in_pdfiums_runs_is_passed_without_parsing_the_page(monke
     parsed: list[tuple[float, ...]] = []
     region_words = stage6._region_words
     monkeypatch.setattr(stage6, "_region_words", lambda page, bbox: parsed.append(bbox) or region_words(page, bbox))
-    right = "<table><tr><td>Method</td><td>MMLU Physics</td><td>MMLU Chemistry</td><td>Clinical Knowledge</td></tr>" + PARSER_HTML.split("</tr>", 1)[1]
+    right = (
+        "<table><tr><td>Method</td><td>MMLU Physics</td><td>MMLU Chemistry</td><td>Clinical Knowledge</td></tr>"
+        + PARSER_HTML.split("</tr>", 1)[1]
+    )
     doc = _doc()
     blocks = [
         b.model_copy(update={"table": parse_html_table(right)}) if b.kind is BlockKind.TABLE and b.page == 2 else b
@@ -256,13 +341,17 @@ def test_a_header_found_in_pdfiums_runs_is_passed_without_parsing_the_page(monke
     ]
     out = recover_table_grids(doc.model_copy(update={"blocks": blocks}), GLUED)
     kept = next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2)
-    assert kept.grid_source == "parser_html" and kept.header_rows == [["Method", "MMLU Physics", "MMLU Chemistry", "Clinical Knowledge"]]
+    assert kept.grid_source == "parser_html" and kept.header_rows == [
+        ["Method", "MMLU Physics", "MMLU Chemistry", "Clinical Knowledge"]
+    ]
     # page 1's garbled header: its words are not in the runs either ('MMLUPhysics'), so pdfplumber reads it
     assert parsed == [TABLE_BOX]
     parsed.clear()
     out = recover_table_grids(_doc(), GLUED)  # both pages garbled: both parsed, page 2 replaced
     assert len(parsed) == 2
-    assert next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2).grid_source == "pdf_text_layer"
+    assert (
+        next(b.table for b in out.blocks if b.kind is BlockKind.TABLE and b.page == 2).grid_source == "pdf_text_layer"
+    )
 
 
 def test_a_merged_table_s_other_pages_stay_unread_when_its_stacked_rows_page_cuts_no_names(monkeypatch):
@@ -283,7 +372,9 @@ def test_a_merged_table_s_other_pages_stay_unread_when_its_stacked_rows_page_cut
     )  # fmt: skip
     block = next(b for b in read_mineru(HTN_F1).blocks if b.kind is BlockKind.TABLE and b.extra_pages)
     # class and drug cells read as prose ('Thiazide-type and Diuretics'): no row looks stacked ...
-    rows = [[cell.replace(" ", " and ") if c < 2 else cell for c, cell in enumerate(row)] for row in block.table.body_rows]
+    rows = [
+        [cell.replace(" ", " and ") if c < 2 else cell for c, cell in enumerate(row)] for row in block.table.body_rows
+    ]
     rows[2][1] = "Apply Limits"  # ... but page 2's first
     assert block.table.body_row_pages[2] == 2
     looks_stacked = block.model_copy(update={"table": block.table.model_copy(update={"body_rows": rows})})

@@ -36,7 +36,9 @@ def _doc(*blocks: tuple[BlockKind, str] | Block) -> ParsedDocument:
             out.append(b.model_copy(update={"block_id": f"p{b.page}-e{i}"}))
         else:
             kind, text = b
-            out.append(Block(block_id=f"p1-e{i}", kind=kind, text=text, page=1, level=1 if kind is BlockKind.HEADING else None))
+            out.append(
+                Block(block_id=f"p1-e{i}", kind=kind, text=text, page=1, level=1 if kind is BlockKind.HEADING else None)
+            )
     return ParsedDocument(doc_id="d", name="d", source="d.json", parser="mineru", page_count=2, blocks=out)
 
 
@@ -90,7 +92,11 @@ def test_a_discussion_names_the_recommendation_it_discusses(mdd_units: list[Unit
     disc = [u for u in mdd_units if u.section_path == ["Discussion"]]
     assert {u.pages[0] for u in disc} == {6, 8}
     for u in disc:
-        number = "1. We suggest that all patients not currently receiving" if u.pages[0] == 6 else "2. For patients with MDD, we suggest using a quantitative"
+        number = (
+            "1. We suggest that all patients not currently receiving"
+            if u.pages[0] == 6
+            else "2. For patients with MDD, we suggest using a quantitative"
+        )
         assert f"Discusses: {number}" in u.context, u.context
     # trap: the sections after a discussion under other headings name nothing
     assert not [u for u in mdd_units if u.section_path == ["Summary"] and "Discusses" in u.context]
@@ -164,7 +170,10 @@ def test_participant_names_are_no_section_path(mdd_units: list[Unit]) -> None:
         ("Angela Giles, DBH, LCSW, BCD", "person"),
         ("Dorene Doi, OTR/L", "person"),
         ("David X. Cifu, MD (Champion)", "person"),
-        ("12. Whelton PK, Carey RM, Aronow WS, et al. 2017 ACC/AHA guideline. Hypertension. 2018;71(6):e13-e115.", "reference"),
+        (
+            "12. Whelton PK, Carey RM, Aronow WS, et al. 2017 ACC/AHA guideline. Hypertension. 2018;71(6):e13-e115.",
+            "reference",
+        ),
         ("James PA, Oparil S. Evidence-based guideline. JAMA. 2014;311(5):507-20", "reference"),
         ("VI. Routine Pregnancy Care........................................12", "toc"),
         ("Appendix B: Patient Focus Group Methods . . . . . . . 95", "toc"),
@@ -227,7 +236,9 @@ def test_in_a_guideline_that_grades_its_recommendations_ungraded_wording_is_none
     recs = [u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]
     assert [u.text.split(" for adults")[0] for u in recs[:5]] == [f"We suggest drug {c}" for c in "ABCDE"]
     # the only other one: a statement graded by the line after it
-    assert len(recs) == 6 and recs[5].text.startswith("There is insufficient evidence to recommend for or against drug G.")
+    assert len(recs) == 6 and recs[5].text.startswith(
+        "There is insufficient evidence to recommend for or against drug G."
+    )
     g = recs[5].grade
     assert g is not None and (g.direction, g.status, g.source) == ("neither", "Reviewed, New-added", "next_paragraph")
     assert recs[5].element_ids == ["p1-e13", "p1-e14"]
@@ -247,7 +258,10 @@ def test_a_guideline_that_does_not_grade_keeps_its_imperatives() -> None:
 
 def test_a_grade_line_closes_a_lead_in_and_its_list_items() -> None:
     items = Block(
-        block_id="l", kind=BlockKind.LIST, text="", page=1,
+        block_id="l",
+        kind=BlockKind.LIST,
+        text="",
+        page=1,
         items=["• Buprenorphine/naloxone in any setting; or", "• Methadone in an Opioid Treatment Program"],
     )
     doc = _doc(
@@ -268,7 +282,13 @@ def test_a_grade_line_closes_a_lead_in_and_its_list_items() -> None:
     assert recs[5].context.endswith("Grade (GRADE): (Strong for | Reviewed, Amended)")
     assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
     # trap: a grade line after prose that states nothing is no recommendation: a grade alone states nothing
-    doc = _doc((H, "Guideline"), *GRADED, (H, "Notes"), (P, "The panel met twice in 2019."), (P, "(Weak for | Reviewed, Amended)"))
+    doc = _doc(
+        (H, "Guideline"),
+        *GRADED,
+        (H, "Notes"),
+        (P, "The panel met twice in 2019."),
+        (P, "(Weak for | Reviewed, Amended)"),
+    )
     units = build_units(doc)
     assert len([u for u in units if u.unit_type is UnitType.RECOMMENDATION]) == 5
     assert units[-1].unit_type is UnitType.SECTION and units[-1].text.endswith("2019.\n(Weak for | Reviewed, Amended)")
@@ -279,7 +299,10 @@ def test_a_grade_line_closes_bullet_lines_typed_as_paragraphs() -> None:
         (H, "VA/DoD Clinical Practice Guideline for the Management of Substance Use Disorders"),
         *GRADED,
         (H, "Recommendation"),
-        (P, "28. For patients with alcohol use disorder in early recovery, we recommend one of the following approaches:"),
+        (
+            P,
+            "28. For patients with alcohol use disorder in early recovery, we recommend one of the following approaches:",
+        ),
         (P, "• Peer linkage"),
         (P, "• Network support"),
         (P, "(Strong for | Reviewed, New-replaced)"),
@@ -289,9 +312,13 @@ def test_a_grade_line_closes_bullet_lines_typed_as_paragraphs() -> None:
     assert (recs[5].grade.strength, recs[5].grade.direction) == ("strong", "for")
     # trap: a paragraph between them that is no bullet and states nothing breaks the chain
     doc = _doc(
-        (H, "Guideline"), *GRADED, (H, "Recommendation"),
-        (P, "We recommend one of the following approaches:"), (P, "• Peer linkage"),
-        (P, "Both were studied in 2019."), (P, "(Strong for | Reviewed, New-replaced)"),
+        (H, "Guideline"),
+        *GRADED,
+        (H, "Recommendation"),
+        (P, "We recommend one of the following approaches:"),
+        (P, "• Peer linkage"),
+        (P, "Both were studied in 2019."),
+        (P, "(Strong for | Reviewed, New-replaced)"),
     )
     assert len([u for u in build_units(doc) if u.unit_type is UnitType.RECOMMENDATION]) == 5
 

@@ -71,29 +71,79 @@ def test_outline_sets_levels_promotes_titles_and_splits_an_appendix_out_of_a_tab
         body_rows=[["1", "hypertension AND ambulatory monitoring"], ["2", "home blood pressure AND telemonitoring"]],
     )
     blocks = [
-        _b("p1-e0", BlockKind.PARAGRAPH, "Clinical Practice Guideline for Raised Blood Pressure", 1, (0.1, 0.05, 0.9, 0.08)),
+        _b(
+            "p1-e0",
+            BlockKind.PARAGRAPH,
+            "Clinical Practice Guideline for Raised Blood Pressure",
+            1,
+            (0.1, 0.05, 0.9, 0.08),
+        ),
         _b("p1-e1", BlockKind.HEADING, "III. About this Guideline", 1, (0.1, 0.1, 0.5, 0.12), level=1),
         _b("p1-e2", BlockKind.HEADING, "A. Methods", 1, (0.1, 0.15, 0.3, 0.17), level=2),
-        _b("p1-e3", BlockKind.PARAGRAPH, "The work group met four times and reviewed the evidence.", 1, (0.1, 0.2, 0.9, 0.3)),
+        _b(
+            "p1-e3",
+            BlockKind.PARAGRAPH,
+            "The work group met four times and reviewed the evidence.",
+            1,
+            (0.1, 0.2, 0.9, 0.3),
+        ),
         # the parser typed this title as body text: the outline promotes it
         _b("p1-e4", BlockKind.PARAGRAPH, "a. Grading Recommendations", 1, (0.1, 0.35, 0.5, 0.37)),
-        _b("p1-e5", BlockKind.PARAGRAPH, "Each recommendation was graded with the GRADE approach.", 1, (0.1, 0.4, 0.9, 0.5)),
+        _b(
+            "p1-e5",
+            BlockKind.PARAGRAPH,
+            "Each recommendation was graded with the GRADE approach.",
+            1,
+            (0.1, 0.4, 0.9, 0.5),
+        ),
         # trap: a paragraph that starts like the entry but runs on is body text
-        _b("p1-e6", BlockKind.PARAGRAPH, "Grading recommendations took the work group two further meetings to agree on.", 1, (0.1, 0.55, 0.9, 0.6)),
+        _b(
+            "p1-e6",
+            BlockKind.PARAGRAPH,
+            "Grading recommendations took the work group two further meetings to agree on.",
+            1,
+            (0.1, 0.55, 0.9, 0.6),
+        ),
         # a title cut over two lines by the parser
-        _b("p1-e7", BlockKind.HEADING, "B. Patients with Kidney Disease and Patients Treated in", 1, (0.1, 0.65, 0.9, 0.67), level=2),
+        _b(
+            "p1-e7",
+            BlockKind.HEADING,
+            "B. Patients with Kidney Disease and Patients Treated in",
+            1,
+            (0.1, 0.65, 0.9, 0.67),
+            level=2,
+        ),
         _b("p1-e8", BlockKind.HEADING, "Community Care Settings", 1, (0.1, 0.67, 0.5, 0.69), level=2),
-        _b("p1-e9", BlockKind.PARAGRAPH, "Kidney disease changes the choice of the first drug.", 1, (0.1, 0.7, 0.9, 0.8)),
+        _b(
+            "p1-e9",
+            BlockKind.PARAGRAPH,
+            "Kidney disease changes the choice of the first drug.",
+            1,
+            (0.1, 0.7, 0.9, 0.8),
+        ),
         # trap: a heading the outline does not name stays a heading, nested under the last named one
         _b("p1-e10", BlockKind.HEADING, "Discussion", 1, (0.1, 0.82, 0.3, 0.84), level=1),
         _b("p1-e11", BlockKind.PARAGRAPH, "Trials in kidney disease were small and short.", 1, (0.1, 0.85, 0.9, 0.9)),
         # two titles the parser read as one line
-        _b("p2-e0", BlockKind.HEADING, "Appendix I: Participant List A. Work Group Members", 2, (0.1, 0.1, 0.5, 0.12), level=1),
+        _b(
+            "p2-e0",
+            BlockKind.HEADING,
+            "Appendix I: Participant List A. Work Group Members",
+            2,
+            (0.1, 0.1, 0.5, 0.12),
+            level=1,
+        ),
         _b("p2-e1", BlockKind.PARAGRAPH, "Work group members and their affiliations.", 2, (0.1, 0.15, 0.9, 0.2)),
         _b("p2-e2", BlockKind.HEADING, "Annex B. Patient Leaflet", 2, (0.1, 0.3, 0.5, 0.32), level=1),
         _b("p2-e3", BlockKind.PARAGRAPH, "Take one tablet each morning with water.", 2, (0.1, 0.35, 0.9, 0.4)),
-        _b("p3-e0", BlockKind.TABLE, "Appendix J: Literature Search Terms and Strategy\nSet Search terms\n1 hypertension AND ambulatory monitoring", 3,
-           (0.1, 0.1, 0.9, 0.9), table=grid),
+        _b(
+            "p3-e0",
+            BlockKind.TABLE,
+            "Appendix J: Literature Search Terms and Strategy\nSet Search terms\n1 hypertension AND ambulatory monitoring",
+            3,
+            (0.1, 0.1, 0.9, 0.9),
+            table=grid,
+        ),
     ]
     doc = prepare_document(_doc(blocks), pdf=pdf)
     kinds = {b.block_id: (b.kind, b.level) for b in doc.blocks}
@@ -109,10 +159,13 @@ def test_outline_sets_levels_promotes_titles_and_splits_an_appendix_out_of_a_tab
 
     paths = _paths(doc)
     assert paths["Each recommendation was graded"] == [
-        "III. About this Guideline", "A. Methods", "a. Grading Recommendations"
+        "III. About this Guideline",
+        "A. Methods",
+        "a. Grading Recommendations",
     ]
     assert paths["Trials in kidney disease"][-2:] == [
-        "B. Patients with Kidney Disease and Patients Treated in Community Care Settings", "Discussion"
+        "B. Patients with Kidney Disease and Patients Treated in Community Care Settings",
+        "Discussion",
     ]
     assert paths["Work group members and"] == ["Appendix I: Participant List", "A. Work Group Members"]
     assert paths["Take one tablet each"] == ["Annex B. Patient Leaflet"]  # not in the outline, a top level still
@@ -137,23 +190,50 @@ def test_without_a_readable_outline_the_outline_steps_do_nothing() -> None:
 def _recommendation_table_page() -> list[Block]:
     """A journal page: a chapter title, then a recommendation table whose cells the parser typed as titles."""
     return [
-        _b("p9-e0", BlockKind.HEADING, "4. New low-density lipoprotein cholesterol-lowering therapies", 9,
-           (0.52, 0.07, 0.89, 0.11), level=1),
-        _b("p9-e1", BlockKind.PARAGRAPH, "Bempedoic acid lowers LDL-C by about a fifth when added to a statin.", 9,
-           (0.52, 0.12, 0.93, 0.3)),
+        _b(
+            "p9-e0",
+            BlockKind.HEADING,
+            "4. New low-density lipoprotein cholesterol-lowering therapies",
+            9,
+            (0.52, 0.07, 0.89, 0.11),
+            level=1,
+        ),
+        _b(
+            "p9-e1",
+            BlockKind.PARAGRAPH,
+            "Bempedoic acid lowers LDL-C by about a fifth when added to a statin.",
+            9,
+            (0.52, 0.12, 0.93, 0.3),
+        ),
         _b("p9-e2", BlockKind.HEADING, "Recommendations", 9, (0.52, 0.52, 0.64, 0.53), level=2),
         _b("p9-e3", BlockKind.HEADING, "Class^a", 9, (0.82, 0.52, 0.86, 0.53), level=2),
         _b("p9-e4", BlockKind.HEADING, "Level^b", 9, (0.88, 0.52, 0.92, 0.53), level=2),
-        _b("p9-e5", BlockKind.PARAGRAPH, "Bempedoic acid is recommended in patients unable to take a statin.", 9,
-           (0.52, 0.54, 0.8, 0.6)),
+        _b(
+            "p9-e5",
+            BlockKind.PARAGRAPH,
+            "Bempedoic acid is recommended in patients unable to take a statin.",
+            9,
+            (0.52, 0.54, 0.8, 0.6),
+        ),
         _b("p9-e6", BlockKind.HEADING, "IIa", 9, (0.84, 0.56, 0.86, 0.57), level=2),
         _b("p9-e7", BlockKind.HEADING, "B", 9, (0.9, 0.56, 0.91, 0.57), level=2),
         _b("p9-e8", BlockKind.HEADING, "2 LVEF ≤40%", 9, (0.52, 0.62, 0.62, 0.63), level=1),
-        _b("p9-e9", BlockKind.PARAGRAPH, "Evolocumab may be considered after an acute coronary syndrome.", 9,
-           (0.52, 0.64, 0.93, 0.7)),
+        _b(
+            "p9-e9",
+            BlockKind.PARAGRAPH,
+            "Evolocumab may be considered after an acute coronary syndrome.",
+            9,
+            (0.52, 0.64, 0.93, 0.7),
+        ),
         # trap: a real sub-heading with grade-like letters in it
         _b("p9-e10", BlockKind.HEADING, "IIb trials of inclisiran", 9, (0.52, 0.72, 0.8, 0.74), level=2),
-        _b("p9-e11", BlockKind.PARAGRAPH, "Two trials of inclisiran reported outcomes in 2024.", 9, (0.52, 0.75, 0.93, 0.8)),
+        _b(
+            "p9-e11",
+            BlockKind.PARAGRAPH,
+            "Two trials of inclisiran reported outcomes in 2024.",
+            9,
+            (0.52, 0.75, 0.93, 0.8),
+        ),
     ]
 
 
@@ -172,11 +252,21 @@ def test_abbreviation_pairs_on_one_line_are_no_headings_but_a_title_beside_the_o
         _b("p3-e1", BlockKind.HEADING, "ACS", 3, (0.07, 0.72, 0.1, 0.73), level=2),
         _b("p3-e2", BlockKind.HEADING, "Acute coronary syndromes", 3, (0.21, 0.72, 0.38, 0.735), level=2),
         # trap: a heading of the right column on the same line as a left-column paragraph
-        _b("p3-e3", BlockKind.PARAGRAPH, "The guideline covers adults treated in primary care settings.", 3,
-           (0.07, 0.74, 0.48, 0.9)),
+        _b(
+            "p3-e3",
+            BlockKind.PARAGRAPH,
+            "The guideline covers adults treated in primary care settings.",
+            3,
+            (0.07, 0.74, 0.48, 0.9),
+        ),
         _b("p3-e4", BlockKind.HEADING, "1. Preamble", 3, (0.52, 0.75, 0.66, 0.77), level=1),
-        _b("p3-e5", BlockKind.PARAGRAPH, "Guidelines summarise the evidence available at the time of writing.", 3,
-           (0.52, 0.78, 0.93, 0.9)),
+        _b(
+            "p3-e5",
+            BlockKind.PARAGRAPH,
+            "Guidelines summarise the evidence available at the time of writing.",
+            3,
+            (0.52, 0.78, 0.93, 0.9),
+        ),
     ]
     doc = prepare_document(_doc(blocks))
     kinds = {b.block_id: b.kind for b in doc.blocks}
@@ -221,7 +311,13 @@ def test_a_count_written_with_a_space_is_no_numbering() -> None:
 def test_one_level_chinese_chapters_typed_as_paragraphs_become_headings() -> None:
     blocks = [
         _b("p1-e0", BlockKind.HEADING, "1.城市道路的风险源", 1, (0.1, 0.1, 0.5, 0.12), level=1),
-        _b("p1-e1", BlockKind.PARAGRAPH, "城市道路下方埋设的管线老化，是路面塌陷的主要原因之一。", 1, (0.1, 0.15, 0.9, 0.2)),
+        _b(
+            "p1-e1",
+            BlockKind.PARAGRAPH,
+            "城市道路下方埋设的管线老化，是路面塌陷的主要原因之一。",
+            1,
+            (0.1, 0.15, 0.9, 0.2),
+        ),
         # trap: numbered list lines next to each other stay list lines
         _b("p1-e2", BlockKind.PARAGRAPH, "1.管道破损", 1, (0.1, 0.22, 0.4, 0.24)),
         _b("p1-e3", BlockKind.PARAGRAPH, "2.接口脱落", 1, (0.1, 0.25, 0.4, 0.27)),
@@ -258,7 +354,11 @@ def test_outline_reading_drops_figures_lead_ins_and_bullets_and_unnests_numbered
     c.showPage()
     # page 2: a chapter, then bookmarks a flowchart's boxes were given
     for k, title in enumerate(
-        ["Assessment and Monitoring", "Assess for risk of raised blood pressure:", "\uf0b7 Repeat the reading after five minutes"]
+        [
+            "Assessment and Monitoring",
+            "Assess for risk of raised blood pressure:",
+            "\uf0b7 Repeat the reading after five minutes",
+        ]
     ):
         c.bookmarkPage(f"later{k}")
         c.addOutlineEntry(title, f"later{k}", level=0)

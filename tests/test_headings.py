@@ -86,7 +86,14 @@ def test_real_guideline_numbered_headings_follow_their_dots(shared_dir: Path):
 
 @pytest.mark.parametrize(
     "text",
-    ["2型糖尿病患者的血糖控制", "2024年版更新要点", "1.5T MRI protocol", "5-FU-based regimens", "3级高血压", "13价疫苗"],
+    [
+        "2型糖尿病患者的血糖控制",
+        "2024年版更新要点",
+        "1.5T MRI protocol",
+        "5-FU-based regimens",
+        "3级高血压",
+        "13价疫苗",
+    ],
 )
 def test_quantities_that_look_like_numbering(text):
     assert numbering_style(text) is None

@@ -131,7 +131,9 @@ def test_the_graph_reads_the_packages_and_their_imports() -> None:
     assert "langchain_structaware.retriever" in edges
     # a lazy import inside a function is an edge too (the CLI imports the index only when a command runs)
     assert any(
-        "structaware_retrievers.index.structure_index" in targets for m, targets in edges.items() if m.startswith("structaware_retrievers.cli")
+        "structaware_retrievers.index.structure_index" in targets
+        for m, targets in edges.items()
+        if m.startswith("structaware_retrievers.cli")
     )
 
 
@@ -147,7 +149,9 @@ def test_relative_and_lazy_imports_are_read(tmp_path: Path) -> None:
     pkg.mkdir()
     (pkg / "__init__.py").write_text("from .one import x\n")
     (pkg / "one.py").write_text("def f():\n    from pkg import two\n    from .two import _hidden\nx = 1\n")
-    (pkg / "two.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.one import x\n_hidden = 2\n")
+    (pkg / "two.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.one import x\n_hidden = 2\n"
+    )
     known = {"pkg": pkg / "__init__.py", "pkg.one": pkg / "one.py", "pkg.two": pkg / "two.py"}
     assert _imports("pkg", known["pkg"], known) == [("pkg.one", ["x"], 1)]
     assert sorted(_imports("pkg.one", known["pkg.one"], known)) == [("pkg.two", [], 2), ("pkg.two", ["_hidden"], 3)]
@@ -179,7 +183,12 @@ FLOORS: list[set[str]] = [
     # blocks -> blocks
     {"structaware_readers.structure", "structaware_readers.text", "structaware_readers.table_recovery"},
     # parser output -> blocks; blocks -> units
-    {"structaware_readers.mineru", "structaware_readers.unstructured", "structaware_readers.loose_tables", "structaware_readers.units"},
+    {
+        "structaware_readers.mineru",
+        "structaware_readers.unstructured",
+        "structaware_readers.loose_tables",
+        "structaware_readers.units",
+    },
     {"structaware_readers.ocr"},
     {"structaware_readers.algorithms"},
     {"structaware_readers.load"},
@@ -234,7 +243,12 @@ def test_imports_run_down_the_floors() -> None:
 
 def test_the_layer_rule_finds_a_sideways_and_an_upward_import() -> None:
     """The trap beside the check: an import within a room passes, one within a floor or up does not."""
-    floor = {"structaware_readers.low": 0, "structaware_readers.mid": 1, "structaware_readers.side": 1, "structaware_readers.top": 2}
+    floor = {
+        "structaware_readers.low": 0,
+        "structaware_readers.mid": 1,
+        "structaware_readers.side": 1,
+        "structaware_readers.top": 2,
+    }
     edges = {
         "structaware_readers.mid.a": {"structaware_readers.mid.b", "structaware_readers.low.c"},
         "structaware_readers.mid.b": set(),

@@ -36,7 +36,10 @@ MINERU = SHARED / "fixtures" / "mineru"
 EN = MINERU / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 TINY = MINERU / "mineru-4.0.12_flash-tier_tiny_heading_table"
 
-pytestmark = [pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {MINERU}"), pytest.mark.usefixtures("offline_env")]
+pytestmark = [
+    pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {MINERU}"),
+    pytest.mark.usefixtures("offline_env"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +111,9 @@ def test_table_value_question_returns_that_row_first(filled: StructureIndex) -> 
         top = filled.query(q, k=3)
         assert "Adults 57-59 y" in _text(top[0]), (q, [_text(h)[:30] for h in top])
         assert "Adults 57-59 y" in _text(filled.query(q, k=1, mode="sparse")[0])
-    hits = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, min_score=0)  # every row its own hit
+    hits = filled.query(
+        "What is the grade for adults 57-59 y?", k=5, group_size=1, min_score=0
+    )  # every row its own hit
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
     fused = filled.query("What is the grade for adults 57-59 y?", k=5, group_size=1, rerank=False, min_score=0)
     assert all(a.score >= b.score for a, b in zip(fused, fused[1:]))  # the fused order is the scores' order

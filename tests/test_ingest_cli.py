@@ -119,7 +119,9 @@ def test_installing_the_pdf_extra_re_reads_an_unchanged_input(
     (hidden / "sitecustomize.py").write_text('import sys\nsys.modules["pdfplumber"] = None\n', encoding="utf-8")
     with monkeypatch.context() as without_pdfplumber:
         without_pdfplumber.setitem(sys.modules, "pdfplumber", None)  # `import pdfplumber` raises ImportError
-        without_pdfplumber.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(hidden), os.environ.get("PYTHONPATH")])))
+        without_pdfplumber.setenv(
+            "PYTHONPATH", os.pathsep.join(filter(None, [str(hidden), os.environ.get("PYTHONPATH")]))
+        )
         res = runner.invoke(app, args)
         assert res.exit_code == 0, res.output
         assert "ingested 1 documents, 14 units" in res.stdout  # the borderless table's rows unrecovered
@@ -171,4 +173,9 @@ def test_no_progress_bars_unless_stderr_is_a_terminal(tmp_path: Path, fresh_cach
         os.close(leader)
     assert tty.returncode == 0
     # two bars: pages parsed and units indexed
-    assert b"parse: " in drawn and b"index: " in drawn and b"unit" in drawn and summary_line(tty).startswith("ingested 1 documents, 4 units")
+    assert (
+        b"parse: " in drawn
+        and b"index: " in drawn
+        and b"unit" in drawn
+        and summary_line(tty).startswith("ingested 1 documents, 4 units")
+    )

@@ -143,7 +143,9 @@ def test_a_changed_input_is_parsed_again_and_re_embeds_only_changed_units(
         (report,) = [r for r in summary.reports if not r.skipped]
         assert report.embedded == len(changed) and report.removed_old_versions == len(new_units)
         only_d = SearchFilter(doc_ids=[report.doc_id])
-        assert {u.unit_id for u in new_units} == {h.unit.unit_id for h in ix.query("blood", k=10, filter=only_d, group_size=1)}
+        assert {u.unit_id for u in new_units} == {
+            h.unit.unit_id for h in ix.query("blood", k=10, filter=only_d, group_size=1)
+        }
         hit = ix.query("drug treatment stage 2 hypertension", k=1, mode="sparse", filter=only_d)[0]
         assert hit.unit.text == new_text.replace(" (strong, high-quality)", "")  # the grade goes to metadata
 
@@ -161,10 +163,14 @@ def test_parsing_ahead_gives_the_same_index_as_a_sequential_run(
             results[overlap] = (summary, _points(ix), list(spy.calls))
     (seq, seq_points, seq_calls), (par, par_points, par_calls) = results[False], results[True]
     assert par_points == seq_points and len(par_points) > 0
-    assert (par.documents, par.units, par.skipped_unchanged) == (seq.documents, seq.units, seq.skipped_unchanged) == (
-        4,
-        len(seq_points),
-        0,
+    assert (
+        (par.documents, par.units, par.skipped_unchanged)
+        == (seq.documents, seq.units, seq.skipped_unchanged)
+        == (
+            4,
+            len(seq_points),
+            0,
+        )
     )
     assert [f.path for f in par.failed] == [f.path for f in seq.failed] == [str(bad)]
     assert [r.doc_id for r in par.reports] == [r.doc_id for r in seq.reports]
@@ -187,7 +193,9 @@ def test_input_fingerprint_covers_content_names_and_settings(tmp_path: Path) -> 
     assert input_fingerprint(one) == input_fingerprint(one) != input_fingerprint(folder / "middle_json.json")
 
 
-def test_an_embedding_cache_that_cannot_be_opened_fails_each_input_and_writes_nothing(tmp_path: Path, dense: DenseEncoder) -> None:
+def test_an_embedding_cache_that_cannot_be_opened_fails_each_input_and_writes_nothing(
+    tmp_path: Path, dense: DenseEncoder
+) -> None:
     # the cache is opened while the first input parses; its failure is still reported per input, by name
     (tmp_path / "ix" / "embeddings.sqlite").mkdir(parents=True)  # a folder where the SQLite file goes
     for overlap in (True, False):

@@ -74,8 +74,13 @@ def test_deep_nesting_is_a_json_error(tmp_path: Path, depth: int) -> None:
 
 @pytest.mark.parametrize(
     ("literal", "field"),
-    [("1" + "0" * 5000, "page_idx"), ("1" + "0" * 400, "page_idx"), ("1e400", "page_idx"), ("Infinity", "page_idx"),
-     ("NaN", "page_idx")],
+    [
+        ("1" + "0" * 5000, "page_idx"),
+        ("1" + "0" * 400, "page_idx"),
+        ("1e400", "page_idx"),
+        ("Infinity", "page_idx"),
+        ("NaN", "page_idx"),
+    ],
 )
 def test_numbers_out_of_range_name_their_field(tmp_path: Path, literal: str, field: str) -> None:
     text = json.dumps(ITEMS).replace('"page_idx": 0}]', f'"page_idx": {literal}}}]')

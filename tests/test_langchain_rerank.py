@@ -95,7 +95,10 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
     assert on_ids[5:] == off_ids[5:]
     assert {d.id: s for d, s in on} == {d.id: s for d, s in off}  # each document keeps its fused score
     assert _ids(store.as_retriever(search_kwargs={"k": 8, "rerank": False}).invoke(SHARPS)) == off_ids
-    assert _ids(StructureAwareVectorStore(store.embeddings, index=index, rerank=False).similarity_search(SHARPS, k=8)) == off_ids
+    assert (
+        _ids(StructureAwareVectorStore(store.embeddings, index=index, rerank=False).similarity_search(SHARPS, k=8))
+        == off_ids
+    )
     # relevance-scored searches (a score threshold) keep the order of their scores unless asked
     scored = store.similarity_search_with_relevance_scores(SHARPS, k=8)
     # in the fused order, each with its calibrated relevance in [0, 1] (not sorted: not the order's score)

@@ -37,8 +37,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path):
         from qdrant_client import QdrantClient
 
         kwargs = {"client": QdrantClient(":memory:"), "path": tmp_path / "cache"}
-    docs = [Document(page_content=t, metadata={"n": i, "topic": "bp" if i < 4 else "other"}) for i, t in enumerate(TEXTS)]
-    vs = StructureAwareVectorStore.from_documents(docs, StructureAwareEmbeddings(), ids=[f"d{i}" for i in range(len(docs))], **kwargs)
+    docs = [
+        Document(page_content=t, metadata={"n": i, "topic": "bp" if i < 4 else "other"}) for i, t in enumerate(TEXTS)
+    ]
+    vs = StructureAwareVectorStore.from_documents(
+        docs, StructureAwareEmbeddings(), ids=[f"d{i}" for i in range(len(docs))], **kwargs
+    )
     yield vs
     vs.close()
 
@@ -53,7 +57,9 @@ def test_mmr_as_langchain_users_write_it(store) -> None:
     assert len({"d0", "d1", "d2"} & {d.id for d in mmr}) == 1  # one copy, then other evidence
     # lambda_mult=1: relevance only, the dense order
     dense = store.similarity_search(question, k=3, mode="dense")
-    assert [d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=1.0)] == [d.id for d in dense]
+    assert [d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=1.0)] == [
+        d.id for d in dense
+    ]
     # a filter applies before MMR picks
     other = store.max_marginal_relevance_search(question, k=2, fetch_k=6, filter={"topic": "other"})
     assert {d.id for d in other} == {"d4", "d5"}
@@ -65,7 +71,9 @@ def test_mmr_as_langchain_users_write_it(store) -> None:
 async def test_mmr_async(store) -> None:
     question = "measure blood pressure in both arms"
     got = await store.amax_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=0.3)
-    assert [d.id for d in got] == [d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=0.3)]
+    assert [d.id for d in got] == [
+        d.id for d in store.max_marginal_relevance_search(question, k=3, fetch_k=6, lambda_mult=0.3)
+    ]
 
 
 def test_score_threshold_and_relevance_scores(store) -> None:
@@ -75,7 +83,9 @@ def test_score_threshold_and_relevance_scores(store) -> None:
     rel = {d.id: s for d, s in scored}
     assert all(0.0 <= s <= 1.0 for s in rel.values())
     assert min(rel["d0"], rel["d1"], rel["d2"]) > 0.9 and rel["d5"] < 0.5  # the answer vs hand hygiene
-    retriever = store.as_retriever(search_type="similarity_score_threshold", search_kwargs={"score_threshold": 0.5, "k": 6})
+    retriever = store.as_retriever(
+        search_type="similarity_score_threshold", search_kwargs={"score_threshold": 0.5, "k": 6}
+    )
     kept = retriever.invoke(question)
     assert [d.id for d in kept] == [d.id for d, s in scored if s >= 0.5]
     assert 0 < len(kept) < 6

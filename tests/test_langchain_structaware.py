@@ -219,7 +219,9 @@ def test_retriever_filters_in_constructor_and_per_call(index, parsed) -> None:
         StructureAwareRetriever(index=index).invoke(QUESTION, filter={"unit_typ": ["table_row"]})
     assert err.value.field == "filter.unit_typ" and "did you mean 'unit_type'" in str(err.value)
     # the metadata keys a LangChain user sees on the documents, in the dicts Chroma users write
-    rows = StructureAwareRetriever(index=index, k=5).invoke(QUESTION, filter={"unit_type": "table_row", "page": {"$gte": 4}})
+    rows = StructureAwareRetriever(index=index, k=5).invoke(
+        QUESTION, filter={"unit_type": "table_row", "page": {"$gte": 4}}
+    )
     assert rows and all(d.metadata["unit_type"] == "table_row" and max(d.metadata["pages"]) >= 4 for d in rows)
 
 

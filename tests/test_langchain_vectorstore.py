@@ -50,9 +50,15 @@ class TestClientStoreStandard(VectorStoreIntegrationTests):
 
 def _docs() -> list[Document]:
     return [
-        Document(page_content="Amlodipine 5 mg once daily for stage 2 hypertension.", metadata={"kind": "drug", "year": 2020}),
-        Document(page_content="Walk thirty minutes on most days of the week.", metadata={"kind": "lifestyle", "year": 2021}),
-        Document(page_content="Measure ambulatory blood pressure to confirm the diagnosis.", metadata={"kind": "diagnosis"}),
+        Document(
+            page_content="Amlodipine 5 mg once daily for stage 2 hypertension.", metadata={"kind": "drug", "year": 2020}
+        ),
+        Document(
+            page_content="Walk thirty minutes on most days of the week.", metadata={"kind": "lifestyle", "year": 2021}
+        ),
+        Document(
+            page_content="Measure ambulatory blood pressure to confirm the diagnosis.", metadata={"kind": "diagnosis"}
+        ),
     ]
 
 

@@ -113,7 +113,9 @@ def test_an_index_built_before_the_routing_opens_and_takes_new_documents(tmp_pat
     en = load_document(EN)
 
     def encoder(route: bool) -> DenseEncoder:
-        english, multilingual = (DenseEncoder(name, cache=cache) for name in ("all-MiniLM-L6-v2-int8", "use-multilingual-v3"))
+        english, multilingual = (
+            DenseEncoder(name, cache=cache) for name in ("all-MiniLM-L6-v2-int8", "use-multilingual-v3")
+        )
         model = LanguageRoutedModel(english, multilingual, name=BILINGUAL_PRESET, route_passages=route)
         return DenseEncoder(model=model, cache=cache)
 
@@ -151,18 +153,24 @@ def test_an_index_built_with_float32_products_opens_with_the_default_model(tmp_p
     )
     en, zh = load_document(EN), load_document(ZH)
     questions = ["What is the grade for adults 57-59 y?", "Which blood pressure target applies to older adults?"]
-    with StructureIndex(tmp_path / "ix", dense=DenseEncoder(model=exact, cache=cache), sparse=SparseEncoder(cache=cache)) as ix:
+    with StructureIndex(
+        tmp_path / "ix", dense=DenseEncoder(model=exact, cache=cache), sparse=SparseEncoder(cache=cache)
+    ) as ix:
         ix.add_document(en, build_units(en))
         before = [ix.query(q, k=3, mode="dense", min_score=0)[0].unit.unit_id for q in questions]
         count = ix.count()
     default = DenseEncoder(cache=cache)
-    assert default.model_id == exact.model_id.replace("@" + exact.english.model_id, "@" + default.backend.english.model_id)
+    assert default.model_id == exact.model_id.replace(
+        "@" + exact.english.model_id, "@" + default.backend.english.model_id
+    )
     assert default.model_id != exact.model_id and exact.model_id in default.compatible_ids
     with StructureIndex(tmp_path / "ix", dense=default, sparse=SparseEncoder(cache=cache)) as ix:
         assert ix.count() == count
         ix.add_document(zh, build_units(zh))
         assert ix.count() == count + len(build_units(zh))
-        assert [ix.query(q, k=3, mode="dense", filter={"doc_id": en.doc_id}, min_score=0)[0].unit.unit_id for q in questions] == before
+        assert [
+            ix.query(q, k=3, mode="dense", filter={"doc_id": en.doc_id}, min_score=0)[0].unit.unit_id for q in questions
+        ] == before
 
 
 def test_an_english_query_share_mixes_in_the_multilingual_model(halves: tuple[DenseEncoder, DenseEncoder]) -> None:
@@ -205,7 +213,11 @@ MIXED = [
     ("57-59岁成人的诊室血压目标是多少？", "zh", "人群: 57-59岁成人"),
     ("Should blood pressure be measured in both arms at the first visit?", "en", "Recommendation 1.1"),
     ("首次就诊时应该测量哪侧手臂的血压？", "zh", "推荐意见1.1"),
-    ("When should ambulatory blood pressure monitoring be offered to confirm the diagnosis?", "en", "Recommendation 2.1"),
+    (
+        "When should ambulatory blood pressure monitoring be offered to confirm the diagnosis?",
+        "en",
+        "Recommendation 2.1",
+    ),
     ("诊室血压达到多少需要做动态血压监测确诊？", "zh", "推荐意见2.1"),
     ("What blood pressure target is suggested for adults under 65 years?", "en", "Recommendation 3.1"),
     ("65岁以下患者的血压应控制在多少以下？", "zh", "推荐意见3.1"),
@@ -220,7 +232,9 @@ def mixed_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stru
     from structaware_readers.units import build_units
 
     cache = EmbeddingCache()
-    ix = StructureIndex(tmp_path_factory.mktemp("mixed") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))
+    ix = StructureIndex(
+        tmp_path_factory.mktemp("mixed") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache)
+    )
     doc_ids = {}
     for lang, folder in (("en", EN), ("zh", ZH)):
         doc = load_document(folder)

@@ -42,7 +42,9 @@ def index(units: list[Unit], tmp_path_factory: pytest.TempPathFactory) -> Iterat
     from structaware_readers.load.loader import load_document
 
     cache = EmbeddingCache()
-    ix = StructureIndex(tmp_path_factory.mktemp("linked") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache))
+    ix = StructureIndex(
+        tmp_path_factory.mktemp("linked") / "ix", dense=DenseEncoder(cache=cache), sparse=SparseEncoder(cache=cache)
+    )
     ix.add_document(load_document(MDD, pdf=MDD_PDF), units)
     yield ix
     ix.close()
@@ -108,14 +110,27 @@ def test_both_framework_retrievers_hand_over_the_brought_recommendation(index: S
 
 
 def _unit(uid: str, links: tuple[str, ...] = ()) -> Unit:
-    return Unit(unit_id=uid, unit_type=UnitType.SECTION, text=uid, doc_id="d", pages=[1], element_ids=[], bboxes=[],
-                element_pages=[], linked_ids=list(links))
+    return Unit(
+        unit_id=uid,
+        unit_type=UnitType.SECTION,
+        text=uid,
+        doc_id="d",
+        pages=[1],
+        element_ids=[],
+        bboxes=[],
+        element_pages=[],
+        linked_ids=list(links),
+    )
 
 
 def test_bring_linked_moves_a_lower_hit_up_once_and_keeps_a_higher_one() -> None:
     rec, other = _unit("rec"), _unit("other")
-    hits = [SearchHit(unit=u, score=s, rank=r) for r, (u, s) in
-            enumerate([(_unit("disc1", ("rec",)), 0.9), (other, 0.8), (_unit("disc2", ("rec",)), 0.7), (rec, 0.1)], 1)]
+    hits = [
+        SearchHit(unit=u, score=s, rank=r)
+        for r, (u, s) in enumerate(
+            [(_unit("disc1", ("rec",)), 0.9), (other, 0.8), (_unit("disc2", ("rec",)), 0.7), (rec, 0.1)], 1
+        )
+    ]
     out = bring_linked(hits, hits, k=10)
     assert [h.unit.unit_id for h in out] == ["rec", "disc1", "other", "disc2"]
     assert [h.score for h in out] == [0.9, 0.9, 0.8, 0.7] and [h.rank for h in out] == [1, 2, 3, 4]
@@ -134,7 +149,6 @@ def test_bring_linked_brings_one_found_unit_per_hit() -> None:
     assert [h.unit.unit_id for h in bring_linked([disc], cands, k=5)] == ["c", "disc"]
     # trap: linked units the search did not find at all are never brought
     assert bring_linked([disc], [disc], k=5) == [disc]
-
 
 
 def test_rerank_keeps_the_recommendation_next_to_its_discussion(index: StructureIndex, units: list[Unit]) -> None:

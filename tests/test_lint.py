@@ -1,4 +1,5 @@
-"""The repository passes ``ruff check`` with the rules configured in ``pyproject.toml``.
+"""The repository passes ``ruff check`` with the rules configured in ``pyproject.toml`` and is formatted as
+``ruff format`` writes it.
 
 Runs ruff over the whole checkout (``src``, ``integrations``, ``tests``, ``benchmarks``, ``scripts``;
 what ``[tool.ruff]`` excludes stays out) in a child process, so that a finding fails the test suite
@@ -31,3 +32,14 @@ def test_ruff_check_finds_nothing() -> None:
         timeout=300,
     )
     assert done.returncode == 0, f"ruff check found problems (fix with `ruff check --fix`):\n{done.stdout}{done.stderr}"
+
+
+def test_ruff_format_changes_nothing() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"files ruff format would change (run `ruff format`):\n{done.stdout}{done.stderr}"

@@ -208,7 +208,9 @@ def test_plain_documents_pass_through_as_text_nodes(document: Document, units: l
 
     notes = Document(text="First note. " * 300, metadata={"file_path": "/data/notes.txt", "file_name": "notes.txt"})
     with pytest.warns(InputWarning, match="notes.txt") as caught:
-        out = StructureAwareNodeParser(plain_chunk_size=256, plain_chunk_overlap=0).get_nodes_from_documents([notes, document])
+        out = StructureAwareNodeParser(plain_chunk_size=256, plain_chunk_overlap=0).get_nodes_from_documents(
+            [notes, document]
+        )
     assert len(caught) == 1  # the structaware document warns nothing
     plain = [n for n in out if n.ref_doc_id == notes.id_]
     assert len(plain) > 1 and all("unit_type" not in n.metadata for n in plain)
@@ -234,7 +236,9 @@ def test_structaware_doc_id_survives_other_vector_stores(tmp_path: Path) -> None
     from llama_index.readers.structaware import MinerUReader, parsed_from_document
 
     shutil.copy(fixture_path(MINERU_EN) / "content_list.rendered.json", tmp_path / "guideline.json")
-    docs = SimpleDirectoryReader(str(tmp_path), file_extractor={".json": MinerUReader()}, filename_as_id=True).load_data()
+    docs = SimpleDirectoryReader(
+        str(tmp_path), file_extractor={".json": MinerUReader()}, filename_as_id=True
+    ).load_data()
     doc_id = parsed_from_document(docs[0]).doc_id
     node = StructureAwareNodeParser().get_nodes_from_documents(docs)[0]
     assert node.ref_doc_id == docs[0].id_ != doc_id and "guideline.json" in node.ref_doc_id

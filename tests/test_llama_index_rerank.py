@@ -64,7 +64,9 @@ def test_the_postprocessor_orders_nodes_as_the_index_does(index) -> None:
 
 def test_a_node_of_no_unit_of_the_index_raises_naming_it(index) -> None:
     nodes = StructureAwareRetriever(index, similarity_top_k=3, rerank=False, min_score=0).retrieve(SHARPS)
-    stranger = NodeWithScore(node=TextNode(id_="chunk-from-elsewhere", text="Dispose of sharps in a container."), score=0.5)
+    stranger = NodeWithScore(
+        node=TextNode(id_="chunk-from-elsewhere", text="Dispose of sharps in a container."), score=0.5
+    )
     with pytest.raises(MalformedInputError, match="chunk-from-elsewhere") as err:
         StructureAwareRerank(index).postprocess_nodes([*nodes, stranger], query_str=SHARPS)
     assert err.value.field == "node_id"
@@ -103,7 +105,9 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
 
     vindex = VectorStoreIndex.from_vector_store(store, embed_model=StructureAwareEmbedding(encoder=index.dense))
     assert _ids(vindex.as_retriever(similarity_top_k=8).retrieve(SHARPS)) == on.ids
-    assert _ids(vindex.as_retriever(similarity_top_k=8, vector_store_kwargs={"rerank": False}).retrieve(SHARPS)) == off.ids
+    assert (
+        _ids(vindex.as_retriever(similarity_top_k=8, vector_store_kwargs={"rerank": False}).retrieve(SHARPS)) == off.ids
+    )
     # the postprocessor takes the store's nodes too
     out = StructureAwareRerank(store.client).postprocess_nodes(
         [NodeWithScore(node=n, score=s) for n, s in zip(off.nodes, off.similarities, strict=True)], query_str=SHARPS

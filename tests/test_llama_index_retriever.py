@@ -91,7 +91,9 @@ def test_similarity_top_k_and_modes(index) -> None:
     # every hit kept (min_score=0): the modes rank the same units as the index
     assert len(StructureAwareRetriever(index, min_score=0).retrieve(QUESTION)) == 2  # LlamaIndex's default
     dense = StructureAwareRetriever(index, similarity_top_k=3, mode="dense", min_score=0).retrieve(QUESTION)
-    assert [r.node.node_id for r in dense] == [h.unit.unit_id for h in index.query(QUESTION, k=3, mode="dense", min_score=0)]
+    assert [r.node.node_id for r in dense] == [
+        h.unit.unit_id for h in index.query(QUESTION, k=3, mode="dense", min_score=0)
+    ]
     sparse = StructureAwareRetriever(index, similarity_top_k=3, mode="sparse", min_score=0).retrieve(QUESTION)
     expected = index.query(QUESTION, k=3, mode="sparse", min_score=0)
     assert sparse[0].node.node_id == expected[0].unit.unit_id  # the row is the only exact BM25 match
@@ -155,11 +157,31 @@ def test_metadata_filters_read_into_the_filter_language() -> None:
 @pytest.mark.parametrize(
     ("filters", "error", "field", "words"),
     [
-        (MetadataFilters(filters=[F("context", "x", FilterOperator.TEXT_MATCH)]), "UnsupportedFilterError", "filter.context", "'text_match'"),
-        (MetadataFilters(filters=[F("unit_typ", "section")]), "UnknownFilterError", "filter.unit_typ", "did you mean 'unit_type'"),
+        (
+            MetadataFilters(filters=[F("context", "x", FilterOperator.TEXT_MATCH)]),
+            "UnsupportedFilterError",
+            "filter.context",
+            "'text_match'",
+        ),
+        (
+            MetadataFilters(filters=[F("unit_typ", "section")]),
+            "UnknownFilterError",
+            "filter.unit_typ",
+            "did you mean 'unit_type'",
+        ),
         (MetadataFilters(filters=[F("page", "three")]), "MalformedInputError", "filter.page", "expected a number"),
-        (MetadataFilters(filters=[F("page", [], FilterOperator.IN)]), "MalformedInputError", "filter.page", "empty list"),
-        (MetadataFilters(filters=[F("grade", "A", FilterOperator.GT)]), "MalformedInputError", "filter.grade", "needs a number"),
+        (
+            MetadataFilters(filters=[F("page", [], FilterOperator.IN)]),
+            "MalformedInputError",
+            "filter.page",
+            "empty list",
+        ),
+        (
+            MetadataFilters(filters=[F("grade", "A", FilterOperator.GT)]),
+            "MalformedInputError",
+            "filter.grade",
+            "needs a number",
+        ),
     ],
 )
 def test_unsupported_filters_raise_clear_errors(index, filters, error, field, words) -> None:
@@ -182,9 +204,7 @@ def test_filters_the_old_retriever_refused(index, parsed) -> None:
 
     no_rows = units(MetadataFilters(filters=[F("unit_type", ["table_row", "section"], FilterOperator.NIN)]))
     assert no_rows and {n.node.metadata["unit_type"] for n in no_rows} <= {"recommendation", "figure"}
-    either = units(
-        MetadataFilters(filters=[F("unit_type", "figure"), F("page", 4)], condition=FilterCondition.OR)
-    )
+    either = units(MetadataFilters(filters=[F("unit_type", "figure"), F("page", 4)], condition=FilterCondition.OR))
     assert {n.node.metadata["unit_type"] for n in either if n.node.metadata["page"] != 4} == {"figure"}
     assert any(n.node.metadata["page"] == 4 for n in either)
     ungraded = units(MetadataFilters(filters=[F("grade", None, FilterOperator.IS_EMPTY)]))

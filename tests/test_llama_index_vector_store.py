@@ -33,7 +33,11 @@ from structaware_readers.errors import MalformedInputError, StoreError
 
 REPO = Path(__file__).resolve().parents[1]
 MINERU_EN = REPO / "tests" / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
-IDS = ["11111111-1111-1111-1111-111111111111", "22222222-2222-2222-2222-222222222222", "33333333-3333-3333-3333-333333333333"]
+IDS = [
+    "11111111-1111-1111-1111-111111111111",
+    "22222222-2222-2222-2222-222222222222",
+    "33333333-3333-3333-3333-333333333333",
+]
 DIM = 4
 
 
@@ -136,7 +140,10 @@ def test_filters_is_empty_or_not_nested_and_ranges(vector_store: StructureAwareV
     either = _f(MetadataFilter(key="tag", value="hello"), MetadataFilter(key="tag", value="quiet"), condition="or")
     assert ids(either) == [IDS[0], IDS[2]]
     assert ids(_f(MetadataFilter(key="tag", value="hello"), condition="not")) == IDS[1:]
-    nested = _f(MetadataFilter(key="rank", value=0, operator=FilterOperator.GT), _f(MetadataFilter(key="tag", value="quiet"), condition="not"))
+    nested = _f(
+        MetadataFilter(key="rank", value=0, operator=FilterOperator.GT),
+        _f(MetadataFilter(key="tag", value="quiet"), condition="not"),
+    )
     assert ids(nested) == [IDS[1]]
     assert ids(_f(MetadataFilter(key="rank", value=1, operator=FilterOperator.LTE))) == IDS[:2]
     with pytest.raises(MalformedInputError) as err:
@@ -148,13 +155,17 @@ def test_query_modes_and_filters(vector_store: StructureAwareVectorStore) -> Non
     # hybrid (default): the BM25 half finds "moon" although the dense vectors know nothing of it
     hybrid = vector_store.query(VectorStoreQuery(query_embedding=[1.0] * DIM, query_str="moon", similarity_top_k=1))
     assert hybrid.ids == [IDS[2]] and len(hybrid.similarities) == 1
-    sparse = vector_store.query(VectorStoreQuery(query_str="goodbye", similarity_top_k=3, mode=VectorStoreQueryMode.SPARSE))
+    sparse = vector_store.query(
+        VectorStoreQuery(query_str="goodbye", similarity_top_k=3, mode=VectorStoreQueryMode.SPARSE)
+    )
     assert sparse.ids == [IDS[1]]
     # dense only (no query string): the nearest stored embedding first
     dense = vector_store.query(VectorStoreQuery(query_embedding=[3.0, 1.0, 0.0, 2.0], similarity_top_k=1))
     assert dense.ids == [IDS[2]]
     flt = _f(MetadataFilter(key="some_key", value=[1, 2], operator=FilterOperator.IN))
-    filtered = vector_store.query(VectorStoreQuery(query_embedding=[1.0] * DIM, query_str="moon", similarity_top_k=3, filters=flt))
+    filtered = vector_store.query(
+        VectorStoreQuery(query_embedding=[1.0] * DIM, query_str="moon", similarity_top_k=3, filters=flt)
+    )
     assert sorted(filtered.ids) == IDS[:2]
     by_doc = vector_store.query(VectorStoreQuery(query_embedding=[1.0] * DIM, similarity_top_k=3, doc_ids=["test-1"]))
     assert by_doc.ids == [IDS[2]]

@@ -29,23 +29,45 @@ def _doc(pages: list[list[tuple]]) -> ParsedDocument:
         for j, (kind, bbox, text, *rest) in enumerate(page):
             caption = rest[0] if rest else ""
             blocks.append(Block(block_id=f"p{n}-e{j}", kind=kind, page=n, bbox=bbox, text=text, caption=caption))
-    return ParsedDocument(doc_id="d" * 16, source="journal.zip", name="journal", parser="mineru", page_count=len(pages), blocks=blocks)
+    return ParsedDocument(
+        doc_id="d" * 16, source="journal.zip", name="journal", parser="mineru", page_count=len(pages), blocks=blocks
+    )
 
 
-LEFT_BODY = (P, (0.07, 0.07, 0.49, 0.30), "Blood pressure rises with age, and the benefit of lowering it holds in older adults. " * 4)
-RIGHT_BODY = (P, (0.52, 0.07, 0.94, 0.45), "Home readings are lower than office readings in most adults, and the gap widens with age. " * 5)
-CAPTION = (P, (0.08, 0.48, 0.92, 0.505), "Recommendation Table 2 — Recommendations for blood pressure lowering in older adults (see also Supplementary data online, Evidence Table 2)")
+LEFT_BODY = (
+    P,
+    (0.07, 0.07, 0.49, 0.30),
+    "Blood pressure rises with age, and the benefit of lowering it holds in older adults. " * 4,
+)
+RIGHT_BODY = (
+    P,
+    (0.52, 0.07, 0.94, 0.45),
+    "Home readings are lower than office readings in most adults, and the gap widens with age. " * 5,
+)
+CAPTION = (
+    P,
+    (0.08, 0.48, 0.92, 0.505),
+    "Recommendation Table 2 — Recommendations for blood pressure lowering in older adults (see also Supplementary data online, Evidence Table 2)",
+)
 HEADER = [
     (H_, (0.081, 0.519, 0.202, 0.529), "Recommendations"),
     (H_, (0.827, 0.518, 0.868, 0.529), "Class<sup>a</sup>"),
     (H_, (0.888, 0.517, 0.929, 0.529), "Level<sup>b</sup>"),
 ]
 STATEMENTS = [
-    (P, (0.08, 0.542, 0.808, 0.569), "Home blood pressure monitoring is recommended for adults with suspected white-coat hypertension to confirm the diagnosis."),
+    (
+        P,
+        (0.08, 0.542, 0.808, 0.569),
+        "Home blood pressure monitoring is recommended for adults with suspected white-coat hypertension to confirm the diagnosis.",
+    ),
     (P, (0.845, 0.549, 0.85, 0.559), "I"),
     (P, (0.903, 0.549, 0.914, 0.559), "B"),
     # two statements the parser read as one paragraph, each with its own grades
-    (P, (0.08, 0.605, 0.808, 0.661), "Ambulatory monitoring should be considered when home readings are not available to the patient. Repeat office measurement may be considered in adults whose first reading is borderline."),
+    (
+        P,
+        (0.08, 0.605, 0.808, 0.661),
+        "Ambulatory monitoring should be considered when home readings are not available to the patient. Repeat office measurement may be considered in adults whose first reading is borderline.",
+    ),
     (H_, (0.839, 0.612, 0.857, 0.622), "IIa"),
     (H_, (0.903, 0.612, 0.914, 0.622), "B"),
     (H_, (0.839, 0.644, 0.857, 0.653), "IIb"),
@@ -66,7 +88,11 @@ STATEMENTS = [
     (P, (0.94, 0.761, 0.952, 0.77), "©"),
 ]
 AFTER = [
-    (P, (0.071, 0.785, 0.938, 0.82), "BP, blood pressure; CV, cardiovascular. a Class of recommendation. b Level of evidence."),
+    (
+        P,
+        (0.071, 0.785, 0.938, 0.82),
+        "BP, blood pressure; CV, cardiovascular. a Class of recommendation. b Level of evidence.",
+    ),
     (H_, (0.07, 0.84, 0.4, 0.86), "5. Follow-up of treated adults"),
     (P, (0.07, 0.865, 0.49, 0.94), "Adults on treatment are seen again within three months of a change in dose."),
 ]
@@ -87,7 +113,10 @@ def test_recommendation_table_of_loose_blocks_becomes_graded_rows() -> None:
     assert [r[1:] for r in grid.body_rows] == [["I", "B"], ["IIa", "B"], ["IIb", "C"], ["I", "A"], ["IIa", "C"]]
     statements = [r[0] for r in grid.body_rows]
     assert statements[0].startswith("Home blood pressure monitoring")
-    assert statements[1] == "Ambulatory monitoring should be considered when home readings are not available to the patient."
+    assert (
+        statements[1]
+        == "Ambulatory monitoring should be considered when home readings are not available to the patient."
+    )
     assert statements[2] == "Repeat office measurement may be considered in adults whose first reading is borderline."
     assert statements[3] == (
         "Drug treatment is recommended in adults:\n• aged 65 to 79 years with systolic pressure ≥140 mmHg, or\n"
@@ -102,7 +131,13 @@ def test_recommendation_table_of_loose_blocks_becomes_graded_rows() -> None:
 
     units = build_units(doc)
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION and u.grade is not None]
-    assert [(u.grade.grade, u.grade.certainty) for u in recs] == [("I", "B"), ("IIa", "B"), ("IIb", "C"), ("I", "A"), ("IIa", "C")]
+    assert [(u.grade.grade, u.grade.certainty) for u in recs] == [
+        ("I", "B"),
+        ("IIa", "B"),
+        ("IIb", "C"),
+        ("I", "A"),
+        ("IIa", "C"),
+    ]
     assert all(u.element_ids == [table.block_id] for u in recs)
     # each row points at its own lines, not at the whole table
     assert recs[0].bboxes[0][1] == pytest.approx(0.542) and recs[0].bboxes[0][3] == pytest.approx(0.569)
@@ -116,11 +151,23 @@ def test_recommendation_columns_cor_loe_at_the_left() -> None:
         (H_, (0.20, 0.13, 0.40, 0.14), "Recommendations"),
         (P, (0.08, 0.155, 0.09, 0.165), "1"),
         (P, (0.14, 0.155, 0.16, 0.165), "B-R"),
-        (P, (0.20, 0.15, 0.90, 0.172), "In patients with a bioprosthetic mitral valve, anticoagulation for 3 to 6 months is reasonable."),
+        (
+            P,
+            (0.20, 0.15, 0.90, 0.172),
+            "In patients with a bioprosthetic mitral valve, anticoagulation for 3 to 6 months is reasonable.",
+        ),
         (P, (0.08, 0.19, 0.10, 0.20), "2b"),
         (P, (0.14, 0.19, 0.17, 0.20), "C-LD"),
-        (P, (0.20, 0.185, 0.90, 0.207), "Aspirin alone may be considered after surgical repair when bleeding risk is high."),
-        (P, (0.07, 0.25, 0.93, 0.40), "Anticoagulation after valve repair has been studied in three small trials, none of them blinded. " * 3),
+        (
+            P,
+            (0.20, 0.185, 0.90, 0.207),
+            "Aspirin alone may be considered after surgical repair when bleeding risk is high.",
+        ),
+        (
+            P,
+            (0.07, 0.25, 0.93, 0.40),
+            "Anticoagulation after valve repair has been studied in three small trials, none of them blinded. " * 3,
+        ),
     ]
     doc = prepare_document(_doc([page]))
     grid = _rec_table(doc).table
@@ -134,7 +181,11 @@ def test_recommendation_columns_cor_loe_at_the_left() -> None:
 DATA_PAGE = [
     (P, (0.07, 0.07, 0.49, 0.28), "Starting doses are low in older adults because clearance falls with age. " * 4),
     (P, (0.07, 0.30, 0.45, 0.315), "Table 3 Starting and maximum doses of oral agents"),
-    (P, (0.52, 0.07, 0.94, 0.60), "Most adults need two agents to reach the target, and fixed-dose pills help adherence. " * 8),
+    (
+        P,
+        (0.52, 0.07, 0.94, 0.60),
+        "Most adults need two agents to reach the target, and fixed-dose pills help adherence. " * 8,
+    ),
     (H_, (0.07, 0.325, 0.13, 0.337), "Agent"),
     (P, (0.20, 0.325, 0.30, 0.337), "Starting dose"),
     (P, (0.34, 0.325, 0.45, 0.337), "Maximum dose"),
@@ -179,8 +230,16 @@ def test_cited_table_and_caption_over_body_text_are_no_tables_beside_a_real_one(
     ]
     prose = [
         (P, (0.07, 0.07, 0.45, 0.085), "Table 2 Summary of the trials in older adults"),
-        (P, (0.07, 0.09, 0.49, 0.20), "Three trials enrolled adults over 80 years of age and found fewer strokes. " * 2),
-        (P, (0.07, 0.205, 0.49, 0.30), "A fourth trial was stopped early for benefit after two years of follow-up. " * 2),
+        (
+            P,
+            (0.07, 0.09, 0.49, 0.20),
+            "Three trials enrolled adults over 80 years of age and found fewer strokes. " * 2,
+        ),
+        (
+            P,
+            (0.07, 0.205, 0.49, 0.30),
+            "A fourth trial was stopped early for benefit after two years of follow-up. " * 2,
+        ),
         (P, (0.07, 0.305, 0.49, 0.40), "None of the trials enrolled adults living in care homes. " * 2),
         (P, (0.07, 0.405, 0.49, 0.50), "Falls were not more frequent with treatment in any of them. " * 2),
         (P, (0.52, 0.07, 0.94, 0.50), "Frailty scores were recorded in two of the trials only. " * 6),
@@ -194,11 +253,15 @@ def test_cited_table_and_caption_over_body_text_are_no_tables_beside_a_real_one(
 def test_figure_captioned_as_a_table_becomes_a_table_a_figure_stays_a_figure() -> None:
     page = [
         (P, (0.07, 0.07, 0.60, 0.085), "Table 6 Dose changes in kidney disease"),
-        (F, (0.07, 0.09, 0.93, 0.30), (
-            "Agent          eGFR 30-59      eGFR <30\n"
-            "Metformin      1 g daily       Stop\n"
-            "Sitagliptin    50 mg daily     25 mg daily"
-        )),
+        (
+            F,
+            (0.07, 0.09, 0.93, 0.30),
+            (
+                "Agent          eGFR 30-59      eGFR <30\n"
+                "Metformin      1 g daily       Stop\n"
+                "Sitagliptin    50 mg daily     25 mg daily"
+            ),
+        ),
         (F, (0.07, 0.40, 0.93, 0.70), "Assess\nTreat\nReview", "Figure 1 Treatment pathway for older adults"),
     ]
     doc = prepare_document(_doc([page]))
@@ -242,7 +305,11 @@ def test_two_statements_in_one_block_cut_at_text_layer_lines() -> None:
     boxes = [_box(x, t, s) for x, t, s in text_lines]
     merged = (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
     page = [
-        (P, _box(50.0, 380.0, "Recommendation Table 9 — Lipid lowering in older adults"), "Recommendation Table 9 — Lipid lowering in older adults"),
+        (
+            P,
+            _box(50.0, 380.0, "Recommendation Table 9 — Lipid lowering in older adults"),
+            "Recommendation Table 9 — Lipid lowering in older adults",
+        ),
         *[(H_, _box(x, t, s), s) for x, t, s in head],
         # the parser's one paragraph for both statements: no sentence end between them
         (P, merged, " ".join([*first, *second])),
@@ -278,7 +345,9 @@ def test_parser_table_just_below_loose_rows_is_the_rest_of_the_table() -> None:
     blocks = [
         *doc.blocks,
         Block(block_id="p1-e9", kind=BlockKind.TABLE, page=1, bbox=(0.12, 0.32, 0.88, 0.50), table=rest, text="rest"),
-        Block(block_id="p1-e10", kind=BlockKind.TABLE, page=1, bbox=(0.12, 0.60, 0.88, 0.70), table=other, text="other"),
+        Block(
+            block_id="p1-e10", kind=BlockKind.TABLE, page=1, bbox=(0.12, 0.60, 0.88, 0.70), table=other, text="other"
+        ),
     ]
     out = prepare_document(doc.model_copy(update={"blocks": blocks}))
     tables = [b for b in out.blocks if b.kind is BlockKind.TABLE]

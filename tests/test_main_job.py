@@ -31,8 +31,14 @@ def cli(*args: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
 def workdir(tmp_path_factory):
     work = tmp_path_factory.mktemp("mainjob")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(work / "cache")}
-    res = cli("ingest", str(PDF / "synthetic_guideline_en.pdf"), str(PDF / "synthetic_guideline_zh.pdf"),
-              "--no-progress", cwd=work, env=env)
+    res = cli(
+        "ingest",
+        str(PDF / "synthetic_guideline_en.pdf"),
+        str(PDF / "synthetic_guideline_zh.pdf"),
+        "--no-progress",
+        cwd=work,
+        env=env,
+    )
     assert res.returncode == 0, res.stderr
     assert "ingested 2 documents" in res.stdout
     return work, env
@@ -50,7 +56,10 @@ def test_a_table_value_question_returns_that_row_first_with_page_and_element(wor
     top = hits[0]
     assert top["rank"] == 1 and top["unit_type"] == "table_row"
     # the best row first; other matched rows of the table follow it in the same hit (table groups)
-    assert top["text"].splitlines()[0] == "Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
+    assert (
+        top["text"].splitlines()[0]
+        == "Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
+    )
     assert top["doc"] == "synthetic_guideline_en"
     assert 3 in top["pages"] and top["element_ids"][0] == "p3-e1"
     assert top["context"].startswith("Table: Table 1. Blood pressure targets by population")
@@ -65,14 +74,27 @@ def test_the_printed_hit_shows_the_answer_row_first_and_its_group_rows_one_per_l
     assert lines[1].startswith("   Table: Table 1. Blood pressure targets by population")
     assert lines[2] == "   Population: Adults 57-59 y; Clinic target: <140/90 mmHg; ABPM target: <135/85 mmHg; Grade: B"
     # the group rows, one per line as their cells (the headers are said once, above), nothing else
-    rows = [line for line in lines[3:] if re.fullmatch(r"   Adults \d+-\d+ y \| <140/90 mmHg \| <135/85 mmHg \| [A-D]", line)]
+    rows = [
+        line
+        for line in lines[3:]
+        if re.fullmatch(r"   Adults \d+-\d+ y \| <140/90 mmHg \| <135/85 mmHg \| [A-D]", line)
+    ]
     assert 1 <= len(rows) <= 2 and len(lines) == 3 + len(rows)
 
 
 def test_a_row_of_the_continued_table_points_at_page_4(workdir):
     # the row's provenance under test: every hit kept (on this small index "which" and "given" are words
     # no unit holds, and the row scores just under the default bar)
-    hits = query(workdir, "Which grade is given for adults 129-131 y?", "-k", "3", "--filter", "type=table_row", "--min-score", "0")
+    hits = query(
+        workdir,
+        "Which grade is given for adults 129-131 y?",
+        "-k",
+        "3",
+        "--filter",
+        "type=table_row",
+        "--min-score",
+        "0",
+    )
     assert hits[0]["text"].startswith("Population: Adults 129-131 y")
     assert 4 in hits[0]["pages"] and hits[0]["element_ids"][0] == "p4-e1"
 
@@ -87,8 +109,18 @@ def test_a_chinese_question_finds_its_recommendation(workdir):
 
 def test_filters_restrict_documents_and_pages(workdir):
     # the filters under test: every hit kept (an English question on the Chinese guideline scores under the bar)
-    hits = query(workdir, "blood pressure target", "-k", "5", "--filter", "doc=synthetic_guideline_zh",
-                 "--filter", "page=4", "--min-score", "0")
+    hits = query(
+        workdir,
+        "blood pressure target",
+        "-k",
+        "5",
+        "--filter",
+        "doc=synthetic_guideline_zh",
+        "--filter",
+        "page=4",
+        "--min-score",
+        "0",
+    )
     assert hits and all(h["doc"] == "synthetic_guideline_zh" and h["pages"] == [4] for h in hits)
 
 

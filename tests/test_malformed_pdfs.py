@@ -74,7 +74,9 @@ def _no_mineru(*args, **kwargs):
 
 def _mineru_refuses(path, *args, **kwargs):
     raise ModelsMissingError(
-        "FileNotFoundError: Model repo is not ready -- download them with `mineru-models-download`", path=path, field="mineru tier=flash"
+        "FileNotFoundError: Model repo is not ready -- download them with `mineru-models-download`",
+        path=path,
+        field="mineru tier=flash",
     )
 
 

@@ -45,7 +45,9 @@ async def test_search_tool_answers_as_the_index_does(index_dir: Path) -> None:
             assert tools["search"].annotations.read_only_hint is True
             assert {"query", "k", "unit_types", "expand"} <= set(tools["search"].input_schema["properties"])
 
-            got = _json(await client.call_tool("search", {"query": q, "k": 3, "unit_types": ["table_row"], "expand": True}))
+            got = _json(
+                await client.call_tool("search", {"query": q, "k": 3, "unit_types": ["table_row"], "expand": True})
+            )
             from structaware_retrievers.query.filters import SearchFilter
 
             hits = ix.query(q, k=3, filter=SearchFilter(unit_types=["table_row"]), expand=True)

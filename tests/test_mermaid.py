@@ -135,8 +135,21 @@ def test_syntax_variety_shapes_links_and_labels() -> None:
     chart = _chart("syntax_variety.mmd")
     shapes = [chart.nodes[f"a{i}"] for i in range(1, 16)]
     assert shapes == [
-        "Rectangle", "Rounded", "Stadium", "Subroutine", "Database", "Circle", "Double circle", "Flag",
-        "Decision", "Hexagon", "Parallelogram", "Parallelogram alt", "Trapezoid", "Trapezoid alt", "Document #1",
+        "Rectangle",
+        "Rounded",
+        "Stadium",
+        "Subroutine",
+        "Database",
+        "Circle",
+        "Double circle",
+        "Flag",
+        "Decision",
+        "Hexagon",
+        "Parallelogram",
+        "Parallelogram alt",
+        "Trapezoid",
+        "Trapezoid alt",
+        "Document #1",
     ]
     links = [(e.source, e.target, e.stroke, e.head, e.bidirectional) for e in chart.edges if e.source.startswith("b")]
     assert links == [
@@ -160,8 +173,12 @@ def test_syntax_variety_shapes_links_and_labels() -> None:
     assert "b15" in chart.nodes
     labelled = [(e.target, e.label) for e in chart.edges if e.source == "c1"]
     assert labelled == [
-        ("c2", "pipe"), ("c3", "dashes"), ("c4", "dots"), ("c5", "thick"),
-        ("c6", "quoted (with) --> arrow"), ("c7", "pipe with spaces"),
+        ("c2", "pipe"),
+        ("c3", "dashes"),
+        ("c4", "dots"),
+        ("c5", "thick"),
+        ("c6", "quoted (with) --> arrow"),
+        ("c7", "pipe with spaces"),
     ]
     assert chart.edge_texts()[-4:] == [
         'Bold and italic -> A & B "C"',
@@ -298,9 +315,16 @@ def test_circle_and_cross_heads_glued_to_the_next_node() -> None:
 def test_chains_and_ampersand_groups() -> None:
     chart = parse_mermaid("flowchart LR\n A --> B --> C\n D & E --> F & G\n H --> I & J --> K")
     assert [(e.source, e.target) for e in chart.edges] == [
-        ("A", "B"), ("B", "C"),
-        ("D", "F"), ("D", "G"), ("E", "F"), ("E", "G"),
-        ("H", "I"), ("H", "J"), ("I", "K"), ("J", "K"),
+        ("A", "B"),
+        ("B", "C"),
+        ("D", "F"),
+        ("D", "G"),
+        ("E", "F"),
+        ("E", "G"),
+        ("H", "I"),
+        ("H", "J"),
+        ("I", "K"),
+        ("J", "K"),
     ]
 
 
@@ -348,7 +372,7 @@ def test_semicolons_and_same_line_statements() -> None:
 
 def test_front_matter_title_comments_and_directives() -> None:
     src = (
-        "---\ntitle: \"Algorithm 2: follow-up\"\nconfig:\n  theme: forest\n---\n"
+        '---\ntitle: "Algorithm 2: follow-up"\nconfig:\n  theme: forest\n---\n'
         "%%{init: {'flowchart': {'curve': 'basis'}}}%%\n"
         "flowchart TD\n  %% whole-line comment\n  A --> B %% trailing comment\n"
     )

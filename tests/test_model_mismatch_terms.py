@@ -30,7 +30,9 @@ def other_model_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     path = tmp_path_factory.mktemp("other-model") / "index"
     store = StructureAwareVectorStore(path, embed_model=MockEmbedding(embed_dim=4), model_id="acme/embed-v1")
-    store.add([TextNode(id_=f"n{i}", text=t, embedding=[1.0, float(i), 0.0, 1.0]) for i, t in enumerate(["a b", "c d"])])
+    store.add(
+        [TextNode(id_=f"n{i}", text=t, embedding=[1.0, float(i), 0.0, 1.0]) for i, t in enumerate(["a b", "c d"])]
+    )
     store.close()
     return path
 

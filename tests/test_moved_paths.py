@@ -16,7 +16,9 @@ from structaware_readers.common.moved import MOVED
 @pytest.mark.parametrize("old", sorted(MOVED))
 def test_an_old_path_is_the_module_at_its_new_path(old: str) -> None:
     new = importlib.import_module(MOVED[old])
-    with pytest.warns(DeprecationWarning, match=MOVED[old].replace(".", r"\.")) if old not in sys.modules else _nothing():
+    with (
+        pytest.warns(DeprecationWarning, match=MOVED[old].replace(".", r"\.")) if old not in sys.modules else _nothing()
+    ):
         aliased = importlib.import_module(old)
     assert aliased is new
     assert aliased.__spec__.name == MOVED[old]  # the module keeps its own spec: reloads and pickles use the new path
@@ -45,7 +47,10 @@ def test_an_old_path_warns_and_patching_it_patches_the_new_module() -> None:
         "print(new.DEFAULT_RRF_K)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[0] == "structaware_retrievers.fusion moved to structaware_retrievers.query.fusion; the old path goes in the next release"
+    assert (
+        out[0]
+        == "structaware_retrievers.fusion moved to structaware_retrievers.query.fusion; the old path goes in the next release"
+    )
     assert out[1] == "-1"
 
 
@@ -76,7 +81,9 @@ def test_the_front_door_gives_every_name_it_lists() -> None:
 
 
 def test_importing_the_front_door_loads_neither_the_index_nor_pydantic() -> None:
-    code = "import sys, structaware; print(sorted(m for m in ('pydantic', 'qdrant_client', 'numpy') if m in sys.modules))"
+    code = (
+        "import sys, structaware; print(sorted(m for m in ('pydantic', 'qdrant_client', 'numpy') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
 

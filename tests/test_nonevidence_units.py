@@ -96,12 +96,16 @@ def test_contents_are_front_matter_units_and_never_dilute_a_section() -> None:
     ]
     assert _by_type(units, UnitType.SECTION) == [doc.blocks[5].text]
     # trap: a numbered recommendation is no contents line and no reference
-    assert _by_type(units, UnitType.RECOMMENDATION) == ["1. We recommend home blood pressure monitoring to confirm the diagnosis."]
+    assert _by_type(units, UnitType.RECOMMENDATION) == [
+        "1. We recommend home blood pressure monitoring to confirm the diagnosis."
+    ]
 
 
 def test_running_prose_after_the_contents_ends_them() -> None:
-    prose = ("The Department of Veterans Affairs and the Department of Defense first published this guideline to"
-             " improve the care of patients with high blood pressure in primary care settings.")
+    prose = (
+        "The Department of Veterans Affairs and the Department of Defense first published this guideline to"
+        " improve the care of patients with high blood pressure in primary care settings."
+    )
     doc = _doc(
         (K.HEADING, "Contents"),
         (K.PARAGRAPH, "Introduction 1"),
@@ -152,7 +156,9 @@ def test_a_reference_list_without_its_heading_is_reference_units_but_a_numbered_
 
 
 def test_a_citation_may_be_numbered_with_a_bare_number() -> None:
-    assert is_citation("4 Novak TA, Reyes PC. Depression after myocardial infarction. Heart Mind J. 2015; 10(3): 221-4.")
+    assert is_citation(
+        "4 Novak TA, Reyes PC. Depression after myocardial infarction. Heart Mind J. 2015; 10(3): 221-4."
+    )
     # traps: a numbered statement with a year, and a year that opens a title
     assert not is_citation("4 Offer a statin to adults with a 10-year risk of 10% or more (updated 2019).")
     assert not is_citation("2019 Journal Club: Statins in older adults")
@@ -168,7 +174,9 @@ def test_a_reference_heading_goes_with_its_entries_and_section_text_around_them_
         (K.PARAGRAPH, "13. Smith AB, et al. Opioid prescribing trends. JAMA 2019;321:100-10."),
     )
     units = _units(doc)
-    assert _by_type(units, UnitType.SECTION) == ["Chronic pain affects one adult in five.\nIt is a leading reason for visits to primary care."]
+    assert _by_type(units, UnitType.SECTION) == [
+        "Chronic pain affects one adult in five.\nIt is a leading reason for visits to primary care."
+    ]
     refs = [u for u in units if u.unit_type is UnitType.REFERENCE]
     assert [u.text for u in refs] == [doc.blocks[2].text, doc.blocks[5].text]
     assert refs[1].element_ids == ["p1-e4", "p1-e5"] and refs[1].section_path == ["References"]
@@ -213,7 +221,11 @@ def test_authors_affiliations_and_notices_are_front_matter() -> None:
 def test_a_notice_runs_on_only_on_its_page() -> None:
     doc = _doc(
         (K.PARAGRAPH, "© The Society 2025. All rights reserved. For permissions, please write to the publisher.", 1),
-        (K.PARAGRAPH, "Copies may be made for personal study only; any other reproduction needs the owner's permission.", 1),
+        (
+            K.PARAGRAPH,
+            "Copies may be made for personal study only; any other reproduction needs the owner's permission.",
+            1,
+        ),
         (K.PARAGRAPH, "Screen adults for high blood pressure at every visit.", 2),
     )
     units = _units(doc)
@@ -240,9 +252,16 @@ def test_a_copyright_mark_beside_a_figure_and_a_foreword_after_a_notice_stay_evi
         (K.PARAGRAPH, "Practical sessions for trainees", 3),
     )  # fmt: skip
     units = _units(doc)
-    assert _by_type(units, UnitType.FRONT_MATTER) == ["©", f"{doc.blocks[5].text}\n{doc.blocks[6].text}", doc.blocks[9].text]
+    assert _by_type(units, UnitType.FRONT_MATTER) == [
+        "©",
+        f"{doc.blocks[5].text}\n{doc.blocks[6].text}",
+        doc.blocks[9].text,
+    ]
     assert _by_type(units, UnitType.SECTION) == [
-        doc.blocks[2].text, f"{doc.blocks[4].text}\n{doc.blocks[7].text}", doc.blocks[11].text, doc.blocks[13].text
+        doc.blocks[2].text,
+        f"{doc.blocks[4].text}\n{doc.blocks[7].text}",
+        doc.blocks[11].text,
+        doc.blocks[13].text,
     ]
 
 
@@ -269,7 +288,10 @@ def test_headings_that_are_contents_lines_or_people_make_front_matter_units() ->
 def test_a_filing_with_a_contents_link_on_every_page_and_a_funding_section_keeps_its_text() -> None:
     """Filings print ``Table of Contents`` (a link back) at the top of every page, and ``Funding`` is a
     liquidity section: neither marks front matter; the real contents page (dot leaders) still does."""
-    specs: list[tuple] = [(K.HEADING, "Table of Contents", 1), (K.PARAGRAPH, "Item 7. Management's Discussion ........ 40", 1)]
+    specs: list[tuple] = [
+        (K.HEADING, "Table of Contents", 1),
+        (K.PARAGRAPH, "Item 7. Management's Discussion ........ 40", 1),
+    ]
     for page in range(2, 12):
         specs += [(K.HEADING, "Table of Contents", page), (K.PARAGRAPH, f"Net revenue (in millions) {page}", page)]
     specs += [(K.HEADING, "Funding", 12), (K.PARAGRAPH, "Sources of funds: deposits and secured borrowings.", 12)]

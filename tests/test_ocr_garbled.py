@@ -68,7 +68,12 @@ def test_pages_set_in_a_font_without_unicode_map_need_ocr(fixtures_dir, tmp_path
     assert [s.page for s in scans if s.needs_ocr] == [1, 2]
     assert all(s.garbled and not s.scanned and "unreadable" in s.reason for s in scans[:2])
     # trap: the same file with its Unicode map, and the other fixtures, need no OCR
-    for name in ("synthetic_guideline_zh.pdf", "synthetic_guideline_en.pdf", "vadod_htn_2020_p98-101.pdf", "vadod_mdd_2022_excerpt.pdf"):
+    for name in (
+        "synthetic_guideline_zh.pdf",
+        "synthetic_guideline_en.pdf",
+        "vadod_htn_2020_p98-101.pdf",
+        "vadod_mdd_2022_excerpt.pdf",
+    ):
         assert not [s.page for s in scan_pages(fixtures_dir / "pdf" / name) if s.needs_ocr], name
 
 

@@ -69,7 +69,14 @@ def test_two_columns_headings_and_furniture():
     h = 0.015
     lines = [_line("中国临床指南 2023", 0.55, 0.02, 0.9, 0.035), _line("12", 0.9, 0.96, 0.93, 0.975)]
     y = 0.1
-    left = ["一、总则", "本指南适用于成人患者，给出诊断与治疗的", "建议。", "（一）诊断", "诊断依据临床表现和", "实验室检查。"]
+    left = [
+        "一、总则",
+        "本指南适用于成人患者，给出诊断与治疗的",
+        "建议。",
+        "（一）诊断",
+        "诊断依据临床表现和",
+        "实验室检查。",
+    ]
     right = ["1.1 治疗原则", "治疗应个体化，结合患者意愿与", "合并症。"]
     for i, t in enumerate(left):
         x1 = 0.2 if len(t) < 6 else 0.45
@@ -103,12 +110,16 @@ def test_a_body_size_label_opening_a_paragraph_is_a_heading():
     # OCR lines of a rendered VA/DoD page (COPD guideline p. 28, public domain; bold labels in body-size type)
     lines = [
         _line("and preferences, as some patients may not prefer taking a second medication", 0.115, 0.274, 0.88, 0.288),
-        _line("try dual therapy. Thus, the Work Group decided upon a Weak for recommendation.", 0.115, 0.292, 0.86, 0.307),
+        _line(
+            "try dual therapy. Thus, the Work Group decided upon a Weak for recommendation.", 0.115, 0.292, 0.86, 0.307
+        ),
         _line("Recommendation", 0.117, 0.324, 0.245, 0.338),
         _line("9. If choosing dual therapy, we recommend against offering long-acting beta", 0.142, 0.346, 0.88, 0.363),
         _line("agonists with inhaled corticosteroids for patients with COPD.", 0.174, 0.366, 0.62, 0.381),
         _line("Discussion", 0.115, 0.415, 0.205, 0.431),
-        _line("An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA", 0.115, 0.440, 0.88, 0.455),
+        _line(
+            "An ICS plus LABA is associated with a higher risk of pneumonia compared to LAMA", 0.115, 0.440, 0.88, 0.455
+        ),
         _line("monotherapy.(70)", 0.115, 0.459, 0.25, 0.473),
         _line("Yes", 0.115, 0.490, 0.15, 0.504),  # trap: a chart's word, too few letters for a label
         _line("the next sentence of a box's text, wide as a paragraph line is", 0.115, 0.508, 0.88, 0.522),
@@ -130,7 +141,10 @@ def test_a_body_size_label_opening_a_paragraph_is_a_heading():
 
 
 def test_low_confidence_lines_are_kept_and_listed():
-    lines = [_line("Blood pressure target", 0.1, 0.2, 0.5, 0.215, 0.95), _line("<140/9O mmHg", 0.1, 0.22, 0.4, 0.235, 0.55)]
+    lines = [
+        _line("Blood pressure target", 0.1, 0.2, 0.5, 0.215, 0.95),
+        _line("<140/9O mmHg", 0.1, 0.22, 0.4, 0.235, 0.55),
+    ]
     result = page_blocks(2, lines)
     assert [ln.text for ln in result.low_confidence] == ["<140/9O mmHg"]
     assert "<140/9O mmHg" in " ".join(b.text for b in result.blocks)
@@ -152,7 +166,11 @@ def test_a_shaded_header_band_gives_its_two_edges_not_a_rule_through_its_text():
     d.rectangle((100, 150, 900, 180), fill=(215, 215, 215))  # a header row's grey fill, 30 px high
     d.line((100, 220, 900, 220), fill="black", width=1)
     rules = horizontal_rules(img)
-    assert [y * 1400 for y, _, _ in rules] == [pytest.approx(150, abs=3), pytest.approx(180, abs=3), pytest.approx(220, abs=1)]
+    assert [y * 1400 for y, _, _ in rules] == [
+        pytest.approx(150, abs=3),
+        pytest.approx(180, abs=3),
+        pytest.approx(220, abs=1),
+    ]
 
 
 def test_a_ruled_row_holding_several_lines_is_one_row_and_a_three_line_table_reads_visual_rows():

@@ -32,7 +32,9 @@ def _image_pdf(src, pages: list[int], target):
 @pytest.fixture(scope="module")
 def zh_scan(fixtures_dir, tmp_path_factory, monkeypatch_module):
     monkeypatch_module.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    pdf = _image_pdf(fixtures_dir / "pdf" / "synthetic_guideline_zh.pdf", [2, 3], tmp_path_factory.mktemp("scan") / "zh_scan.pdf")
+    pdf = _image_pdf(
+        fixtures_dir / "pdf" / "synthetic_guideline_zh.pdf", [2, 3], tmp_path_factory.mktemp("scan") / "zh_scan.pdf"
+    )
     doc = load_document(pdf)
     return doc, build_units(doc)
 
@@ -132,7 +134,9 @@ def test_a_scanned_page_inside_a_born_digital_file_is_read_by_ocr(fixtures_dir, 
     assert any(u.unit_type is UnitType.SECTION and 1 in u.pages and "Introduction" in u.context for u in units)
 
 
-def test_without_the_ocr_engine_a_mixed_file_keeps_its_text_pages_and_names_the_others(fixtures_dir, tmp_path, monkeypatch):
+def test_without_the_ocr_engine_a_mixed_file_keeps_its_text_pages_and_names_the_others(
+    fixtures_dir, tmp_path, monkeypatch
+):
     import sys
 
     import pypdfium2 as pdfium

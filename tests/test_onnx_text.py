@@ -64,7 +64,9 @@ def test_vectors_equal_fastembeds_for_the_default_model(tmp_path: Path) -> None:
     assert list((tmp_path / "opt").iterdir()) == [saved]
 
     # without weight pre-packing (`structaware query`'s one-query session): the same vectors
-    unpacked = OnnxMeanPoolEmbedder(folder, model_key="minilm@test", optimized_dir=tmp_path / "opt", threads=1, prepack=False)
+    unpacked = OnnxMeanPoolEmbedder(
+        folder, model_key="minilm@test", optimized_dir=tmp_path / "opt", threads=1, prepack=False
+    )
     np.testing.assert_allclose(np.vstack(list(unpacked.embed(TEXTS))), ours, atol=2e-6)
 
 
@@ -93,12 +95,16 @@ def test_dynamic_int8_runs_integer_products_one_text_a_call(tmp_path: Path) -> N
     assert np.array_equal(np.vstack(list(again.embed(TEXTS))), ours)  # loaded from the cache: the same vectors
 
 
-def test_dynamic_int8_runs_texts_side_by_side_each_on_one_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dynamic_int8_runs_texts_side_by_side_each_on_one_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = model_assets.default_model_dir()
     kwargs = {"model_key": "minilm@test+q", "optimized_dir": tmp_path / "opt", "dynamic_int8": True}
     alone, side = OnnxMeanPoolEmbedder(folder, threads=1, **kwargs), OnnxMeanPoolEmbedder(folder, threads=2, **kwargs)
     assert alone.parallel_texts() == 1 and side.parallel_texts() == 2
-    assert OnnxMeanPoolEmbedder(folder, model_key="minilm@test", threads=2).parallel_texts() == 1  # float32: token batches
+    assert (
+        OnnxMeanPoolEmbedder(folder, model_key="minilm@test", threads=2).parallel_texts() == 1
+    )  # float32: token batches
     texts = TEXTS * 3
     names: list[str] = []
     run = side._run
@@ -151,7 +157,9 @@ def test_token_budget_batches_bound_padded_tokens() -> None:
     assert [lengths[b[0]] for b in batches] == sorted(lengths[b[0]] for b in batches)  # short first
 
 
-def test_model_digest_is_rehashed_only_when_size_or_mtime_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_model_digest_is_rehashed_only_when_size_or_mtime_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("STRUCTAWARE_CACHE_DIR", str(tmp_path / "cache"))  # no digest entry of an earlier run
     f = tmp_path / "model.onnx"
     f.write_bytes(b"a" * 1000)

@@ -198,7 +198,9 @@ def test_a_worker_that_dies_fails_its_input_only(cache_dir: Path) -> None:
         assert doc.name.endswith("synthetic_guideline_en")
 
 
-def test_ingesting_pdfs_in_parse_workers_gives_the_index_a_sequential_run_gives(cache_dir: Path, tmp_path: Path) -> None:
+def test_ingesting_pdfs_in_parse_workers_gives_the_index_a_sequential_run_gives(
+    cache_dir: Path, tmp_path: Path
+) -> None:
     dense = DenseEncoder()
     points = {}
     for label, kwargs in (("workers", {"workers": 2}), ("sequential", {"overlap": False})):

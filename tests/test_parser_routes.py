@@ -20,8 +20,14 @@ pytestmark = pytest.mark.integration
 
 FIX = Path(__file__).parent / "fixtures"
 ROUTES = {
-    "docx": (FIX / "mineru/mineru-4.0.12_flash-tier_sample_docx/sample.zip", FIX / "unstructured/generated/sample.docx.json"),
-    "html": (FIX / "mineru/mineru-4.0.12_flash-tier_sample_html/sample.zip", FIX / "unstructured/generated/sample.html.json"),
+    "docx": (
+        FIX / "mineru/mineru-4.0.12_flash-tier_sample_docx/sample.zip",
+        FIX / "unstructured/generated/sample.docx.json",
+    ),
+    "html": (
+        FIX / "mineru/mineru-4.0.12_flash-tier_sample_html/sample.zip",
+        FIX / "unstructured/generated/sample.html.json",
+    ),
 }
 
 

@@ -20,7 +20,11 @@ from structaware_retrievers.search.results import row_line
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EN = SHARED / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_synthetic_guideline_en"
 
-pytestmark = [pytest.mark.integration, pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}"), pytest.mark.usefixtures("offline_env")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not EN.is_dir(), reason=f"shared fixtures not found at {EN}"),
+    pytest.mark.usefixtures("offline_env"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +79,9 @@ def test_weights_move_the_fusion_and_are_checked(filled: StructureIndex) -> None
     # with k = 1 an RRF score is w / r: a 100x weight puts one list's top 5 above the other's
     # (the fused order: the second stage would re-order the five)
     bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0), rerank=False, min_score=0)]
-    dense_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), rerank=False, min_score=0)]
+    dense_heavy = [
+        h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), rerank=False, min_score=0)
+    ]
     # (BM25 ties many rows at rank 2+, and a prefetch may order the ties differently: top 1 only)
     assert dense_heavy == dense and bm25_heavy[0] == sparse[0] != dense[0]
     for bad in ((0.0, 1.0), (1.0, -1.0), (1.0,)):
@@ -127,7 +133,9 @@ def test_llama_index_and_langchain_retrievers_pass_budget_and_expand(filled: Str
     docs = lc.invoke(q)
     assert docs and any("expanded_from" in d.metadata for d in docs)
     # the same hits as the index, in order (a hit that is also an earlier hit's neighbour comes once)
-    expected = [h.unit.unit_id for h in filled.query(q, k=2, mode="sparse", budget_chars=1200, expand=True, group_size=1)]
+    expected = [
+        h.unit.unit_id for h in filled.query(q, k=2, mode="sparse", budget_chars=1200, expand=True, group_size=1)
+    ]
     assert [i for i in (d.metadata["unit_id"] for d in docs) if i in expected] == expected
 
 
@@ -181,7 +189,10 @@ def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIn
     note = "see the discussion of this population " * 6
     assert c.table is not None and d.table is not None
     long = c.model_copy(
-        update={"text": f"{c.text}; Notes: {note}", "table": c.table.model_copy(update={"cells": [*c.table.cells, note]})}
+        update={
+            "text": f"{c.text}; Notes: {note}",
+            "table": c.table.model_copy(update={"cells": [*c.table.cells, note]}),
+        }
     )
     assert len(row_line(long)) > GROUP_SHORT_ROW_CHARS  # a guideline's paragraph-long row
 
@@ -202,7 +213,9 @@ def test_a_row_past_the_second_joins_a_group_only_when_short(filled: StructureIn
     assert group_table_rows(hits(a, b, long, d), 2, 5)[0].group == [b]
     # a row is long by what it hands over, its cells: a 10-Q row whose column headers are most of its
     # text (`Derivatives gains/(losses) / recorded in income / Three months ended / 2022: 89; ...`) joins
-    wordy = d.model_copy(update={"text": "; ".join(f"Derivatives gains/(losses) recorded in income / {x}" for x in d.table.cells)})
+    wordy = d.model_copy(
+        update={"text": "; ".join(f"Derivatives gains/(losses) recorded in income / {x}" for x in d.table.cells)}
+    )
     assert len(wordy.text) > GROUP_SHORT_ROW_CHARS >= len(row_line(wordy))
     assert group_table_rows(hits(a, b, wordy), 3, 5)[0].group == [b, wordy]
 
@@ -237,8 +250,14 @@ def test_retrievers_hand_over_a_grouped_hit_as_one_node_or_document(filled: Stru
     merged = hit_unit(grouped)
     rows = [grouped.unit, *grouped.group]  # the best row first
     # the best row as it reads (header: value), then each other row as its cells, columns in place
-    assert merged.text.splitlines() == [*grouped.unit.text.splitlines(), *(" | ".join(c.strip() for c in u.table.cells) for u in grouped.group)]
-    assert all(re.fullmatch(r"Adults \d+-\d+ y \| <\d+/\d+ mmHg \| <\d+/\d+ mmHg \| [A-D]", x) for x in merged.text.splitlines()[1:])
+    assert merged.text.splitlines() == [
+        *grouped.unit.text.splitlines(),
+        *(" | ".join(c.strip() for c in u.table.cells) for u in grouped.group),
+    ]
+    assert all(
+        re.fullmatch(r"Adults \d+-\d+ y \| <\d+/\d+ mmHg \| <\d+/\d+ mmHg \| [A-D]", x)
+        for x in merged.text.splitlines()[1:]
+    )
     assert merged.unit_id == grouped.unit.unit_id and merged.context == grouped.unit.context
     assert "Columns: Population; Clinic target; ABPM target; Grade" in merged.context  # the headers, once
     assert set(merged.pages) == {p for u in rows for p in u.pages}

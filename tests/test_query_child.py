@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child is forked on Linux only")]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child is forked on Linux only"),
+]
 
 QUESTION = "What is the blood pressure target for adults 57-59 y?"
 
@@ -23,7 +26,11 @@ QUESTION = "What is the blood pressure target for adults 57-59 y?"
 @pytest.fixture
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Offline, the session's model cache (as ``tiny_en_index_dir``), the default model."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(tmp_path_factory.getbasetemp() / "sa-cache")}
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "STRUCTAWARE_CACHE_DIR": str(tmp_path_factory.getbasetemp() / "sa-cache"),
+    }
     env.pop("STRUCTAWARE_DENSE_MODEL", None)
     return env
 
@@ -139,7 +146,9 @@ print(json.dumps({"refused": refused, "same": same, "before": before, "after": a
 
 
 @pytest.mark.parametrize("extra", [[], ["--mode", "sparse"], ["-k", "0"]])
-def test_the_query_command_leaves_no_child_running(tiny_en_index_dir: Path, env: dict[str, str], extra: list[str]) -> None:
+def test_the_query_command_leaves_no_child_running(
+    tiny_en_index_dir: Path, env: dict[str, str], extra: list[str]
+) -> None:
     # a question no other process carries: any process still running with it is the command's child
     # (its number is a term no unit holds: every hit is kept, so the answer shows the command ran)
     marker = f"blood pressure target {os.getpid()}-{time.monotonic_ns()}"
@@ -181,5 +190,7 @@ def test_a_model_loading_in_a_thread_while_the_main_thread_embeds(env: dict[str,
     # numpy is imported where the encoders use it; a DenseEncoder that computes in-process imports it
     # in __init__, before any thread: two first imports at once failed in about 1 run of 3
     # ("cannot import name '__cpu_features__' from partially initialized module")
-    done = subprocess.run([sys.executable, "-c", RACE, str(delay)], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", RACE, str(delay)], capture_output=True, text=True, env=env, timeout=300
+    )
     assert (done.returncode, done.stdout.strip()) == (0, "896"), done.stderr[-600:]

@@ -236,13 +236,17 @@ def test_unstructured_fast_two_column_page_is_read_column_by_column():
     assert max(left) < min(right)  # the whole left column first
     texts = [b.text for b in body]
     # within the left column the section order of the guideline holds
-    assert texts.index("1 Introduction") < texts.index("2.1 Blood pressure measurement") < texts.index(
-        "2.1.1 Confirming the diagnosis"
+    assert (
+        texts.index("1 Introduction")
+        < texts.index("2.1 Blood pressure measurement")
+        < texts.index("2.1.1 Confirming the diagnosis")
     )
     # the flowchart caption comes after the flowchart's node labels, before section 3.1
-    assert texts.index("Clinic BP >= 140/90 mmHg") < texts.index(
-        next(t for t in texts if t.startswith("Figure 1."))
-    ) < texts.index("3.1 Drug treatment targets")
+    assert (
+        texts.index("Clinic BP >= 140/90 mmHg")
+        < texts.index(next(t for t in texts if t.startswith("Figure 1.")))
+        < texts.index("3.1 Drug treatment targets")
+    )
 
 
 # ------------------------------------------------------------------------------ benchmark target

@@ -34,7 +34,10 @@ def _recs(units: list[Unit]) -> list[Unit]:
 # ----------------------------------------------------------------------------- KDIGO as its own system
 
 KDIGO_BODY = (
-    (P, "Recommendation 2.3.1: We recommend that adults with polycystic kidney disease and rapid volume growth be offered a vasopressin antagonist (1B)."),
+    (
+        P,
+        "Recommendation 2.3.1: We recommend that adults with polycystic kidney disease and rapid volume growth be offered a vasopressin antagonist (1B).",
+    ),
     (P, "Recommendation 2.3.2: We suggest a low-salt diet for adults with polycystic kidney disease (2C)."),
     (P, "Practice Point 2.3.1: Check serum sodium two weeks after the first dose."),
 )
@@ -57,7 +60,9 @@ def test_kdigo_grading_table_title_names_the_system_without_a_kdigo_title() -> N
         kind=BlockKind.TABLE,
         page=3,
         caption="Table 2 | KDIGO nomenclature and description for grading recommendations",
-        table=TableGrid(header_rows=[["Grade", "Implications"]], body_rows=[["Level 1 'We recommend'", "Most people would want it"]]),
+        table=TableGrid(
+            header_rows=[["Grade", "Implications"]], body_rows=[["Level 1 'We recommend'", "Most people would want it"]]
+        ),
     )
     doc = _doc((H, "Management of cystic kidney disease in adults"), legend, *KDIGO_BODY)
     assert _recs(build_units(doc))[0].grade.system == "KDIGO"
@@ -70,11 +75,16 @@ def test_a_document_that_cites_kdigo_keeps_grade_for_its_numeric_letter_grades()
         kind=BlockKind.TABLE,
         page=4,
         caption="Table 5 | Other guidelines on anticoagulation in kidney disease",
-        table=TableGrid(header_rows=[["Source", "Grading"]], body_rows=[["KDIGO", "grades its recommendations 1A to 2D"]]),
+        table=TableGrid(
+            header_rows=[["Source", "Grading"]], body_rows=[["KDIGO", "grades its recommendations 1A to 2D"]]
+        ),
     )
     doc = _doc(
         (H, "Antithrombotic Therapy for Leg Vein Thrombosis: Guideline of the Chest Physicians"),
-        (P, "As the KDIGO guideline on kidney disease notes, doses of several anticoagulants depend on kidney function."),
+        (
+            P,
+            "As the KDIGO guideline on kidney disease notes, doses of several anticoagulants depend on kidney function.",
+        ),
         cited,
         (P, "In patients with a leg vein thrombosis, we suggest an oral factor Xa inhibitor over warfarin (2B)."),
         (P, "In patients with cancer-associated thrombosis, we recommend anticoagulation for at least 3 months (1B)."),
@@ -99,7 +109,12 @@ def test_good_practice_statement_in_the_box_title_grades_the_statement_under_it(
     assert len(recs) == 1
     g = recs[0].grade
     assert recs[0].text.startswith("The enzyme status of each patient should be used")
-    assert (g.system, g.grade, g.strength, g.source) == ("GRADE", "good practice statement", "good practice statement", "heading")
+    assert (g.system, g.grade, g.strength, g.source) == (
+        "GRADE",
+        "good practice statement",
+        "good practice statement",
+        "heading",
+    )
     assert recs[0].element_ids == ["p1-e1", "p1-e2"]  # the box title is the statement's
     # traps: the paragraph after the statement is not graded by the title; a heading that only
     # mentions good practice statements grades nothing
@@ -112,7 +127,10 @@ def test_good_practice_statement_strength_and_the_dashed_year_label() -> None:
     g = detect_grade("Monitoring after discharge (2019 - good practice statement)")
     assert g is not None and (g.system, g.strength) == ("GRADE", "good practice statement")
     # trap: inside a sentence the phrase is no label, year or not
-    assert detect_grade("The panel agreed in 2019 - after long debate - that a good practice statement was enough.") is None
+    assert (
+        detect_grade("The panel agreed in 2019 - after long debate - that a good practice statement was enough.")
+        is None
+    )
 
 
 # ----------------------------------------------------------------------------- statements boxed as pictures
@@ -141,9 +159,15 @@ def test_a_graded_statement_read_as_a_picture_is_a_recommendation_again() -> Non
     ("text", "caption"),
     [
         ("Assess risk\nHigh risk (1B)\nLow risk\nTreat", ""),  # a chart's boxes: short labels
-        ("Recommendation 4.2.1: We suggest that adults with proteinuria be offered\na course of treatment as shown.", ""),  # no grade
+        (
+            "Recommendation 4.2.1: We suggest that adults with proteinuria be offered\na course of treatment as shown.",
+            "",
+        ),  # no grade
         (BOXED, "Figure 3 | Summary of Recommendation 4.2.1"),  # a captioned figure stays a figure
-        ("Proteinuria fell in the treated arm of the trial, from 2 g/d at the\nstart to 1 g/d at 6 months (2C).", ""),  # no wording
+        (
+            "Proteinuria fell in the treated arm of the trial, from 2 g/d at the\nstart to 1 g/d at 6 months (2C).",
+            "",
+        ),  # no wording
     ],
 )
 def test_figures_that_are_not_boxed_statements_stay_figures(text: str, caption: str) -> None:
@@ -177,7 +201,12 @@ DISCUSSION = "This Task Force recommends adding a non-statin drug when the goal 
 
 
 def test_a_guideline_grading_its_recommendations_in_tables_keeps_discussion_text_as_section() -> None:
-    doc = _doc((H, "2031 ESC Guidelines for lipid management in older adults"), (P, LEGEND), (P, DISCUSSION), _rec_table(ESC_ROWS))
+    doc = _doc(
+        (H, "2031 ESC Guidelines for lipid management in older adults"),
+        (P, LEGEND),
+        (P, DISCUSSION),
+        _rec_table(ESC_ROWS),
+    )
     assert profile_document(doc).grades_recommendations
     recs = _recs(build_units(doc))
     assert len(recs) == 5 and all(u.grade is not None and u.grade.system == "ESC" for u in recs)
@@ -186,7 +215,12 @@ def test_a_guideline_grading_its_recommendations_in_tables_keeps_discussion_text
 
 def test_ungraded_wording_still_counts_where_tables_grade_too_few_rows() -> None:
     # trap: two graded rows do not make a guideline that grades its recommendations
-    doc = _doc((H, "2031 ESC Guidelines for lipid management in older adults"), (P, LEGEND), (P, DISCUSSION), _rec_table(ESC_ROWS[:2]))
+    doc = _doc(
+        (H, "2031 ESC Guidelines for lipid management in older adults"),
+        (P, LEGEND),
+        (P, DISCUSSION),
+        _rec_table(ESC_ROWS[:2]),
+    )
     assert not profile_document(doc).grades_recommendations
     assert any(u.text.startswith("This Task Force recommends") for u in _recs(build_units(doc)))
 
@@ -230,7 +264,10 @@ def test_a_bare_practice_point_is_kdigo_only_in_a_kdigo_guideline() -> None:
     assert [u.grade.system for u in kdigo] == ["KDIGO", "KDIGO"]
     # trap: another publisher's unnumbered practice point is a consensus statement, not KDIGO's;
     # the numbered form is KDIGO's own label wherever it is printed
-    assert [(u.grade.system, u.grade.grade) for u in other] == [("consensus", "practice point"), ("KDIGO", "practice point")]
+    assert [(u.grade.system, u.grade.grade) for u in other] == [
+        ("consensus", "practice point"),
+        ("KDIGO", "practice point"),
+    ]
 
 
 # ----------------------------------------------------------------------------- a statement that ends with a colon
@@ -238,7 +275,13 @@ def test_a_bare_practice_point_is_kdigo_only_in_a_kdigo_guideline() -> None:
 
 def test_a_statement_ending_with_a_colon_takes_the_paragraph_or_list_it_announces() -> None:
     L = BlockKind.LIST
-    factors = Block(block_id="x", kind=L, page=1, text="", items=["Serum potassium above 5.5 mmol/l", "eGFR below 20 ml/min per 1.73 m^2"])
+    factors = Block(
+        block_id="x",
+        kind=L,
+        page=1,
+        text="",
+        items=["Serum potassium above 5.5 mmol/l", "eGFR below 20 ml/min per 1.73 m^2"],
+    )
     doc = _doc(
         (H, "KDIGO 2031 Clinical Practice Guideline for Polycystic Kidney Disease"),
         (P, "Practice Point 2.4.1: Factors to consider before starting a vasopressin antagonist:"),
@@ -262,11 +305,16 @@ def test_a_statement_ending_with_a_colon_takes_the_paragraph_or_list_it_announce
         "Serum potassium above 5.5 mmol/l\neGFR below 20 ml/min per 1.73 m^2"
     )
     assert first.element_ids == ["p1-e1", "p1-e2"]
-    assert by_label["Practice Point 2.4.2"].text.endswith("\nStart at 45 mg in the morning and 15 mg in the afternoon, and titrate monthly.")
+    assert by_label["Practice Point 2.4.2"].text.endswith(
+        "\nStart at 45 mg in the morning and 15 mg in the afternoon, and titrate monthly."
+    )
     # trap: a graded statement after a colon-ended one is a recommendation of its own
     assert by_label["Recommendation 2.4.3"].grade.grade == "2C"
     # traps: a statement without a colon takes nothing after it, nor does an ungraded one with a colon
-    assert by_label["Practice Point 2.4.4"].text == "Practice Point 2.4.4: Recheck serum sodium two weeks after the first dose."
+    assert (
+        by_label["Practice Point 2.4.4"].text
+        == "Practice Point 2.4.4: Recheck serum sodium two weeks after the first dose."
+    )
     sections = " ".join(u.text for u in build_units(doc) if u.unit_type is UnitType.SECTION)
     assert "Work Group reviewed three trials" in sections and "Sodium can fall quickly" in sections
     assert "magnetic resonance imaging" in sections

@@ -56,10 +56,31 @@ def test_every_row_of_the_four_page_table_is_one_recommendation(mdd_units: list[
     ("number", "page", "strength", "direction", "status", "starts"),
     [
         (3, 3, "strong", "for", "Reviewed, Amended", "For patients with MDD who are being treated in the primary care"),
-        (12, 4, "weak", "against", "Reviewed, New-added", "When choosing an initial pharmacotherapy, we suggest against"),
-        (13, 4, "", "neither", "Reviewed, New-added", "There is insufficient evidence to recommend for or against pharmacogenetic"),
+        (
+            12,
+            4,
+            "weak",
+            "against",
+            "Reviewed, New-added",
+            "When choosing an initial pharmacotherapy, we suggest against",
+        ),
+        (
+            13,
+            4,
+            "",
+            "neither",
+            "Reviewed, New-added",
+            "There is insufficient evidence to recommend for or against pharmacogenetic",
+        ),
         (20, 5, "strong", "for", "Reviewed, Not changed", "We recommend offering electroconvulsive therapy"),
-        (34, 6, "strong", "against", "Reviewed, Not changed", "For patients with MDD, we recommend against using deep brain"),
+        (
+            34,
+            6,
+            "strong",
+            "against",
+            "Reviewed, Not changed",
+            "For patients with MDD, we recommend against using deep brain",
+        ),
     ],
 )
 def test_strength_direction_and_category_come_from_the_table_columns(
@@ -110,7 +131,10 @@ def test_the_grading_scheme_is_no_recommendation(mdd_units: list[Unit]) -> None:
 def test_the_body_copy_of_a_recommendation_keeps_its_sentence_grade(mdd_units: list[Unit]) -> None:
     body = [u for u in mdd_units if u.unit_type is UnitType.RECOMMENDATION and u.table is None]
     assert [u.text[:3] for u in body] == ["1. ", "2. "]
-    assert all(u.grade and u.grade.source == "sentence" and (u.grade.strength, u.grade.direction) == ("weak", "for") for u in body)
+    assert all(
+        u.grade and u.grade.source == "sentence" and (u.grade.strength, u.grade.direction) == ("weak", "for")
+        for u in body
+    )
 
 
 # ----------------------------------------------------------------------------- table layouts
@@ -127,10 +151,38 @@ def _table_doc(headers: list[str], rows: list[list[str]], *, caption: str = "") 
 
 VADOD_HEADERS = ["Topic", "Sub-topic", "#", "Recommendation", "Strength^a", "Category^b"]
 VADOD_ROWS = [
-    ["Screening", "", "1.", "We recommend screening adults for elevated blood pressure periodically.", "Strong for", "Not Reviewed, Amended"],
-    ["Treatment (cont.)", "a. Blood Pressure Goals", "2.", "For patients 60 years and over, we recommend a systolic goal of less than 150 mmHg.", "Weakfor", "Reviewed, Amended"],
-    ["Treatment (cont.)", "", "3.", "There is insufficient evidence to recommend for or against home blood pressure telemonitoring.", "Neither for nor against", "Reviewed, New-added"],
-    ["Treatment (cont.)", "", "4.", "For pregnant women who have had bariatric surgery, we recommend vitamin testing.", "N/A", "Reviewed, New-replaced"],
+    [
+        "Screening",
+        "",
+        "1.",
+        "We recommend screening adults for elevated blood pressure periodically.",
+        "Strong for",
+        "Not Reviewed, Amended",
+    ],
+    [
+        "Treatment (cont.)",
+        "a. Blood Pressure Goals",
+        "2.",
+        "For patients 60 years and over, we recommend a systolic goal of less than 150 mmHg.",
+        "Weakfor",
+        "Reviewed, Amended",
+    ],
+    [
+        "Treatment (cont.)",
+        "",
+        "3.",
+        "There is insufficient evidence to recommend for or against home blood pressure telemonitoring.",
+        "Neither for nor against",
+        "Reviewed, New-added",
+    ],
+    [
+        "Treatment (cont.)",
+        "",
+        "4.",
+        "For pregnant women who have had bariatric surgery, we recommend vitamin testing.",
+        "N/A",
+        "Reviewed, New-replaced",
+    ],
 ]
 
 
@@ -138,7 +190,10 @@ def test_a_strength_table_gives_recommendations_with_topic_number_and_metadata()
     units = build_units(_table_doc(VADOD_HEADERS, VADOD_ROWS))
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert len(recs) == 4
-    assert recs[0].text == "We recommend screening adults for elevated blood pressure periodically.\nStrength: Strong for; Category: Not Reviewed, Amended"
+    assert (
+        recs[0].text
+        == "We recommend screening adults for elevated blood pressure periodically.\nStrength: Strong for; Category: Not Reviewed, Amended"
+    )
     assert "Topic: Screening | Recommendation 1" in recs[0].context
     # "(cont.)" dropped; a sub-topic left empty under a merged cell is carried down within its topic
     assert "Topic: Treatment > a. Blood Pressure Goals | Recommendation 3" in recs[2].context
@@ -163,17 +218,42 @@ def test_a_strength_table_gives_recommendations_with_topic_number_and_metadata()
         (
             ["Recommendation", "Evidence", "Strength of Recommendation", "Recommendation Category"],
             [
-                ["1. We suggest spirometry if there is a need to confirm asthma.", "[21,22]", "Weak for", "Reviewed, New-replaced"],
-                ["2. We suggest against whole-body plethysmography for asthma.", "[23]", "Weak against", "Reviewed, New-replaced"],
+                [
+                    "1. We suggest spirometry if there is a need to confirm asthma.",
+                    "[21,22]",
+                    "Weak for",
+                    "Reviewed, New-replaced",
+                ],
+                [
+                    "2. We suggest against whole-body plethysmography for asthma.",
+                    "[23]",
+                    "Weak against",
+                    "Reviewed, New-replaced",
+                ],
             ],
             "Table H-1. Evidence Table",
         ),
         # an earlier version's recommendations, dated in the header
         (
-            ["2015 CPG Recommendation #", "2015 CPG Recommendation Text", "2015 CPG Strength of Recommendation", "2021 CPG Recommendation Category"],
             [
-                ["5", "For patients with moderate-severe alcohol use disorder, we recommend offering acamprosate.", "Strong for", "Reviewed, Amended"],
-                ["6", "For patients with alcohol use disorder, we suggest offering topiramate.", "Weak for", "Reviewed, Amended"],
+                "2015 CPG Recommendation #",
+                "2015 CPG Recommendation Text",
+                "2015 CPG Strength of Recommendation",
+                "2021 CPG Recommendation Category",
+            ],
+            [
+                [
+                    "5",
+                    "For patients with moderate-severe alcohol use disorder, we recommend offering acamprosate.",
+                    "Strong for",
+                    "Reviewed, Amended",
+                ],
+                [
+                    "6",
+                    "For patients with alcohol use disorder, we suggest offering topiramate.",
+                    "Weak for",
+                    "Reviewed, Amended",
+                ],
             ],
             "",
         ),
@@ -197,7 +277,13 @@ def test_a_cross_reference_to_an_evidence_table_in_the_caption_keeps_the_recomme
     recs = [u for u in units if u.unit_type is UnitType.RECOMMENDATION]
     assert [(u.grade.grade, u.grade.certainty) if u.grade else None for u in recs] == [("I", "B"), ("IIb", "C")]
     # the trap: a caption that names the table an evidence table is still none
-    units = build_units(_table_doc(["Recommendations", "Class", "Level"], CLASS_LEVEL_ROWS, caption="Evidence Table 3 — Studies behind the diagnosis"))
+    units = build_units(
+        _table_doc(
+            ["Recommendations", "Class", "Level"],
+            CLASS_LEVEL_ROWS,
+            caption="Evidence Table 3 — Studies behind the diagnosis",
+        )
+    )
     assert [u.unit_type for u in units if u.table is not None] == [UnitType.TABLE_ROW] * 2
 
 
@@ -206,17 +292,25 @@ def test_chinese_class_and_level_columns_and_a_strength_quality_table() -> None:
         ["推荐对局部晚期患者行同步放化疗。", "Ⅰ类", "1a"],
         ["可考虑在放化疗后行辅助化疗。", "Ⅱb类", "2b"],
     ]
-    recs = [u for u in build_units(_table_doc(["推荐意见", "推荐等级", "证据等级"], zh)) if u.unit_type is UnitType.RECOMMENDATION]
+    recs = [
+        u
+        for u in build_units(_table_doc(["推荐意见", "推荐等级", "证据等级"], zh))
+        if u.unit_type is UnitType.RECOMMENDATION
+    ]
     assert [(u.grade.grade, u.grade.certainty) if u.grade else None for u in recs] == [("I", "1a"), ("IIb", "2b")]
     grade_rows = [
         ["Offer a long-acting bronchodilator to adults with daily symptoms.", "Strong", "Moderate"],
         ["Consider a short course of oral steroids after an admission.", "Conditional", "Low"],
     ]
     recs = [
-        u for u in build_units(_table_doc(["Recommendation", "Strength", "Quality of evidence"], grade_rows))
+        u
+        for u in build_units(_table_doc(["Recommendation", "Strength", "Quality of evidence"], grade_rows))
         if u.unit_type is UnitType.RECOMMENDATION
     ]
-    assert [(u.grade.strength, u.grade.certainty) if u.grade else None for u in recs] == [("strong", "moderate"), ("conditional", "low")]
+    assert [(u.grade.strength, u.grade.certainty) if u.grade else None for u in recs] == [
+        ("strong", "moderate"),
+        ("conditional", "low"),
+    ]
     # the trap: a table defining the evidence levels has no recommendation column
     levels = [["1a级", "同质性较好的随机对照试验的系统综述"], ["2b级", "单项队列研究"]]
     units = build_units(_table_doc(["证据等级", "代表意义"], levels))
@@ -225,17 +319,25 @@ def test_chinese_class_and_level_columns_and_a_strength_quality_table() -> None:
 
 def test_one_graded_row_is_no_strength_table() -> None:
     # a table whose one row happens to have a strength cell is left to table_row units
-    units = build_units(_table_doc(VADOD_HEADERS, [VADOD_ROWS[0], ["Screening", "", "", "Ask about home readings", "", ""]]))
+    units = build_units(
+        _table_doc(VADOD_HEADERS, [VADOD_ROWS[0], ["Screening", "", "", "Ask about home readings", "", ""]])
+    )
     assert [u.unit_type for u in units if u.table is not None] == [UnitType.TABLE_ROW] * 2
 
 
 def test_strength_cells_as_guideline_writers_print_them() -> None:
-    for cell, want in [("Weak for", ("weak", "for")), ("Weakfor", ("weak", "for")), ("Strong against", ("strong", "against")),
-                       ("Neither for nor against", ("", "neither"))]:
+    for cell, want in [
+        ("Weak for", ("weak", "for")),
+        ("Weakfor", ("weak", "for")),
+        ("Strong against", ("strong", "against")),
+        ("Neither for nor against", ("", "neither")),
+    ]:
         g = grade_from_cells(["Strength", "Category"], [cell, "Reviewed, New- replaced"])
         assert g is not None and (g.strength, g.direction, g.status) == (*want, "Reviewed, New-replaced"), cell
     assert grade_from_cells(["Strength", "Category"], ["Not applicable", "Reviewed, New-added"]) is None
-    g = detect_grade("There is insufficient evidence to recommend for or against X. (Neither for nor against | Reviewed, New-added)")
+    g = detect_grade(
+        "There is insufficient evidence to recommend for or against X. (Neither for nor against | Reviewed, New-added)"
+    )
     assert g is not None and (g.direction, g.status) == ("neither", "Reviewed, New-added")
     # traps: prose that is neither for nor against something, a word glued to "for"
     assert detect_grade("The panel was neither for nor against the plan at first.") is None
@@ -263,7 +365,11 @@ def test_a_table_read_turned_round_is_turned_back() -> None:
         ["Treatment", "2.", "Offer drug A to adults.", "Strong for"],
         ["Treatment", "3.", "Offer drug B to adults with stage 2.", "Weak for"],
     ]
-    html = "<table>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in (t.cells for t in turned)) + "</table>"
+    html = (
+        "<table>"
+        + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in (t.cells for t in turned))
+        + "</table>"
+    )
     grid = parse_html_table(html)
     assert grid.header_rows == [["Topic", "#", "Recommendation", "Strength"]] and len(grid.body_rows) == 3
 
@@ -276,7 +382,11 @@ def test_a_table_read_turned_round_is_turned_back() -> None:
         # falling figures in a row of a year-on-year table, no label after them
         [["Revenue", "2023", "2022", "2021"], ["Units", "3", "2", "1"], ["Stores", "12", "11", "10"]],
         # falling numbers with a label last, but a sentence in the last column: no header there
-        [["9.", "8.", "7.", "#"], ["a", "b", "c", "This is a sentence that no header would ever be, it is far too long."], ["x", "y", "z", "w"]],
+        [
+            ["9.", "8.", "7.", "#"],
+            ["a", "b", "c", "This is a sentence that no header would ever be, it is far too long."],
+            ["x", "y", "z", "w"],
+        ],
     ],
     ids=["header-first-column", "falling-figures", "long-last-cells"],
 )

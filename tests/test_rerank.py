@@ -87,17 +87,23 @@ def test_the_stage_reorders_only_the_first_pool_hits(index: StructureIndex) -> N
     # a k = 10 answer starts with the k = 5 answer: a deeper question does not reshuffle the top
     assert [h.unit.unit_id for h in index.query(SHARPS, k=5, min_score=0)] == [h.unit.unit_id for h in again[:5]]
     wide = index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)
-    assert {h.unit.unit_id for h in wide} <= {h.unit.unit_id for h in index.query(SHARPS, k=30, rerank=False, min_score=0)}
+    assert {h.unit.unit_id for h in wide} <= {
+        h.unit.unit_id for h in index.query(SHARPS, k=30, rerank=False, min_score=0)
+    }
 
 
 def test_rerank_keeps_filters_and_off_is_the_fused_order(index: StructureIndex) -> None:
     from structaware_retrievers.query.filters import SearchFilter
 
-    only_rows = index.query(SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]), min_score=0)
+    only_rows = index.query(
+        SHARPS, k=3, rerank=Rerank(pool=10), filter=SearchFilter(unit_types=["table_row"]), min_score=0
+    )
     assert only_rows and all(h.unit.unit_type.value == "table_row" for h in only_rows)
     assert index.query(SHARPS, k=5, rerank=True, min_score=0) == index.query(SHARPS, k=5, min_score=0)
     # trap: BM25 alone keeps its own order by default
-    assert index.query(SHARPS, k=5, mode="sparse", min_score=0) == index.query(SHARPS, k=5, mode="sparse", rerank=False, min_score=0)
+    assert index.query(SHARPS, k=5, mode="sparse", min_score=0) == index.query(
+        SHARPS, k=5, mode="sparse", rerank=False, min_score=0
+    )
     with pytest.raises(MalformedInputError, match="rerank"):
         index.query(SHARPS, rerank=Rerank(pool=0), min_score=0)  # checked when built
 

@@ -62,7 +62,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], dict[s
     return paths, clean
 
 
-def _run(*args: str, stdin: int | None = None, lock_timeout: int | None = None, env: dict | None = None) -> subprocess.Popen:
+def _run(
+    *args: str, stdin: int | None = None, lock_timeout: int | None = None, env: dict | None = None
+) -> subprocess.Popen:
     env = {**os.environ, **(env or {}), **({"STRUCTAWARE_LOCK_TIMEOUT": str(lock_timeout)} if lock_timeout else {})}
     return subprocess.Popen(
         [sys.executable, str(WORKER), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=stdin, text=True,
@@ -222,7 +224,9 @@ def test_a_broken_sparse_encoder_fails_its_document_only(
         summary = ix.ingest(paths[1:2], optimize=False)
         assert [f.error_type for f in summary.failed] == [StoreError.__name__]
         assert "indices but" in summary.failed[0].message
-        assert state(ix) == before and ix.store.count(PointFilter(include_hidden=True)) == len(before[next(iter(before))])
+        assert state(ix) == before and ix.store.count(PointFilter(include_hidden=True)) == len(
+            before[next(iter(before))]
+        )
         monkeypatch.setattr(ix.sparse, "embed_documents", real)
         assert ix.ingest(paths, optimize=False).ok and state(ix) == clean
 

@@ -108,7 +108,14 @@ def test_bad_values_name_their_field(changes: dict[str, Any], field: str) -> Non
 def test_values_at_the_edges_are_accepted() -> None:
     """The trap beside the checks: the smallest and largest values each field takes."""
     o = SearchOptions(
-        k=1, rrf_k=1, prefetch_limit=1, weights=(0.01, 1), budget_chars=1, group_size=1, min_score=1.0, rerank=Rerank(pool=2)
+        k=1,
+        rrf_k=1,
+        prefetch_limit=1,
+        weights=(0.01, 1),
+        budget_chars=1,
+        group_size=1,
+        min_score=1.0,
+        rerank=Rerank(pool=2),
     )
     assert (o.k, o.budget_chars, o.min_score) == (1, 1, 1.0)
     assert SearchOptions(min_score=0, rerank=True).min_score == 0.0
@@ -167,7 +174,9 @@ def test_the_serve_body_becomes_options() -> None:
     assert url == SearchOptions(k=3, expand=True, budget_chars=900)
 
 
-def test_the_cli_searches_with_the_options_it_would_send_a_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_cli_searches_with_the_options_it_would_send_a_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """``structaware query``: its flags become one SearchOptions, the same whether the command asks a
     running server (the body it sends, read back by the server) or searches in its own process."""
     from typer.testing import CliRunner
@@ -184,8 +193,10 @@ def test_the_cli_searches_with_the_options_it_would_send_a_server(monkeypatch: p
     for server in ("--server", "--no-server"):
         res = CliRunner().invoke(app, ["query", QUESTION, "--index", str(tmp_path), *flags, server])
         assert res.exit_code == 0, res.output
-    (text, options), = local.calls
-    expected = SearchOptions(k=3, mode="sparse", rrf_k=60, weights=(0.5, 1.0), rerank=False, filter={"type": "table_row"})
+    ((text, options),) = local.calls
+    expected = SearchOptions(
+        k=3, mode="sparse", rrf_k=60, weights=(0.5, 1.0), rerank=False, filter={"type": "table_row"}
+    )
     assert text == QUESTION and options == expected
     assert _query_args(json.loads(json.dumps(bodies[0]))) == (QUESTION, expected)  # the body as JSON carries it
     res = CliRunner().invoke(app, ["query", QUESTION, "--index", str(tmp_path), "--mode", "sparse", "--no-server"])
@@ -220,7 +231,9 @@ def test_the_langchain_retriever_and_vector_store_build_options() -> None:
     assert per_call == SearchOptions(k=2, rrf_k=60, group_size=1, filter={"unit_type": "table_row"}, rerank=False)
     assert retriever._options(None, None).k == 4  # trap: a call's k does not stay
 
-    store = StructureAwareVectorStore(DeterministicFakeEmbedding(size=8), index=_Recorder(), fusion="dbsf", weights=(1, 1))
+    store = StructureAwareVectorStore(
+        DeterministicFakeEmbedding(size=8), index=_Recorder(), fusion="dbsf", weights=(1, 1)
+    )
     store._records = recorder = _Recorder()
     store.similarity_search(QUESTION, k=3)
     store.similarity_search_with_relevance_scores(QUESTION, k=3)

@@ -147,7 +147,9 @@ def _loaded_images(driver: Any, hit: Any) -> list[Any]:
 
     images = hit.find_elements(By.CSS_SELECTOR, ".pages img")
     WebDriverWait(driver, WAIT).until(
-        lambda d: all(d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", i) for i in images)
+        lambda d: all(
+            d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", i) for i in images
+        )
     )
     return images
 
@@ -253,7 +255,9 @@ def test_without_javascript_a_search_link_and_the_form_show_the_hits(browser: An
 
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})  # the page's scripts never run
     try:
-        browser.get(server.url + "/?q=blood+pressure+target+for+adults+57-59+y&type=table_row&k=3")  # a link to a search
+        browser.get(
+            server.url + "/?q=blood+pressure+target+for+adults+57-59+y&type=table_row&k=3"
+        )  # a link to a search
         assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-enhanced") is None
         assert browser.find_element(By.ID, "status").text == "3 hits"
         hits = browser.find_elements(By.CSS_SELECTOR, "#results .hit")
@@ -281,6 +285,8 @@ def test_without_javascript_a_search_link_and_the_form_show_the_hits(browser: An
         browser.get(server.url + "/?q=blood+pressure&type=tabel_row")
         line = browser.find_element(By.ID, "status")
         assert line.text.startswith("UnknownFilterError filter.unit_type: unknown unit type 'tabel_row'")
-        assert "error" in line.get_attribute("class").split() and not browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+        assert "error" in line.get_attribute("class").split() and not browser.find_elements(
+            By.CSS_SELECTOR, "#results .hit"
+        )
     finally:
         browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})

@@ -14,7 +14,12 @@ from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitTyp
 from structaware_readers.units import UnitOptions, build_units
 from structaware_readers.units.common import sentences, title
 
-CDC = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+CDC = (
+    Path(__file__).parent
+    / "fixtures"
+    / "mineru"
+    / "mineru-4.0.12_flash-tier_cdc_2016_outpatient_infection_prevention_guide"
+)
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 PARAGRAPH = (

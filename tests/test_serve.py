@@ -101,7 +101,9 @@ def test_serves_expansion_budget_and_weights_as_the_index_answers_them(server: Q
     assert body["evidence"] == json.loads(json.dumps(walk))  # the lines of `structaware query --expand --json`
     assert any(r["expanded_from"] == body["hits"][0]["unit_id"] for r in body["evidence"])  # adjacent rows
     assert sum(len(r["context"]) + 1 + len(r["text"]) for r in body["evidence"]) <= 3000
-    status, again = _call(f"{server.url}/query?text={q.replace(' ', '+')}&k=3&expand=true&budget_chars=3000&weights=0.5,1")
+    status, again = _call(
+        f"{server.url}/query?text={q.replace(' ', '+')}&k=3&expand=true&budget_chars=3000&weights=0.5,1"
+    )
     assert status == 200 and again == body  # the same request as URL parameters
     status, plain = _call(f"{server.url}/query", {"text": q, "k": 3})
     assert status == 200 and "evidence" not in plain
@@ -115,7 +117,9 @@ def test_an_expanded_answer_names_the_group_rows_its_hit_holds(server: QueryServ
     """With ``expand``, a table hit's record in ``evidence`` holds its group rows' text as its record in
     ``hits`` does, and names their ids as that record does (it said ``[]``: a client could not tell
     which units it was handed, and the rows were not listed anywhere else either)."""
-    status, body = _call(f"{server.url}/query", {"text": "What is the grade for adults 57-59 y?", "k": 3, "expand": True, "min_score": 0})
+    status, body = _call(
+        f"{server.url}/query", {"text": "What is the grade for adults 57-59 y?", "k": 3, "expand": True, "min_score": 0}
+    )
     assert status == 200
     hit = body["hits"][0]
     assert hit["unit_type"] == "table_row" and hit["group_unit_ids"]  # a grouped hit (every row kept)
@@ -204,7 +208,9 @@ def test_unknown_fields_are_400s_naming_the_field_and_the_accepted_ones(server: 
         assert status == 200 and body["hits"] and {h["unit_type"] for h in body["hits"]} == {"table_row"}, flt
 
 
-def test_every_error_body_has_the_documented_fields_and_a_public_error_name(server: QueryServer, tmp_path: Path) -> None:
+def test_every_error_body_has_the_documented_fields_and_a_public_error_name(
+    server: QueryServer, tmp_path: Path
+) -> None:
     bad = [
         _call(f"{server.url}/query", raw=b"{not json"),
         _call(f"{server.url}/query", raw=b"[1]"),
@@ -227,7 +233,9 @@ def test_every_error_body_has_the_documented_fields_and_a_public_error_name(serv
         assert set(body) == ERROR_FIELDS, body
         assert body["error"] in PUBLIC_ERRORS and not body["error"].startswith("_"), body
         assert body["detail"] and body["message"] in body["detail"] and "\n" not in body["detail"]
-        assert body["field"] is None or body["detail"].startswith(f"{body['field']}: ") or body["field"] in body["detail"]
+        assert (
+            body["field"] is None or body["detail"].startswith(f"{body['field']}: ") or body["field"] in body["detail"]
+        )
     assert bad[-1][1]["error"] == "IndexNotFoundError" and str(tmp_path / "empty") in bad[-1][1]["detail"]
 
 
@@ -302,14 +310,23 @@ def test_cli_query_asks_a_running_server_of_the_same_folder(tmp_path: Path) -> N
         return subprocess.run([*query, *extra], capture_output=True, text=True, env=env, timeout=120, check=False)
 
     def run_empty() -> subprocess.CompletedProcess[str]:  # a request the index rejects: 400 from a server
-        return subprocess.run([*cli, "query", " ", "--index", str(folder)], capture_output=True, text=True, env=env, timeout=120, check=False)
+        return subprocess.run(
+            [*cli, "query", " ", "--index", str(folder)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
 
     alone = run()
     alone_json = run("--json", "--expand", "--filter", "type=table_row")
     alone_empty = run_empty()
     assert (alone_empty.returncode, alone_empty.stderr) == (2, "error: text: query text is empty\n")
     assert alone.returncode == 0 and alone.stdout.startswith("1. [table_row]")
-    proc = subprocess.Popen([*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env
+    )
     try:
         line = proc.stderr.readline()  # type: ignore[union-attr]
         assert "serving" in line, line
@@ -364,8 +381,22 @@ def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Pa
 
     folder = tmp_path / "ix"
     shutil.copytree(tiny_en_index_dir, folder)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "STRUCTAWARE_CACHE_DIR": str(tiny_en_index_dir.parent.parent / "sa-cache")}
-    cli = [sys.executable, "-m", "structaware_retrievers.cli", "query", "clinic target for adults 57-59 y", "--index", str(folder), "-k", "3"]
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "STRUCTAWARE_CACHE_DIR": str(tiny_en_index_dir.parent.parent / "sa-cache"),
+    }
+    cli = [
+        sys.executable,
+        "-m",
+        "structaware_retrievers.cli",
+        "query",
+        "clinic target for adults 57-59 y",
+        "--index",
+        str(folder),
+        "-k",
+        "3",
+    ]
     alone = subprocess.run([*cli, "--no-server"], capture_output=True, text=True, env=env, timeout=120, check=False)
     assert alone.returncode == 0 and alone.stdout.startswith("1. [table_row]"), alone.stderr
     serve_client.advertise(folder / "structaware", "http://127.0.0.1:9")  # this pytest process: alive, no server
@@ -374,7 +405,9 @@ def test_a_stale_server_advertisement_never_breaks_a_query(tiny_en_index_dir: Pa
         assert (stale.returncode, stale.stdout, stale.stderr) == (0, alone.stdout, "")
 
 
-def test_an_ingest_into_the_served_folder_is_seen_by_the_running_server(tiny_en_index_dir: Path, tmp_path: Path) -> None:
+def test_an_ingest_into_the_served_folder_is_seen_by_the_running_server(
+    tiny_en_index_dir: Path, tmp_path: Path
+) -> None:
     """`structaware ingest` into the folder a `structaware serve` holds: the server lets go of the
     shard while idle (the ingest marks the shard lock wanted), takes it back at its next request and
     answers with the new document; both processes stay up and nothing indexed is lost."""
@@ -388,7 +421,9 @@ def test_an_ingest_into_the_served_folder_is_seen_by_the_running_server(tiny_en_
         "STRUCTAWARE_LOCK_TIMEOUT": "120",  # a lock never handed over fails the ingest instead of hanging
     }
     cli = [sys.executable, "-m", "structaware_retrievers.cli"]
-    proc = subprocess.Popen([*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [*cli, "serve", "--index", str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env
+    )
     try:
         line = proc.stderr.readline()  # type: ignore[union-attr]
         match = re.search(r"at (http://127\.0\.0\.1:\d+)", line)

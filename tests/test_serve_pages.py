@@ -84,7 +84,12 @@ def test_a_hit_by_its_unit_id_with_its_group_rows(server: QueryServer) -> None:
     status, kind, raw = _get(server.url + link)
     assert status == 200 and kind.startswith("application/json")
     (again,) = json.loads(raw)["hits"]
-    assert {**again, "rank": hit["rank"], "score": hit["score"], "relevance": hit["relevance"]} == hit  # the same record, by its stable ids
+    assert {
+        **again,
+        "rank": hit["rank"],
+        "score": hit["score"],
+        "relevance": hit["relevance"],
+    } == hit  # the same record, by its stable ids
     assert again["rank"] is None and again["score"] is None and again["relevance"] is None
     status, _, raw = _get(server.url + f"/unit?unit={hit['unit_id']}")
     assert json.loads(raw)["hits"][0]["text"] == hit["text"].splitlines()[0]  # the row alone
@@ -95,15 +100,24 @@ def test_the_image_of_a_hit_outlines_its_rows_on_the_page_asked(server: QuerySer
                                              "filter": {"unit_types": ["table_row"]}, "min_score": 0})  # fmt: skip
     (hit,) = json.loads(raw)["hits"]
     page = hit["element_pages"][0]
-    status, kind, png = _get(server.url + f"/image?unit={hit['unit_id']}&with={','.join(hit['group_unit_ids'])}&page={page}")
+    status, kind, png = _get(
+        server.url + f"/image?unit={hit['unit_id']}&with={','.join(hit['group_unit_ids'])}&page={page}"
+    )
     assert status == 200 and kind == "image/png"
     image = Image.open(io.BytesIO(png))
     meta = json.loads(image.text["structaware"])
     on_page = [b for b, p in zip(hit["bboxes"], hit["element_pages"]) if p == page]
-    assert meta["pages"] == [page] and [o["bbox"] for o in meta["outlines"]] == [list(b) for b in dict.fromkeys(map(tuple, on_page))]
+    assert meta["pages"] == [page] and [o["bbox"] for o in meta["outlines"]] == [
+        list(b) for b in dict.fromkeys(map(tuple, on_page))
+    ]
     for o in meta["outlines"]:  # pixel boxes: the bbox times the image size
         x0, y0, x1, y1 = o["bbox"]
-        assert o["box"] == [round(x0 * image.width), round(y0 * image.height), round(x1 * image.width), round(y1 * image.height)]
+        assert o["box"] == [
+            round(x0 * image.width),
+            round(y0 * image.height),
+            round(x1 * image.width),
+            round(y1 * image.height),
+        ]
     status, _, cropped = _get(server.url + f"/image?unit={hit['unit_id']}&crop=true&margin=10&dpi=72")
     assert status == 200 and Image.open(io.BytesIO(cropped)).height < image.height
 

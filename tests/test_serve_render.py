@@ -57,7 +57,9 @@ def _document(doc_id: str, name: str, texts: list[tuple[BlockKind, str]]) -> Par
         Block(block_id=f"p1-e{i}", kind=k, text=t, page=1, level=1 if k is BlockKind.HEADING else None)
         for i, (k, t) in enumerate(texts)
     ]
-    return ParsedDocument(doc_id=doc_id, name=name, source=f"{doc_id}.json", parser="mineru", page_count=1, blocks=blocks)
+    return ParsedDocument(
+        doc_id=doc_id, name=name, source=f"{doc_id}.json", parser="mineru", page_count=1, blocks=blocks
+    )
 
 
 @pytest.fixture
@@ -113,20 +115,27 @@ def test_a_search_link_renders_its_hits_in_the_html(server: QueryServer) -> None
     assert _status(page) == "3 hits"
     first, record = hits[0], expected[0].to_record()
     assert {h["type"] for h in hits} == {"table_row"}
-    assert first["rows"][0].startswith("Population: Adults 57-59 y") and len(first["rows"]) == 1 + len(record["group_unit_ids"])
+    assert first["rows"][0].startswith("Population: Adults 57-59 y") and len(first["rows"]) == 1 + len(
+        record["group_unit_ids"]
+    )
     assert first["grade"] == f"Grade {record['grade']['grade']}"
     assert f"{EN_NAME} p. {', '.join(map(str, record['pages']))}" in first["heading"]
     # each 1-based page's picture of the hit with its group rows, and the link to the hit alone
     with_rows = ",".join(record["group_unit_ids"])
     assert first["images"] == [
-        "/image?" + urllib.parse.urlencode({"unit": record["unit_id"], "page": p, "with": with_rows}) for p in record["pages"]
+        "/image?" + urllib.parse.urlencode({"unit": record["unit_id"], "page": p, "with": with_rows})
+        for p in record["pages"]
     ]
     assert first["link"] == "/?" + urllib.parse.urlencode({"unit": record["unit_id"], "with": with_rows})
     assert f'value="{html.escape(QUESTION)}"' in page and '<option value="table_row" selected>' in page  # the form kept
     assert '<input id="k" name="k" type="number" min="1" max="50" value="3">' in page
     # the hit's own link renders that hit alone, with its rows
     status, _, alone = _page(server, first["link"][2:])
-    assert status == 200 and [h["rows"] for h in _hits(alone)] == [first["rows"]] and "1." not in _hits(alone)[0]["heading"]
+    assert (
+        status == 200
+        and [h["rows"] for h in _hits(alone)] == [first["rows"]]
+        and "1." not in _hits(alone)[0]["heading"]
+    )
     # no question: the form and no hits
     status, _, blank = _page(server)
     assert status == 200 and _hits(blank) == [] and _status(blank) == "" and "2 documents" in blank
@@ -180,7 +189,11 @@ def test_no_hits_and_an_empty_index_are_said_in_words(server: QueryServer, empty
     assert _status(page) == "No hits: no unit matches this question under the filters doc=Hypertension guideline, 2024."
     assert '<option value="Hypertension guideline, 2024" selected>' in page  # a name is taken whole, commas and all
     status, _, page = _page(empty_server)
-    assert status == 200 and _status(page).startswith("The index holds no documents yet") and "0 documents, 0 units" in page
+    assert (
+        status == 200
+        and _status(page).startswith("The index holds no documents yet")
+        and "0 documents, 0 units" in page
+    )
     status, _, page = _page(empty_server, {"q": "blood pressure"})
     assert status == 404 and _status(page).startswith("IndexNotFoundError") and "ingest documents first" in page
 
@@ -189,14 +202,16 @@ def test_the_question_and_document_texts_are_escaped(hostile_server: QueryServer
     question = '<script>alert("q")</script> sodium intake'
     status, _, page = _page(hostile_server, {"q": question, "doc": "<script>alert('doc')</script>"})
     assert status == 200
-    assert _status(page) == "No hits: no unit matches this question under the filters doc=<script>alert('doc')</script>."
-    assert page.count("<script") == 1 and "<script src=\"/assets/app.js\" defer></script>" in page  # the page's own
-    assert "<option value=\"&lt;script&gt;alert(&#x27;doc&#x27;)&lt;/script&gt;\" selected>" in page
+    assert (
+        _status(page) == "No hits: no unit matches this question under the filters doc=<script>alert('doc')</script>."
+    )
+    assert page.count("<script") == 1 and '<script src="/assets/app.js" defer></script>' in page  # the page's own
+    assert '<option value="&lt;script&gt;alert(&#x27;doc&#x27;)&lt;/script&gt;" selected>' in page
     status, _, page = _page(hostile_server, {"q": question, "k": "1"})
     assert status == 200 and page.count("<script") == 1 and "<b>" not in page and "<i>" not in page
     (hit,) = _hits(page)
     assert any('<script>alert("unit")</script>' in row for row in hit["rows"])  # shown as text, not run
-    assert '&lt;script&gt;alert(&quot;unit&quot;)&lt;/script&gt;' in page
+    assert "&lt;script&gt;alert(&quot;unit&quot;)&lt;/script&gt;" in page
     assert 'portal "<i>advice</i>"' in hit["heading"] and "&lt;b&gt;patient portal&lt;/b&gt;" in page
     assert f'value="{html.escape(question)}"' in page
     assert html.escape(question) + " - structaware search</title>" in page

@@ -47,7 +47,21 @@ def _meta(path: Path) -> dict:
 
 def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "hit.png"
-    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-o", str(out), "--filter", "type=table_row", "--min-score", "0"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "show",
+            QUESTION,
+            "--index",
+            str(index_with_pdf),
+            "-o",
+            str(out),
+            "--filter",
+            "type=table_row",
+            "--min-score",
+            "0",
+        ],
+    )
     assert res.exit_code == 0, res.output
     meta = _meta(out)
     # the hit's row and its group's rows (the default group size)
@@ -55,11 +69,15 @@ def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path:
     assert all(o["box"][3] - o["box"][1] < 30 for o in meta["outlines"])  # rows, not the table
     assert f"-> {out}" in res.output and meta["unit_id"] in res.output
     # several hits: FILE-<rank>.png; a folder: <doc>-p<page>-<id>.png in it
-    res = CliRunner().invoke(app, ["show", QUESTION, "--index", str(index_with_pdf), "-k", "2", "-o", str(out), "--crop", "--min-score", "0"])
+    res = CliRunner().invoke(
+        app, ["show", QUESTION, "--index", str(index_with_pdf), "-k", "2", "-o", str(out), "--crop", "--min-score", "0"]
+    )
     assert res.exit_code == 0, res.output
     assert [p.name for p in sorted(tmp_path.glob("hit-*.png"))] == ["hit-1.png", "hit-2.png"]
     assert Image.open(tmp_path / "hit-1.png").height < Image.open(out).height  # cropped
-    res = CliRunner().invoke(app, ["show", "--unit", meta["unit_id"], "--index", str(index_with_pdf), "-o", str(tmp_path / "pics")])
+    res = CliRunner().invoke(
+        app, ["show", "--unit", meta["unit_id"], "--index", str(index_with_pdf), "-o", str(tmp_path / "pics")]
+    )
     assert res.exit_code == 0, res.output
     (one,) = (tmp_path / "pics").glob("*.png")
     assert one.name == f"synthetic_guideline_en-p{meta['pages'][0]}-{meta['unit_id'][:8]}.png"
@@ -67,7 +85,16 @@ def test_show_writes_the_picture_of_the_top_hits(index_with_pdf: Path, tmp_path:
 
 
 def test_show_names_the_pdf_an_index_of_parser_output_needs(tiny_en_index_dir: Path, tmp_path: Path) -> None:
-    args = ["show", QUESTION, "--index", str(tiny_en_index_dir), "--filter", "type=table_row", "-o", str(tmp_path / "x.png")]
+    args = [
+        "show",
+        QUESTION,
+        "--index",
+        str(tiny_en_index_dir),
+        "--filter",
+        "type=table_row",
+        "-o",
+        str(tmp_path / "x.png"),
+    ]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 2
     assert "mineru-4.0.12_flash-tier_synthetic_guideline_en.pdf" in res.output and "--pdf" in res.output
@@ -82,7 +109,9 @@ def test_show_usage_errors(tiny_en_index_dir: Path) -> None:
         assert res.exit_code == 2 and "a question or --unit" in res.output
     res = CliRunner().invoke(app, ["show", "--index", str(tiny_en_index_dir), "--unit", "nope"])
     assert res.exit_code == 2 and "not a unit id" in res.output
-    res = CliRunner().invoke(app, ["show", "--index", str(tiny_en_index_dir), "--unit", "00000000-0000-5000-8000-000000000000"])
+    res = CliRunner().invoke(
+        app, ["show", "--index", str(tiny_en_index_dir), "--unit", "00000000-0000-5000-8000-000000000000"]
+    )
     assert res.exit_code == 2 and "no unit 00000000-0000-5000-8000-000000000000" in res.output
 
 
@@ -105,6 +134,8 @@ def test_inline_pictures_only_on_a_terminal_that_can_show_them() -> None:
     assert all(len(c.split(";", 1)[1]) <= 4096 for c in chunks)
     iterm = _Tty()
     write_inline(png, iterm, "iterm")
-    assert iterm.getvalue().startswith(f"\x1b]1337;File=inline=1;size={len(png)};") and iterm.getvalue().endswith("\x07\n")
+    assert iterm.getvalue().startswith(f"\x1b]1337;File=inline=1;size={len(png)};") and iterm.getvalue().endswith(
+        "\x07\n"
+    )
     with pytest.raises(ValueError, match="unknown inline image protocol"):
         write_inline(png, _Tty(), "sixel")

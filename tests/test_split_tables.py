@@ -87,21 +87,35 @@ def test_table_block_with_one_block_per_number_below_becomes_one_table():
     head = [p.text(COL1, 100, "June 30, 2023", right=True), p.text(COL2, 100, "Dec 31, 2022", right=True)]
     head.append(p.text(LABEL_X, 100, "(in millions)"))
     head.append(p.text(LABEL_X, 124, "Assets"))
-    row1 = [p.text(LABEL_X + 8, 136, "Securities purchased"), p.text(COL1, 136, "$597,912", right=True),
-            p.text(COL2, 136, "$561,426", right=True)]
+    row1 = [
+        p.text(LABEL_X + 8, 136, "Securities purchased"),
+        p.text(COL1, 136, "$597,912", right=True),
+        p.text(COL2, 136, "$561,426", right=True),
+    ]
     # below the table block: one block per label and number, as MinerU's flash tier gives them
     lab2 = p.text(LABEL_X + 8, 148, "Securities borrowed")
     n21, n22 = p.text(COL1, 148, "228,279", right=True), p.text(COL2, 148, "205,579", right=True)
     lab3 = p.text(LABEL_X, 160, "Liabilities")
     lab4 = p.text(LABEL_X + 8, 172, "Securities loaned")
     n41, n42 = p.text(COL1, 172, "52,443", right=True), p.text(COL2, 172, "(42,016)", right=True)
-    note = p.text(LABEL_X, 196, "(a) Includes securities-for-securities lending agreements accounted for at fair value.")
+    note = p.text(
+        LABEL_X, 196, "(a) Includes securities-for-securities lending agreements accounted for at fair value."
+    )
     intro = p.text(LABEL_X, 70, "The table below summarizes the gross amounts of securities financing agreements.")
     blocks = [
-        block(0, BlockKind.PARAGRAPH, intro, "The table below summarizes the gross amounts of securities financing agreements."),
-        block(1, BlockKind.TABLE, union(*head, *row1),
-              "(in millions)  June 30, 2023   Dec 31, 2022\nAssets\n  Securities purchased  $597,912  $561,426",
-              source_type="table"),
+        block(
+            0,
+            BlockKind.PARAGRAPH,
+            intro,
+            "The table below summarizes the gross amounts of securities financing agreements.",
+        ),
+        block(
+            1,
+            BlockKind.TABLE,
+            union(*head, *row1),
+            "(in millions)  June 30, 2023   Dec 31, 2022\nAssets\n  Securities purchased  $597,912  $561,426",
+            source_type="table",
+        ),
         # MinerU types some rows of a table at the top of a page as page headers: they are rows too
         block(2, BlockKind.HEADER, lab2, "Securities borrowed", source_type="header"),
         block(3, BlockKind.PARAGRAPH, n21, "228,279"),
@@ -110,8 +124,13 @@ def test_table_block_with_one_block_per_number_below_becomes_one_table():
         block(6, BlockKind.FOOTNOTE, lab4, "Securities loaned", source_type="page_footnote"),
         block(7, BlockKind.PARAGRAPH, n41, "52,443"),
         block(8, BlockKind.PARAGRAPH, n42, "(42,016)"),
-        block(9, BlockKind.FOOTNOTE, note, "(a) Includes securities-for-securities lending agreements accounted for at fair value.",
-              source_type="page_footnote"),
+        block(
+            9,
+            BlockKind.FOOTNOTE,
+            note,
+            "(a) Includes securities-for-securities lending agreements accounted for at fair value.",
+            source_type="page_footnote",
+        ),
     ]
     doc = doc_of(blocks)
     out = recover_table_grids(doc, p.pdf())
@@ -152,10 +171,20 @@ def test_figure_of_numbers_with_its_row_labels_beside_it_becomes_one_table():
         figure_boxes += [p.text(COL1, top, hi, right=True), p.text(COL2, top, lo, right=True)]
     after = p.text(LABEL_X, 190, "As of January 24, 2018, there were 2,357 shareholders of record of our common stock.")
     blocks = [
-        block(0, BlockKind.FIGURE, union(*figure_boxes), "High Low\n" + "\n".join(f"{h}   {lo}" for h, lo in zip(highs, lows)),
-              source_type="image"),
+        block(
+            0,
+            BlockKind.FIGURE,
+            union(*figure_boxes),
+            "High Low\n" + "\n".join(f"{h}   {lo}" for h, lo in zip(highs, lows)),
+            source_type="image",
+        ),
         block(1, BlockKind.PARAGRAPH, union(*label_boxes), "Year ended December 31, 2016 " + " ".join(quarters)),
-        block(2, BlockKind.PARAGRAPH, after, "As of January 24, 2018, there were 2,357 shareholders of record of our common stock."),
+        block(
+            2,
+            BlockKind.PARAGRAPH,
+            after,
+            "As of January 24, 2018, there were 2,357 shareholders of record of our common stock.",
+        ),
     ]
     doc = doc_of(blocks)
     out = recover_table_grids(doc, p.pdf())
@@ -208,13 +237,29 @@ def _panel(p: Page, top: float, date: str, rows: list[tuple[str, str, str]], *, 
 
 def test_stacked_panels_of_the_same_columns_become_one_table_keeping_both_ids():
     p = Page()
-    first = _panel(p, 100, "March 31, 2021", [("Interest rate", "310,838", "28,548"), ("Foreign exchange", "185,672", "15,112")])
-    second = _panel(p, 142, "December 31, 2020", [("Interest rate", "390,659", "35,725"), ("Foreign exchange", "205,359", "15,781")])
+    first = _panel(
+        p, 100, "March 31, 2021", [("Interest rate", "310,838", "28,548"), ("Foreign exchange", "185,672", "15,112")]
+    )
+    second = _panel(
+        p, 142, "December 31, 2020", [("Interest rate", "390,659", "35,725"), ("Foreign exchange", "205,359", "15,781")]
+    )
     # MinerU's boxes of the two panels touch (the second starts a little above the first's end)
     second = (second[0], second[1] - 0.005, second[2], second[3])
     blocks = [
-        block(0, BlockKind.TABLE, first, "March 31, 2021 Net\nInterest rate 310,838 28,548\nForeign exchange 185,672 15,112", "table"),
-        block(1, BlockKind.TABLE, second, "December 31, 2020 Net\nInterest rate 390,659 35,725\nForeign exchange 205,359 15,781", "table"),
+        block(
+            0,
+            BlockKind.TABLE,
+            first,
+            "March 31, 2021 Net\nInterest rate 310,838 28,548\nForeign exchange 185,672 15,112",
+            "table",
+        ),
+        block(
+            1,
+            BlockKind.TABLE,
+            second,
+            "December 31, 2020 Net\nInterest rate 390,659 35,725\nForeign exchange 205,359 15,781",
+            "table",
+        ),
     ]
     doc = doc_of(blocks)
     out = recover_table_grids(doc, p.pdf())
@@ -247,9 +292,16 @@ def test_stacked_tables_of_other_columns_stay_two_tables():
     first = _panel(p, 100, "March 31, 2021", [("Interest rate", "310,838", "28,548"), ("Credit", "14,212", "1,048")])
     second = _panel(p, 142, "Total", [("Equity", "73,578", "19,753"), ("Commodity", "22,089", "8,658")], third="Other")
     blocks = [
-        block(0, BlockKind.TABLE, first, "March 31, 2021 Net\nInterest rate 310,838 28,548\nCredit 14,212 1,048", "table"),
-        block(1, BlockKind.TABLE, (second[0], second[1] - 0.005, second[2], second[3]),
-              "Total Net Other\nEquity 73,578 19,753 1\nCommodity 22,089 8,658 1", "table"),
+        block(
+            0, BlockKind.TABLE, first, "March 31, 2021 Net\nInterest rate 310,838 28,548\nCredit 14,212 1,048", "table"
+        ),
+        block(
+            1,
+            BlockKind.TABLE,
+            (second[0], second[1] - 0.005, second[2], second[3]),
+            "Total Net Other\nEquity 73,578 19,753 1\nCommodity 22,089 8,658 1",
+            "table",
+        ),
     ]
     out = recover_table_grids(doc_of(blocks), p.pdf())
     assert [b.block_id for b in out.blocks] == ["p1-e0", "p1-e1"]
@@ -260,21 +312,47 @@ def test_stacked_tables_of_other_columns_stay_two_tables():
 def test_text_column_beside_a_table_is_not_taken_as_its_labels():
     """A two-column page: the running text left of a table on the same rows stays text."""
     p = Page()
-    prose = [p.text(40, 100 + 12 * k, line) for k, line in enumerate(
-        ["In addition to its obligation to repurchase", "certain loans, the Firm also has the option", "to repurchase delinquent loans. Options"])]
+    prose = [
+        p.text(40, 100 + 12 * k, line)
+        for k, line in enumerate(
+            [
+                "In addition to its obligation to repurchase",
+                "certain loans, the Firm also has the option",
+                "to repurchase delinquent loans. Options",
+            ]
+        )
+    ]
     label = p.text(40, 136, "Options to repurchase")
     table = [p.text(420, 100, "Mar 31,", right=True), p.text(520, 100, "Dec 31,", right=True)]
     for k, (lab, a, b) in enumerate([("Loans repurchased", "$1,332", "$1,413"), ("Real estate owned", "8", "9")]):
-        table += [p.text(250, 112 + 12 * k, lab), p.text(420, 112 + 12 * k, a, right=True), p.text(520, 112 + 12 * k, b, right=True)]
+        table += [
+            p.text(250, 112 + 12 * k, lab),
+            p.text(420, 112 + 12 * k, a, right=True),
+            p.text(520, 112 + 12 * k, b, right=True),
+        ]
     blocks = [
-        block(0, BlockKind.PARAGRAPH, union(*prose), "In addition to its obligation to repurchase certain loans, the Firm also"
-              " has the option to repurchase delinquent loans. Options"),
+        block(
+            0,
+            BlockKind.PARAGRAPH,
+            union(*prose),
+            "In addition to its obligation to repurchase certain loans, the Firm also"
+            " has the option to repurchase delinquent loans. Options",
+        ),
         block(1, BlockKind.PARAGRAPH, label, "Options to repurchase"),
-        block(2, BlockKind.TABLE, union(*table), "Mar 31, Dec 31,\nLoans repurchased $1,332 $1,413\nReal estate owned 8 9", "table"),
+        block(
+            2,
+            BlockKind.TABLE,
+            union(*table),
+            "Mar 31, Dec 31,\nLoans repurchased $1,332 $1,413\nReal estate owned 8 9",
+            "table",
+        ),
     ]
     out = recover_table_grids(doc_of(blocks), p.pdf())
     assert [b.block_id for b in out.blocks] == ["p1-e0", "p1-e1", "p1-e2"]
-    assert out.block("p1-e2").table.body_rows == [["Loans repurchased", "$1,332", "$1,413"], ["Real estate owned", "8", "9"]]
+    assert out.block("p1-e2").table.body_rows == [
+        ["Loans repurchased", "$1,332", "$1,413"],
+        ["Real estate owned", "8", "9"],
+    ]
 
 
 def test_pieces_the_pdf_does_not_hold_stay_as_they_are_with_a_warning():
@@ -282,7 +360,11 @@ def test_pieces_the_pdf_does_not_hold_stay_as_they_are_with_a_warning():
     table and its fragments are kept as the parser gave them, and a warning names page and element."""
     p = Page()
     head = [p.text(COL1, 100, "2021", right=True), p.text(COL2, 100, "2020", right=True)]
-    row = [p.text(LABEL_X, 112, "Net sales"), p.text(COL1, 112, "107,006", right=True), p.text(COL2, 112, "135,987", right=True)]
+    row = [
+        p.text(LABEL_X, 112, "Net sales"),
+        p.text(COL1, 112, "107,006", right=True),
+        p.text(COL2, 112, "135,987", right=True),
+    ]
     lab = p.text(LABEL_X, 124, "Operating income")
     n1, n2 = p.text(COL1, 124, "2,233", right=True), p.text(COL2, 124, "4,186", right=True)
     blocks = [
@@ -303,8 +385,10 @@ def test_panel_header_printed_again_for_another_period_becomes_a_band_row():
     from structaware_readers.table_recovery.panels import split_panels
 
     grid = TableGrid(
-        header_rows=[["Three months ended March 31,", "2021 Amounts reclassified", "Amounts recorded"],
-                     ["(in millions)", "from AOCI", "in OCI"]],
+        header_rows=[
+            ["Three months ended March 31,", "2021 Amounts reclassified", "Amounts recorded"],
+            ["(in millions)", "from AOCI", "in OCI"],
+        ],
         body_rows=[
             ["Interest rate", "$237", "$(2,761)"],
             ["Foreign exchange", "27", "66"],
@@ -317,18 +401,27 @@ def test_panel_header_printed_again_for_another_period_becomes_a_band_row():
         grid_source="pdf_text_layer",
     )
     out = split_panels(grid)
-    assert out.header_rows == [["Three months ended March 31,", "Amounts reclassified", "Amounts recorded"],
-                               ["(in millions)", "from AOCI", "in OCI"]]
+    assert out.header_rows == [
+        ["Three months ended March 31,", "Amounts reclassified", "Amounts recorded"],
+        ["(in millions)", "from AOCI", "in OCI"],
+    ]
     assert [r[0] for r in out.body_rows] == [
-        "Three months ended March 31, 2021", "Interest rate", "Foreign exchange",
-        "Three months ended March 31, 2020", "Interest rate", "Foreign exchange",
+        "Three months ended March 31, 2021",
+        "Interest rate",
+        "Foreign exchange",
+        "Three months ended March 31, 2020",
+        "Interest rate",
+        "Foreign exchange",
     ]
     assert out.body_row_pages == [7] * 6
     # a body line without figures that does not repeat the header (a sub-heading) stays a row
-    other = grid.model_copy(update={"body_rows": [*grid.body_rows[:2], ["Hedges of", "net investments", ""], *grid.body_rows[4:]],
-                                    "body_row_pages": [7] * 5})
+    other = grid.model_copy(
+        update={
+            "body_rows": [*grid.body_rows[:2], ["Hedges of", "net investments", ""], *grid.body_rows[4:]],
+            "body_row_pages": [7] * 5,
+        }
+    )
     assert split_panels(other) == other
-
 
 
 def test_ruled_cells_holding_label_and_figures_are_row_shading_not_columns():

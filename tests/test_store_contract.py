@@ -200,7 +200,9 @@ def test_sparse_vectors_are_normalised_or_refused_before_the_engine(store: Vecto
     def put(name: str) -> PointRecord:
         idx, val = cases[name]
         axis = 6 if name.startswith("empty") else 5
-        p = PointRecord(id=_uid(name), payload={"doc_id": "s"}, dense=_unit_vec((axis, 1.0)), sparse=SparseVector(idx, val))
+        p = PointRecord(
+            id=_uid(name), payload={"doc_id": "s"}, dense=_unit_vec((axis, 1.0)), sparse=SparseVector(idx, val)
+        )
         store.upsert([p])
         return store.retrieve([_uid(name)], with_vectors=True)[0]
 
@@ -446,7 +448,9 @@ def test_edge_folder_is_shared_with_other_processes_in_turns(tmp_path: Path) -> 
     )
     env = {**os.environ, "STRUCTAWARE_LOCK_TIMEOUT": "1"}  # the other process waits 1 s, then says why
     with s.hold():  # busy (a write transaction): the other process waits, then names this one
-        out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env)
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True, env=env
+        )
     assert "LOCKED" in out.stdout and "another process" in out.stdout and f"pid {os.getpid()}" in out.stdout
     # idle with the shard open: this process lets the other one in (its watcher thread parks the shard)
     assert s.count() == 5
@@ -470,7 +474,11 @@ def test_edge_payload_indexes_and_optimize(tmp_path: Path) -> None:
         schema = shard.info().payload_schema
     assert {k: str(v.data_type).split(".")[-1].lower() for k, v in schema.items()} == PAYLOAD_INDEXES
     # HNSW sub-graphs only where filters keep much of a library; integer fields match exactly and by range
-    assert {k for k, v in schema.items() if v.params.enable_hnsw} == set(HNSW_FILTER_FIELDS) == {"unit_type", "grade_label"}
+    assert (
+        {k for k, v in schema.items() if v.params.enable_hnsw}
+        == set(HNSW_FILTER_FIELDS)
+        == {"unit_type", "grade_label"}
+    )
     assert all(v.params.lookup and v.params.range for k, v in schema.items() if PAYLOAD_INDEXES[k] == "integer")
     s.delete(PointFilter.match("doc_id", "doc2"))
     s.optimize()
@@ -508,7 +516,9 @@ def test_client_payload_indexes_build_sub_graphs_only_for_type_and_grade() -> No
     assert all(p.lookup and p.range for p in made.values() if str(p.type.value) == "integer")
 
 
-@pytest.mark.skipif(not os.environ.get("QDRANT_URL"), reason="needs a Qdrant server: set QDRANT_URL (and QDRANT_API_KEY)")
+@pytest.mark.skipif(
+    not os.environ.get("QDRANT_URL"), reason="needs a Qdrant server: set QDRANT_URL (and QDRANT_API_KEY)"
+)
 def test_server_payload_indexes_as_created() -> None:
     s = filled(make_store("server", Path()))
     assert isinstance(s, ClientStore)

@@ -33,7 +33,9 @@ WORKER = Path(__file__).with_name("robust_worker.py")
 
 
 def _doc(name: str, n_rows: int) -> list[dict]:
-    rows = "".join(f"<tr><td>{name} condition {k}</td><td>drug {k % 13}</td><td>{k % 5 + 1} mg</td></tr>" for k in range(n_rows))
+    rows = "".join(
+        f"<tr><td>{name} condition {k}</td><td>drug {k % 13}</td><td>{k % 5 + 1} mg</td></tr>" for k in range(n_rows)
+    )
     return [
         {"type": "text", "text": f"Guideline {name}", "text_level": 1, "page_idx": 0},
         {"type": "table", "table_caption": [f"Table {name}"], "page_idx": 1,
@@ -52,7 +54,9 @@ def docs(tmp_path: Path) -> tuple[Path, Path]:
     return out[0], out[1]
 
 
-def _worker(*args: str, preexec: Callable[[], None] | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+def _worker(
+    *args: str, preexec: Callable[[], None] | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(WORKER), *args], capture_output=True, text=True, timeout=600, preexec_fn=preexec, check=False,
         env={**os.environ, "PYTHONPATH": str(WORKER.parent), **(env or {})},
@@ -71,7 +75,9 @@ def _served(index: Path) -> dict[str, list[str]]:
         return state(ix)
 
 
-def test_a_full_disk_is_refused_before_writing_and_the_index_stays_readable(docs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_full_disk_is_refused_before_writing_and_the_index_stays_readable(
+    docs: tuple[Path, Path], tmp_path: Path
+) -> None:
     """A real tmpfs: document A fits, then the disk is filled to less than the free space a write
     keeps ($STRUCTAWARE_MIN_FREE_MB, 64 here) and document B is refused up front (before: SIGBUS)."""
     if shutil.which("unshare") is None:
@@ -107,7 +113,9 @@ df -k --output=avail {mnt} | tail -1 > {tmp_path}/free.txt
     assert (tmp_path / "b.rc").read_text().strip() == "1" and "Traceback" not in (tmp_path / "b.err").read_text()
     (failure,) = summary["failed"]
     assert failure["error_type"] == "StoreError"
-    assert failure["message"].startswith(f"{mnt}/ix/structaware: disk: only ") and "free some space" in failure["message"]
+    assert (
+        failure["message"].startswith(f"{mnt}/ix/structaware: disk: only ") and "free some space" in failure["message"]
+    )
     assert (tmp_path / "q.out").read_text().strip() == "5", (tmp_path / "q.err").read_text()
     seen = json.loads((tmp_path / "state.out").read_text())
     assert len(seen) == 1 and len(next(iter(seen.values()))) == 60  # A whole, nothing of B
@@ -130,7 +138,9 @@ def test_a_file_size_limit_never_crashes_and_loses_nothing(docs: tuple[Path, Pat
     proc = _worker("ingest", str(new), str(a), preexec=limited(1_000_000))
     _assert_no_crash(proc)
     (failure,) = json.loads(proc.stdout.strip().splitlines()[-1])["failed"]
-    assert failure["message"].startswith(f"{new}/structaware: disk: cannot open the index: a file reached the size limit")
+    assert failure["message"].startswith(
+        f"{new}/structaware: disk: cannot open the index: a file reached the size limit"
+    )
     assert not (new / "structaware" / "shard").exists()  # the half-made shard was removed
 
     index = tmp_path / "ix"

@@ -96,7 +96,9 @@ def test_row_boxes_come_only_from_a_text_layer_that_holds_the_rows():
     assert len(own.body_row_bboxes) == 60 and all(own.body_row_bboxes)
     assert own.body_row_pages == [3] * 37 + [4] * 23  # each box on its own page's part of the table
     tops = [b[1] for b in own.body_row_bboxes[:37]]
-    assert tops == sorted(tops) and all(b[1] < b[3] <= c[1] for b, c in zip(own.body_row_bboxes, own.body_row_bboxes[1:37]))
+    assert tops == sorted(tops) and all(
+        b[1] < b[3] <= c[1] for b, c in zip(own.body_row_bboxes, own.body_row_bboxes[1:37])
+    )
     # the trap: the Chinese guideline's PDF has 4 pages too, but its text layer holds none of these rows
     other = add_row_boxes(doc, FIXTURES / "pdf" / "synthetic_guideline_zh.pdf")
     assert not any(table(other).body_row_bboxes)
@@ -114,7 +116,9 @@ def test_cdc_guide_without_its_pdf_gives_the_same_units_and_names_each_table(cap
     # one log line for the document (the reader's, naming the pages), not one per table, nor a second one
     # from the grid recovery that tried them again
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(logged) == 1 and "8 table(s) without readable cell markup on pages 21, 26, 31, 33, 37, 38, 39" in logged[0]
+    assert (
+        len(logged) == 1 and "8 table(s) without readable cell markup on pages 21, 26, 31, 33, 37, 38, 39" in logged[0]
+    )
     assert _unit_keys(build_units(doc)) == _unit_keys(build_units(prepare_document(read_mineru(parse))))
     # its checklists wrap cells over several lines: their text lines give no trusted grid
     tables = [w for w in doc.warnings if "table has no cell structure" in w]
@@ -339,7 +343,10 @@ def test_cdc_tables_continued_across_pages_are_one_table_once_rebuilt(shared_dir
         letters = [row[0][0] for row in grid.body_rows]
         assert letters == [chr(ord("A") + k) for k in range(len(letters))], b.block_id
         assert len(grid.body_row_pages) == len(grid.body_rows) == len(grid.body_row_bboxes)
-        assert grid.body_row_pages == sorted(grid.body_row_pages) and set(grid.body_row_pages) == {b.page, *b.extra_pages}
+        assert grid.body_row_pages == sorted(grid.body_row_pages) and set(grid.body_row_pages) == {
+            b.page,
+            *b.extra_pages,
+        }
     p30 = merged["p30-e3"].table
     assert p30.body_row_pages == [30] * 7 + [31] * 2
     # every row has its box: the parser's rows located in the text layer (row_boxes), the rebuilt rows
@@ -352,7 +359,9 @@ def test_cdc_tables_continued_across_pages_are_one_table_once_rebuilt(shared_dir
     rows = [u for u in build_units(doc) if u.table is not None and u.table.table_id == "p30-e3"]
     assert len(rows) == 9 and len({u.unit_id for u in rows}) == 9
     h_row = next(u for u in rows if u.table.cells[0].startswith("H. Facility has policies"))
-    assert h_row.pages == [31] and h_row.bboxes == [_rounded(p30.body_row_bboxes[7])] and h_row.element_ids == ["p31-e0"]
+    assert (
+        h_row.pages == [31] and h_row.bboxes == [_rounded(p30.body_row_bboxes[7])] and h_row.element_ids == ["p31-e0"]
+    )
 
 
 @pytest.mark.shared
@@ -382,7 +391,9 @@ def test_cli_units_takes_the_pdf_and_prints_warnings(cli):
 
 def _with_header(doc, block_id: str, header: list[list[str]]):
     blocks = [
-        b.model_copy(update={"table": b.table.model_copy(update={"header_rows": header})}) if b.block_id == block_id else b
+        b.model_copy(update={"table": b.table.model_copy(update={"header_rows": header})})
+        if b.block_id == block_id
+        else b
         for b in doc.blocks
     ]
     return doc.model_copy(update={"blocks": blocks})
@@ -415,7 +426,11 @@ def test_parser_markup_whose_header_cuts_words_is_rebuilt_and_a_sound_one_is_kep
     body = _table(raw, 2).table.body_rows
     garbled = _with_header(raw, _table(raw, 2).block_id, [["(in billions)", "Jun 30, De2022", "c 31, 2021", "Cha nge"]])
     grid = _table(recover_table_grids(garbled, PDF), 2).table
-    assert grid.grid_source == "pdf_text_layer" and grid.header_rows[0][1:] == ["Jun 30, 2022", "Dec 31, 2021", "Change"]
+    assert grid.grid_source == "pdf_text_layer" and grid.header_rows[0][1:] == [
+        "Jun 30, 2022",
+        "Dec 31, 2021",
+        "Change",
+    ]
     assert grid.body_rows == _PAGE2_BODY
     # a header whose words are all in the PDF region stays the parser's
     sound = _with_header(raw, _table(raw, 2).block_id, [["(in billions)", "Jun 30, 2022", "Dec 31, 2021", "Change"]])
@@ -428,8 +443,12 @@ def test_a_rebuild_that_loses_figures_leaves_the_parser_markup():
     block = _table(raw, 2)
     # body figures the PDF region does not hold (another table's values): the rebuild would lose them
     other = [[label, "9,991.1", "9,992.2", "9 %"] for label, *_ in block.table.body_rows]
-    table = block.table.model_copy(update={"header_rows": [["(in billions)", "Ju n 30", "De c 31", "Cha nge"]], "body_rows": other})
-    doc = raw.model_copy(update={"blocks": [b.model_copy(update={"table": table}) if b is block else b for b in raw.blocks]})
+    table = block.table.model_copy(
+        update={"header_rows": [["(in billions)", "Ju n 30", "De c 31", "Cha nge"]], "body_rows": other}
+    )
+    doc = raw.model_copy(
+        update={"blocks": [b.model_copy(update={"table": table}) if b is block else b for b in raw.blocks]}
+    )
     grid = _table(recover_table_grids(doc, PDF), 2).table
     assert grid.grid_source == "parser_html" and grid.body_rows == other
 
@@ -438,8 +457,11 @@ def test_a_rebuild_that_loses_figures_leaves_the_parser_markup():
     "header, title, rest",
     [
         # a title line the region took in (label column only, three words or more) is the title
-        ([["Financial performance of JPMorgan Chase", "", ""], ["(in millions)", "2022", "2021"]],
-         "Financial performance of JPMorgan Chase", [["(in millions)", "2022", "2021"]]),
+        (
+            [["Financial performance of JPMorgan Chase", "", ""], ["(in millions)", "2022", "2021"]],
+            "Financial performance of JPMorgan Chase",
+            [["(in millions)", "2022", "2021"]],
+        ),
         # a unit note or a short stub label is a column header line, not a title
         ([["(in millions, except ratios)", "", ""], ["", "2022", "2021"]], "", None),
         ([["Selected metrics", "", ""], ["", "2022", "2021"]], "", None),
@@ -455,12 +477,14 @@ def test_a_label_only_first_header_row_of_words_is_the_tables_title(header, titl
 
 
 def test_a_text_tables_title_line_becomes_the_grid_title():
-    text = "\n".join([
-        "Noninterest expense by line of business",
-        "(in millions)                 2022        2021",
-        "Compensation expense        $ 9,088     $ 8,630",
-        "Occupancy expense             1,157       1,109",
-    ])
+    text = "\n".join(
+        [
+            "Noninterest expense by line of business",
+            "(in millions)                 2022        2021",
+            "Compensation expense        $ 9,088     $ 8,630",
+            "Occupancy expense             1,157       1,109",
+        ]
+    )
     from structaware_readers.table_recovery.parser_text import grid_from_aligned_text
 
     grid = grid_from_aligned_text(text, page_number=3)

@@ -27,7 +27,9 @@ QUESTION = (
 def _units(grid: TableGrid):
     blocks = [
         Block(block_id="p1-e1", kind=BlockKind.HEADING, text="2 Infections", page=1, level=1),
-        Block(block_id="p1-e2", kind=BlockKind.TABLE, text="", page=1, table=grid, caption="Table 1. Treatment summary"),
+        Block(
+            block_id="p1-e2", kind=BlockKind.TABLE, text="", page=1, table=grid, caption="Table 1. Treatment summary"
+        ),
     ]
     doc = ParsedDocument(doc_id="5" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks)
     return [u for u in build_units(doc) if u.unit_type is UnitType.TABLE_ROW]
@@ -38,8 +40,20 @@ def test_a_long_cell_spanning_drug_rows_becomes_one_unit_and_leaves_the_rows():
         header_rows=[["Infection", "Key points", "Medicine", "Adult dose", "Length"]],
         body_rows=[
             ["Lower urinary tract infection", KEY_POINTS, "nitrofurantoin", "100mg MR BD", "3 days"],
-            ["Lower urinary tract infection", KEY_POINTS, "pivmecillinam", "400mg initial dose, then 200mg TDS", "3 days"],
-            ["Acute sore throat", "Most people do not need an antibiotic.", "phenoxymethylpenicillin", "500mg QDS", "5 to 10 days"],
+            [
+                "Lower urinary tract infection",
+                KEY_POINTS,
+                "pivmecillinam",
+                "400mg initial dose, then 200mg TDS",
+                "3 days",
+            ],
+            [
+                "Acute sore throat",
+                "Most people do not need an antibiotic.",
+                "phenoxymethylpenicillin",
+                "500mg QDS",
+                "5 to 10 days",
+            ],
         ],
     )
     units = _units(grid)
@@ -114,7 +128,11 @@ def test_data_rows_read_as_header_rows_go_back_to_the_body():
 def test_a_multi_row_header_of_years_stays_a_header():
     """Trap: a filing's three header rows (period, date, years) are a real header."""
     grid = TableGrid(
-        header_rows=[["", "Three months ended", "Three months ended"], ["", "June 30,", "June 30,"], ["(in millions)", "2022", "2021"]],
+        header_rows=[
+            ["", "Three months ended", "Three months ended"],
+            ["", "June 30,", "June 30,"],
+            ["(in millions)", "2022", "2021"],
+        ],
         body_rows=[["Net revenue", "1,204", "1,110"], ["Operating income", "310", "295"]],
     )
     units = _units(grid)

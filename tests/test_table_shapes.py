@@ -85,7 +85,11 @@ def test_unstructured_duplicated_merged_cells(shared_dir):
 
 
 def test_equal_values_under_different_headers_are_both_kept(tmp_path):
-    rows = _rows(_mineru_units(tmp_path, "<table><tr><td>a</td><td>x</td><td>y</td></tr><tr><td>r</td><td>0</td><td>0</td></tr></table>"))
+    rows = _rows(
+        _mineru_units(
+            tmp_path, "<table><tr><td>a</td><td>x</td><td>y</td></tr><tr><td>r</td><td>0</td><td>0</td></tr></table>"
+        )
+    )
     assert rows[0].text == "a: r; x: 0; y: 0"
 
 
@@ -113,7 +117,11 @@ def test_band_rows_label_the_rows_below_them(shared_dir, tmp_path):
         "Regimen: Regimen B; Dose: 75 mg/m² d1, d8; Category: 2A",
         "Regimen: Regimen C; Dose: AUC 5 d1; Category: 2A",
     ]
-    assert [u.context.rsplit("| ", 1)[-1] for u in rows] == ["Group: Stage I–II", "Group: Stage I–II", "Group: Stage III"]
+    assert [u.context.rsplit("| ", 1)[-1] for u in rows] == [
+        "Group: Stage I–II",
+        "Group: Stage I–II",
+        "Group: Stage III",
+    ]
     assert not any(u.text.startswith("Regimen: Stage") for u in rows)
 
 
@@ -198,7 +206,9 @@ def test_unstructured_tables_without_usable_html_never_abort(shared_dir, caplog)
     # the same warnings reach the document, each naming its page and the table's block id, once
     t4_block, t5_block = (next(b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == p) for p in (9, 10))
     assert [w.split(":", 1)[0] for w in doc.warnings] == [
-        f"page 9, element {t4_block.block_id}", f"page 10, element {t5_block.block_id}", f"page 11, element {table6_id(doc)}"
+        f"page 9, element {t4_block.block_id}",
+        f"page 10, element {t5_block.block_id}",
+        f"page 11, element {table6_id(doc)}",
     ]
     assert "sodium" in doc.warnings[1] and "44dd55ee" in doc.warnings[1]
     assert len(warned) == len(doc.warnings)
@@ -310,7 +320,10 @@ def test_title_only_header_is_the_caption_and_rows_keep_their_cells(case29_rows)
 
 
 def test_grade_letters_in_a_column(case29_rows):
-    by_first = {u.table.cells[0] + ("/" + u.table.cells[1][:5] if u.table.cells[0] == "Cardiovascular health" else ""): u for u in case29_rows}
+    by_first = {
+        u.table.cells[0] + ("/" + u.table.cells[1][:5] if u.table.cells[0] == "Cardiovascular health" else ""): u
+        for u in case29_rows
+    }
     assert by_first["Depression"].grade.grade == "B"
     assert by_first["Cardiovascular health/Blood"].grade.grade == "A"
     assert by_first["Cardiovascular health/Stati"].grade.grade == "B"
@@ -337,7 +350,10 @@ def test_empty_html_table_is_a_warning_not_a_table_of_nothing(shared_dir, caplog
     units = build_units(doc)
     assert all(u.text.strip() for u in units)
     rows = _rows(units)
-    assert [u.text for u in rows] == ["检查项目: 血常规; 频次: 每周期; 备注: 化疗前", "检查项目: 肝肾功能; 频次: 每周期; 备注: 化疗前"]
+    assert [u.text for u in rows] == [
+        "检查项目: 血常规; 频次: 每周期; 备注: 化疗前",
+        "检查项目: 肝肾功能; 频次: 每周期; 备注: 化疗前",
+    ]
     assert all(u.pages == [1] for u in rows)
     empty = [b for b in doc.blocks if b.kind is BlockKind.TABLE and b.page == 2]
     assert len(empty) == 1 and empty[0].table is None and empty[0].caption == ""
@@ -367,7 +383,13 @@ def test_rows_of_the_continuation_are_read_from_middle_json(shared_dir, tmp_path
 
     def text_block(kind: str, text: str, y: float, index: int, **extra) -> dict:
         span = {"bbox": [36, y, 400, y + 12], "type": "text", "content": text}
-        return {"type": kind, "bbox": [36, y, 400, y + 12], "index": index, "lines": [{"bbox": span["bbox"], "spans": [span]}], **extra}
+        return {
+            "type": kind,
+            "bbox": [36, y, 400, y + 12],
+            "index": index,
+            "lines": [{"bbox": span["bbox"], "spans": [span]}],
+            **extra,
+        }
 
     table_span = {"bbox": [36, 590, 555, 808], "type": "table", "html": table1["html"], "image_path": "1a2b3c.jpg"}
     page0 = [
@@ -394,7 +416,10 @@ def test_rows_of_the_continuation_are_read_from_middle_json(shared_dir, tmp_path
     (out / "doc_content_list_v2.json").write_text(json.dumps(v2, ensure_ascii=False), encoding="utf-8")
     doc = read_mineru(tmp_path / "run")
     rows = _rows(build_units(doc))
-    assert [u.text for u in rows[2:]] == ["检查项目: 心电图; 频次: 每2周期; 备注: 蒽环类治疗时", "检查项目: 心脏超声; 频次: 每4周期"]
+    assert [u.text for u in rows[2:]] == [
+        "检查项目: 心电图; 频次: 每2周期; 备注: 蒽环类治疗时",
+        "检查项目: 心脏超声; 频次: 每4周期",
+    ]
     assert [u.pages for u in rows] == [[1], [1], [2], [2]]
     assert len({u.table.table_id for u in rows}) == 1 and rows[3].table.caption == "表1 检查项目与频次"
     table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
@@ -409,7 +434,12 @@ def test_header_repair_never_moves_a_data_row_into_the_header():
     from structaware_readers.units.table_rows import repair_header
 
     # case 06 merged on one page: a complete header over number-free data rows, most rows numeric
-    rows = [["血常规", "每周期", "化疗前"], ["肝肾功能", "每周期", "化疗前"], ["心电图", "每2周期", "蒽环类治疗时"], ["心脏超声", "每4周期", ""]]
+    rows = [
+        ["血常规", "每周期", "化疗前"],
+        ["肝肾功能", "每周期", "化疗前"],
+        ["心电图", "每2周期", "蒽环类治疗时"],
+        ["心脏超声", "每4周期", ""],
+    ]
     grid = TableGrid(header_rows=[["检查项目", "频次", "备注"]], body_rows=rows)
     assert repair_header(grid) == grid
     # OHR-Bench (American Express 10-K): a number-free data row under a complete header stays data
@@ -421,7 +451,12 @@ def test_header_repair_never_moves_a_data_row_into_the_header():
     # header lines a parser left in the body still join: under spanning cells, a stub-less line, years
     split = TableGrid(
         header_rows=[["", "Three months ended March 31,", "Three months ended March 31,"]],
-        body_rows=[["", "Principal", "All other"], ["(in millions)", "2021", "2020"], ["Revenue", "5", "4"], ["Cost", "3", "2"]],
+        body_rows=[
+            ["", "Principal", "All other"],
+            ["(in millions)", "2021", "2020"],
+            ["Revenue", "5", "4"],
+            ["Cost", "3", "2"],
+        ],
     )
     repaired = repair_header(split)
     assert repaired.body_rows == [["Revenue", "5", "4"], ["Cost", "3", "2"]]
@@ -458,7 +493,10 @@ def test_a_footnote_legend_of_cell_symbols_reaches_the_rows_that_print_them(tmp_
     rows = {u.table.cells[0]: u for u in _rows(_mineru_units(tmp_path, html, footnotes=[footnote]))}
     b12, cbc, vit_a, ferritin = rows["Vitamin B12"], rows["Complete blood count"], rows["Vitamin A"], rows["Ferritin"]
     assert "Note Xa: Examinations should be performed after Roux-en-Y gastric bypass" in b12.context
-    assert "Note +/-: optional" in vit_a.context and "Abbreviations" not in vit_a.context.split("Note +/-:")[1].split("|")[0]
+    assert (
+        "Note +/-: optional" in vit_a.context
+        and "Abbreviations" not in vit_a.context.split("Note +/-:")[1].split("|")[0]
+    )
     assert "Roux-en-Y" not in cbc.context and "optional" not in b12.context
     # X (not in every row) is explained once, by the general note every row carries; a number cell is no symbol
     assert all(u.context.count("Indicate the suggested schedule") == 1 for u in rows.values())

@@ -79,7 +79,11 @@ def test_htn_transposed_parser_grid_replaced(htn_doc, htn_rows):
     page23 = [u for u in htn_rows if u.pages == [1]]
     assert len(page23) == 9
     first = _cells(page23[0])
-    assert (first["Topic"], first["Sub-topic"], first["#"]) == ("Screening, Diagnosis, and Monitoring", "a. Screening", "1.")
+    assert (first["Topic"], first["Sub-topic"], first["#"]) == (
+        "Screening, Diagnosis, and Monitoring",
+        "a. Screening",
+        "1.",
+    )
     assert page23[0].unit_type.value == "recommendation" and page23[0].text.startswith("We recommend screening adults")
 
 
@@ -182,10 +186,16 @@ def test_paper_units_hold_no_markup():
     [
         # the VA/DoD asthma guideline's Wingdings 2 square bullets (U+F0A1), at line starts and run
         # into one line
-        ("\uf0a1 Symptoms suggestive of airway hyperresponsiveness", "▪ Symptoms suggestive of airway hyperresponsiveness"),
+        (
+            "\uf0a1 Symptoms suggestive of airway hyperresponsiveness",
+            "▪ Symptoms suggestive of airway hyperresponsiveness",
+        ),
         ("e.g.,: \uf0a1 Resource use\n\uf0a1 Equity", "e.g.,: ▪ Resource use\n▪ Equity"),
         ("\uf0a1 Recent hospitalization \uf0a1 ED visit", "▪ Recent hospitalization ▪ ED visit"),
-        ("Sidebar B: Assessment: \uf0a1Symptoms (see Sidebar A) \uf0a1Pattern", "Sidebar B: Assessment: ▪ Symptoms (see Sidebar A) ▪ Pattern"),
+        (
+            "Sidebar B: Assessment: \uf0a1Symptoms (see Sidebar A) \uf0a1Pattern",
+            "Sidebar B: Assessment: ▪ Symptoms (see Sidebar A) ▪ Pattern",
+        ),
         ("\uf0a1", "▪"),
         ("2025\x03年\x036月", "2025 年 6月"),  # a space glyph mapped to U+0003
         ("an ef(cid:28)cient retriever", "an efcient retriever"),

@@ -128,8 +128,16 @@ def test_table_cells_glued_by_the_parser_read_as_printed():
     after = " ".join(c for b in after_doc.blocks if b.table is not None for row in b.table.body_rows for c in row)
     assert "angiotensin-convertingenzyme" not in after and "againstmore" not in after
     assert "angiotensin-converting enzyme inhibitor" in after
-    assert "We recommend against more than one of the following three drug classes together in the same patient" in after
-    assert "Sub-topic" in " ".join(c for b in after_doc.blocks if b.table is not None for row in b.table.header_rows + b.table.body_rows for c in row)
+    assert (
+        "We recommend against more than one of the following three drug classes together in the same patient" in after
+    )
+    assert "Sub-topic" in " ".join(
+        c
+        for b in after_doc.blocks
+        if b.table is not None
+        for row in b.table.header_rows + b.table.body_rows
+        for c in row
+    )
     # traps: words the page prints whole stay whole; numbers untouched
     assert "spironolactone" in after and "sphygmomanometer" in after
     digits = lambda text: sorted(re.findall(r"\d+(?:[.,]\d+)*", text))
@@ -149,7 +157,9 @@ def test_dose_table_cells_read_as_printed():
 def test_without_a_pdf_nothing_changes():
     doc = read_mineru(HTN_MIDDLE)
     again = prepare_document(doc)
-    assert any("againstmore" in c for b in again.blocks if b.table is not None for row in b.table.body_rows for c in row)
+    assert any(
+        "againstmore" in c for b in again.blocks if b.table is not None for row in b.table.body_rows for c in row
+    )
 
 
 def test_pages_without_a_text_layer_are_left_alone(tmp_path):
@@ -174,16 +184,51 @@ def _checker():
 def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pdf, tmp_path, capsys):
     cf = _checker()
     units = [
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "The hazard ratio was 0. 71 (95% CI 0.58 to 0.87)"},
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "The hazard ratio was 0. 71 (95% CI 0.58 to 0.87)",
+        },
         {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "per 1.73 m^2 over 72. 0% of visits"},
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "Pericardiocentesisisrecommendedfor tamponade"},
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "we suggest an angiotensinconverting enzyme inhibitor"},
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "LDL-C patient- centered <sup>a</sup> visits"},
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "Pericardiocentesisisrecommendedfor tamponade",
+        },
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "we suggest an angiotensinconverting enzyme inhibitor",
+        },
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "LDL-C patient- centered <sup>a</sup> visits",
+        },
         # traps: numbers as printed (one broken over two lines, a superscript), real long words,
         # a soft hyphen joined, a suspended hyphen, the caret of a superscript
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "0.71 (95% CI 0.58 to 0.87) per 1.73 m² and 1.73 m^2; 72.0%"},
-        {"unit_type": "table_row", "pages": [1], "source": "x/page.zip", "text": "Hazard ratio / 95% CI: 0.71, 0.58 to 0.87"},
-        {"unit_type": "section", "pages": [1], "source": "x/page.zip", "text": "methylprednisolone. These recommendations apply to short- and long-term therapy"},
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "0.71 (95% CI 0.58 to 0.87) per 1.73 m² and 1.73 m^2; 72.0%",
+        },
+        {
+            "unit_type": "table_row",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "Hazard ratio / 95% CI: 0.71, 0.58 to 0.87",
+        },
+        {
+            "unit_type": "section",
+            "pages": [1],
+            "source": "x/page.zip",
+            "text": "methylprednisolone. These recommendations apply to short- and long-term therapy",
+        },
         {"unit_type": "section", "pages": [], "source": "x/page.zip", "text": "no pages: 0. 5 unverifiable"},
     ]
     layers = cf.PdfLayers(made_pdf)

@@ -120,7 +120,9 @@ def test_a_letter_the_font_names_not_leaves_one_word():
 
 
 def test_words_set_apart_by_a_check_box_the_parser_dropped_get_their_space():
-    page = _page("Triggers: \uf06f dust \uf06f exercise \uf06f stress \uf06f pet dander\r\nIf sepsis suspected\uf0e0Refer")
+    page = _page(
+        "Triggers: \uf06f dust \uf06f exercise \uf06f stress \uf06f pet dander\r\nIf sepsis suspected\uf0e0Refer"
+    )
     assert restore_text("▪ stressother allergies ▪ exercisestress", page) == "▪ stressother allergies ▪ exercise stress"
     assert restore_text("If sepsis suspectedRefer", page) == "If sepsis suspected Refer"
     # trap: ``stressother``'s pieces do not stand side by side on the page: left whole
@@ -204,7 +206,11 @@ def _marks_pdf(path: Path) -> Path:
     c = canvas.Canvas(str(path), pagesize=letter)
     y = 720
     for pieces in (
-        [("The first edition was published in 2019.", False), ("12", True), (" Since then, trials have reported.", False)],
+        [
+            ("The first edition was published in 2019.", False),
+            ("12", True),
+            (" Since then, trials have reported.", False),
+        ],
         [("Outcomes are listed in Supplementary Table S4", False), ("31,33", True), (". Adherence was high.", False)],
         [("Kidney function fell in adults.", False), ("7", True), (" The 2019. 12 cohort is another.", False)],
     ):

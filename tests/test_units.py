@@ -99,7 +99,10 @@ def test_chinese_recommendations_and_table(zh_units):
     assert rec21.grade.strength == "strong" and rec21.grade.certainty == "high" and rec21.grade.grade == "A"
     rec31 = next(u for u in recs if u.text.startswith("推荐意见3.1"))
     assert rec31.grade.strength == "weak" and rec31.grade.grade == "C"
-    assert rec21.context == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法 | Grade (GRADE): （强推荐，高质量证据）【A级】"
+    assert (
+        rec21.context
+        == "Section: 2 诊断 > 2.1 血压测量 > 2.1.1 确诊方法 | Grade (GRADE): （强推荐，高质量证据）【A级】"
+    )
     assert rec21.text.endswith("以确诊。")
     rows = [u for u in zh_units if u.unit_type is UnitType.TABLE_ROW]
     assert len(rows) == 60
@@ -181,13 +184,15 @@ def _one_block_doc(block: Block) -> ParsedDocument:
 
 def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
     # a borderless financial table as MinerU's flash tier leaves it: a TABLE block with text, no grid
-    text = "\n".join([
-        "                          Three months ended June 30,  Six months ended June 30,",
-        "(in millions)                     2022         2021          2022         2021",
-        "Net income                  $    8,649  $    11,948   $    16,931  $    26,248",
-        "Other comprehensive income/(loss), after-tax",
-        "Fair value hedges                   51          (23)         161          (51)",
-    ])
+    text = "\n".join(
+        [
+            "                          Three months ended June 30,  Six months ended June 30,",
+            "(in millions)                     2022         2021          2022         2021",
+            "Net income                  $    8,649  $    11,948   $    16,931  $    26,248",
+            "Other comprehensive income/(loss), after-tax",
+            "Fair value hedges                   51          (23)         161          (51)",
+        ]
+    )
     block = Block(block_id="p89-e2", kind=BlockKind.TABLE, text=text, page=89)
     assert [u.unit_type for u in build_units(_one_block_doc(block))] == [UnitType.SECTION]  # off by default
     rows = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
@@ -196,12 +201,20 @@ def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
         "Fair value hedges: 51, (23), 161, (51)",
     ]
     assert all(u.unit_type is UnitType.TABLE_ROW and u.element_ids == ["p89-e2"] for u in rows)
-    assert "Columns: Three months ended June 30, Six months ended June 30, / (in millions) 2022 2021 2022 2021" in rows[0].context
+    assert (
+        "Columns: Three months ended June 30, Six months ended June 30, / (in millions) 2022 2021 2022 2021"
+        in rows[0].context
+    )
     assert rows[1].context.endswith("Group: Other comprehensive income/(loss), after-tax")
 
 
 def test_a_text_table_without_numeric_rows_stays_section_text():
-    block = Block(block_id="p1-e0", kind=BlockKind.TABLE, text="Hand hygiene   before and after care\nGloves   when touching blood", page=1)
+    block = Block(
+        block_id="p1-e0",
+        kind=BlockKind.TABLE,
+        text="Hand hygiene   before and after care\nGloves   when touching blood",
+        page=1,
+    )
     units = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
     assert [u.unit_type for u in units] == [UnitType.SECTION]
 
@@ -247,15 +260,17 @@ def test_a_mermaid_fence_partitioned_by_unstructured_becomes_flow_paths():
 
 
 def test_wrapped_row_labels_are_joined_in_text_tables():
-    text = "\n".join([
-        "(in millions, except ratios) 2021         2020      Change",
-        "Nonaccrual loans:",
-        "  Nonaccrual loans",
-        "    retained(a)         $    842     $     689         22 %",
-        "  Nonaccrual loans held-",
-        "    for-sale and loans at",
-        "    fair value(b)           1,266          766         65",
-    ])
+    text = "\n".join(
+        [
+            "(in millions, except ratios) 2021         2020      Change",
+            "Nonaccrual loans:",
+            "  Nonaccrual loans",
+            "    retained(a)         $    842     $     689         22 %",
+            "  Nonaccrual loans held-",
+            "    for-sale and loans at",
+            "    fair value(b)           1,266          766         65",
+        ]
+    )
     block = Block(block_id="p25-e1", kind=BlockKind.TABLE, text=text, page=25)
     rows = build_units(_one_block_doc(block), UnitOptions(text_table_rows=True))
     assert [u.text for u in rows] == [
@@ -266,7 +281,9 @@ def test_wrapped_row_labels_are_joined_in_text_tables():
 
 
 def _doc(*blocks: Block) -> ParsedDocument:
-    return ParsedDocument(doc_id="5" * 16, source="filing.json", name="filing", parser="test", page_count=59, blocks=list(blocks))
+    return ParsedDocument(
+        doc_id="5" * 16, source="filing.json", name="filing", parser="test", page_count=59, blocks=list(blocks)
+    )
 
 
 _STATEMENT = TableGrid(
@@ -285,14 +302,22 @@ def test_a_table_without_caption_takes_the_title_line_or_lead_in_just_before_it(
     assert any(u.unit_type is UnitType.SECTION and u.text == title.text for u in units)
 
     lead = "Our other long-term liabilities are summarized as follows (in millions):"
-    units = build_units(_doc(Block(block_id="p58-e2", kind=BlockKind.PARAGRAPH, text=lead, page=58),
-                             table.model_copy(update={"block_id": "p59-e0", "page": 59})))
+    units = build_units(
+        _doc(
+            Block(block_id="p58-e2", kind=BlockKind.PARAGRAPH, text=lead, page=58),
+            table.model_copy(update={"block_id": "p59-e0", "page": 59}),
+        )
+    )
     assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith(f"Table: {lead} |")
 
     # a sentence that says it describes the table below, whatever its last character
     says = "The following table presents goodwill attributed to the reportable business segments and Corporate."
-    units = build_units(_doc(Block(block_id="p171-e2", kind=BlockKind.PARAGRAPH, text=says, page=171),
-                             table.model_copy(update={"block_id": "p171-e3", "page": 171})))
+    units = build_units(
+        _doc(
+            Block(block_id="p171-e2", kind=BlockKind.PARAGRAPH, text=says, page=171),
+            table.model_copy(update={"block_id": "p171-e3", "page": 171}),
+        )
+    )
     assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith(f"Table: {says} |")
 
 
@@ -308,15 +333,29 @@ def test_a_table_without_caption_takes_the_title_line_or_lead_in_just_before_it(
     ],
 )
 def test_text_that_does_not_title_the_table_is_not_its_title(text, page):
-    units = build_units(_doc(Block(block_id=f"p{page}-e1", kind=BlockKind.PARAGRAPH, text=text, page=page),
-                             Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT)))
+    units = build_units(
+        _doc(
+            Block(block_id=f"p{page}-e1", kind=BlockKind.PARAGRAPH, text=text, page=page),
+            Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT),
+        )
+    )
     assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.split(" | ")[0] == "Table"
 
 
 def test_a_caption_wins_over_the_line_before_the_table():
-    units = build_units(_doc(Block(block_id="p39-e4", kind=BlockKind.PARAGRAPH, text="SUMMARY", page=39),
-                             Block(block_id="p39-e5", kind=BlockKind.TABLE, text="", page=39, table=_STATEMENT,
-                                   caption="Table 4. Results of operations")))
+    units = build_units(
+        _doc(
+            Block(block_id="p39-e4", kind=BlockKind.PARAGRAPH, text="SUMMARY", page=39),
+            Block(
+                block_id="p39-e5",
+                kind=BlockKind.TABLE,
+                text="",
+                page=39,
+                table=_STATEMENT,
+                caption="Table 4. Results of operations",
+            ),
+        )
+    )
     assert next(u for u in units if u.unit_type is UnitType.TABLE_ROW).context.startswith("Table: Table 4. Results")
 
 
@@ -331,14 +370,19 @@ def test_sign_cells_join_their_value_and_unnamed_columns_get_no_invented_header(
     assert "Columns: 2018; 2019" in rows[0].context and "Column 1" not in rows[0].context
     percent = TableGrid(header_rows=[["", "Change", ""]], body_rows=[["Service", "4.4", "%"], ["Other", "(4.5)", "%"]])
     units = build_units(_doc(Block(block_id="p28-e2", kind=BlockKind.TABLE, text="", page=28, table=percent)))
-    assert [u.text for u in units if u.unit_type is UnitType.TABLE_ROW] == ["Service; Change: 4.4%", "Other; Change: (4.5)%"]
+    assert [u.text for u in units if u.unit_type is UnitType.TABLE_ROW] == [
+        "Service; Change: 4.4%",
+        "Other; Change: (4.5)%",
+    ]
 
 
 def test_a_heading_without_letters_is_section_text_not_a_level_of_the_path():
     blocks = [
         Block(block_id="p52-e0", kind=BlockKind.HEADING, text="Note 3—PROPERTY AND EQUIPMENT", page=52, level=1),
         Block(block_id="p52-e1", kind=BlockKind.HEADING, text="5 $", page=52, level=2),  # a table cell typed as a title
-        Block(block_id="p52-e2", kind=BlockKind.PARAGRAPH, text="Property and equipment, at cost, consisted of:", page=52),
+        Block(
+            block_id="p52-e2", kind=BlockKind.PARAGRAPH, text="Property and equipment, at cost, consisted of:", page=52
+        ),
         Block(block_id="p52-e3", kind=BlockKind.HEADING, text="___________________", page=52, level=2),
         Block(block_id="p52-e4", kind=BlockKind.PARAGRAPH, text="Depreciation expense was $8.8 billion.", page=52),
     ]
@@ -370,7 +414,9 @@ def test_a_numbered_heading_before_a_table_still_opens_a_section():
         Block(block_id="p1-e3", kind=BlockKind.TABLE, text="", page=1, caption="Table 3. Doses by age",
               table=TableGrid(header_rows=[["Age", "Dose"]], body_rows=[["< 12", "5 mg"], ["12+", "10 mg"]])),
     ]  # fmt: skip
-    units = build_units(ParsedDocument(doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks))
+    units = build_units(
+        ParsedDocument(doc_id="3" * 16, source="x", name="x", parser="test", page_count=1, blocks=blocks)
+    )
     rows = [u for u in units if u.unit_type == UnitType.TABLE_ROW]
     # the table has its own caption: the heading before it stays a heading
     assert rows and all(u.section_path == ["2 Tables of doses", "Table 3 Doses"] for u in rows)

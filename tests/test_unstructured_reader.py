@@ -218,10 +218,28 @@ def test_table_chunks_across_pages_keep_their_pages():
     html1 = "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
     html2 = "<table><tr><th>a</th><th>b</th></tr><tr><td>3</td><td>4</td></tr></table>"
     els = [
-        el("TableChunk", "a b 1 2", "c0", table_id="t", chunk_index=0, text_as_html=html1, page_number=1,
-           coordinates=pixel(100, 1000, 900, 1900)),
-        el("TableChunk", "a b 3 4", "c1", table_id="t", chunk_index=1, text_as_html=html2, page_number=2,
-           num_carried_over_header_rows=1, is_continuation=True, coordinates=pixel(100, 100, 900, 400)),
+        el(
+            "TableChunk",
+            "a b 1 2",
+            "c0",
+            table_id="t",
+            chunk_index=0,
+            text_as_html=html1,
+            page_number=1,
+            coordinates=pixel(100, 1000, 900, 1900),
+        ),
+        el(
+            "TableChunk",
+            "a b 3 4",
+            "c1",
+            table_id="t",
+            chunk_index=1,
+            text_as_html=html2,
+            page_number=2,
+            num_carried_over_header_rows=1,
+            is_continuation=True,
+            coordinates=pixel(100, 100, 900, 400),
+        ),
     ]
     (table,) = read_unstructured(list(reversed(els))).blocks  # chunk order comes from chunk_index
     assert table.block_id == "p1-e0" and table.page == 1 and table.extra_pages == [2]
@@ -238,8 +256,10 @@ def test_table_chunks_across_pages_keep_their_pages():
     [
         (pixel(100, 200, 500, 600), (0.1, 0.1, 0.5, 0.3)),  # top-left origin
         (pixel(100, 1800, 500, 1400, system="PointSpace"), (0.1, 0.1, 0.5, 0.3)),  # bottom-left: flipped
-        ({"points": [[0.1, 0.9], [0.1, 0.7], [0.5, 0.7], [0.5, 0.9]], "system": "RelativeCoordinateSystem"},
-         (0.1, 0.1, 0.5, 0.3)),
+        (
+            {"points": [[0.1, 0.9], [0.1, 0.7], [0.5, 0.7], [0.5, 0.9]], "system": "RelativeCoordinateSystem"},
+            (0.1, 0.1, 0.5, 0.3),
+        ),
         (pixel(-10, 0, 1010, 2000), (0.0, 0.0, 1.0, 1.0)),  # a hair outside the page: clamped
     ],
 )
@@ -333,10 +353,12 @@ def test_table_without_html_uses_cells_then_text():
         {"content": "adult", "x": 0, "y": 1, "w": 1, "h": 1},
         {"content": "5 mg", "x": 1, "y": 1, "w": 1, "h": 1},
     ]
-    blocks = read_unstructured([
-        el("Table", "Dose adult 5 mg", "t1", table_as_cells=cells),
-        el("Table", "Drug\tDose\nA\t5 mg", "t2"),
-    ]).blocks
+    blocks = read_unstructured(
+        [
+            el("Table", "Dose adult 5 mg", "t1", table_as_cells=cells),
+            el("Table", "Drug\tDose\nA\t5 mg", "t2"),
+        ]
+    ).blocks
     # one text spanning the whole first row is the table's title, not a column header (tables.header)
     assert blocks[0].table.title == "Dose"
     assert blocks[0].table.body_rows == [["adult", "5 mg"]]

@@ -27,6 +27,7 @@ def __getattr__(name: str) -> object:
         return getattr(models, name)
     raise AttributeError(f"module 'structaware_readers' has no attribute {name!r}")
 
+
 __all__ = [
     "Block",
     "BlockKind",

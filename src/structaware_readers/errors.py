@@ -133,7 +133,9 @@ class ModelMismatchError(StoreError):
 
     def with_fix(self, fix: str) -> ModelMismatchError:
         """The same error with another fix (in a face's terms)."""
-        return ModelMismatchError(self.fact, fix, stored_model=self.stored_model, stored_id=self.stored_id, path=self.path)
+        return ModelMismatchError(
+            self.fact, fix, stored_model=self.stored_model, stored_id=self.stored_id, path=self.path
+        )
 
 
 class NotAFlowchartError(MalformedInputError):

@@ -1,21 +1,9 @@
-"""The one data model of structaware: parsed document -> blocks -> evidence units.
+"""The one data model of structaware: parsed document -> blocks -> evidence units (pydantic v2, framework-free).
 
-Conventions used everywhere in the package:
-
-* **Pages** are 1-based integers (MinerU's ``page_idx`` is 0-based and is converted on read;
-  Unstructured's ``page_number`` is already 1-based).
-* **Bounding boxes** are ``(x0, y0, x1, y1)`` floats normalised to ``0..1`` of the page width
-  and height, with the origin at the **top-left** corner of the page (y grows downwards), in the
-  page as displayed (its ``/Rotate`` applied, as the parsers report it and renderers show it).
-  MinerU ``content_list`` boxes (integers 0..1000), ``middle.json`` boxes (PDF points) and
-  Unstructured coordinates (pixel or point space) are all converted to this system on read.
-* **Element ids** are stable within a document: ``p{page}-e{j}`` where ``j`` is the 0-based
-  position of the element among that page's elements *as the parser emitted them*, so that
-  restoring reading order never renames an element.
-* **Lengths** (``max_chars`` and the like) are counted in characters, not tokens.
-
-The model is framework-free (pydantic v2 only); the LlamaIndex and LangChain faces in
-``integrations/`` convert it at their edge.
+Conventions: pages are 1-based (MinerU's 0-based ``page_idx`` converted on read); bounding boxes are
+``(x0, y0, x1, y1)`` in ``0..1`` of the page as displayed (``/Rotate`` applied), origin top-left, whatever
+the parser's units; element ids are ``p{page}-e{j}``, ``j`` the element's 0-based position on its page as
+the parser emitted it (restoring reading order never renames one); lengths are characters, not tokens.
 """
 
 from __future__ import annotations
@@ -97,12 +85,20 @@ class TableGrid(BaseModel):
         default_factory=list,
         description="1-based page of each body row when a table was merged across pages; empty = the block's page",
     )
-    title: str = Field("", description=(
-        "text of the table's title rows (a leading row with one text spanning the table, or a short label"
-        " above the real header): caption material, never a column header; '' when there is none"))
-    text_outside_grid: str = Field("", description=(
-        "the parser's own text of the table when its markup holds only part of it (Unstructured"
-        " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"))
+    title: str = Field(
+        "",
+        description=(
+            "text of the table's title rows (a leading row with one text spanning the table, or a short label"
+            " above the real header): caption material, never a column header; '' when there is none"
+        ),
+    )
+    text_outside_grid: str = Field(
+        "",
+        description=(
+            "the parser's own text of the table when its markup holds only part of it (Unstructured"
+            " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"
+        ),
+    )
     body_row_bboxes: list[BBox | None] = Field(
         default_factory=list,
         description=(
@@ -111,8 +107,12 @@ class TableGrid(BaseModel):
         ),
     )
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
-    turned: bool = Field(False, description=(  # tables.rotated turned it back; table_recovery.stage6_markup_check
-        "the parser read the table a quarter turn round (cells read from a turned image): its PDF text layer is tried"))
+    turned: bool = Field(
+        False,
+        description=(  # tables.rotated turned it back; table_recovery.stage6_markup_check
+            "the parser read the table a quarter turn round (cells read from a turned image): its PDF text layer is tried"
+        ),
+    )
 
     @field_validator("grid_source")
     @classmethod
@@ -318,11 +318,9 @@ class Grade(BaseModel):
         direction: ``"for"`` or ``"against"`` when the grade or the wording states it
             (``Strong against``, ACC/AHA class III, USPSTF D, 不推荐), ``"neither"`` for VA/DoD
             ``Neither for nor against`` (insufficient evidence either way; no strength), else ``""``.
-        status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``),
-            else ``""``.
-        preference: the NCCN preference tier printed with the category (``"preferred"``,
-            ``"other recommended"``, ``"useful in certain circumstances"``: ``Olaparib (category 1,
-            preferred)``), else ``""``.
+        status: the revision status printed with the grade (VA/DoD ``"Reviewed, New-replaced"``), else ``""``.
+        preference: the NCCN preference tier (``"preferred"``, ``"other recommended"``, ``"useful in certain
+            circumstances"``: ``Olaparib (category 1, preferred)``), else ``""``.
         source: where the grade was read: ``"sentence"`` (the statement itself), ``"table_column"``
             (a grade column of a recommendation table), ``"next_paragraph"`` (a grade line after
             the statement, WHO style), ``"heading"`` (the title printed over the statement, a WHO

@@ -134,7 +134,9 @@ class StructureAwareVectorStore(VectorStore):
                     model_id=embedding_model_id or default_model_id(embedding),
                 )
             with in_langchain_terms():
-                index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
+                index = StructureIndex(
+                    path, url=url, api_key=api_key, client=client, collection=collection, dense=dense
+                )
         self.index = index
         self._records = RecordIndex(index)
         self.mode = mode
@@ -163,7 +165,10 @@ class StructureAwareVectorStore(VectorStore):
         ids = kwargs.get("ids")
         if ids is not None and len(ids) != len(documents):
             raise MalformedInputError(f"{len(ids)} ids for {len(documents)} documents", field="ids")
-        out = [str(ids[i]) if ids is not None and ids[i] else doc.id or str(uuid.uuid4()) for i, doc in enumerate(documents)]
+        out = [
+            str(ids[i]) if ids is not None and ids[i] else doc.id or str(uuid.uuid4())
+            for i, doc in enumerate(documents)
+        ]
         if not documents:
             return []
         payloads = []
@@ -200,7 +205,9 @@ class StructureAwareVectorStore(VectorStore):
         **kwargs: Any,
     ) -> list[str]:
         texts = list(texts)
-        docs = [Document(page_content=t, metadata=(metadatas[i] if metadatas else {}) or {}) for i, t in enumerate(texts)]
+        docs = [
+            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}) or {}) for i, t in enumerate(texts)
+        ]
         return self.add_documents(docs, ids=ids)
 
     def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:

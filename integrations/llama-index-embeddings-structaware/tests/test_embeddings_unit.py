@@ -34,7 +34,6 @@ class LetterModel:
         return self._vec(text)
 
 
-
 def test_texts_and_queries_go_through_the_encoder(tmp_path: Path) -> None:
     encoder = DenseEncoder(model=LetterModel(), cache=EmbeddingCache(tmp_path / "c.sqlite"))
     embed = StructureAwareEmbedding(encoder=encoder, embed_batch_size=2)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 __all__ = ["DescribedBox", "DescribedEdge", "Description", "parse_alt_text"]
 
-_Q_OPEN = "\"“”„"  # an opening quote as printed (a closing ” is sometimes used to open)
-_Q_CLOSE = "\"”“"
+_Q_OPEN = '"“”„'  # an opening quote as printed (a closing ” is sometimes used to open)
+_Q_CLOSE = '"”“'
 _BOX = r"Box\s+(\d{1,3})"
 _LABEL = r"[\"“”](?P<label>[^\"“”]{1,80})[\"“”]"
 
@@ -37,12 +37,8 @@ _STATEMENTS = re.compile(
     + r",?\s+(?:then\s+|also\s+)?connects\s+(?:back\s+)?(?:to\s+)?"
     + _BOX.replace("(", "(?P<c_tgt>", 1)
     + r")"
-    r"|(?P<back>This\s+(?:then\s+)?connects\s+(?:back\s+)?to\s+"
-    + _BOX.replace("(", "(?P<k_tgt>", 1)
-    + r")"
-    r"|(?P<step>(?:Right|Down|Left|Up)\s+to\s+"
-    + _BOX.replace("(", "(?P<t_tgt>", 1)
-    + r")"
+    r"|(?P<back>This\s+(?:then\s+)?connects\s+(?:back\s+)?to\s+" + _BOX.replace("(", "(?P<k_tgt>", 1) + r")"
+    r"|(?P<step>(?:Right|Down|Left|Up)\s+to\s+" + _BOX.replace("(", "(?P<t_tgt>", 1) + r")"
     r"|(?P<define>(?<![Tt]o\s)(?<![Tt]hen\s)"
     + _BOX.replace("(", "(?P<d_tgt>", 1)
     + r"(?:(?=,?\s+in\s+the\s+shape\s+of)|:))"

@@ -56,7 +56,9 @@ def _on_image(b: Block) -> bool:
     return all(e.element_ids[:1] == [b.block_id] for e in chart.edges)
 
 
-def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_lines: ReadLines | None = None) -> ParsedDocument:
+def place_described_boxes(
+    doc: ParsedDocument, pdf: str | Path | bytes, *, read_lines: ReadLines | None = None
+) -> ParsedDocument:
     """``doc`` with the boxes of its described algorithms placed on their images (module docstring); ``doc`` itself
     when there is none or none is found. Raises ``MissingExtraError``.
     """
@@ -96,7 +98,9 @@ def place_described_boxes(doc: ParsedDocument, pdf: str | Path | bytes, *, read_
     return doc.model_copy(update={"blocks": [changed.get(b.block_id, b) for b in doc.blocks]})
 
 
-def _described_places(flow: ImageFlow, block: Block, region: BBox, size: tuple[float, float]) -> tuple[dict[str, BBox], dict[tuple[str, str], BBox]]:
+def _described_places(
+    flow: ImageFlow, block: Block, region: BBox, size: tuple[float, float]
+) -> tuple[dict[str, BBox], dict[tuple[str, str], BBox]]:
     """Described box number -> its place, for the read boxes matched to a described box (the first
     read box of a number wins); and (source, target) number -> the connector's place, for the read
     edges whose two boxes are matched."""
@@ -154,7 +158,8 @@ def fit_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> Parse
             update: dict[str, object] = {}
             if len(b.extra_bboxes) == len(b.extra_pages) == len(b.extra_ids):
                 update["extra_bboxes"] = [
-                    fit(page, box) if eid in stated else box for eid, page, box in zip(b.extra_ids, b.extra_pages, b.extra_bboxes)
+                    fit(page, box) if eid in stated else box
+                    for eid, page, box in zip(b.extra_ids, b.extra_pages, b.extra_bboxes)
                 ]
             if b.block_id in stated and not _on_image(b):
                 update["bbox"] = fit(b.page, b.bbox)  # the outline's first paragraph stands for the chart

@@ -24,9 +24,12 @@ FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?\.?|algorithm|flow\s*chart|chart)\s
 #: (a filing's cover page, a signature page or a table left as loose numbers is laid out in short
 #: blocks too).
 CHART_TITLE = re.compile(
-    r"\b(?:algorithms?|flow\s*charts?|flow\s*diagrams?|diagrams?|pathways?|decision\s+trees?)\b|流程图|路径图|示意图", re.I
+    r"\b(?:algorithms?|flow\s*charts?|flow\s*diagrams?|diagrams?|pathways?|decision\s+trees?)\b|流程图|路径图|示意图",
+    re.I,
 )
-_STOP = re.compile(r"^(?:(?:recommendation\s+)?table\s*[A-Z]?\d+|source[s]?\s*:|adapted\s+from|note[s]?\s*:|表\s*\d+|来源[:：])", re.I)
+_STOP = re.compile(
+    r"^(?:(?:recommendation\s+)?table\s*[A-Z]?\d+|source[s]?\s*:|adapted\s+from|note[s]?\s*:|表\s*\d+|来源[:：])", re.I
+)
 _MEMBER_KINDS = {BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.FIGURE, BlockKind.LIST, BlockKind.CAPTION}
 #: A block longer than this (characters) is running prose, not a box of a chart.
 MAX_BOX_CHARS = 320
@@ -114,7 +117,11 @@ def gather_chart_regions(doc: ParsedDocument) -> ParsedDocument:
     while i < len(blocks):
         b = blocks[i]
         text = " ".join(b.text.split())
-        caption = bool(FIGURE_CAPTION.match(text)) and b.kind in (BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.CAPTION)
+        caption = bool(FIGURE_CAPTION.match(text)) and b.kind in (
+            BlockKind.PARAGRAPH,
+            BlockKind.HEADING,
+            BlockKind.CAPTION,
+        )
         titled = b.kind is BlockKind.HEADING and CHART_TITLE.search(text) is not None
         if (caption or titled) and len(text) <= MAX_BOX_CHARS and not _STOP.match(text):
             members = _cluster(blocks, i, b)

@@ -122,7 +122,9 @@ def figure_titles(blocks: list[Block]) -> dict[str, str]:
     return titles
 
 
-def _find_image(blocks: list[Block], titles: dict[str, str], end: int, module: _Module, taken: set[str]) -> Block | None:
+def _find_image(
+    blocks: list[Block], titles: dict[str, str], end: int, module: _Module, taken: set[str]
+) -> Block | None:
     """The first figure before ``blocks[end]`` whose title names the module (or, for an outline
     without modules, holds its subject's words)."""
     words = set(re.findall(r"[a-z]{3,}", module.title.lower())) - {"module"}
@@ -150,7 +152,9 @@ def is_title_like(block: Block) -> bool:
         return True
     text = " ".join(block.text.split())
     return (
-        block.kind is BlockKind.PARAGRAPH and 0 < len(text) <= _TITLE_CHARS and not text.endswith((".", ";", ":", "?", "!", "。"))
+        block.kind is BlockKind.PARAGRAPH
+        and 0 < len(text) <= _TITLE_CHARS
+        and not text.endswith((".", ";", ":", "?", "!", "。"))
     )
 
 
@@ -167,7 +171,10 @@ def _flowchart(desc: Description, title: str, spans: list[tuple[int, int, Block]
             (box.start, box.end) for box in (desc.boxes[e.source], desc.boxes[e.target]) if box.end > box.start
         ]
         ids = [
-            rid for s, t, b in spans if any(s < end and start < t for start, end in stated) for rid, _, _ in b.element_refs()
+            rid
+            for s, t, b in spans
+            if any(s < end and start < t for start, end in stated)
+            for rid, _, _ in b.element_refs()
         ]
         if image is not None:
             ids.insert(0, image.block_id)
@@ -237,7 +244,9 @@ def attach_described_algorithms(doc: ParsedDocument) -> ParsedDocument:
                 "extra_ids": [*_own_extra_ids(base), *(r[0] for r in extra)],
                 "extra_pages": [*base.extra_pages, *(r[2] for r in extra)],
                 "extra_bboxes": [*_own_extra_bboxes(base), *(r[1] for r in extra)],
-                "parser_ids": list(dict.fromkeys([*base.parser_ids, *(p for b in module.blocks for p in b.parser_ids)])),
+                "parser_ids": list(
+                    dict.fromkeys([*base.parser_ids, *(p for b in module.blocks for p in b.parser_ids)])
+                ),
             }
         )
     if not replace:

@@ -142,17 +142,23 @@ def _read(cv2: Any, np: Any, ink: Any, lines: list[TextLine], dpi: int) -> Image
         hull = cv2.contourArea(cv2.convexHull(c))
         if hull <= 0 or cv2.contourArea(c) / hull < MIN_SOLIDITY:
             continue
-        inside = [k for k, line in enumerate(lines) if k not in taken and cv2.pointPolygonTest(c, line.center, False) > 0]
+        inside = [
+            k for k, line in enumerate(lines) if k not in taken and cv2.pointPolygonTest(c, line.center, False) > 0
+        ]
         if not inside:
             continue
         taken.update(inside)
-        shapes.append((c, ImageBox((x, y, bw, bh), lines=_reading_order([lines[k] for k in inside], _line_height(lines, inside)))))
+        shapes.append(
+            (c, ImageBox((x, y, bw, bh), lines=_reading_order([lines[k] for k in inside], _line_height(lines, inside))))
+        )
     shapes.sort(key=lambda s: (s[1].bbox[1], s[1].bbox[0]))
     flow = ImageFlow(boxes=[b for _, b in shapes])
     outside = [line for k, line in enumerate(lines) if k not in taken]
     numbers = [line for line in outside if _NUMBER.fullmatch(line.text.strip())]
     _number_boxes(flow.boxes, numbers, px)
-    words = [line for line in outside if line not in numbers or not any(b.number == line.text.strip() for b in flow.boxes)]
+    words = [
+        line for line in outside if line not in numbers or not any(b.number == line.text.strip() for b in flow.boxes)
+    ]
 
     # connectors: ink outside the (grown) boxes and the text
     zones = []

@@ -56,7 +56,9 @@ def engine_lines(engine: Any = None, *, cache: Any = True) -> ReadLines:
         h, w = image.shape[:2]
         lines = _cached_read(engine or default_engine(), image, cache)
         return [
-            TextLine(line.text, (line.bbox[0] * w, line.bbox[1] * h, line.bbox[2] * w, line.bbox[3] * h), line.confidence)
+            TextLine(
+                line.text, (line.bbox[0] * w, line.bbox[1] * h, line.bbox[2] * w, line.bbox[3] * h), line.confidence
+            )
             for line in lines
         ]
 
@@ -135,7 +137,9 @@ def node_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], d
     return [_page_box(box.bbox, region, page_size, dpi) for box in flow.boxes]
 
 
-def arrow_places(flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int) -> dict[tuple[int, int], BBox]:
+def arrow_places(
+    flow: ImageFlow, region: BBox, page_size: tuple[float, float], dpi: int
+) -> dict[tuple[int, int], BBox]:
     """The page box of each edge's connector (``flow.arrows``, by ``(source, target)`` box index), as
     :func:`node_places`."""
     return {pair: _page_box(box, region, page_size, dpi) for pair, box in flow.arrows.items()}
@@ -213,7 +217,9 @@ def read_algorithm_images(
             try:
                 size = page.get_size()
                 if render_scale(*size, DPI / 72) < DPI / 72:  # an absurd page box: not drawn at DPI
-                    warnings.append(f"page {block.page}: the page is too large to render the algorithm image {title!r}; left unread")
+                    warnings.append(
+                        f"page {block.page}: the page is too large to render the algorithm image {title!r}; left unread"
+                    )
                     continue
                 lines = text_layer_lines(page, region, block.bbox)
                 image = None
@@ -234,7 +240,13 @@ def read_algorithm_images(
                 for edge, (s, t, _) in zip(chart.edges, flow.edges):
                     edge.arrow_bbox = arrows.get((s, t))
                 changed[block.block_id] = block.model_copy(
-                    update={"kind": BlockKind.FLOWCHART, "caption": title, "text": box_text, "flowchart": chart, "mermaid": to_mermaid(chart)}
+                    update={
+                        "kind": BlockKind.FLOWCHART,
+                        "caption": title,
+                        "text": box_text,
+                        "flowchart": chart,
+                        "mermaid": to_mermaid(chart),
+                    }
                 )
             else:
                 changed[block.block_id] = block.model_copy(update={"caption": title, "text": box_text})

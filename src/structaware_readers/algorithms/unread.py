@@ -15,7 +15,9 @@ from structaware_readers.models import Block, BlockKind, ParsedDocument
 __all__ = ["is_algorithm_title", "note_unread_figures"]
 
 #: A heading that titles an algorithm (English and Chinese wording).
-_ALGORITHM_TITLE = re.compile(r"\b(?:algorithms?|module\s+[A-Z0-9]{1,2}\b|flow\s*charts?|pathways?)|流程图|路径图|诊疗流程", re.I)
+_ALGORITHM_TITLE = re.compile(
+    r"\b(?:algorithms?|module\s+[A-Z0-9]{1,2}\b|flow\s*charts?|pathways?)|流程图|路径图|诊疗流程", re.I
+)
 
 
 def is_algorithm_title(text: str) -> bool:

@@ -19,7 +19,9 @@ from structaware_readers.errors import InputNotFoundError
 
 __all__ = ["DOCUMENT_SUFFIXES", "InputScan", "existing_path", "expand_inputs", "is_parser_output_dir", "scan_inputs"]
 
-_PARSER_OUTPUT_FILE = re.compile(r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.IGNORECASE)
+_PARSER_OUTPUT_FILE = re.compile(
+    r"(content_list|middle|structured_content|model_output).*\.json$|^layout\.json$", re.IGNORECASE
+)
 #: File suffixes a folder search takes as documents.
 DOCUMENT_SUFFIXES = frozenset({".pdf", ".json", ".zip"})
 
@@ -45,7 +47,9 @@ def existing_path(path: str | Path, *, missing: str = "no such file or folder") 
         p.stat()
     except OSError as exc:
         gone = exc.errno in (errno.ENOENT, errno.ENOTDIR) or isinstance(exc, FileNotFoundError)
-        raise InputNotFoundError(missing if gone else f"the file system refuses this path: {exc.strerror}", path=p) from None
+        raise InputNotFoundError(
+            missing if gone else f"the file system refuses this path: {exc.strerror}", path=p
+        ) from None
     return p
 
 

@@ -85,7 +85,9 @@ class _Alias(importlib.abc.Loader):
         self.old, self.new = old, new
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        warnings.warn(f"{self.old} moved to {self.new}; the old path goes in the next release", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"{self.old} moved to {self.new}; the old path goes in the next release", DeprecationWarning, stacklevel=2
+        )
         module = importlib.import_module(self.new)
         self._spec = module.__spec__  # the import system sets __spec__ to the alias's: put the module's own back
         return module
@@ -95,7 +97,9 @@ class _Alias(importlib.abc.Loader):
 
 
 class _MovedFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         new = MOVED.get(fullname)
         if new is None:
             return None

@@ -139,9 +139,7 @@ def _h_esmo(scan: Scan, m: re.Match[str]) -> None:
 def esc_signal(start: int, end: int, cls: str, level: str, *, ambiguous: bool = False) -> Signal:
     """An ESC class (``I``/``IIa``/``IIb``/``III``) and level (``A``/``B``/``C``) as one signal:
     class III is a recommendation against."""
-    return Signal(
-        ESC_SYSTEM, start, end, grade=cls, level=level, direction=_direction(cls), ambiguous=ambiguous
-    )
+    return Signal(ESC_SYSTEM, start, end, grade=cls, level=level, direction=_direction(cls), ambiguous=ambiguous)
 
 
 def _h_esc_tail(scan: Scan, m: re.Match[str]) -> None:

@@ -19,9 +19,7 @@ _CATEGORY_TYPE = re.compile(
 
 def _h_category_type(scan: Scan, m: re.Match[str]) -> None:
     category, etype = m.group(1), m.group(2) or ""
-    scan.add(
-        Signal(SYSTEM, m.start(), m.end(), grade=category, level=etype, strength=STRENGTH.get(category, ""))
-    )
+    scan.add(Signal(SYSTEM, m.start(), m.end(), grade=category, level=etype, strength=STRENGTH.get(category, "")))
 
 
 CATEGORY_TYPE: Detector = (_CATEGORY_TYPE, _h_category_type)

@@ -75,8 +75,7 @@ GRADE_SYSTEMS: tuple[GradeSystem, ...] = (
     ),
     GradeSystem(
         "CDC/ACIP",
-        "CDC recommendation categories A/B (ACIP-adapted GRADE; A = strong, B = conditional) with "
-        "evidence types 1-4.",
+        "CDC recommendation categories A/B (ACIP-adapted GRADE; A = strong, B = conditional) with evidence types 1-4.",
         ("(recommendation category: A; evidence type: 3)", "recommendation category B"),
     ),
     GradeSystem(

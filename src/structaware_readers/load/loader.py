@@ -120,7 +120,9 @@ def load_document(
     return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
 
 
-def _pdf_source(path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes | bool | None) -> str | Path | bytes | None:
+def _pdf_source(
+    path: str | Path, doc: ParsedDocument, pdf: str | Path | bytes | bool | None
+) -> str | Path | bytes | None:
     """The PDF behind ``path``: the one given, else the one found in or beside it; ``None`` for ``False``."""
     if pdf is False:
         return None
@@ -190,7 +192,9 @@ def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocu
     try:
         return restore_from_text_layer(doc, pdf)
     except (InputNotFoundError, MalformedInputError, OSError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
-        return doc.model_copy(update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]})
+        return doc.model_copy(
+            update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]}
+        )
 
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:

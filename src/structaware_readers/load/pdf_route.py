@@ -85,12 +85,19 @@ def read_pdf(path: str | Path, *, engine: OcrEngine | None = None, dpi: int = OC
     try:
         blocks, routes, warnings = ocr_blocks(path, pages, doc_id=doc.doc_id, engine=engine, dpi=dpi)
     except MissingExtraError as exc:  # the readable pages are read; the others are named, not lost silently
-        lost = [f"page(s) {_page_list([s for s in need if s.reason == why])}: {why}, not read: {exc}" for why in _reasons(need)]
+        lost = [
+            f"page(s) {_page_list([s for s in need if s.reason == why])}: {why}, not read: {exc}"
+            for why in _reasons(need)
+        ]
         return _noted(doc, [*notes, *lost])
     kept = [b for b in doc.blocks if b.page not in set(pages)]
     merged = sorted([*kept, *blocks], key=lambda b: b.page)  # stable: each page keeps its own order
     return doc.model_copy(
-        update={"blocks": merged, "page_routes": {**doc.page_routes, **routes}, "warnings": [*doc.warnings, *notes, *warnings]}
+        update={
+            "blocks": merged,
+            "page_routes": {**doc.page_routes, **routes},
+            "warnings": [*doc.warnings, *notes, *warnings],
+        }
     )
 
 
@@ -135,7 +142,9 @@ def ocr_blocks(
         routes[read.page] = read.route
         result = page_blocks(read.page, read.lines, read.rules)
         if not any(b.text.strip() for b in result.blocks):
-            warnings.append(f"page {read.page}: no text layer and OCR read no text on it (blank, a picture, or unreadable)")
+            warnings.append(
+                f"page {read.page}: no text layer and OCR read no text on it (blank, a picture, or unreadable)"
+            )
         if result.low_confidence:
             n = len(result.low_confidence)
             warnings.append(
@@ -150,14 +159,22 @@ def ocr_blocks(
 
 
 def _ocr_document(
-    path: str | Path, scans: list[PageScan], need: list[PageScan], *, engine: OcrEngine | None, dpi: int, notes: list[str] = ()
+    path: str | Path,
+    scans: list[PageScan],
+    need: list[PageScan],
+    *,
+    engine: OcrEngine | None,
+    dpi: int,
+    notes: list[str] = (),
 ) -> ParsedDocument:
     """Every page but the blank ones read by OCR; ``need`` (the pages no text layer reads) names them when the
     engine is missing."""
     p = Path(path)
     doc_id = doc_id_from_file(p)
     try:
-        blocks, routes, warnings = ocr_blocks(p, [s.page for s in scans if not s.blank], doc_id=doc_id, engine=engine, dpi=dpi)
+        blocks, routes, warnings = ocr_blocks(
+            p, [s.page for s in scans if not s.blank], doc_id=doc_id, engine=engine, dpi=dpi
+        )
     except MissingExtraError as exc:
         why = "; ".join(f"page(s) {_page_list([s for s in need if s.reason == r])}: {r}" for r in _reasons(need) if r)
         why = why or "MinerU's model-free tier did not read it"

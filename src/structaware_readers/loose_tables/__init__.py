@@ -118,7 +118,11 @@ def _caption_above(blocks: list[Block], header: list[int], taken: set[int]) -> l
     chain: list[int] = []
     edge = top
     for i in sorted(
-        (i for i, b in enumerate(blocks) if i not in taken and i not in header and b.bbox is not None and b.bbox[3] <= top + 0.005),
+        (
+            i
+            for i, b in enumerate(blocks)
+            if i not in taken and i not in header and b.bbox is not None and b.bbox[3] <= top + 0.005
+        ),
         key=lambda i: -blocks[i].bbox[3],  # type: ignore[index]
     ):
         box = blocks[i].bbox

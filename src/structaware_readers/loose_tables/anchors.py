@@ -61,7 +61,7 @@ def is_table_caption(text: str) -> bool:
     """A table's caption (module docstring): its label, then a title rather than running text."""
     flat = " ".join(text.split())
     m = _LABEL.match(flat)
-    return m is not None and _TITLE_START.match(flat[m.end():]) is not None
+    return m is not None and _TITLE_START.match(flat[m.end() :]) is not None
 
 
 def is_recommendation_caption(text: str) -> bool:

@@ -148,7 +148,10 @@ def blocks_grid(blocks: list[Block], members: list[int], page: int) -> TableGrid
         if i not in top_line or any(abs(b[0] - s) <= COLUMN_GAP for s in starts):
             return by_start(i)
         # most overlap; on a tie the column starting nearest left of it
-        return max(extents, key=lambda k: (round(min(b[2], extents[k][1]) - max(b[0], extents[k][0]), 4), starts[k] <= b[0], starts[k]))
+        return max(
+            extents,
+            key=lambda k: (round(min(b[2], extents[k][1]) - max(b[0], extents[k][0]), 4), starts[k] <= b[0], starts[k]),
+        )
 
     cols = {i: col_of(i) for i in cells}
 
@@ -198,7 +201,8 @@ def _is_header(row: list[str]) -> bool:
     """A first row of column names: at least two short cells, none a list item or a sentence."""
     cells = [c for c in row if c.strip()]
     return len(cells) >= 2 and all(
-        len(c) <= MAX_HEADER_CHARS and c.lstrip()[:1] not in "•▪●-–" and not c.rstrip().endswith((".", ":")) for c in cells
+        len(c) <= MAX_HEADER_CHARS and c.lstrip()[:1] not in "•▪●-–" and not c.rstrip().endswith((".", ":"))
+        for c in cells
     )
 
 
@@ -240,7 +244,8 @@ def with_label_column(grid: TableGrid, blocks: list[Block], members: list[int]) 
         return grid
     gx0 = min(b[0] for b in boxes)
     left = [
-        i for i in members
+        i
+        for i in members
         if blocks[i].kind is not BlockKind.EQUATION and blocks[i].text.strip() and blocks[i].bbox[2] <= gx0 + 0.005  # type: ignore[index]
     ]
     if not left:
@@ -256,7 +261,9 @@ def with_label_column(grid: TableGrid, blocks: list[Block], members: list[int]) 
         elif y_overlap(box, boxes[k]) > 0:  # type: ignore[arg-type]
             labels[k].append(i)
     body = [[join_pieces([blocks[i].text for i in labels[r]]), *row] for r, row in enumerate(grid.body_rows)]
-    header = [[join_pieces([blocks[i].text for i in head]) if n == 0 else "", *row] for n, row in enumerate(grid.header_rows)]
+    header = [
+        [join_pieces([blocks[i].text for i in head]) if n == 0 else "", *row] for n, row in enumerate(grid.header_rows)
+    ]
     row_boxes: list[BBox | None] = [
         union([b, *(blocks[i].bbox for i in labels[r])]) if b is not None else None  # type: ignore[misc]
         for r, b in enumerate(grid.body_row_bboxes)
@@ -269,7 +276,9 @@ def with_label_column(grid: TableGrid, blocks: list[Block], members: list[int]) 
             pages.pop(0)
     if not header and head:
         header = [[join_pieces([blocks[i].text for i in head]), *([""] * (len(body[0]) - 1))]]
-    return grid.model_copy(update={"header_rows": header, "body_rows": body, "body_row_bboxes": row_boxes, "body_row_pages": pages})
+    return grid.model_copy(
+        update={"header_rows": header, "body_rows": body, "body_row_bboxes": row_boxes, "body_row_pages": pages}
+    )
 
 
 __all__ = ["DataRegion", "blocks_grid", "find_data_region", "loose_blocks_below", "with_label_column"]

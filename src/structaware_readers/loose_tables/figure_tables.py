@@ -41,9 +41,13 @@ def _inside(blocks: list[Block], f: int) -> list[int]:
     box = blocks[f].bbox
     assert box is not None
     return [
-        i for i, b in enumerate(blocks)
-        if i != f and is_piece(b) and b.bbox is not None
-        and box[0] <= centre_x(b.bbox) <= box[2] and box[1] <= centre_y(b.bbox) <= box[3]
+        i
+        for i, b in enumerate(blocks)
+        if i != f
+        and is_piece(b)
+        and b.bbox is not None
+        and box[0] <= centre_x(b.bbox) <= box[2]
+        and box[1] <= centre_y(b.bbox) <= box[3]
     ]
 
 

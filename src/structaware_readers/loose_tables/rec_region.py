@@ -72,7 +72,9 @@ def header_rows(blocks: list[Block]) -> list[list[int]]:
     """Index lists (left to right) of the header rows of recommendation tables among one page's blocks:
     a recommendation column name and at least one grade column name on one line, no other block
     between them on that line."""
-    named = [i for i, b in enumerate(blocks) if is_piece(b) and b.kind is not BlockKind.EQUATION and header_role(b.text)]
+    named = [
+        i for i, b in enumerate(blocks) if is_piece(b) and b.kind is not BlockKind.EQUATION and header_role(b.text)
+    ]
     rows: list[list[int]] = []
     used: set[int] = set()
     for i in named:
@@ -114,7 +116,11 @@ def read_rec_region(blocks: list[Block], header: list[int], lines: LineReader | 
     members: list[int] = []
     last_bottom = head_bottom
     order = sorted(
-        (i for i, b in enumerate(blocks) if i not in header and b.bbox is not None and b.bbox[1] >= head_bottom - 0.005),
+        (
+            i
+            for i, b in enumerate(blocks)
+            if i not in header and b.bbox is not None and b.bbox[1] >= head_bottom - 0.005
+        ),
         key=lambda i: blocks[i].bbox[1],  # type: ignore[index]
     )
     for i in order:
@@ -131,7 +137,11 @@ def read_rec_region(blocks: list[Block], header: list[int], lines: LineReader | 
             break  # full-width text under the table
         col = _column(centre_x(box), starts)
         crosses = col == rec_col and (box[0] < rec_lo or box[2] > rec_hi)
-        if crosses or (col != rec_col and len(b.text.strip()) > MAX_GRADE_CHARS) or (col != rec_col and header_role(b.text)):
+        if (
+            crosses
+            or (col != rec_col and len(b.text.strip()) > MAX_GRADE_CHARS)
+            or (col != rec_col and header_role(b.text))
+        ):
             break
         members.append(i)
         last_bottom = max(last_bottom, box[3])
@@ -168,7 +178,9 @@ def _grid(
     if not glines:
         return None
     ys = [sum(centre_y(blocks[i].bbox) for i in g) / len(g) for g in glines]  # type: ignore[arg-type]
-    pieces = _pieces(blocks, [i for i in members if cols[i] == rec_col and blocks[i].kind is not BlockKind.EQUATION], ys, lines)
+    pieces = _pieces(
+        blocks, [i for i in members if cols[i] == rec_col and blocks[i].kind is not BlockKind.EQUATION], ys, lines
+    )
     rows_of = _assign(pieces, ys)
     body: list[list[str]] = []
     row_boxes: list[BBox | None] = []

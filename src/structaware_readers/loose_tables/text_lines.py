@@ -47,7 +47,9 @@ class PageLines:
             log.debug("page %d: text layer of %s cannot be read: %s", self.number, block.block_id, exc)
             return []
         lines: list[list[dict[str, Any]]] = []
-        for word in sorted((wd for wd in words if wd.get("upright", True)), key=lambda wd: (float(wd["top"]), float(wd["x0"]))):
+        for word in sorted(
+            (wd for wd in words if wd.get("upright", True)), key=lambda wd: (float(wd["top"]), float(wd["x0"]))
+        ):
             if lines and abs(float(word["top"]) - float(lines[-1][0]["top"])) <= LINE_TOLERANCE:
                 lines[-1].append(word)
             else:
@@ -63,7 +65,6 @@ class PageLines:
             )
             out.append((self._line_text(line), box))
         return out
-
 
     def _line_text(self, line: list[dict[str, Any]]) -> str:
         """One line's text read with its small raised glyphs marked (``modifiers^e``), else its words."""
@@ -118,7 +119,9 @@ class TextLayer:
         if len(self._plumber.pages) != page_count:
             self.close()
             raise MalformedInputError(
-                f"{len(self._plumber.pages)} pages, the document {page_count}: not its PDF", path=pdf_label(pdf), field="pdf"
+                f"{len(self._plumber.pages)} pages, the document {page_count}: not its PDF",
+                path=pdf_label(pdf),
+                field="pdf",
             )
 
     def page(self, number: int) -> PageLines:

@@ -15,11 +15,41 @@ from structaware_readers.mermaid.scanner import Link, NodeRef, ParseError, Scann
 __all__ = ["Parser", "parse_mermaid"]
 
 _DIAGRAM_TYPES = (
-    "sequenceDiagram", "classDiagram-v2", "classDiagram", "stateDiagram-v2", "stateDiagram", "erDiagram",
-    "gantt", "pie", "journey", "gitGraph", "mindmap", "timeline", "quadrantChart", "requirementDiagram",
-    "C4Context", "C4Container", "C4Component", "C4Dynamic", "C4Deployment", "sankey-beta", "sankey",
-    "xychart-beta", "xychart", "block-beta", "block", "packet-beta", "packet", "kanban", "architecture-beta",
-    "architecture", "radar-beta", "treemap-beta", "treemap", "zenuml", "info",
+    "sequenceDiagram",
+    "classDiagram-v2",
+    "classDiagram",
+    "stateDiagram-v2",
+    "stateDiagram",
+    "erDiagram",
+    "gantt",
+    "pie",
+    "journey",
+    "gitGraph",
+    "mindmap",
+    "timeline",
+    "quadrantChart",
+    "requirementDiagram",
+    "C4Context",
+    "C4Container",
+    "C4Component",
+    "C4Dynamic",
+    "C4Deployment",
+    "sankey-beta",
+    "sankey",
+    "xychart-beta",
+    "xychart",
+    "block-beta",
+    "block",
+    "packet-beta",
+    "packet",
+    "kanban",
+    "architecture-beta",
+    "architecture",
+    "radar-beta",
+    "treemap-beta",
+    "treemap",
+    "zenuml",
+    "info",
 )
 _HEADER = re.compile(r"(?P<kw>flowchart-elk|flowchart|graph)(?![\w-])[ \t]*(?P<dir>TB|TD|BT|RL|LR|[<>^v])?(?![\w])")
 _OLD_DIRECTIONS = {">": "LR", "<": "RL", "^": "BT", "v": "TB"}
@@ -302,9 +332,7 @@ def parse_mermaid(src: str, *, path: str | None = None, field: str = "mermaid", 
                 path=path,
                 field=field,
             )
-        raise MalformedInputError(
-            f"expected a 'flowchart' or 'graph' header, got {first!r}", path=path, field=field
-        )
+        raise MalformedInputError(f"expected a 'flowchart' or 'graph' header, got {first!r}", path=path, field=field)
     direction = m.group("dir") or "TB"
     direction = _OLD_DIRECTIONS.get(direction, direction)
 

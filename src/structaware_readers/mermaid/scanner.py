@@ -322,8 +322,11 @@ class Scanner:
                         e
                         for e in end_rx.finditer(src, i, stmt_end)
                         # "-- go--on -->": a head letter glued to a word is still label text
-                        if not (e.groupdict().get("h") in ("o", "x") and e.end() < stmt_end
-                                and Scanner._id_char(src[e.end()]))
+                        if not (
+                            e.groupdict().get("h") in ("o", "x")
+                            and e.end() < stmt_end
+                            and Scanner._id_char(src[e.end()])
+                        )
                     ),
                     None,
                 )

@@ -12,7 +12,18 @@ __all__ = ["to_mermaid"]
 
 _PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Words Mermaid reads as keywords, never usable as bare node ids.
-_RESERVED_IDS = {"end", "graph", "flowchart", "subgraph", "style", "class", "classDef", "click", "linkStyle", "direction"}
+_RESERVED_IDS = {
+    "end",
+    "graph",
+    "flowchart",
+    "subgraph",
+    "style",
+    "class",
+    "classDef",
+    "click",
+    "linkStyle",
+    "direction",
+}
 
 
 def _quote(text: str) -> str:

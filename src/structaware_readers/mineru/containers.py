@@ -134,13 +134,9 @@ def scan_zip(path: Path) -> Candidate:
                         field=f"zip!{name}",
                     ) from None
                 except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
-                    raise MalformedInputError(
-                        f"corrupt zip member: {exc}", path=path, field=f"zip!{name}"
-                    ) from exc
+                    raise MalformedInputError(f"corrupt zip member: {exc}", path=path, field=f"zip!{name}") from exc
                 except (RuntimeError, NotImplementedError) as exc:  # encrypted; unsupported method
-                    raise MalformedInputError(
-                        f"unreadable zip member: {exc}", path=path, field=f"zip!{name}"
-                    ) from exc
+                    raise MalformedInputError(f"unreadable zip member: {exc}", path=path, field=f"zip!{name}") from exc
                 budget -= len(raw)
                 cand = _try_candidate(raw, label=label, parent=str(pp.parent), depth=len(pp.parts) - 1, skipped=skipped)
                 if cand is not None:

@@ -225,7 +225,13 @@ def _spans(spans: list, path: str | None, fld: str) -> str:
             pieces.append((f"${content.strip()}$", True))
         elif t == "code_inline":
             pieces.append((f"`{content}`", False))
-        elif scripts[i] and i > 0 and scripts[i - 1] == scripts[i] and pieces and pieces[-1][0].endswith(f"</{scripts[i][:3]}>"):
+        elif (
+            scripts[i]
+            and i > 0
+            and scripts[i - 1] == scripts[i]
+            and pieces
+            and pieces[-1][0].endswith(f"</{scripts[i][:3]}>")
+        ):
             tag = scripts[i][:3]  # one mark in two spans: one tag
             pieces[-1] = (pieces[-1][0][: -len(f"</{tag}>")] + f"{content}</{tag}>", False)
         else:
@@ -277,6 +283,7 @@ def equation_text(latex: str) -> str:
 
 
 # ------------------------------------------------------------------- flowcharts
+
 
 def find_mermaid(content: str) -> str | None:
     """Mermaid source in an image/chart ``content`` or code body: a ```` ```mermaid ```` fence,

@@ -34,7 +34,10 @@ _WORKER_LOG_LEVEL = "WARNING"
 
 
 #: The module of MinerU's flash branch and the names in it that render and attach image crops.
-VISUAL_CROP_HOOKS = ("mineru.backend.analysis.pdf.window", ("attach_visual_block_images_from_pdf", "get_document_render_session"))
+VISUAL_CROP_HOOKS = (
+    "mineru.backend.analysis.pdf.window",
+    ("attach_visual_block_images_from_pdf", "get_document_render_session"),
+)
 
 
 def _attach_no_crops(*args: Any, **kwargs: Any) -> None:

@@ -92,7 +92,10 @@ def parse_pdf(
                     want_zip=zip_target is not None, client=client,
                 )  # fmt: skip
             elif in_process.enabled() and zip_target is None:  # a parse worker: MinerU already imported here
-                middle, package = in_process.parse_in_process(pdf, tier=tier, allow_model_download=allow_model_download), None
+                middle, package = (
+                    in_process.parse_in_process(pdf, tier=tier, allow_model_download=allow_model_download),
+                    None,
+                )
                 doc_version = version
             else:
                 middle, package = run_local(

@@ -44,7 +44,9 @@ class OcrCache:
         """Keep the lines of the image whose pixels hash to ``digest``, read by ``key``."""
         self._store(self._image_entry(digest, key), lines, [], 0)
 
-    def load(self, doc_id: str, key: str, page: int, rules_version: int = 0) -> tuple[list[OcrLine], list[Rule] | None] | None:
+    def load(
+        self, doc_id: str, key: str, page: int, rules_version: int = 0
+    ) -> tuple[list[OcrLine], list[Rule] | None] | None:
         """The page's lines and horizontal rules (``None`` when found by another ``rules_version``), or ``None`` on a miss."""
         return self._load(self._entry(doc_id, key, page), rules_version)
 
@@ -63,7 +65,9 @@ class OcrCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def store(self, doc_id: str, key: str, page: int, lines: list[OcrLine], rules: list[Rule], rules_version: int = 0) -> None:
+    def store(
+        self, doc_id: str, key: str, page: int, lines: list[OcrLine], rules: list[Rule], rules_version: int = 0
+    ) -> None:
         """Keep the page's lines and horizontal rules (atomically)."""
         self._store(self._entry(doc_id, key, page), lines, rules, rules_version)
 
@@ -71,7 +75,12 @@ class OcrCache:
         record = {
             "format": _FORMAT,
             "lines": [
-                {"text": ln.text, "bbox": list(ln.bbox), "confidence": ln.confidence, "polygon": [list(p) for p in ln.polygon]}
+                {
+                    "text": ln.text,
+                    "bbox": list(ln.bbox),
+                    "confidence": ln.confidence,
+                    "polygon": [list(p) for p in ln.polygon],
+                }
                 for ln in lines
             ],
             "rules": [list(r) for r in rules],

@@ -142,7 +142,9 @@ class RapidOcrEngine:
         arr = _as_bgr_array(image)
         with self._lock:
             engine = self._load()
-            out = engine(arr, use_det=True, use_cls=False, use_rec=True)  # explicit: RapidOCR keeps the last call's switches
+            out = engine(
+                arr, use_det=True, use_cls=False, use_rec=True
+            )  # explicit: RapidOCR keeps the last call's switches
         boxes, txts, scores = getattr(out, "boxes", None), getattr(out, "txts", None), getattr(out, "scores", None)
         if boxes is None or txts is None:
             return []

@@ -70,15 +70,26 @@ def page_blocks(page: int, lines: list[OcrLine], rules: list[Rule] = (), *, rout
 
     drafts: list[Block] = []
     for kind, ln in furniture:
-        drafts.append(Block(block_id="", kind=kind, text=ln.text, page=page, bbox=ln.bbox, source_type=f"{route}_{kind.value}"))
+        drafts.append(
+            Block(block_id="", kind=kind, text=ln.text, page=page, bbox=ln.bbox, source_type=f"{route}_{kind.value}")
+        )
     for region, grid, caption, inside in tables:
         text = "\n".join(" | ".join(c for c in row if c) for row in grid.header_rows + grid.body_rows)
         drafts.append(
-            Block(block_id="", kind=BlockKind.TABLE, text=text, page=page, bbox=_union([ln.bbox for ln in inside] + [region]),
-                  table=grid, caption=caption, source_type=f"{route}_table")
+            Block(
+                block_id="",
+                kind=BlockKind.TABLE,
+                text=text,
+                page=page,
+                bbox=_union([ln.bbox for ln in inside] + [region]),
+                table=grid,
+                caption=caption,
+                source_type=f"{route}_table",
+            )
         )
     line_blocks = [
-        Block(block_id=str(i), kind=BlockKind.PARAGRAPH, text=ln.text, page=page, bbox=ln.bbox) for i, ln in enumerate(rest)
+        Block(block_id=str(i), kind=BlockKind.PARAGRAPH, text=ln.text, page=page, bbox=ln.bbox)
+        for i, ln in enumerate(rest)
     ]
     ordered = [rest[int(b.block_id)] for b in restore_reading_order(line_blocks)]
     drafts.extend(_paragraphs(ordered, page, body_h, route))
@@ -149,7 +160,9 @@ def _columns(lines: list[OcrLine], x0: float, x1: float) -> list[float]:
         b = min(steps, int((ln.bbox[2] - x0) / width * steps) + 1)
         for i in range(a, b):
             cover[i] += 1
-    allowed = max(1, len(lines) // 10)  # a few spanning lines (a title row, two header cells read as one line) do not hide a gap
+    allowed = max(
+        1, len(lines) // 10
+    )  # a few spanning lines (a title row, two header cells read as one line) do not hide a gap
     cuts: list[float] = []
     i = 0
     first = next((k for k, c in enumerate(cover) if c > allowed), steps)
@@ -205,7 +218,9 @@ def _grid(lines: list[OcrLine], region: BBox, inner: list[float], body_h: float)
             cells[col(ln)].append(ln.text)
         grid_rows.append([join_lines(c) for c in cells])
         boxes.append(_union([ln.bbox for ln in band]))
-    return TableGrid(header_rows=grid_rows[:1], body_rows=grid_rows[1:], body_row_bboxes=boxes[1:], grid_source="ocr_lines")
+    return TableGrid(
+        header_rows=grid_rows[:1], body_rows=grid_rows[1:], body_row_bboxes=boxes[1:], grid_source="ocr_lines"
+    )
 
 
 def _visual_rows(lines: list[OcrLine], body_h: float) -> list[list[OcrLine]]:
@@ -273,8 +288,15 @@ def _paragraphs(lines: list[OcrLine], page: int, body_h: float, route: str) -> l
         kind = BlockKind.HEADING if heading else BlockKind.PARAGRAPH
         text = join_lines([ln.text for ln in group])
         out.append(
-            Block(block_id="", kind=kind, text=text, page=page, bbox=_union([ln.bbox for ln in group]),
-                  level=numbering_depth(text) if heading else None, source_type=f"{route}_{kind.value}")
+            Block(
+                block_id="",
+                kind=kind,
+                text=text,
+                page=page,
+                bbox=_union([ln.bbox for ln in group]),
+                level=numbering_depth(text) if heading else None,
+                source_type=f"{route}_{kind.value}",
+            )
         )
     return out
 

@@ -155,4 +155,13 @@ def render_page(pdf: str | Path | bytes | Any, page: int, *, dpi: int = OCR_DPI)
             doc.close()
 
 
-__all__ = ["MIN_IMAGE_COVER", "MIN_TEXT_CHARS", "OCR_DPI", "PageScan", "open_pdf", "pages_needing_ocr", "render_page", "scan_pages"]
+__all__ = [
+    "MIN_IMAGE_COVER",
+    "MIN_TEXT_CHARS",
+    "OCR_DPI",
+    "PageScan",
+    "open_pdf",
+    "pages_needing_ocr",
+    "render_page",
+    "scan_pages",
+]

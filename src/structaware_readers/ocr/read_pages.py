@@ -64,7 +64,12 @@ def horizontal_rules(image: Any) -> list[Rule]:
     for run in found:
         if run[-1][0] - run[0][0] > _BAND_MIN * h:  # a shaded band (a header row's fill): its two edges
             x0, x1 = min(r[1] for r in run), max(r[2] for r in run)
-            rules.extend([(float(run[0][0]) / h, float(x0) / w, float(x1) / w), (float(run[-1][0]) / h, float(x0) / w, float(x1) / w)])
+            rules.extend(
+                [
+                    (float(run[0][0]) / h, float(x0) / w, float(x1) / w),
+                    (float(run[-1][0]) / h, float(x0) / w, float(x1) / w),
+                ]
+            )
             continue
         widest = max(r[2] - r[1] for r in run)
         whole = [r for r in run if r[2] - r[1] == widest]  # the rows where the rule is whole: their middle

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "GARBLED_SHARE", "MAP_SAMPLES", "MIN_CHARS", "MOJIBAKE_RUN", "SUSPECT_SHARE", "TextLayerQuality", "page_quality", "text_quality",
+    "GARBLED_SHARE",
+    "MAP_SAMPLES",
+    "MIN_CHARS",
+    "MOJIBAKE_RUN",
+    "SUSPECT_SHARE",
+    "TextLayerQuality",
+    "page_quality",
+    "text_quality",
 ]
 
 #: A page with at least this share of unreadable characters is read by OCR ...
@@ -62,7 +69,9 @@ class TextLayerQuality:
 
 def _bad_char(o: int) -> bool:
     """A control character (tab and line breaks excepted), a private-use code point or U+FFFD."""
-    return (o < 32 and o not in (9, 10, 13)) or 0x7F <= o <= 0x9F or 0xE000 <= o <= 0xF8FF or o >= 0xF0000 or o == 0xFFFD
+    return (
+        (o < 32 and o not in (9, 10, 13)) or 0x7F <= o <= 0x9F or 0xE000 <= o <= 0xF8FF or o >= 0xF0000 or o == 0xFFFD
+    )
 
 
 def _run_char(o: int) -> bool:

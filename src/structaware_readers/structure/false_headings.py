@@ -48,7 +48,9 @@ _KNOWN = re.compile(rf"^(?:{CREDENTIALS})$")
 _PERSON_RANK = re.compile(rf"^(?:{RANKS})\.?\s+(?:\(Ret\.?\)\s+)?{_NAME}(?:\s*,.*)?$")
 _TOC = re.compile(r"\.{5,}|(?:\.\s){4,}|…{2,}")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_BIB_MARK = re.compile(r"\bet\s+al\b|\bdoi\b|10\.\d{4,}/|(?:19|20)\d{2}\s*;\s*\d+|\d+\s*\(\d+\)\s*:\s*\d+", re.IGNORECASE)
+_BIB_MARK = re.compile(
+    r"\bet\s+al\b|\bdoi\b|10\.\d{4,}/|(?:19|20)\d{2}\s*;\s*\d+|\d+\s*\(\d+\)\s*:\s*\d+", re.IGNORECASE
+)
 #: Longest heading (characters) read as one person's name.
 MAX_NAME_CHARS = 120
 

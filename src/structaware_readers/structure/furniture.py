@@ -45,7 +45,9 @@ _PAGE_NUMBER = re.compile(
     r"\s*(?:页|頁)?[\s\-–—|·•.()\[\]]*$",
     re.IGNORECASE,
 )
-_ARABIC_PAGE_NUMBER = re.compile(r"^[\s\-–—|·•.()\[\]]*(?:page|p\.|pg\.?)?\s*(\d{1,4})[\s\-–—|·•.()\[\]]*$", re.IGNORECASE)
+_ARABIC_PAGE_NUMBER = re.compile(
+    r"^[\s\-–—|·•.()\[\]]*(?:page|p\.|pg\.?)?\s*(\d{1,4})[\s\-–—|·•.()\[\]]*$", re.IGNORECASE
+)
 _SEQUENCE_MIN_PAGES = 3
 _SEQUENCE_MIN_SHARE = 0.1  # and on 10% of the pages: numbers in tables match an offset by chance
 _NON_WORD = re.compile(r"[\W\d_]+", re.UNICODE)

@@ -42,9 +42,7 @@ _PERSON_ITEM = re.compile(r"^(?:[A-Z][\w'’.-]*\.?\s+){1,3}[A-Z][\w'’-]+(?:\s
 #: A name, then two credentials or more in capitals (``Renee Redden, PMHCNS, BC``).
 _NAME_CAPS = re.compile(r"^(?:[A-Z][a-z'’-]+\.?\s+){1,3}[A-Z][a-z'’-]+(?:\s*,\s*[A-Z]{2,7}(?:-[A-Z]{1,3})?){2,}$")
 #: A table, figure or box caption's label at the start of a text (``Table 3``, ``Fig. 5.``, ``表 1``).
-CAPTION = re.compile(
-    r"(?i)^(?:table|figure|fig\.|box|chart)\s*[A-Z]?\d+[A-Za-z]?(?:[.\-–]\d+)*\b|^[表图]\s*\d+"
-)
+CAPTION = re.compile(r"(?i)^(?:table|figure|fig\.|box|chart)\s*[A-Z]?\d+[A-Za-z]?(?:[.\-–]\d+)*\b|^[表图]\s*\d+")
 #: Words (Latin) from which a heading ending with a full stop is a sentence.
 SENTENCE_WORDS = 12
 

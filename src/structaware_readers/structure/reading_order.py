@@ -158,10 +158,7 @@ def _caption_groups(body: list[Block]) -> list[_Group]:
 def _order_groups(groups: list[_Group]) -> list[_Group]:
     """X-Y cut of the groups, with container boxes (a background picture holding the centres of
     two or more other boxes) set aside and put back just before the first box they contain."""
-    containers = [
-        g for g in groups
-        if sum(1 for o in groups if o is not g and _contains(g.bbox, _center(o.bbox))) >= 2
-    ]
+    containers = [g for g in groups if sum(1 for o in groups if o is not g and _contains(g.bbox, _center(o.bbox))) >= 2]
     if not containers:
         return _xy_cut(groups)
     rest = [g for g in groups if not any(g is c for c in containers)]

@@ -23,6 +23,7 @@ LEFT_SYMBOLS = {"$", "€", "£", "¥", "US$"}
 LABEL_START = 0.3
 _RIGHT_SYMBOLS = {"%", ")", "%)", "bps", "x"}
 
+
 @dataclass
 class Phrase:
     """Text with its extent: ``x0 < x1`` across, ``top < bottom`` down (points or characters)."""
@@ -42,12 +43,16 @@ class Line:
     bottom: float
     phrases: list[Phrase] = field(default_factory=list)
 
+
 def starts_new_cell(before: str, word: str) -> bool:
     """Two figures side by side are two cells (``948,642 $ 960,506``, ``NA NA``), however close."""
     last = before.rsplit(" ", 1)[-1]
-    return (FIGURE.match(last) is not None or last in LEFT_SYMBOLS) and (
-        FIGURE.match(word) is not None or word in LEFT_SYMBOLS
-    ) and not (last in LEFT_SYMBOLS and FIGURE.match(word) and not word.startswith(tuple(LEFT_SYMBOLS)))
+    return (
+        (FIGURE.match(last) is not None or last in LEFT_SYMBOLS)
+        and (FIGURE.match(word) is not None or word in LEFT_SYMBOLS)
+        and not (last in LEFT_SYMBOLS and FIGURE.match(word) and not word.startswith(tuple(LEFT_SYMBOLS)))
+    )
+
 
 def _is_data_row(row: Line) -> bool:
     return len(row.phrases) > 1 and any(is_value(p.text) for p in row.phrases[1:])
@@ -93,16 +98,16 @@ def _cells(row: Line, columns: list[tuple[float, float]]) -> list[str]:
 
 def _tidy(rows: list[list[str]], src: list[Line]) -> tuple[list[list[str]], list[Box]]:
     """Drop empty columns, join symbol columns to their values; returns rows and each row's box."""
-    boxes = [
-        (min(p.x0 for p in r.phrases), r.top, max(p.x1 for p in r.phrases), r.bottom) for r in src
-    ]
+    boxes = [(min(p.x0 for p in r.phrases), r.top, max(p.x1 for p in r.phrases), r.bottom) for r in src]
     n = max((len(r) for r in rows), default=0)
     cols = [[r[c] if c < len(r) else "" for r in rows] for c in range(n)]
     cols = [col for col in cols if any(v.strip() for v in col)]
     c = 0
     while c < len(cols):
         # cells equal to a neighbour's are a spanning header repeated, not the column's own values
-        right = {v.strip() for v, n in zip(cols[c], cols[c + 1]) if v.strip() and v != n} if c + 1 < len(cols) else set()
+        right = (
+            {v.strip() for v, n in zip(cols[c], cols[c + 1]) if v.strip() and v != n} if c + 1 < len(cols) else set()
+        )
         left = {v.strip() for v, n in zip(cols[c], cols[c - 1]) if v.strip() and v != n} if c > 0 else set()
         if right and right <= LEFT_SYMBOLS:
             cols[c + 1] = [_join(a, b) for a, b in zip(cols[c], cols[c + 1])]
@@ -154,9 +159,7 @@ def _continues(prev_label: str, label: str) -> bool:
     return bool(label) and (label[:1].islower() or label[:1] == "(" or prev_label.endswith(("-", "/", ",")))
 
 
-def _join_wrapped_labels(
-    rows: list[list[str]], boxes: list[Box]
-) -> tuple[list[list[str]], list[Box]]:
+def _join_wrapped_labels(rows: list[list[str]], boxes: list[Box]) -> tuple[list[list[str]], list[Box]]:
     out: list[list[str]] = []
     out_boxes: list[Box] = []
     pending: tuple[list[str], Box] | None = None

@@ -56,7 +56,12 @@ def split_panels(grid: TableGrid) -> TableGrid:
             out_boxes.append(boxes[i])
         i += 1
     return grid.model_copy(
-        update={"header_rows": new_header, "body_rows": out_rows, "body_row_pages": out_pages, "body_row_bboxes": out_boxes}
+        update={
+            "header_rows": new_header,
+            "body_rows": out_rows,
+            "body_row_pages": out_pages,
+            "body_row_bboxes": out_boxes,
+        }
     )
 
 

@@ -26,5 +26,8 @@ def grid_from_aligned_text(text: str, *, page_number: int) -> TableGrid | None:
     title, header = split_title(header)
     return TableGrid(
         title=title,
-        header_rows=header, body_rows=body, body_row_pages=[page_number] * len(body), grid_source="parser_text"
+        header_rows=header,
+        body_rows=body,
+        body_row_pages=[page_number] * len(body),
+        grid_source="parser_text",
     )

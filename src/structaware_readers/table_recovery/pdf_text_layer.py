@@ -87,7 +87,9 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
         return None
     best = max(tables, key=lambda t: len(t.cells))
     bx0, btop, bx1, bbottom = best.bbox
-    inside = sum(1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom)
+    inside = sum(
+        1 for w in words if bx0 <= (w["x0"] + w["x1"]) / 2 <= bx1 and btop <= (w["top"] + w["bottom"]) / 2 <= bbottom
+    )
     if inside < MIN_RULED_SHARE * len(words):
         return None
     col_x0 = sorted({float(c[0]) for c in best.cells})
@@ -142,6 +144,7 @@ def _rows_in_one_cell(rows: list[list[str]]) -> bool:
     """Most rows hold their label and figures in one cell (``Notional value settled 13,077 13,755``):
     the rules were row shading, not cell borders, so the ruled cells are no columns (the region is read
     as a borderless table instead, when that gives a grid)."""
+
     def mixed(cell: str) -> bool:
         words = cell.split()
         return len(words) >= 2 and is_value(words[-1]) and any(ch.isalpha() for ch in cell) and not is_value(cell)

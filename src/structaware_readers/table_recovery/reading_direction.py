@@ -196,7 +196,9 @@ def table_text(table: Any) -> list[list[str | None]]:
     return [[None if c is None else reading_text(c) for c in row] for row in table_cell_chars(table)]
 
 
-def cell_lines(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3) -> list[tuple[float, str]]:
+def cell_lines(
+    chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3
+) -> list[tuple[float, str]]:
     """The text lines of one cell's upright, left-to-right glyphs, top to bottom: ``(top, text)``,
     ``top`` in PDF points from the page top; ``[]`` when the cell holds rotated or stacked text."""
     from pdfplumber.utils import extract_words
@@ -227,7 +229,8 @@ def join_words(lines: list[list[str]]) -> str:
     for line in lines:
         for k, w in enumerate(x for word in line for x in word.split()):
             glue = out and (
-                (_CJK_CHAR.match(out[-1]) and _CJK_CHAR.match(w[0])) or (k == 0 and _HYPHEN_END.search(out) and w[0].isalnum())
+                (_CJK_CHAR.match(out[-1]) and _CJK_CHAR.match(w[0]))
+                or (k == 0 and _HYPHEN_END.search(out) and w[0].isalnum())
             )
             out += w if glue else (" " + w if out else w)
     return out
@@ -250,6 +253,13 @@ def _lines_of(words: list[dict[str, Any]], direction: Direction, tolerance: floa
 
 
 __all__ = [
-    "Direction", "cell_lines", "char_direction", "join_words", "reading_text", "reading_words", "region_words",
-    "table_cell_chars", "table_text",
+    "Direction",
+    "cell_lines",
+    "char_direction",
+    "join_words",
+    "reading_text",
+    "reading_words",
+    "region_words",
+    "table_cell_chars",
+    "table_text",
 ]

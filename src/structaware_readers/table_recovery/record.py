@@ -40,7 +40,13 @@ class Recovery:
 
     def pages(self) -> list[int]:
         """The 1-based pages a stage reads from the PDF, in order."""
-        return sorted({*(self.doc.blocks[i].page for i in self.targets), *(self.doc.blocks[i].page for i in self.checks), *self.split})
+        return sorted(
+            {
+                *(self.doc.blocks[i].page for i in self.targets),
+                *(self.doc.blocks[i].page for i in self.checks),
+                *self.split,
+            }
+        )
 
     def taken(self, i: int) -> bool:
         """Block ``i`` was absorbed into another block or took pieces in (stage 3): later stages leave it."""

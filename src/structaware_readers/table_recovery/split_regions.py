@@ -67,8 +67,12 @@ class SplitRegion:
 def is_figure_fragment(text: str) -> bool:
     """A text whose words are all figures or currency signs (``$``, ``(282,411) $``, ``10.9 %``, ``nm``)."""
     words = text.split()
-    return bool(words) and any(ch.isdigit() for ch in text) and all(
-        FIGURE.match(w) or w in LEFT_SYMBOLS or w in {"%", ")", "%)"} or w.lower() in _NON_FIGURE for w in words
+    return (
+        bool(words)
+        and any(ch.isdigit() for ch in text)
+        and all(
+            FIGURE.match(w) or w in LEFT_SYMBOLS or w in {"%", ")", "%)"} or w.lower() in _NON_FIGURE for w in words
+        )
     )
 
 
@@ -220,8 +224,13 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
     labels = [i for i, b in enumerate(blocks) if i not in taken and _piece(b) and _is_label(b)]
     label_set = set(labels)
     texts = [
-        b.bbox for i, b in enumerate(blocks)
-        if b.bbox is not None and not b.is_furniture and b.text.strip() and i not in taken and i not in label_set
+        b.bbox
+        for i, b in enumerate(blocks)
+        if b.bbox is not None
+        and not b.is_furniture
+        and b.text.strip()
+        and i not in taken
+        and i not in label_set
         and b.kind is not BlockKind.HEADING
     ]
     changed = True
@@ -245,7 +254,8 @@ def find_split_regions(blocks: list[Block]) -> list[SplitRegion]:
                     break
         regions = _merge_overlapping(regions, blocks)
     out = [
-        r for r in regions
+        r
+        for r in regions
         if (len(r.members) >= 2 and (r.rows_added or not _has_cells(blocks[r.members[0]])))
         or _is_empty_equation(blocks[r.members[0]])
     ]
@@ -268,7 +278,10 @@ def _merge_overlapping(regions: list[SplitRegion], blocks: list[Block]) -> list[
         for o in out:
             if has_table(r) and has_table(o):
                 continue
-            if _gap(r.bbox[1], r.bbox[3], o.bbox[1], o.bbox[3]) <= GAP_Y and _gap(r.bbox[0], r.bbox[2], o.bbox[0], o.bbox[2]) < 0:
+            if (
+                _gap(r.bbox[1], r.bbox[3], o.bbox[1], o.bbox[3]) <= GAP_Y
+                and _gap(r.bbox[0], r.bbox[2], o.bbox[0], o.bbox[2]) < 0
+            ):
                 o.members.extend(r.members)
                 o.bbox = union_box([o.bbox, r.bbox])
                 o.figures = o.figures or r.figures

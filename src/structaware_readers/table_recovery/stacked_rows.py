@@ -122,7 +122,8 @@ def _is_key_paragraph(lines: Lines) -> bool:
     """Short lines, the first starting with a capital letter or a figure, none bulleted."""
     first = lines[0][1]
     return (
-        bool(first) and (first[0].isupper() or first[0].isdigit())
+        bool(first)
+        and (first[0].isupper() or first[0].isdigit())
         and all(0 < len(t.split()) <= MAX_KEY_WORDS and not _BULLET.match(t) for _, t in lines)
     )
 
@@ -258,6 +259,13 @@ def _names_only(cell: str) -> bool:
 
 
 __all__ = [
-    "LOOSE_TOLERANCE", "MAX_KEY_WORDS", "MIN_FIGURE_SHARE", "PARAGRAPH_GAP", "TOLERANCE", "may_hold_stacked_rows",
-    "split_stacked", "split_stacked_items", "splits_names",
+    "LOOSE_TOLERANCE",
+    "MAX_KEY_WORDS",
+    "MIN_FIGURE_SHARE",
+    "PARAGRAPH_GAP",
+    "TOLERANCE",
+    "may_hold_stacked_rows",
+    "split_stacked",
+    "split_stacked_items",
+    "splits_names",
 ]

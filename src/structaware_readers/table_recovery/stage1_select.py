@@ -15,7 +15,15 @@ from structaware_readers.table_recovery.split_regions import find_split_regions
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows
 from structaware_readers.tables import is_table_warning
 
-__all__ = ["has_grid", "needs_check", "needs_grid", "needs_parts_check", "needs_recovery", "select", "split_regions_by_page"]
+__all__ = [
+    "has_grid",
+    "needs_check",
+    "needs_grid",
+    "needs_parts_check",
+    "needs_recovery",
+    "select",
+    "split_regions_by_page",
+]
 
 
 def has_grid(grid: TableGrid | None) -> bool:

@@ -70,7 +70,8 @@ def _pick(paths: list[Path]) -> Path | None:
 def _pdf_in_zip(path: Path) -> bytes | None:
     with zipfile.ZipFile(path) as zf:
         members = [
-            i for i in zf.infolist()
+            i
+            for i in zf.infolist()
             if PurePosixPath(i.filename).suffix.lower() == ".pdf" and 0 < i.file_size <= MAX_ZIP_PDF_BYTES
         ]
         origin = [i for i in members if PurePosixPath(i.filename).stem.lower().endswith("_origin")]
@@ -122,7 +123,9 @@ def open_pdf(pdf: PdfSource) -> Iterator[Any]:
     try:
         import pdfplumber
     except ImportError as exc:
-        raise MissingExtraError("pdfplumber", "pdf", "Rebuilding table grids from the PDF", path=pdf_label(pdf)) from exc
+        raise MissingExtraError(
+            "pdfplumber", "pdf", "Rebuilding table grids from the PDF", path=pdf_label(pdf)
+        ) from exc
 
     if not isinstance(pdf, bytes):
         path = Path(pdf)

@@ -47,18 +47,25 @@ def _read_split_region(
     """
     first = blocks[members[0]]
     others_on_page = [
-        b for i, b in enumerate(blocks)
+        b
+        for i, b in enumerate(blocks)
         if b.page == first.page and i not in members and i not in absorbed and not b.is_furniture and b.text.strip()
     ]
     grid, why = _split_grid(page, [blocks[i] for i in members], region, others_on_page)
     if grid is not None:
         text = grid_to_text(grid)
-        kept = [i for i in members if blocks[i].kind not in _TEXT_PIECES or covered_share(blocks[i].text, text) >= MIN_PIECE_COVERED]
+        kept = [
+            i
+            for i in members
+            if blocks[i].kind not in _TEXT_PIECES or covered_share(blocks[i].text, text) >= MIN_PIECE_COVERED
+        ]
         if len(kept) < len(members):
             members = kept
             pieces = [blocks[i] for i in members]
             region = union_box([b.bbox for b in pieces])  # type: ignore[misc]
-            grid, why = _split_grid(page, pieces, region, others_on_page) if len(members) > 1 else (None, "one piece left")
+            grid, why = (
+                _split_grid(page, pieces, region, others_on_page) if len(members) > 1 else (None, "one piece left")
+            )
     pieces = [blocks[i] for i in members]
     if grid is None:
         log.debug("page %d: pieces %s are not read as one table: %s", first.page, [b.block_id for b in pieces], why)

@@ -42,7 +42,12 @@ def _regions(blocks: list[Block]) -> list[BBox | None]:
         for i in range(j):
             ri = regions[i]
             if ri is not None and _same_rows(ri, bj.bbox):
-                regions[i] = (min(ri[0], bj.bbox[0]), min(ri[1], bj.bbox[1]), max(ri[2], bj.bbox[2]), max(ri[3], bj.bbox[3]))
+                regions[i] = (
+                    min(ri[0], bj.bbox[0]),
+                    min(ri[1], bj.bbox[1]),
+                    max(ri[2], bj.bbox[2]),
+                    max(ri[3], bj.bbox[3]),
+                )
                 regions[j] = None
                 break
     return regions

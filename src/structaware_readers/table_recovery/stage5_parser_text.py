@@ -25,7 +25,9 @@ def from_parser_text(block: Block, tried: str | None, warnings: list[str], warne
         return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})  # type: ignore[arg-type]
     sources = f"{tried} or the parser's text" if tried else "the parser's text (no PDF given)"
     kept = "its text stays section text" if block.text.strip() else "it has no text to index"
-    msg = table_warning(block.page, block.block_id, f"table has no cell structure and none could be rebuilt from {sources}; {kept}")
+    msg = table_warning(
+        block.page, block.block_id, f"table has no cell structure and none could be rebuilt from {sources}; {kept}"
+    )
     (log.debug if block.block_id in warned else log.warning)(msg)
     warnings.append(msg)
     return block

@@ -21,7 +21,9 @@ def finish(rec: Recovery) -> ParsedDocument:
     was rebuilt, :func:`merge_continued_tables`) and warnings; call after :meth:`Recovery.drop_absorbed
     <.record.Recovery.drop_absorbed>`."""
     blocks = rec.blocks
-    rebuilt = {blocks[i].block_id for i in rec.targets if blocks[i].kind is BlockKind.TABLE and has_grid(blocks[i].table)}
+    rebuilt = {
+        blocks[i].block_id for i in rec.targets if blocks[i].kind is BlockKind.TABLE and has_grid(blocks[i].table)
+    }
     return rec.doc.model_copy(update={"blocks": merge_continued_tables(blocks, rebuilt), "warnings": rec.warnings})
 
 

@@ -65,7 +65,7 @@ def _attach(parts: list[str]) -> None:
     k = len(parts) - 1
     while k >= 0 and parts[k].strip(" \u00a0") == "" and "\n" not in parts[k]:
         k -= 1
-    if k < 0 or "\n" in parts[k][len(parts[k].rstrip(" \u00a0")):]:
+    if k < 0 or "\n" in parts[k][len(parts[k].rstrip(" \u00a0")) :]:
         return
     stripped = parts[k].rstrip(" \u00a0")
     if stripped and stripped[-1].isalnum():

@@ -70,9 +70,7 @@ def _is_title(rows: list[HtmlRow], i: int) -> bool:
 
 def looks_like_header(cells: list[str]) -> bool:
     """Every cell non-empty, short, on one line and not a bare number (``#``, ``Genre``, ``Added``)."""
-    return all(
-        c.strip() and len(c) <= MAX_HEADER_CELL and "\n" not in c and not _BARE_NUMBER.match(c) for c in cells
-    )
+    return all(c.strip() and len(c) <= MAX_HEADER_CELL and "\n" not in c and not _BARE_NUMBER.match(c) for c in cells)
 
 
 def reads_like_data(cells: list[str]) -> bool:

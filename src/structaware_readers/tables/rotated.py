@@ -40,9 +40,7 @@ def turn_back(rows: list[HtmlRow]) -> list[HtmlRow] | None:
     if not any(_falling_numbers(r.cells) for r in rows):
         return None
     n_cols = len(rows[0].cells)
-    return [
-        HtmlRow(cells=[r.cells[j] for r in rows], is_head=False, covers_below=0) for j in range(n_cols - 1, -1, -1)
-    ]
+    return [HtmlRow(cells=[r.cells[j] for r in rows], is_head=False, covers_below=0) for j in range(n_cols - 1, -1, -1)]
 
 
 __all__ = ["MAX_LABEL", "MIN_NUMBERED", "turn_back"]

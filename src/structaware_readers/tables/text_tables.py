@@ -35,8 +35,7 @@ def _split_md_row(line: str) -> list[str]:
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
     return [
-        plain_math(html_lib.unescape(_WS.sub(" ", c.replace("\\|", "|")).strip()).replace("<br>", "\n"))
-        for c in cells
+        plain_math(html_lib.unescape(_WS.sub(" ", c.replace("\\|", "|")).strip()).replace("<br>", "\n")) for c in cells
     ]
 
 

@@ -116,7 +116,9 @@ def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
         if any(b[1] - base > _SEATED * tall for b in rest):
             continue  # the letters and figures left do not stand on one baseline
         top = max(b[3] for b in rest)
-        if any(u and ch.isdigit() and (b[3] - b[1] > _SMALLER * tall or b[3] <= top) for ch, b, u in zip(run, boxes, up)):
+        if any(
+            u and ch.isdigit() and (b[3] - b[1] > _SMALLER * tall or b[3] <= top) for ch, b, u in zip(run, boxes, up)
+        ):
             continue  # a raised figure is smaller than the run's tallest glyph and stands above the rest
         first = len(run) - len(run.lstrip(_EDGE))
         last = len(run.rstrip(_EDGE))

@@ -17,7 +17,12 @@ INLINE_TAGS = (
     "sup", "sub", "b", "i", "u", "s", "em", "strong", "span", "small", "big", "mark", "font", "a",
     "ins", "del", "code", "kbd", "var", "cite", "abbr", "br", "p", "div", "li", "ul", "ol", "eq",
 )  # fmt: skip
-_TAG = re.compile(r"</?(?:" + "|".join(INLINE_TAGS) + r")(?:\s+[a-zA-Z_:][-\w:.]*\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'<>=`]+))*\s*/?>", re.IGNORECASE)
+_TAG = re.compile(
+    r"</?(?:"
+    + "|".join(INLINE_TAGS)
+    + r")(?:\s+[a-zA-Z_:][-\w:.]*\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'<>=`]+))*\s*/?>",
+    re.IGNORECASE,
+)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _MARKUP = re.compile(f"{_TAG.pattern}|{_ENTITY.pattern}", re.IGNORECASE)
 

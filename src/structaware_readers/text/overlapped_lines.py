@@ -124,7 +124,9 @@ def unshuffle(text: str, page: PageWords) -> str:
     """``text`` with each stretch read from overlapping lines written as the page's lines (module
     docstring); ``text`` itself when there is none."""
     runs = list(_RUN.finditer(text))
-    bad = [i for i, m in enumerate(runs) if len(m.group(0)) >= 2 and normal(m.group(0).replace("^", "")) not in page.text]
+    bad = [
+        i for i, m in enumerate(runs) if len(m.group(0)) >= 2 and normal(m.group(0).replace("^", "")) not in page.text
+    ]
     if not bad:
         return text
     lines, squeezed, groups = _groups(page)

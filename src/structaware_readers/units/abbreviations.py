@@ -20,7 +20,9 @@ _IN_BRACKETS = re.compile(r"\(([^()]{2,12})\)")
 _SHORT = re.compile(r"^[A-Za-z0-9][\w.&/-]*(?: [\w.&/-]+)?$")
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _ABBR_HEADER = re.compile(r"(?i)^\s*(?:abbreviations?|acronyms?|abbr\.?)\s*:?\s*$")
-_DEF_HEADER = re.compile(r"(?i)^\s*(?:definitions?|terms?|meanings?|full (?:name|term)|descriptions?|expansions?)\s*:?\s*$")
+_DEF_HEADER = re.compile(
+    r"(?i)^\s*(?:definitions?|terms?|meanings?|full (?:name|term)|descriptions?|expansions?)\s*:?\s*$"
+)
 _MAX_LONG_CHARS = 120
 #: words a long form never starts with (``acceptance and commitment therapy (ACT)``: not ``and ...``)
 _NOT_FIRST = frozenset({"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"})
@@ -45,7 +47,9 @@ def long_form(short: str, before: str) -> str | None:
     i = len(low) - 1
     for j in range(len(chars) - 1, -1, -1):
         c = chars[j]
-        while i >= 0 and (low[i] != c or (j == 0 and ((i > 0 and low[i - 1].isalnum()) or _first_word(low, i) in _NOT_FIRST))):
+        while i >= 0 and (
+            low[i] != c or (j == 0 and ((i > 0 and low[i - 1].isalnum()) or _first_word(low, i) in _NOT_FIRST))
+        ):
             i -= 1
         if i < 0:
             return None

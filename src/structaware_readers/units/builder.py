@@ -129,7 +129,10 @@ class UnitBuilder:
         element_pages: list[int] = []
         seen: set[tuple[str, BBox | None]] = set()
         for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
-            key = (eid, box if refs else None)  # given refs may name one element for several regions (an edge's two boxes)
+            key = (
+                eid,
+                box if refs else None,
+            )  # given refs may name one element for several regions (an edge's two boxes)
             if key in seen:
                 continue
             seen.add(key)
@@ -303,14 +306,18 @@ class UnitBuilder:
         if aside is not None:
             self.add_aside(block, text, aside)
             return
-        if self.options.recommendation_units and (self.take_body(block, text) or emit_if_recommendation(self, block, text)):
+        if self.options.recommendation_units and (
+            self.take_body(block, text) or emit_if_recommendation(self, block, text)
+        ):
             return
         self.add_section_text(block, text)
 
     def take_body(self, block: Block, text: str) -> bool:
         """``text`` taken into the recommendation just emitted when that ends with a colon
         (:func:`~.recommendations.takes_body`)."""
-        if not (self.open_rec and self.units) or not takes_body(self.units[-1], block, text, self.body_block, self.grading):
+        if not (self.open_rec and self.units) or not takes_body(
+            self.units[-1], block, text, self.body_block, self.grading
+        ):
             return False
         self.body_block = block.block_id
         return True

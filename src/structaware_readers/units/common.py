@@ -13,7 +13,9 @@ _TITLE_MAX_CHARS = 160
 
 
 #: Abbreviations whose dot ends no sentence (unless a capital letter follows: "... et al. The").
-_NO_CUT_BEFORE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|viz|al|approx|Fig|Figs|No|Nos|Ref|Refs|Dr|St|Vol|pp|p)\.|\b[A-Z]\.)[\"'”’)\]]?$")
+_NO_CUT_BEFORE = re.compile(
+    r"(?:\b(?:e\.g|i\.e|cf|vs|viz|al|approx|Fig|Figs|No|Nos|Ref|Refs|Dr|St|Vol|pp|p)\.|\b[A-Z]\.)[\"'”’)\]]?$"
+)
 
 
 def sentences(text: str) -> list[str]:
@@ -24,9 +26,15 @@ def sentences(text: str) -> list[str]:
     """
     pieces, start = [], 0
     for m in SENTENCE_END.finditer(text):
-        if _NO_CUT_BEFORE.search(text, 0, m.start()) and (m.start() == len(text) or not text[m.end() : m.end() + 1].isupper()):
+        if _NO_CUT_BEFORE.search(text, 0, m.start()) and (
+            m.start() == len(text) or not text[m.end() : m.end() + 1].isupper()
+        ):
             continue  # "e.g. the", "Fig. 3": an abbreviation, not a sentence end
-        if text[m.start() - 1 : m.start()] == "." and text[m.start() - 2 : m.start() - 1].isdigit() and text[m.end() : m.end() + 1].isdigit():
+        if (
+            text[m.start() - 1 : m.start()] == "."
+            and text[m.start() - 2 : m.start() - 1].isdigit()
+            and text[m.end() : m.end() + 1].isdigit()
+        ):
             continue  # "0.\n72": a number the parser broke over two lines
         if m.end() > start and m.end() < len(text):
             pieces.append(text[start : m.end()])

@@ -54,7 +54,9 @@ def read_filing_cover(doc: ParsedDocument) -> FilingCover | None:
         note = _REGISTRANT_NOTE.search(b.text)
         if note is None:
             continue
-        candidates = [b.text[: note.start()]] + [blocks[j].text for j in range(i - 1, max(-1, i - 1 - NAME_LOOKBACK), -1)]
+        candidates = [b.text[: note.start()]] + [
+            blocks[j].text for j in range(i - 1, max(-1, i - 1 - NAME_LOOKBACK), -1)
+        ]
         for text in candidates:
             text = " ".join(text.split())
             if text and len(text) <= MAX_NAME_CHARS and not any(ch.isdigit() for ch in text):

@@ -83,7 +83,12 @@ def _default_option(builder: EmitContext, text: str) -> bool:
     if default is None or default.system != "NCCN" or prev is None or prev.kind is not BlockKind.PARAGRAPH:
         return False
     line = text.strip()
-    if "\n" in line or len(line.split()) > _OPTION_MAX_WORDS or re.search(r"[.:!?](?:\s|$)", line) or not re.search(r"\w", line):
+    if (
+        "\n" in line
+        or len(line.split()) > _OPTION_MAX_WORDS
+        or re.search(r"[.:!?](?:\s|$)", line)
+        or not re.search(r"\w", line)
+    ):
         return False
     prev_text = prev.text.strip()
     return _nccn_option(prev_text, builder.grading.accepted(prev_text)) or bool(re.search(r"(?i),?\s+or$", prev_text))
@@ -210,7 +215,11 @@ def _grade_statement_before(builder: EmitContext, block: Block, text: str, grade
 def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> bool:
     """Emit ``text`` (from ``block``) as recommendation unit(s) when it holds any; True when all of
     ``text`` was taken (False: the caller keeps it as section text)."""
-    if block.kind not in _KINDS or _CITATION.match(text) or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path):
+    if (
+        block.kind not in _KINDS
+        or _CITATION.match(text)
+        or any(_NOT_OWN_SECTION.search(h) for h in builder.section_path)
+    ):
         return False
     grading = builder.grading
     matches = [m for m in grading.accepted(text) if not _evidence_note(m)]
@@ -243,7 +252,9 @@ def emit_if_recommendation(builder: EmitContext, block: Block, text: str) -> boo
         return False  # a legend listing the scheme's strengths
     grade_line = matches[0].grade
     if _is_grade_line(text, matches) and not _nccn_option(text, matches):
-        if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(builder, block, text, grade_line):
+        if builder.attach_grade_line(block, text, grade_line) or _grade_statement_before(
+            builder, block, text, grade_line
+        ):
             return True
         if not _wording(text):
             return False  # a grade alone states nothing: section text

@@ -93,7 +93,10 @@ def _layout(headers: list[str], caption: str) -> _Layout | None:
     cls_col = next((j for j, h in enumerate(clean) if _CLASS_HEADER.match(h)), None)
     lvl_col = next((j for j, h in enumerate(clean) if _LEVEL_HEADER.match(h)), None)
     taken = {strength, cls_col, lvl_col}
-    rec = next((j for j, h in enumerate(clean) if j not in taken and _REC_HEADER.search(h) and not _NAMES_STRENGTH.search(h)), None)
+    rec = next(
+        (j for j, h in enumerate(clean) if j not in taken and _REC_HEADER.search(h) and not _NAMES_STRENGTH.search(h)),
+        None,
+    )
     if rec is None:
         return None
     if cls_col is not None and lvl_col is not None:
@@ -226,7 +229,11 @@ def _text(table: TableView, layout: _Layout, cells: list[str]) -> str:
     """The recommendation cell, then (strength tables) the grade columns and any other column as ``Header: value``."""
     skip = layout.used - (set(layout.grade) if layout.strength_table else set())
     names = dict(zip(layout.grade, _grade_headers(table, layout)))
-    pairs = [(names.get(j) or _clean(h), c) for j, (h, c) in enumerate(zip(table.headers, cells)) if h and c and j not in skip]
+    pairs = [
+        (names.get(j) or _clean(h), c)
+        for j, (h, c) in enumerate(zip(table.headers, cells))
+        if h and c and j not in skip
+    ]
     others = [f"{h}: {c}" for h, c in dict.fromkeys(pairs)]  # a merged cell repeated under one header once
     lines = [cells[layout.rec], "; ".join(others)] if layout.strength_table else [cells[layout.rec], *others]
     return "\n".join(line for line in lines if line)

@@ -60,7 +60,12 @@ def emit_table(builder: EmitContext, block: Block) -> None:
             for span in (s for s in spans if s.rows[0] == i):  # a long spanning cell, said once
                 own = span_cells(cells, span)
                 table.emit_row(
-                    builder, i, UnitType.TABLE_ROW, row_text(table.headers, own), group=group, cells=own,
+                    builder,
+                    i,
+                    UnitType.TABLE_ROW,
+                    row_text(table.headers, own),
+                    group=group,
+                    cells=own,
                     extra=f"span{i}c{span.col}",
                 )
             cells = without_spans(cells, i, spans)
@@ -217,7 +222,9 @@ def trim_header(grid: TableGrid) -> TableGrid:
             "header_rows": header[:keep],
             "body_rows": moved + grid.body_rows,
             "body_row_pages": ([page] * len(moved) + grid.body_row_pages) if page is not None else grid.body_row_pages,
-            "body_row_bboxes": ([None] * len(moved) + grid.body_row_bboxes) if grid.body_row_bboxes else grid.body_row_bboxes,
+            "body_row_bboxes": ([None] * len(moved) + grid.body_row_bboxes)
+            if grid.body_row_bboxes
+            else grid.body_row_bboxes,
         }
     )
 

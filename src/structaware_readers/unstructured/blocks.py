@@ -142,14 +142,21 @@ class _Builder:
         # a "Table 5 ..." Title right before the table (its parent) names it: the table's caption too
         caption = (
             prev.text
-            if prev is not None and prev.kind is BlockKind.HEADING and prev.page == first.page
+            if prev is not None
+            and prev.kind is BlockKind.HEADING
+            and prev.page == first.page
             and TABLE_PREFIX.match(prev.text)
             else ""
         )
         self._append(
-            chunks, BlockKind.TABLE, text, table=grid, caption=caption,
+            chunks,
+            BlockKind.TABLE,
+            text,
+            table=grid,
+            caption=caption,
             bbox=_union(same_page) if same_page else None,
-            extra_pages=extra_pages, extra_bboxes=extra_bboxes,
+            extra_pages=extra_pages,
+            extra_bboxes=extra_bboxes,
         )
 
 

@@ -53,9 +53,7 @@ def load_elements(
     if isinstance(src, Mapping) and isinstance(src.get("elements"), list):
         src = src["elements"]
     if isinstance(src, (bytes, bytearray, Mapping)) or not isinstance(src, Iterable):
-        raise UnknownFormatError(
-            f"expected a path or a list of elements, got {type(src).__name__}", path="<elements>"
-        )
+        raise UnknownFormatError(f"expected a path or a list of elements, got {type(src).__name__}", path="<elements>")
     dicts = []
     for i, el in enumerate(src):
         if isinstance(el, Mapping):
@@ -68,8 +66,11 @@ def load_elements(
             )
     canonical = json.dumps(dicts, indent=4, sort_keys=True, default=str).encode("utf-8")
     filename = next(
-        (d["metadata"]["filename"] for d in dicts
-         if isinstance(d.get("metadata"), Mapping) and isinstance(d["metadata"].get("filename"), str)),
+        (
+            d["metadata"]["filename"]
+            for d in dicts
+            if isinstance(d.get("metadata"), Mapping) and isinstance(d["metadata"].get("filename"), str)
+        ),
         None,
     )
     return dicts, filename or "<elements>", ids.doc_id_from_bytes(canonical), ""

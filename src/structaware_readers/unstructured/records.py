@@ -108,8 +108,15 @@ def expand_records(dicts: list[Any], source: str) -> list[Record]:
         eid = d.get("element_id")
         records.append(
             Record(
-                type=d["type"], text=text, md=md, element_id=eid if isinstance(eid, str) else "",
-                page=page, j=j, bbox=bbox, page_size=size, where=where,
+                type=d["type"],
+                text=text,
+                md=md,
+                element_id=eid if isinstance(eid, str) else "",
+                page=page,
+                j=j,
+                bbox=bbox,
+                page_size=size,
+                where=where,
             )
         )
     if bad_parents:
@@ -186,4 +193,3 @@ def normalised_box(coords: Any, source: str, where: str) -> tuple[BBox | None, t
     clamp = lambda c: min(1.0, max(0.0, c))
     size = (width, height) if system == "PointSpace" else None
     return (clamp(box[0]), clamp(box[1]), clamp(box[2]), clamp(box[3])), size
-

@@ -47,7 +47,8 @@ def table_chunk_groups(records: list[Record], source: str) -> dict[str, list[Rec
         if len(set(indexes)) != len(indexes):
             raise MalformedInputError(
                 f"table_id {tid} has repeated chunk_index values {indexes}",
-                path=source, field=f"{group[0].where}.metadata.chunk_index",
+                path=source,
+                field=f"{group[0].where}.metadata.chunk_index",
             )
         group.sort(key=lambda g: g.md.get("chunk_index", 0))
     return groups
@@ -77,7 +78,8 @@ def table_grid(chunks: list[Record], source: str, warnings: list[str] | None = N
         if not isinstance(carried, int) or carried < 0:
             raise MalformedInputError(
                 f"num_carried_over_header_rows must be an integer >= 0, got {carried!r}",
-                path=source, field=f"{c.where}.metadata.num_carried_over_header_rows",
+                path=source,
+                field=f"{c.where}.metadata.num_carried_over_header_rows",
             )
         rows = [*g.header_rows, *g.body_rows][carried:]
         merged.body_rows.extend(rows)
@@ -103,7 +105,13 @@ def _one_grid(r: Record, source: str, warnings: list[str] | None, table: Record 
     try:
         grid = parse_html_table(html, path=source, field=field)
     except MalformedInputError as exc:
-        _warn(r, source, warnings, table, f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text")
+        _warn(
+            r,
+            source,
+            warnings,
+            table,
+            f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text",
+        )
         return None
     missing = missing_words(grid, r.text)
     if missing:
@@ -123,7 +131,9 @@ def _text_grid(r: Record, text: str, source: str, warnings: list[str] | None) ->
     """A grid from text with line and cell breaks (tabs, `` | ``, 2+ spaces), else None (and a warning)."""
     grid = _grid_from_text(text)
     if grid is None:
-        _warn(r, source, warnings, None, "table has no markup (text_as_html/table_as_cells); its text stays section text")
+        _warn(
+            r, source, warnings, None, "table has no markup (text_as_html/table_as_cells); its text stays section text"
+        )
     return grid
 
 

@@ -76,6 +76,8 @@ PdfOpt = Annotated[
         " built from parser output): a PDF, or a folder of <doc_name>.pdf files",
     ),
 ]
+
+
 class ReadingOrderChoice(str, Enum):
     auto = "auto"
     parser = "parser"

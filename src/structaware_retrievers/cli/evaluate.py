@@ -13,13 +13,17 @@ from structaware_retrievers.cli.app import app, fail
 
 @app.command("eval")
 def eval_(
-    questions: Annotated[Path, typer.Option("--questions", help="questions JSONL (qid, question, doc, gold_pages, ...)")],
+    questions: Annotated[
+        Path, typer.Option("--questions", help="questions JSONL (qid, question, doc, gold_pages, ...)")
+    ],
     docs: Annotated[Path, typer.Option("--docs", help="folder of PDFs or parser outputs")],
     parsed: Annotated[Path | None, typer.Option("--parsed", help="folder of pre-parsed MinerU outputs")] = None,
     methods: Annotated[
         str, typer.Option("--methods", help="comma list: flat,heading,page,element,struct,struct_noctx")
     ] = "flat,heading,page,element,struct,struct_noctx",
-    retrievers: Annotated[str, typer.Option("--retrievers", help="comma list: bm25,dense,hybrid")] = "bm25,dense,hybrid",
+    retrievers: Annotated[
+        str, typer.Option("--retrievers", help="comma list: bm25,dense,hybrid")
+    ] = "bm25,dense,hybrid",
     ks: Annotated[str, typer.Option("--k", help="comma list of k")] = "1,5,10",
     json_out: Annotated[Path | None, typer.Option("--json", help="write per-query ranks and tables here")] = None,
     index_dir: Annotated[Path | None, typer.Option("--index-dir", help="where eval indexes and caches live")] = None,

@@ -83,7 +83,9 @@ def parse_filters(items: list[str]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not value:
-            raise typer.BadParameter(f"--filter {item!r}: expected KEY=VALUE ({', '.join(FILTER_KEYS[:6])}, ...) or a JSON object")
+            raise typer.BadParameter(
+                f"--filter {item!r}: expected KEY=VALUE ({', '.join(FILTER_KEYS[:6])}, ...) or a JSON object"
+            )
         if key not in FILTER_KEYS:
             raise typer.BadParameter(
                 f"--filter {key}: unknown key; use {', '.join(FILTER_KEYS)} (or a JSON object for other keys)"

@@ -111,7 +111,10 @@ def query(
     group_size: Annotated[
         int,
         typer.Option(
-            "--group-size", min=1, max=MAX_K, help="rows of one table per hit: the best row + other matched rows (1: off)"
+            "--group-size",
+            min=1,
+            max=MAX_K,
+            help="rows of one table per hit: the best row + other matched rows (1: off)",
         ),
     ] = DEFAULT_GROUP_SIZE,
     min_score: Annotated[

@@ -17,7 +17,9 @@ def serve(
     url: UrlOpt = None,
     api_key: ApiKeyOpt = None,
     collection: CollectionOpt = "structaware",
-    host: Annotated[str, typer.Option("--host", help="address to bind (keep 127.0.0.1 unless you trust the network)")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="address to bind (keep 127.0.0.1 unless you trust the network)")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port)")] = 8765,
     pdf: PdfOpt = None,
 ) -> None:

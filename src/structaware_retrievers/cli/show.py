@@ -47,7 +47,12 @@ def show(
     ] = DEFAULT_GROUP_SIZE,
     min_score: Annotated[
         float,
-        typer.Option("--min-score", min=0.0, max=1.0, help="as for query: hits and grouped rows below this relevance are left out"),
+        typer.Option(
+            "--min-score",
+            min=0.0,
+            max=1.0,
+            help="as for query: hits and grouped rows below this relevance are left out",
+        ),
     ] = DEFAULT_MIN_SCORE,
     filters: Annotated[
         list[str] | None,
@@ -63,7 +68,9 @@ def show(
         ),
     ] = None,
     crop: Annotated[bool, typer.Option("--crop/--no-crop", help="only the regions, with --margin around them")] = False,
-    margin: Annotated[float, typer.Option("--margin", min=0, help="space around the regions when cropping, PDF points")] = 36.0,
+    margin: Annotated[
+        float, typer.Option("--margin", min=0, help="space around the regions when cropping, PDF points")
+    ] = 36.0,
     dpi: Annotated[float, typer.Option("--dpi", min=9, max=600, help="resolution, pixels per inch")] = 108.0,
     pdf: PdfOpt = None,
 ) -> None:
@@ -109,7 +116,9 @@ def show(
     for picture in shown:
         u = picture.hit.unit
         where = f" -> {picture.path}" if picture.path is not None else ""
-        line = f"{picture.hit.rank}. [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} {u.unit_id}{where}"
+        line = (
+            f"{picture.hit.rank}. [{u.unit_type.value}] {u.doc_name} p.{','.join(map(str, u.pages))} {u.unit_id}{where}"
+        )
         typer.echo(line, err=picture.path is None)  # inline: the picture is the output
         for warning in picture.warnings:
             typer.echo(f"warning: {warning}", err=True)

@@ -94,7 +94,8 @@ def show_hits(
         try:
             path.write_bytes(png)
         except OSError as exc:
-            raise InputNotFoundError(f"cannot write the picture: {exc.strerror or exc}", path=path, field="--out") from None
+            raise InputNotFoundError(
+                f"cannot write the picture: {exc.strerror or exc}", path=path, field="--out"
+            ) from None
         shown.append(ShownPicture(hit, path, picture.warnings))
     return shown
-

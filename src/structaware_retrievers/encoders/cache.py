@@ -39,9 +39,8 @@ class EmbeddingCache:
             for i in range(0, len(unique), self._CHUNK):
                 chunk = unique[i : i + self._CHUNK]
                 marks = ",".join("?" * len(chunk))
-                rows = self._conn.execute(
-                    f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})", (model_id, *chunk)  # noqa: S608 - only "?" marks are formatted in
-                )
+                query = f"SELECT hash, data FROM vectors WHERE model = ? AND hash IN ({marks})"  # noqa: S608 - only "?" marks are formatted in
+                rows = self._conn.execute(query, (model_id, *chunk))
                 found.update(rows)
         return found
 

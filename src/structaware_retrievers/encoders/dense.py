@@ -179,9 +179,7 @@ class DenseEncoder(CachedEncoder):
         self.compatible_ids: frozenset[str] = frozenset(getattr(model, "compatible_model_ids", ()))
         self.dim: int = int(model.dim)
         self.model_path: Path | None = getattr(model, "model_path", None)
-        self.languages: frozenset[str] | None = (
-            frozenset(languages) if languages is not None else model.languages
-        )
+        self.languages: frozenset[str] | None = frozenset(languages) if languages is not None else model.languages
 
     def _embed_cached(self, texts: Sequence[str]) -> list[np.ndarray]:
         use_cache = getattr(self.backend, "use_cache", None)
@@ -214,6 +212,7 @@ class DenseEncoder(CachedEncoder):
         # Batches are padded to their longest text: sorting by length first keeps short table
         # rows out of batches with long sections (2-3x faster on real unit mixes).
         import numpy as np
+
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         done = self.backend.embed_documents([texts[i] for i in order])
         vecs: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
@@ -228,15 +227,18 @@ class DenseEncoder(CachedEncoder):
 
     def _encode(self, item: np.ndarray) -> bytes:
         import numpy as np
+
         return np.asarray(item, dtype="<f4").tobytes()
 
     def _decode(self, blob: bytes) -> np.ndarray:
         import numpy as np
+
         return np.frombuffer(blob, dtype="<f4")
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts (cached) into a ``(len(texts), dim)`` float32 array of unit-length rows."""
         import numpy as np
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack(self._embed_cached(texts)).astype(np.float32, copy=False)
@@ -248,6 +250,7 @@ class DenseEncoder(CachedEncoder):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (not cached). Raises :class:`MalformedInputError` on empty text."""
         import numpy as np
+
         if not text or not text.strip():
             raise MalformedInputError("query text is empty", field="text")
         return np.asarray(self.backend.embed_query(text), dtype=np.float32).tolist()

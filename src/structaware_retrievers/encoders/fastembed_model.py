@@ -215,6 +215,7 @@ class FastembedModel:
         """``(len(texts), dim)`` float32 unit-length rows (fastembed's passage embedding), in
         batches of at most ``max_batch_tokens`` padded tokens and ``batch_size`` texts."""
         import numpy as np
+
         engine = self.load()
         if isinstance(engine, OnnxMeanPoolEmbedder):  # batches by tokens itself
             return np.vstack(list(engine.embed(texts, batch_size=self.batch_size)))
@@ -230,4 +231,5 @@ class FastembedModel:
     def embed_query(self, text: str) -> np.ndarray:
         """``(dim,)`` float32 unit-length query vector (fastembed's ``query_embed``)."""
         import numpy as np
+
         return np.asarray(next(iter(self.load().query_embed(text))), dtype=np.float32)

@@ -240,7 +240,9 @@ class OnnxMeanPoolEmbedder:
             shutil.rmtree(work)
             try:  # published only once it loads (a full disk can leave a short file), by a rename that
                 # never replaces another process's folder: the user cache rules of structaware_readers.common.user_cache
-                ort.InferenceSession(str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL, threads), providers=providers)
+                ort.InferenceSession(
+                    str(tmp / _GRAPH), self._options(level.ORT_DISABLE_ALL, threads), providers=providers
+                )
                 os.rename(tmp, saved)
             except Exception as exc:  # noqa: BLE001 - published by another process first, or not loadable
                 log.debug("%s: optimised graph not saved (%s)", saved, exc)
@@ -260,6 +262,7 @@ class OnnxMeanPoolEmbedder:
 
     def _run(self, encodings: list[Any], session: Any = None) -> np.ndarray:
         import numpy as np
+
         width = max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -281,6 +284,7 @@ class OnnxMeanPoolEmbedder:
     def embed(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[np.ndarray]:
         """One unit-length float32 vector per text, in input order."""
         import numpy as np  # noqa: F401 - imported before the worker threads start
+
         texts = list(texts)
         if not texts:
             return

@@ -31,11 +31,13 @@ class SparseVector(NamedTuple):
 
 def _pack_sparse(v: SparseVector) -> bytes:
     import numpy as np
+
     return np.asarray(v.indices, dtype="<u4").tobytes() + np.asarray(v.values, dtype="<f4").tobytes()
 
 
 def _unpack_sparse(b: bytes) -> SparseVector:
     import numpy as np
+
     n = len(b) // 8
     idx = np.frombuffer(b[: 4 * n], dtype="<u4")
     val = np.frombuffer(b[4 * n :], dtype="<f4")
@@ -90,6 +92,7 @@ class SparseEncoder(CachedEncoder):
 
     def _doc_vector(self, text: str) -> SparseVector:
         import numpy as np
+
         tokens = self.tokenize(text)
         if not tokens:
             return SparseVector([], [])

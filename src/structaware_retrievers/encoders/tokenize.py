@@ -37,8 +37,29 @@ _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 #: words that name a grade, class or part; the token right after one is kept even when it is a
 #: stop word (``Class I``, ``LOE A``, ``Part I``, ``Class A shares``, ``Vitamin D``)
 LABEL_WORDS = frozenset(
-    {"class", "grade", "loe", "level", "type", "stage", "phase", "category", "tier", "part", "item",
-     "schedule", "series", "vitamin", "appendix", "annex", "exhibit", "note", "step", "option", "group"}
+    {
+        "class",
+        "grade",
+        "loe",
+        "level",
+        "type",
+        "stage",
+        "phase",
+        "category",
+        "tier",
+        "part",
+        "item",
+        "schedule",
+        "series",
+        "vitamin",
+        "appendix",
+        "annex",
+        "exhibit",
+        "note",
+        "step",
+        "option",
+        "group",
+    }
 )
 #: tokens longer than this (in characters) are dropped
 MAX_TOKEN_CHARS = 40

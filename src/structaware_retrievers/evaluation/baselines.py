@@ -137,9 +137,7 @@ def _chunk_blocks(
     return units
 
 
-def make_chunk_unit(
-    doc: ParsedDocument, method: str, ordinal: int, text: str, blocks: Sequence[Block]
-) -> Unit:
+def make_chunk_unit(doc: ParsedDocument, method: str, ordinal: int, text: str, blocks: Sequence[Block]) -> Unit:
     """A ``chunk`` unit with the provenance of ``blocks`` (for peer pipelines' chunks)."""
     return _make_unit(doc, method, UnitType.CHUNK, ordinal, text, blocks)
 
@@ -190,9 +188,7 @@ def element_units(doc: ParsedDocument) -> list[Unit]:
     """One unit per body block, its text alone without context (method ``element``, the paper's "OCR element"
     baseline). A table is one element. Raises ``EmptyDocumentError``.
     """
-    return [
-        _make_unit(doc, "element", UnitType.ELEMENT, i, t, [b]) for i, (b, t) in enumerate(_body(doc))
-    ]
+    return [_make_unit(doc, "element", UnitType.ELEMENT, i, t, [b]) for i, (b, t) in enumerate(_body(doc))]
 
 
 def structure_units(doc: ParsedDocument) -> list[Unit]:

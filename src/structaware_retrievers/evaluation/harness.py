@@ -152,9 +152,18 @@ def run_eval(
             searcher = MethodSearcher(index, rerank=rerank)
             t2 = time.perf_counter()
             _search_all(
-                searcher, m, qs, gold_doc, judge, outcomes, scopes,
+                searcher,
+                m,
+                qs,
+                gold_doc,
+                judge,
+                outcomes,
+                scopes,
                 [(r, RETRIEVER_MODES[r]) for r in retrievers],
-                depth=depth, budgets=budgets, element_addressable=addressable[m], progress=progress,
+                depth=depth,
+                budgets=budgets,
+                element_addressable=addressable[m],
+                progress=progress,
             )
             timings[f"search:{m}"] = time.perf_counter() - t2
             say(f"[{m}] searched in {timings[f'search:{m}']:.1f}s")
@@ -168,11 +177,24 @@ def run_eval(
                 unit_stats[name] = searcher.stats()
                 peer_units = list(searcher.units.values())
                 unit_stats[name]["ceiling"] = _ceiling(
-                    qs, judge, gold_doc, [(d, [u for u in peer_units if u.doc_id == d.doc_id]) for d in docs_by_stem.values()]
+                    qs,
+                    judge,
+                    gold_doc,
+                    [(d, [u for u in peer_units if u.doc_id == d.doc_id]) for d in docs_by_stem.values()],
                 )
                 _search_all(
-                    searcher, name, qs, gold_doc, judge, outcomes, scopes, [(name, mode)],
-                    depth=depth, budgets=budgets, element_addressable=False, progress=progress,
+                    searcher,
+                    name,
+                    qs,
+                    gold_doc,
+                    judge,
+                    outcomes,
+                    scopes,
+                    [(name, mode)],
+                    depth=depth,
+                    budgets=budgets,
+                    element_addressable=False,
+                    progress=progress,
                 )
                 timings[f"peer:{name}"] = time.perf_counter() - t3
                 say(f"[peer {name}] done in {timings[f'peer:{name}']:.1f}s")
@@ -181,7 +203,9 @@ def run_eval(
     significance = significance_tables(
         outcomes, addressable, scopes, retrievers, methods, resamples=resamples, depth=depth
     )
-    if peers and (("document", "hybrid", REFERENCE_METHOD) in outcomes or ("corpus", "hybrid", REFERENCE_METHOD) in outcomes):
+    if peers and (
+        ("document", "hybrid", REFERENCE_METHOD) in outcomes or ("corpus", "hybrid", REFERENCE_METHOD) in outcomes
+    ):
         significance["peers"] = peer_significance(outcomes, scopes, resamples, depth)
     timings["significance"] = time.perf_counter() - t4
     gold_cov = _gold_coverage(qs, judge, gold_doc)

@@ -107,8 +107,7 @@ class Judge:
             element_flags: list[bool] | None = None
             if element_addressable:
                 element_flags = [
-                    p and covers(golds, self.source_element_tokens(u, gold_pages))
-                    for p, u in zip(page_flags, results)
+                    p and covers(golds, self.source_element_tokens(u, gold_pages)) for p, u in zip(page_flags, results)
                 ]
             else:
                 element_flags = [False] * len(results)

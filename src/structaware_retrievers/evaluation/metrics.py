@@ -92,9 +92,7 @@ def coverage(gold: Counter[str], candidate: Counter[str]) -> float:
     return found / total
 
 
-def covers(
-    golds: Sequence[Counter[str]], candidate: Counter[str], threshold: float = COVERAGE_THRESHOLD
-) -> bool:
+def covers(golds: Sequence[Counter[str]], candidate: Counter[str], threshold: float = COVERAGE_THRESHOLD) -> bool:
     """True when ``candidate`` covers any of the gold token multisets at ``>= threshold``."""
     return any(sum(g.values()) and coverage(g, candidate) >= threshold for g in golds)
 
@@ -126,8 +124,7 @@ def context_cost(lengths: Sequence[int], top: int = CONTEXT_TOP) -> int:
 
 
 def budget_hit(flags: Sequence[bool], lengths: Sequence[int], budget: int, policy: str = "stop") -> bool:
-    """Whether a page hit is among the results taken in rank order within ``budget`` characters. Raises ``ValueError``.
-    """
+    """Whether a page hit is among the results taken in rank order within ``budget`` characters. Raises ``ValueError``."""
     if policy not in BUDGET_POLICIES:
         raise ValueError(f"unknown budget policy {policy!r}; expected one of {BUDGET_POLICIES}")
     if len(flags) != len(lengths):
@@ -185,9 +182,7 @@ def outcome_from_flags(
         evidence_rank=first_hit_rank(evidence_flags) if evidence_flags is not None else None,
         has_gold_text=element_flags is not None or evidence_flags is not None,
         ctx_chars=context_cost(lengths),
-        budget_hits={
-            pol: {b: budget_hit(page_flags, lengths, b, pol) for b in budgets} for pol in BUDGET_POLICIES
-        },
+        budget_hits={pol: {b: budget_hit(page_flags, lengths, b, pol) for b in budgets} for pol in BUDGET_POLICIES},
         n_results=len(page_flags),
     )
 
@@ -228,9 +223,7 @@ def summarize(
     return out
 
 
-def summarize_by_type(
-    outcomes: Sequence[QueryOutcome], **kwargs: object
-) -> dict[str, dict[str, float | int | None]]:
+def summarize_by_type(outcomes: Sequence[QueryOutcome], **kwargs: object) -> dict[str, dict[str, float | int | None]]:
     """:func:`summarize` over all queries (key ``"all"``) and per evidence type (sorted keys)."""
     groups: dict[str, list[QueryOutcome]] = {"all": list(outcomes)}
     for o in outcomes:

@@ -108,7 +108,9 @@ class LlamaIndexDefault(_Peer):
         count: dict[str, int] = {}
         for node in nodes:
             doc_id = node.metadata[_LI_DOC_KEY]
-            unit, s = self._unit(doc_id, count.get(doc_id, 0), node.get_content(), node.start_char_idx, hint.get(doc_id, 0))
+            unit, s = self._unit(
+                doc_id, count.get(doc_id, 0), node.get_content(), node.start_char_idx, hint.get(doc_id, 0)
+            )
             count[doc_id] = count.get(doc_id, 0) + 1
             hint[doc_id] = s
             self.units[node.node_id] = unit

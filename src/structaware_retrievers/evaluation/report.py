@@ -33,9 +33,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = []
     for j, row in enumerate([header, *rows]):
-        cells = [
-            str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(row)
-        ]
+        cells = [str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
         if j == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -266,8 +264,20 @@ def render_markdown(
                 continue
             for method, by_subset in by_method.items():
                 s = by_subset["all"]
-                rows.append([_LABELS[retriever], _label(method), *[fmt(s.get(k)) for k in metrics], fmt(s.get("Ctx"), chars=True)])
-        out += [f"**Main results, scope `{scope}`** ({cfg['n_questions']} questions)", "", _md(["Retr.", "Method", *metrics, "Ctx"], rows), ""]
+                rows.append(
+                    [
+                        _LABELS[retriever],
+                        _label(method),
+                        *[fmt(s.get(k)) for k in metrics],
+                        fmt(s.get("Ctx"), chars=True),
+                    ]
+                )
+        out += [
+            f"**Main results, scope `{scope}`** ({cfg['n_questions']} questions)",
+            "",
+            _md(["Retr.", "Method", *metrics, "Ctx"], rows),
+            "",
+        ]
         types = sorted({k for by_m in summ[scope].values() for by_s in by_m.values() for k in by_s if k != "all"})
         if by_type and len(types) > 1:
             rows = []
@@ -287,7 +297,9 @@ def render_markdown(
                 s = by_subset["all"]
                 for policy in ("stop", "skip", "pack"):
                     if any(f"budget_{policy}@{b}" in s for b in cfg["budgets"]):
-                        rows.append([_label(method), policy, *[fmt(s.get(f"budget_{policy}@{b}")) for b in cfg["budgets"]]])
+                        rows.append(
+                            [_label(method), policy, *[fmt(s.get(f"budget_{policy}@{b}")) for b in cfg["budgets"]]]
+                        )
             out += [
                 f"**Page hit rate under a context budget, {_LABELS[br]}, scope `{scope}`**",
                 "",
@@ -308,8 +320,14 @@ def render_markdown(
                             continue
                         bs, mc = entry["bootstrap"], entry.get("mcnemar")
                         rows.append(
-                            [_label(base), subset, metric, f"{bs['delta']:+.3f}", format_p(bs["p_value"], bs["resamples"]),
-                             f"{mc['b']}/{mc['c']}, {format_p(mc['p_value'])}" if mc else ""]
+                            [
+                                _label(base),
+                                subset,
+                                metric,
+                                f"{bs['delta']:+.3f}",
+                                format_p(bs["p_value"], bs["resamples"]),
+                                f"{mc['b']}/{mc['c']}, {format_p(mc['p_value'])}" if mc else "",
+                            ]
                         )
             out += [
                 (
@@ -326,18 +344,44 @@ def render_markdown(
             for retriever in ("dense", "hybrid"):
                 s = summ[scope].get(retriever, {}).get(REFERENCE_METHOD, {}).get("all")
                 if s:
-                    rows.append(["structaware struct", _LABELS[retriever], *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")],
-                                 fmt(s.get("Ctx"), chars=True)])
+                    rows.append(
+                        [
+                            "structaware struct",
+                            _LABELS[retriever],
+                            *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")],
+                            fmt(s.get("Ctx"), chars=True),
+                        ]
+                    )
             for p, s in peers:
-                rows.append([f"{_LABELS[p]} default", stats.get(p, {}).get("retrieval", ""),
-                             *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")], fmt(s.get("Ctx"), chars=True)])
-            out += [f"**Peers, scope `{scope}`**", "", _md(["Pipeline", "Retr.", "PH@1", "PH@5", "MRR_p", "EvH@5", "Ctx"], rows), ""]
+                rows.append(
+                    [
+                        f"{_LABELS[p]} default",
+                        stats.get(p, {}).get("retrieval", ""),
+                        *[fmt(s.get(k)) for k in ("PH@1", "PH@5", "MRR_p", "EvH@5")],
+                        fmt(s.get("Ctx"), chars=True),
+                    ]
+                )
+            out += [
+                f"**Peers, scope `{scope}`**",
+                "",
+                _md(["Pipeline", "Retr.", "PH@1", "PH@5", "MRR_p", "EvH@5", "Ctx"], rows),
+                "",
+            ]
     if stats:
         subsets = sorted({k for s in stats.values() for k in s.get("ceiling", {})}, key=lambda k: (k != "all", k))
         rows = [
-            [_label(m), fmt(s.get("units"), chars=True), fmt(s.get("mean_chars"), chars=True), *[fmt(s.get("ceiling", {}).get(k)) for k in subsets]]
+            [
+                _label(m),
+                fmt(s.get("units"), chars=True),
+                fmt(s.get("mean_chars"), chars=True),
+                *[fmt(s.get("ceiling", {}).get(k)) for k in subsets],
+            ]
             for m, s in stats.items()
         ]
-        out += ["**Units and evidence ceiling** (share of questions whose gold text some unit on a gold page covers)", "",
-                _md(["Method", "Units", "Mean chars", *[f"ceiling {k}" for k in subsets]], rows), ""]
+        out += [
+            "**Units and evidence ceiling** (share of questions whose gold text some unit on a gold page covers)",
+            "",
+            _md(["Method", "Units", "Mean chars", *[f"ceiling {k}" for k in subsets]], rows),
+            "",
+        ]
     return "\n".join(out)

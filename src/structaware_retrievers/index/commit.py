@@ -69,7 +69,12 @@ def write_document(store: VectorStore, points: Sequence[PointRecord], replaces: 
 
 
 def _undo_live(
-    store: VectorStore, new_ids: list[str], replaces: Sequence[str], backup: list[PointRecord], src: str, cause: Exception
+    store: VectorStore,
+    new_ids: list[str],
+    replaces: Sequence[str],
+    backup: list[PointRecord],
+    src: str,
+    cause: Exception,
 ) -> None:
     """Roll back a failed :func:`write_document` in the same process (the backup is at hand)."""
     kept = {p.id for p in backup}

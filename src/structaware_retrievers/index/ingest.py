@@ -104,9 +104,16 @@ def _known(writer: IndexWriter, ledger: IngestLedger, path: Path, fingerprint: s
         return None
     entry = ledger.get(path) if fingerprint is not None else None
     if entry is not None:  # indexed from this path: skipped only when nothing changed since
-        if entry.fingerprint == fingerprint and writer.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units:
+        if (
+            entry.fingerprint == fingerprint
+            and writer.store.count(PointFilter.match("doc_id", entry.doc_id)) == entry.units
+        ):
             return IngestReport(
-                doc_id=entry.doc_id, doc_name=entry.doc_name, source=str(path.resolve()), units=entry.units, skipped=True
+                doc_id=entry.doc_id,
+                doc_name=entry.doc_name,
+                source=str(path.resolve()),
+                units=entry.units,
+                skipped=True,
             )
         return None
     # a PDF whose bytes are indexed (from another path, or by add_document), unless every ingest
@@ -119,9 +126,7 @@ def _known(writer: IndexWriter, ledger: IngestLedger, path: Path, fingerprint: s
     return report
 
 
-def _decide(
-    writer: IndexWriter, ledger: IngestLedger, path: Path, settings: str, reparse: bool
-) -> _Prepared:
+def _decide(writer: IndexWriter, ledger: IngestLedger, path: Path, settings: str, reparse: bool) -> _Prepared:
     """Step 1 (caller's thread): the input's fingerprint and, unless ``reparse``, a skip decision."""
     try:
         fingerprint: str | None = input_fingerprint(path, settings) if path.exists() else None

@@ -108,7 +108,9 @@ class UserDenseEncoder:
         dim: int | None = None,
     ) -> None:
         if not model_id:
-            raise MalformedInputError("name the embedding model (e.g. 'openai/text-embedding-3-small')", field="model_id")
+            raise MalformedInputError(
+                "name the embedding model (e.g. 'openai/text-embedding-3-small')", field="model_id"
+            )
         self._embed_documents = embed_documents
         self._embed_query = embed_query
         self.model_name = model_id
@@ -133,9 +135,7 @@ class UserDenseEncoder:
             if self._dim is None:
                 self._dim = n
             elif n != self._dim:
-                raise StoreError(
-                    f"{self.model_id!r} returned {n}-d vectors, earlier {self._dim}-d", field="dense.dim"
-                )
+                raise StoreError(f"{self.model_id!r} returned {n}-d vectors, earlier {self._dim}-d", field="dense.dim")
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Embed document texts into a ``(len(texts), dim)`` float32 array."""
@@ -200,7 +200,9 @@ class RecordIndex:
                 recover(self.store)
                 idx.writer.check_config()  # refuse another model before embedding anything
             idx.writer.ensure_cache()
-            vectors = np.asarray(dense, dtype=np.float32) if dense is not None else idx.dense.embed_array(list(sparse_texts))
+            vectors = (
+                np.asarray(dense, dtype=np.float32) if dense is not None else idx.dense.embed_array(list(sparse_texts))
+            )
             note = getattr(idx.dense, "note_dim", None)
             if note is not None:
                 note(int(vectors.shape[-1]))
@@ -324,11 +326,17 @@ class RecordIndex:
             return records
         terms = sparse if sparse is not None or not text else self.index.sparse.embed_query(text)
         rel = calibration.relevances(
-            self.store, text or "", [float(x) for x in dense] if dense is not None else None, terms, [r.id for r in records]
+            self.store,
+            text or "",
+            [float(x) for x in dense] if dense is not None else None,
+            terms,
+            [r.id for r in records],
         )
         return [dataclasses.replace(r, score=rel.get(r.id, 0.0)) for r in records]
 
-    def _rescore(self, text: str, records: list[ScoredRecord], dense: Any, sparse: Any, options: Rerank) -> list[ScoredRecord]:
+    def _rescore(
+        self, text: str, records: list[ScoredRecord], dense: Any, sparse: Any, options: Rerank
+    ) -> list[ScoredRecord]:
         """The first ``options.pool`` records re-ordered by the second stage (:meth:`IndexSearcher.stage_scores
         <structaware_retrievers.search.searcher.IndexSearcher.stage_scores>`, with the query vectors already
         made); the rest keep the fused order."""

@@ -51,6 +51,7 @@ __all__ = [
     "open_index_folder",
 ]
 
+
 class StructureIndex:
     """A searchable index of structure-aware evidence units.
 

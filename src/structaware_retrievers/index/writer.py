@@ -153,7 +153,9 @@ class IndexWriter:
             try:
                 self.store.prepare(self.dense.dim)
             except BaseException as exc:  # noqa: BLE001 - the engine's panics too; create() starts over
-                log.debug("%s: preparing the collection aside failed (%s); creating it in place", self.store.location, exc)
+                log.debug(
+                    "%s: preparing the collection aside failed (%s); creating it in place", self.store.location, exc
+                )
 
         thread = threading.Thread(target=run, name="structaware-prepare-collection", daemon=True)
         thread.start()

@@ -94,7 +94,9 @@ class EvidencePicture:
         info = PngInfo()
         info.add_itxt("structaware", json.dumps(self.describe(), ensure_ascii=False))
         buffer = io.BytesIO()
-        self.image.save(buffer, format="PNG", pnginfo=info, compress_level=3)  # level 6 (the default) is slower and larger here
+        self.image.save(
+            buffer, format="PNG", pnginfo=info, compress_level=3
+        )  # level 6 (the default) is slower and larger here
         return buffer.getvalue()
 
     def describe(self) -> dict[str, Any]:
@@ -108,7 +110,8 @@ class EvidencePicture:
             "unit_type": u.unit_type.value,
             "pages": [p.page for p in self.panels],
             "outlines": [
-                {"element_id": o.element_id, "page": o.page, "bbox": list(o.bbox), "box": list(o.box)} for o in self.outlines
+                {"element_id": o.element_id, "page": o.page, "bbox": list(o.bbox), "box": list(o.box)}
+                for o in self.outlines
             ],
         }
 
@@ -167,9 +170,7 @@ def evidence_picture(
     for page in wanted:
         full = renderer.render(the_pdf, page, scale)
         fw, fh = full.size
-        outlines = [
-            Outline(eid, page, bbox, _pixels(bbox, fw, fh)) for p, eid, bbox in regions if p == page
-        ]
+        outlines = [Outline(eid, page, bbox, _pixels(bbox, fw, fh)) for p, eid, bbox in regions if p == page]
         draw = ImageDraw.Draw(full)
         for o in outlines:
             x0, y0, x1, y1 = o.box
@@ -190,7 +191,12 @@ def evidence_picture(
         part = full.crop(box) if box != (0, 0, fw, fh) else full
         panel = Panel(page, left, 0, box, (fw, fh), scale)
         moved = [
-            Outline(o.element_id, o.page, o.bbox, (o.box[0] - box[0] + left, o.box[1] - box[1], o.box[2] - box[0] + left, o.box[3] - box[1]))
+            Outline(
+                o.element_id,
+                o.page,
+                o.bbox,
+                (o.box[0] - box[0] + left, o.box[1] - box[1], o.box[2] - box[0] + left, o.box[3] - box[1]),
+            )
             for o in outlines
         ]
         shown.append((part, panel, moved))

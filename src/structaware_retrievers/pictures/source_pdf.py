@@ -104,4 +104,3 @@ def _file_doc_id(path: Path) -> str:
     if key not in _HASHED:
         _HASHED[key] = doc_id_from_file(path)
     return _HASHED[key]
-

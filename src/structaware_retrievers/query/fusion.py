@@ -30,4 +30,3 @@ GROUP_SHORT_ROW_CHARS = 200
 #: (docs/benchmarks/calibration.md): 92.5% of 40 off-topic questions (English and Chinese) get no hit
 #: at or above it, while 97.9% of the development guidelines' questions keep their gold hit.
 DEFAULT_MIN_SCORE = 0.5
-

@@ -162,13 +162,13 @@ def neighbours(store: VectorStore, unit: Unit) -> list[Unit]:
             Range("ordinal", gte=max(0, unit.ordinal - WINDOW), lte=unit.ordinal + WINDOW),
         )
     )
-    window = sorted(
-        (Unit.from_payload(r.payload) for r in store.scroll(flt)), key=lambda u: u.ordinal
-    )
+    window = sorted((Unit.from_payload(r.payload) for r in store.scroll(flt)), key=lambda u: u.ordinal)
     window = [u for u in window if u.unit_id != unit.unit_id]
     if unit.unit_type == UnitType.TABLE_ROW and unit.table is not None:
         i, tid = unit.table.row_index, unit.table.table_id
-        return [u for u in window if u.table is not None and u.table.table_id == tid and abs(u.table.row_index - i) == 1]
+        return [
+            u for u in window if u.table is not None and u.table.table_id == tid and abs(u.table.row_index - i) == 1
+        ]
     if unit.unit_type == UnitType.FLOW_PATH and unit.flow is not None:
         f = unit.flow
         return [

@@ -90,7 +90,9 @@ class SearchOptions:
             raise MalformedInputError(f"must be 'rrf' or 'dbsf', got {self.fusion!r}", field="fusion")
         weights = DEFAULT_WEIGHTS if self.weights is None else tuple(self.weights)
         if len(weights) != 2 or not all(isinstance(w, (int, float)) and 0 < w < float("inf") for w in weights):
-            raise MalformedInputError(f"must be two positive numbers (dense, BM25), got {self.weights!r}", field="weights")
+            raise MalformedInputError(
+                f"must be two positive numbers (dense, BM25), got {self.weights!r}", field="weights"
+            )
         object.__setattr__(self, "weights", weights)
         if not (self.rerank is None or isinstance(self.rerank, (bool, Rerank))):
             raise MalformedInputError(f"must be True, False, None or a Rerank, got {self.rerank!r}", field="rerank")

@@ -42,9 +42,7 @@ class Rerank:
             raise MalformedInputError(f"pool must be a whole number >= 2, got {self.pool!r}", field="rerank")
         ws = (self.dense, self.bm25, self.coverage)
         if not all(isinstance(w, (int, float)) and 0 <= w < float("inf") for w in ws) or not any(ws):
-            raise MalformedInputError(
-                f"weights must be non-negative numbers, not all 0, got {ws!r}", field="rerank"
-            )
+            raise MalformedInputError(f"weights must be non-negative numbers, not all 0, got {ws!r}", field="rerank")
 
 
 #: the stage with its default options

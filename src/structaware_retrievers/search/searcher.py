@@ -109,7 +109,9 @@ class IndexSearcher:
             hits = self._hits(self.store.query(**prep))
             return self._deliver(text, hits, prep, options)
 
-    def _deliver(self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: SearchOptions) -> list[SearchHit]:
+    def _deliver(
+        self, text: str, hits: list[SearchHit], prep: dict[str, Any], options: SearchOptions
+    ) -> list[SearchHit]:
         """Step 3, with the re-scoring stage re-ordering the first ``rerank.pool`` packed hits (table
         groups, linked units) before the cut to ``k``, then the calibration (hits and group rows under
         ``min_score`` dropped), the expansion and the budget. The stage may put a discussion above the
@@ -233,7 +235,9 @@ class IndexSearcher:
         (from among them, else read from the store if it passes ``flt``, the query's filter), expanded
         and fitted to the budget."""
         top = evidence.group_table_rows(hits, group_size, k)
-        return self.fit(evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k), budget_chars, expand)
+        return self.fit(
+            evidence.bring_linked(top, [*hits, *self._unfound_links(top, hits, flt)], k), budget_chars, expand
+        )
 
     def fit(self, hits: list[SearchHit], budget_chars: int | None, expand: bool) -> list[SearchHit]:
         """The end of step 3: each hit expanded to its neighbourhood (``expand``), the hits fitted to the budget."""

@@ -65,8 +65,6 @@ _QUERY_FIELDS = {
 }
 
 
-
-
 def _reject_unknown(given: Any, accepted: list[str], note: str = "") -> None:
     unknown = sorted(set(given) - set(accepted))
     if unknown:
@@ -213,7 +211,9 @@ class _Handler(BaseHTTPRequestHandler):
             elif self.command == "GET" and params is not None and self._page(route, params):
                 pass
             else:
-                endpoints = "GET /health, GET /documents, GET or POST /query, GET / (the search page), GET /unit, GET /image"
+                endpoints = (
+                    "GET /health, GET /documents, GET or POST /query, GET / (the search page), GET /unit, GET /image"
+                )
                 raise InputNotFoundError(f"no endpoint {route!r}; expected {endpoints}", field="path")
         except Exception as exc:  # noqa: BLE001 - answered as 404, 400 or 500, the server stays up
             self._error(serve_pages.error_status(exc), exc)
@@ -252,7 +252,10 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if not 0 <= length <= _MAX_BODY:
             self.close_connection = True
-            self._error(HTTPStatus.BAD_REQUEST, MalformedInputError(f"body must be 0..{_MAX_BODY} bytes", field="Content-Length"))
+            self._error(
+                HTTPStatus.BAD_REQUEST,
+                MalformedInputError(f"body must be 0..{_MAX_BODY} bytes", field="Content-Length"),
+            )
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")

@@ -63,7 +63,9 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
 
         async def list_tools(self) -> list[Any]:
             tools = await super().list_tools()
-            return [t.model_copy(update={"input_schema": {**t.input_schema, "additionalProperties": False}}) for t in tools]
+            return [
+                t.model_copy(update={"input_schema": {**t.input_schema, "additionalProperties": False}}) for t in tools
+            ]
 
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
             schema = next((t.input_schema for t in await super().list_tools() if t.name == name), None)
@@ -117,7 +119,13 @@ def make_mcp_server(index: StructureIndex, *, pdf: PdfArg = None) -> Any:
             rerank: re-order the first hits by their own dense and BM25 scores and question-term
                 coverage (default: on for hybrid search; false: the fused order).
         """
-        fields = {"doc_names": doc_names, "unit_types": unit_types, "grades": grades, "page_from": page_from, "page_to": page_to}
+        fields = {
+            "doc_names": doc_names,
+            "unit_types": unit_types,
+            "grades": grades,
+            "page_from": page_from,
+            "page_to": page_to,
+        }
         fields = {key: v for key, v in fields.items() if v is not None}
         try:
             parts = [*([SearchFilter(**fields).to_group()] if fields else []), *([from_dict(filter)] if filter else [])]

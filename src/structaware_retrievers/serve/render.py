@@ -123,7 +123,12 @@ def render_page(
 
 
 def _fill(
-    params: dict[str, str], docs: list[dict[str, Any]], units: int, records: list[dict[str, Any]], message: str, error: Any
+    params: dict[str, str],
+    docs: list[dict[str, Any]],
+    units: int,
+    records: list[dict[str, Any]],
+    message: str,
+    error: Any,
 ) -> str:
     """The template with the form's values, the documents, the status line and the hits (``records``:
     :meth:`SearchHit.to_record <structaware_retrievers.search.results.SearchHit.to_record>`, best first)."""

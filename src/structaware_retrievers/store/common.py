@@ -75,9 +75,7 @@ def to_scored_record(h: Any) -> ScoredRecord:
     return ScoredRecord(id=str(h.id), score=float(h.score), payload=dict(h.payload or {}))
 
 
-def translate_filter(
-    flt: PointFilter | None, condition: Callable[[Condition], Any], make: Callable[..., Any]
-) -> Any:
+def translate_filter(flt: PointFilter | None, condition: Callable[[Condition], Any], make: Callable[..., Any]) -> Any:
     """An engine filter from a :class:`PointFilter`; unless ``flt.include_hidden``, it also excludes the points the
     write protocol hides (:data:`HIDDEN`). ``None`` when nothing is left to filter.
     """
@@ -92,7 +90,10 @@ def translate_filter(
 
 
 def _group(
-    must: Sequence[Any], should: Sequence[Any], must_not: Sequence[Any], condition: Callable[[Condition], Any],
+    must: Sequence[Any],
+    should: Sequence[Any],
+    must_not: Sequence[Any],
+    condition: Callable[[Condition], Any],
     make: Callable[..., Any],
 ) -> Any:
     def one(c: Any) -> Any:

@@ -65,6 +65,7 @@ __all__ = ["EdgeStore"]
 _UPSERT_BATCH = 256
 _META_FILE = "collection.json"
 
+
 class EdgeStore(VectorStore):
     """A Qdrant Edge shard in ``folder`` (see the module docstring for layout and locking). Raises ``StoreError``."""
 
@@ -346,7 +347,11 @@ class EdgeStore(VectorStore):
         with self._using() as shard:  # one shard for the whole scroll: no write lands between two pages
             while True:
                 req = E.ScrollRequest(
-                    offset=offset, limit=batch, filter=to_edge_filter(flt), with_payload=payload, with_vector=with_vectors
+                    offset=offset,
+                    limit=batch,
+                    filter=to_edge_filter(flt),
+                    with_payload=payload,
+                    with_vector=with_vectors,
                 )
                 records, offset = self._run("scroll", shard.scroll, req)
                 for r in records:

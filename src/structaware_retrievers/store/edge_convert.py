@@ -12,7 +12,14 @@ from structaware_retrievers.query.filters import HasId, IsEmpty, Match, PointFil
 from structaware_retrievers.store.base import DENSE, HNSW_FILTER_FIELDS, SPARSE, PointRecord
 from structaware_retrievers.store.common import translate_filter
 
-__all__ = ["field_index_operation", "shard_config", "to_edge_filter", "to_edge_point", "to_edge_sparse", "to_edge_vector"]
+__all__ = [
+    "field_index_operation",
+    "shard_config",
+    "to_edge_filter",
+    "to_edge_point",
+    "to_edge_sparse",
+    "to_edge_vector",
+]
 
 
 def _edge_condition(c: Match | Range | IsEmpty | HasId) -> Any:

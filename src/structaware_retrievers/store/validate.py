@@ -83,7 +83,9 @@ def check_dense(dense: Any, dim: int, where: str, location: str) -> None:
     except TypeError:
         ok = False
     if not ok:
-        raise StoreError(f"{where}: dense vector holds a value that is not a finite number", path=location, field="dense")
+        raise StoreError(
+            f"{where}: dense vector holds a value that is not a finite number", path=location, field="dense"
+        )
 
 
 def check_point(p: Any, dim: int, location: str) -> Any:

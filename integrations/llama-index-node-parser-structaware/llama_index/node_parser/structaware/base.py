@@ -119,7 +119,9 @@ class StructureAwareNodeParser(NodeParser):
         """A document structaware did not read, as LlamaIndex's default splitter makes its nodes."""
         from llama_index.core.node_parser import SentenceSplitter
 
-        where = document.metadata.get("file_path") or document.metadata.get("file_name") or f"document {document.node_id}"
+        where = (
+            document.metadata.get("file_path") or document.metadata.get("file_name") or f"document {document.node_id}"
+        )
         warnings.warn(
             InputWarning(
                 "not read by a structaware reader: split into plain text nodes (SentenceSplitter), not"

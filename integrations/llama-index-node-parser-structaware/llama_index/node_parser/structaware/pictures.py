@@ -38,5 +38,7 @@ def evidence_image(node: Any, *, pdf: Any = None, **options: Any) -> Any:
     inner = getattr(node, "node", node)  # a NodeWithScore
     unit = node_to_unit(inner)
     if unit is None:
-        raise TypeError(f"node {getattr(inner, 'node_id', '?')} is not a structaware unit (no unit_type/element_ids metadata)")
+        raise TypeError(
+            f"node {getattr(inner, 'node_id', '?')} is not a structaware unit (no unit_type/element_ids metadata)"
+        )
     return picture(unit, pdf=pdf, **options)

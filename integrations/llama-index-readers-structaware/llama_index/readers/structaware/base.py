@@ -230,9 +230,13 @@ class MinerUReader(_StructawareReader):
 
         scan = scan_inputs(paths)
         if scan.skipped:
-            names = ", ".join(p.name for p in scan.skipped[:5]) + (f" (+{len(scan.skipped) - 5} more)" if len(scan.skipped) > 5 else "")
+            names = ", ".join(p.name for p in scan.skipped[:5]) + (
+                f" (+{len(scan.skipped) - 5} more)" if len(scan.skipped) > 5 else ""
+            )
             warnings.warn(
-                InputWarning(f"skipped {len(scan.skipped)} file(s) no reader takes: {names}", path=scan.skipped[0].parent),
+                InputWarning(
+                    f"skipped {len(scan.skipped)} file(s) no reader takes: {names}", path=scan.skipped[0].parent
+                ),
                 stacklevel=3,
             )
         return scan.documents

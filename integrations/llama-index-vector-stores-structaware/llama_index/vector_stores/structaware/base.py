@@ -145,7 +145,9 @@ class StructureAwareVectorStore(BasePydanticVectorStore):
                     model_id=model_id or _model_id(embed_model),
                 )
             with _in_llama_index_terms():
-                index = StructureIndex(path, url=url, api_key=api_key, client=client, collection=collection, dense=dense)
+                index = StructureIndex(
+                    path, url=url, api_key=api_key, client=client, collection=collection, dense=dense
+                )
         super().__init__(
             collection=index.collection,
             model_id=index.dense.model_id,
