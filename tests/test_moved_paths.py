@@ -92,9 +92,33 @@ def test_every_public_error_lives_in_one_home() -> None:
     """Errors raised across the rooms are defined in :mod:`structaware_readers.errors`."""
     from structaware_readers import errors
     from structaware_readers.mermaid.model import NotAFlowchartError
+    from structaware_readers.mineru.failures import ModelsMissingError
     from structaware_readers.ocr.engine import OcrUnavailableError
     from structaware_retrievers.encoders.model_assets import ModelUnavailableError
     from structaware_retrievers.search.results import IngestError
 
-    for cls in (NotAFlowchartError, OcrUnavailableError, ModelUnavailableError, IngestError):
+    for cls in (NotAFlowchartError, OcrUnavailableError, ModelUnavailableError, IngestError, ModelsMissingError):
         assert cls.__module__ == "structaware_readers.errors" and getattr(errors, cls.__name__) is cls
+
+
+#: exception classes that never leave their module's room (caught there and turned into a typed error)
+INTERNAL_EXCEPTIONS = {"structaware_readers.mermaid.scanner.ParseError"}
+
+
+def test_no_public_error_is_defined_outside_the_errors_module() -> None:
+    """A class deriving from an exception, defined anywhere in ``src`` but ``errors.py``, is private or internal."""
+    import ast
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "src"
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        module = ".".join(path.relative_to(src).with_suffix("").parts)
+        if module == "structaware_readers.errors":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            bases = [getattr(b, "id", getattr(b, "attr", "")) for b in getattr(node, "bases", [])]
+            if isinstance(node, ast.ClassDef) and any(b.endswith(("Error", "Exception", "Warning")) for b in bases):
+                if not node.name.startswith("_") and f"{module}.{node.name}" not in INTERNAL_EXCEPTIONS:
+                    found.append(f"{module}.{node.name}")
+    assert found == [], f"public errors outside structaware_readers/errors.py: {found}"

@@ -170,3 +170,13 @@ class IngestError(StructawareError, RuntimeError):
         lines = "; ".join(f"{f.path}: {f.error_type}: {f.message}" for f in failures[:5])
         more = f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""
         super().__init__(f"{len(failures)} input(s) failed: {lines}{more}", field="ingest")
+
+
+class ModelsMissingError(ParserUnavailableError):
+    """MinerU needs models it does not have on disk (a scan, or a text layer MinerU judges unreadable,
+    under the model-free ``flash`` tier; any PDF under a model tier). The OCR route
+    (:mod:`structaware_readers.load.pdf_route`) reads such a PDF itself when ``structaware[ocr]`` is installed."""
+
+
+class UnreadableDocumentWarning(UserWarning):
+    """A question document has no readable text (e.g. a scanned PDF): its questions count as misses."""

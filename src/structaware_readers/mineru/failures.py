@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structaware_readers.errors import MalformedInputError, ParserUnavailableError, StructawareError
+from structaware_readers.errors import MalformedInputError, ModelsMissingError, ParserUnavailableError, StructawareError
 
 __all__ = ["INPUT_ERROR_CODES", "INPUT_ERROR_MARKERS", "ModelsMissingError", "mineru_failure"]
 
@@ -22,12 +22,6 @@ INPUT_ERROR_MARKERS = (
     "password",
     "encrypted",
 )
-
-
-class ModelsMissingError(ParserUnavailableError):
-    """MinerU needs models it does not have on disk (a scan, or a text layer MinerU judges unreadable,
-    under the model-free ``flash`` tier; any PDF under a model tier). The OCR route
-    (:mod:`structaware_readers.load.pdf_route`) reads such a PDF itself when ``structaware[ocr]`` is installed."""
 
 
 def mineru_failure(

@@ -11,15 +11,12 @@ from structaware_readers.errors import (
     InputNotFoundError,
     MissingExtraError,
     ParserUnavailableError,
+    UnreadableDocumentWarning,
 )
 from structaware_readers.models import ParsedDocument
 from structaware_retrievers.evaluation.questions import Question, resolve_document
 
 __all__ = ["UnreadableDocumentWarning", "load_question_documents"]
-
-
-class UnreadableDocumentWarning(UserWarning):
-    """A question document has no readable text (e.g. a scanned PDF): its questions count as misses."""
 
 
 def load_question_documents(
