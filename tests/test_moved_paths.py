@@ -122,3 +122,8 @@ def test_no_public_error_is_defined_outside_the_errors_module() -> None:
                 if not node.name.startswith("_") and f"{module}.{node.name}" not in INTERNAL_EXCEPTIONS:
                     found.append(f"{module}.{node.name}")
     assert found == [], f"public errors outside structaware_readers/errors.py: {found}"
+
+
+def test_dir_of_the_front_door_lists_its_public_names_only() -> None:
+    assert dir(structaware) == sorted(structaware.__all__)
+    assert "import_module" not in dir(structaware) and "StructureIndex" in dir(structaware)

@@ -65,7 +65,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted(__all__)
 
 
 __all__ = [

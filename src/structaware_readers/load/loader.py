@@ -100,7 +100,7 @@ def load_document(
             ``InputNotFoundError`` / ``MalformedInputError`` with field ``pdf``.
     """
     if reading_order not in ("auto", "parser", "layout"):
-        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+        raise MalformedInputError(f"must be 'auto', 'parser' or 'layout', not {reading_order!r}", field="reading_order")
     kind = detect_input(path)
     if kind == "pdf":  # page by page: the text layer through MinerU, pages without one through OCR
         from structaware_readers.load.pdf_route import read_pdf
@@ -146,7 +146,7 @@ def prepare_document(
     Returns ``doc`` itself when nothing changes, else a copy.
 
     Raises:
-        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+        MalformedInputError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"`` (a ``ValueError``).
     """
     from structaware_readers.algorithms import attach_described_algorithms
     from structaware_readers.algorithms.chart_regions import gather_chart_regions
@@ -222,10 +222,10 @@ def apply_reading_order(doc: ParsedDocument, reading_order: ReadingOrder = "auto
     that carries bboxes; MinerU's own layout order is kept. Returns a copy when blocks move.
 
     Raises:
-        ValueError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"``.
+        MalformedInputError: ``reading_order`` is not ``"auto"``, ``"parser"`` or ``"layout"`` (a ``ValueError``).
     """
     if reading_order not in ("auto", "parser", "layout"):
-        raise ValueError(f"reading_order must be 'auto', 'parser' or 'layout', not {reading_order!r}")
+        raise MalformedInputError(f"must be 'auto', 'parser' or 'layout', not {reading_order!r}", field="reading_order")
     restore = reading_order == "layout" or (
         reading_order == "auto" and doc.parser == "unstructured" and _unstructured_order_untrusted(doc)
     )

@@ -148,7 +148,7 @@ class StructureIndex:
 
     def ingest(
         self,
-        paths: Iterable[str | Path],
+        paths: str | Path | Iterable[str | Path],
         *,
         reading_order: Literal["auto", "parser", "layout"] = "auto",
         progress: bool = False,
@@ -168,7 +168,8 @@ class StructureIndex:
         :mod:`structaware_retrievers.index.ingest`).
 
         Args:
-            paths: files or folders (PDFs, MinerU outputs, Unstructured JSON), expanded by :func:`expand_inputs`.
+            paths: a file or folder, or several (PDFs, MinerU outputs, Unstructured JSON), expanded by
+                :func:`expand_inputs`.
             reading_order: passed to ``structaware_readers.load.loader.load_document``.
             progress: tqdm bars on stderr (pages parsed, units indexed) when it is a terminal.
             unit_options: a :class:`~structaware_readers.units.options.UnitOptions` (``None``: its defaults).
@@ -183,6 +184,8 @@ class StructureIndex:
         """
         from structaware_retrievers.index.ingest import run_ingest
 
+        if isinstance(paths, (str, Path)):  # one path, not its characters
+            paths = [paths]
         return run_ingest(
             self.writer,
             paths,

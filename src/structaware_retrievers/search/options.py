@@ -51,7 +51,7 @@ class SearchOptions:
             unless the filter names unit types.
         weights: (dense, BM25) RRF weights, positive; ``None`` means
             :data:`~structaware_retrievers.query.fusion.DEFAULT_WEIGHTS` and is stored as it. DBSF ignores them.
-        budget_chars: keep the best hits whose text (``context + "\n" + text``, neighbours included)
+        budget_chars: keep the best hits whose text (``context``, a line break, ``text``, neighbours included)
             fits this many characters together, in rank order.
         expand: attach each hit's evidence neighbourhood (``SearchHit.neighbours``:
             :mod:`structaware_retrievers.search.evidence`).
@@ -134,6 +134,8 @@ def _check_counts(options: SearchOptions) -> None:
     ``None`` or a positive number of characters; ``group_size`` a positive whole number."""
     for name in ("k", "rrf_k", "prefetch_limit"):
         value = getattr(options, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise MalformedInputError(f"must be a whole number, got {value!r}", field=name)
         if value < 1:
             raise MalformedInputError(f"must be >= 1, got {value}", field=name)
     budget = options.budget_chars

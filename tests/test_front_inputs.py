@@ -1,0 +1,37 @@
+"""What a user passes through the front door by mistake gets a typed error naming the field, and one path
+given as a string is one input (not its characters)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import structaware
+from structaware_retrievers.encoders import DenseEncoder
+
+FIXTURE = Path(__file__).parent / "fixtures" / "mineru" / "mineru-4.0.12_flash-tier_borderless_tables"
+
+
+def test_one_path_as_a_string_is_one_input(tmp_path: Path, letter_model) -> None:
+    with structaware.StructureIndex(tmp_path / "ix", dense=DenseEncoder(model=letter_model)) as index:
+        summary = index.ingest(str(FIXTURE))
+        assert summary.failed == [] and summary.documents == 1 and summary.units > 0
+        # the trap: a string that names no file is one missing input, not one per character
+        missing = index.ingest(str(tmp_path / "no-such.pdf"))
+        assert [f.path for f in missing.failed] == [str(tmp_path / "no-such.pdf")]
+
+
+def test_a_reading_order_that_does_not_exist_is_a_typed_error() -> None:
+    with pytest.raises(structaware.MalformedInputError) as err:
+        structaware.load_document(FIXTURE, reading_order="xyz")
+    assert err.value.field == "reading_order" and "'layout'" in str(err.value)
+    assert isinstance(err.value, ValueError)  # still what the old plain ValueError was
+
+
+@pytest.mark.parametrize(("field", "value"), [("k", "5"), ("rrf_k", 2.5), ("prefetch_limit", True)])
+def test_a_count_of_the_wrong_type_names_its_field(field: str, value: object) -> None:
+    with pytest.raises(structaware.MalformedInputError) as err:
+        structaware.SearchOptions(**{field: value})
+    assert err.value.field == field
+    assert structaware.SearchOptions(**{field: 5}).as_dict()[field] == 5  # the trap: a whole number passes
