@@ -35,3 +35,25 @@ def test_a_count_of_the_wrong_type_names_its_field(field: str, value: object) ->
         structaware.SearchOptions(**{field: value})
     assert err.value.field == field
     assert structaware.SearchOptions(**{field: 5}).as_dict()[field] == 5  # the trap: a whole number passes
+
+
+@pytest.mark.parametrize(
+    ("settings", "field", "says"),
+    [
+        ({"max_section_chars": 0}, "unit_options.max_section_chars", "greater than or equal to 100"),
+        ({"max_chars": 600}, "unit_options.max_chars", "the settings are max_section_chars"),
+        ({"figure_units": "maybe"}, "unit_options.figure_units", "valid boolean"),
+    ],
+)
+def test_unit_options_refuse_a_bad_or_unknown_setting_naming_it(settings: dict, field: str, says: str) -> None:
+    with pytest.raises(structaware.MalformedInputError, match=says) as err:
+        structaware.UnitOptions(**settings)
+    assert err.value.field == field
+    assert isinstance(err.value, structaware.StructawareError)
+
+
+def test_unit_options_that_exist_are_taken_as_given() -> None:
+    """The trap beside the refusals: known settings, strings pydantic reads as numbers, copies."""
+    options = structaware.UnitOptions(max_section_chars="300", figure_units=False)
+    assert options.max_section_chars == 300 and options.figure_units is False
+    assert options.model_copy(update={"include_context": False}).include_context is False

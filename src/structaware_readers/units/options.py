@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from structaware_readers.errors import MalformedInputError
 
 #: default section part size (characters of text), chosen on the development benchmark
 DEFAULT_MAX_SECTION_CHARS = 600
 
 
 class UnitOptions(BaseModel):
-    """Settings of :func:`build_units` (lengths in characters)."""
+    """Settings of :func:`build_units` (lengths in characters).
+
+    Raises:
+        MalformedInputError: a value out of range or of the wrong type, or a setting that does not exist
+            (field ``unit_options.<name>``).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    def __init__(self, **settings: Any) -> None:
+        try:
+            super().__init__(**settings)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            name = ".".join(str(part) for part in first["loc"]) or "unit_options"
+            known = ", ".join(type(self).model_fields)
+            hint = f"; the settings are {known}" if first["type"] == "extra_forbidden" else ""
+            raise MalformedInputError(
+                f"{first['msg']} (got {first.get('input')!r}){hint}", field=f"unit_options.{name}"
+            ) from None
 
     max_section_chars: int = Field(
         DEFAULT_MAX_SECTION_CHARS,
