@@ -7,8 +7,8 @@
   session's own structaware cache (one per run, shared by its tests; its ``models`` folder persists
   between runs, see the repository's ``conftest.py``), no dense-model or index override from the
   caller's shell; modules use it with ``pytestmark = pytest.mark.usefixtures("offline_env")``;
-* ``letter_model``: a fake dense model (:class:`LetterModel`, letter counts) for tests of index
-  plumbing, not of ranking quality (``DenseEncoder(model=letter_model)``);
+* ``letter_model``, ``guide_dir``, ``letter_index`` (in the repository's ``conftest.py``, shared with the
+  integration distributions' tests): a fake dense model for tests of index plumbing, not of ranking quality;
 * ``en_index``: an open ``StructureIndex`` of ``EN_FIXTURE`` with the default encoders, settled
   (optimised), built once per session; for the framework faces' tests, which only read it;
 * ``cli``: the ``structaware`` command run in process (typer's ``CliRunner`` on
@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -113,40 +112,6 @@ def cdc_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         ix.add_document(doc, build_units(doc))
     yield ix
     ix.close()
-
-
-class LetterModel:
-    """A dense model outside fastembed: letter counts, unit length (the interface, not a stub of it:
-    the encoder's cache, batching order and dimension check all run on its real output). It ranks
-    by spelling, not meaning: for tests of plumbing, never of ranking quality."""
-
-    model_name = "letters"
-    model_id = "letters@1"
-    dim = 26
-    languages = frozenset({"en"})
-
-    def __init__(self) -> None:
-        self.calls: list[list[str]] = []
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(26, dtype=np.float32)
-        for c in text.lower():
-            if "a" <= c <= "z":
-                v[ord(c) - 97] += 1
-        return v / (np.linalg.norm(v) or 1.0)
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return np.vstack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
-
-
-@pytest.fixture
-def letter_model() -> LetterModel:
-    """A fresh :class:`LetterModel` (its ``calls`` empty)."""
-    return LetterModel()
 
 
 @pytest.fixture(scope="session")

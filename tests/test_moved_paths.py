@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import subprocess
 import sys
@@ -17,19 +18,13 @@ from structaware_readers.common.moved import MOVED
 def test_an_old_path_is_the_module_at_its_new_path(old: str) -> None:
     new = importlib.import_module(MOVED[old])
     with (
-        pytest.warns(DeprecationWarning, match=MOVED[old].replace(".", r"\.")) if old not in sys.modules else _nothing()
+        pytest.warns(DeprecationWarning, match=MOVED[old].replace(".", r"\."))
+        if old not in sys.modules
+        else contextlib.nullcontext()
     ):
         aliased = importlib.import_module(old)
     assert aliased is new
     assert aliased.__spec__.name == MOVED[old]  # the module keeps its own spec: reloads and pickles use the new path
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def test_an_old_path_warns_and_patching_it_patches_the_new_module() -> None:

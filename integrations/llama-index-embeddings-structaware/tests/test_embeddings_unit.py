@@ -12,30 +12,8 @@ from llama_index.embeddings.structaware import StructureAwareEmbedding
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache
 
 
-class LetterModel:
-    """A dense model for plumbing tests: letter counts, unit length (not a ranking model)."""
-
-    model_name = "letters"
-    model_id = "letters@1"
-    dim = 26
-    languages = frozenset({"en"})
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(26, dtype=np.float32)
-        for c in text.lower():
-            if "a" <= c <= "z":
-                v[ord(c) - 97] += 1
-        return v / (np.linalg.norm(v) or 1.0)
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.vstack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
-
-
-def test_texts_and_queries_go_through_the_encoder(tmp_path: Path) -> None:
-    encoder = DenseEncoder(model=LetterModel(), cache=EmbeddingCache(tmp_path / "c.sqlite"))
+def test_texts_and_queries_go_through_the_encoder(tmp_path: Path, letter_model) -> None:
+    encoder = DenseEncoder(model=letter_model, cache=EmbeddingCache(tmp_path / "c.sqlite"))
     embed = StructureAwareEmbedding(encoder=encoder, embed_batch_size=2)
     assert embed.encoder is encoder and embed.dim == 26 and embed.model_name == "letters"
     assert embed.class_name() == "StructureAwareEmbedding"
@@ -46,6 +24,6 @@ def test_texts_and_queries_go_through_the_encoder(tmp_path: Path) -> None:
     assert encoder.computed == 3  # document texts went through the encoder's cache
 
 
-async def test_the_async_query_path_gives_the_same_vector(tmp_path: Path) -> None:
-    embed = StructureAwareEmbedding(encoder=DenseEncoder(model=LetterModel()))
+async def test_the_async_query_path_gives_the_same_vector(tmp_path: Path, letter_model) -> None:
+    embed = StructureAwareEmbedding(encoder=DenseEncoder(model=letter_model))
     assert await embed.aget_query_embedding("metformin") == pytest.approx(embed.get_query_embedding("metformin"))
