@@ -13,6 +13,7 @@ reading order, continued paragraphs, references, front matter, algorithms).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Literal
 
@@ -24,8 +25,9 @@ from structaware_readers.errors import (
     ParserUnavailableError,
     UnknownFormatError,
 )
-from structaware_readers.models import ParsedDocument
+from structaware_readers.models import BlockKind, ParsedDocument
 
+log = logging.getLogger(__name__)
 ReadingOrder = Literal["auto", "parser", "layout"]
 
 _UNSTRUCTURED_RAW = {".docx", ".doc", ".html", ".htm", ".md", ".markdown", ".pptx", ".txt", ".rtf", ".odt", ".epub"}
@@ -117,7 +119,22 @@ def load_document(
     from structaware_readers.table_recovery import recover_tables
 
     doc = recover_tables(doc, path, pdf)
-    return prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
+    doc = prepare_document(doc, reading_order, pdf=_pdf_source(path, doc, pdf))
+    _log_tables_without_grid(doc, path)
+    return doc
+
+
+def _log_tables_without_grid(doc: ParsedDocument, path: str | Path) -> None:
+    """One warning line per document for the tables still without a grid once every recovery has run
+    (the readers log theirs at debug level: a grid rebuilt later from the PDF makes them moot)."""
+    pages = [b.page for b in doc.blocks if b.kind is BlockKind.TABLE and b.table is None]
+    if pages:
+        shown = sorted(set(pages))
+        log.warning(
+            "%s: %d table(s) without cell structure on page%s %s: their text stays section text, no row units"
+            " (each named in ParsedDocument.warnings)",
+            path, len(pages), "s" if len(shown) > 1 else "", ", ".join(map(str, shown[:20])) + (", ..." if len(shown) > 20 else ""),
+        )  # fmt: skip
 
 
 def _pdf_source(

@@ -38,10 +38,10 @@ def assemble(ex: Extracted, *, doc_id: str, source: str, name: str, error_path: 
     levels = iter(heading_levels([(d.text, d.level) for d in drafts if d.kind is BlockKind.HEADING]))
     blocks = [_to_block(d, next(levels) if d.kind is BlockKind.HEADING else None) for d in drafts]
     warnings = table_warnings(blocks)
-    if warnings:  # one log line per document; each table is named in ParsedDocument.warnings
+    if warnings:  # debug only: load_document logs the tables still without a grid once its recovery has run
         pages = sorted({b.page for b in blocks if b.kind is BlockKind.TABLE and b.table is None})
         shown = ", ".join(map(str, pages[:20])) + (", ..." if len(pages) > 20 else "")
-        log.warning(
+        log.debug(
             "%s: %d table(s) without readable cell markup on page%s %s (each named in ParsedDocument.warnings)",
             error_path or source, len(warnings), "s" if len(pages) > 1 else "", shown,
         )  # fmt: skip

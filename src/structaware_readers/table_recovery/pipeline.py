@@ -82,7 +82,7 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
     if pdf is None:
         for i in rec.targets:
             if rec.blocks[i].kind is BlockKind.TABLE:
-                rec.blocks[i] = from_parser_text(rec.blocks[i], None, rec.warnings, rec.warned)
+                rec.blocks[i] = from_parser_text(rec.blocks[i], None, rec.warnings)
         return finish(rec)
     with open_pdf(pdf) as plumber:
         if len(plumber.pages) != doc.page_count:

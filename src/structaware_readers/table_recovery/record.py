@@ -27,7 +27,6 @@ class Recovery:
     checks: list[int] = field(default_factory=list)
     split: dict[int, list[tuple[list[int], BBox]]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    warned: set[str] = field(default_factory=set)
     absorbed: set[int] = field(default_factory=set)
     merged: set[int] = field(default_factory=set)
     parts: list[str] = field(default_factory=list)

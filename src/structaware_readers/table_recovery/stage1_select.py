@@ -98,20 +98,11 @@ def select(doc: ParsedDocument, *, with_pdf: bool) -> Recovery | None:
     split = split_regions_by_page(doc.blocks) if with_pdf else {}
     if not targets and not checks and not split and not parts:
         return None
-    warnings, warned = _take_reader_warnings(doc, targets)
-    return Recovery(doc, list(doc.blocks), targets, checks, split, warnings, warned, parts=parts)
+    return Recovery(doc, list(doc.blocks), targets, checks, split, _take_reader_warnings(doc, targets), parts=parts)
 
 
-def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> tuple[list[str], set[str]]:
+def _take_reader_warnings(doc: ParsedDocument, targets: list[int]) -> list[str]:
     """``doc.warnings`` without the reader's warnings about the target tables that have no grid (their
-    outcome is decided here), and the ids of those tables (already warned about, so not logged again)."""
+    outcome is decided here)."""
     tables = [doc.blocks[i] for i in targets if doc.blocks[i].kind is BlockKind.TABLE and doc.blocks[i].table is None]
-    kept: list[str] = []
-    warned: set[str] = set()
-    for w in doc.warnings:
-        about = next((b for b in tables if is_table_warning(w, b.page, b.block_id)), None)
-        if about is None:
-            kept.append(w)
-        else:
-            warned.add(about.block_id)
-    return kept, warned
+    return [w for w in doc.warnings if not any(is_table_warning(w, b.page, b.block_id) for b in tables)]

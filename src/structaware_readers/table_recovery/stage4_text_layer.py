@@ -30,7 +30,7 @@ def rebuild_from_text_layer(rec: Recovery, page_number: int, page: Any) -> None:
     regions = _regions([rec.blocks[i] for i in rest])
     for i, region in zip(rest, regions, strict=True):
         if region is not None:  # None: an image fragment read with the region it belongs to
-            rec.blocks[i] = _recover_block(rec.blocks[i], page, region, rec.warnings, rec.warned)
+            rec.blocks[i] = _recover_block(rec.blocks[i], page, region, rec.warnings)
 
 
 def _regions(blocks: list[Block]) -> list[BBox | None]:
@@ -59,7 +59,7 @@ def _same_rows(a: BBox, b: BBox) -> bool:
     return overlap >= BAND_OVERLAP * min(a[3] - a[1], b[3] - b[1]) and gap <= BAND_GAP
 
 
-def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str], warned: set[str]) -> Block:
+def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str]) -> Block:
     try:
         grid = grid_from_region(page, region, page_number=block.page)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
@@ -68,7 +68,7 @@ def _recover_block(block: Block, page: Any, region: BBox, warnings: list[str], w
     if block.kind is BlockKind.TABLE:
         if has_grid(grid):
             return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})  # type: ignore[arg-type]
-        return from_parser_text(block, "the PDF text layer", warnings, warned)
+        return from_parser_text(block, "the PDF text layer", warnings)
     # an image region: a table only when its text layer holds labelled figures
     if grid is None or sum(1 for row in grid.body_rows if is_data_row_cells(row)) < MIN_IMAGE_DATA_ROWS:
         return block

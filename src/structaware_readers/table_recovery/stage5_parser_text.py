@@ -17,9 +17,9 @@ __all__ = ["from_parser_text"]
 log = logging.getLogger(__name__)
 
 
-def from_parser_text(block: Block, tried: str | None, warnings: list[str], warned: set[str]) -> Block:
-    """The grid of the parser's space-aligned text, else the block unchanged and a warning (logged
-    unless the reader already logged one about this table: ``warned``)."""
+def from_parser_text(block: Block, tried: str | None, warnings: list[str]) -> Block:
+    """The grid of the parser's space-aligned text, else the block unchanged and a warning in ``warnings``
+    (logged at debug level: ``load_document`` logs the tables left without a grid once, at the end)."""
     grid = grid_from_aligned_text(block.text, page_number=block.page)
     if has_grid(grid):
         return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})  # type: ignore[arg-type]
@@ -28,6 +28,6 @@ def from_parser_text(block: Block, tried: str | None, warnings: list[str], warne
     msg = table_warning(
         block.page, block.block_id, f"table has no cell structure and none could be rebuilt from {sources}; {kept}"
     )
-    (log.debug if block.block_id in warned else log.warning)(msg)
+    log.debug(msg)
     warnings.append(msg)
     return block

@@ -111,6 +111,7 @@ def _one_grid(r: Record, source: str, warnings: list[str] | None, table: Record 
             warnings,
             table,
             f"table markup cannot be read ({exc.args[0] if exc.args else exc}); its text stays section text",
+            level=logging.DEBUG if table is None else logging.WARNING,  # a whole table: load_document logs it
         )
         return None
     missing = missing_words(grid, r.text)
@@ -131,18 +132,19 @@ def _text_grid(r: Record, text: str, source: str, warnings: list[str] | None) ->
     """A grid from text with line and cell breaks (tabs, `` | ``, 2+ spaces), else None (and a warning)."""
     grid = _grid_from_text(text)
     if grid is None:
-        _warn(
-            r, source, warnings, None, "table has no markup (text_as_html/table_as_cells); its text stays section text"
-        )
+        msg = "table has no markup (text_as_html/table_as_cells); its text stays section text"
+        _warn(r, source, warnings, None, msg, level=logging.DEBUG)  # load_document logs what its recovery leaves
     return grid
 
 
-def _warn(r: Record, source: str, warnings: list[str] | None, table: Record | None, message: str) -> None:
-    """Log and record one warning about element ``r`` of the table whose first record is ``table``
+def _warn(
+    r: Record, source: str, warnings: list[str] | None, table: Record | None, message: str, level: int = logging.WARNING
+) -> None:
+    """Log (at ``level``) and record one warning about element ``r`` of the table whose first record is ``table``
     (default ``r``; the table's block id is ``p{page}-e{j}`` of that record)."""
     t = table or r
     text = table_warning(t.page, f"p{t.page}-e{t.j}", f"{message} (Unstructured element {r.element_id or r.where})")
-    log.warning("%s: %s", source, text)
+    log.log(level, "%s: %s", source, text)
     if warnings is not None:
         warnings.append(text)
 
