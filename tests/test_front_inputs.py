@@ -41,7 +41,7 @@ def test_a_count_of_the_wrong_type_names_its_field(field: str, value: object) ->
     ("settings", "field", "says"),
     [
         ({"max_section_chars": 0}, "unit_options.max_section_chars", "greater than or equal to 100"),
-        ({"max_chars": 600}, "unit_options.max_chars", "the settings are max_section_chars"),
+        ({"max_chars": 600}, "unit_options.max_chars", "did you mean 'max_section_chars'"),
         ({"figure_units": "maybe"}, "unit_options.figure_units", "valid boolean"),
     ],
 )
@@ -50,6 +50,23 @@ def test_unit_options_refuse_a_bad_or_unknown_setting_naming_it(settings: dict, 
         structaware.UnitOptions(**settings)
     assert err.value.field == field
     assert isinstance(err.value, structaware.StructawareError)
+
+
+@pytest.mark.parametrize(
+    ("settings", "field", "says"),
+    [
+        ({"unit_types": ["tabel_row"]}, "SearchFilter.unit_types", "unknown unit type(s) ['tabel_row']"),
+        ({"page_from": 0}, "SearchFilter.page_from", "pages are 1-based, got 0"),
+        ({"unit_type": ["table_row"]}, "SearchFilter.unit_type", "did you mean 'unit_types'"),
+    ],
+)
+def test_search_filter_errors_say_what_is_wrong_in_plain_words(settings: dict, field: str, says: str) -> None:
+    """The validator's own message, without pydantic's ``Value error, `` prefix, and a near miss named."""
+    with pytest.raises(structaware.MalformedInputError) as err:
+        structaware.SearchFilter(**settings)
+    assert err.value.field == field and says in str(err.value)
+    assert "Value error" not in str(err.value) and "Extra inputs" not in str(err.value)
+    assert structaware.SearchFilter(unit_types=["table_row"], page_from=1).unit_types == ["table_row"]  # the trap
 
 
 def test_unit_options_that_exist_are_taken_as_given() -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from structaware_readers.common.validation import first_problem
 from structaware_readers.errors import MalformedInputError
 
 #: default section part size (characters of text), chosen on the development benchmark
@@ -26,13 +27,9 @@ class UnitOptions(BaseModel):
         try:
             super().__init__(**settings)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            name = ".".join(str(part) for part in first["loc"]) or "unit_options"
-            known = ", ".join(type(self).model_fields)
-            hint = f"; the settings are {known}" if first["type"] == "extra_forbidden" else ""
-            raise MalformedInputError(
-                f"{first['msg']} (got {first.get('input')!r}){hint}", field=f"unit_options.{name}"
-            ) from None
+            name, msg = first_problem(exc, type(self).model_fields)
+            got = next((e.get("input") for e in exc.errors() if ".".join(map(str, e["loc"])) == name), None)
+            raise MalformedInputError(f"{msg} (got {got!r})", field=f"unit_options.{name or 'unit_options'}") from None
 
     max_section_chars: int = Field(
         DEFAULT_MAX_SECTION_CHARS,

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
+from structaware_readers.common.validation import first_problem
 from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import NON_EVIDENCE_TYPES, UnitType
 from structaware_retrievers.query.filter_language import (
@@ -91,14 +92,8 @@ class SearchFilter(BaseModel):
             super().__init__(**data)
         except MalformedInputError:
             raise
-        except ValueError as exc:  # pydantic ValidationError -> typed error naming the field
-            errors = getattr(exc, "errors", list)()
-            loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
-            msg = errors[0]["msg"] if errors else str(exc)
-            unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden" and e["loc"]]
-            if unknown:
-                loc = unknown[0]
-                msg = f"unknown field(s) {unknown}; expected any of {sorted(type(self).model_fields)}"
+        except ValidationError as exc:  # -> a typed error naming the field
+            loc, msg = first_problem(exc, type(self).model_fields)
             raise MalformedInputError(msg, field=f"SearchFilter.{loc}" if loc else "SearchFilter") from None
 
     @field_validator("unit_types", mode="before")
