@@ -57,3 +57,34 @@ def test_short_equal_cells_and_a_repeat_further_along_keep_their_place() -> None
     # a merged cell that continues past an empty cell is still one cell (the row's text says it once too)
     gap = _row(["Scarlet fever", KEY_POINTS, "", KEY_POINTS, "", ""], 4)
     assert row_line(gap).count(KEY_POINTS) == 1 == gap.text.count(KEY_POINTS)
+
+
+def test_a_paragraph_long_row_is_evidence_of_its_own_not_a_group_row() -> None:
+    from structaware_retrievers.query.fusion import GROUP_LONG_ROW_CHARS, GROUP_SHORT_ROW_CHARS
+
+    doses = ["Amoxicillin", "500 mg three times a day", "", "5 days"]
+    best = _row(["Acute otitis media", "Regular analgesia first.", *doses], 0)
+    advice = (
+        "Offer an antibiotic if the person is systemically very unwell, has symptoms and signs of a more serious "
+        "illness or condition, or is at high risk of complications. Consider no antibiotic or a back-up "
+        "prescription otherwise, and advise that symptoms can last for about a week."
+    )
+    long_row = _row(["Acute sore throat", " ".join([advice] * 3), "Phenoxymethylpenicillin", "", "", "5 to 10 days"], 1)
+    mid_row = _row(["Acute cough", advice, "Doxycycline", "200 mg on day 1", "", "5 days"], 2)
+    short_row = _row(["Sinusitis", "", "Amoxicillin", "500 mg TDS", "", "5 days"], 3)
+    other = Unit(**{**best.model_dump(), "unit_id": "s1", "unit_type": UnitType.SECTION, "table": None})
+    assert len(row_line(long_row)) > GROUP_LONG_ROW_CHARS >= len(row_line(mid_row)) > GROUP_SHORT_ROW_CHARS
+
+    def hits(*units: Unit) -> list[SearchHit]:
+        return [SearchHit(unit=u, score=1.0 - i / 10, rank=i + 1) for i, u in enumerate(units)]
+
+    # the paragraph-long row does not ride along with the best row; the section keeps its place in the top 2
+    out = group_table_rows(hits(best, long_row, other, short_row), 3, 2)
+    assert [h.unit.unit_id for h in out] == ["u0", "s1"] and out[0].group == [short_row]
+    # set aside, it comes back as a hit of its own when the top k has room
+    out = group_table_rows(hits(best, long_row, other), 3, 5)
+    assert [h.unit.unit_id for h in out] == ["u0", "s1", "u1"] and out[0].group == []
+    # trap: a row of a few sentences (under a section part's size) still joins as the second row
+    assert group_table_rows(hits(best, mid_row, other), 3, 5)[0].group == [mid_row]
+    # the limit is a parameter
+    assert group_table_rows(hits(best, long_row, other), 3, 5, long_row_chars=10_000)[0].group == [long_row]
