@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from structaware_readers.common.merged_cells import MERGED_CELL_CHARS
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
 from structaware_readers.tables.footnotes import cell_legends, cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title
@@ -67,11 +68,6 @@ def classify_rows(rows: list[list[str]]) -> list[RowKind]:
 _SIGN_CELL = re.compile(r"^[$€£¥%]$")
 
 
-#: A cell longer than this (characters) that repeats the cell left of it under another header is a
-#: cell merged across both columns, written once.
-_MERGED_CELL_CHARS = 80
-
-
 def row_text(headers: list[str], cells: list[str]) -> str:
     """``Header: value; Header: value`` for one row; empty cells are left out."""
     pieces: list[tuple[str, list[str]]] = []
@@ -87,7 +83,7 @@ def row_text(headers: list[str], cells: list[str]) -> str:
             continue
         if sign and cell:
             cell, sign = (cell if cell.startswith(sign) else f"{sign}{cell}"), ""
-        if not cell or (header, cell) == prev or (prev and len(cell) > _MERGED_CELL_CHARS and cell == prev[1]):
+        if not cell or (header, cell) == prev or (prev and len(cell) > MERGED_CELL_CHARS and cell == prev[1]):
             continue  # empty, or a merged cell repeated across columns
         prev = (header, cell)
         if header and pieces and pieces[-1][0] == header:

@@ -14,9 +14,17 @@ DEFAULT_PREFETCH_LIMIT = 50
 #: rows of one table merged into one hit (the best row plus up to this many - 1 other matched rows
 #: of its table; 1 = every row its own hit). Grouping was chosen on the development benchmark
 #: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up
-#: instead of a table's near-identical rows filling the top k. Rows past the second join only when they
-#: are short (:data:`GROUP_SHORT_ROW_CHARS`).
+#: instead of a table's near-identical rows filling the top k. A row joins only when it is not paragraph-long
+#: (:data:`GROUP_LONG_ROW_CHARS`), rows past the second only when short (:data:`GROUP_SHORT_ROW_CHARS`).
 DEFAULT_GROUP_SIZE = 3
+
+#: a matched row joins a group only when its line (``results.row_line``) is at most this many characters, the
+#: size of a section part (``UnitOptions.max_section_chars``): a longer row (a guideline's key points and doses
+#: in one row, 1,000-1,500 characters) is a unit's worth of evidence: set aside, it comes back as a hit of its own
+#: after the others (``evidence.group_table_rows``). On the multi-publisher guidelines top-5 context 3,510 ->
+#: 3,424 characters a question, the same page and element hits, one evidence hit fewer (its answer rode in a
+#: long second row); docs/benchmarks/publishers.md, "Shorter top-5 context".
+GROUP_LONG_ROW_CHARS = 600
 
 #: a matched row past a group's second joins it only when its line (``results.row_line``: its cells, the
 #: way a group row is handed over) is at most this many characters: a filing's figures row (a total and

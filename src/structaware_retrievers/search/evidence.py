@@ -2,7 +2,8 @@
 
 Lengths are characters of what an LLM is handed, ``len(unit.embedding_text())``.
 :func:`group_table_rows` makes a table's best row the hit and lets up to ``group_size - 1`` further
-matched rows ride along in ``SearchHit.group``, so the top k shows k different pieces of evidence.
+matched rows ride along in ``SearchHit.group`` (short ones: a paragraph-long row is evidence of its own),
+so the top k shows k different pieces of evidence.
 :func:`bring_linked` places a discussion's recommendation (``Unit.linked_ids``) just above it.
 :func:`fit_budget` keeps the best hits within a character budget. :func:`neighbours` reads a hit's
 neighbourhood from the store (:data:`WINDOW` units either side): adjacent rows of a table row, the
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from structaware_readers.models import Unit, UnitType
 from structaware_retrievers.query.filters import Match, PointFilter, Range
-from structaware_retrievers.query.fusion import GROUP_SHORT_ROW_CHARS
+from structaware_retrievers.query.fusion import GROUP_LONG_ROW_CHARS, GROUP_SHORT_ROW_CHARS
 from structaware_retrievers.search.results import SearchHit, hit_unit, row_line
 
 if TYPE_CHECKING:
@@ -45,21 +46,28 @@ def unit_chars(unit: Unit) -> int:
 
 
 def group_table_rows(
-    hits: Sequence[SearchHit], group_size: int, k: int, *, short_row_chars: int = GROUP_SHORT_ROW_CHARS
+    hits: Sequence[SearchHit],
+    group_size: int,
+    k: int,
+    *,
+    short_row_chars: int = GROUP_SHORT_ROW_CHARS,
+    long_row_chars: int = GROUP_LONG_ROW_CHARS,
 ) -> list[SearchHit]:
-    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit."""
+    """Merge the rows of one table among ``hits`` (fused candidates, best first) into one hit: a row joins the
+    group of the table's best row when its line (:func:`row_line`, characters) is at most ``long_row_chars``,
+    a row past the second at most ``short_row_chars``. A row left out is a hit of its own after the others."""
     if group_size <= 1:
         return list(hits[:k])
     out: list[SearchHit] = []
     rest = list(hits)
     while rest and len(out) < k:
-        more, rest = _group_once(rest, group_size, short_row_chars)
+        more, rest = _group_once(rest, group_size, short_row_chars, long_row_chars)
         out.extend(more)
     return [h.model_copy(update={"rank": i}) for i, h in enumerate(out[:k], 1)]
 
 
 def _group_once(
-    hits: Sequence[SearchHit], group_size: int, short_row_chars: int
+    hits: Sequence[SearchHit], group_size: int, short_row_chars: int, long_row_chars: int
 ) -> tuple[list[SearchHit], list[SearchHit]]:
     """One pass of :func:`group_table_rows`: ``(hits with their groups, rows set aside)``."""
     out: list[SearchHit] = []
@@ -70,7 +78,9 @@ def _group_once(
         key = (hit.unit.doc_id, table.table_id) if table is not None else None
         if key is not None and key in head:
             group = head[key].group
-            if len(group) < group_size - 1 and (not group or len(row_line(hit.unit)) <= short_row_chars):
+            size = len(row_line(hit.unit))
+            fits = size <= (short_row_chars if group else long_row_chars)
+            if len(group) < group_size - 1 and fits:
                 group.append(hit.unit)
             else:
                 overflow.append(hit)
