@@ -21,9 +21,8 @@ DEFAULT_GROUP_SIZE = 3
 #: a matched row joins a group only when its line (``results.row_line``) is at most this many characters, the
 #: size of a section part (``UnitOptions.max_section_chars``): a longer row (a guideline's key points and doses
 #: in one row, 1,000-1,500 characters) is a unit's worth of evidence: set aside, it comes back as a hit of its own
-#: after the others (``evidence.group_table_rows``). On the multi-publisher guidelines top-5 context 3,510 ->
-#: 3,424 characters a question, the same page and element hits, one evidence hit fewer (its answer rode in a
-#: long second row); docs/benchmarks/publishers.md, "Shorter top-5 context".
+#: after the others (``evidence.group_table_rows``). Measured in docs/benchmarks/publishers.md, "Shorter top-5
+#: context".
 GROUP_LONG_ROW_CHARS = 600
 
 #: a matched row past a group's second joins it only when its line (``results.row_line``: its cells, the
