@@ -71,9 +71,13 @@ def cell_boxes(
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
     between the top and bottom of the boxes of the rows it covers on that page, the lines whose words
     are the cell's and no other cell's of those rows. A cell printed in every row (equal values one
-    under the other) adds nothing; one printed on each page it is on gets a box on each."""
+    under the other) adds nothing; one printed on each page it is on gets a box on each. The box of a row
+    printing the cell that holds lines of the other rows it covers (a box stretched to the cell's height)
+    is cut to the row's own lines in ``boxes``, and the row gets the cell's box too."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
-    for cell in merged_cells(grid):
+    merged = merged_cells(grid)
+    shared = [{m.col for m in merged if m.first <= r <= m.last} for r in range(len(grid.body_rows))]
+    for cell in merged:
         covered = [r for r in range(cell.first, cell.last + 1) if boxes[r] is not None]
         text = "".join(words(grid.body_rows[cell.first][cell.col]))
         if len(text) < 2 or not covered:
@@ -100,6 +104,12 @@ def cell_boxes(
         }
         if len(holding) == len(covered):
             continue  # printed in every row
+        for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
+            lines = page_lines(pages[r])
+            band = _own_band(grid, r, shared, [x for x in covered if x != r], boxes[r], lines, text, words)  # type: ignore[arg-type]
+            if band is not None:
+                boxes[r] = band
+                holding.discard(r)
         for r in covered:
             if r in holding:
                 continue
@@ -132,6 +142,42 @@ def _cell_lines(
         return []
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
+
+
+def _own_band(
+    grid: TableGrid,
+    r: int,
+    shared: list[set[int]],
+    others: list[int],
+    box: BBox,
+    lines: list[TextLine],
+    text: str,
+    words: Callable[[str], list[str]],
+) -> BBox | None:
+    """``box`` cut to the lines of row ``r``'s own cells (not the merged ones: ``shared``, the merged columns of
+    each row) when it holds lines of the rows ``others`` and none of theirs lies between its own lines;
+    ``None`` when it holds none of theirs or cannot be cut."""
+    own = "".join(w for k, c in enumerate(grid.body_rows[r]) if k not in shared[r] for w in words(c))
+    theirs = [
+        "".join(w for k, c in enumerate(grid.body_rows[o]) if k not in shared[o] for w in words(c)) for o in others
+    ]
+    spanning = ["".join(words(grid.body_rows[r][k])) for k in shared[r] if k < len(grid.body_rows[r])]
+    mine, foreign = [], []
+    for ln in _inside(lines, box):
+        joined = "".join(ln.words)
+        if len(joined) < 2 or any(joined in t for t in spanning):
+            continue
+        if joined in own:
+            mine.append(ln)
+        elif any(joined in t for t in theirs):
+            foreign.append(ln)
+    if not mine or not foreign:
+        return None
+    pad = PAD * max(ln.y1 - ln.y0 for ln in mine)
+    y0, y1 = max(box[1], min(ln.y0 for ln in mine) - pad), min(box[3], max(ln.y1 for ln in mine) + pad)
+    if any(y0 <= (ln.y0 + ln.y1) / 2 <= y1 for ln in foreign):
+        return None
+    return (box[0], y0, box[2], y1)
 
 
 def _cell(row: list[str], col: int) -> str:

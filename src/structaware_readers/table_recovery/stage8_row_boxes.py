@@ -85,7 +85,7 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
             if any(b is not None for b in boxes):
                 grid: TableGrid = block.table  # type: ignore[assignment]
                 pages = _pages(block)  # a box is read with its page
-                cells = cell_boxes(grid, pages, boxes, page_runs, _words)
+                cells = cell_boxes(grid, pages, boxes, page_runs, _words)  # may cut a box stretched over merged rows
                 update = {"body_row_bboxes": boxes, "body_row_pages": pages}
                 if any(cells):
                     update["body_row_cell_bboxes"] = cells
