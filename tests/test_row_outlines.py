@@ -216,3 +216,18 @@ def test_a_merged_cell_printed_once_gets_an_outline_of_its_own_in_both_rows(tabl
             middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
             assert not (holding[0][0] <= middle[0] <= holding[0][2] and holding[0][1] <= middle[1] <= holding[0][3])
     assert cell_outlines[0] == cell_outlines[1]
+
+
+def test_a_merged_cells_outline_leaves_the_row_units_ids_and_texts_as_they_are(drawn) -> None:
+    """Only the outlines change: the same units (ids, texts) as with the row boxes alone."""
+    pdf, tops = drawn
+    units = _units(pdf, tops, "parser_html", [])
+    assert any(len(u.bboxes) == 2 for u in units)
+    body = [[" ".join(lines) for lines in _cells(r)] for r in range(len(ROWS))]
+    boxes = [u.bboxes[0] for u in units]
+    grid = TableGrid(header_rows=[HEADER], body_rows=body, body_row_bboxes=boxes, body_row_pages=[1] * len(body))
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=(0.1, 0.1, 0.9, 0.5), table=grid)
+    doc = ParsedDocument(doc_id="rows0001", source=str(pdf), name="rows", parser="mineru", page_count=1, blocks=[block])
+    alone = [u for u in build_units(doc) if u.unit_type is UnitType.TABLE_ROW]
+    assert [(u.unit_id, u.text) for u in alone] == [(u.unit_id, u.text) for u in units]
+    assert all(len(u.bboxes) == 1 for u in alone)

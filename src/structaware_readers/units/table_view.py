@@ -206,11 +206,11 @@ class TableView:
         if extra_context:
             context = f"{context} | {extra_context}"
         ref = _row_element(self.block, page) if page else None
-        refs = []
+        merged = []
         if ref is not None and i < len(grid.body_row_bboxes) and grid.body_row_bboxes[i] is not None:
             ref = (ref[0], grid.body_row_bboxes[i], ref[2])  # the row's own box, not the whole table's
             if len(grid.body_row_cell_bboxes) == len(grid.body_rows):  # the merged cells it shows, printed apart
-                refs = [
+                merged = [
                     (_row_element(self.block, p)[0], box, p)
                     for col, p, box in grid.body_row_cell_bboxes[i]
                     if col < len(cells) and cells[col].strip()
@@ -220,8 +220,9 @@ class TableView:
             text,
             context,
             [self.block],
-            pages=sorted({page, *(p for _, _, p in refs)}) if page else None,
-            refs=[ref, *refs] if ref else None,
+            pages=sorted({page, *(p for _, _, p in merged)}) if page else None,
+            refs=[ref] if ref else None,
+            more_refs=merged,
             grade=grade,
             table=TableRowInfo(
                 table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption
