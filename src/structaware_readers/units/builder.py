@@ -73,7 +73,7 @@ class UnitBuilder:
     pending: list[SectionPart] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
-    id_elements: list[list[str]] = field(default_factory=list)  # the element ids its id is made of, per unit
+    id_refs: list[list[str]] = field(default_factory=list)  # the element ids each unit's id is made of
     links: list[list[int]] = field(default_factory=list)  # per unit: positions of the units it links to
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
     position: dict[str, int] = field(default_factory=dict)
@@ -121,9 +121,8 @@ class UnitBuilder:
         refs: list[tuple[str, BBox | None, int]] | None = None,
         more_refs: list[tuple[str, BBox | None, int]] | None = None,
     ) -> None:
-        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks`` (an element
-        once per bbox there; once in all from ``blocks``); ``more_refs`` are further regions outlined with
-        it that leave its id as it is (a merged cell a table row shares, printed apart)."""
+        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks`` (an element once
+        per bbox there; once in all from ``blocks``); ``more_refs``: regions outlined too, not in its id."""
         text = text.strip()
         if not text:
             return
@@ -132,17 +131,15 @@ class UnitBuilder:
         element_pages: list[int] = []
         seen: set[tuple[str, BBox | None]] = set()
         for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
-            key = (
-                eid,
-                box if refs else None,
-            )  # given refs may name one element for several regions (an edge's two boxes)
+            # given refs may name one element for several regions (an edge's two boxes)
+            key = (eid, box if refs else None)
             if key in seen:
                 continue
             seen.add(key)
             element_ids.append(eid)
             bboxes.append(box)
             element_pages.append(page)
-        self.id_elements.append(list(element_ids))
+        self.id_refs.append(list(element_ids))
         for eid, box, page in more_refs or []:
             element_ids.append(eid)
             bboxes.append(box)
@@ -195,9 +192,7 @@ class UnitBuilder:
         for ordinal, i in enumerate(order):
             unit = self.units[i]
             unit.ordinal = ordinal
-            unit.unit_id = ids.unit_id(
-                self.doc.doc_id, unit.unit_type.value, ordinal, self.id_elements[i], self.extras[i]
-            )
+            unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, self.id_refs[i], self.extras[i])
             final.append(unit)
         for unit, links in zip(self.units, self.links):
             unit.linked_ids = [self.units[j].unit_id for j in links]
