@@ -73,8 +73,8 @@ class TableGrid(BaseModel):
     without a text layer: :mod:`structaware_readers.ocr`), ``"parser_blocks"`` (positions of the
     parser's loose text blocks: :mod:`structaware_readers.loose_tables`).
 
-    ``body_row_pages`` and ``body_row_bboxes`` are aligned with ``body_rows`` when known (empty lists
-    otherwise): a row unit then points at its own row, not at the whole table.
+    ``body_row_pages``, ``body_row_bboxes``, ``body_row_cell_bboxes`` are aligned with ``body_rows`` when known
+    (else empty): a row unit then points at its own row and merged cells, not at the whole table.
     """
 
     model_config = ConfigDict(frozen=False)
@@ -106,6 +106,8 @@ class TableGrid(BaseModel):
             " from positioned text; empty = unknown (a row then points at its table block's bbox)"
         ),
     )
+    #: per body row, (0-based column, 1-based page, bbox) of each merged cell it shares printed outside its own bbox
+    body_row_cell_bboxes: list[list[tuple[int, int, BBox]]] = Field(default_factory=list)
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
     turned: bool = Field(
         False,

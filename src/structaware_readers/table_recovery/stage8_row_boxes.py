@@ -1,5 +1,5 @@
-"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer. Boxes are 0..1 of the page as
-displayed, origin top-left.
+"""Stage 8: where each body row of a table lies on the page, from the PDF's text layer, and where the merged
+cells it shares are printed (:mod:`.merged_cells`). Boxes are 0..1 of the page as displayed, origin top-left.
 """
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.merged_cells import TextLine as _Line
+from structaware_readers.table_recovery.merged_cells import cell_boxes, merged_cells
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 
 log = logging.getLogger(__name__)
@@ -32,23 +33,23 @@ _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
-@dataclass
-class _Line:
-    words: list[str]
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
 def needs_row_boxes(block: Block) -> bool:
     """A table block with a bbox and body rows of which some have no box yet (a table continued
-    across pages may have one part rebuilt from the text layer, with boxes, and one from markup)."""
+    across pages may have one part rebuilt from the text layer, with boxes, and one from markup), or
+    whose merged cells have no boxes yet."""
     grid = block.table
     if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
         return False
     known = grid.body_row_bboxes
-    return len(known) != len(grid.body_rows) or any(b is None for b in known)
+    if len(known) != len(grid.body_rows) or any(b is None for b in known):
+        return True
+    return not grid.body_row_cell_bboxes and bool(merged_cells(grid))
+
+
+def _pages(block: Block) -> list[int]:
+    grid: TableGrid = block.table  # type: ignore[assignment]
+    n = len(grid.body_rows)
+    return list(grid.body_row_pages) if len(grid.body_row_pages) == n else [block.page] * n
 
 
 def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
@@ -75,14 +76,21 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 lines[page, region] = _group_lines(region_runs(page, region))
             return lines[page, region]
 
+        def page_runs(page: int) -> list[_Line]:
+            return [ln for r in text.runs(page) if (ln := _Line(_words(r.text), r.x0, r.y0, r.x1, r.y1)).words]
+
         for i in targets:
             block = blocks[i]
             boxes = _row_boxes(block, region_runs, region_lines)
-            if any(b is not None for b in boxes) and boxes != block.table.body_row_bboxes:  # type: ignore[union-attr]
-                grid = block.table
-                pages = grid.body_row_pages or [block.page] * len(grid.body_rows)  # a box is read with its page
-                grid = grid.model_copy(update={"body_row_bboxes": boxes, "body_row_pages": pages})
-                blocks[i] = block.model_copy(update={"table": grid})
+            if any(b is not None for b in boxes):
+                grid: TableGrid = block.table  # type: ignore[assignment]
+                pages = _pages(block)  # a box is read with its page
+                cells = cell_boxes(grid, pages, boxes, page_runs, _words)  # may cut a box stretched over merged rows
+                update = {"body_row_bboxes": boxes, "body_row_pages": pages}
+                if any(cells):
+                    update["body_row_cell_bboxes"] = cells
+                if any(getattr(grid, k) != v for k, v in update.items()):
+                    blocks[i] = block.model_copy(update={"table": grid.model_copy(update=update)})
     finally:
         if text is not pdf:
             text.close()
@@ -101,7 +109,7 @@ def _regions(block: Block) -> dict[int, BBox]:
 def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox | None]:
     grid: TableGrid = block.table  # type: ignore[assignment]
     n = len(grid.body_rows)
-    pages = grid.body_row_pages if len(grid.body_row_pages) == n else [block.page] * n
+    pages = _pages(block)
     out: list[BBox | None] = list(grid.body_row_bboxes) if len(grid.body_row_bboxes) == n else [None] * n
     regions = _regions(block)
     for page, region in regions.items():

@@ -62,6 +62,9 @@ def append_rows(first: TableGrid, first_page: int, second: TableGrid, second_pag
             "body_rows": pad([*first.body_rows, *rows]),
             "body_row_pages": pages,
             "body_row_bboxes": [*first_boxes, *boxes] if known else [],
+            "body_row_cell_bboxes": [*_cells(first), *[[]] * (len(rows) - len(second.body_rows)), *_cells(second)]
+            if first.body_row_cell_bboxes or second.body_row_cell_bboxes
+            else [],
             "title": first.title or second.title,
             "turned": first.turned or second.turned,
         }
@@ -78,6 +81,12 @@ def _boxes(grid: TableGrid) -> list[BBox | None]:
     """One box (or ``None``) per body row."""
     n = len(grid.body_rows)
     return list(grid.body_row_bboxes[:n]) + [None] * (n - len(grid.body_row_bboxes[:n]))
+
+
+def _cells(grid: TableGrid) -> list[list[tuple[int, int, BBox]]]:
+    """The merged cells' boxes of each body row (none when unknown)."""
+    n = len(grid.body_rows)
+    return list(grid.body_row_cell_bboxes) if len(grid.body_row_cell_bboxes) == n else [[] for _ in range(n)]
 
 
 def _norm_row(row: list[str]) -> list[str]:

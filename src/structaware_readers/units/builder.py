@@ -73,6 +73,7 @@ class UnitBuilder:
     pending: list[SectionPart] = field(default_factory=list)  # section parts since the last heading
     pending_heading: Block | None = None  # heading not yet attached to a section unit
     extras: list[str] = field(default_factory=list)  # id discriminator per unit (row/edge index)
+    outlined: list[tuple[int, int]] = field(default_factory=list)  # per unit: start, count of refs not in its id
     links: list[list[int]] = field(default_factory=list)  # per unit: positions of the units it links to
     keys: list[int] = field(default_factory=list)  # reading-order position of each unit's first block
     position: dict[str, int] = field(default_factory=dict)
@@ -118,9 +119,10 @@ class UnitBuilder:
         flow: FlowEdgeInfo | None = None,
         extra: str = "",
         refs: list[tuple[str, BBox | None, int]] | None = None,
+        more_refs: list[tuple[str, BBox | None, int]] | None = None,
     ) -> None:
-        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks`` (an element
-        once per bbox there; once in all from ``blocks``)."""
+        """Append a unit; ``refs`` overrides the (element id, bbox, page) taken from ``blocks`` (an element once
+        per bbox there; once in all from ``blocks``); ``more_refs``: regions outlined too, not in its id."""
         text = text.strip()
         if not text:
             return
@@ -129,13 +131,16 @@ class UnitBuilder:
         element_pages: list[int] = []
         seen: set[tuple[str, BBox | None]] = set()
         for eid, box, page in refs or [ref for b in blocks for ref in b.element_refs()]:
-            key = (
-                eid,
-                box if refs else None,
-            )  # given refs may name one element for several regions (an edge's two boxes)
+            # given refs may name one element for several regions (an edge's two boxes)
+            key = (eid, box if refs else None)
             if key in seen:
                 continue
             seen.add(key)
+            element_ids.append(eid)
+            bboxes.append(box)
+            element_pages.append(page)
+        self.outlined.append((len(element_ids), len(more_refs or [])))
+        for eid, box, page in more_refs or []:
             element_ids.append(eid)
             bboxes.append(box)
             element_pages.append(page)
@@ -177,17 +182,17 @@ class UnitBuilder:
         self.keys.append(min(self.position[b.block_id] for b in blocks))
 
     def finalize(self) -> list[Unit]:
-        """Order units by their first element's reading-order position, then assign ordinals and ids.
-
-        A recommendation is emitted as soon as it is met while its section waits for the next
-        heading; sorting (stable) restores document order, so PREVIOUS/NEXT links follow the page.
-        """
+        """Order units by their first element's reading-order position, then assign ordinals and ids. A
+        recommendation is emitted as soon as it is met while its section waits for the next heading; sorting
+        (stable) restores document order, so PREVIOUS/NEXT links follow the page."""
         order = sorted(range(len(self.units)), key=lambda i: self.keys[i])
         final: list[Unit] = []
         for ordinal, i in enumerate(order):
             unit = self.units[i]
             unit.ordinal = ordinal
-            unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, unit.element_ids, self.extras[i])
+            start, count = self.outlined[i]
+            eids = unit.element_ids[:start] + unit.element_ids[start + count :]
+            unit.unit_id = ids.unit_id(self.doc.doc_id, unit.unit_type.value, ordinal, eids, self.extras[i])
             final.append(unit)
         for unit, links in zip(self.units, self.links):
             unit.linked_ids = [self.units[j].unit_id for j in links]

@@ -57,10 +57,12 @@ class EmitContext(Protocol):
         flow: FlowEdgeInfo | None = None,
         extra: str = "",
         refs: list[tuple[str, BBox | None, int]] | None = None,
+        more_refs: list[tuple[str, BBox | None, int]] | None = None,
     ) -> None:
         """Append one unit made from ``blocks`` (its pages, element ids and bboxes unless ``pages``
         or ``refs`` say otherwise); ``extra`` tells units of the same blocks apart in their ids
-        (a row or edge index). Empty ``text`` adds nothing."""
+        (a row or edge index); ``more_refs`` are regions outlined too, not part of its id. Empty
+        ``text`` adds nothing."""
         ...
 
     def flush_section(self) -> None:

@@ -193,6 +193,7 @@ def repair_header(grid: TableGrid) -> TableGrid:
             "body_rows": body[k:],
             "body_row_pages": grid.body_row_pages[k:],
             "body_row_bboxes": grid.body_row_bboxes[k:],
+            "body_row_cell_bboxes": grid.body_row_cell_bboxes[k:],
         }
     )
 
@@ -225,6 +226,9 @@ def trim_header(grid: TableGrid) -> TableGrid:
             "body_row_bboxes": ([None] * len(moved) + grid.body_row_bboxes)
             if grid.body_row_bboxes
             else grid.body_row_bboxes,
+            "body_row_cell_bboxes": [[] for _ in moved] + grid.body_row_cell_bboxes
+            if grid.body_row_cell_bboxes
+            else [],
         }
     )
 

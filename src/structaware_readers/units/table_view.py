@@ -202,15 +202,23 @@ class TableView:
         if extra_context:
             context = f"{context} | {extra_context}"
         ref = _row_element(self.block, page) if page else None
+        merged = []
         if ref is not None and i < len(grid.body_row_bboxes) and grid.body_row_bboxes[i] is not None:
             ref = (ref[0], grid.body_row_bboxes[i], ref[2])  # the row's own box, not the whole table's
+            if len(grid.body_row_cell_bboxes) == len(grid.body_rows):  # the merged cells it shows, printed apart
+                merged = [
+                    (_row_element(self.block, p)[0], box, p)
+                    for col, p, box in grid.body_row_cell_bboxes[i]
+                    if col < len(cells) and cells[col].strip()
+                ]
         builder.emit(
             unit_type,
             text,
             context,
             [self.block],
-            pages=[page] if page else None,
+            pages=sorted({page, *(p for _, _, p in merged)}) if page else None,
             refs=[ref] if ref else None,
+            more_refs=merged,
             grade=grade,
             table=TableRowInfo(
                 table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption

@@ -1,0 +1,196 @@
+"""Boxes of merged cells: a cell spanning several body rows, printed once, outlined with every row it covers.
+
+A grid repeats a spanning cell's text in each row it covers (:class:`~structaware_readers.models.TableGrid`);
+the page prints it once, centred across the rows or on the first row's lines, so it lies outside the
+boxes of the other rows. This pass finds the printed lines of each such cell in the PDF's text layer
+and gives each covered row whose own box does not hold them a further box: the cell's lines. Boxes are
+0..1 of the displayed page, origin top-left; pages 1-based.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from structaware_readers.models import BBox, TableGrid
+
+__all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "merged_cells"]
+
+#: Share of a merged cell's characters its lines found on the page must hold for the cell to get a box.
+MIN_CELL_SHARE = 0.5
+#: Share of a merged cell's characters a row's own box must hold to count as printing the cell itself.
+HOLDS_CELL = 0.9
+#: Margin round a merged cell's lines, in line heights (the width of a turned line).
+PAD = 0.2
+
+
+@dataclass
+class TextLine:
+    """A run of text on the page: its words (see ``words``) and its box (0..1 of the page, top-left)."""
+
+    words: list[str]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class MergedCell:
+    """Column ``col`` holds the same text in body rows ``first``..``last`` (inclusive)."""
+
+    col: int
+    first: int
+    last: int
+
+
+def merged_cells(grid: TableGrid) -> list[MergedCell]:
+    """The cells repeated in two or more consecutive body rows (a table continued on the next page
+    may repeat a merged cell there or print it once, on one of the pages)."""
+    out = []
+    rows = grid.body_rows
+    for col in range(max((len(r) for r in rows), default=0)):
+        start = 0
+        for r in range(1, len(rows) + 1):
+            if r < len(rows) and _cell(rows[r], col) and _cell(rows[r], col) == _cell(rows[start], col):
+                continue
+            if r - start >= 2 and _cell(rows[start], col):
+                out.append(MergedCell(col, start, r - 1))
+            start = r
+    return out
+
+
+def cell_boxes(
+    grid: TableGrid,
+    pages: list[int],
+    boxes: list[BBox | None],
+    page_lines: Callable[[int], list[TextLine]],
+    words: Callable[[str], list[str]],
+) -> list[list[tuple[int, int, BBox]]]:
+    """For each body row, ``(column, page, box)`` of each merged cell it covers that its own box
+    (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
+    between the top and bottom of the boxes of the rows it covers on that page, the lines whose words
+    are the cell's and no other cell's of those rows. A cell printed in every row (equal values one
+    under the other) adds nothing; one printed on each page it is on gets a box on each. The box of a row
+    printing the cell that holds lines of the other rows it covers (a box stretched to the cell's height)
+    is cut to the row's own lines in ``boxes``, and the row gets the cell's box too."""
+    out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
+    merged = merged_cells(grid)
+    shared = [{m.col for m in merged if m.first <= r <= m.last} for r in range(len(grid.body_rows))]
+    for cell in merged:
+        covered = [r for r in range(cell.first, cell.last + 1) if boxes[r] is not None]
+        text = "".join(words(grid.body_rows[cell.first][cell.col]))
+        if len(text) < 2 or not covered:
+            continue
+        printed: dict[int, tuple[BBox, list[TextLine]]] = {}
+        for page in sorted({pages[r] for r in covered}):
+            there = [r for r in covered if pages[r] == page]
+            lines = _cell_lines(grid, cell, there, [boxes[r] for r in there], page_lines(page), text, words)  # type: ignore[misc]
+            if _share(text, lines) >= MIN_CELL_SHARE:
+                pad = PAD * max(min(ln.y1 - ln.y0, ln.x1 - ln.x0) for ln in lines)  # a line's thickness, turned or not
+                box = (
+                    max(0.0, min(ln.x0 for ln in lines) - pad),
+                    max(0.0, min(ln.y0 for ln in lines) - pad),
+                    min(1.0, max(ln.x1 for ln in lines) + pad),
+                    min(1.0, max(ln.y1 for ln in lines) + pad),
+                )
+                printed[page] = (box, lines)
+        if not printed:
+            continue
+        holding = {
+            r
+            for r in covered
+            if pages[r] in printed and _share(text, _inside(printed[pages[r]][1], boxes[r])) >= HOLDS_CELL
+        }
+        if len(holding) == len(covered):
+            continue  # printed in every row
+        for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
+            lines = page_lines(pages[r])
+            band = _own_band(grid, r, shared, [x for x in covered if x != r], boxes[r], lines, text, words)  # type: ignore[arg-type]
+            if band is not None:
+                boxes[r] = band
+                holding.discard(r)
+        for r in covered:
+            if r in holding:
+                continue
+            here = [p for p in printed if p == pages[r]] or list(printed)
+            out[r].extend((cell.col, p, printed[p][0]) for p in here)
+    return out
+
+
+def _cell_lines(
+    grid: TableGrid,
+    cell: MergedCell,
+    rows: list[int],
+    boxes: list[BBox],
+    lines: list[TextLine],
+    text: str,
+    words: Callable[[str], list[str]],
+) -> list[TextLine]:
+    """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
+    lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
+    then those holding words of other cells too whose middle lies across the first ones (the cell's column)."""
+    others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    candidates = [
+        ln
+        for ln in lines
+        if top <= (ln.y0 + ln.y1) / 2 <= bottom and len(joined := "".join(ln.words)) >= 2 and joined in text
+    ]
+    sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
+    if not sure:
+        return []
+    left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
+    return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
+
+
+def _own_band(
+    grid: TableGrid,
+    r: int,
+    shared: list[set[int]],
+    others: list[int],
+    box: BBox,
+    lines: list[TextLine],
+    text: str,
+    words: Callable[[str], list[str]],
+) -> BBox | None:
+    """``box`` cut to the lines of row ``r``'s own cells (not the merged ones: ``shared``, the merged columns of
+    each row) when it holds lines of the rows ``others`` and none of theirs lies between its own lines;
+    ``None`` when it holds none of theirs or cannot be cut."""
+    own = "".join(w for k, c in enumerate(grid.body_rows[r]) if k not in shared[r] for w in words(c))
+    theirs = [
+        "".join(w for k, c in enumerate(grid.body_rows[o]) if k not in shared[o] for w in words(c)) for o in others
+    ]
+    spanning = ["".join(words(grid.body_rows[r][k])) for k in shared[r] if k < len(grid.body_rows[r])]
+    mine, foreign = [], []
+    for ln in _inside(lines, box):
+        joined = "".join(ln.words)
+        if len(joined) < 2 or any(joined in t for t in spanning):
+            continue
+        if joined in own:
+            mine.append(ln)
+        elif any(joined in t for t in theirs):
+            foreign.append(ln)
+    if not mine or not foreign:
+        return None
+    pad = PAD * max(ln.y1 - ln.y0 for ln in mine)
+    y0, y1 = max(box[1], min(ln.y0 for ln in mine) - pad), min(box[3], max(ln.y1 for ln in mine) + pad)
+    if any(y0 <= (ln.y0 + ln.y1) / 2 <= y1 for ln in foreign):
+        return None
+    return (box[0], y0, box[2], y1)
+
+
+def _cell(row: list[str], col: int) -> str:
+    return " ".join(row[col].split()) if col < len(row) else ""
+
+
+def _inside(lines: list[TextLine], box: BBox | None) -> list[TextLine]:
+    if box is None:
+        return []
+    return [ln for ln in lines if box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] and box[0] <= (ln.x0 + ln.x1) / 2 <= box[2]]
+
+
+def _share(text: str, lines: list[TextLine]) -> float:
+    """Share of ``text``'s characters the lines' words cover (each line once, by length)."""
+    got = sum(len("".join(ln.words)) for ln in lines)
+    return min(1.0, got / len(text)) if text else 0.0

@@ -1,0 +1,233 @@
+"""Table-row outlines against positions read from the page's text layer, on a ruled table built here.
+
+The table (reportlab, Helvetica, cells centred vertically as a word processor prints them): a
+recommendation cell wrapping over two or three lines beside one-line cells, a drug-class cell merged
+over two rows and printed once across both, a row of one line under them. Its grid is the parser's
+(a merged cell repeated in the rows it covers, one box for the table); rows are placed by stage 8.
+Each row's unit bboxes must hold every character of its cells (the merged one included, in both
+rows it covers) within :data:`TOL` points, and no line of the rows above and below (the trap).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import pytest
+
+pdfium = pytest.importorskip("pypdfium2")
+pytest.importorskip("reportlab")
+import pypdfium2.raw as pdfium_c
+
+from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
+from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
+from structaware_readers.units import build_units
+
+#: How far (PDF points) a character may lie outside its row's outline.
+TOL = 2.0
+W, H = 612.0, 792.0
+LEAD, PAD, SIZE = 14.0, 5.0, 10.0
+WIDTHS = [120.0, 240.0, 100.0]
+HEADER = ["Drug class", "Practical notes", "Usual dose"]
+#: Each row: the lines of each cell; ``None`` where the cell above is merged over this row.
+ROWS = [
+    [
+        ["ACE inhibitors"],
+        ["Start low in adults with diabetes and", "raise the dose when the kidney", "function allows it."],
+        ["10 to 40 mg daily"],
+    ],
+    [
+        ["Thiazide-type", "diuretics"],
+        ["Chlorthalidone lasts longer than", "hydrochlorothiazide."],
+        ["12.5 to 25 mg daily"],
+    ],
+    [None, ["Check sodium and potassium within", "four weeks of starting."], ["No dose change"]],
+    [["Beta blockers"], ["Kept for a second condition such as", "angina or heart failure."], ["25 to 100 mg daily"]],
+    [["Calcium channel blockers"], ["Ankle swelling is the usual side effect."], ["2.5 to 10 mg daily"]],
+]
+
+
+def _make_pdf(path: Path) -> list[float]:
+    """Write the table's page; return the tops of its rows, header first, and its bottom (points from
+    the page top)."""
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=(W, H), invariant=1)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, H - 90, "Table 3. Drug classes used in the first step")
+    c.setFont("Helvetica", SIZE)
+    xs = [72.0]
+    for w in WIDTHS:
+        xs.append(xs[-1] + w)
+    heights = [LEAD + 2 * PAD] + [max(len(x) for x in row if x is not None) * LEAD + 2 * PAD for row in ROWS]
+    tops = [110.0]
+    for h in heights:
+        tops.append(tops[-1] + h)
+
+    def lines_at(x: float, top: float, height: float, lines: list[str]) -> None:
+        first = top + (height - len(lines) * LEAD) / 2
+        for k, line in enumerate(lines):
+            c.drawString(x + 4, H - (first + k * LEAD + 0.75 * LEAD), line)
+
+    for col, text in enumerate(HEADER):
+        lines_at(xs[col], tops[0], heights[0], [text])
+    c.setLineWidth(0.5)
+    for r, row in enumerate(ROWS):
+        for col, cell in enumerate(row):
+            if cell is None:
+                continue
+            spans = 2 if r + 1 < len(ROWS) and ROWS[r + 1][col] is None else 1
+            lines_at(xs[col], tops[r + 1], tops[r + 1 + spans] - tops[r + 1], cell)
+        left = xs[1] if r + 1 < len(ROWS) and ROWS[r + 1][0] is None else xs[0]
+        c.line(left, H - tops[r + 2], xs[-1], H - tops[r + 2])
+    c.line(xs[0], H - tops[0], xs[-1], H - tops[0])
+    c.line(xs[0], H - tops[1], xs[-1], H - tops[1])
+    for x in xs:
+        c.line(x, H - tops[0], x, H - tops[-1])
+    c.save()
+    return tops
+
+
+def _cells(r: int) -> list[list[str]]:
+    """The lines of each cell of row ``r``, a merged cell's taken from the row above."""
+    return [cell if cell is not None else ROWS[r - 1][c] for c, cell in enumerate(ROWS[r])]
+
+
+def _units(pdf: Path, tops: list[float], source: str, boxes: list) -> list[Unit]:
+    """The table's row units: its grid as the parser (or the text layer) gives it, rows placed by stage 8."""
+    body = [[" ".join(lines) for lines in _cells(r)] for r in range(len(ROWS))]
+    pages = [1] * len(body) if boxes else []  # a grid rebuilt from the text layer knows its rows' pages
+    grid = TableGrid(
+        header_rows=[HEADER], body_rows=body, grid_source=source, body_row_bboxes=boxes, body_row_pages=pages
+    )
+    region = (72 / W - 0.005, tops[0] / H - 0.005, (72 + sum(WIDTHS)) / W + 0.005, tops[-1] / H + 0.005)
+    text = "\n".join(" | ".join(r) for r in [HEADER, *body])
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text=text, bbox=region, table=grid)
+    doc = ParsedDocument(doc_id="rows0001", source=str(pdf), name="rows", parser="mineru", page_count=1, blocks=[block])
+    units = [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    assert len(units) == len(ROWS)
+    return units
+
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory) -> tuple[Path, list[float]]:
+    pdf = tmp_path_factory.mktemp("rows") / "wrapped_merged_table.pdf"
+    return pdf, _make_pdf(pdf)
+
+
+@pytest.fixture(scope="module")
+def table_rows(drawn) -> tuple[Path, list[Unit]]:
+    """Rows of the parser's markup, without boxes: stage 8 places them."""
+    pdf, tops = drawn
+    return pdf, _units(pdf, tops, "parser_html", [])
+
+
+@pytest.fixture(scope="module")
+def text_layer_rows(drawn) -> tuple[Path, list[Unit]]:
+    """Rows of a grid rebuilt from the text layer, each boxed over its cells' ruled area, so the row
+    printing the merged drug class has a box stretched over the row below it."""
+    pdf, tops = drawn
+    x0, x1 = 72 / W, (72 + sum(WIDTHS)) / W
+    boxes = []
+    for r in range(len(ROWS)):
+        spans = 2 if r + 1 < len(ROWS) and ROWS[r + 1][0] is None else 1
+        left = (72 + WIDTHS[0]) / W if ROWS[r][0] is None else x0
+        boxes.append((left, tops[r + 1] / H, x1, tops[r + 1 + spans] / H))
+    return pdf, _units(pdf, tops, "pdf_text_layer", boxes)
+
+
+def _line_boxes(pdf: Path, lines: list[str]) -> list[tuple[float, float, float, float]]:
+    """Each line's characters' boxes read from the text layer (found by searching its text), in
+    points from the page's top-left corner."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[0]
+        textpage = page.get_textpage()
+        x, y = ctypes.c_int(), ctypes.c_int()
+        out = []
+        for line in lines:
+            searcher = textpage.search(line, match_case=True, match_whole_word=False)
+            found = searcher.get_next()
+            assert found is not None, line
+            assert searcher.get_next() is None, f"{line!r} is printed twice"
+            start, count = found
+            for i in range(start, start + count):
+                if not textpage.get_text_range(i, 1).strip():
+                    continue
+                left, bottom, right, top = textpage.get_charbox(i)
+                corners = []
+                for px, py in ((left, top), (right, bottom)):
+                    pdfium_c.FPDF_PageToDevice(page, 0, 0, int(W), int(H), 0, px, py, ctypes.byref(x), ctypes.byref(y))
+                    corners.append((x.value, y.value))
+                (x0, x1), (y0, y1) = sorted(c[0] for c in corners), sorted(c[1] for c in corners)
+                out.append((x0, y0, x1, y1))
+        return out
+    finally:
+        doc.close()
+
+
+def _outlines(unit: Unit) -> list[tuple[float, float, float, float]]:
+    return [(b[0] * W, b[1] * H, b[2] * W, b[3] * H) for b in unit.bboxes if b is not None]
+
+
+def _inside(ch: tuple[float, float, float, float], o: tuple[float, float, float, float]) -> bool:
+    return o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL
+
+
+def _neighbours_lines(r: int) -> list[str]:
+    """The lines of the rows above and below ``r``, the cells they share with it (merged) aside."""
+    out = []
+    for n in (r - 1, r + 1):
+        if 0 <= n < len(ROWS):
+            out += [line for c, cell in enumerate(_cells(n)) if cell != _cells(r)[c] for line in cell]
+    return out
+
+
+@pytest.mark.parametrize("rows", ["table_rows", "text_layer_rows"])
+def test_every_row_is_outlined_whole_and_no_line_of_its_neighbours_is_inside(rows: str, request) -> None:
+    """Every character of a row's cells lies in one of its outlines within TOL points: a cell wrapped
+    over three lines beside one-line cells, the merged drug class in both rows it covers; the trap: no
+    line of the rows above and below has its middle inside any of them (a text-layer row box stretched
+    over the next row by the merged cell is cut to the row's own lines)."""
+    pdf, units = request.getfixturevalue(rows)
+    for r, unit in enumerate(units):
+        outlines = _outlines(unit)
+        for ch in _line_boxes(pdf, [line for cell in _cells(r) for line in cell]):
+            assert any(_inside(ch, o) for o in outlines), (unit.text, ch, outlines)
+        for ch in _line_boxes(pdf, _neighbours_lines(r)):
+            middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
+            assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (unit.text, ch)
+
+
+def test_a_merged_cell_printed_once_gets_an_outline_of_its_own_in_both_rows(table_rows) -> None:
+    """The drug class merged over rows 2 and 3, printed once across their border: each of the two rows
+    has its own band (its notes and dose, not the other row's) and the merged cell's outline, the same
+    in both, holding the class's two lines and no note or dose line of either row."""
+    pdf, units = table_rows
+    merged = _line_boxes(pdf, ROWS[1][0])
+    cell_outlines = []
+    for r in (1, 2):
+        outlines = _outlines(units[r])
+        holding = [o for o in outlines if all(_inside(ch, o) for ch in merged)]
+        assert len(outlines) == 2 and len(holding) == 1, (units[r].text, outlines)
+        cell_outlines.append(holding[0])
+        others = _line_boxes(pdf, [line for row in (1, 2) for cell in _cells(row)[1:] for line in cell])
+        for ch in others:
+            middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
+            assert not (holding[0][0] <= middle[0] <= holding[0][2] and holding[0][1] <= middle[1] <= holding[0][3])
+    assert cell_outlines[0] == cell_outlines[1]
+
+
+def test_a_merged_cells_outline_leaves_the_row_units_ids_and_texts_as_they_are(drawn) -> None:
+    """Only the outlines change: the same units (ids, texts) as with the row boxes alone."""
+    pdf, tops = drawn
+    units = _units(pdf, tops, "parser_html", [])
+    assert any(len(u.bboxes) == 2 for u in units)
+    body = [[" ".join(lines) for lines in _cells(r)] for r in range(len(ROWS))]
+    boxes = [u.bboxes[0] for u in units]
+    grid = TableGrid(header_rows=[HEADER], body_rows=body, body_row_bboxes=boxes, body_row_pages=[1] * len(body))
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=(0.1, 0.1, 0.9, 0.5), table=grid)
+    doc = ParsedDocument(doc_id="rows0001", source=str(pdf), name="rows", parser="mineru", page_count=1, blocks=[block])
+    alone = [u for u in build_units(doc) if u.unit_type is UnitType.TABLE_ROW]
+    assert [(u.unit_id, u.text) for u in alone] == [(u.unit_id, u.text) for u in units]
+    assert all(len(u.bboxes) == 1 for u in alone)
