@@ -111,6 +111,22 @@ def test_rows_grouped_with_a_hit_pass_the_same_bar(ix: StructureIndex) -> None:
     assert kept_rows < set(rows)  # some rows of the groups were under the bar and left
 
 
+def test_idfs_the_stage_read_are_not_read_again(ix: StructureIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    from structaware_retrievers.search import calibration
+
+    dense = [float(x) for x in ix.dense.embed_query(ON_TOPIC)]
+    sparse = ix.sparse.embed_query(ON_TOPIC)
+    ids = [h.unit.unit_id for h in ix.query(ON_TOPIC, k=5, group_size=1, min_score=0)]
+    fresh = relevances(ix.store, ON_TOPIC, dense, sparse, ids)
+    read = calibration.term_idfs(ix.store, sparse.indices)
+    monkeypatch.setattr(calibration, "term_idfs", lambda *_: pytest.fail("IDFs read again"))
+    assert relevances(ix.store, ON_TOPIC, dense, sparse, ids, read) == fresh
+    # trap: IDFs for other terms than the question's are not mistaken for its own
+    monkeypatch.undo()
+    other = {t + 1: 9.0 for t in read}
+    assert relevances(ix.store, ON_TOPIC, dense, sparse, ids, other) == fresh
+
+
 def test_relevance_is_not_normalised_per_question() -> None:
     # the same cosine and coverage give the same relevance whatever the other hits score
     assert relevance(0.3, 0.4, cjk=False) == relevance(0.3, 0.4, cjk=False) < DEFAULT_MIN_SCORE

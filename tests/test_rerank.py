@@ -28,6 +28,24 @@ def test_coverage_weighs_terms_by_how_few_candidates_hold_them() -> None:
     assert coverage_scores([], units) == [0.0, 0.0, 0.0]
 
 
+def test_coverage_weighs_terms_by_their_idf_in_the_collection() -> None:
+    # "transdermal fentanyl patch: how is it converted?" over three candidates; two name the drug and
+    # the patch, one only says "patients"
+    query = ["fentanyl", "patch", "patient"]
+    units = [{"fentanyl", "patch", "opioid"}, {"patient", "dose"}, {"fentanyl", "patch", "label"}]
+    idf = {"fentanyl": 5.0, "patch": 4.0, "patient": 0.5}  # "patient" is in most units of a guideline
+    cov = coverage_scores(query, units, idf)
+    assert cov[0] == cov[2] == pytest.approx(9.0 / 9.5) and cov[1] == pytest.approx(0.5 / 9.5)
+    # trap: weighed among the three candidates alone, the word two of them share counts less than the
+    # common word only one holds, and the "patients" passage covers more of the question
+    among = coverage_scores(query, units)
+    assert among[1] > among[0] == among[2]
+    # a term the collection does not weigh (unknown to ``idf``) counts for nothing
+    assert coverage_scores(["fentanyl", "sharps"], units, {"fentanyl": 5.0})[0] == pytest.approx(1.0)
+    order = rerank_order(query, ["fentanyl patch opioid", "patient dose"], [0.4, 0.4], [5.0, 5.0], _tok, idf=idf)
+    assert [i for i, _ in order] == [0, 1]
+
+
 def test_scores_are_relative_to_the_best_and_ties_keep_the_fused_order() -> None:
     texts = ["dispose of sharps in a container", "multi-dose vials care clinic", "gloves care"]
     half = Rerank(dense=1.0, bm25=1.0, coverage=0.5)

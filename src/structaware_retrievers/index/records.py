@@ -320,8 +320,9 @@ class RecordIndex:
             weights=weights,
             mmr=mmr,
         )
-        if stage is not None:
-            records = self._rescore(text, records, dense if mode != "sparse" else None, sparse, stage)[:k]
+        prep: dict[str, Any] = {"dense": dense if mode != "sparse" else None, "sparse": sparse}
+        if stage is not None:  # the stage keeps the question's term IDFs in ``prep`` for the calibration
+            records = self._rescore(text, records, prep, stage)[:k]
         if not relevance:
             return records
         terms = sparse if sparse is not None or not text else self.index.sparse.embed_query(text)
@@ -331,16 +332,17 @@ class RecordIndex:
             [float(x) for x in dense] if dense is not None else None,
             terms,
             [r.id for r in records],
+            prep.get("idfs"),
         )
         return [dataclasses.replace(r, score=rel.get(r.id, 0.0)) for r in records]
 
     def _rescore(
-        self, text: str, records: list[ScoredRecord], dense: Any, sparse: Any, options: Rerank
+        self, text: str, records: list[ScoredRecord], prep: dict[str, Any], options: Rerank
     ) -> list[ScoredRecord]:
         """The first ``options.pool`` records re-ordered by the second stage (:meth:`IndexSearcher.stage_scores
         <structaware_retrievers.search.searcher.IndexSearcher.stage_scores>`, with the query vectors already
-        made); the rest keep the fused order."""
+        made, ``prep["dense"]`` and ``prep["sparse"]``); the rest keep the fused order."""
         head = records[: options.pool]
         hits = [SearchHit(unit=Unit.from_payload(r.payload), score=r.score, rank=n) for n, r in enumerate(head, 1)]
-        order = self.index.searcher.stage_scores(text, hits, {"dense": dense, "sparse": sparse}, options)
+        order = self.index.searcher.stage_scores(text, hits, prep, options)
         return [head[i] for i, _ in order] + records[options.pool :]

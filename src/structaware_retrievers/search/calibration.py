@@ -13,7 +13,7 @@ default dense model (``benchmarks/calibration.py``); another model needs its own
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from structaware_retrievers.encoders.sparse import SparseVector
@@ -95,17 +95,22 @@ def relevances(
     dense: Sequence[float] | None,
     sparse: SparseVector | None,
     ids: Sequence[str],
+    idfs: Mapping[int, float] | None = None,
 ) -> dict[str, float]:
     """The relevance of each point of ``ids`` (missing points are left out) to the question ``text``
     whose dense vector (``None``: none) and BM25 vector (``None`` or no terms: coverage 0) are given.
 
-    Reads the points' vectors and each query term's IDF (:func:`term_idfs`) from ``store``.
+    Reads the points' vectors and each query term's IDF (:func:`term_idfs`) from ``store``; ``idfs``
+    holds IDFs already read for this question (by term id), which are not read again.
     """
     ids = list(dict.fromkeys(ids))
     if not ids:
         return {}
     terms = list(sparse.indices) if sparse is not None else []
-    idfs = term_idfs(store, terms) if terms else {}
+    known = dict(idfs or {})
+    missing = [t for t in terms if t not in known]
+    idfs = {**known, **(term_idfs(store, missing) if missing else {})}
+    idfs = {t: idfs[t] for t in terms}
     total = sum(idfs.values())
     qnorm = math.sqrt(sum(x * x for x in dense)) if dense is not None else 0.0
     cjk = cjk_share(text) >= _CJK_QUERY_SHARE

@@ -3,8 +3,9 @@
 RRF sees only ranks, so a unit BM25 ranks first by a few shared words beats one both signals score
 almost as high. The first ``pool`` packed hits are re-ordered by
 ``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``,
-read from the two single-vector lists the fusion already has and the IDF-weighted share of the
-question each hit covers; a linked unit scores at least as high as the unit it is placed above.
+read from the two single-vector lists the fusion already has and the share of the question each hit
+covers, each term weighted by its IDF in the collection; a linked unit scores at least as high as the
+unit it is placed above.
 It only re-orders, so Page Hit@``pool`` is unchanged and each hit keeps the search's ``score``.
 No model weights; the weights were chosen on the development sets.
 """
@@ -12,7 +13,7 @@ No model weights; the weights were chosen on the development sets.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from structaware_readers.errors import MalformedInputError
@@ -33,9 +34,9 @@ class Rerank:
     """
 
     pool: int = 5
-    dense: float = 1.0
+    dense: float = 1.5
     bm25: float = 1.0
-    coverage: float = 0.25
+    coverage: float = 1.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.pool, int) or isinstance(self.pool, bool) or self.pool < 2:
@@ -70,13 +71,21 @@ def resolve_rerank(value: RerankLike, mode: str = "hybrid") -> Rerank | None:
     raise MalformedInputError(f"must be True, False, None or a Rerank, got {value!r}", field="rerank")
 
 
-def coverage_scores(query_terms: Sequence[str], unit_terms: Sequence[set[str]]) -> list[float]:
-    """For each unit, the share of the distinct ``query_terms`` it holds, each term weighted by
-    ``log(1 + (n - df + 0.5) / (df + 0.5))`` with ``df`` the number of the ``n`` units holding it
-    (BM25's IDF over the candidates). 0.0 for every unit when the query has no term."""
+def coverage_scores(
+    query_terms: Sequence[str], unit_terms: Sequence[set[str]], idf: Mapping[str, float] | None = None
+) -> list[float]:
+    """For each unit, the share of the distinct ``query_terms`` it holds, each term weighted by its
+    ``idf``: the term's IDF in the whole collection (what BM25 and the calibration weigh it by; a term
+    missing from ``idf`` weighs 0). Without ``idf``, BM25's IDF among the given units,
+    ``log(1 + (n - df + 0.5) / (df + 0.5))`` with ``df`` the number of the ``n`` units holding it: among
+    a handful of candidates that weight is degenerate (a term every candidate holds, often the question's
+    subject, weighs next to nothing). 0.0 for every unit when the query has no term."""
     terms = list(dict.fromkeys(query_terms))
     n = len(unit_terms)
-    weights = {t: math.log(1 + (n - (df := sum(t in u for u in unit_terms)) + 0.5) / (df + 0.5)) for t in terms}
+    if idf is not None:
+        weights = {t: max(0.0, idf.get(t, 0.0)) for t in terms}
+    else:
+        weights = {t: math.log(1 + (n - (df := sum(t in u for u in unit_terms)) + 0.5) / (df + 0.5)) for t in terms}
     total = sum(weights.values())
     if not total:
         return [0.0] * n
@@ -90,6 +99,7 @@ def rerank_order(
     bm25: Sequence[float | None],
     tokenize: Callable[[str], list[str]],
     options: Rerank = DEFAULT_RERANK,
+    idf: Mapping[str, float] | None = None,
 ) -> list[tuple[int, float]]:
     """``(index, score)`` of the candidates, best first, by the formula of the module docstring.
 
@@ -100,11 +110,13 @@ def rerank_order(
             it (no dense vector for the query, or no shared term): counted as the lowest score given.
         tokenize: the sparse encoder's tokenizer (the terms the question is matched on).
         options: the weights.
+        idf: each query term's IDF in the collection (:func:`coverage_scores`); ``None``: among the
+            candidates.
 
     Ties keep the fused order (the input order).
     """
     n = len(texts)
-    cov = coverage_scores(query_terms, [set(tokenize(t)) for t in texts]) if options.coverage else [0.0] * n
+    cov = coverage_scores(query_terms, [set(tokenize(t)) for t in texts], idf) if options.coverage else [0.0] * n
     parts = [_relative(dense), _relative(bm25)]
     w = (options.dense, options.bm25, options.coverage)
     total = sum(w)

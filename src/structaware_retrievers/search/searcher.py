@@ -138,7 +138,7 @@ class IndexSearcher:
         # that embeds the question densely
         sparse = prep["sparse"] if prep["sparse"] is not None else self.sparse.embed_query(text)
         rel = calibration.relevances(
-            self.store, text, [float(x) for x in dense] if dense is not None else None, sparse, ids
+            self.store, text, [float(x) for x in dense] if dense is not None else None, sparse, ids, prep.get("idfs")
         )
         # a unit brought for a hit that links to it (a discussion's recommendation, placed just above
         # it) is that hit's evidence: it is as relevant as the hit at least
@@ -181,14 +181,27 @@ class IndexSearcher:
                     own[linked] = max(own.get(linked, r.score), r.score)
             scored[vector] = own
         units = [evidence.hit_unit(h) for h in hits]
+        terms = self.sparse.tokenize(text)
         return rerank_order(
-            self.sparse.tokenize(text),
+            terms,
             [f"{u.context}\n{u.text}" for u in units],
             [scored.get("dense", {}).get(h.unit.unit_id) for h in hits],
             [scored.get("sparse", {}).get(h.unit.unit_id) for h in hits],
             self.sparse.tokenize,
             options,
+            self._term_idfs(terms, prep) if options.coverage else None,
         )
+
+    def _term_idfs(self, terms: list[str], prep: dict[str, Any]) -> dict[str, float]:
+        """Each of the question's BM25 ``terms`` with its IDF in the collection
+        (:func:`calibration.term_idfs`), kept in ``prep["idfs"]`` (by term id) so that the calibration
+        of the same question reads them once."""
+        ids = {t: self.sparse.token_id(t) for t in dict.fromkeys(terms)}
+        known = prep.setdefault("idfs", {})
+        missing = [i for i in dict.fromkeys(ids.values()) if i not in known]
+        if missing:
+            known.update(calibration.term_idfs(self.store, missing))
+        return {t: known[i] for t, i in ids.items()}
 
     def rerank_units(self, text: str, unit_ids: list[str], options: Rerank) -> list[tuple[str, float]]:
         """The second stage over given units of the index (a framework's candidates): ``(unit_id, stage score)`` best
