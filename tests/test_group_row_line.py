@@ -4,7 +4,7 @@ the medicine, dose and length columns, and the parser repeats the paragraph in e
 
 from __future__ import annotations
 
-from structaware_readers.common.merged_cells import MERGED_CELL_CHARS
+from structaware_readers.common.column_spans import MERGED_CELL_CHARS
 from structaware_readers.models import TableRowInfo, Unit, UnitType
 from structaware_readers.units.table_view import row_text
 from structaware_retrievers.search.evidence import group_table_rows

@@ -155,29 +155,31 @@ def _q(data: dict, name: str) -> dict:
     return next(q for q in data["queries"] if q["name"] == name)
 
 
-def test_case17_empty_sparse_query_gives_the_dense_ranking(case17) -> None:
-    data, store = case17
-    q = _q(data, "stopword_only")
-    assert SparseEncoder().embed_query(q["text"]).indices == []
+def _hybrid(store, q: dict, limit: int | None = None):
+    """The case's hybrid query as recorded (its own limit unless ``limit`` is given)."""
     sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(
+    return store.query(
         dense=q["dense"],
         sparse=sparse,
-        limit=q["limit"],
+        limit=q["limit"] if limit is None else limit,
         prefetch_limit=q["prefetch_limit"],
         mode="hybrid",
         **CASE_FUSION,
     )
+
+
+def test_case17_empty_sparse_query_gives_the_dense_ranking(case17) -> None:
+    data, store = case17
+    q = _q(data, "stopword_only")
+    assert SparseEncoder().embed_query(q["text"]).indices == []
+    hits = _hybrid(store, q)
     assert [h.payload["pid"] for h in hits] == [9, 8, 10, 7, 11]
 
 
 def test_case17_outer_limit_is_always_passed(case17) -> None:
     data, store = case17
     q = _q(data, "no_outer_limit")
-    sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(
-        dense=q["dense"], sparse=sparse, limit=15, prefetch_limit=q["prefetch_limit"], mode="hybrid", **CASE_FUSION
-    )
+    hits = _hybrid(store, q, limit=15)
     assert len(hits) == 15
     # the sparse query's points all score alike, so which of them BM25 ranks first is the engine's
     # tie order (the case's [9, 23] came from qdrant-client); the dense rank-1 point stays on top
@@ -188,15 +190,7 @@ def test_case17_outer_limit_is_always_passed(case17) -> None:
 def test_case17_prefetch_depth_never_below_the_limit(case17) -> None:
     data, store = case17
     q = _q(data, "prefetch_smaller_than_limit")
-    sparse = SparseVector(q["sparse"]["indices"], q["sparse"]["values"])
-    hits = store.query(
-        dense=q["dense"],
-        sparse=sparse,
-        limit=q["limit"],
-        prefetch_limit=q["prefetch_limit"],
-        mode="hybrid",
-        **CASE_FUSION,
-    )
+    hits = _hybrid(store, q)
     assert len(hits) == q["limit"]  # not the 6 of a 3 + 3 prefetch union
     assert 9 in [h.payload["pid"] for h in hits[:3]]
     # fused scores are RRF sums over ranks, not similarities (at most ~1.0 with two prefetches and k = 2),

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from structaware_readers.common.merged_cells import MERGED_CELL_CHARS
+from structaware_readers.common.column_spans import MERGED_CELL_CHARS
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
 from structaware_readers.tables.footnotes import cell_legends, cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from structaware_readers.common.merged_cells import merged_once
+from structaware_readers.common.column_spans import merged_once
 from structaware_readers.errors import IngestError
 from structaware_readers.models import Unit
 
@@ -89,7 +89,7 @@ def row_line(unit: Unit) -> str:
     unit's ``text`` for a unit without cells. The group's first row, the hit's own, keeps its
     ``header: value`` text and the hit's context names the columns, so the headers are not repeated
     on every row (on a 10-Q statement they are most of a row's characters). A cell merged across
-    columns (longer than :data:`~structaware_readers.common.merged_cells.MERGED_CELL_CHARS` and the same as the last
+    columns (longer than :data:`~structaware_readers.common.column_spans.MERGED_CELL_CHARS` and the same as the last
     filled cell left of it) is given once, its repeats left empty, as the row's own text gives it."""
     line = merged_once(unit.table.cells) if unit.table is not None else []
     return " | ".join(line) if any(line) else unit.text
