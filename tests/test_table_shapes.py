@@ -506,3 +506,46 @@ def test_a_footnote_legend_of_cell_symbols_reaches_the_rows_that_print_them(tmp_
     # X (not in every row) is explained once, by the general note every row carries; a number cell is no symbol
     assert all(u.context.count("Indicate the suggested schedule") == 1 for u in rows.values())
     assert "Note 12" not in ferritin.context and "Note X:" not in b12.context
+
+
+# ------------------------------------------------------------------ footnotes longer than a title
+
+_DOSES = (
+    "<table><tr><td>Drug</td><td>Usual dose</td></tr>"
+    "<tr><td>Drug A</td><td>10 mg daily</td></tr><tr><td>Drug B</td><td>5-10 mg daily</td></tr></table>"
+)
+_LONG_NOTE = (
+    "Doses are for adults with normal kidney function and are taken once a day unless the row says otherwise. "
+    "Halve the starting dose when the estimated glomerular filtration rate is below 30 mL/min/1.73 m2, "
+    "and check potassium 0.5 to 1 week after each increase."
+)
+
+
+def test_a_long_table_footnote_is_a_unit_of_its_own_after_the_rows(tmp_path):
+    """Row contexts carry only a footnote's first sentence; the rest (here a renal dose rule with its
+    numbers) must still reach a unit, as printed, after the rows and in the table's context."""
+    units = _mineru_units(tmp_path, _DOSES, caption="Table 2. Doses", footnotes=[_LONG_NOTE])
+    rows = _rows(units)
+    assert [u.text for u in rows] == [
+        "Drug: Drug A; Usual dose: 10 mg daily",
+        "Drug: Drug B; Usual dose: 5-10 mg daily",
+    ]
+    assert all("30 mL/min" not in u.context for u in rows)  # the context keeps a title, not the rule
+    notes = [u for u in units if u.unit_type is UnitType.SECTION and "30 mL/min" in u.text]
+    assert len(notes) == 1 and notes[0].text == _LONG_NOTE
+    assert units.index(notes[0]) > units.index(rows[-1])
+    assert "Table: Table 2. Doses" in notes[0].context and notes[0].element_ids == rows[0].element_ids[:1]
+
+
+def test_a_short_table_footnote_stays_in_the_row_contexts_only(tmp_path):
+    units = _mineru_units(tmp_path, _DOSES, caption="Table 2. Doses", footnotes=["Doses are for adults."])
+    assert [u.unit_type for u in units].count(UnitType.SECTION) == 0
+    assert all(u.context.endswith("Note: Doses are for adults.") for u in _rows(units))
+
+
+def test_the_footnote_of_boxed_text_is_kept_with_the_box(tmp_path):
+    html = "<table><tr><td>Key points</td></tr><tr><td>Start low and go slow.</td></tr></table>"
+    units = _mineru_units(tmp_path, html, footnotes=["Adapted from the 2019 consensus statement."])
+    (box,) = [u for u in units if "Start low" in u.text]
+    assert box.unit_type is UnitType.SECTION
+    assert box.text.endswith("Adapted from the 2019 consensus statement.")

@@ -34,16 +34,34 @@ def emit_table(builder: EmitContext, block: Block) -> None:
         return
     builder.flush_section()
     if box := box_text(block, grid):
-        # boxed text (a sidebar) read as a one-column table: a section of its own (:mod:`.boxed_text`)
-        emit_box(builder, block, *box)
+        # boxed text (a sidebar) read as a one-column table: a section of its own (:mod:`.boxed_text`),
+        # its footnote included
+        heading, text = box
+        emit_box(builder, block, heading, "\n".join(t for t in (text, block.footnote.strip()) if t))
         return
     grid = trim_header(repair_header(grid))
     table = TableView.of(builder, block, grid)
     if grid.text_outside_grid:
         # the markup missed part of the table: its whole text stays searchable as a unit of its own
         _emit_table_text(builder, block, grid.text_outside_grid)
-    if emit_recommendation_table(builder, table) or emit_tier_table(builder, table):
-        return
+    if not (emit_recommendation_table(builder, table) or emit_tier_table(builder, table)):
+        _emit_rows(builder, table)
+    _emit_long_footnote(builder, table)
+
+
+def _emit_long_footnote(builder: EmitContext, table: TableView) -> None:
+    """The table's footnote as printed, as a section unit after its rows, when row contexts carry only
+    the first sentence of its general note (:func:`.common.title`): what the rest says stays searchable."""
+    general = " ".join(table.general_note.split())
+    if general and title(general) != general:
+        builder.emit(
+            UnitType.SECTION, table.block.footnote.strip(), table.base_context, [table.block], extra="footnote"
+        )
+
+
+def _emit_rows(builder: EmitContext, table: TableView) -> None:
+    """One ``table_row`` unit per body row (group rows label the rows below them, note rows are
+    ungraded) and one per long cell spanning several rows."""
     group = ""
     spans = long_spans(table.rows, table.kinds)
     for i, kind in enumerate(table.kinds):
