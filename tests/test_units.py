@@ -206,6 +206,11 @@ def test_space_aligned_text_tables_become_rows_with_header_and_group_context():
         in rows[0].context
     )
     assert rows[1].context.endswith("Group: Other comprehensive income/(loss), after-tax")
+    # no row context carries a text table's footnote: it is a unit of its own, after the rows
+    noted = block.model_copy(update={"footnote": "(a) Includes amounts reclassified to earnings."})
+    units = build_units(_one_block_doc(noted), UnitOptions(text_table_rows=True))
+    assert [u.unit_type for u in units] == [UnitType.TABLE_ROW, UnitType.TABLE_ROW, UnitType.SECTION]
+    assert units[-1].text == "(a) Includes amounts reclassified to earnings." and units[-1].element_ids == ["p89-e2"]
 
 
 def test_a_text_table_without_numeric_rows_stays_section_text():

@@ -150,6 +150,11 @@ def _emit_text_table(builder: EmitContext, block: Block) -> bool:
             ),
             extra=f"line{i}",
         )
+    if footnote := block.footnote.strip():
+        # no row context carries it: the footnote as printed, after the rows
+        head = f"Table: {title(caption)}" if caption else "Table"
+        context = " | ".join(x for x in (builder.document, head, section) if x)
+        builder.emit(UnitType.SECTION, footnote, context, [block], extra="footnote")
     return True
 
 
