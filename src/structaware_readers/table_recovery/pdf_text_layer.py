@@ -20,7 +20,7 @@ from structaware_readers.table_recovery.grid_rules import (
 from structaware_readers.table_recovery.reading_direction import (
     cell_lines,
     reading_text,
-    region_words,
+    reading_words,
     table_cell_chars,
 )
 from structaware_readers.table_recovery.ruling import visible_rules
@@ -52,7 +52,7 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     if region[2] - region[0] < 1 or region[3] - region[1] < 1:
         return None
     crop = page.crop(region, strict=False)
-    words = region_words(crop, x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
+    words = reading_words(whole_glyphs(page, region), x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
     ruled = _ruled_grid(crop, words)
@@ -78,6 +78,18 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
         body_row_bboxes=[to_page(b) for b in body_boxes],
         grid_source="pdf_text_layer",
     )
+
+
+def whole_glyphs(page: Any, region: Box) -> list[dict[str, Any]]:
+    """The glyphs of ``page`` that lie in ``region`` (PDF points, origin top-left), each with its whole
+    box: a crop clips a glyph to its edge, and a line so clipped to a sliver reads as part of the line
+    below it (``July 29, 202`` | ``3``), its figures cut by that line's glyphs."""
+    x0, top, x1, bottom = region
+    return [
+        ch
+        for ch in page.chars
+        if float(ch["x1"]) > x0 and float(ch["x0"]) < x1 and float(ch["bottom"]) > top and float(ch["top"]) < bottom
+    ]
 
 
 def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:

@@ -9,6 +9,7 @@ words join with a space, except between CJK characters and after a line-end hyph
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -69,14 +70,66 @@ def _is_stacked(chars: list[dict[str, Any]]) -> bool:
     return all(b - a >= 0.5 * heights[0] for a, b in zip(tops, tops[1:]))
 
 
+#: A blank glyph lying this share of its width or more on a printed glyph of its line separates nothing.
+COVERED_BLANK = 0.5
+
+
+def printed_chars(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``chars`` (in the order the page draws them) without the blank glyphs that part no two glyphs
+    as the page draws them: a blank starting on a printed glyph of its line and lying on it for
+    :data:`COVERED_BLANK` of its width, drawn before or after both glyphs that pdfplumber's reading
+    by left edge would set it between (a space drawn last over a number's first figure: pdfplumber
+    reads ``3 1.4``, the page prints ``31.4``). A blank drawn between them stays (``(0.16)`` blank
+    ``%`` with the blank on the ``%``: the page prints ``(0.16) %``), as do all other blanks."""
+    blanks = [i for i, ch in enumerate(chars) if not ch.get("text", "").strip()]
+    if not blanks:
+        return chars
+    ink = sorted((i for i, ch in enumerate(chars) if ch.get("text", "").strip()), key=lambda i: float(chars[i]["x0"]))
+    starts = [float(chars[i]["x0"]) for i in ink]
+    widest = max((float(chars[i]["x1"]) - float(chars[i]["x0"]) for i in ink), default=0.0)
+    drop: set[int] = set()
+    for b in blanks:
+        x0, x1, top, bottom = (float(chars[b][k]) for k in ("x0", "x1", "top", "bottom"))
+        need = COVERED_BLANK * max(x1 - x0, 0.0)
+        for k in range(bisect_left(starts, x0 - widest), bisect_left(starts, x1)):
+            g = chars[ink[k]]
+            across = min(x1, float(g["x1"])) - max(x0, float(g["x0"]))
+            down = min(bottom, float(g["bottom"])) - max(top, float(g["top"]))
+            if not (
+                float(g["x0"]) <= x0 < float(g["x1"]) and need > 0 and across >= need and down > 0.5 * (bottom - top)
+            ):
+                continue
+            after = x0 > float(g["x0"]) or b > ink[k]  # pdfplumber reads the blank after the glyph it lies on
+            pair = _line_neighbour(chars, ink, k, +1 if after else -1)
+            if pair is not None and not min(ink[k], pair) < b < max(ink[k], pair):
+                drop.add(b)
+            break
+    return [ch for i, ch in enumerate(chars) if i not in drop] if drop else chars
+
+
+def _line_neighbour(chars: list[dict[str, Any]], ink: list[int], k: int, step: int) -> int | None:
+    """The index (into ``chars``) of the nearest printed glyph of the same line as ``chars[ink[k]]``
+    after it (``step`` +1) or before it (-1) in left-edge order; ``None`` when it has none."""
+    g = chars[ink[k]]
+    top, bottom = float(g["top"]), float(g["bottom"])
+    j = k + step
+    while 0 <= j < len(ink):
+        other = chars[ink[j]]
+        if min(bottom, float(other["bottom"])) - max(top, float(other["top"])) > 0.5 * (bottom - top):
+            return ink[j]
+        j += step
+    return None
+
+
 def reading_words(
     chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3, extra_attrs: list[str] | None = None
 ) -> list[dict[str, Any]]:
     """pdfplumber words (``text``, ``x0``, ``x1``, ``top``, ``bottom`` in PDF points, origin top-left,
-    ``direction``) of ``chars``, each read in its glyphs' direction (module docstring). Upright words
-    come first in pdfplumber's order, then each rotated direction's."""
+    ``direction``) of ``chars`` (:func:`printed_chars`), each read in its glyphs' direction (module
+    docstring). Upright words come first in pdfplumber's order, then each rotated direction's."""
     from pdfplumber.utils import extract_words
 
+    chars = printed_chars(chars)
     words: list[dict[str, Any]] = []
     for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
         upright = [ch for ch in group if ch.get("upright", True)]
@@ -101,6 +154,7 @@ def reading_text(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_toler
     :func:`join_words`."""
     from pdfplumber.utils import extract_words
 
+    chars = printed_chars(chars)
     lines: list[list[str]] = []
     for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
         upright = [ch for ch in group if ch.get("upright", True)]
@@ -203,6 +257,7 @@ def cell_lines(
     ``top`` in PDF points from the page top; ``[]`` when the cell holds rotated or stacked text."""
     from pdfplumber.utils import extract_words
 
+    chars = printed_chars(chars)
     groups = _by_direction(chars)
     if set(groups) - {"ltr"} or any(not ch.get("upright", True) for ch in chars) or not chars or _is_stacked(chars):
         return []
@@ -257,6 +312,7 @@ __all__ = [
     "cell_lines",
     "char_direction",
     "join_words",
+    "printed_chars",
     "reading_text",
     "reading_words",
     "region_words",

@@ -41,12 +41,12 @@ def needs_grid(block: Block) -> bool:
 
 
 def needs_check(block: Block) -> bool:
-    """A single-part table block with a parser-markup grid, a header and a region (stage 6)."""
+    """A single-part table block with a parser-markup grid, body rows and a region (stage 6; a grid
+    without a header row may still cut the page's words at its column boundaries)."""
     return (
         block.kind is BlockKind.TABLE
         and block.table is not None
         and block.table.grid_source == "parser_html"
-        and bool(block.table.header_rows)
         and bool(block.table.body_rows)
         and block.bbox is not None
         and not block.extra_ids

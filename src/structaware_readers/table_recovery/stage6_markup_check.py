@@ -1,9 +1,11 @@
 """Stage 6: a parser's table markup checked against the PDF's text layer, replaced when it garbles words.
 
 A parser-markup grid is read again from the text layer when fewer than :data:`MIN_HEADER_WORDS_FOUND` of its
-header words are there, when a header row is a data row, when it was read turned round, or when it may hold
-stacked items. The new grid is used only if it keeps the body's figures (:data:`MIN_FIGURES_KEPT`), loses no row
-and reads the document's own words at least as well (:func:`known_share`).
+header words are there, when a header row is a data row, when it was read turned round, when a cell holds a piece
+of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
+column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
+keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row and reads the
+document's own words at least as well (:func:`known_share`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "check_merged_parts",
     "check_parser_markup",
     "check_parts",
+    "cuts_printed",
     "document_words",
     "keeps_data",
     "known_share",
@@ -48,6 +51,7 @@ MIN_WORDS_KEPT = 0.95
 RUN_PAD = 0.004
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
+_LETTERS = re.compile(r"[A-Za-z]+")
 _FIGURE = re.compile(r"\d[\d,.]*")
 
 
@@ -80,7 +84,8 @@ def check_markup(
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
-    garbled = grid.turned or _header_garbled(grid, page, block.bbox, runs)
+    printed = _printed(page, block.bbox, runs)
+    garbled = grid.turned or _header_garbled(grid, page, block.bbox, runs) or cuts_printed(grid, *printed)
     if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
@@ -88,7 +93,7 @@ def check_markup(
         return None
     if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
         return None  # the parser's header is right and no stacked items were cut apart
-    return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary, printed[1]) else None
 
 
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
@@ -147,15 +152,21 @@ def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
     return [k for k, p in enumerate(part_pages) if p in pages]
 
 
-def keeps_data(grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None) -> bool:
+def keeps_data(
+    grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None, printed: set[str] | None = None
+) -> bool:
     """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
-    least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats), and (``vocabulary`` given)
+    least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats; ``printed``, the region's
+    figure runs, given: not counting a run that is 2+ of them glued, ``55321,209`` for ``553`` and
+    ``21,209``, which no grid of the page holds), and (``vocabulary`` given)
     it reads the document's own words at least as well (:func:`known_share`) and keeps at least
     :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
     cells cut words, ``M e N S`` for ``Module``, loses them)."""
     if any(is_data_row_cells(row) for row in rebuilt.header_rows):
         return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
+    if printed is not None:  # figures printed apart and glued by the parser are not the parser's to keep
+        before = Counter({f: n for f, n in before.items() if f in printed or not _glued_figures(f, printed)})
     after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
@@ -186,6 +197,54 @@ def _header_garbled(
     if not pdf_words:
         return False
     return not _found(header_words, pdf_words)
+
+
+def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
+    """A cell of ``grid`` holds a piece of a word the region prints whole (``onth`` of ``months``: 3+
+    letters, printed in the region only inside a longer word), or a figure run the region does not
+    print that reads as 2+ runs it does print (``55321,209`` for ``553`` and ``21,209``): a column
+    boundary cut the page's words, or a cell took two lines of figures as one. ``words``: the
+    region's letter runs (lower case); ``figures``: its figure runs (:func:`_printed`). Letters and
+    figures the region does not print at all (another spelling, a misread) say nothing."""
+    if not words and not figures:
+        return False
+    for cell in _cells(grid):
+        for w in _WORD.findall(cell):
+            low = w.lower()
+            if low not in words and any(low in p for p in words if len(p) > len(low)):
+                return True
+        for f in _FIGURE.findall(cell):
+            f = f.rstrip(".,")
+            if f and f not in figures and _glued_figures(f, figures):
+                return True
+    return False
+
+
+def _glued_figures(run: str, figures: set[str]) -> bool:
+    """``run`` is 2 or more of ``figures`` written one after another (the fewest pieces)."""
+    best: list[int | None] = [0] + [None] * len(run)  # fewest printed pieces making up run[:k]
+    for end in range(1, len(run) + 1):
+        for start in range(end):
+            if best[start] is not None and run[start:end] in figures:
+                n = best[start] + 1  # type: ignore[operator]
+                if best[end] is None or n < best[end]:  # type: ignore[operator]
+                    best[end] = n
+    return best[-1] is not None and best[-1] >= 2
+
+
+def _printed(
+    page: Any, bbox: tuple[float, float, float, float], runs: list[TextRun] | None
+) -> tuple[set[str], set[str]]:
+    """The letter runs (lower case) and figure runs of the region's text layer: PDFium's ``runs``
+    whose centre lies in ``bbox`` widened by :data:`RUN_PAD`, else pdfplumber's words of the region."""
+    if runs is not None:
+        region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
+        texts = [run.text for run in runs_in(runs, region)]
+    else:
+        texts = [w["text"] for w in _page_words(page, bbox)]
+    words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
+    figures = {f.rstrip(".,") for t in texts for f in _FIGURE.findall(t)}
+    return words, figures
 
 
 def _found(header_words: list[str], pdf_words: set[str]) -> bool:
@@ -224,6 +283,12 @@ def _cells(grid: TableGrid) -> list[str]:
 
 
 def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str]:
+    words = _page_words(page, bbox)
+    return {w.lower() for word in words for w in _WORD.findall(word["text"])}
+
+
+def _page_words(page: Any, bbox: tuple[float, float, float, float]) -> list[dict[str, Any]]:
+    """pdfplumber's words of the region ``bbox`` (0..1 of the page) widened by :data:`PAD` points."""
     px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
     width, height = px1 - px0, pbottom - ptop
     region = (
@@ -233,9 +298,8 @@ def _region_words(page: Any, bbox: tuple[float, float, float, float]) -> set[str
         min(pbottom, ptop + bbox[3] * height + PAD),
     )
     if region[2] - region[0] < 1 or region[3] - region[1] < 1:
-        return set()
-    words = region_words(page.crop(region, strict=False), x_tolerance=3, y_tolerance=3)
-    return {w.lower() for word in words for w in _WORD.findall(word["text"])}
+        return []
+    return region_words(page.crop(region, strict=False), x_tolerance=3, y_tolerance=3)
 
 
 def _figures(rows: list[list[str]]) -> Counter[str]:
