@@ -73,8 +73,10 @@ def cell_boxes(
     are the cell's and no other cell's of those rows. A cell printed in every row (equal values one
     under the other) adds nothing; one printed on each page it is on gets a box on each. The box of a row
     printing the cell that holds lines of the other rows it covers (a box stretched to the cell's height)
-    is cut to the row's own lines in ``boxes``, and the row gets the cell's box too."""
+    is cut to the row's own lines in ``boxes``, and the row gets the cell's box too; so is the box of any row
+    stretched over lines of its merged cells beyond its own lines (:func:`_cut_to_own_lines`)."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
+    cell_of: dict[tuple[int, int], list[tuple[int, int, BBox]]] = {}  # (row, column): the cell's boxes
     merged = merged_cells(grid)
     shared = [{m.col for m in merged if m.first <= r <= m.last} for r in range(len(grid.body_rows))]
     for cell in merged:
@@ -100,7 +102,7 @@ def cell_boxes(
         holding = {
             r
             for r in covered
-            if pages[r] in printed and _share(text, _inside(printed[pages[r]][1], boxes[r])) >= HOLDS_CELL
+            if pages[r] in printed and _share(text, _held(printed[pages[r]][1], boxes[r])) >= HOLDS_CELL  # type: ignore[arg-type]
         }
         if len(holding) == len(covered):
             continue  # printed in every row
@@ -111,10 +113,17 @@ def cell_boxes(
                 boxes[r] = band
                 holding.discard(r)
         for r in covered:
-            if r in holding:
-                continue
             here = [p for p in printed if p == pages[r]] or list(printed)
-            out[r].extend((cell.col, p, printed[p][0]) for p in here)
+            cell_of[r, cell.col] = [(cell.col, p, printed[p][0]) for p in here]
+            if r not in holding:
+                out[r].extend(cell_of[r, cell.col])
+    for r, box in enumerate(boxes):
+        cols = {c: [b for _, p, b in cell_of[r, c] if p == pages[r]] for row, c in cell_of if row == r}
+        band = _cut_to_own_lines(grid, r, shared[r], cols, box, page_lines(pages[r]), words) if cols and box else None
+        if band is not None:
+            boxes[r] = band
+            for c in sorted(cols):
+                out[r].extend(x for x in cell_of[r, c] if x not in out[r])
     return out
 
 
@@ -180,6 +189,52 @@ def _own_band(
     return (box[0], y0, box[2], y1)
 
 
+def _cut_to_own_lines(
+    grid: TableGrid,
+    r: int,
+    shared: set[int],
+    outlined: dict[int, list[BBox]],
+    box: BBox,
+    lines: list[TextLine],
+    words: Callable[[str], list[str]],
+) -> BBox | None:
+    """``box`` cut to the lines of row ``r``'s own cells (not its merged ones, ``shared``) when it holds lines
+    of its merged cells more than a line above or below them (a box stretched to the height of the cells
+    the row shares, as a ruled grid gives the last row a merged cell covers); ``None`` when it holds none,
+    or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
+    the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's own and a merged cell's, keeps it whole)."""
+    row = grid.body_rows[r]
+    own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
+    spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
+    others = ["".join(w for c in o for w in words(c)) for k, o in enumerate(grid.body_rows) if k != r]
+    mine: list[TextLine] = []
+    rest: list[tuple[TextLine, set[int] | None]] = []  # a line off the row's own: its merged columns, or None
+    for ln in _inside(lines, box):
+        joined = "".join(ln.words)
+        if len(joined) < 2:
+            continue
+        cols = {k for k, t in spanning.items() if joined in t}
+        if joined in own and not cols:
+            mine.append(ln)
+        elif cols and joined not in own:
+            rest.append((ln, cols))
+        elif not cols and any(joined in t for t in others):
+            rest.append((ln, set()))
+        else:
+            rest.append((ln, None))
+    if not mine:
+        return None
+    height = max(ln.y1 - ln.y0 for ln in mine)
+    top, bottom = min(ln.y0 for ln in mine), max(ln.y1 for ln in mine)
+    cut = [(ln, cols) for ln, cols in rest if not top - height <= (ln.y0 + ln.y1) / 2 <= bottom + height]
+    if not any(cols for _, cols in cut):
+        return None
+    for ln, cols in cut:
+        if cols is None or (cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))):
+            return None
+    return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
+
+
 def _cell(row: list[str], col: int) -> str:
     return " ".join(row[col].split()) if col < len(row) else ""
 
@@ -188,6 +243,24 @@ def _inside(lines: list[TextLine], box: BBox | None) -> list[TextLine]:
     if box is None:
         return []
     return [ln for ln in lines if box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] and box[0] <= (ln.x0 + ln.x1) / 2 <= box[2]]
+
+
+def _within(ln: TextLine, box: BBox) -> bool:
+    """``ln`` lies in ``box`` from end to end (within a tenth of its height)."""
+    slack = 0.1 * (ln.y1 - ln.y0)
+    return box[0] - slack <= ln.x0 and ln.x1 <= box[2] + slack and box[1] - slack <= ln.y0 and ln.y1 <= box[3] + slack
+
+
+def _held(lines: list[TextLine], box: BBox) -> list[TextLine]:
+    """The lines of ``lines`` whose middle lies in ``box``, a line printed sideways (taller than wide) only
+    when it lies in it from end to end, within half its width (one printed across several rows is held
+    by none of their boxes, though its middle lies in one)."""
+    out = []
+    for ln in _inside(lines, box):
+        width = ln.x1 - ln.x0
+        if ln.y1 - ln.y0 <= width or (box[1] - width / 2 <= ln.y0 and ln.y1 <= box[3] + width / 2):
+            out.append(ln)
+    return out
 
 
 def _share(text: str, lines: list[TextLine]) -> float:

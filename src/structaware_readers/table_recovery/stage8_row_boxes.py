@@ -172,7 +172,10 @@ def _holder(run: _Line, holders: list[int], spans: dict[int, tuple[float, float]
     bottom of each row's runs so far) reach over its middle; else the row whose runs are nearest
     when they are within :data:`NEAR_LINES` of the run's height and clearly nearer than any other
     row's (a row's first or last line, shared with another row's words); else none (a merged cell
-    printed once across the rows it covers is as near to both)."""
+    printed once across the rows it covers is as near to both, and a run reaching into two rows'
+    runs, a merged cell printed sideways, is neither's: :mod:`.merged_cells` outlines it)."""
+    if len(_reached(run, spans)) >= 2:
+        return None
     middle = (run.y0 + run.y1) / 2
     reach = [r for r in holders if r in spans and spans[r][0] <= middle <= spans[r][1]]
     if reach:
@@ -186,6 +189,13 @@ def _holder(run: _Line, holders: list[int], spans: dict[int, tuple[float, float]
     if len(gaps) > 1 and gaps[0][0] > CLEARLY_NEARER * gaps[1][0]:
         return None
     return gaps[0][1]
+
+
+def _reached(run: _Line, spans: dict[int, tuple[float, float]]) -> list[int]:
+    """The rows whose runs (``spans``: top and bottom of each row's runs) reach into ``run`` by more than
+    half its thickness (its height, or its width when it is printed sideways)."""
+    half = 0.5 * min(run.y1 - run.y0, run.x1 - run.x0)
+    return [r for r, (top, bottom) in spans.items() if min(bottom, run.y1) - max(top, run.y0) > half]
 
 
 def _match(grid: TableGrid, rows: list[int], lines: list[_Line]) -> dict[int, list[_Line]]:
