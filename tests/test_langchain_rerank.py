@@ -17,7 +17,7 @@ from conftest import SHARPS
 from langchain_structaware import StructureAwareRerank, StructureAwareRetriever, StructureAwareVectorStore
 from langchain_structaware.embeddings import StructureAwareEmbeddings
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.search.rerank import DEFAULT_RERANK, Rerank
+from structaware_retrievers.search.rerank import Rerank
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
@@ -87,23 +87,23 @@ def test_a_document_of_no_unit_of_the_index_raises_naming_it(index) -> None:
 
 def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> None:
     store = StructureAwareVectorStore(StructureAwareEmbeddings(encoder=index.dense), index=index)
-    off = store.similarity_search_with_score(SHARPS, k=12, rerank=False)
-    on = store.similarity_search_with_score(SHARPS, k=12)
+    off = store.similarity_search_with_score(SHARPS, k=8, rerank=False)
+    on = store.similarity_search_with_score(SHARPS, k=8)
     off_ids, on_ids = [d.id for d, _ in off], [d.id for d, _ in on]
-    pool = DEFAULT_RERANK.pool  # the first `pool` re-ordered as the index orders them, the rest in the fused order
-    assert on_ids[:pool] == [i for i, _ in index.rerank(SHARPS, off_ids[:pool])] != off_ids[:pool]
-    assert on_ids[pool:] == off_ids[pool:] and len(on_ids) > pool
+    # the first 5 (Rerank.pool) re-ordered as the index orders them, the rest in the fused order
+    assert on_ids[:5] == [i for i, _ in index.rerank(SHARPS, off_ids[:5])] != off_ids[:5]
+    assert on_ids[5:] == off_ids[5:]
     assert {d.id: s for d, s in on} == {d.id: s for d, s in off}  # each document keeps its fused score
-    assert _ids(store.as_retriever(search_kwargs={"k": 12, "rerank": False}).invoke(SHARPS)) == off_ids
+    assert _ids(store.as_retriever(search_kwargs={"k": 8, "rerank": False}).invoke(SHARPS)) == off_ids
     assert (
-        _ids(StructureAwareVectorStore(store.embeddings, index=index, rerank=False).similarity_search(SHARPS, k=12))
+        _ids(StructureAwareVectorStore(store.embeddings, index=index, rerank=False).similarity_search(SHARPS, k=8))
         == off_ids
     )
     # relevance-scored searches (a score threshold) keep the order of their scores unless asked
-    scored = store.similarity_search_with_relevance_scores(SHARPS, k=12)
+    scored = store.similarity_search_with_relevance_scores(SHARPS, k=8)
     # in the fused order, each with its calibrated relevance in [0, 1] (not sorted: not the order's score)
     assert [d.id for d, _ in scored] == off_ids and all(0 <= s <= 1 for _, s in scored)
-    assert [d.id for d, _ in store.similarity_search_with_relevance_scores(SHARPS, k=12, rerank=True)] == on_ids
+    assert [d.id for d, _ in store.similarity_search_with_relevance_scores(SHARPS, k=8, rerank=True)] == on_ids
     # trap: a dense-only search keeps the dense order by default
-    dense = store.similarity_search(SHARPS, k=12, mode="dense")
-    assert _ids(dense) == _ids(store.similarity_search(SHARPS, k=12, mode="dense", rerank=False))
+    dense = store.similarity_search(SHARPS, k=8, mode="dense")
+    assert _ids(dense) == _ids(store.similarity_search(SHARPS, k=8, mode="dense", rerank=False))

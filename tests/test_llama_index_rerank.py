@@ -19,7 +19,7 @@ from llama_index.postprocessor.structaware import StructureAwareRerank
 from llama_index.retrievers.structaware import StructureAwareRetriever
 from llama_index.vector_stores.structaware import StructureAwareVectorStore
 from structaware_readers.errors import MalformedInputError
-from structaware_retrievers.search.rerank import DEFAULT_RERANK, Rerank
+from structaware_retrievers.search.rerank import Rerank
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
@@ -86,17 +86,17 @@ def test_a_node_of_no_unit_of_the_index_raises_naming_it(index) -> None:
 
 def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> None:
     store = StructureAwareVectorStore(index=index)
-    query = VectorStoreQuery(query_str=SHARPS, query_embedding=index.dense.embed_query(SHARPS), similarity_top_k=12)
+    query = VectorStoreQuery(query_str=SHARPS, query_embedding=index.dense.embed_query(SHARPS), similarity_top_k=8)
     off = store.query(query, rerank=False)
     on = store.query(query)
-    pool = DEFAULT_RERANK.pool  # the first `pool` re-ordered as the index orders them, the rest in the fused order
-    assert on.ids[:pool] == [i for i, _ in index.rerank(SHARPS, off.ids[:pool])] != off.ids[:pool]
-    assert on.ids[pool:] == off.ids[pool:] and len(on.ids) > pool
+    # the first 5 (Rerank.pool) re-ordered as the index orders them, the rest in the fused order
+    assert on.ids[:5] == [i for i, _ in index.rerank(SHARPS, off.ids[:5])] != off.ids[:5]
+    assert on.ids[5:] == off.ids[5:]
     by_id = dict(zip(off.ids, off.similarities, strict=True))
     assert on.similarities == [by_id[i] for i in on.ids]  # each node keeps its fused score
     assert StructureAwareVectorStore(index=index, rerank=False).query(query).ids == off.ids
     # trap: a dense-only query keeps the dense order by default
-    dense = VectorStoreQuery(query_embedding=query.query_embedding, similarity_top_k=12)
+    dense = VectorStoreQuery(query_embedding=query.query_embedding, similarity_top_k=8)
     assert store.query(dense).ids == store.query(dense, rerank=False).ids
     # as LlamaIndex users reach it: VectorStoreIndex(...).as_retriever(vector_store_kwargs=...)
     from llama_index.core import VectorStoreIndex
@@ -104,10 +104,9 @@ def test_the_vector_store_reranks_its_first_hits_unless_told_not_to(index) -> No
     from llama_index.embeddings.structaware import StructureAwareEmbedding
 
     vindex = VectorStoreIndex.from_vector_store(store, embed_model=StructureAwareEmbedding(encoder=index.dense))
-    assert _ids(vindex.as_retriever(similarity_top_k=12).retrieve(SHARPS)) == on.ids
+    assert _ids(vindex.as_retriever(similarity_top_k=8).retrieve(SHARPS)) == on.ids
     assert (
-        _ids(vindex.as_retriever(similarity_top_k=12, vector_store_kwargs={"rerank": False}).retrieve(SHARPS))
-        == off.ids
+        _ids(vindex.as_retriever(similarity_top_k=8, vector_store_kwargs={"rerank": False}).retrieve(SHARPS)) == off.ids
     )
     # the postprocessor takes the store's nodes too
     out = StructureAwareRerank(store.client).postprocess_nodes(

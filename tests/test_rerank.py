@@ -95,15 +95,14 @@ def test_rerank_puts_the_sharps_item_above_the_care_definition(index: StructureI
 
 
 def test_the_stage_reorders_only_the_first_pool_hits(index: StructureIndex) -> None:
-    pool = DEFAULT_RERANK.pool
-    fused = index.query(SHARPS, k=pool + 4, rerank=False, min_score=0)
-    again = index.query(SHARPS, k=pool + 4, min_score=0)  # the default: the stage on, over the first `pool`
-    assert [h.unit.unit_id for h in again[:pool]] != [h.unit.unit_id for h in fused[:pool]]
-    # the first `pool` are the fused first `pool`, re-ordered; the rest keep the fused order and ranks
-    assert {h.unit.unit_id for h in again[:pool]} == {h.unit.unit_id for h in fused[:pool]}
-    assert [h.unit.unit_id for h in again[pool:]] == [h.unit.unit_id for h in fused[pool:]]
-    assert [h.rank for h in again] == list(range(1, pool + 5))
-    # a deeper answer starts with the k = 5 answer: a deeper question does not reshuffle the top
+    fused = index.query(SHARPS, k=10, rerank=False, min_score=0)
+    again = index.query(SHARPS, k=10, min_score=0)  # the default: the stage on, over the first 5
+    assert [h.unit.unit_id for h in again[:5]] != [h.unit.unit_id for h in fused[:5]]
+    # the first 5 are the fused first 5, re-ordered; the rest keep the fused order and ranks
+    assert {h.unit.unit_id for h in again[:5]} == {h.unit.unit_id for h in fused[:5]}
+    assert [h.unit.unit_id for h in again[5:]] == [h.unit.unit_id for h in fused[5:]]
+    assert [h.rank for h in again] == list(range(1, 11))
+    # a k = 10 answer starts with the k = 5 answer: a deeper question does not reshuffle the top
     assert [h.unit.unit_id for h in index.query(SHARPS, k=5, min_score=0)] == [h.unit.unit_id for h in again[:5]]
     wide = index.query(SHARPS, k=5, rerank=Rerank(pool=30), min_score=0)
     assert {h.unit.unit_id for h in wide} <= {

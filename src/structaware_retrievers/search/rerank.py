@@ -6,9 +6,8 @@ almost as high. The first ``pool`` packed hits are re-ordered by
 read from the two single-vector lists the fusion already has and the share of the question each hit
 covers, each term weighted by its IDF in the collection; a linked unit scores at least as high as the
 unit it is placed above.
-It only re-orders, so Page Hit@``pool`` is unchanged and each hit keeps the search's ``score``; with
-``pool`` (8) above ``k`` (5), a hit the fusion ranks 6th-8th can enter the top ``k``.
-No model weights; the weights and the pool were chosen on the development sets.
+It only re-orders, so Page Hit@``pool`` is unchanged and each hit keeps the search's ``score``.
+No model weights; the weights were chosen on the development sets.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ class Rerank:
         coverage: weight of the IDF-weighted share of question terms in the unit's context and text.
     """
 
-    pool: int = 8
+    pool: int = 5
     dense: float = 1.5
     bm25: float = 1.0
     coverage: float = 1.0
