@@ -10,15 +10,14 @@ rows it covers) within :data:`TOL` points, and no line of the rows above and bel
 
 from __future__ import annotations
 
-import ctypes
 from pathlib import Path
 
 import pytest
 
-pdfium = pytest.importorskip("pypdfium2")
+pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
-import pypdfium2.raw as pdfium_c
 
+from pdf_chars import char_boxes, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
@@ -136,40 +135,6 @@ def text_layer_rows(drawn) -> tuple[Path, list[Unit]]:
     return pdf, _units(pdf, tops, "pdf_text_layer", boxes)
 
 
-def _line_boxes(pdf: Path, lines: list[str]) -> list[tuple[float, float, float, float]]:
-    """Each line's characters' boxes read from the text layer (found by searching its text), in
-    points from the page's top-left corner."""
-    doc = pdfium.PdfDocument(str(pdf))
-    try:
-        page = doc[0]
-        textpage = page.get_textpage()
-        x, y = ctypes.c_int(), ctypes.c_int()
-        out = []
-        for line in lines:
-            searcher = textpage.search(line, match_case=True, match_whole_word=False)
-            found = searcher.get_next()
-            assert found is not None, line
-            assert searcher.get_next() is None, f"{line!r} is printed twice"
-            start, count = found
-            for i in range(start, start + count):
-                if not textpage.get_text_range(i, 1).strip():
-                    continue
-                left, bottom, right, top = textpage.get_charbox(i)
-                corners = []
-                for px, py in ((left, top), (right, bottom)):
-                    pdfium_c.FPDF_PageToDevice(page, 0, 0, int(W), int(H), 0, px, py, ctypes.byref(x), ctypes.byref(y))
-                    corners.append((x.value, y.value))
-                (x0, x1), (y0, y1) = sorted(c[0] for c in corners), sorted(c[1] for c in corners)
-                out.append((x0, y0, x1, y1))
-        return out
-    finally:
-        doc.close()
-
-
-def _outlines(unit: Unit) -> list[tuple[float, float, float, float]]:
-    return [(b[0] * W, b[1] * H, b[2] * W, b[3] * H) for b in unit.bboxes if b is not None]
-
-
 def _inside(ch: tuple[float, float, float, float], o: tuple[float, float, float, float]) -> bool:
     return o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL
 
@@ -191,10 +156,10 @@ def test_every_row_is_outlined_whole_and_no_line_of_its_neighbours_is_inside(row
     over the next row by the merged cell is cut to the row's own lines)."""
     pdf, units = request.getfixturevalue(rows)
     for r, unit in enumerate(units):
-        outlines = _outlines(unit)
-        for ch in _line_boxes(pdf, [line for cell in _cells(r) for line in cell]):
+        outlines = unit_outlines(unit, (W, H))
+        for ch in char_boxes(pdf, [line for cell in _cells(r) for line in cell], printed_once=True):
             assert any(_inside(ch, o) for o in outlines), (unit.text, ch, outlines)
-        for ch in _line_boxes(pdf, _neighbours_lines(r)):
+        for ch in char_boxes(pdf, _neighbours_lines(r), printed_once=True):
             middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
             assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (unit.text, ch)
 
@@ -204,14 +169,16 @@ def test_a_merged_cell_printed_once_gets_an_outline_of_its_own_in_both_rows(tabl
     has its own band (its notes and dose, not the other row's) and the merged cell's outline, the same
     in both, holding the class's two lines and no note or dose line of either row."""
     pdf, units = table_rows
-    merged = _line_boxes(pdf, ROWS[1][0])
+    merged = char_boxes(pdf, ROWS[1][0], printed_once=True)
     cell_outlines = []
     for r in (1, 2):
-        outlines = _outlines(units[r])
+        outlines = unit_outlines(units[r], (W, H))
         holding = [o for o in outlines if all(_inside(ch, o) for ch in merged)]
         assert len(outlines) == 2 and len(holding) == 1, (units[r].text, outlines)
         cell_outlines.append(holding[0])
-        others = _line_boxes(pdf, [line for row in (1, 2) for cell in _cells(row)[1:] for line in cell])
+        others = char_boxes(
+            pdf, [line for row in (1, 2) for cell in _cells(row)[1:] for line in cell], printed_once=True
+        )
         for ch in others:
             middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
             assert not (holding[0][0] <= middle[0] <= holding[0][2] and holding[0][1] <= middle[1] <= holding[0][3])

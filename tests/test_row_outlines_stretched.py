@@ -15,15 +15,14 @@ Each case has a trap: rows that were already right keep their outlines.
 
 from __future__ import annotations
 
-import ctypes
 from pathlib import Path
 
 import pytest
 
-pdfium = pytest.importorskip("pypdfium2")
+pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
-import pypdfium2.raw as pdfium_c
 
+from pdf_chars import char_boxes, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
@@ -177,39 +176,6 @@ def drugs(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
     return pdf, tops, _doc(pdf, grid, _region(xs, tops))
 
 
-def _char_boxes(pdf: Path, lines: list[str]) -> list[tuple[float, float, float, float]]:
-    """The characters' boxes of each of ``lines`` (found by searching the text layer), in points from
-    the page's top-left corner."""
-    doc = pdfium.PdfDocument(str(pdf))
-    try:
-        page = doc[0]
-        textpage = page.get_textpage()
-        x, y = ctypes.c_int(), ctypes.c_int()
-        out = []
-        for line in lines:
-            searcher = textpage.search(line, match_case=True, match_whole_word=False)
-            found = searcher.get_next()
-            assert found is not None, line
-            start, count = found
-            for i in range(start, start + count):
-                if not textpage.get_text_range(i, 1).strip():
-                    continue
-                left, bottom, right, top = textpage.get_charbox(i)
-                corners = []
-                for px, py in ((left, top), (right, bottom)):
-                    pdfium_c.FPDF_PageToDevice(page, 0, 0, int(W), int(H), 0, px, py, ctypes.byref(x), ctypes.byref(y))
-                    corners.append((x.value, y.value))
-                (x0, x1), (y0, y1) = sorted(c[0] for c in corners), sorted(c[1] for c in corners)
-                out.append((x0, y0, x1, y1))
-        return out
-    finally:
-        doc.close()
-
-
-def _outlines(unit: Unit) -> list[tuple[float, float, float, float]]:
-    return [(b[0] * W, b[1] * H, b[2] * W, b[3] * H) for b in unit.bboxes if b is not None]
-
-
 def _holds(outlines, ch) -> bool:
     return any(
         o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL for o in outlines
@@ -239,15 +205,15 @@ def test_a_merged_cell_printed_sideways_widens_no_row(search) -> None:
     assert len(units) == len(rows)
     printed = [c for row in rows for c in row]
     for r, unit in enumerate(units):
-        outlines = _outlines(unit)
+        outlines = unit_outlines(unit, (W, H))
         own = [c for c in rows[r] if printed.count(c) == 1]  # a text printed twice is searched for once
-        for ch in _char_boxes(pdf, own + ([QUESTION] if r < len(SEARCHES) else ["Question 3"])):
+        for ch in char_boxes(pdf, own + ([QUESTION] if r < len(SEARCHES) else ["Question 3"])):
             assert _holds(outlines, ch), (unit.text, ch, outlines)
         for other, cells in enumerate(rows):
             if other != r:
-                for ch in _char_boxes(pdf, [c for c in cells if printed.count(c) == 1]):
+                for ch in char_boxes(pdf, [c for c in cells if printed.count(c) == 1]):
                     assert not _over(outlines, ch), (unit.text, cells, outlines)
-    last = _outlines(units[-1])
+    last = unit_outlines(units[-1], (W, H))
     assert len(last) == 1 and last[0][1] == pytest.approx(_search_tops[-2], abs=1.0)
 
 
@@ -258,16 +224,16 @@ def test_a_row_boxed_down_to_a_long_merged_comment_is_cut_to_its_own_lines(drugs
     first two drugs, boxed on their own lines, and the row under the table keep their boxes."""
     pdf, tops, units = drugs
     last = _row(units, 2)
-    outlines = _outlines(last)
-    for ch in _char_boxes(pdf, [*DRUGS[2], CLASS]):
+    outlines = unit_outlines(last, (W, H))
+    for ch in char_boxes(pdf, [*DRUGS[2], CLASS]):
         assert _holds(outlines, ch), (last.text, ch, outlines)
     below = [line for k, line in enumerate(COMMENT) if tops[1] + PAD + k * LEAD >= tops[3] + PAD + LEAD]
     assert below
-    for ch in _char_boxes(pdf, below):
+    for ch in char_boxes(pdf, below):
         assert not _over(outlines, ch), (last.text, ch, outlines)
     comment = _row(units, 0, span=True)
-    for ch in _char_boxes(pdf, COMMENT):
-        assert _holds(_outlines(comment), ch), (comment.text, ch)
+    for ch in char_boxes(pdf, COMMENT):
+        assert _holds(unit_outlines(comment, (W, H)), ch), (comment.text, ch)
     for i in (0, 1, 3):
-        own = _outlines(_row(units, i))[0]
+        own = unit_outlines(_row(units, i), (W, H))[0]
         assert own[1] == pytest.approx(tops[i + 1], abs=0.5) and own[3] == pytest.approx(tops[i + 2], abs=0.5)

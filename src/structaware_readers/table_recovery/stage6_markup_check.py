@@ -237,11 +237,7 @@ def _printed(
 ) -> tuple[set[str], set[str]]:
     """The letter runs (lower case) and figure runs of the region's text layer: PDFium's ``runs``
     whose centre lies in ``bbox`` widened by :data:`RUN_PAD`, else pdfplumber's words of the region."""
-    if runs is not None:
-        region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
-        texts = [run.text for run in runs_in(runs, region)]
-    else:
-        texts = [w["text"] for w in _page_words(page, bbox)]
+    texts = _run_texts(runs, bbox) if runs is not None else [w["text"] for w in _page_words(page, bbox)]
     words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
     figures = {f.rstrip(".,") for t in texts for f in _FIGURE.findall(t)}
     return words, figures
@@ -251,11 +247,15 @@ def _found(header_words: list[str], pdf_words: set[str]) -> bool:
     return sum(1 for w in header_words if w in pdf_words) >= MIN_HEADER_WORDS_FOUND * len(header_words)
 
 
-def _run_words(runs: list[TextRun], bbox: tuple[float, float, float, float]) -> set[str]:
-    """The words (3+ letters, lower case) of the runs whose centre lies in ``bbox`` widened by
-    :data:`RUN_PAD`."""
+def _run_texts(runs: list[TextRun], bbox: tuple[float, float, float, float]) -> list[str]:
+    """The texts of the runs whose centre lies in ``bbox`` widened by :data:`RUN_PAD`."""
     region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
-    return {w.lower() for run in runs_in(runs, region) for w in _WORD.findall(run.text)}
+    return [run.text for run in runs_in(runs, region)]
+
+
+def _run_words(runs: list[TextRun], bbox: tuple[float, float, float, float]) -> set[str]:
+    """The words (3+ letters, lower case) of :func:`_run_texts`."""
+    return {w.lower() for text in _run_texts(runs, bbox) for w in _WORD.findall(text)}
 
 
 def document_words(texts: list[str]) -> Counter[str]:

@@ -111,6 +111,7 @@ def _emit_text_table(builder: EmitContext, block: Block) -> bool:
         return False
     builder.flush_section()
     caption = block.caption.strip() or builder.lead_in(block)
+    head = f"Table: {title(caption)}" if caption else "Table"
     header: list[str] = []
     group = ""
     section = builder.section_context()
@@ -135,7 +136,6 @@ def _emit_text_table(builder: EmitContext, block: Block) -> bool:
             group = pending[-1]  # a label-only line heads the rows below it
         pending = []
         seen_data = True
-        head = f"Table: {title(caption)}" if caption else "Table"
         columns = f"Columns: {' / '.join(header)}" if header else ""
         context = " | ".join(
             x for x in (builder.document, head, columns, section, f"Group: {group}" if group else "") if x
@@ -152,7 +152,6 @@ def _emit_text_table(builder: EmitContext, block: Block) -> bool:
         )
     if footnote := block.footnote.strip():
         # no row context carries it: the footnote as printed, after the rows
-        head = f"Table: {title(caption)}" if caption else "Table"
         context = " | ".join(x for x in (builder.document, head, section) if x)
         builder.emit(UnitType.SECTION, footnote, context, [block], extra="footnote")
     return True

@@ -1,0 +1,55 @@
+"""Character positions read from a test PDF's text layer (PDFium), and a unit's outlines in the same frame,
+for tests that check evidence outlines against where the page prints the text.
+
+Boxes are ``(x0, y0, x1, y1)`` in PDF points from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from structaware_readers.models import Unit
+
+Box = tuple[float, float, float, float]
+
+
+def char_boxes(pdf: Path, lines: list[str], *, printed_once: bool = False) -> list[Box]:
+    """The boxes of the printed characters of each of ``lines`` on page 1, each line found by searching
+    the text layer for it (its first occurrence; ``printed_once``: asserting there is no second)."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[0]
+        width, height = (int(v) for v in page.get_size())
+        textpage = page.get_textpage()
+        x, y = ctypes.c_int(), ctypes.c_int()
+        out = []
+        for line in lines:
+            searcher = textpage.search(line, match_case=True, match_whole_word=False)
+            found = searcher.get_next()
+            assert found is not None, line
+            if printed_once:
+                assert searcher.get_next() is None, f"{line!r} is printed twice"
+            start, count = found
+            for i in range(start, start + count):
+                if not textpage.get_text_range(i, 1).strip():
+                    continue
+                left, bottom, right, top = textpage.get_charbox(i)
+                corners = []
+                for px, py in ((left, top), (right, bottom)):
+                    pdfium_c.FPDF_PageToDevice(page, 0, 0, width, height, 0, px, py, ctypes.byref(x), ctypes.byref(y))
+                    corners.append((x.value, y.value))
+                (x0, x1), (y0, y1) = sorted(c[0] for c in corners), sorted(c[1] for c in corners)
+                out.append((x0, y0, x1, y1))
+        return out
+    finally:
+        doc.close()
+
+
+def unit_outlines(unit: Unit, size: tuple[float, float]) -> list[Box]:
+    """The unit's bboxes (0..1 of the page) in points on a page of ``size`` (width, height)."""
+    w, h = size
+    return [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in unit.bboxes if b is not None]
