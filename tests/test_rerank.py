@@ -10,7 +10,14 @@ import pytest
 from conftest import SHARPS
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.index.structure_index import StructureIndex
-from structaware_retrievers.search.rerank import DEFAULT_RERANK, Rerank, coverage_scores, rerank_order, resolve_rerank
+from structaware_retrievers.search.rerank import (
+    DEFAULT_RERANK,
+    Rerank,
+    coverage_scores,
+    phrase_scores,
+    rerank_order,
+    resolve_rerank,
+)
 
 pytestmark = pytest.mark.usefixtures("offline_env")
 
@@ -46,9 +53,44 @@ def test_coverage_weighs_terms_by_their_idf_in_the_collection() -> None:
     assert [i for i, _ in order] == [0, 1]
 
 
+def test_phrases_tell_apart_units_that_print_the_same_words_with_other_figures() -> None:
+    # "net revenue for the three months ended June 30, 2022" over rows of two quarterly reports: every
+    # row holds every word and figure of the question; only one prints "june 30 2022" together
+    query = _tok("net revenue three months ended june 30 2022")
+    rows = [
+        _tok("net revenue three months ended june 30 2023 december 31 2022"),
+        _tok("net revenue three months ended june 30 2022 december 31 2021"),
+        _tok("net revenue six months ended june 30 2022"),
+    ]
+    idf = {"net": 1.0, "revenue": 1.0, "three": 1.0, "months": 0.5, "ended": 0.5, "june": 2.0, "30": 1.0, "2022": 3.0}
+    # trap: term coverage scores the 2023 report's row as high as the right one
+    cov = coverage_scores(query, [set(r) for r in rows], idf)
+    assert cov[0] == cov[1] == pytest.approx(1.0)
+    phr = phrase_scores(query, rows, idf)
+    # the question's figure phrases: "june 30" (3.0) and "30 2022" (4.0); the 2023 row prints the first
+    assert phr[1] == pytest.approx(1.0) and phr[0] == pytest.approx(3.0 / 7.0)
+    assert phr[2] == pytest.approx(1.0)  # the six-month row prints both pairs too: phrases of figures only
+    order = rerank_order(query, [" ".join(r) for r in rows[:2]], [0.5, 0.5], [9.0, 9.0], _tok, idf=idf)
+    assert [i for i, _ in order] == [1, 0]
+    # without the phrase weight the tie keeps the fused order: the 2023 row first
+    no_phrase = Rerank(phrase=0.0)
+    tied = rerank_order(query, [" ".join(r) for r in rows[:2]], [0.5, 0.5], [9.0, 9.0], _tok, no_phrase, idf)
+    assert [i for i, _ in tied] == [0, 1]
+
+
+def test_phrases_need_a_figure_and_latin_script() -> None:
+    units = [["chronic", "pain", "opioid"], ["2017", "版", "mcdonald"], ["40", "mg", "daily"]]
+    # word pairs without a figure are term coverage's job, not a phrase
+    assert phrase_scores(["chronic", "pain"], units) == [0.0, 0.0, 0.0]
+    # a CJK tokenizer's segments of one printed word ("2017版") are not a phrase; a dose is
+    assert phrase_scores(["2017", "版"], units) == [0.0, 0.0, 0.0]
+    assert phrase_scores(["40", "mg"], units) == [0.0, 0.0, 1.0]
+    assert phrase_scores([], units) == [0.0, 0.0, 0.0]
+
+
 def test_scores_are_relative_to_the_best_and_ties_keep_the_fused_order() -> None:
     texts = ["dispose of sharps in a container", "multi-dose vials care clinic", "gloves care"]
-    half = Rerank(dense=1.0, bm25=1.0, coverage=0.5)
+    half = Rerank(dense=1.0, bm25=1.0, coverage=0.5, phrase=0.0)
     order = rerank_order(["sharps", "container"], texts, [0.5, 0.25, None], [10.0, 20.0, None], _tok, half)
     (first, s1), (second, s2), (third, s3) = order
     # candidate 0: dense 1.0, BM25 0.5, coverage 1.0 -> (1 + 0.5 + 0.5) / 2.5
@@ -66,7 +108,13 @@ def test_options_are_checked() -> None:
     assert resolve_rerank(None) is DEFAULT_RERANK and resolve_rerank(None, "sparse") is None
     assert resolve_rerank(None, "dense") is None and resolve_rerank(True, "sparse") is DEFAULT_RERANK
     assert resolve_rerank(Rerank(pool=10)).pool == 10
-    for bad in ({"pool": 1}, {"dense": -1.0}, {"dense": 0, "bm25": 0, "coverage": 0}, {"pool": True}):
+    for bad in (
+        {"pool": 1},
+        {"dense": -1.0},
+        {"dense": 0, "bm25": 0, "coverage": 0, "phrase": 0},
+        {"phrase": -0.5},
+        {"pool": True},
+    ):
         with pytest.raises(MalformedInputError, match="rerank"):
             Rerank(**bad)  # type: ignore[arg-type]
     with pytest.raises(MalformedInputError, match="rerank"):

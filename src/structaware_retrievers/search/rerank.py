@@ -2,10 +2,11 @@
 
 RRF sees only ranks, so a unit BM25 ranks first by a few shared words beats one both signals score
 almost as high. The first ``pool`` packed hits are re-ordered by
-``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov) / (dense + bm25 + coverage)``,
-read from the two single-vector lists the fusion already has and the share of the question each hit
-covers, each term weighted by its IDF in the collection; a linked unit scores at least as high as the
-unit it is placed above.
+``(dense * cos / max_cos + bm25 * bm25 / max_bm25 + coverage * cov + phrase * phr) / (sum of the weights)``,
+read from the two single-vector lists the fusion already has, the share of the question's terms each
+hit covers and the share of the question's figure phrases it prints (``june 30`` ``30 2022``), each
+term weighted by its IDF in the collection; a linked unit scores at least as high as the unit it is
+placed above.
 It only re-orders, so Page Hit@``pool`` is unchanged and each hit keeps the search's ``score``.
 No model weights; the weights were chosen on the development sets.
 """
@@ -18,7 +19,15 @@ from dataclasses import dataclass
 
 from structaware_readers.errors import MalformedInputError
 
-__all__ = ["DEFAULT_RERANK", "Rerank", "RerankLike", "coverage_scores", "rerank_order", "resolve_rerank"]
+__all__ = [
+    "DEFAULT_RERANK",
+    "Rerank",
+    "RerankLike",
+    "coverage_scores",
+    "phrase_scores",
+    "rerank_order",
+    "resolve_rerank",
+]
 
 
 @dataclass(frozen=True)
@@ -31,17 +40,20 @@ class Rerank:
         dense: weight of the dense cosine, divided by the best candidate's.
         bm25: weight of the BM25 score, divided by the best candidate's.
         coverage: weight of the IDF-weighted share of question terms in the unit's context and text.
+        phrase: weight of the IDF-weighted share of the question's figure phrases the unit prints
+            (:func:`phrase_scores`).
     """
 
     pool: int = 5
     dense: float = 1.5
     bm25: float = 1.0
     coverage: float = 1.0
+    phrase: float = 0.5
 
     def __post_init__(self) -> None:
         if not isinstance(self.pool, int) or isinstance(self.pool, bool) or self.pool < 2:
             raise MalformedInputError(f"pool must be a whole number >= 2, got {self.pool!r}", field="rerank")
-        ws = (self.dense, self.bm25, self.coverage)
+        ws = (self.dense, self.bm25, self.coverage, self.phrase)
         if not all(isinstance(w, (int, float)) and 0 <= w < float("inf") for w in ws) or not any(ws):
             raise MalformedInputError(f"weights must be non-negative numbers, not all 0, got {ws!r}", field="rerank")
 
@@ -92,6 +104,38 @@ def coverage_scores(
     return [sum(w for t, w in weights.items() if t in u) / total for u in unit_terms]
 
 
+def phrase_scores(
+    query_terms: Sequence[str], unit_terms: Sequence[Sequence[str]], idf: Mapping[str, float] | None = None
+) -> list[float]:
+    """For each unit (its terms in reading order), the share of the question's figure phrases it prints:
+    pairs of terms adjacent in the question, both in Latin script and one holding a digit (``june 30``,
+    ``30 2022``, ``40 mg``), found adjacent among the unit's terms. Each pair weighs the sum of its
+    terms' ``idf`` (1.0 each without ``idf``). 0.0 for every unit when the question has no such pair.
+
+    Why: the rows and passages of one filing or guideline often share every word of a question and
+    differ by the period or dose printed with them (``June 30, 2022`` against ``June 30, 2023`` and
+    ``December 31, 2022``); term coverage does not see which figure goes with which word. Pairs in
+    other scripts are left out: a CJK tokenizer's adjacent segments (``2017`` ``版``) are pieces of one
+    printed word, which term coverage already counts."""
+    terms = list(query_terms)
+    pairs = {(a, b) for a, b in zip(terms, terms[1:]) if a != b and _figure_phrase(a, b)}
+    weights = {p: (idf.get(p[0], 0.0) + idf.get(p[1], 0.0)) if idf is not None else 2.0 for p in pairs}
+    total = sum(weights.values())
+    if not total:
+        return [0.0] * len(unit_terms)
+    out = []
+    for toks in unit_terms:
+        printed = set(zip(toks, toks[1:]))
+        out.append(sum(w for p, w in weights.items() if p in printed) / total)
+    return out
+
+
+def _figure_phrase(a: str, b: str) -> bool:
+    """Two Latin-script terms, one of them holding a digit."""
+    pair = a + b
+    return pair.isascii() and any(ch.isdigit() for ch in pair)
+
+
 def rerank_order(
     query_terms: Sequence[str],
     texts: Sequence[str],
@@ -110,17 +154,19 @@ def rerank_order(
             it (no dense vector for the query, or no shared term): counted as the lowest score given.
         tokenize: the sparse encoder's tokenizer (the terms the question is matched on).
         options: the weights.
-        idf: each query term's IDF in the collection (:func:`coverage_scores`); ``None``: among the
-            candidates.
+        idf: each query term's IDF in the collection (:func:`coverage_scores`, :func:`phrase_scores`);
+            ``None``: among the candidates.
 
     Ties keep the fused order (the input order).
     """
     n = len(texts)
-    cov = coverage_scores(query_terms, [set(tokenize(t)) for t in texts], idf) if options.coverage else [0.0] * n
+    terms = [tokenize(t) for t in texts] if options.coverage or options.phrase else [[] for _ in texts]
+    cov = coverage_scores(query_terms, [set(t) for t in terms], idf) if options.coverage else [0.0] * n
+    phr = phrase_scores(query_terms, terms, idf) if options.phrase else [0.0] * n
     parts = [_relative(dense), _relative(bm25)]
-    w = (options.dense, options.bm25, options.coverage)
+    w = (options.dense, options.bm25, options.coverage, options.phrase)
     total = sum(w)
-    scores = [(w[0] * parts[0][i] + w[1] * parts[1][i] + w[2] * cov[i]) / total for i in range(n)]
+    scores = [(w[0] * parts[0][i] + w[1] * parts[1][i] + w[2] * cov[i] + w[3] * phr[i]) / total for i in range(n)]
     return sorted(enumerate(scores), key=lambda p: (-p[1], p[0]))
 
 

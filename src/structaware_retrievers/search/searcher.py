@@ -189,7 +189,7 @@ class IndexSearcher:
             [scored.get("sparse", {}).get(h.unit.unit_id) for h in hits],
             self.sparse.tokenize,
             options,
-            self._term_idfs(terms, prep) if options.coverage else None,
+            self._term_idfs(terms, prep) if options.coverage or options.phrase else None,
         )
 
     def _term_idfs(self, terms: list[str], prep: dict[str, Any]) -> dict[str, float]:
