@@ -311,13 +311,21 @@ def _row_words(cells: list[str]) -> str:
 
 def _key_words(grid: TableGrid, r: int) -> list[str]:
     """The first :data:`KEY_WORDS` words of the leftmost non-empty cell of row ``r`` that differs from
-    the row above: the words a row's first line holds, run together (a wrapped cell's later lines
-    do not hold them)."""
-    row = grid.body_rows[r]
-    above = grid.body_rows[r - 1] if r > 0 else None
-    for c, cell in enumerate(row):
-        if cell.strip() and (above is None or c >= len(above) or above[c].strip() != cell.strip()):
-            return _words(cell)[:KEY_WORDS]
+    the rows above and below, else from the row above: the words a row's first line holds, run together
+    (a wrapped cell's later lines do not hold them, nor does a merged cell's text, printed once and
+    often centred across the rows it covers)."""
+    rows = grid.body_rows
+    row = rows[r]
+
+    def differs(c: int, other: list[str] | None) -> bool:
+        return other is None or c >= len(other) or other[c].strip() != row[c].strip()
+
+    above = rows[r - 1] if r > 0 else None
+    below = rows[r + 1] if r + 1 < len(rows) else None
+    for near in ((above, below), (above,)):
+        for c, cell in enumerate(row):
+            if cell.strip() and all(differs(c, other) for other in near):
+                return _words(cell)[:KEY_WORDS]
     return []
 
 
