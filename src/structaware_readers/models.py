@@ -74,7 +74,8 @@ class TableGrid(BaseModel):
     parser's loose text blocks: :mod:`structaware_readers.loose_tables`).
 
     ``body_row_pages``, ``body_row_bboxes``, ``body_row_cell_bboxes`` are aligned with ``body_rows`` when known
-    (else empty): a row unit then points at its own row and merged cells, not at the whole table.
+    (else empty): a row unit then points at its own row and merged cells, not at the whole table;
+    ``header_row_bboxes`` likewise with ``header_rows``.
     """
 
     model_config = ConfigDict(frozen=False)
@@ -104,6 +105,14 @@ class TableGrid(BaseModel):
         description=(
             "bbox (0..1 of the page, origin top-left) of each body row on its page, when the grid was rebuilt"
             " from positioned text; empty = unknown (a row then points at its table block's bbox)"
+        ),
+    )
+    header_row_bboxes: list[BBox | None] = Field(
+        default_factory=list,
+        description=(
+            "bbox (0..1 of the page, origin top-left) of each header row on the page of the first body row,"
+            " when known; empty = unknown. A header row read as a body row (an overlong header, trimmed when"
+            " units are built) then points at its own row, not at the whole table"
         ),
     )
     #: per body row, (0-based column, 1-based page, bbox) of each merged cell it shares printed outside its own bbox

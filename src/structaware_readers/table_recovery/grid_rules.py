@@ -242,11 +242,12 @@ def split_title(header: list[list[str]]) -> tuple[str, list[list[str]]]:
     return "", header
 
 
-def build_grid(lines: list[Line]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
-    """``(header_rows, body_rows, body_boxes)`` of the lines of one table region (module docstring).
+def build_grid(lines: list[Line]) -> tuple[list[list[str]], list[list[str]], list[Box], list[Box]] | None:
+    """``(header_rows, body_rows, body_boxes, header_boxes)`` of the lines of one table region (module docstring).
 
     ``body_boxes`` are the union boxes of each body row's phrases (joined wrapped labels included), in
-    the lines' own units. ``None`` when the lines give fewer than 2 rows or 2 columns, or no body row.
+    the lines' own units; ``header_boxes`` those of each header row. ``None`` when the lines give fewer
+    than 2 rows or 2 columns, or no body row.
     """
     lines = [_attach_symbols(line) for line in lines if line.phrases]
     columns = _columns(lines)
@@ -259,7 +260,7 @@ def build_grid(lines: list[Line]) -> tuple[list[list[str]], list[list[str]], lis
     body, body_boxes = _join_wrapped_labels(rows[n_head:], boxes[n_head:])
     if not _trusted(body):
         return None
-    return rows[:n_head], body, body_boxes
+    return rows[:n_head], body, body_boxes, boxes[:n_head]
 
 
 def _trusted(body: list[list[str]]) -> bool:

@@ -58,6 +58,7 @@ def split_panels(grid: TableGrid) -> TableGrid:
     return grid.model_copy(
         update={
             "header_rows": new_header,
+            "header_row_bboxes": [],
             "body_rows": out_rows,
             "body_row_pages": out_pages,
             "body_row_bboxes": out_boxes,

@@ -22,7 +22,7 @@ def grid_from_aligned_text(text: str, *, page_number: int) -> TableGrid | None:
     built = build_grid(lines)
     if built is None:
         return None
-    header, body, _boxes = built
+    header, body, _boxes, _header_boxes = built
     title, header = split_title(header)
     return TableGrid(
         title=title,

@@ -62,8 +62,9 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
         built = ruled or _text_grid(words)
     if built is None:
         return None
-    header, body, body_boxes = built
-    title, header = split_title(header)
+    header, body, body_boxes, header_boxes = built
+    title, kept = split_title(header)
+    header_boxes = header_boxes[len(header) - len(kept) :]  # a title row taken out takes its box along
     to_page = lambda b: (
         _clamp((b[0] - px0) / width),
         _clamp((b[1] - ptop) / height),
@@ -72,10 +73,11 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     )
     return TableGrid(
         title=title,
-        header_rows=header,
+        header_rows=kept,
         body_rows=body,
         body_row_pages=[page_number] * len(body),
         body_row_bboxes=[to_page(b) for b in body_boxes],
+        header_row_bboxes=[to_page(b) for b in header_boxes],
         grid_source="pdf_text_layer",
     )
 
@@ -92,8 +94,11 @@ def whole_glyphs(page: Any, region: Box) -> list[dict[str, Any]]:
     ]
 
 
-def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
-    """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy)."""
+def _ruled_grid(
+    crop: Any, words: list[dict[str, Any]]
+) -> tuple[list[list[str]], list[list[str]], list[Box], list[Box]] | None:
+    """The grid of a table drawn with ruling lines (pdfplumber's default ``lines`` strategy):
+    ``(header_rows, body_rows, body_boxes, header_boxes)``."""
     tables = visible_rules(crop).find_tables()
     if not tables:
         return None
@@ -129,7 +134,7 @@ def _ruled_grid(crop: Any, words: list[dict[str, Any]]) -> tuple[list[list[str]]
     if len(rows) < 2 or len(keep) < 2:
         return None
     n_head = header_count(rows)
-    return rows[:n_head], rows[n_head:], boxes[n_head:]
+    return rows[:n_head], rows[n_head:], boxes[n_head:], boxes[:n_head]
 
 
 def _fill_covered(
@@ -164,7 +169,7 @@ def _rows_in_one_cell(rows: list[list[str]]) -> bool:
     return sum(1 for r in rows if any(mixed(c) for c in r)) * 2 >= len(rows)
 
 
-def _text_grid(words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box]] | None:
+def _text_grid(words: list[dict[str, Any]]) -> tuple[list[list[str]], list[list[str]], list[Box], list[Box]] | None:
     """The grid of a borderless table: the region's text lines, then :func:`build_grid`."""
     return build_grid(_lines(_phrases(words)))
 

@@ -13,6 +13,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import cell_boxes, merged_cells
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
+from structaware_readers.tables.header_trim import rows_to_body
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,11 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 def needs_row_boxes(block: Block) -> bool:
     """A table block with a bbox and body rows of which some have no box yet (a table continued
     across pages may have one part rebuilt from the text layer, with boxes, and one from markup), or
-    whose merged cells have no boxes yet."""
+    whose merged cells have no boxes yet, or whose header rows read as body rows have none."""
+    return _needs_body_boxes(block) or _needs_header_boxes(block)
+
+
+def _needs_body_boxes(block: Block) -> bool:
     grid = block.table
     if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
         return False
@@ -44,6 +49,15 @@ def needs_row_boxes(block: Block) -> bool:
     if len(known) != len(grid.body_rows) or any(b is None for b in known):
         return True
     return not grid.body_row_cell_bboxes and bool(merged_cells(grid))
+
+
+def _needs_header_boxes(block: Block) -> bool:
+    """Header rows the unit builder reads as body rows (an overlong header: :mod:`..tables.header_trim`),
+    their boxes unknown."""
+    grid = block.table
+    if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
+        return False
+    return len(grid.header_row_bboxes) != len(grid.header_rows) and rows_to_body(grid) > 0
 
 
 def _pages(block: Block) -> list[int]:
@@ -80,7 +94,11 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
             return [ln for r in text.runs(page) if (ln := _Line(_words(r.text), r.x0, r.y0, r.x1, r.y1)).words]
 
         for i in targets:
+            if _needs_header_boxes(blocks[i]):
+                blocks[i] = _with_header_boxes(blocks[i], region_runs)
             block = blocks[i]
+            if not _needs_body_boxes(block):
+                continue
             boxes = _row_boxes(block, region_runs, region_lines)
             if any(b is not None for b in boxes):
                 grid: TableGrid = block.table  # type: ignore[assignment]
@@ -95,6 +113,47 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
         if text is not pdf:
             text.close()
     return doc.model_copy(update={"blocks": blocks})
+
+
+def _with_header_boxes(block: Block, region_runs: Any) -> Block:
+    """``block`` with a box for each header row the unit builder reads as a body row, found as body
+    rows are, among the runs no body row's known box holds (a body row's words repeated in such a
+    header row stay the body row's); the rows kept as column headers get none. ``block`` itself when
+    too few are found (:data:`MIN_ROWS_FOUND`)."""
+    grid: TableGrid = block.table  # type: ignore[assignment]
+    moved = rows_to_body(grid)
+    keep = len(grid.header_rows) - moved
+    pages = _pages(block)
+    n = len(grid.body_rows)
+    known = list(grid.body_row_bboxes) if len(grid.body_row_bboxes) == n else [None] * n
+    taken = [(p, b) for p, b in zip(pages, known) if b is not None]
+
+    def free_runs(page: int, region: BBox) -> list[_Line]:
+        return [
+            run for run in region_runs(page, region) if not any(p == page and _holds_centre(b, run) for p, b in taken)
+        ]
+
+    view = grid.model_copy(
+        update={
+            "header_rows": grid.header_rows[:keep],
+            "body_rows": grid.header_rows[keep:] + grid.body_rows,
+            "body_row_pages": [pages[0]] * moved + pages,
+            "body_row_bboxes": [None] * moved + known,
+            "body_row_cell_bboxes": [],
+        }
+    )
+    found = _row_boxes(block.model_copy(update={"table": view}), free_runs, lambda p, r: _group_lines(free_runs(p, r)))[
+        :moved
+    ]
+    if not any(b is not None for b in found):
+        return block
+    boxes: list[BBox | None] = [None] * keep + found
+    return block.model_copy(update={"table": grid.model_copy(update={"header_row_bboxes": boxes})})
+
+
+def _holds_centre(box: BBox, run: _Line) -> bool:
+    cx, cy = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def _regions(block: Block) -> dict[int, BBox]:
@@ -252,13 +311,21 @@ def _row_words(cells: list[str]) -> str:
 
 def _key_words(grid: TableGrid, r: int) -> list[str]:
     """The first :data:`KEY_WORDS` words of the leftmost non-empty cell of row ``r`` that differs from
-    the row above: the words a row's first line holds, run together (a wrapped cell's later lines
-    do not hold them)."""
-    row = grid.body_rows[r]
-    above = grid.body_rows[r - 1] if r > 0 else None
-    for c, cell in enumerate(row):
-        if cell.strip() and (above is None or c >= len(above) or above[c].strip() != cell.strip()):
-            return _words(cell)[:KEY_WORDS]
+    the rows above and below, else from the row above: the words a row's first line holds, run together
+    (a wrapped cell's later lines do not hold them, nor does a merged cell's text, printed once and
+    often centred across the rows it covers)."""
+    rows = grid.body_rows
+    row = rows[r]
+
+    def differs(c: int, other: list[str] | None) -> bool:
+        return other is None or c >= len(other) or other[c].strip() != row[c].strip()
+
+    above = rows[r - 1] if r > 0 else None
+    below = rows[r + 1] if r + 1 < len(rows) else None
+    for near in ((above, below), (above,)):
+        for c, cell in enumerate(row):
+            if cell.strip() and all(differs(c, other) for other in near):
+                return _words(cell)[:KEY_WORDS]
     return []
 
 

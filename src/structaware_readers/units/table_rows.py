@@ -10,7 +10,8 @@ import re
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from structaware_readers.models import Block, TableGrid, TableRowInfo, UnitType
+from structaware_readers.models import Block, TableRowInfo, UnitType
+from structaware_readers.tables.header_trim import repair_header, trim_header
 from structaware_readers.units.boxed_text import box_text, emit_box
 from structaware_readers.units.common import NUMBER, title
 from structaware_readers.units.spanning_cells import long_spans, span_cells, without_spans
@@ -183,93 +184,3 @@ def _is_data_row(row: tuple[str, list[str]]) -> bool:
     """A labelled line with a value that is not a bare year (year-only lines are column headers)."""
     label, values = row
     return bool(label) and any(not _YEAR.fullmatch(v.strip("()$% ,")) for v in values)
-
-
-def repair_header(grid: TableGrid) -> TableGrid:
-    """Move leading body rows that continue the column header into the header (never a data row).
-
-    In a mostly numeric table, a number-free leading row joins the header only when it fills empty
-    or spanning header cells above it, or its stub cell is empty, or its values are bare years.
-    """
-    body = grid.body_rows
-    numeric = sum(1 for row in body if any(NUMBER.search(c) for c in row[1:]))
-    if not grid.header_rows or len(body) < 3 or numeric < len(body) / 2:
-        return grid
-    header = list(grid.header_rows)
-    k = 0
-    while k < len(body) - 1:
-        row = body[k]
-        if not _year_line(row):
-            distinct = {c.strip() for c in row if c.strip()}
-            if any(NUMBER.search(c) for c in row) or len(distinct) < 2:
-                break  # a data row, a group label row or an empty row
-            if row[0].strip() and not _fills_header(header[-1], row):
-                break  # a data row under a complete header
-        header.append(row)
-        k += 1
-    if k == 0:
-        return grid
-    return grid.model_copy(
-        update={
-            "header_rows": header,
-            "body_rows": body[k:],
-            "body_row_pages": grid.body_row_pages[k:],
-            "body_row_bboxes": grid.body_row_bboxes[k:],
-            "body_row_cell_bboxes": grid.body_row_cell_bboxes[k:],
-        }
-    )
-
-
-#: Most header rows a grid keeps; a column header cell longer than this (characters) is body text.
-MAX_HEADER_ROWS, MAX_HEADER_CELL = 4, 120
-
-
-def trim_header(grid: TableGrid) -> TableGrid:
-    """Move header rows that cannot be column headers into the body."""
-    header = grid.header_rows
-    if len(header) <= MAX_HEADER_ROWS and all(len(c) <= MAX_HEADER_CELL for r in header for c in r):
-        return grid
-    keep = 1
-    while (
-        keep < min(len(header), MAX_HEADER_ROWS)
-        and (_year_line(header[keep]) or not any(NUMBER.search(c) for c in header[keep][1:]))
-        and all(len(c) <= MAX_HEADER_CELL for c in header[keep])
-    ):
-        keep += 1
-    if keep == len(header):
-        return grid
-    moved = header[keep:]
-    page = grid.body_row_pages[0] if grid.body_row_pages else None
-    return grid.model_copy(
-        update={
-            "header_rows": header[:keep],
-            "body_rows": moved + grid.body_rows,
-            "body_row_pages": ([page] * len(moved) + grid.body_row_pages) if page is not None else grid.body_row_pages,
-            "body_row_bboxes": ([None] * len(moved) + grid.body_row_bboxes)
-            if grid.body_row_bboxes
-            else grid.body_row_bboxes,
-            "body_row_cell_bboxes": [[] for _ in moved] + grid.body_row_cell_bboxes
-            if grid.body_row_cell_bboxes
-            else [],
-        }
-    )
-
-
-def _year_line(row: list[str]) -> bool:
-    """A column-header line of years: every value cell (not the stub) that has text is a bare year
-    (``(in millions) | 2021 | 2020``), and at least half of them have text."""
-    values = [c.strip() for c in row[1:]]
-    filled = [c for c in values if c]
-    return bool(filled) and 2 * len(filled) >= len(values) and all(_YEAR.fullmatch(c) for c in filled)
-
-
-def _fills_header(above: list[str], row: list[str]) -> bool:
-    """``row`` has text in a value column whose header cell above is empty or spans several columns."""
-    for c in range(1, min(len(row), len(above))):
-        if not row[c].strip():
-            continue
-        cell = above[c].strip()
-        spans = (c > 1 and above[c - 1].strip() == cell) or (c + 1 < len(above) and above[c + 1].strip() == cell)
-        if not cell or spans:
-            return True
-    return False
