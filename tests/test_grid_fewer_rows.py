@@ -96,6 +96,9 @@ def test_keeps_rows_finds_wrapped_labels_header_rows_and_cut_words():
         [["(in units)", "2031"], ["Net earn", "ings 1,208"], ["Total", ""], ["", "1,300"]],
     )
     assert keeps_rows(parser, rebuilt)
+    # a header's lines cut apart and interleaved by the parser, in its body: found in the rebuilt header
+    header_lines = _grid([], [["(in units) Quarter", "ended 2031"], ["Net earnings", "1,208"], ["Total", "1,300"]])
+    assert keeps_rows(header_lines, rebuilt)
     # a row glued from two printed rows is found in two rebuilt rows, its glued figures as the printed ones
     glued = _grid([], [["Net earnings Total", "1,2081,300"]])
     assert keeps_rows(glued, rebuilt)

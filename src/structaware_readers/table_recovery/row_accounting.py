@@ -3,13 +3,16 @@
 Stage 6 replaces a parser grid that cuts printed words with the text layer's grid of the same region. When
 the rebuilt grid has fewer body rows, the difference must be explained by rows that hold the same printed
 content: a label the parser wrapped over two or three rows (``Federal funds sold and`` / ``securities
-purchased``) read as one, a column-header row the parser took for a body row, or the text above the table
-read as a header. :func:`keeps_rows` says so when each non-empty parser row (body rows, and header rows that
-hold data) is found in one rebuilt row, or a few consecutive ones (a row the parser glued from two printed
-rows), taken in order: its letters, run together, inside the letters of the rebuilt rows (a word the parser
-cut at a column boundary is found whole), and its figures among theirs, each rebuilt figure used once (a
-figure run that is two printed runs glued, ``55321,209``, may be read as them). Two parser rows with figures
-in a value column never share a rebuilt row: a rebuilt grid that merges two data rows into one loses a row.
+purchased``) read as one, a line of the column header the parser took for a body row, or the text above the
+table read as a header. :func:`keeps_rows` says so when each non-empty parser row is found in one rebuilt
+row, or a few consecutive ones (a row the parser glued from two printed rows), taken in order: its letters,
+run together, inside the letters of the rebuilt rows (a word the parser cut at a column boundary is found
+whole), and its figures among theirs, each rebuilt figure used once (a figure run that is two printed runs
+glued, ``55321,209``, may be read as them). A parser header row that holds figures is found by its figures
+only, and a parser body row above every row found in the rebuilt body may be a line of the rebuilt header
+(its words and figures there: a header's lines are often cut apart and interleaved). Two parser rows with
+figures in a value column never share a rebuilt row: a rebuilt grid that merges two data rows into one
+loses a row.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ __all__ = ["MAX_ROWS_GLUED", "glued_figures", "keeps_rows"]
 MAX_ROWS_GLUED = 3
 
 _FIGURE = re.compile(r"\d[\d,.]*")
+_WORDS = re.compile(r"[^\W\d_]+")
 
 
 class _Row:
@@ -47,15 +51,19 @@ def keeps_rows(grid: TableGrid, rebuilt: TableGrid) -> bool:
     """Each row of ``grid`` holding text (its body rows and any header row that holds data) is found in
     ``rebuilt``'s rows (header rows first, then body rows) in order (module docstring)."""
     targets = [_Row(row) for row in [*rebuilt.header_rows, *rebuilt.body_rows]]
-    rows = [row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows
+    heads = len(rebuilt.header_rows)
+    header = [row for row in grid.header_rows if is_data_row_cells(row)]
     at = 0
-    for row in rows:
-        letters = _letters(" ".join(row))
+    for k, row in enumerate([*header, *grid.body_rows]):
+        letters = _letters(" ".join(row)) if k >= len(header) else ""  # a header's lines: its figures only
         figures = _figures(row)
         if not letters and not figures:
             continue
         data = bool(_figures(row[1:]))
         span = _find(targets, at, letters, figures, data)
+        if span is None and at < heads and _in_header(row, figures, targets[at:heads]):
+            span = (at, heads)  # a line of the header the parser put in the body (its cells cut apart)
+            data = False
         if span is None:
             return False
         start, end = span
@@ -79,6 +87,12 @@ def _find(targets: list[_Row], at: int, letters: str, figures: list[str], data: 
             if found and _fits(figures, span):
                 return start, end
     return None
+
+
+def _in_header(row: list[str], figures: list[str], header: list[_Row]) -> bool:
+    """Each word of ``row`` is in the letters of the rebuilt ``header`` rows and each figure a free one of theirs."""
+    letters = "".join(t.letters for t in header)
+    return all(_letters(w) in letters for w in _WORDS.findall(" ".join(row))) and _fits(figures, header)
 
 
 def _fits(figures: list[str], span: list[_Row]) -> bool:
