@@ -114,6 +114,10 @@ def test_keeps_rows_refuses_lost_and_merged_rows():
     # the same figure twice must be printed twice
     twice = _grid([], [["Seed sales", "612"], ["Orchard rentals", "612"]])
     assert not keeps_rows(twice, _grid([], [["Seed sales Orchard rentals", "612"]]))
+    # a data row the rebuild took for a line of its header is lost, though its words and figures are there
+    dosed = _grid([["Drug", "Dose"]], [["Alpha", "2.5 mg"], ["Beta", "30 mg"], ["Gamma", "1 mg"]])
+    into_header = _grid([["Drug", "Dose"], ["Alpha", "2.5 mg"]], [["Beta", "30 mg"], ["Gamma", "1 mg"]])
+    assert not keeps_rows(dosed, into_header)
     # rows out of order are not the parser's rows
     swapped = _grid([], [["Orchard rentals", "612"], ["Seed sales", "4,215"], ["Net earnings", "1,208"]])
     assert not keeps_rows(parser, swapped)

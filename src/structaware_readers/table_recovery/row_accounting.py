@@ -3,8 +3,9 @@
 Stage 6 replaces a parser grid that cuts printed words with the text layer's grid of the same region. When
 the rebuilt grid has fewer body rows, the difference must be explained by rows that hold the same printed
 content: a label the parser wrapped over two or three rows (``Federal funds sold and`` / ``securities
-purchased``) read as one, a line of the column header the parser took for a body row, or the text above the
-table read as a header. :func:`keeps_rows` says so when each non-empty parser row is found in one rebuilt
+purchased``) read as one, a line of the column header the parser took for a body row (its figures years or
+dates only: a data row the rebuild took for a header line is a row lost), or the text above the table read
+as a header. :func:`keeps_rows` says so when each non-empty parser row is found in one rebuilt
 row, or a few consecutive ones (a row the parser glued from two printed rows), taken in order: its letters,
 run together, inside the letters of the rebuilt rows (a word the parser cut at a column boundary is found
 whole), and its figures among theirs, each rebuilt figure used once (a figure run that is two printed runs
@@ -30,6 +31,8 @@ MAX_ROWS_GLUED = 3
 
 _FIGURE = re.compile(r"\d[\d,.]*")
 _WORDS = re.compile(r"[^\W\d_]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?", re.IGNORECASE)
 
 
 class _Row:
@@ -60,8 +63,9 @@ def keeps_rows(grid: TableGrid, rebuilt: TableGrid) -> bool:
         if not letters and not figures:
             continue
         data = bool(_figures(row[1:]))
-        span = _find(targets, at, letters, figures, data)
-        if span is None and at < heads and _in_header(row, figures, targets[at:heads]):
+        first = 0 if k < len(header) or _header_line(row) else heads  # a data row is not the rebuilt header
+        span = _find(targets, max(at, first), letters, figures, data)
+        if span is None and max(at, first) < heads and _in_header(row, figures, targets[at:heads]):
             span = (at, heads)  # a line of the header the parser put in the body (its cells cut apart)
             data = False
         if span is None:
@@ -87,6 +91,16 @@ def _find(targets: list[_Row], at: int, letters: str, figures: list[str], data: 
             if found and _fits(figures, span):
                 return start, end
     return None
+
+
+def _header_line(row: list[str]) -> bool:
+    """``row`` may be a line of a column header: each figure of its value cells is a year or part of a date
+    (``2022``, ``June 30, 2022``), not a measurement (``2.5 mg``, ``1,208``)."""
+    for cell in row[1:]:
+        dated = _MONTH.search(cell) is not None
+        if any(not dated and not _YEAR.fullmatch(f) for f in _figures([cell])):
+            return False
+    return True
 
 
 def _in_header(row: list[str], figures: list[str], header: list[_Row]) -> bool:
