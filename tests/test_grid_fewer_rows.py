@@ -2,7 +2,7 @@
 
 Generated input: ``tests/fixtures/pdf/wrapped_label_table.pdf`` (``make_wrapped_label_table.py``, made-up
 figures): a borderless table with a two-line column header and a row label wrapped over two lines. A parser
-grid that cuts a header word (``Dece`` | ``mber``), keeps the years' line as a body row and the wrapped label
+grid that cuts a header figure and word (``203`` | ``1``, ``Dece`` | ``mber``), keeps the years' line as a body row and the wrapped label
 as two rows has two body rows more than the text layer's grid, with the same printed content.
 """
 
@@ -24,7 +24,7 @@ W, H = 612, 792
 #: the table's region, rule to rule (points)
 BOX = (55 / W, 128 / H, 335 / W, 192 / H)
 
-_HEAD = "<tr><td></td><td>June 30, 2031</td><td>Dece</td><td>mber 31, 2030</td></tr>"
+_HEAD = "<tr><td></td><td>June 30, 203</td><td>1 Dece</td><td>mber 31, 2030</td></tr>"
 _ROWS = (
     "<tr><td>(in thousands)</td><td>2031</td><td></td><td>2030</td></tr>"
     "<tr><td>Seed stock held for sale</td><td>4,215</td><td></td><td>3,980</td></tr>"
@@ -32,8 +32,11 @@ _ROWS = (
     "<tr><td>long-term lease agreements</td><td>612</td><td></td><td>587</td></tr>"
 )
 _TOTAL = "<tr><td>Total holdings</td><td>4,827</td><td></td><td>4,567</td></tr>"
-#: the parser's grid: a cut header word, the years' line and the two lines of the wrapped label as body rows
+#: the parser's grid: a header figure and word cut at column boundaries (``203`` | ``1``, ``Dece`` | ``mber``),
+#: the years' line and the two lines of the wrapped label as body rows
 CUT_HTML = f"<table>{_HEAD}{_ROWS}{_TOTAL}</table>"
+#: the same with only a word cut: no number to mend, the parser's rows stay
+WORD_CUT_HTML = CUT_HTML.replace("June 30, 203</td><td>1 Dece", "June 30, 2031</td><td>Dece")
 #: the same with a row the page does not print: the text layer's grid loses it and must not be taken
 EXTRA_ROW_HTML = f"<table>{_HEAD}{_ROWS}<tr><td>Reserve fund</td><td>300</td><td></td><td>290</td></tr>{_TOTAL}</table>"
 
@@ -77,6 +80,12 @@ def test_fewer_rows_holding_every_parser_row_replace_a_grid_that_cuts_words():
     assert out.grid_source == "pdf_text_layer"
     assert out.header_rows == [["", "June 30,", "December 31,"], ["(in thousands)", "2031", "2030"]]
     assert out.body_rows == REBUILT_BODY
+
+
+def test_fewer_rows_are_taken_only_to_mend_a_number():
+    assert WORD_CUT_HTML != CUT_HTML
+    out = _table(recover_table_grids(_doc(WORD_CUT_HTML), PDF))
+    assert out.grid_source == "parser_html"
 
 
 def test_a_rebuilt_grid_that_loses_a_parser_row_is_refused():

@@ -5,8 +5,9 @@ header words are there, when a header row is a data row, when it was read turned
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
-when each parser row is found in it, :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a
-column-header row the parser put in the body) and reads the document's own words at least as well
+when the markup holds a figure the region does not print and each parser row is found in the new grid,
+:func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
+the body) and reads the document's own words at least as well
 (:func:`known_share`).
 """
 
@@ -94,7 +95,9 @@ def check_markup(
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2:
         return None
-    if len(rebuilt.body_rows) < len(grid.body_rows) and not (garbled and keeps_rows(grid, rebuilt)):
+    if len(rebuilt.body_rows) < len(grid.body_rows) and not (
+        garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
+    ):
         return None  # fewer rows, not explained by rows read together or moved to the header
     if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
         return None  # the parser's header is right and no stacked items were cut apart
@@ -223,6 +226,12 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
             if f and f not in figures and glued_figures(f, figures):
                 return True
     return False
+
+
+def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
+    """A cell of ``grid`` holds a figure run the region does not print (``202`` of ``2022`` cut at a column
+    boundary, two runs glued): the markup changes a number, which a grid read with fewer rows may mend."""
+    return any(f not in figures for f in _figures([*grid.header_rows, *grid.body_rows]))
 
 
 def _printed(
