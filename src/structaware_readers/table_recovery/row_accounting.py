@@ -2,14 +2,14 @@
 
 Stage 6 replaces a parser grid that cuts printed words with the text layer's grid of the same region. When
 the rebuilt grid has fewer body rows, the difference must be explained by rows that hold the same printed
-content: a label the parser wrapped over two or three rows (``Federal funds sold and`` / ``securities
-purchased``) read as one, a line of the column header the parser took for a body row (its figures years or
+content: a label the parser wrapped over two or three rows (``Orchard land and buildings held under`` /
+``long-term lease agreements``) read as one, a line of the column header the parser took for a body row (its figures years or
 dates only: a data row the rebuild took for a header line is a row lost), or the text above the table read
 as a header. :func:`keeps_rows` says so when each non-empty parser row is found in one rebuilt
 row, or a few consecutive ones (a row the parser glued from two printed rows), taken in order: its letters,
 run together, inside the letters of the rebuilt rows (a word the parser cut at a column boundary is found
 whole), and its figures among theirs, each rebuilt figure used once (a figure run that is two printed runs
-glued, ``55321,209``, may be read as them). A parser header row that holds figures is found by its figures
+glued, ``4,215612``, may be read as them). A parser header row that holds figures is found by its figures
 only, and a parser body row above every row found in the rebuilt body may be a line of the rebuilt header
 (its words and figures there: a header's lines are often cut apart and interleaved). Two parser rows with
 figures in a value column never share a rebuilt row: a rebuilt grid that merges two data rows into one
