@@ -4,8 +4,11 @@ A parser-markup grid is read again from the text layer when fewer than :data:`MI
 header words are there, when a header row is a data row, when it was read turned round, when a cell holds a piece
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
-keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row and reads the
-document's own words at least as well (:func:`known_share`).
+keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
+when the markup holds a figure the region does not print and each parser row is found in the new grid,
+:func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
+the body) and reads the document's own words at least as well
+(:func:`known_share`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_reg
 from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
 from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
+from structaware_readers.table_recovery.row_accounting import glued_figures, keeps_rows
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
 from structaware_readers.tables import grid_to_text
 
@@ -89,8 +93,12 @@ def check_markup(
     if not garbled and not may_hold_stacked_rows(grid.body_rows):
         return None
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
-    if rebuilt is None or rebuilt.n_cols < 2 or len(rebuilt.body_rows) < len(grid.body_rows):
+    if rebuilt is None or rebuilt.n_cols < 2:
         return None
+    if len(rebuilt.body_rows) < len(grid.body_rows) and not (
+        garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
+    ):
+        return None  # fewer rows, not explained by rows read together or moved to the header
     if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
         return None  # the parser's header is right and no stacked items were cut apart
     return rebuilt if keeps_data(grid, rebuilt, vocabulary, printed[1]) else None
@@ -166,7 +174,7 @@ def keeps_data(
         return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
     if printed is not None:  # figures printed apart and glued by the parser are not the parser's to keep
-        before = Counter({f: n for f, n in before.items() if f in printed or not _glued_figures(f, printed)})
+        before = Counter({f: n for f, n in before.items() if f in printed or not glued_figures(f, printed)})
     after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
@@ -215,21 +223,15 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
                 return True
         for f in _FIGURE.findall(cell):
             f = f.rstrip(".,")
-            if f and f not in figures and _glued_figures(f, figures):
+            if f and f not in figures and glued_figures(f, figures):
                 return True
     return False
 
 
-def _glued_figures(run: str, figures: set[str]) -> bool:
-    """``run`` is 2 or more of ``figures`` written one after another (the fewest pieces)."""
-    best: list[int | None] = [0] + [None] * len(run)  # fewest printed pieces making up run[:k]
-    for end in range(1, len(run) + 1):
-        for start in range(end):
-            if best[start] is not None and run[start:end] in figures:
-                n = best[start] + 1  # type: ignore[operator]
-                if best[end] is None or n < best[end]:  # type: ignore[operator]
-                    best[end] = n
-    return best[-1] is not None and best[-1] >= 2
+def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
+    """A cell of ``grid`` holds a figure run the region does not print (``202`` of ``2022`` cut at a column
+    boundary, two runs glued): the markup changes a number, which a grid read with fewer rows may mend."""
+    return any(f not in figures for f in _figures([*grid.header_rows, *grid.body_rows]))
 
 
 def _printed(
