@@ -138,8 +138,15 @@ def _cell_lines(
 ) -> list[TextLine]:
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
-    then those holding words of other cells too whose middle lies across the first ones (the cell's column)."""
-    others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
+    then those holding words of other cells too whose middle lies across the first ones (the cell's column: the
+    first ones across the middle of their extents, not a stray line of another column whose words the cell holds
+    and another row's garbled text does not). The
+    other cells are those of every row the cell spans, boxed or not (a row not found on the page still prints its
+    cells beside the merged one)."""
+    spanned = range(cell.first, cell.last + 1)
+    others = [
+        "".join(words(c)) for r in spanned for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()
+    ]
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
     candidates = [
         ln
@@ -149,6 +156,8 @@ def _cell_lines(
     sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
     if not sure:
         return []
+    lo, hi = _median([ln.x0 for ln in sure]), _median([ln.x1 for ln in sure])
+    sure = [ln for ln in sure if ln.x0 < hi and ln.x1 > lo]  # not a line of another column its words happen to match
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
 
@@ -233,6 +242,10 @@ def _cut_to_own_lines(
         if cols is None or (cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))):
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
 
 
 def _cell(row: list[str], col: int) -> str:
