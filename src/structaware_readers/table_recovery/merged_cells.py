@@ -139,8 +139,8 @@ def _cell_lines(
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
     then those holding words of other cells too whose middle lies across the first ones (the cell's column: the
-    first ones across the middle of their extents, not a stray line of another column whose words the cell holds
-    and another row's garbled text does not). The
+    column of most of the first ones, not a stray line of another column whose words the cell holds and another
+    row's garbled text does not). The
     other cells are those of every row the cell spans, boxed or not (a row not found on the page still prints its
     cells beside the merged one)."""
     spanned = range(cell.first, cell.last + 1)
@@ -156,8 +156,7 @@ def _cell_lines(
     sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
     if not sure:
         return []
-    lo, hi = _median([ln.x0 for ln in sure]), _median([ln.x1 for ln in sure])
-    sure = [ln for ln in sure if ln.x0 < hi and ln.x1 > lo]  # not a line of another column its words happen to match
+    sure = _column(sure)  # not a line of another column whose words the cell happens to hold
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
 
@@ -244,8 +243,18 @@ def _cut_to_own_lines(
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
 
 
-def _median(values: list[float]) -> float:
-    return sorted(values)[len(values) // 2]
+def _column(lines: list[TextLine]) -> list[TextLine]:
+    """The lines of ``lines`` in the column holding most of their characters: lines side by side with less
+    than half a line's thickness between them (the lines of a cell printed sideways) are one column."""
+    groups: list[list[TextLine]] = []
+    right = 0.0
+    for ln in sorted(lines, key=lambda ln: ln.x0):
+        if groups and ln.x0 <= right + 0.5 * min(ln.y1 - ln.y0, ln.x1 - ln.x0):
+            groups[-1].append(ln)
+        else:
+            groups.append([ln])
+        right = max(right, ln.x1) if len(groups[-1]) > 1 else ln.x1
+    return max(groups, key=lambda g: sum(len("".join(ln.words)) for ln in g))
 
 
 def _cell(row: list[str], col: int) -> str:
