@@ -20,6 +20,8 @@ __all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "merged_cells"]
 MIN_CELL_SHARE = 0.5
 #: Share of a merged cell's characters a row's own box must hold to count as printing the cell itself.
 HOLDS_CELL = 0.9
+#: Share of a row's own cells' characters its box cut above the rows below it must still hold.
+HOLDS_OWN = 0.9
 #: Margin round a merged cell's lines, in line heights (the width of a turned line).
 PAD = 0.2
 
@@ -109,6 +111,9 @@ def cell_boxes(
         for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
             lines = page_lines(pages[r])
             band = _own_band(grid, r, shared, [x for x in covered if x != r], boxes[r], lines, text, words)  # type: ignore[arg-type]
+            if band is None:
+                below = [boxes[x] for x in covered if x != r and pages[x] == pages[r]]
+                band = _above_rows_below(grid, r, shared[r], below, boxes[r], lines, words)  # type: ignore[arg-type]
             if band is not None:
                 boxes[r] = band
                 holding.discard(r)
@@ -195,6 +200,35 @@ def _own_band(
     if any(y0 <= (ln.y0 + ln.y1) / 2 <= y1 for ln in foreign):
         return None
     return (box[0], y0, box[2], y1)
+
+
+def _above_rows_below(
+    grid: TableGrid,
+    r: int,
+    shared: set[int],
+    below: list[BBox | None],
+    box: BBox,
+    lines: list[TextLine],
+    words: Callable[[str], list[str]],
+) -> BBox | None:
+    """``box`` cut where the first of the boxes ``below`` (of the other rows the merged cell spans) starts, when
+    they lie inside it (a ruled row whose merged cells reach down over the rows they span, those rows boxed on
+    their own lines) and the lines left in it hold :data:`HOLDS_OWN` of the characters of row ``r``'s own cells
+    (not its merged ones, ``shared``); ``None`` otherwise. Used when :func:`_own_band` cannot tell the row's lines
+    from the others' (short lines such as ``BD`` or ``5 days`` are the words of many rows)."""
+    inside = [
+        b
+        for b in below
+        if b is not None and box[1] < b[1] and (b[1] + b[3]) / 2 < box[3] and box[0] <= (b[0] + b[2]) / 2 <= box[2]
+    ]
+    own = [w for k, c in enumerate(grid.body_rows[r]) if k not in shared for w in words(c)]
+    if not inside or not own:
+        return None
+    cut = (box[0], box[1], box[2], min(b[1] for b in inside))
+    held = "".join(w for ln in _inside(lines, cut) for w in ln.words)
+    if sum(len(w) for w in own if w in held) < HOLDS_OWN * sum(len(w) for w in own):
+        return None
+    return cut
 
 
 def _cut_to_own_lines(
