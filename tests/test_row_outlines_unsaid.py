@@ -142,3 +142,112 @@ def test_a_row_outline_leaves_out_a_long_cell_said_in_another_unit(table) -> Non
     assert len(outlines) == 1 and outlines[0][2] == pytest.approx(XS[-1], abs=0.5)
     for ch in char_boxes(pdf, LAST):
         assert _holds(outlines, ch), (last.text, ch, outlines)
+
+
+INFECTION = "Sore ear"
+KEY_POINTS = [
+    "Most cases settle in three days",
+    "without any treatment at all;",
+    "offer pain relief first and ask",
+    "the patient to come back if the",
+    "pain or fever lasts beyond the",
+    "third day; refer a child under",
+    "three months with a high fever.",
+]
+#: Medicine, dose and length of the three rows the infection spans (two lines each); the third row's
+#: length is the first's: a short line of two rows' words.
+MEDICINES = [
+    (["First choice:", "amoxicillin"], "500mg TDS", "5 days"),
+    (["Penicillin allergy:", "clarithromycin"], "250mg BD", "7 days"),
+    (["Pregnant:", "erythromycin"], "250mg QDS", "5 days"),
+]
+NEXT = ["Bee sting", "Cold compress", "Ice pack", "None", "1 day"]
+BX = [72.0, 132.0, 292.0, 412.0, 482.0, 540.0]
+
+
+def _block_pdf(path: Path) -> list[float]:
+    """An infection and its key points merged over three medicine rows (ruled between the medicine rows
+    only), the key points running down beside all three; one row after it. Returns the rows' tops (header
+    first) and the table's bottom."""
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=(W, H), invariant=1)
+    c.setFont("Helvetica", SIZE)
+    c.setLineWidth(0.5)
+
+    def text(x: float, top: float, line: str) -> None:
+        c.drawString(x + 4, H - (top + 0.75 * LEAD), line)
+
+    tops = [110.0]
+    for height in [LEAD + 2 * PAD, *([2 * LEAD + 2 * PAD] * len(MEDICINES)), LEAD + 2 * PAD]:
+        tops.append(tops[-1] + height)
+    for col, head in enumerate(["Infection", "Key points", "Medicine", "Dose", "Length"]):
+        text(BX[col], tops[0] + PAD, head)
+    text(BX[0], tops[1] + PAD, INFECTION)
+    for k, line in enumerate(KEY_POINTS):
+        text(BX[1], tops[1] + PAD + k * LEAD, line)
+    for r, (medicine, dose, length) in enumerate(MEDICINES):
+        for k, line in enumerate(medicine):
+            text(BX[2], tops[r + 1] + PAD + k * LEAD, line)
+        text(BX[3], tops[r + 1] + PAD, dose)
+        text(BX[4], tops[r + 1] + PAD, length)
+    for col, cell in enumerate(NEXT):
+        text(BX[col], tops[-2] + PAD, cell)
+    for r, top in enumerate(tops):
+        inner = 2 <= r <= len(MEDICINES)
+        c.line(BX[2] if inner else BX[0], H - top, BX[-1], H - top)
+    for x in BX:
+        c.line(x, H - tops[0], x, H - tops[-1])
+    c.save()
+    return tops
+
+
+@pytest.fixture(scope="module")
+def block(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
+    """The table as rebuilt from the text layer: the first medicine row boxed over its ruled cells, which
+    reach down the whole block (the infection's and key points' cells), the others over their own cells."""
+    pdf = tmp_path_factory.mktemp("rows") / "block_of_rows.pdf"
+    tops = _block_pdf(pdf)
+    body = [[INFECTION, " ".join(KEY_POINTS), " ".join(m), dose, length] for m, dose, length in MEDICINES] + [NEXT]
+    boxes = [(BX[0] / W, tops[1] / H, BX[-1] / W, tops[4] / H)]
+    boxes += [(BX[2] / W, tops[r + 1] / H, BX[-1] / W, tops[r + 2] / H) for r in (1, 2)]
+    boxes.append((BX[0] / W, tops[4] / H, BX[-1] / W, tops[5] / H))
+    grid = TableGrid(
+        header_rows=[["Infection", "Key points", "Medicine", "Dose", "Length"]],
+        body_rows=body,
+        grid_source="pdf_text_layer",
+        body_row_bboxes=boxes,
+        body_row_pages=[1] * len(body),
+    )
+    region = (BX[0] / W - 0.005, tops[0] / H - 0.005, BX[-1] / W + 0.005, tops[-1] / H + 0.005)
+    text = "\n".join(" | ".join(r) for r in [*grid.header_rows, *grid.body_rows])
+    blk = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text=text, bbox=region, table=grid)
+    doc = ParsedDocument(doc_id="rows0004", source=str(pdf), name="rows", parser="mineru", page_count=1, blocks=[blk])
+    return pdf, tops, [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+
+
+def test_a_row_boxed_down_a_block_of_rows_is_cut_above_the_next_row(block) -> None:
+    """The first medicine row, ruled down the whole block (its infection and key points cells span the three
+    rows), is outlined on its own lines and its infection: none of the other medicine rows' characters and none
+    of the key points' (said once, in their own unit, which holds them all) lie inside its outlines, though a
+    line of the third row (its length) holds the first row's words. The trap: the other two medicine rows
+    and the row after the block keep their boxes."""
+    pdf, tops, units = block
+    kp = " ".join(KEY_POINTS)
+    first = [u for u in units if u.table.row_index == 0 and u.table.cells[1] != kp]  # type: ignore[union-attr]
+    span = [u for u in units if u.table.row_index == 0 and u.table.cells[1] == kp]  # type: ignore[union-attr]
+    assert len(first) == 1 and len(span) == 1, [u.text for u in units]
+    for ch in char_boxes(pdf, KEY_POINTS):
+        assert _holds(unit_outlines(span[0], (W, H)), ch), (span[0].text, ch)
+    outlines = unit_outlines(first[0], (W, H))
+    medicine, dose, _ = MEDICINES[0]
+    for ch in char_boxes(pdf, [*medicine, dose, INFECTION]):
+        assert _holds(outlines, ch), (first[0].text, ch, outlines)
+    others = [line for m, d, _ in MEDICINES[1:] for line in [*m, d]] + KEY_POINTS
+    for ch in char_boxes(pdf, others):
+        assert not _over(outlines, ch), (first[0].text, ch, outlines)
+    for r in (1, 2, 3):
+        own = [u for u in units if u.table.row_index == r]
+        assert len(own) == 1
+        box = unit_outlines(own[0], (W, H))[0]
+        assert box[1] == pytest.approx(tops[r + 1], abs=0.5) and box[3] == pytest.approx(tops[r + 2], abs=0.5)
