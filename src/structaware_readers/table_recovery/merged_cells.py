@@ -22,6 +22,9 @@ MIN_CELL_SHARE = 0.5
 HOLDS_CELL = 0.9
 #: Share of a row's own cells' characters its box cut above the rows below it must still hold.
 HOLDS_OWN = 0.9
+#: A group of a merged cell's lines standing apart from the rest, holding less than this share of the
+#: characters, is another column's.
+STRAY_SHARE = 0.2
 #: Margin round a merged cell's lines, in line heights (the width of a turned line).
 PAD = 0.2
 
@@ -278,8 +281,9 @@ def _cut_to_own_lines(
 
 
 def _column(lines: list[TextLine]) -> list[TextLine]:
-    """The lines of ``lines`` in the column holding most of their characters: lines side by side with less
-    than half a line's thickness between them (the lines of a cell printed sideways) are one column."""
+    """The lines of ``lines`` without those standing apart from the rest (more than half a line's thickness
+    to their side) that hold under :data:`STRAY_SHARE` of their characters: a word of another column the cell
+    happens to hold. Lines side by side (a cell printed sideways, words apart on one line) stay."""
     groups: list[list[TextLine]] = []
     right = 0.0
     for ln in sorted(lines, key=lambda ln: ln.x0):
@@ -288,7 +292,8 @@ def _column(lines: list[TextLine]) -> list[TextLine]:
         else:
             groups.append([ln])
         right = max(right, ln.x1) if len(groups[-1]) > 1 else ln.x1
-    return max(groups, key=lambda g: sum(len("".join(ln.words)) for ln in g))
+    size = [sum(len("".join(ln.words)) for ln in g) for g in groups]
+    return [ln for g, n in zip(groups, size) if n >= STRAY_SHARE * sum(size) or n == max(size) for ln in g]
 
 
 def _cell(row: list[str], col: int) -> str:
