@@ -146,15 +146,9 @@ def _cell_lines(
 ) -> list[TextLine]:
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
-    then those holding words of other cells too whose middle lies across the first ones (the cell's column: the
-    column of most of the first ones, not a stray line of another column whose words the cell holds and another
-    row's garbled text does not). The
-    other cells are those of every row the cell spans, boxed or not (a row not found on the page still prints its
-    cells beside the merged one)."""
-    spanned = range(cell.first, cell.last + 1)
-    others = [
-        "".join(words(c)) for r in spanned for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()
-    ]
+    then those holding words of other cells too whose middle lies across the first ones (the cell's column:
+    without a stray line of another column whose words the cell holds, :func:`_column`)."""
+    others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
     candidates = [
         ln
