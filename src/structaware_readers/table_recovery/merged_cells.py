@@ -114,7 +114,7 @@ def cell_boxes(
         for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
             lines = page_lines(pages[r])
             band = _own_band(grid, r, shared, [x for x in covered if x != r], boxes[r], lines, text, words)  # type: ignore[arg-type]
-            if band is None:
+            if band is None and _share(text, printed[pages[r]][1]) >= HOLDS_CELL:  # the cell's own box holds it
                 below = [boxes[x] for x in covered if x != r and pages[x] == pages[r]]
                 band = _above_rows_below(grid, r, shared[r], below, boxes[r], lines, words)  # type: ignore[arg-type]
             if band is not None:
