@@ -275,13 +275,14 @@ def _cut_to_own_lines(
 
 
 def _column(lines: list[TextLine]) -> list[TextLine]:
-    """The lines of ``lines`` without those standing apart from the rest (more than a line's thickness
-    to their side) that hold under :data:`STRAY_SHARE` of their characters: a word of another column the cell
+    """The lines of ``lines`` without those standing apart from the rest (more than half a line's height to
+    their side, a line's width for a turned line) that hold under :data:`STRAY_SHARE` of their characters: a word of another column the cell
     happens to hold. Lines side by side (a cell printed sideways, words apart on one line) stay."""
     groups: list[list[TextLine]] = []
     right = 0.0
     for ln in sorted(lines, key=lambda ln: ln.x0):
-        if groups and ln.x0 <= right + min(ln.y1 - ln.y0, ln.x1 - ln.x0):
+        turned = ln.y1 - ln.y0 > ln.x1 - ln.x0  # a turned cell's lines lie a line apart, words a space apart
+        if groups and ln.x0 <= right + (ln.x1 - ln.x0 if turned else 0.5 * (ln.y1 - ln.y0)):
             groups[-1].append(ln)
         else:
             groups.append([ln])
