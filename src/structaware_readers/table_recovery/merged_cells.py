@@ -20,6 +20,11 @@ __all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "merged_cells"]
 MIN_CELL_SHARE = 0.5
 #: Share of a merged cell's characters a row's own box must hold to count as printing the cell itself.
 HOLDS_CELL = 0.9
+#: Share of a row's own cells' characters its box cut above the rows below it must still hold.
+HOLDS_OWN = 0.9
+#: A group of a merged cell's lines standing apart from the rest, holding less than this share of the
+#: characters, is another column's.
+STRAY_SHARE = 0.2
 #: Margin round a merged cell's lines, in line heights (the width of a turned line).
 PAD = 0.2
 
@@ -109,6 +114,9 @@ def cell_boxes(
         for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
             lines = page_lines(pages[r])
             band = _own_band(grid, r, shared, [x for x in covered if x != r], boxes[r], lines, text, words)  # type: ignore[arg-type]
+            if band is None and _share(text, printed[pages[r]][1]) >= HOLDS_CELL:  # the cell's own box holds it
+                below = [boxes[x] for x in covered if x != r and pages[x] == pages[r]]
+                band = _above_rows_below(grid, r, shared[r], below, boxes[r], lines, words)  # type: ignore[arg-type]
             if band is not None:
                 boxes[r] = band
                 holding.discard(r)
@@ -138,7 +146,8 @@ def _cell_lines(
 ) -> list[TextLine]:
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
-    then those holding words of other cells too whose middle lies across the first ones (the cell's column)."""
+    then those holding words of other cells too whose middle lies across the first ones (the cell's column:
+    without a stray line of another column whose words the cell holds, :func:`_column`)."""
     others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
     candidates = [
@@ -149,6 +158,7 @@ def _cell_lines(
     sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
     if not sure:
         return []
+    sure = _column(sure)  # not a line of another column whose words the cell happens to hold
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
 
@@ -187,6 +197,35 @@ def _own_band(
     if any(y0 <= (ln.y0 + ln.y1) / 2 <= y1 for ln in foreign):
         return None
     return (box[0], y0, box[2], y1)
+
+
+def _above_rows_below(
+    grid: TableGrid,
+    r: int,
+    shared: set[int],
+    below: list[BBox | None],
+    box: BBox,
+    lines: list[TextLine],
+    words: Callable[[str], list[str]],
+) -> BBox | None:
+    """``box`` cut where the first of the boxes ``below`` (of the other rows the merged cell spans) starts, when
+    they lie inside it (a ruled row whose merged cells reach down over the rows they span, those rows boxed on
+    their own lines) and the lines left in it hold :data:`HOLDS_OWN` of the characters of row ``r``'s own cells
+    (not its merged ones, ``shared``); ``None`` otherwise. Used when :func:`_own_band` cannot tell the row's lines
+    from the others' (short lines such as ``BD`` or ``5 days`` are the words of many rows)."""
+    inside = [
+        b
+        for b in below
+        if b is not None and box[1] < b[1] and (b[1] + b[3]) / 2 < box[3] and box[0] <= (b[0] + b[2]) / 2 <= box[2]
+    ]
+    own = [w for k, c in enumerate(grid.body_rows[r]) if k not in shared for w in words(c)]
+    if not inside or not own:
+        return None
+    cut = (box[0], box[1], box[2], min(b[1] for b in inside))
+    held = "".join(w for ln in _inside(lines, cut) for w in ln.words)
+    if sum(len(w) for w in own if w in held) < HOLDS_OWN * sum(len(w) for w in own):
+        return None
+    return cut
 
 
 def _cut_to_own_lines(
@@ -233,6 +272,23 @@ def _cut_to_own_lines(
         if cols is None or (cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))):
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
+
+
+def _column(lines: list[TextLine]) -> list[TextLine]:
+    """The lines of ``lines`` without those standing apart from the rest (more than half a line's height to
+    their side, a line's width for a turned line) that hold under :data:`STRAY_SHARE` of their characters: a word of another column the cell
+    happens to hold. Lines side by side (a cell printed sideways, words apart on one line) stay."""
+    groups: list[list[TextLine]] = []
+    right = 0.0
+    for ln in sorted(lines, key=lambda ln: ln.x0):
+        turned = ln.y1 - ln.y0 > ln.x1 - ln.x0  # a turned cell's lines lie a line apart, words a space apart
+        if groups and ln.x0 <= right + (ln.x1 - ln.x0 if turned else 0.5 * (ln.y1 - ln.y0)):
+            groups[-1].append(ln)
+        else:
+            groups.append([ln])
+        right = max(right, ln.x1) if len(groups[-1]) > 1 else ln.x1
+    size = [sum(len("".join(ln.words)) for ln in g) for g in groups]
+    return [ln for g, n in zip(groups, size) if n >= STRAY_SHARE * sum(size) or n == max(size) for ln in g]
 
 
 def _cell(row: list[str], col: int) -> str:

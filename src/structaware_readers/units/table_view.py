@@ -13,6 +13,7 @@ from structaware_readers.common.column_spans import MERGED_CELL_CHARS
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
 from structaware_readers.tables.footnotes import cell_legends, cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title
+from structaware_readers.units.row_pieces import own_pieces, unsaid_cell_boxes
 
 if TYPE_CHECKING:
     from structaware_readers.grades.document import DocumentGrading
@@ -204,9 +205,12 @@ class TableView:
         ref = _row_element(self.block, page) if page else None
         merged = []
         if ref is not None and i < len(grid.body_row_bboxes) and grid.body_row_bboxes[i] is not None:
-            ref = (ref[0], grid.body_row_bboxes[i], ref[2])  # the row's own box, not the whole table's
+            # the row's own box, not the whole table's, without the columns of cells said in another unit
+            own, *rest = own_pieces(grid.body_row_bboxes[i], unsaid_cell_boxes(grid, i, cells, ref[2]))
+            ref = (ref[0], own, ref[2])
+            merged = [(ref[0], box, ref[2]) for box in rest]
             if len(grid.body_row_cell_bboxes) == len(grid.body_rows):  # the merged cells it shows, printed apart
-                merged = [
+                merged += [
                     (_row_element(self.block, p)[0], box, p)
                     for col, p, box in grid.body_row_cell_bboxes[i]
                     if col < len(cells) and cells[col].strip()
