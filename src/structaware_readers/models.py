@@ -88,17 +88,13 @@ class TableGrid(BaseModel):
     )
     title: str = Field(
         "",
-        description=(
-            "text of the table's title rows (a leading row with one text spanning the table, or a short label"
-            " above the real header): caption material, never a column header; '' when there is none"
-        ),
+        description="text of the table's title rows (a leading row with one text spanning the table, or a short label"
+        " above the real header): caption material, never a column header; '' when there is none",
     )
     text_outside_grid: str = Field(
         "",
-        description=(
-            "the parser's own text of the table when its markup holds only part of it (Unstructured"
-            " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text"
-        ),
+        description="the parser's own text of the table when its markup holds only part of it (Unstructured"
+        " ``Table.text`` with words no cell of ``text_as_html`` has); kept searchable as section text",
     )
     body_row_bboxes: list[BBox | None] = Field(
         default_factory=list,
@@ -107,14 +103,9 @@ class TableGrid(BaseModel):
             " from positioned text; empty = unknown (a row then points at its table block's bbox)"
         ),
     )
-    header_row_bboxes: list[BBox | None] = Field(
-        default_factory=list,
-        description=(
-            "bbox (0..1 of the page, origin top-left) of each header row on the page of the first body row,"
-            " when known; empty = unknown. A header row read as a body row (an overlong header, trimmed when"
-            " units are built) then points at its own row, not at the whole table"
-        ),
-    )
+    #: bbox (0..1 of the page, origin top-left) of each header row on the first body row's page; empty = unknown.
+    #: A header row read as a body row (an overlong header, trimmed when units are built) points at its own row.
+    header_row_bboxes: list[BBox | None] = Field(default_factory=list)
     #: per body row, (0-based column, 1-based page, bbox) of each merged cell it shares printed outside its own bbox
     body_row_cell_bboxes: list[list[tuple[int, int, BBox]]] = Field(default_factory=list)
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")
