@@ -155,7 +155,7 @@ def rerank_order(
         tokenize: the sparse encoder's tokenizer (the terms the question is matched on).
         options: the weights.
         idf: each query term's IDF in the collection (:func:`coverage_scores`, :func:`phrase_scores`);
-            ``None``: among the candidates.
+            ``None``: coverage weighs terms among the candidates, a phrase's terms weigh 1.0 each.
 
     Ties keep the fused order (the input order).
     """
