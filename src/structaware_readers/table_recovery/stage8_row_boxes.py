@@ -28,6 +28,9 @@ MIN_ROWS_FOUND = 0.5
 #: A run of words several rows hold joins the nearest row's runs when it is this many of its own
 #: heights from them at most, and its gap to them at most this share of its gap to the next row's.
 NEAR_LINES, CLEARLY_NEARER = 1.5, 0.8
+#: A row's run out of page order is dropped when it holds at most this many words (a header's word, a
+#: note's); a longer one is the row's text, printed across other rows by a layout the parser's rows misread.
+STRAY_WORDS = 2
 #: Passes over the shared runs: each may place the line next to those placed by the one before.
 SHARED_PASSES = 12
 _WORD = re.compile(r"[^\W_]+")
@@ -230,8 +233,8 @@ def _in_page_order(anchored: dict[int, list[_Line]]) -> dict[int, list[_Line]]:
     """Each row's runs (``anchored``: rows in order, top to bottom) without those printed above an earlier
     row's or below a later row's middle (the median of its runs' middles, each run weighing its characters):
     a word one row's cells hold but printed elsewhere on the page, such as a column header's word (``Class``)
-    or a note's, is not the row's line and would stretch its box over the rows between. A row whose middle
-    is out of order keeps its runs.
+    or a note's, is not the row's line and would stretch its box over the rows between (a run of more than
+    :data:`STRAY_WORDS` words stays). A row whose middle is out of order keeps its runs.
     """
     middles = {r: _median(got) for r, got in anchored.items() if got}
     out = {}
@@ -239,7 +242,7 @@ def _in_page_order(anchored: dict[int, list[_Line]]) -> dict[int, list[_Line]]:
         above = max((m for k, m in middles.items() if k < r), default=float("-inf"))
         below = min((m for k, m in middles.items() if k > r), default=float("inf"))
         if r in middles and above < middles[r] < below:
-            got = [x for x in got if above < (x.y0 + x.y1) / 2 < below]
+            got = [x for x in got if len(x.words) > STRAY_WORDS or above < (x.y0 + x.y1) / 2 < below]
         out[r] = list(got)
     return out
 
