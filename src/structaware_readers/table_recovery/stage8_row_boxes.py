@@ -28,6 +28,9 @@ MIN_ROWS_FOUND = 0.5
 #: A run of words several rows hold joins the nearest row's runs when it is this many of its own
 #: heights from them at most, and its gap to them at most this share of its gap to the next row's.
 NEAR_LINES, CLEARLY_NEARER = 1.5, 0.8
+#: A row's run out of page order is dropped when it holds at most this many words (a header's word, a
+#: note's); a longer one is the row's text, printed across other rows by a layout the parser's rows misread.
+STRAY_WORDS = 2
 #: Passes over the shared runs: each may place the line next to those placed by the one before.
 SHARED_PASSES = 12
 _WORD = re.compile(r"[^\W_]+")
@@ -210,7 +213,7 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
             anchored[holders[0]].append(run)
         elif holders:
             shared.append((run, holders))
-    found = {r: list(got) for r, got in anchored.items()}
+    found = _in_page_order(anchored)
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
         left = []
@@ -224,6 +227,36 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
             break
         shared = left
     return {r: got for r, got in found.items() if got}
+
+
+def _in_page_order(anchored: dict[int, list[_Line]]) -> dict[int, list[_Line]]:
+    """Each row's runs (``anchored``: rows in order, top to bottom) without those printed above an earlier
+    row's or below a later row's middle (the median of its runs' middles, each run weighing its characters):
+    a word one row's cells hold but printed elsewhere on the page, such as a column header's word (``Class``)
+    or a note's, is not the row's line and would stretch its box over the rows between (a run of more than
+    :data:`STRAY_WORDS` words stays). A row whose middle is out of order keeps its runs.
+    """
+    middles = {r: _median(got) for r, got in anchored.items() if got}
+    out = {}
+    for r, got in anchored.items():
+        above = max((m for k, m in middles.items() if k < r), default=float("-inf"))
+        below = min((m for k, m in middles.items() if k > r), default=float("inf"))
+        if r in middles and above < middles[r] < below:
+            got = [x for x in got if len(x.words) > STRAY_WORDS or above < (x.y0 + x.y1) / 2 < below]
+        out[r] = list(got)
+    return out
+
+
+def _median(runs: list[_Line]) -> float:
+    """The middle (top to bottom) of ``runs`` that half their characters reach: a row's long lines
+    outweigh a stray word of it."""
+    weighted = sorted(((x.y0 + x.y1) / 2, len("".join(x.words))) for x in runs)
+    half, seen = sum(w for _, w in weighted) / 2, 0
+    for middle, weight in weighted:
+        seen += weight
+        if seen >= half:
+            return middle
+    return weighted[-1][0]
 
 
 def _holder(run: _Line, holders: list[int], spans: dict[int, tuple[float, float]]) -> int | None:
