@@ -16,6 +16,9 @@ from structaware_readers.models import Unit
 
 Box = tuple[float, float, float, float]
 
+#: How far (points) a printed character may lie outside an outline that holds it.
+TOL = 2.0
+
 
 def char_boxes(pdf: Path, lines: list[str], *, printed_once: bool = False) -> list[Box]:
     """The boxes of the printed characters of each of ``lines`` on page 1, each line found by searching
@@ -53,3 +56,16 @@ def unit_outlines(unit: Unit, size: tuple[float, float]) -> list[Box]:
     """The unit's bboxes (0..1 of the page) in points on a page of ``size`` (width, height)."""
     w, h = size
     return [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in unit.bboxes if b is not None]
+
+
+def holds(outlines: list[Box], ch: Box, tol: float = TOL) -> bool:
+    """One of ``outlines`` holds the character box ``ch`` whole, within ``tol`` points."""
+    return any(
+        o[0] - tol <= ch[0] and o[1] - tol <= ch[1] and ch[2] <= o[2] + tol and ch[3] <= o[3] + tol for o in outlines
+    )
+
+
+def over(outlines: list[Box], ch: Box) -> bool:
+    """The middle of the character box ``ch`` lies inside one of ``outlines``."""
+    mx, my = (ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2
+    return any(o[0] <= mx <= o[2] and o[1] <= my <= o[3] for o in outlines)

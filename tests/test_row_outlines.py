@@ -5,7 +5,7 @@ recommendation cell wrapping over two or three lines beside one-line cells, a dr
 over two rows and printed once across both, a row of one line under them. Its grid is the parser's
 (a merged cell repeated in the rows it covers, one box for the table); rows are placed by stage 8.
 Each row's unit bboxes must hold every character of its cells (the merged one included, in both
-rows it covers) within :data:`TOL` points, and no line of the rows above and below (the trap).
+rows it covers) within :data:`pdf_chars.TOL` points, and no line of the rows above and below (the trap).
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, unit_outlines
+from pdf_chars import char_boxes, holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
 #: How far (PDF points) a character may lie outside its row's outline.
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, PAD, SIZE = 14.0, 5.0, 10.0
 WIDTHS = [120.0, 240.0, 100.0]
@@ -135,10 +134,6 @@ def text_layer_rows(drawn) -> tuple[Path, list[Unit]]:
     return pdf, _units(pdf, tops, "pdf_text_layer", boxes)
 
 
-def _inside(ch: tuple[float, float, float, float], o: tuple[float, float, float, float]) -> bool:
-    return o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL
-
-
 def _neighbours_lines(r: int) -> list[str]:
     """The lines of the rows above and below ``r``, the cells they share with it (merged) aside."""
     out = []
@@ -158,10 +153,9 @@ def test_every_row_is_outlined_whole_and_no_line_of_its_neighbours_is_inside(row
     for r, unit in enumerate(units):
         outlines = unit_outlines(unit, (W, H))
         for ch in char_boxes(pdf, [line for cell in _cells(r) for line in cell], printed_once=True):
-            assert any(_inside(ch, o) for o in outlines), (unit.text, ch, outlines)
+            assert holds(outlines, ch), (unit.text, ch, outlines)
         for ch in char_boxes(pdf, _neighbours_lines(r), printed_once=True):
-            middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
-            assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (unit.text, ch)
+            assert not over(outlines, ch), (unit.text, ch)
 
 
 def test_a_merged_cell_printed_once_gets_an_outline_of_its_own_in_both_rows(table_rows) -> None:
@@ -173,15 +167,14 @@ def test_a_merged_cell_printed_once_gets_an_outline_of_its_own_in_both_rows(tabl
     cell_outlines = []
     for r in (1, 2):
         outlines = unit_outlines(units[r], (W, H))
-        holding = [o for o in outlines if all(_inside(ch, o) for ch in merged)]
+        holding = [o for o in outlines if all(holds([o], ch) for ch in merged)]
         assert len(outlines) == 2 and len(holding) == 1, (units[r].text, outlines)
         cell_outlines.append(holding[0])
         others = char_boxes(
             pdf, [line for row in (1, 2) for cell in _cells(row)[1:] for line in cell], printed_once=True
         )
         for ch in others:
-            middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
-            assert not (holding[0][0] <= middle[0] <= holding[0][2] and holding[0][1] <= middle[1] <= holding[0][3])
+            assert not over(holding, ch), ch
     assert cell_outlines[0] == cell_outlines[1]
 
 

@@ -5,7 +5,7 @@ column header line, then four lines with figures but no label (schedule notes un
 labelled data rows. Read from the text layer, every line above the first labelled data row is header;
 the unit builder keeps the column header line and reads the other four as body rows
 (:mod:`structaware_readers.tables.header_trim`). Each of those rows' units must outline its own line
-(every character within :data:`TOL` points of PDFium's positions on the displayed page) and hold no
+(every character within :data:`pdf_chars.TOL` points of PDFium's positions on the displayed page) and hold no
 other line of the table (the trap: the whole table's region holds them all) -- for a grid rebuilt from
 the text layer (each header row keeps its line's box) and for the parser's grid of the same table
 without boxes (stage 8 finds them).
@@ -21,14 +21,13 @@ pytest.importorskip("pypdfium2")
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, unit_outlines
+from pdf_chars import char_boxes, holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
 #: How far (PDF points) a character may lie outside its row's outline.
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, SIZE = 16.0, 10.0
 #: Left edge of each column on the displayed page (points).
@@ -104,10 +103,6 @@ def _parser_grid(pdf: Path) -> TableGrid:
     )
 
 
-def _inside(ch: tuple[float, float, float, float], o: tuple[float, float, float, float]) -> bool:
-    return o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL
-
-
 @pytest.mark.parametrize("make_grid", [_text_layer_grid, _parser_grid])
 def test_header_rows_read_as_body_rows_are_outlined_with_their_own_line(pdf, make_grid) -> None:
     """The four note lines come out as row units of their own, each outlined whole on the turned page
@@ -123,11 +118,10 @@ def test_header_rows_read_as_body_rows_are_outlined_with_their_own_line(pdf, mak
         assert outlines, unit.text
         own = [cell for cell in rows[r] if cell]
         for ch in char_boxes(pdf, own):
-            assert any(_inside(ch, o) for o in outlines), (unit.text, ch, outlines)
+            assert holds(outlines, ch), (unit.text, ch, outlines)
         others = [cell for k, row in enumerate([HEADER, *rows]) if k != r + 1 for cell in row if cell]
         for ch in char_boxes(pdf, others, printed_once=True):
-            middle = ((ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2)
-            assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (unit.text, ch)
+            assert not over(outlines, ch), (unit.text, ch)
 
 
 def test_only_the_outlines_change(pdf) -> None:

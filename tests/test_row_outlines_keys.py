@@ -4,7 +4,7 @@ A category table: a review status merged over three rows and printed once, centr
 three categories and their definitions, the same three under each status. No run of text is one row's
 alone, so stage 8 places the rows by their first lines in order; a row's first line holds its category,
 not the merged status (printed on the middle row's line). Each row's unit must outline its category and
-definition (every character within :data:`TOL` points of PDFium's positions) and hold no line of another
+definition (every character within :data:`pdf_chars.TOL` points of PDFium's positions) and hold no line of another
 row's category or definition (the trap: the status's line is the next row's).
 """
 
@@ -17,12 +17,11 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import unit_outlines
+from pdf_chars import holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, SIZE, TOP = 24.0, 10.0, 120.0
 XS = [72.0, 200.0, 320.0]
@@ -68,16 +67,6 @@ def test_rows_sharing_every_word_are_placed_by_their_own_first_lines(tmp_path) -
         outlines = unit_outlines(unit, (W, H))
         assert outlines and all(o != tuple(v * s for v, s in zip(region, (W, H, W, H))) for o in outlines)
         for box in own[r]:
-            assert any(
-                o[0] - TOL <= box[0] and o[1] - TOL <= box[1] and box[2] <= o[2] + TOL and box[3] <= o[3] + TOL
-                for o in outlines
-            ), (unit.text, box, outlines)
+            assert holds(outlines, box), (unit.text, box, outlines)
         for k, boxes in enumerate(own):
-            if k == r:
-                continue
-            for box in boxes:
-                middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (
-                    unit.text,
-                    ROWS[k],
-                )
+            assert k == r or not any(over(outlines, box) for box in boxes), (unit.text, ROWS[k])

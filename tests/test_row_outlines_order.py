@@ -4,7 +4,7 @@ A search-strategy table (reportlab, Helvetica): each key question, long, is prin
 rows and repeated in each of them by the parser's grid, beside a set number, a concept and a search string
 of each row's own. The last column's header is printed on two lines, ``Search`` over ``notes``, and the last
 row's string says ``notes``: a run of that row's own words printed above every row. Each row's unit must
-outline its concept and string (every character within :data:`TOL` points of PDFium's positions) and hold
+outline its concept and string (every character within :data:`pdf_chars.TOL` points of PDFium's positions) and hold
 no character of another row's concept or string (the trap: the last row's box reached up to the header,
 over all the rows above it).
 """
@@ -18,13 +18,12 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, unit_outlines
+from pdf_chars import char_boxes, holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
 #: How far (PDF points) a character may lie outside an outline.
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, SIZE, TOP = 22.0, 9.0, 110.0
 XS = [60.0, 250.0, 290.0, 400.0]
@@ -85,16 +84,6 @@ def test_a_rows_word_printed_above_the_table_does_not_stretch_its_box(tmp_path) 
         outlines = unit_outlines(unit, (W, H))
         assert outlines and all(o != whole for o in outlines)
         for box in own[r]:
-            assert any(
-                o[0] - TOL <= box[0] and o[1] - TOL <= box[1] and box[2] <= o[2] + TOL and box[3] <= o[3] + TOL
-                for o in outlines
-            ), (unit.text, box, outlines)
+            assert holds(outlines, box), (unit.text, box, outlines)
         for k, boxes in enumerate(own):
-            if k == r:
-                continue
-            for box in boxes:
-                middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                assert not any(o[0] <= middle[0] <= o[2] and o[1] <= middle[1] <= o[3] for o in outlines), (
-                    unit.text,
-                    OWN[k],
-                )
+            assert k == r or not any(over(outlines, box) for box in boxes), (unit.text, OWN[k])

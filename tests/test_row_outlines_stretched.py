@@ -9,7 +9,7 @@ Two ruled tables built here (reportlab, Helvetica), rows placed by stage 8 (``ad
   ruled cells, so the last of the three reaches down to the comment's end): the comment is said once,
   in a unit of its own, and the last row's outline holds its own lines, not the comment's below them.
 
-Positions are read from PDFium's characters; a character may lie :data:`TOL` points outside an outline.
+Positions are read from PDFium's characters; a character may lie :data:`pdf_chars.TOL` points outside an outline.
 Each case has a trap: rows that were already right keep their outlines.
 """
 
@@ -22,13 +22,12 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, unit_outlines
+from pdf_chars import char_boxes, holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
 #: How far (PDF points) a character may lie outside an outline.
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, PAD, SIZE = 14.0, 5.0, 10.0
 
@@ -176,18 +175,6 @@ def drugs(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
     return pdf, tops, _doc(pdf, grid, _region(xs, tops))
 
 
-def _holds(outlines, ch) -> bool:
-    return any(
-        o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL for o in outlines
-    )
-
-
-def _over(outlines, ch) -> bool:
-    """The character's middle lies inside one of the outlines."""
-    mx, my = (ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2
-    return any(o[0] <= mx <= o[2] and o[1] <= my <= o[3] for o in outlines)
-
-
 def _row(units: list[Unit], i: int, *, span: bool = False) -> Unit:
     """Row ``i``'s unit, or the unit saying its long comment once (``span``)."""
     got = [u for u in units if u.table.row_index == i and (u.table.cells[-1] == " ".join(COMMENT)) == span]  # type: ignore[union-attr]
@@ -208,11 +195,11 @@ def test_a_merged_cell_printed_sideways_widens_no_row(search) -> None:
         outlines = unit_outlines(unit, (W, H))
         own = [c for c in rows[r] if printed.count(c) == 1]  # a text printed twice is searched for once
         for ch in char_boxes(pdf, own + ([QUESTION] if r < len(SEARCHES) else ["Question 3"])):
-            assert _holds(outlines, ch), (unit.text, ch, outlines)
+            assert holds(outlines, ch), (unit.text, ch, outlines)
         for other, cells in enumerate(rows):
             if other != r:
                 for ch in char_boxes(pdf, [c for c in cells if printed.count(c) == 1]):
-                    assert not _over(outlines, ch), (unit.text, cells, outlines)
+                    assert not over(outlines, ch), (unit.text, cells, outlines)
     last = unit_outlines(units[-1], (W, H))
     assert len(last) == 1 and last[0][1] == pytest.approx(_search_tops[-2], abs=1.0)
 
@@ -226,14 +213,14 @@ def test_a_row_boxed_down_to_a_long_merged_comment_is_cut_to_its_own_lines(drugs
     last = _row(units, 2)
     outlines = unit_outlines(last, (W, H))
     for ch in char_boxes(pdf, [*DRUGS[2], CLASS]):
-        assert _holds(outlines, ch), (last.text, ch, outlines)
+        assert holds(outlines, ch), (last.text, ch, outlines)
     below = [line for k, line in enumerate(COMMENT) if tops[1] + PAD + k * LEAD >= tops[3] + PAD + LEAD]
     assert below
     for ch in char_boxes(pdf, below):
-        assert not _over(outlines, ch), (last.text, ch, outlines)
+        assert not over(outlines, ch), (last.text, ch, outlines)
     comment = _row(units, 0, span=True)
     for ch in char_boxes(pdf, COMMENT):
-        assert _holds(unit_outlines(comment, (W, H)), ch), (comment.text, ch)
+        assert holds(unit_outlines(comment, (W, H)), ch), (comment.text, ch)
     for i in (0, 1, 3):
         own = unit_outlines(_row(units, i), (W, H))[0]
         assert own[1] == pytest.approx(tops[i + 1], abs=0.5) and own[3] == pytest.approx(tops[i + 2], abs=0.5)

@@ -5,7 +5,7 @@ each row boxed over its ruled cells (a text-layer grid), the comment printed onc
 The rows' units leave the comment out (it is said in its own unit), so their outlines must not run over
 the comment's lines printed beside them; the comment's unit holds all of it.
 
-Positions are read from PDFium's characters; a character may lie :data:`TOL` points outside an outline.
+Positions are read from PDFium's characters; a character may lie :data:`pdf_chars.TOL` points outside an outline.
 The trap: the row under the merged cells, whose short comment is its own, keeps its box across the table.
 """
 
@@ -18,13 +18,12 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, unit_outlines
+from pdf_chars import char_boxes, holds, over, unit_outlines
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
 from structaware_readers.units import build_units
 
 #: How far (PDF points) a character may lie outside an outline.
-TOL = 2.0
 W, H = 612.0, 792.0
 LEAD, PAD, SIZE = 14.0, 5.0, 10.0
 XS = [72.0, 172.0, 262.0, 362.0, 540.0]
@@ -102,18 +101,6 @@ def table(tmp_path_factory) -> tuple[Path, list[Unit]]:
     return pdf, [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
 
 
-def _holds(outlines, ch) -> bool:
-    return any(
-        o[0] - TOL <= ch[0] and o[1] - TOL <= ch[1] and ch[2] <= o[2] + TOL and ch[3] <= o[3] + TOL for o in outlines
-    )
-
-
-def _over(outlines, ch) -> bool:
-    """The character's middle lies inside one of the outlines."""
-    mx, my = (ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2
-    return any(o[0] <= mx <= o[2] and o[1] <= my <= o[3] for o in outlines)
-
-
 def _row(units: list[Unit], i: int, *, span: bool = False) -> Unit:
     """Row ``i``'s unit, or the unit saying the long comment once (``span``)."""
     got = [u for u in units if u.table.row_index == i and (u.table.cells[-1] == " ".join(COMMENT)) == span]  # type: ignore[union-attr]
@@ -128,20 +115,20 @@ def test_a_row_outline_leaves_out_a_long_cell_said_in_another_unit(table) -> Non
     pdf, units = table
     comment = _row(units, 0, span=True)
     for ch in char_boxes(pdf, COMMENT):
-        assert _holds(unit_outlines(comment, (W, H)), ch), (comment.text, ch)
+        assert holds(unit_outlines(comment, (W, H)), ch), (comment.text, ch)
     for i, (drug, dose) in enumerate(DRUGS):
         unit = _row(units, i)
         assert not unit.table.cells[3].strip()  # type: ignore[union-attr]
         outlines = unit_outlines(unit, (W, H))
         for ch in char_boxes(pdf, [drug, dose, CLASS]):
-            assert _holds(outlines, ch), (unit.text, ch, outlines)
+            assert holds(outlines, ch), (unit.text, ch, outlines)
         for ch in char_boxes(pdf, COMMENT):
-            assert not _over(outlines, ch), (unit.text, ch, outlines)
+            assert not over(outlines, ch), (unit.text, ch, outlines)
     last = _row(units, len(DRUGS))
     outlines = unit_outlines(last, (W, H))
     assert len(outlines) == 1 and outlines[0][2] == pytest.approx(XS[-1], abs=0.5)
     for ch in char_boxes(pdf, LAST):
-        assert _holds(outlines, ch), (last.text, ch, outlines)
+        assert holds(outlines, ch), (last.text, ch, outlines)
 
 
 INFECTION = "Sore ear"
@@ -238,14 +225,14 @@ def test_a_row_boxed_down_a_block_of_rows_is_cut_above_the_next_row(block) -> No
     span = [u for u in units if u.table.row_index == 0 and u.table.cells[1] == kp]  # type: ignore[union-attr]
     assert len(first) == 1 and len(span) == 1, [u.text for u in units]
     for ch in char_boxes(pdf, KEY_POINTS):
-        assert _holds(unit_outlines(span[0], (W, H)), ch), (span[0].text, ch)
+        assert holds(unit_outlines(span[0], (W, H)), ch), (span[0].text, ch)
     outlines = unit_outlines(first[0], (W, H))
     medicine, dose, _ = MEDICINES[0]
     for ch in char_boxes(pdf, [*medicine, dose, INFECTION]):
-        assert _holds(outlines, ch), (first[0].text, ch, outlines)
+        assert holds(outlines, ch), (first[0].text, ch, outlines)
     others = [line for m, d, _ in MEDICINES[1:] for line in [*m, d]] + KEY_POINTS
     for ch in char_boxes(pdf, others):
-        assert not _over(outlines, ch), (first[0].text, ch, outlines)
+        assert not over(outlines, ch), (first[0].text, ch, outlines)
     for r in (1, 2, 3):
         own = [u for u in units if u.table.row_index == r]
         assert len(own) == 1

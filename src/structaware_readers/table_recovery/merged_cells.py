@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
 
-__all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "merged_cells"]
+__all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "centre_in", "merged_cells"]
 
 #: Share of a merged cell's characters its lines found on the page must hold for the cell to get a box.
 MIN_CELL_SHARE = 0.5
@@ -241,7 +241,8 @@ def _cut_to_own_lines(
     of its merged cells more than a line above or below them (a box stretched to the height of the cells
     the row shares, as a ruled grid gives the last row a merged cell covers); ``None`` when it holds none,
     or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
-    the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's own and a merged cell's, keeps it whole)."""
+    the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
+    own and a merged cell's, keeps it whole)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
@@ -276,8 +277,9 @@ def _cut_to_own_lines(
 
 def _column(lines: list[TextLine]) -> list[TextLine]:
     """The lines of ``lines`` without those standing apart from the rest (more than half a line's height to
-    their side, a line's width for a turned line) that hold under :data:`STRAY_SHARE` of their characters: a word of another column the cell
-    happens to hold. Lines side by side (a cell printed sideways, words apart on one line) stay."""
+    their side, a line's width for a turned line) that hold under :data:`STRAY_SHARE` of their characters:
+    a word of another column the cell happens to hold. Lines side by side (a cell printed sideways, words
+    apart on one line) stay."""
     groups: list[list[TextLine]] = []
     right = 0.0
     for ln in sorted(lines, key=lambda ln: ln.x0):
@@ -298,7 +300,12 @@ def _cell(row: list[str], col: int) -> str:
 def _inside(lines: list[TextLine], box: BBox | None) -> list[TextLine]:
     if box is None:
         return []
-    return [ln for ln in lines if box[1] <= (ln.y0 + ln.y1) / 2 <= box[3] and box[0] <= (ln.x0 + ln.x1) / 2 <= box[2]]
+    return [ln for ln in lines if centre_in(ln, box)]
+
+
+def centre_in(ln: TextLine, box: BBox) -> bool:
+    """The middle of ``ln`` lies in ``box``."""
+    return box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3]
 
 
 def _within(ln: TextLine, box: BBox) -> bool:

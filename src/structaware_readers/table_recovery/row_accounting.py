@@ -2,8 +2,8 @@
 
 Stage 6 replaces a parser grid that cuts printed words with the text layer's grid of the same region. When
 the rebuilt grid has fewer body rows, the difference must be explained by rows that hold the same printed
-content: a label the parser wrapped over two or three rows (``Orchard land and buildings held under`` /
-``long-term lease agreements``) read as one, a line of the column header the parser took for a body row (its figures years or
+content: a label the parser wrapped over two or three rows (``Buildings held under`` / ``long-term
+leases``) read as one, a line of the column header the parser took for a body row (its figures years or
 dates only: a data row the rebuild took for a header line is a row lost), or the text above the table read
 as a header. :func:`keeps_rows` says so when each non-empty parser row is found in one rebuilt
 row, or a few consecutive ones (a row the parser glued from two printed rows), taken in order: its letters,
@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from structaware_readers.models import TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 
-__all__ = ["MAX_ROWS_GLUED", "glued_figures", "keeps_rows"]
+__all__ = ["MAX_ROWS_GLUED", "figure_runs", "glued_figures", "keeps_rows"]
 
 #: The most rebuilt rows one parser row may stand for (printed rows the parser glued into one).
 MAX_ROWS_GLUED = 3
@@ -46,7 +47,7 @@ class _Row:
                 kept.append(cell)
         self.letters = _letters(" ".join(cells))
         self.spanned = _letters(" ".join(kept))
-        self.figures = Counter(_figures(cells))  # equal figures side by side are figures of their own
+        self.figures = Counter(figure_runs(cells))  # equal figures side by side are figures of their own
         self.has_data = False
 
 
@@ -59,10 +60,10 @@ def keeps_rows(grid: TableGrid, rebuilt: TableGrid) -> bool:
     at = 0
     for k, row in enumerate([*header, *grid.body_rows]):
         letters = _letters(" ".join(row)) if k >= len(header) else ""  # a header's lines: its figures only
-        figures = _figures(row)
+        figures = figure_runs(row)
         if not letters and not figures:
             continue
-        data = bool(_figures(row[1:]))
+        data = bool(figure_runs(row[1:]))
         first = 0 if k < len(header) or _header_line(row) else heads  # a data row is not the rebuilt header
         span = _find(targets, max(at, first), letters, figures, data)
         if span is None and max(at, first) < heads and _in_header(row, figures, targets[at:heads]):
@@ -98,7 +99,7 @@ def _header_line(row: list[str]) -> bool:
     (``2022``, ``June 30, 2022``), not a measurement (``2.5 mg``, ``1,208``)."""
     for cell in row[1:]:
         dated = _MONTH.search(cell) is not None
-        if any(not dated and not _YEAR.fullmatch(f) for f in _figures([cell])):
+        if any(not dated and not _YEAR.fullmatch(f) for f in figure_runs([cell])):
             return False
     return True
 
@@ -148,5 +149,6 @@ def _letters(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalpha())
 
 
-def _figures(cells: list[str]) -> list[str]:
-    return [f.rstrip(".,") for cell in cells for f in _FIGURE.findall(cell) if f.rstrip(".,")]
+def figure_runs(texts: Iterable[str]) -> list[str]:
+    """The figure runs of ``texts`` in order (``1,208``, ``2.5``, ``2022``), a trailing ``.`` or ``,`` dropped."""
+    return [run.rstrip(".,") for text in texts for run in _FIGURE.findall(text)]

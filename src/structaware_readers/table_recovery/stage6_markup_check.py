@@ -7,8 +7,7 @@ column boundary cut the words of the page), or when it may hold stacked items. T
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
 when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
-the body) and reads the document's own words at least as well
-(:func:`known_share`).
+the body) and reads the document's own words at least as well (:func:`known_share`).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_reg
 from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
 from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
-from structaware_readers.table_recovery.row_accounting import glued_figures, keeps_rows
+from structaware_readers.table_recovery.row_accounting import figure_runs, glued_figures, keeps_rows
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
 from structaware_readers.tables import grid_to_text
 
@@ -56,7 +55,6 @@ RUN_PAD = 0.004
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LETTERS = re.compile(r"[A-Za-z]+")
-_FIGURE = re.compile(r"\d[\d,.]*")
 
 
 def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
@@ -221,9 +219,8 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
             low = w.lower()
             if low not in words and any(low in p for p in words if len(p) > len(low)):
                 return True
-        for f in _FIGURE.findall(cell):
-            f = f.rstrip(".,")
-            if f and f not in figures and glued_figures(f, figures):
+        for f in figure_runs([cell]):
+            if f not in figures and glued_figures(f, figures):
                 return True
     return False
 
@@ -241,7 +238,7 @@ def _printed(
     whose centre lies in ``bbox`` widened by :data:`RUN_PAD`, else pdfplumber's words of the region."""
     texts = _run_texts(runs, bbox) if runs is not None else [w["text"] for w in _page_words(page, bbox)]
     words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
-    figures = {f.rstrip(".,") for t in texts for f in _FIGURE.findall(t)}
+    figures = set(figure_runs(texts))
     return words, figures
 
 
@@ -305,7 +302,7 @@ def _page_words(page: Any, bbox: tuple[float, float, float, float]) -> list[dict
 
 
 def _figures(rows: list[list[str]]) -> Counter[str]:
-    return Counter(f.rstrip(".,") for row in rows for cell in row for f in _FIGURE.findall(cell))
+    return Counter(figure_runs(cell for row in rows for cell in row))
 
 
 def _checked_block(block: Block, page: Any, vocabulary: Any, runs: list[TextRun] | None = None) -> Block:

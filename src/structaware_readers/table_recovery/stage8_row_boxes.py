@@ -11,7 +11,7 @@ from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
-from structaware_readers.table_recovery.merged_cells import cell_boxes, merged_cells
+from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.tables.header_trim import rows_to_body
 
@@ -44,9 +44,16 @@ def needs_row_boxes(block: Block) -> bool:
     return _needs_body_boxes(block) or _needs_header_boxes(block)
 
 
-def _needs_body_boxes(block: Block) -> bool:
+def _grid(block: Block) -> TableGrid | None:
+    """The block's grid when it is a table with a bbox and body rows (stage 8 can box its rows)."""
     grid = block.table
-    if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
+    ok = block.kind is BlockKind.TABLE and block.bbox is not None and grid is not None and bool(grid.body_rows)
+    return grid if ok else None
+
+
+def _needs_body_boxes(block: Block) -> bool:
+    grid = _grid(block)
+    if grid is None:
         return False
     known = grid.body_row_bboxes
     if len(known) != len(grid.body_rows) or any(b is None for b in known):
@@ -57,8 +64,8 @@ def _needs_body_boxes(block: Block) -> bool:
 def _needs_header_boxes(block: Block) -> bool:
     """Header rows the unit builder reads as body rows (an overlong header: :mod:`..tables.header_trim`),
     their boxes unknown."""
-    grid = block.table
-    if block.kind is not BlockKind.TABLE or block.bbox is None or grid is None or not grid.body_rows:
+    grid = _grid(block)
+    if grid is None:
         return False
     return len(grid.header_row_bboxes) != len(grid.header_rows) and rows_to_body(grid) > 0
 
@@ -132,9 +139,7 @@ def _with_header_boxes(block: Block, region_runs: Any) -> Block:
     taken = [(p, b) for p, b in zip(pages, known) if b is not None]
 
     def free_runs(page: int, region: BBox) -> list[_Line]:
-        return [
-            run for run in region_runs(page, region) if not any(p == page and _holds_centre(b, run) for p, b in taken)
-        ]
+        return [run for run in region_runs(page, region) if not any(p == page and centre_in(run, b) for p, b in taken)]
 
     view = grid.model_copy(
         update={
@@ -152,11 +157,6 @@ def _with_header_boxes(block: Block, region_runs: Any) -> Block:
         return block
     boxes: list[BBox | None] = [None] * keep + found
     return block.model_copy(update={"table": grid.model_copy(update={"header_row_bboxes": boxes})})
-
-
-def _holds_centre(box: BBox, run: _Line) -> bool:
-    cx, cy = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
-    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def _regions(block: Block) -> dict[int, BBox]:
