@@ -21,9 +21,9 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
   (``methylprednisolone``), nor one it joins across a line-end hyphen, nor one whose letter the
   font maps to a control character (``Yılmazo\\x01glu`` read ``Yılmazoglu``: no one can name the
   letter), nor one a narrow cell wraps without a hyphen (``hyper`` / ``tension``) that the document
-  prints whole (:mod:`structaware_readers.text_layer`); CJK text has no spaces to lose.
+  prints whole (:mod:`structaware_readers.text.layer`); CJK text has no spaces to lose.
 * **broken hyphens**: a hyphen ending a line of the PDF (PDFium writes it ``U+FFFE``) that the unit
-  does not write as the writer meant it (:func:`structaware_readers.text_layer.meant`): dropped from
+  does not write as the writer meant it (:func:`structaware_readers.text.layer.meant`): dropped from
   a compound (``angiotensinconverting`` for ``angiotensin-converting``) or kept with a space
   (``patient- centered``, ``asso- ciated``). ``short- and`` is meant (a suspended hyphen), and so is
   ``recommendations`` for the layer's ``rec\ufffeommendations``.
@@ -74,7 +74,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_unit_text import MARKUP, _units_of
-from structaware_readers.text_layer import MIN_PAGE_CHARS, WORD, PageWords, PdfTextLayer, merge, normal, split_glued
+from structaware_readers.text.layer import MIN_PAGE_CHARS, WORD, PageWords, PdfTextLayer, merge, normal, split_glued
 
 #: A number token of a unit's text: digits joined by ``,`` or by ``.`` and at most one space
 #: (``0. 71``); a comma and a space part two numbers (``3,393, 3,540``: two table cells, a list).
@@ -105,7 +105,7 @@ def _for_words(text: str) -> str:
 
 
 class PdfLayers:
-    """The pages of a PDF as :class:`~structaware_readers.text_layer.PageWords` (1-based), read once."""
+    """The pages of a PDF as :class:`~structaware_readers.text.layer.PageWords` (1-based), read once."""
 
     def __init__(self, pdf: Path):
         self._layer = PdfTextLayer(pdf)
