@@ -13,6 +13,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
+from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,12 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
             continue
         runs = region_runs(page, region)
         found = _own_runs(grid, rows, runs)
+        own = {r: _row_words(grid.body_rows[r]) for r in rows}
+        columns = column_boxes(rows, own, found, runs, region)
+        if columns:  # the parser read the table turned: its rows are the printed columns
+            for r, box in columns.items():
+                out[r] = box
+            continue
         inside = runs
         by_lines = _match(grid, rows, region_lines(page, region)) if len(found) < len(rows) else {}
         if len(found) < MIN_ROWS_FOUND * len(rows):
