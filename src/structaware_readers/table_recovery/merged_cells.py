@@ -20,6 +20,9 @@ __all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "centre_in", "merged_cell
 MIN_CELL_SHARE = 0.5
 #: Share of a merged cell's characters a row's own box must hold to count as printing the cell itself.
 HOLDS_CELL = 0.9
+#: Share of a line's height a row's box must hold for the row to print the line (a merged cell's line printed
+#: on the border of two rows, centred across them, is neither's).
+HOLDS_LINE = 0.75
 #: Share of a row's own cells' characters its box cut above the rows below it must still hold.
 HOLDS_OWN = 0.9
 #: A group of a merged cell's lines standing apart from the rest, holding less than this share of the
@@ -315,13 +318,19 @@ def _within(ln: TextLine, box: BBox) -> bool:
 
 
 def _held(lines: list[TextLine], box: BBox) -> list[TextLine]:
-    """The lines of ``lines`` whose middle lies in ``box``, a line printed sideways (taller than wide) only
-    when it lies in it from end to end, within half its width (one printed across several rows is held
-    by none of their boxes, though its middle lies in one)."""
+    """The lines of ``lines`` whose middle lies in ``box``: a line printed across (wider than tall) when the box
+    holds :data:`HOLDS_LINE` of its height (a merged cell's line centred across two rows, on their border, is
+    held by neither box, though its middle touches both), a line printed sideways only when it lies in it from
+    end to end, within half its width (one printed across several rows is held by none of their boxes, though
+    its middle lies in one)."""
     out = []
     for ln in _inside(lines, box):
-        width = ln.x1 - ln.x0
-        if ln.y1 - ln.y0 <= width or (box[1] - width / 2 <= ln.y0 and ln.y1 <= box[3] + width / 2):
+        width, height = ln.x1 - ln.x0, ln.y1 - ln.y0
+        if height <= width:
+            held = min(ln.y1, box[3]) - max(ln.y0, box[1]) >= HOLDS_LINE * height
+        else:
+            held = box[1] - width / 2 <= ln.y0 and ln.y1 <= box[3] + width / 2
+        if held:
             out.append(ln)
     return out
 
