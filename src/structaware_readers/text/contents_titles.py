@@ -69,16 +69,16 @@ def _mended_text(text: str, old: list[str], new: list[str]) -> str:
 def give_contents_titles(blocks: list[Block], layer: PdfTextLayer) -> list[Block]:
     """``blocks`` with list lines given the titles the parser took out of them (module docstring);
     ``blocks`` itself when none is."""
+    headings: dict[int, list[int]] = {}  # page -> indices of its headings
+    for i, h in enumerate(blocks):
+        if h.kind is BlockKind.HEADING and h.text.strip():
+            headings.setdefault(h.page, []).append(i)
     dropped: set[int] = set()
     changed: dict[int, Block] = {}
     for k, b in enumerate(blocks):
         if b.kind is not BlockKind.LIST or not b.items or b.bbox is None:
             continue
-        titles = {
-            i: h.text
-            for i, h in enumerate(blocks)
-            if h.kind is BlockKind.HEADING and i not in dropped and h.text.strip() and _inside(h, b)
-        }
+        titles = {i: blocks[i].text for i in headings.get(b.page, []) if i not in dropped and _inside(blocks[i], b)}
         if not titles:
             continue
         page = layer.page(b.page)
