@@ -1,10 +1,10 @@
 """The words a PDF's text layer prints, page by page (PDFium), to check and restore a parser's text.
 
-Per page: its words (letter runs, lower case, NFKC) and which stand next to each other; its line-end hyphens
-and whether each is part of the word (kept when the document prints the compound with a hyphen or a half is an
-abbreviation, dropped when it prints the joined word); runs holding figures; dashes the font maps to a control
-character; raised figures, written with a caret. :class:`PdfTextLayer` raises ``InputNotFoundError`` and
-``MalformedInputError`` (field ``pdf``).
+Per page: its words (letter runs, lower case, NFKC) and which stand next to each other (also across a check
+box or a footnote letter set alone); its line-end hyphens and whether each is part of the word (kept when the
+document prints the compound with a hyphen or a half is an abbreviation, dropped when it prints the joined
+word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret.
+:class:`PdfTextLayer` raises ``InputNotFoundError`` and ``MalformedInputError`` (field ``pdf``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ _INNER_HYPHEN = re.compile(rf"({WORD.pattern})[-\u2010\u2011]({WORD.pattern})")
 #: Private Use Area glyphs (Symbol / Wingdings check boxes, arrows): no letters, and dropped by parsers.
 _PUA = "\ue000-\uf8ff"
 _ADJACENT = re.compile(rf"({WORD.pattern})[\s{_PUA}]+(?=({WORD.pattern}))")
+#: A letter set alone between two words, the next a sentence's first (``Resources d See``): a footnote mark,
+#: which parsers drop with its spaces; the two words stand next to each other as a check box's do.
+_MARK_BETWEEN = re.compile(rf"({WORD.pattern})\s+[a-z]\s+(?=((?=[A-Z]){WORD.pattern}))")
 #: The last word of a line and the first of the next.
 _LINE_WRAP = re.compile(rf"({WORD.pattern})[ \t]*\r?\n[ \t]*(?=({WORD.pattern}))")
 _UNNAMED_LETTER = re.compile(rf"({WORD.pattern})[{UNNAMED}](?=({WORD.pattern}))")
@@ -100,6 +103,19 @@ def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> 
     return a + b
 
 
+def written(text: str, doc_words: set[str], compounds: set[str]) -> str:
+    """``text`` with each line-end hyphen written as :func:`meant` says, in the text's own case."""
+
+    def join(m: re.Match[str]) -> str:
+        a, b = m.group(1), m.group(2)
+        value = meant(a, b, doc_words, compounds)
+        if value == f"{a}-{b}".lower():
+            return f"{a}-{b}"
+        return f"{a}- {b}" if value == f"{a}- {b}".lower() else a + b
+
+    return _BREAK.sub(join, text)
+
+
 def document_words(pages: list[str]) -> tuple[set[str], set[str]]:
     """``(words, compounds)`` of a document's pages (NFKC text): the words printed whole (not next
     to a line-end hyphen), and the hyphenated compounds printed inside a line (``self-monitoring``)."""
@@ -137,7 +153,7 @@ def page_words(text: str, doc_words: set[str], compounds: set[str], inner: set[s
         a, b = m.group(1).lower(), m.group(2).lower()
         if a + b in doc_words and a not in inner and b not in inner:  # ``in`` / ``patients`` are two words
             page.words.add(a + b)
-    for m in _ADJACENT.finditer(plain):
+    for m in (*_ADJACENT.finditer(plain), *_MARK_BETWEEN.finditer(plain)):
         page.pairs.add((m.group(1).lower(), m.group(2).lower()))
     runs = [r.strip(_EDGE) for r in plain.split()]
     page.tokens = {r for r in runs if _FIGURE.search(r) or _LONE_DASH.fullmatch(r)}
@@ -193,6 +209,22 @@ class PdfTextLayer:
                 self._pages[number].dashless = dict(self._dashless[number - 1])  # type: ignore[union-attr]
                 self._pages[number].marks.append(lambda: self._raised_runs(number))  # type: ignore[union-attr]
         return self._pages[number]
+
+    def box_text(self, number: int, bbox: tuple[float, float, float, float]) -> str:
+        """The text (NFKC) PDFium prints inside ``bbox`` (0..1, top-left origin) of page ``number`` (1-based);
+        read from the PDF on each call (a few blocks ask)."""
+        import pypdfium2
+
+        doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
+        try:
+            page = doc[number - 1]
+            width, height = page.get_size()
+            x0, y0, x1, y1 = bbox
+            return normal(
+                page.get_textpage().get_text_bounded(x0 * width, (1 - y1) * height, x1 * width, (1 - y0) * height)
+            )
+        finally:
+            doc.close()
 
     def _raised_runs(self, number: int) -> dict[str, str]:
         """:func:`raised_runs` of page ``number``, read from its glyphs once."""
@@ -308,5 +340,5 @@ def split_figures(run: str, page: PageWords) -> list[str] | None:
 __all__ = [
     "LINE_END_HYPHENS", "MIN_PAGE_CHARS", "PageWords", "PdfTextLayer", "SUSPENDED", "WORD", "document_words",
     "inner_words",
-    "meant", "merge", "normal", "page_words", "split_figures", "split_grouped", "split_glued",
+    "meant", "merge", "normal", "page_words", "written", "split_figures", "split_grouped", "split_glued",
 ]  # fmt: skip

@@ -4,6 +4,9 @@ Each word is checked against the text layer of the block's pages and mended: a l
 writer meant it, lost spaces between words or figures put back, an unnamed dash put back, raised reference
 figures written with a caret (``2019.^12``), overlapped lines put in line order. No other character is changed,
 added or dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
+Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
+word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
+get the titles the parser set apart as headings (:mod:`~structaware_readers.text.contents_titles`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import re
 from pathlib import Path
 
 from structaware_readers.models import Block, ParsedDocument, TableGrid
+from structaware_readers.text.box_reread import reread_glued
+from structaware_readers.text.contents_titles import give_contents_titles
 from structaware_readers.text.layer import (
     WORD,
     PageWords,
@@ -174,15 +179,18 @@ def _block(b: Block, layer: PdfTextLayer) -> Block:
 
 
 def restore_from_text_layer(doc: ParsedDocument, pdf: str | Path | bytes | PdfTextLayer) -> ParsedDocument:
-    """``doc`` with every block's text fields mended against ``pdf``'s text layer (module docstring); ``doc`` itself
-    when nothing changes. Raises ``InputNotFoundError``.
+    """``doc`` with every block's text fields mended against ``pdf``'s text layer (module docstring), short blocks
+    whose glued words hide dropped ones read from their boxes (:mod:`~structaware_readers.text.box_reread`) and
+    contents lines given the titles a parser set apart (:mod:`~structaware_readers.text.contents_titles`); ``doc``
+    itself when nothing changes. Raises ``InputNotFoundError``.
     """
     layer = pdf if isinstance(pdf, PdfTextLayer) else PdfTextLayer(pdf)
-    blocks = [_block(b, layer) for b in doc.blocks]
-    changed = sum(1 for new, old in zip(blocks, doc.blocks) if new is not old)
-    if not changed:
+    mended = reread_glued([_block(b, layer) for b in doc.blocks], layer)
+    changed = sum(1 for new, old in zip(mended, doc.blocks) if new is not old)  # same blocks, some mended
+    blocks = give_contents_titles(mended, layer)
+    if not changed and blocks is mended:
         return doc
-    log.debug("%s: %d blocks mended from the PDF text layer", doc.name, changed)
+    log.debug("%s: %d blocks mended from the PDF text layer", doc.name, changed + len(mended) - len(blocks))
     return doc.model_copy(update={"blocks": blocks})
 
 
