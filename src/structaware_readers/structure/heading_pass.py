@@ -6,7 +6,9 @@ headings above it. When the PDF's outline names enough blocks
 (split headings joined, run-on ones cut, new ones with ids ``<block id>-h<k>``). Headings the
 outline does not name (or all, without one) that show a sign of being none
 (:mod:`~structaware_readers.structure.heading_evidence`) become paragraphs. Without an outline,
-numbered Chinese chapter titles typed as paragraphs become headings. Block text is never changed.
+numbered Chinese chapter titles typed as paragraphs become headings, and so do decimal-numbered
+titles typed as paragraphs between numbered headings whose numbering they continue
+(:mod:`~structaware_readers.structure.numbered_titles`). Block text is never changed.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.structure.false_headings import SIDEBAR_LABEL
 from structaware_readers.structure.heading_evidence import beside_another, not_a_heading
 from structaware_readers.structure.headings import heading_levels, numbering_style
+from structaware_readers.structure.numbered_titles import promote_numbered_titles
 from structaware_readers.structure.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
 
 __all__ = ["settle_headings"]
@@ -43,6 +46,7 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
         named = {}
     old_levels = [b.level for b in blocks]
     changed = _demote(blocks, named)
+    demoted = {i for i, b in enumerate(blocks) if b.kind is not doc.blocks[i].kind}
     if named:
         blocks, named, old_levels = _split_run_on_titles(blocks, named, entries, old_levels)
         changed = _promote_named(blocks, named) or changed
@@ -57,6 +61,7 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
         changed = True
     else:
         changed = _promote_chapters(blocks) or changed
+        changed = promote_numbered_titles(blocks, demoted) or changed
         if changed and doc.parser != "unstructured":
             _numbering_levels(blocks)
         new_blocks = blocks
