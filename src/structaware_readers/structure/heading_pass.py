@@ -6,7 +6,11 @@ headings above it. When the PDF's outline names enough blocks
 (split headings joined, run-on ones cut, new ones with ids ``<block id>-h<k>``). Headings the
 outline does not name (or all, without one) that show a sign of being none
 (:mod:`~structaware_readers.structure.heading_evidence`) become paragraphs. Without an outline,
-numbered Chinese chapter titles typed as paragraphs become headings. Block text is never changed.
+numbered Chinese chapter titles typed as paragraphs become headings, and so do decimal-numbered
+titles typed as paragraphs between numbered headings whose numbering they continue
+(:mod:`~structaware_readers.structure.numbered_titles`); an outline too sparse to use whole still
+makes the unnumbered headings and paragraphs its top level names level-1 headings. Block text is
+never changed.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.structure.false_headings import SIDEBAR_LABEL
 from structaware_readers.structure.heading_evidence import beside_another, not_a_heading
 from structaware_readers.structure.headings import heading_levels, numbering_style
+from structaware_readers.structure.numbered_titles import promote_numbered_titles
 from structaware_readers.structure.outline import OutlineEntry, match_outline, printed_prefix, read_outline, text_key
 
 __all__ = ["settle_headings"]
@@ -39,10 +44,12 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
     blocks = list(doc.blocks)
     entries = read_outline(pdf) if pdf is not None else []
     named = match_outline(blocks, entries) if entries else {}
+    matched = named
     if len(named) < max(MIN_NAMED, len(entries) / 2):
         named = {}
     old_levels = [b.level for b in blocks]
     changed = _demote(blocks, named)
+    demoted = {i for i, b in enumerate(blocks) if b.kind is not doc.blocks[i].kind}
     if named:
         blocks, named, old_levels = _split_run_on_titles(blocks, named, entries, old_levels)
         changed = _promote_named(blocks, named) or changed
@@ -57,8 +64,10 @@ def settle_headings(doc: ParsedDocument, pdf: str | Path | bytes | None = None) 
         changed = True
     else:
         changed = _promote_chapters(blocks) or changed
+        changed = promote_numbered_titles(blocks, demoted) or changed
         if changed and doc.parser != "unstructured":
             _numbering_levels(blocks)
+        changed = _outline_chapters(blocks, matched) or changed
         new_blocks = blocks
     if not changed:
         return doc
@@ -277,6 +286,23 @@ def _promote_chapters(blocks: list[Block]) -> bool:
             continue
         if any((m < k and n2 == n - 1) or (m > k and n2 == n + 1) for m, n2 in alone.items()):
             blocks[i] = blocks[i].model_copy(update={"kind": BlockKind.HEADING, "level": None})
+            changed = True
+    return changed
+
+
+def _outline_chapters(blocks: list[Block], matched: dict[int, OutlineEntry]) -> bool:
+    """Step 3 with an outline too sparse to use whole: an unnumbered heading or paragraph that an
+    entry of the outline's top level names is a level-1 heading. The numbering alone places an
+    unnumbered heading below the one before it, so a chapter title (``Part two: adults``) over
+    numbered sections that do not say their chapter would hold none of them and close none of the
+    sections before it."""
+    changed = False
+    for i, entry in matched.items():
+        b = blocks[i]
+        if entry.level != 1 or b.kind not in (BlockKind.HEADING, BlockKind.PARAGRAPH) or b.is_furniture:
+            continue
+        if (b.kind is BlockKind.PARAGRAPH or b.level != 1) and numbering_style(b.text) is None:
+            blocks[i] = b.model_copy(update={"kind": BlockKind.HEADING, "level": 1})
             changed = True
     return changed
 

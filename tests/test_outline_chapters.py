@@ -1,0 +1,82 @@
+"""An outline too sparse to use whole still makes the unnumbered titles its top level names chapters
+(heading_pass, through :func:`structaware_readers.load.loader.prepare_document` and the unit builder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from structaware_readers.load.loader import prepare_document
+from structaware_readers.models import Block, BlockKind, ParsedDocument
+from structaware_readers.units import build_units
+
+H, P = BlockKind.HEADING, BlockKind.PARAGRAPH
+
+
+def _outlined_pdf(path: Path) -> Path:
+    """Three pages whose outline has three chapters and many run-in entries no block names."""
+    canvas = pytest.importorskip("reportlab.pdfgen.canvas")
+    c = canvas.Canvas(str(path))
+    outline = {
+        0: [("Summary of advice", 0)],
+        1: [("Orchard care", 0), *[(f"Key point {k}", 1) for k in range(4)]],
+        2: [("Vegetable beds", 0), ("Watering schedule", 1), *[(f"Evidence note {k}", 1) for k in range(4)]],
+    }
+    for page in range(3):
+        for k, (title, level) in enumerate(outline[page]):
+            c.bookmarkPage(f"b{page}-{k}")
+            c.addOutlineEntry(title, f"b{page}-{k}", level=level)
+        c.drawString(72, 720, f"page {page + 1}")
+        c.showPage()
+    c.save()
+    return path
+
+
+def _doc(rows: list[tuple[int, BlockKind, str, int | None]]) -> ParsedDocument:
+    blocks = [
+        Block(
+            block_id=f"p{page}-e{i}",
+            kind=kind,
+            text=text,
+            page=page,
+            level=level,
+            bbox=(0.1, 0.05 + 0.05 * i, 0.9, 0.08 + 0.05 * i),
+        )
+        for i, (page, kind, text, level) in enumerate(rows)
+    ]
+    return ParsedDocument(
+        doc_id="0" * 16,
+        source="synthetic",
+        name="synthetic",
+        parser="mineru",
+        input_format="content_list",
+        page_count=3,
+        page_sizes=[None] * 3,
+        blocks=blocks,
+    )
+
+
+def test_top_level_outline_titles_hold_the_numbered_sections_after_them(tmp_path: Path) -> None:
+    pdf = _outlined_pdf(tmp_path / "outlined.pdf")
+    doc = _doc(
+        [
+            (1, P, "Summary of advice", None),  # a chapter title the parser typed as a paragraph
+            (1, H, "2.1 Pruning", 2),
+            (1, P, "Apple trees are cut while dormant, stone fruit after harvest.", None),
+            (2, H, "Orchard care", 4),  # placed below the section before it by the numbering alone
+            (2, H, "2.1 Pruning", 2),
+            (2, P, "Young trees are shaped in their first three winters so light reaches the centre.", None),
+            (3, H, "Vegetable beds", 3),
+            (3, H, "2.2 Sowing", 2),
+            (3, P, "Beans go in once the soil is warm enough to hold a hand on it for a minute.", None),
+            (3, H, "Watering schedule", 3),  # trap: a second-level entry stays where the numbering put it
+            (3, P, "Seedlings take a light can every evening in their first dry fortnight.", None),
+        ]
+    )
+    units = build_units(prepare_document(doc, pdf=pdf))
+    paths = {" ".join(u.text.split()[:3]): u.section_path for u in units}
+    assert paths["Apple trees are"] == ["Summary of advice", "2.1 Pruning"]
+    assert paths["Young trees are"] == ["Orchard care", "2.1 Pruning"]
+    assert paths["Beans go in"] == ["Vegetable beds", "2.2 Sowing"]
+    assert paths["Seedlings take a"] == ["Vegetable beds", "2.2 Sowing", "Watering schedule"]
