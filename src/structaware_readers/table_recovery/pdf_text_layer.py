@@ -37,8 +37,10 @@ SMALL_TEXT = 0.85
 PAD = 2.0
 
 
-def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | None:
-    """Rebuild the grid of the table inside ``bbox`` on a pdfplumber ``page``."""
+def grid_from_region(page: Any, bbox: BBox, *, page_number: int, ruled: bool = True) -> TableGrid | None:
+    """Rebuild the grid of the table inside ``bbox`` on a pdfplumber ``page``; ``ruled=False`` reads it as a
+    borderless table even where ruling lines frame most of its words (rules that frame only part of it,
+    shading bands under its body, leave the header lines above them and the rows below them out)."""
     px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
     width, height = px1 - px0, pbottom - ptop
     if width <= 0 or height <= 0:
@@ -55,11 +57,11 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int) -> TableGrid | 
     words = reading_words(whole_glyphs(page, region), x_tolerance=3, y_tolerance=3, extra_attrs=["size"])
     if len(words) < 4:
         return None
-    ruled = _ruled_grid(crop, words)
-    if ruled is not None and _rows_in_one_cell([*ruled[0], *ruled[1]]):
-        built = _text_grid(words) or ruled  # row shading, not cell borders: the text lines, if they read
+    by_rules = _ruled_grid(crop, words) if ruled else None
+    if by_rules is not None and _rows_in_one_cell([*by_rules[0], *by_rules[1]]):
+        built = _text_grid(words) or by_rules  # row shading, not cell borders: the text lines, if they read
     else:
-        built = ruled or _text_grid(words)
+        built = by_rules or _text_grid(words)
     if built is None:
         return None
     header, body, body_boxes, header_boxes = built

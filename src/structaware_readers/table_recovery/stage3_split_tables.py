@@ -6,15 +6,16 @@ import logging
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, TableGrid
-from structaware_readers.table_recovery.grid_rules import is_data_row_cells
+from structaware_readers.table_recovery.grid_rules import is_data_row_cells, is_value
 from structaware_readers.table_recovery.panels import split_panels
-from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
+from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
+from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
 from structaware_readers.table_recovery.split_regions import covered_share, union_box
 from structaware_readers.table_recovery.stage1_select import has_grid
 from structaware_readers.tables import grid_to_text, table_warning
 
-__all__ = ["MIN_PIECES_COVERED", "MIN_PIECE_COVERED", "OTHER_COLUMNS", "join_split_tables"]
+__all__ = ["MIN_PIECES_COVERED", "MIN_PIECE_COVERED", "MISSES_WORDS", "OTHER_COLUMNS", "join_split_tables"]
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,8 @@ MIN_PIECES_COVERED = 0.9
 #: ... and at least this share of each text piece's words (else the piece is left out, see ``_read_split_region``).
 MIN_PIECE_COVERED = 0.65
 OTHER_COLUMNS = "the table pieces have other columns"
+MISSES_WORDS = "its grid misses words of the pieces"
+ROWS_RUN_ON = "figures on its rows lie outside it"
 _TEXT_PIECES = {BlockKind.PARAGRAPH, BlockKind.HEADING, BlockKind.FOOTNOTE}
 
 
@@ -105,23 +108,53 @@ def _split_grid(page: Any, pieces: list[Block], region: BBox, others: list[Block
     """The grid of ``region`` when it reads as one table holding the ``pieces``, else ``None`` and why:
     fewer than 2 labelled rows with figures, less than :data:`MIN_PIECES_COVERED` of the pieces' words,
     text of a block that is not a piece (``others``: its centre in the region), or (several ``table``
-    pieces) other columns than the pieces read alone. Panels of the grid under a header printed again
-    for another date become band rows (:mod:`.panels`)."""
+    pieces) other columns than the pieces read alone. A region whose ruling lines frame only part of
+    it (shading bands under the body, the header lines and a last block of rows outside them) is read
+    again as a borderless table when the ruled reading misses the pieces' words. Panels of the grid
+    under a header printed again for another date become band rows (:mod:`.panels`)."""
     if any(_inside(b.bbox, region) for b in others):
         return None, "another block lies inside"
+    grid, why = _region_grid(page, pieces, region, ruled=True)
+    if why == MISSES_WORDS:
+        grid, why = _region_grid(page, pieces, region, ruled=False)
+        if grid is not None and _rows_run_on(page, region):
+            return None, ROWS_RUN_ON
+    return (split_panels(grid), "") if grid is not None else (None, why)
+
+
+def _rows_run_on(page: Any, region: BBox) -> bool:
+    """A figure is printed on the region's rows outside it, left or right (a column the pieces left
+    out): the borderless reading would hold part of each row only."""
+    px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
+    width, height = px1 - px0, pbottom - ptop
+    left, right = px0 + region[0] * width - PAD, px0 + region[2] * width + PAD
+    band = (px0, max(ptop, ptop + region[1] * height), px1, min(pbottom, ptop + region[3] * height))
+    if band[3] - band[1] < 1:
+        return False
     try:
-        grid = grid_from_region(page, region, page_number=pieces[0].page)
+        words = region_words(page.crop(band, strict=False), x_tolerance=3, y_tolerance=3)
+    except Exception:  # noqa: BLE001 - pdfminer raises many types on broken content streams
+        return True  # unread: the rows are not known to end in the region
+    return any((float(w["x1"]) <= left or float(w["x0"]) >= right) and is_value(str(w["text"])) for w in words)
+
+
+def _region_grid(page: Any, pieces: list[Block], region: BBox, *, ruled: bool) -> tuple[TableGrid | None, str]:
+    """:func:`_split_grid`'s reading of ``region`` with or without its ruling lines, and why it fails."""
+    try:
+        grid = grid_from_region(page, region, page_number=pieces[0].page, ruled=ruled)
         tables = [b for b in pieces if b.kind is BlockKind.TABLE]
-        parts = [grid_from_region(page, b.bbox, page_number=b.page) for b in tables] if len(tables) > 1 else []
+        parts = (
+            [grid_from_region(page, b.bbox, page_number=b.page, ruled=ruled) for b in tables] if len(tables) > 1 else []
+        )
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         return None, f"the text layer cannot be read: {exc}"
     if grid is None or not has_grid(grid) or sum(1 for row in grid.body_rows if is_data_row_cells(row)) < 2:
         return None, "no grid with 2 labelled rows of figures"
     if covered_share("\n".join(b.text for b in pieces), grid_to_text(grid)) < MIN_PIECES_COVERED:
-        return None, "its grid misses words of the pieces"
+        return None, MISSES_WORDS
     if any(p is None or p.n_cols != grid.n_cols for p in parts):
         return None, OTHER_COLUMNS
-    return split_panels(grid), ""
+    return grid, ""
 
 
 def _inside(box: BBox | None, region: BBox) -> bool:
