@@ -7,7 +7,9 @@ column boundary cut the words of the page), or when it may hold stacked items. T
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
 when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
-the body) and reads the document's own words at least as well (:func:`known_share`).
+the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
+whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
+(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`).
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
 def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, float]) -> TableGrid:
     """``rebuilt`` without its last body rows that lie wholly below the parser's region ``bbox`` (0..1 of the
     page, origin top-left): the top of the line under the table (a footnote) that only the region's padding
-    reaches, its glyphs cut at the region's side (``unamo`` of ``unamortized``). The parser's markup, read
+    reaches, its glyphs cut at the region's side (``sto`` of ``stock``). The parser's markup, read
     from the region itself, holds no such row either."""
     boxes = rebuilt.body_row_bboxes
     if len(boxes) != len(rebuilt.body_rows):
