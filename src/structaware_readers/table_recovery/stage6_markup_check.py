@@ -7,7 +7,9 @@ column boundary cut the words of the page), or when it may hold stacked items. T
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
 when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
-the body) and reads the document's own words at least as well (:func:`known_share`).
+the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
+whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
+(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`).
 """
 
 from __future__ import annotations
@@ -93,13 +95,15 @@ def check_markup(
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2:
         return None
+    rebuilt = without_rows_below(rebuilt, block.bbox)
     if len(rebuilt.body_rows) < len(grid.body_rows) and not (
         garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
     ):
         return None  # fewer rows, not explained by rows read together or moved to the header
     if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
         return None  # the parser's header is right and no stacked items were cut apart
-    return rebuilt if keeps_data(grid, rebuilt, vocabulary, printed[1]) else None
+    words = printed[0] | _row_words(rebuilt, runs)
+    return rebuilt if keeps_data(grid, rebuilt, vocabulary, printed[1], words) else None
 
 
 def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None = None) -> TableGrid | None:
@@ -149,6 +153,25 @@ def check_parts(block: Block, pages: list[Any], vocabulary: Counter[str] | None 
     return rebuilt if keeps_data(grid, rebuilt, vocabulary) else None
 
 
+def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, float]) -> TableGrid:
+    """``rebuilt`` without its last body rows that lie wholly below the parser's region ``bbox`` (0..1 of the
+    page, origin top-left): the top of the line under the table (a footnote) that only the region's padding
+    reaches, its glyphs cut at the region's side (``sto`` of ``stock``). The parser's markup, read
+    from the region itself, holds no such row either."""
+    boxes = rebuilt.body_row_bboxes
+    if len(boxes) != len(rebuilt.body_rows):
+        return rebuilt
+    n = len(boxes)
+    while n > 1 and boxes[n - 1] is not None and boxes[n - 1][1] >= bbox[3]:
+        n -= 1
+    if n == len(boxes):
+        return rebuilt
+    pages = rebuilt.body_row_pages[:n] if len(rebuilt.body_row_pages) == len(boxes) else rebuilt.body_row_pages
+    return rebuilt.model_copy(
+        update={"body_rows": rebuilt.body_rows[:n], "body_row_bboxes": boxes[:n], "body_row_pages": pages}
+    )
+
+
 def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
     """The indices of the parts (``part_pages``: each part's 1-based page) holding a body row that may
     hold stacked items; ``[]`` when the grid does not say which page each row is on."""
@@ -159,7 +182,11 @@ def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
 
 
 def keeps_data(
-    grid: TableGrid, rebuilt: TableGrid, vocabulary: Counter[str] | None, printed: set[str] | None = None
+    grid: TableGrid,
+    rebuilt: TableGrid,
+    vocabulary: Counter[str] | None,
+    printed: set[str] | None = None,
+    printed_words: set[str] | None = None,
 ) -> bool:
     """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
     least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats; ``printed``, the region's
@@ -167,7 +194,10 @@ def keeps_data(
     ``21,209``, which no grid of the page holds), and (``vocabulary`` given)
     it reads the document's own words at least as well (:func:`known_share`) and keeps at least
     :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
-    cells cut words, ``M e N S`` for ``Module``, loses them)."""
+    cells cut words, ``M e N S`` for ``Module``, loses them). ``printed_words``, the region's letter runs
+    (lower case), given: a word the region prints whole counts as the document's own in both grids (a
+    column header's ``Thereafter`` that no paragraph uses, which a markup gluing the header into figures
+    lost, is no worse a reading than the parser's)."""
     if any(is_data_row_cells(row) for row in rebuilt.header_rows):
         return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
@@ -183,6 +213,8 @@ def keeps_data(
     lost = parser_known - set(_words_of(_cells(rebuilt)))
     if len(lost) > (1 - MIN_WORDS_KEPT) * len(parser_known):
         return False
+    if printed_words:
+        vocabulary = vocabulary + Counter(printed_words)
     return known_share(_cells(rebuilt), vocabulary) >= known_share(_cells(grid), vocabulary)
 
 
@@ -240,6 +272,16 @@ def _printed(
     words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
     figures = set(figure_runs(texts))
     return words, figures
+
+
+def _row_words(rebuilt: TableGrid, runs: list[TextRun] | None) -> set[str]:
+    """The letter runs (lower case) of PDFium's ``runs`` whose centre lies in a row box of ``rebuilt``: the
+    words printed whole on the lines the rebuild read (its header may lie in the region's padding, above
+    the parser's box)."""
+    if runs is None:
+        return set()
+    boxes = [b for b in (*rebuilt.header_row_bboxes, *rebuilt.body_row_bboxes) if b is not None]
+    return {w.lower() for b in boxes for run in runs_in(runs, b) for w in _LETTERS.findall(run.text)}
 
 
 def _found(header_words: list[str], pdf_words: set[str]) -> bool:
