@@ -23,16 +23,15 @@ MAX_GAP = 0.1
 SAME_BASELINE = 0.1
 
 
-def joined_lines(textpage: Any) -> str | None:
-    """The text of a ``pypdfium2.PdfTextPage`` (as ``get_text_range`` gives it) with the line breaks between
-    glyphs on one line dropped or written as a space (module docstring); ``None`` when no break falls inside a
-    run of glyphs, or when the text does not match the page's characters one to one."""
+def joined_lines(textpage: Any, text: str) -> str:
+    """``text``, a ``pypdfium2.PdfTextPage``'s text as its ``get_text_range`` gives it, with the line breaks
+    between glyphs on one line dropped or written as a space (module docstring); ``text`` itself when no break
+    falls inside a run of glyphs, or when it does not match the page's characters one to one."""
     import pypdfium2.raw as pdfium_c
 
-    text = textpage.get_text_range()
     count = textpage.count_chars()
     if "\r\n" not in text or len(text) != count:
-        return None
+        return text
     out: dict[int, str] = {}  # index of a break's ``\r`` -> what it is written as
     start = text.find("\r\n")
     while start != -1:
@@ -49,7 +48,7 @@ def joined_lines(textpage: Any) -> str | None:
                 out[start] = "" if gap <= MAX_GAP else " "
         start = text.find("\r\n", start + 2)
     if "" not in out.values():
-        return None  # PDFium broke no run of glyphs: its line breaks are its reading of the page, kept
+        return text  # PDFium broke no run of glyphs: its line breaks are its reading of the page, kept
     parts, last = [], 0
     for at in sorted(out):
         parts += [text[last:at], out[at]]

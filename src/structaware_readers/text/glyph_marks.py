@@ -136,7 +136,7 @@ def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
 def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map; without the
     line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`)."""
-    text = normal(joined_lines(textpage) or textpage.get_text_range())  # type: ignore[attr-defined]
+    text = normal(joined_lines(textpage, textpage.get_text_range()))  # type: ignore[attr-defined]
     if not _UNNAMED_BETWEEN_FIGURES.search(text):
         return text, {}
     import pypdfium2.raw as pdfium_c
