@@ -12,6 +12,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from structaware_readers.text.glyph_lines import joined_lines
+
 #: Control characters a font maps a glyph to (not the line-end hyphen ``U+0002``, nor tab / line breaks).
 UNNAMED = "\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f"
 _UNNAMED_BETWEEN_FIGURES = re.compile(rf"(?<=\d)[{UNNAMED}](?=\d)")
@@ -132,8 +134,9 @@ def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
 
 
 def page_text(textpage: object) -> tuple[str, dict[str, str]]:
-    """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map."""
-    text = normal(textpage.get_text_range())  # type: ignore[attr-defined]
+    """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map; without the
+    line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`)."""
+    text = normal(joined_lines(textpage, textpage.get_text_range()))  # type: ignore[attr-defined]
     if not _UNNAMED_BETWEEN_FIGURES.search(text):
         return text, {}
     import pypdfium2.raw as pdfium_c
