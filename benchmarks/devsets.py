@@ -117,8 +117,9 @@ def _subset_rows(name: str, result: Any, qmeta: dict[str, dict[str, Any]]) -> li
 def exact_search() -> None:
     """Make every Qdrant Edge search of this process exact (``SearchParams(exact=True)`` in each
     prefetch and plain query, unless the caller gives other params): no approximate-HNSW ordering,
-    so two builds of the same units rank every question the same and two commits compare question
-    by question. Evaluation only: the product keeps HNSW search."""
+    so two commits compare question by question (points of equal score come in the store's own order,
+    the same for two builds of the same units once optimised: the harness optimises each index).
+    Evaluation only: the product keeps HNSW search."""
     import qdrant_edge as E
 
     def exact(cls: Any) -> Any:
