@@ -14,19 +14,11 @@ from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.structure.headings import numbering_style
 from structaware_readers.units import build_units
+from synthetic_docs import synthetic_doc
 
 
 def _doc(blocks: list[Block], pages: int = 3) -> ParsedDocument:
-    return ParsedDocument(
-        doc_id="0" * 16,
-        source="synthetic",
-        name="synthetic",
-        parser="mineru",
-        input_format="content_list",
-        page_count=pages,
-        page_sizes=[None] * pages,
-        blocks=blocks,
-    )
+    return synthetic_doc(blocks, pages)
 
 
 def _b(bid: str, kind: BlockKind, text: str, page: int, bbox=None, level=None, **kw) -> Block:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.units import build_units
+from synthetic_docs import synthetic_doc
 
 H, P = BlockKind.HEADING, BlockKind.PARAGRAPH
 
@@ -18,16 +19,7 @@ def _doc(rows: list[tuple[BlockKind, str]]) -> ParsedDocument:
         Block(block_id=f"p1-e{i}", kind=kind, text=text, page=1, bbox=(0.1, 0.02 + 0.03 * i, 0.9, 0.04 + 0.03 * i))
         for i, (kind, text) in enumerate(rows)
     ]
-    return ParsedDocument(
-        doc_id="0" * 16,
-        source="synthetic",
-        name="synthetic",
-        parser="mineru",
-        input_format="content_list",
-        page_count=1,
-        page_sizes=[None],
-        blocks=blocks,
-    )
+    return synthetic_doc(blocks)
 
 
 def _paths(doc: ParsedDocument) -> dict[str, list[str]]:

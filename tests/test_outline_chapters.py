@@ -10,6 +10,7 @@ import pytest
 from structaware_readers.load.loader import prepare_document
 from structaware_readers.models import Block, BlockKind, ParsedDocument
 from structaware_readers.units import build_units
+from synthetic_docs import synthetic_doc
 
 H, P = BlockKind.HEADING, BlockKind.PARAGRAPH
 
@@ -45,16 +46,7 @@ def _doc(rows: list[tuple[int, BlockKind, str, int | None]]) -> ParsedDocument:
         )
         for i, (page, kind, text, level) in enumerate(rows)
     ]
-    return ParsedDocument(
-        doc_id="0" * 16,
-        source="synthetic",
-        name="synthetic",
-        parser="mineru",
-        input_format="content_list",
-        page_count=3,
-        page_sizes=[None] * 3,
-        blocks=blocks,
-    )
+    return synthetic_doc(blocks, pages=3)
 
 
 def test_top_level_outline_titles_hold_the_numbered_sections_after_them(tmp_path: Path) -> None:
