@@ -24,7 +24,8 @@ class RowKind(str, Enum):
     """What a body row is: ``data`` (a unit), ``group`` (a label for the rows below it: a short
     full-width row, or a first-cell-only band row in a table of three or more columns), ``note`` (a
     long full-width row, e.g. supporting text, or a label with no data row below it: a unit of its
-    own, ungraded) or ``skip`` (empty, or a repeat of the row above)."""
+    own, ungraded) or ``skip`` (empty, a repeat of the row above, or the column header printed again,
+    as a table continued on the next page prints it)."""
 
     DATA = "data"
     GROUP = "group"
@@ -36,14 +37,14 @@ class RowKind(str, Enum):
 MAX_GROUP_LABEL = 80
 
 
-def classify_rows(rows: list[list[str]]) -> list[RowKind]:
-    """One :class:`RowKind` per row (see its docstring)."""
+def classify_rows(rows: list[list[str]], header_rows: list[list[str]] | None = None) -> list[RowKind]:
+    """One :class:`RowKind` per body row (see its docstring); ``header_rows``: the table's column header."""
     kinds: list[RowKind] = []
     prev: list[str] | None = None
     for row in rows:
         cells = [c.strip() for c in row]
         non_empty = [c for c in cells if c]
-        if not non_empty or cells == prev:
+        if not non_empty or cells == prev or repeats_header(cells, header_rows or []):
             kinds.append(RowKind.SKIP)
             continue
         prev = cells
@@ -62,6 +63,17 @@ def classify_rows(rows: list[list[str]]) -> list[RowKind]:
             if nxt is not RowKind.DATA:
                 kinds[i] = RowKind.NOTE
     return kinds
+
+
+def repeats_header(cells: list[str], header_rows: list[list[str]]) -> bool:
+    """True when the body row ``cells`` is the column header printed again: two or more distinct
+    texts, each one of its own column's header texts (any header line), and no other text. A table
+    continued over pages prints its header on each page; as a row it would read ``Dose: Dose``."""
+    norm = lambda c: " ".join(c.split()).casefold()
+    said = [(i, norm(c)) for i, c in enumerate(cells) if c.strip()]
+    if len({c for _, c in said}) < 2:
+        return False
+    return all(any(i < len(h) and norm(h[i]) == c for h in header_rows) for i, c in said)
 
 
 #: A cell that is only a currency or percent sign: a column of its own in PDF-rebuilt grids
@@ -144,7 +156,18 @@ class TableView:
         # a symbol in every row tells rows apart no more than the general note does
         legends = {k: v for k, v in legends.items() if not all(k in (c.strip() for c in r) for r in rows)}
         context = " | ".join(s for s in (builder.document, head, columns, builder.section_context()) if s)
-        return cls(block, grid, rows, classify_rows(rows), headers, caption, context, notes, general, legends)
+        return cls(
+            block,
+            grid,
+            rows,
+            classify_rows(rows, grid.header_rows if grid.body_rows else None),
+            headers,
+            caption,
+            context,
+            notes,
+            general,
+            legends,
+        )
 
     def context(self, cells: list[str], group: str = "") -> str:
         """The shared context, the row's group label, the notes its markers point at, the general note."""
