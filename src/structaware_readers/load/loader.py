@@ -157,8 +157,9 @@ def prepare_document(
 
     In order: text as a reader sees it (:mod:`~structaware_readers.text.as_read`), boxed statements
     made paragraphs, text restored from ``pdf``'s text layer, page furniture, loose tables,
-    reading order, headings, continued paragraphs, references, front matter, algorithms and charts
-    (images need ``pdf`` and the ``ocr`` extra), unread figures named in the warnings.
+    reading order, headings, continued paragraphs, numbered entries cut at their number, references,
+    front matter, algorithms and charts (images need ``pdf`` and the ``ocr`` extra), unread figures
+    named in the warnings.
 
     Returns ``doc`` itself when nothing changes, else a copy.
 
@@ -171,6 +172,7 @@ def prepare_document(
     from structaware_readers.loose_tables import gather_loose_tables
     from structaware_readers.structure.boxed_statements import read_boxed_statements
     from structaware_readers.structure.continuations import join_continued_paragraphs
+    from structaware_readers.structure.entry_numbers import join_entry_numbers
     from structaware_readers.structure.front_matter import mark_front_matter
     from structaware_readers.structure.furniture import mark_furniture
     from structaware_readers.structure.heading_pass import settle_headings
@@ -182,7 +184,7 @@ def prepare_document(
         doc = _with_text_layer(doc, pdf)
     doc = gather_loose_tables(mark_furniture(doc), pdf)
     doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
-    doc = mark_front_matter(mark_references(join_continued_paragraphs(doc)))
+    doc = mark_front_matter(mark_references(join_entry_numbers(join_continued_paragraphs(doc))))
     doc = gather_chart_regions(attach_described_algorithms(doc))
     if pdf is not None:
         doc = _with_algorithm_images(_with_description_lines(doc, pdf), pdf)

@@ -13,6 +13,9 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from structaware_readers.table_recovery.crossed_lines import crossing_glyphs
+from structaware_readers.table_recovery.tangled_lines import untangled_lines
+
 Direction = Literal["ltr", "btt", "ttb", "rtl"]
 
 #: pdfplumber settings per direction: (char_dir, line_dir) for the glyphs of that direction.
@@ -152,8 +155,6 @@ def reading_text(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_toler
     in their word's line (:func:`mark_superscripts`: ``Strength^a`` as
     :mod:`structaware_readers.tables.cell_text` writes ``<sup>a</sup>``, ``CO2``), words joined by
     :func:`join_words`."""
-    from pdfplumber.utils import extract_words
-
     chars = printed_chars(chars)
     lines: list[list[str]] = []
     for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
@@ -167,8 +168,20 @@ def reading_text(chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_toler
         for part, is_upright in ((upright, True), (rotated, False)):
             if part:
                 kw = _kwargs(direction, is_upright, x_tolerance, y_tolerance)
-                lines += _lines_of(extract_words(part, **kw), direction, y_tolerance)
+                lines += _lines_of(_untangled_words(part, direction, is_upright, kw), direction, y_tolerance)
     return join_words(lines)
+
+
+def _untangled_words(
+    chars: list[dict[str, Any]], direction: Direction, upright: bool, kw: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """pdfplumber's words of ``chars``, upright left-to-right lines printed across each other read apart
+    (:func:`~structaware_readers.table_recovery.tangled_lines.untangled_lines`)."""
+    from pdfplumber.utils import extract_words
+
+    if direction != "ltr" or not upright:
+        return extract_words(chars, **kw)
+    return [w for line in untangled_lines(chars, kw["y_tolerance"]) for w in extract_words(line, **kw)]
 
 
 #: A glyph at most this share of the size of the glyph before it, and raised (lowered) by this share
@@ -185,16 +198,19 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
     just left of them (within that glyph's size across): pdfplumber then reads them in that line, not
     as a line of their own (``CO2 before``, never ``CO before ... 2``). The first glyph of a raised
     run is written ``^x`` (``Strength^a``, where pdfplumber read ``Strengtha``); a lowered run
-    (subscript) is glued as it is (``CO2``). Other glyphs unchanged."""
+    (subscript) is glued as it is (``CO2``). Small glyphs printed across a line of bigger ones are a line
+    of their own (:func:`~structaware_readers.table_recovery.crossed_lines.crossing_glyphs`), no scripts.
+    Other glyphs unchanged."""
     sizes = [float(ch.get("size") or 0) for ch in chars]
     if not sizes or min(sizes) > SUP_SIZE * max(sizes):
         return chars
+    crossing = crossing_glyphs(chars, small=SUP_SIZE, overlap=LINE_OVERLAP)
     order = sorted(range(len(chars)), key=lambda i: float(chars[i]["x0"]))
     out = list(chars)
     host_of: dict[int, dict[str, Any]] = {}  # index of a script glyph -> the full-size glyph it follows
     for pos, i in enumerate(order):
         ch = chars[i]
-        left = _left_neighbour(chars, order[:pos], ch)
+        left = None if i in crossing else _left_neighbour(chars, order[:pos], ch)
         if left is None:
             continue
         j = next(k for k in order[:pos] if chars[k] is left)
@@ -255,13 +271,12 @@ def cell_lines(
 ) -> list[tuple[float, str]]:
     """The text lines of one cell's upright, left-to-right glyphs, top to bottom: ``(top, text)``,
     ``top`` in PDF points from the page top; ``[]`` when the cell holds rotated or stacked text."""
-    from pdfplumber.utils import extract_words
-
     chars = printed_chars(chars)
     groups = _by_direction(chars)
     if set(groups) - {"ltr"} or any(not ch.get("upright", True) for ch in chars) or not chars or _is_stacked(chars):
         return []
-    words = extract_words(mark_superscripts(chars), x_tolerance=x_tolerance, y_tolerance=y_tolerance)
+    kw = {"x_tolerance": x_tolerance, "y_tolerance": y_tolerance}
+    words = _untangled_words(mark_superscripts(chars), "ltr", True, kw)
     lines: list[tuple[float, list[str]]] = []
     for w in words:
         if lines and abs(float(w["top"]) - lines[-1][0]) <= y_tolerance:
