@@ -72,3 +72,64 @@ def test_top_level_outline_titles_hold_the_numbered_sections_after_them(tmp_path
     assert paths["Young trees are"] == ["Orchard care", "2.1 Pruning"]
     assert paths["Beans go in"] == ["Vegetable beds", "2.2 Sowing"]
     assert paths["Seedlings take a"] == ["Vegetable beds", "2.2 Sowing", "Watering schedule"]
+
+
+def _kdigo_style_pdf(path: Path) -> Path:
+    """Two pages whose outline names two chapters and, below them, unnumbered subtitles and run-in entries."""
+    canvas = pytest.importorskip("reportlab.pdfgen.canvas")
+    c = canvas.Canvas(str(path))
+    outline = {
+        0: [
+            ("Orchard care", 0),
+            ("Key information", 1),
+            *[(f"Benefit note {k}", 2) for k in range(6)],
+            ("Rationale", 1),
+        ],
+        1: [
+            ("Vegetable beds", 0),
+            ("Soil notes", 1),
+            ("Seed notes", 1),
+            ("Planting records", 1),
+            *[(f"Harm note {k}", 2) for k in range(3)],
+        ],
+    }
+    for page in range(2):
+        for k, (title, level) in enumerate(outline[page]):
+            c.bookmarkPage(f"b{page}-{k}")
+            c.addOutlineEntry(title, f"b{page}-{k}", level=level)
+        c.drawString(72, 720, f"page {page + 1}")
+        c.showPage()
+    c.save()
+    return path
+
+
+def test_a_subtitle_a_sparse_outline_names_is_a_heading_and_opens_a_discussion(tmp_path: Path) -> None:
+    pdf = _kdigo_style_pdf(tmp_path / "subtitles.pdf")
+    doc = _doc(
+        [
+            (1, H, "Orchard care", 1),
+            (1, H, "2.1 Pruning", 2),
+            (1, P, "Recommendation 2.1.1: We recommend pruning apple trees while they are dormant (1B).", None),
+            (1, P, "Key information", None),  # a subtitle the parser typed as a paragraph
+            (1, P, "Balance of benefits and harms. Dormant cuts halved canker in two orchard trials.", None),
+            (1, H, "Rationale", 3),
+            (1, P, "Growers valued fewer infections over an earlier first harvest.", None),
+            (2, H, "Vegetable beds", 1),
+            (2, P, "Soil notes", None),
+            (2, P, "Clay beds drain slowly after rain.", None),
+            (2, P, "Seed notes", None),
+            (2, P, "Old seed germinates unevenly.", None),
+            (2, P, "Planting records", None),  # trap: the title of the table under it stays its caption
+            (2, BlockKind.TABLE, "Year Trees planted\n2030 12", None),
+        ]
+    )
+    units = build_units(prepare_document(doc, pdf=pdf))
+    first = {" ".join(u.text.split()[:2]): u for u in units}
+    rec, balance, growers = first["Recommendation 2.1.1:"], first["Balance of"], first["Growers valued"]
+    assert balance.section_path == ["Orchard care", "2.1 Pruning", "Key information"]
+    assert "Discusses: Recommendation 2.1.1" in balance.context and balance.linked_ids == [rec.unit_id]
+    # a sibling of the numbered section's other subtitles, not nested under the one before it
+    assert growers.section_path == ["Orchard care", "2.1 Pruning", "Rationale"]
+    # subtitles with no numbered section above them are siblings too
+    assert first["Old seed"].section_path == ["Vegetable beds", "Seed notes"]
+    assert all("Planting records" not in u.section_path for u in units)

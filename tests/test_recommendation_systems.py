@@ -246,6 +246,28 @@ def test_a_statement_inside_a_discussion_starts_what_the_text_after_it_discusses
     assert all("Discusses:" not in u.context for u in _recs(units))
 
 
+def test_a_statement_inside_a_discussion_keeps_its_place_body_and_links() -> None:
+    doc = _doc(
+        (H, "KDIGO 2031 Clinical Practice Guideline for Glomerular Disease"),
+        (H, "4.1 Supportive care"),
+        (P, "Recommendation 4.1.1: We recommend a blood pressure target below 120 mm Hg systolic (1B)."),
+        (H, "Rationale"),
+        (P, "Blood pressure trials in kidney disease favour the lower target."),
+        (P, "Practice Point 4.1.2: Signs that call for a gentler blood pressure target:"),
+        (P, "Postural dizziness, recent falls or a systolic pressure already below 110 mm Hg."),
+        (P, "Falls were more common in the intensive arm of the trials."),
+    )
+    units = build_units(doc)
+    first = {u.text.split()[0]: u for u in units}
+    rec, trials, point, falls = first["Recommendation"], first["Blood"], first["Practice"], first["Falls"]
+    # the discussion text before the statement is flushed first: units in page order, each with its own links
+    assert [u.text.split()[0] for u in units] == ["Recommendation", "Blood", "Practice", "Falls"]
+    assert trials.linked_ids == [rec.unit_id] and falls.linked_ids == [point.unit_id]
+    assert point.linked_ids == [] and "Discusses:" not in point.context
+    # the statement ending with a colon takes the paragraph it announces, not the text after that
+    assert "Postural dizziness" in point.text and "Falls" not in point.text
+
+
 def test_prepare_document_reads_boxed_statements() -> None:
     from structaware_readers.load.loader import prepare_document
 

@@ -9,8 +9,8 @@ outline does not name (or all, without one) that show a sign of being none
 numbered Chinese chapter titles typed as paragraphs become headings, and so do decimal-numbered
 titles typed as paragraphs between numbered headings whose numbering they continue
 (:mod:`~structaware_readers.structure.numbered_titles`); an outline too sparse to use whole still
-makes the unnumbered headings and paragraphs its top level names level-1 headings. Block text is
-never changed.
+makes the unnumbered headings and paragraphs its top level names level-1 headings, and the short
+title paragraphs its deeper entries name headings below them. Block text is never changed.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ __all__ = ["settle_headings"]
 MIN_NAMED = 4
 #: Longest title (characters after the number) of a numbered Chinese chapter promoted from a paragraph.
 MAX_CHAPTER_CHARS = 30
+#: Longest unnumbered paragraph a deeper entry of a sparse outline makes a heading (``Key information``).
+MAX_SUBTITLE_CHARS = 80
 
 _CN_CHAPTER = re.compile(r"^\s*(\d{1,2})\s*[.．、]\s*(?P<title>[\u3400-\u9fff].*)$", re.DOTALL)
 _CLAUSE = re.compile(r"[，。；：,;:！？!?]")
@@ -295,7 +297,9 @@ def _outline_chapters(blocks: list[Block], matched: dict[int, OutlineEntry]) -> 
     entry of the outline's top level names is a level-1 heading. The numbering alone places an
     unnumbered heading below the one before it, so a chapter title (``Part two: adults``) over
     numbered sections that do not say their chapter would hold none of them and close none of the
-    sections before it."""
+    sections before it. A paragraph that a deeper entry names whole (one short unnumbered title line,
+    not the title of a table after it: ``Key information`` over a recommendation's evidence) is a
+    heading too, at the level :func:`_subtitle_level` gives."""
     changed = False
     for i, entry in matched.items():
         b = blocks[i]
@@ -304,7 +308,46 @@ def _outline_chapters(blocks: list[Block], matched: dict[int, OutlineEntry]) -> 
         if (b.kind is BlockKind.PARAGRAPH or b.level != 1) and numbering_style(b.text) is None:
             blocks[i] = b.model_copy(update={"kind": BlockKind.HEADING, "level": 1})
             changed = True
+    for i, entry in sorted(matched.items()):
+        b = blocks[i]
+        if entry.level == 1 or b.kind is not BlockKind.PARAGRAPH or b.is_furniture or not _title_line(b.text):
+            continue
+        if _next_body(blocks, i) in _FOLLOWERS:
+            continue  # the title of the table after it: the unit builder makes it that table's caption
+        blocks[i] = b.model_copy(update={"kind": BlockKind.HEADING, "level": _subtitle_level(blocks, i, matched)})
+        changed = True
     return changed
+
+
+def _title_line(text: str) -> bool:
+    """One short unnumbered line with no sentence end: a title, not a sentence the outline starts with."""
+    s = " ".join(text.split())
+    return (
+        0 < len(s) <= MAX_SUBTITLE_CHARS
+        and "\n" not in text.strip()
+        and numbering_style(s) is None
+        and s[-1] not in ".:;"
+    )
+
+
+def _subtitle_level(blocks: list[Block], i: int, matched: dict[int, OutlineEntry]) -> int:
+    """The level of the unnumbered subtitle at ``blocks[i]``, from the nearest heading before it in its
+    chapter: the level of one the outline names at the same depth (a sibling: ``Key information`` then
+    ``Rationale``), one below a numbered one (``1.9.1 ...``), else one below the heading before it."""
+    depth = matched[i].level
+    before = None
+    for j in range(i - 1, -1, -1):
+        b = blocks[j]
+        if b.kind is not BlockKind.HEADING or b.is_furniture or b.level is None:
+            continue
+        before = before or b
+        if b.level == 1:
+            break
+        if j in matched and matched[j].level == depth:
+            return b.level
+        if numbering_style(b.text) is not None:
+            return b.level + 1
+    return before.level + 1 if before is not None else 1
 
 
 def _numbering_levels(blocks: list[Block]) -> None:

@@ -126,6 +126,12 @@ class UnitBuilder:
         text = text.strip()
         if not text:
             return
+        statement = unit_type is UnitType.RECOMMENDATION and table is None
+        follows = self.open_rec
+        if statement and self.discussion.level is not None and not follows and self.pending:
+            # the discussion's text so far discusses the recommendations before this one: its units come
+            # first, so this unit's links, sort key and extra are appended at its own index
+            self.flush_section()
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
@@ -169,14 +175,11 @@ class UnitBuilder:
                 flow=flow,
             )
         )
-        if unit_type is UnitType.RECOMMENDATION and table is None:
-            follows = self.open_rec
-            if self.discussion.level is not None and not follows and self.pending:
-                self.flush_section()  # the discussion's text so far discusses the recommendations before this one
+        if statement:
             self.discussion.on_statement(follows_statement=follows)  # a new group inside a discussion
         self.links.append([] if unit_type in NON_EVIDENCE_TYPES else self.discussion.linked())
         self.open_rec = unit_type is UnitType.RECOMMENDATION
-        if self.open_rec and table is None:
+        if statement:
             self.discussion.on_recommendation(text, len(self.units) - 1)
         self.extras.append(extra)
         self.keys.append(min(self.position[b.block_id] for b in blocks))

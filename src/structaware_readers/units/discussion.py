@@ -9,7 +9,7 @@ from structaware_readers.units.common import title
 
 #: A heading that opens the discussion of the recommendation(s) before it.
 DISCUSSION_HEADING = re.compile(
-    r"(?i)^(?:[\dA-Za-z]{1,3}(?:\.\d+)*[.)]\s+)?(?:discussion|rationale|remarks|justification|"
+    r"(?i)^(?:[\dA-Za-z]{1,3}(?:\.\d+)*[.)]\s+)?(?:discussion|rationale|remarks|justification|key\s+information|"
     r"(?:summary\s+of\s+(?:the\s+)?)?evidence(?:\s+(?:summary|review|base))?|supporting\s+(?:text|evidence)|"
     r"推荐理由|推荐说明|证据(?:总结|概述|摘要)|说明|讨论)\s*[:：]?$"
 )
