@@ -126,12 +126,9 @@ class UnitBuilder:
         text = text.strip()
         if not text:
             return
-        statement = unit_type is UnitType.RECOMMENDATION and table is None
-        follows = self.open_rec
+        statement, follows = unit_type is UnitType.RECOMMENDATION and table is None, self.open_rec
         if statement and self.discussion.level is not None and not follows and self.pending:
-            # the discussion's text so far discusses the recommendations before this one: its units come
-            # first, so this unit's links, sort key and extra are appended at its own index
-            self.flush_section()
+            self.flush_section()  # the text so far discusses earlier statements: its units first, at their own index
         element_ids: list[str] = []
         bboxes: list[BBox | None] = []
         element_pages: list[int] = []
