@@ -21,7 +21,7 @@ FIGURE = re.compile(r"^(?:[$€£¥(]*[\d][\d.,]*\)?%?|[—–-]|NA|NM|N/A|n/a)$
 LEFT_SYMBOLS = {"$", "€", "£", "¥", "US$"}
 #: A phrase starting in this left share of the first column's width is a label (see :func:`_cells`).
 LABEL_START = 0.3
-_RIGHT_SYMBOLS = {"%", ")", "%)", "bps", "x"}
+RIGHT_SYMBOLS = {"%", ")", "%)", "bps", "x"}
 
 
 @dataclass
@@ -45,8 +45,11 @@ class Line:
 
 
 def starts_new_cell(before: str, word: str) -> bool:
-    """Two figures side by side are two cells (``948,642 $ 960,506``, ``NA NA``), however close."""
-    last = before.rsplit(" ", 1)[-1]
+    """Two figures side by side are two cells (``948,642 $ 960,506``, ``NA NA``, ``12.5 % $``), however close."""
+    tokens = before.rsplit(" ", 2)
+    last = tokens[-1]
+    if last in RIGHT_SYMBOLS and len(tokens) > 1 and FIGURE.match(tokens[-2]):
+        last = tokens[-2] + last  # a figure and its sign set apart (``12.5 %``)
     return (
         (FIGURE.match(last) is not None or last in LEFT_SYMBOLS)
         and (FIGURE.match(word) is not None or word in LEFT_SYMBOLS)
@@ -91,9 +94,22 @@ def _cells(row: Line, columns: list[tuple[float, float]]) -> list[str]:
             if not targets:
                 mid = (ph.x0 + ph.x1) / 2
                 targets = [min(range(1, len(columns)), key=lambda c: abs(mid - (columns[c][0] + columns[c][1]) / 2))]
-        for c in targets:
-            cells[c].append(ph.text)
+        for c, text in zip(targets, _repeats(ph.text, len(targets))):
+            cells[c].append(text)
     return [" ".join(parts) for parts in cells]
+
+
+def _repeats(text: str, n: int) -> list[str]:
+    """``text`` for each of ``n`` columns a phrase spreads over: one repeat each when it is one label printed
+    once over each column, set so close that it reads as one phrase (``Inland Region Inland Region``
+    over ``Retail`` and ``Wholesale``), else the whole text in each (a spanning header)."""
+    words = text.split()
+    if n > 1 and len(words) % n == 0:
+        k = len(words) // n
+        parts = [words[i * k : (i + 1) * k] for i in range(n)]
+        if all(p == parts[0] for p in parts):
+            return [" ".join(parts[0])] * n
+    return [text] * n
 
 
 def _tidy(rows: list[list[str]], src: list[Line]) -> tuple[list[list[str]], list[Box]]:
@@ -113,7 +129,7 @@ def _tidy(rows: list[list[str]], src: list[Line]) -> tuple[list[list[str]], list
             cols[c + 1] = [_join(a, b) for a, b in zip(cols[c], cols[c + 1])]
             del cols[c]
             continue
-        if left and left <= _RIGHT_SYMBOLS:
+        if left and left <= RIGHT_SYMBOLS:
             cols[c - 1] = [_join(a, b, space=False) for a, b in zip(cols[c - 1], cols[c])]
             del cols[c]
             continue
@@ -135,7 +151,7 @@ def is_value(cell: str) -> bool:
     return (
         bool(_DIGIT.search(cell))
         and not _YEARISH.match(cell.strip())
-        and all(FIGURE.match(t) or t in LEFT_SYMBOLS or t in _RIGHT_SYMBOLS for t in tokens)
+        and all(FIGURE.match(t) or t in LEFT_SYMBOLS or t in RIGHT_SYMBOLS for t in tokens)
     )
 
 
@@ -211,7 +227,7 @@ def _attach_symbols(line: Line) -> Line:
             out.append(Phrase(f"{ph.text}{nxt.text}", nxt.x0, nxt.x1, min(ph.top, nxt.top), max(ph.bottom, nxt.bottom)))
             i += 2
             continue
-        if ph.text in _RIGHT_SYMBOLS and out and FIGURE.match(out[-1].text.rsplit(" ", 1)[-1]):
+        if ph.text in RIGHT_SYMBOLS and out and FIGURE.match(out[-1].text.rsplit(" ", 1)[-1]):
             out[-1] = Phrase(f"{out[-1].text} {ph.text}", out[-1].x0, out[-1].x1, out[-1].top, out[-1].bottom)
             i += 1
             continue

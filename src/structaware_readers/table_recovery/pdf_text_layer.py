@@ -8,6 +8,7 @@ from typing import Any
 
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.grid_rules import (
+    RIGHT_SYMBOLS,
     Box,
     Line,
     Phrase,
@@ -166,7 +167,11 @@ def _rows_in_one_cell(rows: list[list[str]]) -> bool:
 
     def mixed(cell: str) -> bool:
         words = cell.split()
-        return len(words) >= 2 and is_value(words[-1]) and any(ch.isalpha() for ch in cell) and not is_value(cell)
+        last = words[-2:] if len(words) >= 3 and words[-1] in RIGHT_SYMBOLS else words[-1:]  # ``12.5 %``
+        return (
+            len(words) > len(last) and is_value(" ".join(last)) and any(ch.isalpha() for ch in cell)
+            and not is_value(cell)
+        )  # fmt: skip
 
     return sum(1 for r in rows if any(mixed(c) for c in r)) * 2 >= len(rows)
 

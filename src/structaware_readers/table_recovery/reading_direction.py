@@ -3,7 +3,10 @@
 pdfplumber reads every rotated glyph top to bottom, so a label written bottom-to-top comes out
 backwards. Each glyph's direction is read from its text matrix (PDF 32000-1, 9.4.4) and each
 direction is read apart. Upright glyphs stacked one per line are one word (vertical CJK); a cell's
-words join with a space, except between CJK characters and after a line-end hyphen.
+words join with a space, except between CJK characters and after a line-end hyphen. Two glyphs of a
+line part words where a gap of the given tolerance (points) or of :data:`WORD_GAP_EM` of the glyph's
+size lies between them, whichever is less: a table set in 3-point type prints its column headers
+2.5 points apart, which a fixed tolerance reads as one word (``DepositsAmounts``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ _SETTINGS: dict[Direction, tuple[str, str]] = {
 _ORDER: tuple[Direction, ...] = ("ltr", "btt", "ttb", "rtl")
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
+#: A gap of this share of the glyph's size (ems) along a line parts two words, however small the
+#: tolerance in points allows (a word space is about a quarter of an em).
+WORD_GAP_EM = 0.25
 
 
 def char_direction(char: dict[str, Any]) -> Direction:
@@ -40,6 +46,23 @@ def char_direction(char: dict[str, Any]) -> Direction:
     if abs(b) > abs(a):
         return "btt" if b > 0 else "ttb"
     return "ltr" if a >= 0 else "rtl"
+
+
+def extract_words(chars: list[dict[str, Any]], **kwargs: Any) -> list[dict[str, Any]]:
+    """pdfplumber's ``extract_words`` of ``chars`` with the along-line tolerance capped at
+    :data:`WORD_GAP_EM` of the previous glyph's size (module docstring)."""
+    from pdfplumber.utils.text import WordExtractor
+
+    class _Extractor(WordExtractor):
+        def char_begins_new_word(self, prev_char, curr_char, direction, x_tolerance, y_tolerance):
+            em = WORD_GAP_EM * float(prev_char.get("size") or 0)
+            if em > 0 and direction in ("ltr", "rtl"):
+                x_tolerance = min(x_tolerance, em)
+            elif em > 0:  # vertical text: the along-line tolerance is pdfplumber's y_tolerance
+                y_tolerance = min(y_tolerance, em)
+            return super().char_begins_new_word(prev_char, curr_char, direction, x_tolerance, y_tolerance)
+
+    return _Extractor(**kwargs).extract_words(chars)
 
 
 def _by_direction(chars: Iterable[dict[str, Any]]) -> dict[Direction, list[dict[str, Any]]]:
@@ -130,8 +153,6 @@ def reading_words(
     """pdfplumber words (``text``, ``x0``, ``x1``, ``top``, ``bottom`` in PDF points, origin top-left,
     ``direction``) of ``chars`` (:func:`printed_chars`), each read in its glyphs' direction (module
     docstring). Upright words come first in pdfplumber's order, then each rotated direction's."""
-    from pdfplumber.utils import extract_words
-
     chars = printed_chars(chars)
     words: list[dict[str, Any]] = []
     for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):

@@ -2,7 +2,9 @@
 
 :func:`with_dashes`: an unnamed glyph between two figures whose box is a flat bar at mid height
 (:data:`DASH_RATIO`) is a dash, written :data:`UNNAMED_DASH`. :func:`raised_runs`: runs whose figures
-stand above the baseline, written with a caret before them (``2019.^12``). Used by
+stand above the baseline, written with a caret before them (``2019.^12``). :func:`raised_letters`: a
+small raised mark of letters set right after a word (a trademark ``TM``, a service mark ``SM``), which
+PDFium may print far from the word (glyphs come in the order drawn). Used by
 :class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable
 
 from structaware_readers.text.glyph_lines import joined_lines
@@ -133,6 +136,53 @@ def raised_runs(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
     return out
 
 
+#: A raised mark of letters has at most this many letters.
+MARK_LETTERS = 3
+#: A mark stands at most this share of its word's tallest glyph right of the word's last glyph.
+MARK_GAP = 0.5
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _extent(boxes: list[Box]) -> tuple[float, float, float]:
+    """``(baseline, top, tallest)`` of glyph boxes: the lowest bottom of letters without descenders."""
+    return min(b[1] for b in boxes), max(b[3] for b in boxes), max(b[3] - b[1] for b in boxes)
+
+
+def raised_letters(chars: str, box: Callable[[int], Box]) -> dict[str, int]:
+    """Words of a page with a raised mark of letters set right after them (module docstring), each word
+    and its mark glued (NFKC, lower case) mapped to the mark's length: ``{"lanterntm": 2}`` where ``Lantern`` is
+    followed by a ``TM`` smaller than the word's tallest glyph (:data:`_SMALLER`), whose bottom stands
+    :data:`RAISE` of it above the word's baseline and below the word's top, and whose top stands above
+    it, at most :data:`MARK_GAP` of it to the right (``chars`` and ``box``: as for :func:`raised_runs`)."""
+    runs = [m for m in _LETTERS.finditer(chars) if m.end() - m.start() <= MAX_RUN]
+    hosts: list[tuple[float, int, float, float, float]] = []  # right edge, run, baseline, top, tallest
+    for k, m in enumerate(runs):
+        boxes = [box(i) for i in range(m.start(), m.end())]
+        seated = [b for ch, b in zip(m.group(0), boxes) if ch not in _DESCENDERS and b[3] > b[1]]
+        if seated and all(a[0] <= b[0] for a, b in zip(boxes, boxes[1:])):
+            base, top, tall = _extent(seated)
+            hosts.append((boxes[-1][2], k, base, top, tall))
+    hosts.sort()
+    rights = [h[0] for h in hosts]
+    out: dict[str, int] = {}
+    for k, m in enumerate(runs):
+        if m.end() - m.start() > MARK_LETTERS:
+            continue
+        boxes = [box(i) for i in range(m.start(), m.end())]
+        if any(b[3] <= b[1] for b in boxes):
+            continue
+        left, (bottom, top, tall) = boxes[0][0], _extent(boxes)
+        end = bisect_left(rights, left + 0.1 * tall)  # the nearest word ending left of the mark first
+        for right, h, base, host_top, host_tall in reversed(hosts[bisect_left(rights, left - 10 * tall) : end]):
+            if (
+                h != k and left - right <= MARK_GAP * host_tall and tall <= _SMALLER * host_tall
+                and bottom - base >= RAISE * host_tall and bottom < host_top < top
+            ):  # fmt: skip
+                out[normal(runs[h].group(0) + m.group(0)).lower()] = len(normal(m.group(0)))
+                break
+    return out
+
+
 def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map; without the
     line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`)."""
@@ -146,4 +196,13 @@ def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     return with_dashes(text, chars, textpage.get_charbox)  # type: ignore[attr-defined]
 
 
-__all__ = ["DASH_RATIO", "RAISE", "UNNAMED", "UNNAMED_DASH", "page_text", "raised_runs", "with_dashes"]
+__all__ = [
+    "DASH_RATIO",
+    "RAISE",
+    "UNNAMED",
+    "UNNAMED_DASH",
+    "page_text",
+    "raised_letters",
+    "raised_runs",
+    "with_dashes",
+]

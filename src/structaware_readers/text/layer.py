@@ -14,9 +14,12 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
-from structaware_readers.text.glyph_marks import UNNAMED, page_text, raised_runs
+from structaware_readers.text.glyph_marks import MARK_LETTERS, UNNAMED, page_text, raised_letters, raised_runs
+
+T = TypeVar("T")
 
 #: A word: a run of Latin (with accents), Greek or Cyrillic letters. CJK text has no spaces to lose.
 WORD = re.compile(r"[A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]+")
@@ -32,6 +35,9 @@ _ADJACENT = re.compile(rf"({WORD.pattern})[\s{_PUA}]+(?=({WORD.pattern}))")
 #: A letter set alone between two words, the next a sentence's first (``Resources d See``): a footnote mark,
 #: which parsers drop with its spaces; the two words stand next to each other as a check box's do.
 _MARK_BETWEEN = re.compile(rf"({WORD.pattern})\s+[a-z]\s+(?=((?=[A-Z]){WORD.pattern}))")
+#: A hyphen ending a run with a word after it on the same line (``Blended- Total``): a table cell wraps a
+#: compound there (``Blended-`` / ``yield``), and the text layer reads the cell beside it in between.
+_DANGLING = re.compile(rf"({WORD.pattern})-[ \t]+(?=({WORD.pattern}))")
 #: The last word of a line and the first of the next.
 _LINE_WRAP = re.compile(rf"({WORD.pattern})[ \t]*\r?\n[ \t]*(?=({WORD.pattern}))")
 _UNNAMED_LETTER = re.compile(rf"({WORD.pattern})[{UNNAMED}](?=({WORD.pattern}))")
@@ -77,6 +83,8 @@ class PageWords:
     token_pairs: set[tuple[str, str]] = field(default_factory=set)
     dashless: dict[str, str] = field(default_factory=dict)  # ``2060`` -> ``20–60`` (an unnamed dash)
     marks: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
+    letter_marks: list[Callable[[], dict[str, int]]] = field(default_factory=list, repr=False, compare=False)
+    dangling: set[str] = field(default_factory=set)  # words printed with a hyphen ending their run (``blended-``)
 
     def raised(self, run: str) -> str | None:
         """``run`` (a run of the page, without white space) written with a caret before its raised
@@ -86,6 +94,26 @@ class PageWords:
             if found is not None:
                 return found
         return None
+
+    def raised_mark(self, word: str) -> int:
+        """How many last letters of ``word`` (NFKC, lower case; no word of the page) are a raised mark the
+        page sets right after the rest (``lanterntm`` -> 2: ``Lantern`` and a raised ``TM``); 0 when none. The
+        glyphs are read only when the page prints the rest and the mark as words."""
+        cuts = [k for k in range(1, MARK_LETTERS + 1) if word[:-k] in self.words and word[-k:] in self.words]
+        if not cuts or len(word) - cuts[0] < 2:
+            return 0
+        for marks in self.letter_marks:
+            found = marks().get(word)
+            if found:
+                return found
+        return 0
+
+    def dangling_cut(self, word: str) -> int:
+        """Where ``word`` (NFKC, lower case; no word of the page) is a word the page prints with a hyphen ending
+        its run and a word of the page glued (``blendedyield``: ``Blended-`` and ``yield``, a compound a cell
+        wraps): the length of the first; 0 when no such cut is, or more than one."""
+        cuts = [k for k in range(2, len(word) - 1) if word[:k] in self.dangling and word[k:] in self.words]
+        return cuts[0] if len(cuts) == 1 else 0
 
 
 def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> str:
@@ -153,6 +181,7 @@ def page_words(text: str, doc_words: set[str], compounds: set[str], inner: set[s
         a, b = m.group(1).lower(), m.group(2).lower()
         if a + b in doc_words and a not in inner and b not in inner:  # ``in`` / ``patients`` are two words
             page.words.add(a + b)
+    page.dangling = {m.group(1).lower() for m in _DANGLING.finditer(plain) if m.group(2).lower() not in SUSPENDED}
     for m in (*_ADJACENT.finditer(plain), *_MARK_BETWEEN.finditer(plain)):
         page.pairs.add((m.group(1).lower(), m.group(2).lower()))
     runs = [r.strip(_EDGE) for r in plain.split()]
@@ -180,6 +209,7 @@ class PdfTextLayer:
             raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=where, field="pdf") from exc
         self._source = pdf
         self._raised: dict[int, dict[str, str]] = {}
+        self._letters: dict[int, dict[str, int]] = {}
         try:
             texts, self._dashless = [], []
             for i in range(len(doc)):
@@ -208,6 +238,7 @@ class PdfTextLayer:
             if text:
                 self._pages[number].dashless = dict(self._dashless[number - 1])  # type: ignore[union-attr]
                 self._pages[number].marks.append(lambda: self._raised_runs(number))  # type: ignore[union-attr]
+                self._pages[number].letter_marks.append(lambda: self._raised_letters(number))  # type: ignore[union-attr]
         return self._pages[number]
 
     def box_text(self, number: int, bbox: tuple[float, float, float, float]) -> str:
@@ -229,18 +260,28 @@ class PdfTextLayer:
     def _raised_runs(self, number: int) -> dict[str, str]:
         """:func:`raised_runs` of page ``number``, read from its glyphs once."""
         if number not in self._raised:
-            import pypdfium2
-            import pypdfium2.raw as pdfium_c
-
-            doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
-            try:
-                textpage = doc[number - 1].get_textpage()
-                count = textpage.count_chars()
-                chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
-                self._raised[number] = raised_runs(chars, textpage.get_charbox)
-            finally:
-                doc.close()
+            self._raised[number] = self._glyphs(number, raised_runs)
         return self._raised[number]
+
+    def _raised_letters(self, number: int) -> dict[str, int]:
+        """:func:`raised_letters` of page ``number``, read from its glyphs once."""
+        if number not in self._letters:
+            self._letters[number] = self._glyphs(number, raised_letters)
+        return self._letters[number]
+
+    def _glyphs(self, number: int, read: Callable[[str, Callable[[int], tuple[float, ...]]], T]) -> T:
+        """``read(chars, box)`` of page ``number``: its characters one by one and the box of each (PDFium)."""
+        import pypdfium2
+        import pypdfium2.raw as pdfium_c
+
+        doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
+        try:
+            textpage = doc[number - 1].get_textpage()
+            count = textpage.count_chars()
+            chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
+            return read(chars, textpage.get_charbox)
+        finally:
+            doc.close()
 
 
 def merge(pages: list[PageWords]) -> PageWords:
@@ -256,6 +297,8 @@ def merge(pages: list[PageWords]) -> PageWords:
         out.token_pairs |= p.token_pairs
         out.dashless.update(p.dashless)
         out.marks.extend(p.marks)
+        out.letter_marks.extend(p.letter_marks)
+        out.dangling |= p.dangling
     return out
 
 

@@ -2,8 +2,11 @@
 
 Each word is checked against the text layer of the block's pages and mended: a line-end hyphen written as the
 writer meant it, lost spaces between words or figures put back, an unnamed dash put back, raised reference
-figures written with a caret (``2019.^12``), overlapped lines put in line order. No other character is changed,
-added or dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
+figures written with a caret (``2019.^12``), and so a raised mark of letters glued to its word (``Lantern^TM``,
+where the page sets a small ``TM`` above the end of ``Lantern``), the hyphen of a compound a table cell wraps put
+back (``Blended-yield``, where the page prints ``Blended-`` ending a run), overlapped lines put in line order. No
+other character is changed, added or dropped; a word the page prints is never cut; pages without a text layer
+(OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
 word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
 get the titles the parser set apart as headings (:mod:`~structaware_readers.text.contents_titles`).
@@ -74,7 +77,13 @@ def restore_text(text: str, page: PageWords) -> str:
         if value is not None:
             return _as_meant(w, value) if "-" in value and value.replace("-", "").replace(" ", "") == low else w
         pieces = split_glued(w, page)
-        return " ".join(pieces) if pieces else w
+        if pieces:
+            return " ".join(pieces)
+        mark = page.raised_mark(low)
+        if mark:
+            return f"{w[:-mark]}^{w[-mark:]}"
+        cut = page.dangling_cut(low)
+        return f"{w[:cut]}-{w[cut:]}" if cut else w
 
     out = WORD.sub(word, out)
 
