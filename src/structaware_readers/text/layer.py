@@ -3,7 +3,8 @@
 Per page: its words (letter runs, lower case, NFKC) and which stand next to each other (also across a check
 box or a footnote letter set alone); its line-end hyphens and whether each is part of the word (kept when the
 document prints the compound with a hyphen or a half is an abbreviation, dropped when it prints the joined
-word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret.
+word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret;
+fractions set small after a number, written a space apart from it.
 :class:`PdfTextLayer` raises ``InputNotFoundError`` and ``MalformedInputError`` (field ``pdf``).
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
-from structaware_readers.text.glyph_marks import UNNAMED, page_text, raised_runs
+from structaware_readers.text.glyph_marks import UNNAMED, Box, page_text, raised_runs, small_fractions
 
 #: A word: a run of Latin (with accents), Greek or Cyrillic letters. CJK text has no spaces to lose.
 WORD = re.compile(r"[A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]+")
@@ -77,12 +78,22 @@ class PageWords:
     token_pairs: set[tuple[str, str]] = field(default_factory=set)
     dashless: dict[str, str] = field(default_factory=dict)  # ``2060`` -> ``20–60`` (an unnamed dash)
     marks: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
+    fractions: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
 
     def raised(self, run: str) -> str | None:
         """``run`` (a run of the page, without white space) written with a caret before its raised
         figures (``2019.12`` -> ``2019.^12``); ``None`` when the page prints no such run."""
         for marks in self.marks:
             found = marks().get(run)
+            if found is not None:
+                return found
+        return None
+
+    def fraction(self, run: str) -> str | None:
+        """``run`` (without white space), a number glued to a fraction the page sets small after it,
+        written as printed (``1.662/3`` -> ``1.66 2/3``); ``None`` when the page sets no such fraction."""
+        for fractions in self.fractions:
+            found = fractions().get(run)
             if found is not None:
                 return found
         return None
@@ -180,6 +191,7 @@ class PdfTextLayer:
             raise MalformedInputError(f"PDFium cannot open the PDF: {exc}", path=where, field="pdf") from exc
         self._source = pdf
         self._raised: dict[int, dict[str, str]] = {}
+        self._fractions: dict[int, dict[str, str]] = {}
         try:
             texts, self._dashless = [], []
             for i in range(len(doc)):
@@ -208,6 +220,7 @@ class PdfTextLayer:
             if text:
                 self._pages[number].dashless = dict(self._dashless[number - 1])  # type: ignore[union-attr]
                 self._pages[number].marks.append(lambda: self._raised_runs(number))  # type: ignore[union-attr]
+                self._pages[number].fractions.append(lambda: self._small_fractions(number))  # type: ignore[union-attr]
         return self._pages[number]
 
     def box_text(self, number: int, bbox: tuple[float, float, float, float]) -> str:
@@ -229,18 +242,28 @@ class PdfTextLayer:
     def _raised_runs(self, number: int) -> dict[str, str]:
         """:func:`raised_runs` of page ``number``, read from its glyphs once."""
         if number not in self._raised:
-            import pypdfium2
-            import pypdfium2.raw as pdfium_c
-
-            doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
-            try:
-                textpage = doc[number - 1].get_textpage()
-                count = textpage.count_chars()
-                chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
-                self._raised[number] = raised_runs(chars, textpage.get_charbox)
-            finally:
-                doc.close()
+            self._raised[number] = self._glyphs(number, raised_runs)
         return self._raised[number]
+
+    def _small_fractions(self, number: int) -> dict[str, str]:
+        """:func:`small_fractions` of page ``number``, read from its glyphs once."""
+        if number not in self._fractions:
+            self._fractions[number] = self._glyphs(number, small_fractions)
+        return self._fractions[number]
+
+    def _glyphs(self, number: int, read: Callable[[str, Callable[[int], Box]], dict[str, str]]) -> dict[str, str]:
+        """``read`` applied to page ``number``'s characters (PDFium's, one by one) and their boxes."""
+        import pypdfium2
+        import pypdfium2.raw as pdfium_c
+
+        doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
+        try:
+            textpage = doc[number - 1].get_textpage()
+            count = textpage.count_chars()
+            chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
+            return read(chars, textpage.get_charbox)
+        finally:
+            doc.close()
 
 
 def merge(pages: list[PageWords]) -> PageWords:
@@ -256,6 +279,7 @@ def merge(pages: list[PageWords]) -> PageWords:
         out.token_pairs |= p.token_pairs
         out.dashless.update(p.dashless)
         out.marks.extend(p.marks)
+        out.fractions.extend(p.fractions)
     return out
 
 
