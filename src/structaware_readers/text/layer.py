@@ -198,13 +198,13 @@ class PdfTextLayer:
                 page = doc[i]
                 textpage = page.get_textpage()
                 text, dashless = page_text(textpage)
-                texts.append(text)
+                texts.append(text if _has_layer(text, textpage) else "")
                 self._dashless.append(dashless)
                 textpage.close()
                 page.close()
         finally:
             doc.close()
-        self.texts = [t if len(t.strip()) >= MIN_PAGE_CHARS else "" for t in texts]
+        self.texts = texts
         self.doc_words, self.compounds = document_words(self.texts)
         self.inner = inner_words([_BREAK.sub(" ", t) for t in self.texts])
         self._pages: dict[int, PageWords | None] = {}
@@ -264,6 +264,17 @@ class PdfTextLayer:
             return read(chars, textpage.get_charbox)
         finally:
             doc.close()
+
+
+def _has_layer(text: str, textpage: object) -> bool:
+    """True when a page holds a text layer: :data:`MIN_PAGE_CHARS` or more characters in its text
+    (``text``, as :func:`~structaware_readers.text.glyph_marks.page_text` writes it) or in the text
+    PDFium reads (``textpage``, a ``pypdfium2.PdfTextPage``): joining the line breaks PDFium writes
+    between the glyphs of one line (a page footer drawn glyph by glyph) does not take a page's text
+    layer away."""
+    if len(text.strip()) >= MIN_PAGE_CHARS:
+        return True
+    return bool(text.strip()) and len(textpage.get_text_range().strip()) >= MIN_PAGE_CHARS  # type: ignore[attr-defined]
 
 
 def merge(pages: list[PageWords]) -> PageWords:
