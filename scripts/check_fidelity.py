@@ -15,7 +15,9 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
   layer may break the line (a number the PDF splits over two lines: ``0.`` / ``72``, a DOI's
   ``10.10`` / ``80``); a figure or a number's dot may not stand next to the match (``0.7`` is not
   found in ``0.71``). Superscripts compare by their figures (``m^2``, ``m²`` and the text layer's
-  ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``). Table cells are
+  ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``; a mark after a number,
+  ``2,557.2^8``, is the layer's ``2,557.28``, or the number and the mark apart where the layer reads
+  the mark elsewhere: the number must then be printed whole on its own). Table cells are
   compared like any text: each of their numbers must be printed on the unit's pages.
 * **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
   the text layer of its pages, while a cut of it into 2 or more such words is
@@ -170,9 +172,25 @@ def _parted(token: str) -> list[str]:
     return out
 
 
+#: A number and a raised mark of figures after it (``2,557.2^8``).
+_NUMBER_MARK = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)*)\^(\d+(?:[,\u2013-]\d+)*)")
+
+
+def _marks_apart(text: str, page: PageWords) -> str:
+    """``text`` with a raised mark of figures after a number set apart from it (``2,557.2 ^8``) where the
+    page does not print the two glued (its text layer reads the mark elsewhere, not after the number):
+    the number is then checked on its own, whole, and the mark on its own."""
+
+    def apart(m: re.Match[str]) -> str:
+        glued = normal(m.group(1) + m.group(2))
+        return m.group(0) if _number_pattern(glued).search(page.text) else f"{m.group(1)} ^{m.group(2)}"
+
+    return _NUMBER_MARK.sub(apart, text) if "^" in text else text
+
+
 def altered_numbers(text: str, page: PageWords) -> list[str]:
     """Number tokens of ``text`` that the page text does not hold (module docstring)."""
-    return [t for t in number_tokens(text) if not _number_pattern(t).search(page.text)]
+    return [t for t in number_tokens(_marks_apart(text, page)) if not _number_pattern(t).search(page.text)]
 
 
 def glued_words(text: str, page: PageWords) -> list[str]:

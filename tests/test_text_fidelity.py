@@ -274,6 +274,20 @@ def test_an_entry_ending_in_a_year_then_the_next_entry_number_are_two_numbers(tm
     assert altered("The rate was 0. 92 in the year") == ["0. 92"]
 
 
+def test_a_mark_after_a_number_that_the_layer_reads_elsewhere_is_checked_apart(tmp_path):
+    """The text layer reads a number's raised mark apart from it (``~4,318.6`` ... ``5``): the unit's
+    ``~4,318.6^5`` holds the printed number and mark; a changed number is still altered."""
+    cf = _checker()
+    pdf = _page_pdf(
+        tmp_path / "marks.pdf", ["Units sold ~4,318.6 and 3,071.9 in the year.", "5", "Counts of 109 per litre."]
+    )
+    page = cf.merge([cf.PdfLayers(pdf).page(1)])
+    assert cf.altered_numbers("Units sold: ~4,318.6^5; 3,071.9", page) == []
+    assert cf.altered_numbers("Units sold: ~4,318.7^5; 3,071.9", page) == ["4,318.7"]
+    assert cf.altered_numbers("Units sold: ~4,318^5; 3,071.9", page) == ["4,318"]  # not printed whole
+    assert cf.altered_numbers("Counts of 10^9 per litre", page) == []  # glued, as the layer reads a power
+
+
 def test_a_raised_mark_stays_on_its_own_line_in_a_rebuilt_cell():
     """VA/DoD dose table (public domain): ``tartrate^b`` under ``Metoprolol`` in one cell; the raised
     ``b`` touches the line above by a hair and was spliced into it (``Metoprob lol tartrate``)."""
