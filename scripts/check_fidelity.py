@@ -7,13 +7,17 @@ Reads unit dumps (``--units``: JSON lines with ``source``, ``pages``, ``text``, 
 layer of every page with PDFium (``pypdfium2``), and counts per document:
 
 * **altered numbers**: a number token of a unit's text (``0. 71``, ``72. 0``, ``1,234``: digits joined
-  by ``,``, or by ``.`` and at most one space; ``3,393, 3,540``, a table row's two cells, are two)
+  by ``,``, or by ``.`` and at most one space; ``3,393, 3,540``, a table row's two cells, are two,
+  and so are ``2013. 21.1``, an entry ending in a year and the next entry's number: a number has one
+  decimal point, so the first is checked with its full stop, ``2013.``)
   that the text layer of the unit's pages does not hold. A
   space inside the token must be white space in the text layer; where the token has none, the text
   layer may break the line (a number the PDF splits over two lines: ``0.`` / ``72``, a DOI's
   ``10.10`` / ``80``); a figure or a number's dot may not stand next to the match (``0.7`` is not
   found in ``0.71``). Superscripts compare by their figures (``m^2``, ``m²`` and the text layer's
-  ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``). Table cells are
+  ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``; a mark after a number,
+  ``2,557.2^8``, is the layer's ``2,557.28``, or the number and the mark apart where the layer reads
+  the mark elsewhere: the number must then be printed whole on its own). Table cells are
   compared like any text: each of their numbers must be printed on the unit's pages.
 * **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
   the text layer of its pages, while a cut of it into 2 or more such words is
@@ -147,9 +151,46 @@ def _number_pattern(token: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\d])(?<!\d[.,])" + "".join(out) + r"(?![.,]?\d)")
 
 
+def number_tokens(text: str) -> list[str]:
+    """The number tokens of ``text`` (:data:`NUMBER`), a token's ``. `` joining two numbers of which one
+    holds a decimal point of its own parted (:func:`_parted`)."""
+    return [t for token in NUMBER.findall(_for_numbers(text)) for t in _parted(token)]
+
+
+def _parted(token: str) -> list[str]:
+    """``token`` cut at each ``. `` where the figures on either side hold a point of their own: a number
+    has one decimal point, so ``2013. 21.1`` is a list entry ending in a year, then the next entry's
+    number (``2013.``, with its full stop, and ``21.1``), while ``0. 71`` stays one token, a number
+    with a space put in."""
+    out = [token.split(". ")[0]]
+    for part in token.split(". ")[1:]:
+        if "." in out[-1] or "." in part:
+            out[-1] += "."
+            out.append(part)
+        else:
+            out[-1] += ". " + part
+    return out
+
+
+#: A number and a raised mark of figures after it (``2,557.2^8``).
+_NUMBER_MARK = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)*)\^(\d+(?:[,\u2013-]\d+)*)")
+
+
+def _marks_apart(text: str, page: PageWords) -> str:
+    """``text`` with a raised mark of figures after a number set apart from it (``2,557.2 ^8``) where the
+    page does not print the two glued (its text layer reads the mark elsewhere, not after the number):
+    the number is then checked on its own, whole, and the mark on its own."""
+
+    def apart(m: re.Match[str]) -> str:
+        glued = normal(m.group(1) + m.group(2))
+        return m.group(0) if _number_pattern(glued).search(page.text) else f"{m.group(1)} ^{m.group(2)}"
+
+    return _NUMBER_MARK.sub(apart, text) if "^" in text else text
+
+
 def altered_numbers(text: str, page: PageWords) -> list[str]:
     """Number tokens of ``text`` that the page text does not hold (module docstring)."""
-    return [t for t in NUMBER.findall(_for_numbers(text)) if not _number_pattern(t).search(page.text)]
+    return [t for t in number_tokens(_marks_apart(text, page)) if not _number_pattern(t).search(page.text)]
 
 
 def glued_words(text: str, page: PageWords) -> list[str]:

@@ -69,3 +69,27 @@ def test_a_page_of_few_rows_is_read_as_before(tmp_path):
     """A short table fills more of the page's width than of its height: PDFium reads it in lines already."""
     page = PdfTextLayer(_pdf(tmp_path / "one.pdf", rows=1)).page(1)
     assert page.text.splitlines()[0] == "Orchard 4,512 29.6 (13.1)"
+
+
+def _footer_pdf(path: Path, rows: int) -> Path:
+    """A page of ``rows`` short lines ``-7-`` 12 points apart, drawn glyph by glyph, and nothing else."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont(FONT, SIZE)
+    for r in range(rows):
+        x = 290
+        for ch in "-7-":
+            c.drawString(x, 700 - 12 * r, ch)
+            x += c.stringWidth(ch, FONT, SIZE)
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_joining_a_page_s_lines_does_not_take_its_text_layer_away(tmp_path):
+    """PDFium reads 34 characters (a glyph a line); joined, the page prints 18, fewer than a page with a
+    text layer holds: it keeps its text layer, so its text is compared and mended."""
+    page = PdfTextLayer(_footer_pdf(tmp_path / "footer.pdf", rows=4)).page(1)
+    assert page is not None
+    assert page.text.splitlines() == ["-7-"] * 4
+    # trap: a page that prints too little as PDFium reads it still has no text layer
+    assert PdfTextLayer(_footer_pdf(tmp_path / "one.pdf", rows=1)).page(1) is None

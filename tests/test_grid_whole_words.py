@@ -1,7 +1,8 @@
 """A table grid keeps the words and figures the page prints whole.
 
 Generated input: ``tests/fixtures/pdf/cut_columns_table.pdf`` (``make_cut_columns_table.py``, made-up
-figures): a borderless table whose date line a parser's region may cut to a sliver, a margin figure
+figures): a borderless table whose date line a parser's region may cut to a sliver (and whose right column
+its right edge may cross), a margin figure
 with a space glyph drawn over its first figure, and the same table again for a parser grid that cuts
 its header words at column boundaries and glues two rows' figures into one cell.
 """
@@ -45,6 +46,21 @@ def test_a_region_cutting_a_line_reads_its_words_whole():
     whole = _grid(137.0)
     assert whole.header_rows == [["", "Quarter ended", "Quarter ended"], ["", "March 31, 2031", "March 31, 2030"]]
     assert whole.body_rows == cut.body_rows
+
+
+def test_a_region_edge_cutting_a_figure_reads_it_whole():
+    """A region whose right edge (padded by 2 points) crosses the first glyph of the right column's
+    figures reads each figure whole (``3,980``, never ``3``); a word past a space stays out (``%``),
+    and a region ending between the columns reads none of the right one."""
+    with pdfplumber.open(PDF) as pdf:
+        cut = grid_from_region(pdf.pages[0], (LEFT / W, 137.0 / H, 314 / W, BOTTOM / H), page_number=1)
+        between = grid_from_region(pdf.pages[0], (LEFT / W, 137.0 / H, 262 / W, BOTTOM / H), page_number=1)
+    assert cut is not None and between is not None
+    assert cut.header_rows == [["", "Quarter ended", "Quarter ended"], ["", "March 31, 2031", "March 31, 2030"]]
+    assert cut.body_rows[0] == ["Seed sales", "4,215", "3,980"]
+    assert cut.body_rows[2] == ["Margin on seed sales", "31.4 %", "29.7"]
+    assert cut.body_rows[3] == ["Net earnings", "1,208", "1,116"]
+    assert between.body_rows[0] == ["Seed sales", "4,215"]
 
 
 def test_a_space_drawn_over_a_figure_cuts_nothing():

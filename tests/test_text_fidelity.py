@@ -249,6 +249,45 @@ def test_the_check_counts_altered_numbers_glued_words_hyphens_and_markup(made_pd
     assert cf.main(["--units", str(clean), "--pdf-dir", str(made_pdf.parent)]) == 0
 
 
+def test_an_entry_ending_in_a_year_then_the_next_entry_number_are_two_numbers(tmp_path):
+    """A list whose entries end in a year, read without the columns between (``2011.`` then ``9.2``):
+    two numbers, each printed; a number with a space put in (``0. 92``), or one the page does not
+    print, is still altered."""
+    cf = _checker()
+    pdf = _page_pdf(
+        tmp_path / "list.pdf",
+        [
+            "9.1 Supply agreement with a maker of parts, dated as of March 3, 2011. 8-K 4.4 May 2, 2012",
+            "9.2 List of offices of the company. The rate was 0.92 in the year.",
+        ],
+    )
+    layers = cf.PdfLayers(pdf)
+
+    def altered(text: str) -> list[str]:
+        return cf.altered_numbers(text, cf.merge([layers.page(1)]))
+
+    assert altered("dated as of March 3, 2011. 9.2 List of offices") == []
+    assert cf.number_tokens("March 3, 2011. 9.2 List") == ["3", "2011.", "9.2"]
+    assert altered("dated as of March 3, 2011. 9.21 List of offices") == ["9.21"]
+    assert altered("dated as of March 3, 2012. 9.2 List of offices") == ["2012."]
+    assert altered("dated as of March 3, 2011.9.2 List of offices") == ["2011.9.2"]
+    assert altered("The rate was 0. 92 in the year") == ["0. 92"]
+
+
+def test_a_mark_after_a_number_that_the_layer_reads_elsewhere_is_checked_apart(tmp_path):
+    """The text layer reads a number's raised mark apart from it (``~4,318.6`` ... ``5``): the unit's
+    ``~4,318.6^5`` holds the printed number and mark; a changed number is still altered."""
+    cf = _checker()
+    pdf = _page_pdf(
+        tmp_path / "marks.pdf", ["Units sold ~4,318.6 and 3,071.9 in the year.", "5", "Counts of 109 per litre."]
+    )
+    page = cf.merge([cf.PdfLayers(pdf).page(1)])
+    assert cf.altered_numbers("Units sold: ~4,318.6^5; 3,071.9", page) == []
+    assert cf.altered_numbers("Units sold: ~4,318.7^5; 3,071.9", page) == ["4,318.7"]
+    assert cf.altered_numbers("Units sold: ~4,318^5; 3,071.9", page) == ["4,318"]  # not printed whole
+    assert cf.altered_numbers("Counts of 10^9 per litre", page) == []  # glued, as the layer reads a power
+
+
 def test_a_raised_mark_stays_on_its_own_line_in_a_rebuilt_cell():
     """VA/DoD dose table (public domain): ``tartrate^b`` under ``Metoprolol`` in one cell; the raised
     ``b`` touches the line above by a hair and was spliced into it (``Metoprob lol tartrate``)."""

@@ -85,16 +85,48 @@ def grid_from_region(page: Any, bbox: BBox, *, page_number: int, ruled: bool = T
     )
 
 
+#: Glyphs of one line at most this far apart (PDF points) are one word, as the words are read (pdfplumber's
+#: ``x_tolerance``).
+WORD_GAP = 3.0
+
+
 def whole_glyphs(page: Any, region: Box) -> list[dict[str, Any]]:
     """The glyphs of ``page`` that lie in ``region`` (PDF points, origin top-left), each with its whole
     box: a crop clips a glyph to its edge, and a line so clipped to a sliver reads as part of the line
-    below it (``July 29, 202`` | ``3``), its figures cut by that line's glyphs."""
+    below it (``July 29, 202`` | ``3``), its figures cut by that line's glyphs. A word the region's left
+    or right edge cuts (a glyph across the edge) is read whole: the glyphs of its line that follow (or
+    precede) it, each within :data:`WORD_GAP` of the last, come along up to a space glyph (``1,295``
+    whole, never the ``1`` inside the edge); the words past that space stay out."""
     x0, top, x1, bottom = region
-    return [
-        ch
-        for ch in page.chars
-        if float(ch["x1"]) > x0 and float(ch["x0"]) < x1 and float(ch["bottom"]) > top and float(ch["top"]) < bottom
-    ]
+    band = [ch for ch in page.chars if float(ch["bottom"]) > top and float(ch["top"]) < bottom]
+    inside = [float(ch["x1"]) > x0 and float(ch["x0"]) < x1 for ch in band]
+    cut = [i for i, ok in enumerate(inside) if ok and (float(band[i]["x0"]) < x0 or float(band[i]["x1"]) > x1)]
+    for i in cut:
+        for step in (-1, 1):
+            at = i
+            while (at := _next_on_line(band, at, step)) is not None and not inside[at]:
+                inside[at] = True
+                if band[at]["text"].isspace():
+                    break  # a space comes along, to part the word from the next one (that stays out)
+    return [ch for ch, ok in zip(band, inside) if ok]
+
+
+def _next_on_line(chars: list[dict[str, Any]], i: int, step: int) -> int | None:
+    """The glyph of ``chars`` nearest right (``step`` 1) or left (-1) of glyph ``i`` on its line (their
+    heights overlap by half), when it stands within :data:`WORD_GAP` of it; ``None`` otherwise."""
+    a = chars[i]
+    best, best_gap = None, WORD_GAP
+    for j, b in enumerate(chars):
+        if j == i:
+            continue
+        overlap = min(float(a["bottom"]), float(b["bottom"])) - max(float(a["top"]), float(b["top"]))
+        if overlap <= 0.5 * min(float(a["bottom"]) - float(a["top"]), float(b["bottom"]) - float(b["top"])):
+            continue
+        gap = float(b["x0"]) - float(a["x1"]) if step > 0 else float(a["x0"]) - float(b["x1"])
+        ahead = float(b["x0"]) > float(a["x0"]) if step > 0 else float(b["x1"]) < float(a["x1"])
+        if ahead and gap <= best_gap:
+            best, best_gap = j, gap
+    return best
 
 
 def _ruled_grid(

@@ -221,7 +221,9 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
     run is written ``^x`` (``Strength^a``, where pdfplumber read ``Strengtha``); a lowered run
     (subscript) is glued as it is (``CO2``). Small glyphs printed across a line of bigger ones are a line
     of their own (:func:`~structaware_readers.table_recovery.crossed_lines.crossing_glyphs`), no scripts.
-    Other glyphs unchanged."""
+    A raised run of figures that a slash and a small figure follow is the numerator of a fraction set
+    small (:func:`_is_numerator`), no superscript: it has no caret and stands a space apart from a figure
+    before it (``1 2/3¢``, ``$1.66 2/3``, never ``1^2/3`` read as one squared). Other glyphs unchanged."""
     sizes = [float(ch.get("size") or 0) for ch in chars]
     if not sizes or min(sizes) > SUP_SIZE * max(sizes):
         return chars
@@ -245,9 +247,37 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         host_of[i] = host
         first = j not in host_of
-        label = "^" + ch["text"] if raised and first else ch["text"]
+        label = ch["text"]
+        if raised and first:
+            fraction = _is_numerator([chars[k] for k in order[pos:]], host)
+            label = (" " if fraction and host["text"].isdigit() else "" if fraction else "^") + label
         out[i] = {**ch, "text": label, "top": host["top"], "bottom": host["bottom"]}
     return out
+
+
+#: The slashes of a fraction: the solidus and the fraction slash.
+_SLASHES = "/\u2044"
+
+
+def _is_numerator(run: list[dict[str, Any]], host: dict[str, Any]) -> bool:
+    """True when ``run`` (glyphs left to right, from a small raised one after the full-size glyph
+    ``host``), read on ``host``'s line (glyphs whose height overlaps it, each within ``host``'s size
+    of the one before), is figures, a slash and a small figure (at most :data:`SUP_SIZE` of
+    ``host``'s size): the numerator, slash and denominator of a fraction set small, raised or
+    stacked (``2/3`` after ``1``)."""
+    size = float(host.get("size") or 0)
+    top, bottom = float(host["top"]), float(host["bottom"])
+    line = [ch for ch in run if min(bottom, float(ch["bottom"])) > max(top, float(ch["top"]))]
+    k = 0
+    while k < len(line) and line[k]["text"].isdigit():
+        k += 1
+    return (
+        0 < k < len(line) - 1
+        and line[k]["text"] in _SLASHES
+        and line[k + 1]["text"].isdigit()
+        and float(line[k + 1].get("size") or 0) <= SUP_SIZE * size
+        and all(float(b["x0"]) - float(a["x1"]) <= size for a, b in zip(line, line[1 : k + 2]))
+    )
 
 
 def _left_neighbour(chars: list[dict[str, Any]], left_of: list[int], ch: dict[str, Any]) -> dict[str, Any] | None:

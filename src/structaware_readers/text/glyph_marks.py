@@ -4,7 +4,8 @@
 (:data:`DASH_RATIO`) is a dash, written :data:`UNNAMED_DASH`. :func:`raised_runs`: runs whose figures
 stand above the baseline, written with a caret before them (``2019.^12``). :func:`raised_letters`: a
 small raised mark of letters set right after a word (a trademark ``TM``, a service mark ``SM``), which
-PDFium may print far from the word (glyphs come in the order drawn). Used by
+PDFium may print far from the word (glyphs come in the order drawn). :func:`small_fractions`: fractions
+set small after a number, written a space apart from it (``1.66 2/3``). Used by
 :class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
 """
 
@@ -183,6 +184,57 @@ def raised_letters(chars: str, box: Callable[[int], Box]) -> dict[str, int]:
     return out
 
 
+#: A fraction's figures are at most this share of the height of the figure before them.
+_FRACTION_SIZE = 0.85
+_SLASHES = "/\u2044"
+
+
+def small_fractions(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
+    """Fractions a page sets in small figures after a number (``1.66`` and a raised ``2/3``), which PDFium
+    reads apart from it (often at the page's end), each mapped from the run a parser writes when it glues
+    the two to the run written as printed, a space between: ``{"1.662/3": "1.66 2/3"}`` (also with the
+    number's run whole: ``$1.662/3``). A fraction is figures, a slash and figures, in order among the
+    page's characters, each at most :data:`_FRACTION_SIZE` of the height of the figure just left of it on
+    its line (their heights overlap; no more than that figure's height between them).
+    """
+    out: dict[str, str] = {}
+    figures: dict[int, Box] = {}
+    for m in re.finditer(rf"\d+[{_SLASHES}]\d+", chars):
+        start, end = m.start(), m.end()
+        boxes = [box(i) for i in range(start, end)]
+        if any(b[0] < a[0] for a, b in zip(boxes, boxes[1:])):
+            continue
+        if not figures:
+            figures = {i: box(i) for i, ch in enumerate(chars) if ch.isdigit()}
+        height = max(b[3] - b[1] for b in boxes)
+        left = _figure_left_of(figures, boxes[0], height, range(start, end))
+        if left is None:
+            continue
+        first = left
+        while first > 0 and not chars[first - 1].isspace():
+            first -= 1
+        number = normal(chars[first : left + 1])
+        fraction = normal(m.group(0))
+        for lead in {number, number[len(number) - len(number.lstrip("$€£¥(")) :]}:
+            if lead and lead[0] not in _SLASHES:
+                out[lead + fraction] = f"{lead} {fraction}"
+    return out
+
+
+def _figure_left_of(figures: dict[int, Box], first: Box, height: float, skip: range) -> int | None:
+    """The index of the figure (of ``figures``, by index) just left of a glyph in box ``first`` on its line,
+    taller than ``height`` by :data:`_FRACTION_SIZE`, with at most its own height between them; ``None``
+    when there is none."""
+    best, best_right = None, 0.0
+    for i, b in figures.items():
+        tall = b[3] - b[1]
+        if i in skip or tall <= 0 or height > _FRACTION_SIZE * tall or min(b[3], first[3]) <= max(b[1], first[1]):
+            continue
+        if b[2] <= first[0] + 0.1 * tall and first[0] - b[2] <= tall and (best is None or b[2] > best_right):
+            best, best_right = i, b[2]
+    return best
+
+
 def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map; without the
     line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`)."""
@@ -204,5 +256,6 @@ __all__ = [
     "page_text",
     "raised_letters",
     "raised_runs",
+    "small_fractions",
     "with_dashes",
 ]

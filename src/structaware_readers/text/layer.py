@@ -3,7 +3,8 @@
 Per page: its words (letter runs, lower case, NFKC) and which stand next to each other (also across a check
 box or a footnote letter set alone); its line-end hyphens and whether each is part of the word (kept when the
 document prints the compound with a hyphen or a half is an abbreviation, dropped when it prints the joined
-word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret.
+word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret;
+fractions set small after a number, written a space apart from it.
 :class:`PdfTextLayer` raises ``InputNotFoundError`` and ``MalformedInputError`` (field ``pdf``).
 """
 
@@ -17,7 +18,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
-from structaware_readers.text.glyph_marks import MARK_LETTERS, UNNAMED, page_text, raised_letters, raised_runs
+from structaware_readers.text.glyph_marks import (
+    MARK_LETTERS,
+    UNNAMED,
+    Box,
+    page_text,
+    raised_letters,
+    raised_runs,
+    small_fractions,
+)
 
 T = TypeVar("T")
 
@@ -85,6 +94,7 @@ class PageWords:
     marks: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
     letter_marks: list[Callable[[], dict[str, int]]] = field(default_factory=list, repr=False, compare=False)
     dangling: set[str] = field(default_factory=set)  # words printed with a hyphen ending their run (``blended-``)
+    fractions: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
 
     def raised(self, run: str) -> str | None:
         """``run`` (a run of the page, without white space) written with a caret before its raised
@@ -114,6 +124,15 @@ class PageWords:
         wraps): the length of the first; 0 when no such cut is, or more than one."""
         cuts = [k for k in range(2, len(word) - 1) if word[:k] in self.dangling and word[k:] in self.words]
         return cuts[0] if len(cuts) == 1 else 0
+
+    def fraction(self, run: str) -> str | None:
+        """``run`` (without white space), a number glued to a fraction the page sets small after it,
+        written as printed (``1.662/3`` -> ``1.66 2/3``); ``None`` when the page sets no such fraction."""
+        for fractions in self.fractions:
+            found = fractions().get(run)
+            if found is not None:
+                return found
+        return None
 
 
 def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> str:
@@ -210,19 +229,20 @@ class PdfTextLayer:
         self._source = pdf
         self._raised: dict[int, dict[str, str]] = {}
         self._letters: dict[int, dict[str, int]] = {}
+        self._fractions: dict[int, dict[str, str]] = {}
         try:
             texts, self._dashless = [], []
             for i in range(len(doc)):
                 page = doc[i]
                 textpage = page.get_textpage()
                 text, dashless = page_text(textpage)
-                texts.append(text)
+                texts.append(text if _has_layer(text, textpage) else "")
                 self._dashless.append(dashless)
                 textpage.close()
                 page.close()
         finally:
             doc.close()
-        self.texts = [t if len(t.strip()) >= MIN_PAGE_CHARS else "" for t in texts]
+        self.texts = texts
         self.doc_words, self.compounds = document_words(self.texts)
         self.inner = inner_words([_BREAK.sub(" ", t) for t in self.texts])
         self._pages: dict[int, PageWords | None] = {}
@@ -239,6 +259,7 @@ class PdfTextLayer:
                 self._pages[number].dashless = dict(self._dashless[number - 1])  # type: ignore[union-attr]
                 self._pages[number].marks.append(lambda: self._raised_runs(number))  # type: ignore[union-attr]
                 self._pages[number].letter_marks.append(lambda: self._raised_letters(number))  # type: ignore[union-attr]
+                self._pages[number].fractions.append(lambda: self._small_fractions(number))  # type: ignore[union-attr]
         return self._pages[number]
 
     def box_text(self, number: int, bbox: tuple[float, float, float, float]) -> str:
@@ -269,7 +290,13 @@ class PdfTextLayer:
             self._letters[number] = self._glyphs(number, raised_letters)
         return self._letters[number]
 
-    def _glyphs(self, number: int, read: Callable[[str, Callable[[int], tuple[float, ...]]], T]) -> T:
+    def _small_fractions(self, number: int) -> dict[str, str]:
+        """:func:`small_fractions` of page ``number``, read from its glyphs once."""
+        if number not in self._fractions:
+            self._fractions[number] = self._glyphs(number, small_fractions)
+        return self._fractions[number]
+
+    def _glyphs(self, number: int, read: Callable[[str, Callable[[int], Box]], T]) -> T:
         """``read(chars, box)`` of page ``number``: its characters one by one and the box of each (PDFium)."""
         import pypdfium2
         import pypdfium2.raw as pdfium_c
@@ -282,6 +309,17 @@ class PdfTextLayer:
             return read(chars, textpage.get_charbox)
         finally:
             doc.close()
+
+
+def _has_layer(text: str, textpage: object) -> bool:
+    """True when a page holds a text layer: :data:`MIN_PAGE_CHARS` or more characters in its text
+    (``text``, as :func:`~structaware_readers.text.glyph_marks.page_text` writes it) or in the text
+    PDFium reads (``textpage``, a ``pypdfium2.PdfTextPage``): joining the line breaks PDFium writes
+    between the glyphs of one line (a page footer drawn glyph by glyph) does not take a page's text
+    layer away."""
+    if len(text.strip()) >= MIN_PAGE_CHARS:
+        return True
+    return bool(text.strip()) and len(textpage.get_text_range().strip()) >= MIN_PAGE_CHARS  # type: ignore[attr-defined]
 
 
 def merge(pages: list[PageWords]) -> PageWords:
@@ -299,6 +337,7 @@ def merge(pages: list[PageWords]) -> PageWords:
         out.marks.extend(p.marks)
         out.letter_marks.extend(p.letter_marks)
         out.dangling |= p.dangling
+        out.fractions.extend(p.fractions)
     return out
 
 

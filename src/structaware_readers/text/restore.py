@@ -4,9 +4,9 @@ Each word is checked against the text layer of the block's pages and mended: a l
 writer meant it, lost spaces between words or figures put back, an unnamed dash put back, raised reference
 figures written with a caret (``2019.^12``), and so a raised mark of letters glued to its word (``Lantern^TM``,
 where the page sets a small ``TM`` above the end of ``Lantern``), the hyphen of a compound a table cell wraps put
-back (``Blended-yield``, where the page prints ``Blended-`` ending a run), overlapped lines put in line order. No
-other character is changed, added or dropped; a word the page prints is never cut; pages without a text layer
-(OCR) are left as they are.
+back (``Blended-yield``, where the page prints ``Blended-`` ending a run), a fraction set small set apart from the
+number it follows (``1.66 2/3``), overlapped lines put in line order. No other character is changed, added or
+dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
 word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
 get the titles the parser set apart as headings (:mod:`~structaware_readers.text.contents_titles`).
@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 _KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
 _RUN = re.compile(r"\S+")
 _FIGURE = re.compile(r"\d")
+_SLASH = re.compile(r"\d[/\u2044]\d")
 _EDGE = "()[]{};:,."
 
 
@@ -95,6 +96,10 @@ def restore_text(text: str, page: PageWords) -> str:
         at = run.index(core)
         if core not in page.tokens and core in page.dashless:
             return run[:at] + page.dashless[core] + run[at + len(core) :]
+        if core not in page.tokens and _SLASH.search(core):
+            printed = page.fraction(core)
+            if printed is not None:
+                return run[:at] + printed + run[at + len(core) :]
         pieces = split_figures(core, page) or split_grouped(core, page)
         if not pieces:
             return run
