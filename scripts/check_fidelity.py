@@ -8,15 +8,15 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
 
 * **altered numbers**: a number token of a unit's text (``0. 71``, ``72. 0``, ``1,234``: digits joined
   by ``,``, or by ``.`` and at most one space; ``3,393, 3,540``, a table row's two cells, are two,
-  and so are ``2013. 21.1``, an entry ending in a year and the next entry's number: a number has one
-  decimal point, so the first is checked with its full stop, ``2013.``)
+  and so are ``2011. 10.4``, an entry ending in a year and the next entry's number: a number has one
+  decimal point, so the first is checked with its full stop, ``2011.``)
   that the text layer of the unit's pages does not hold. A
   space inside the token must be white space in the text layer; where the token has none, the text
   layer may break the line (a number the PDF splits over two lines: ``0.`` / ``72``, a DOI's
   ``10.10`` / ``80``); a figure or a number's dot may not stand next to the match (``0.7`` is not
   found in ``0.71``). Superscripts compare by their figures (``m^2``, ``m²`` and the text layer's
   ``m2`` are one; a reference mark ``trial^12`` is the layer's ``trial12``; a mark after a number,
-  ``2,557.2^8``, is the layer's ``2,557.28``, or the number and the mark apart where the layer reads
+  ``1,234.5^6``, is the layer's ``1,234.56``, or the number and the mark apart where the layer reads
   the mark elsewhere: the number must then be printed whole on its own). Table cells are
   compared like any text: each of their numbers must be printed on the unit's pages.
 * **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
@@ -159,8 +159,8 @@ def number_tokens(text: str) -> list[str]:
 
 def _parted(token: str) -> list[str]:
     """``token`` cut at each ``. `` where the figures on either side hold a point of their own: a number
-    has one decimal point, so ``2013. 21.1`` is a list entry ending in a year, then the next entry's
-    number (``2013.``, with its full stop, and ``21.1``), while ``0. 71`` stays one token, a number
+    has one decimal point, so ``2011. 10.4`` is a list entry ending in a year, then the next entry's
+    number (``2011.``, with its full stop, and ``21.1``), while ``0. 71`` stays one token, a number
     with a space put in."""
     out = [token.split(". ")[0]]
     for part in token.split(". ")[1:]:
@@ -172,12 +172,12 @@ def _parted(token: str) -> list[str]:
     return out
 
 
-#: A number and a raised mark of figures after it (``2,557.2^8``).
+#: A number and a raised mark of figures after it (``1,234.5^6``).
 _NUMBER_MARK = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)*)\^(\d+(?:[,\u2013-]\d+)*)")
 
 
 def _marks_apart(text: str, page: PageWords) -> str:
-    """``text`` with a raised mark of figures after a number set apart from it (``2,557.2 ^8``) where the
+    """``text`` with a raised mark of figures after a number set apart from it (``1,234.5 ^6``) where the
     page does not print the two glued (its text layer reads the mark elsewhere, not after the number):
     the number is then checked on its own, whole, and the mark on its own."""
 

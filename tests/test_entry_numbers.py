@@ -1,5 +1,5 @@
 """A numbered entry a parser cut at its number is read back as the page prints it: its number, its
-first line, the rest; never ``5. 20 and over`` (a number the page does not print) under a heading
+first line, the rest; never ``5. 18 and over`` (a number the page does not print) under a heading
 that is the entry's first line. Blocks written here, placed as MinerU places such a cut."""
 
 from __future__ import annotations

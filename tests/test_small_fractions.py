@@ -1,6 +1,6 @@
 """A fraction set in small figures (raised numerator, slash, small or lowered denominator) after a whole
 number reads as the page prints it, ``1 2/3``, never as a superscript (``1^2/3``, one squared over three)
-nor glued to the number (``1.662/3``).
+nor glued to the number (``2.331/3``).
 
 Glyphs are written here as pdfplumber gives them (``top`` / ``bottom`` from the page top, in points).
 """
@@ -48,11 +48,11 @@ def test_a_stacked_fraction_after_a_whole_number_reads_as_printed():
 
 
 def test_a_raised_fraction_after_a_decimal_reads_as_printed():
-    """Numerator, slash and denominator all raised and small: ``$1.66 2/3``."""
-    chars = _glyphs("at $1.66", 100, 400, 10)
-    chars += _glyphs("2/3", chars[-1]["x1"] + 0.5, 398, 6, advance=3)
+    """Numerator, slash and denominator all raised and small: ``$2.33 1/3``."""
+    chars = _glyphs("at $2.33", 100, 400, 10)
+    chars += _glyphs("1/3", chars[-1]["x1"] + 0.5, 398, 6, advance=3)
     chars += _glyphs("a share", chars[-1]["x1"] + 2.5 + 5, 400, 10)
-    assert reading_text(chars) == "at $1.66 2/3 a share"
+    assert reading_text(chars) == "at $2.33 1/3 a share"
 
 
 def test_superscripts_that_are_no_fraction_keep_their_caret():

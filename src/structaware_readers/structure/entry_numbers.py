@@ -3,9 +3,9 @@
 A parser may cut a numbered entry (a reference, a list item) where its first line meets its number:
 
 * the first line becomes a block of its own (often a heading), and the number is left at the start of
-  the rest: the page prints ``5. National Center for Health Statistics. Prevalence ... aged`` /
-  ``20 and over: United States ...``, the parser gives a heading ``National Center ... aged`` and a
-  paragraph ``5. 20 and over: ...``, which reads as another number (``5. 20``) and puts every later
+  the rest: the page prints ``5. Survey of Adult Health. Rates of ... in adults aged`` /
+  ``18 and over ...``, the parser gives a heading ``Survey of Adult Health ... aged`` and a
+  paragraph ``5. 18 and over ...``, which reads as another number (``5. 18``) and puts every later
   entry under a section that is no section;
 * the number becomes a block of its own (``1.``, often typed page furniture), and the entry starts
   without it.

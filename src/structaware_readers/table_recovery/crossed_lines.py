@@ -4,8 +4,8 @@ A page may print a line of small text over or against a line of bigger text: a f
 points apart, a note squeezed into the line above it. Glyph by glyph, each small glyph then stands just
 right of a big one, lower or higher than it, as a subscript or a superscript does; read as scripts
 (:func:`~structaware_readers.table_recovery.reading_direction.mark_superscripts`), the small glyphs are set
-on the big line and the two lines come out interleaved letter by letter (``Or CthVDe=r`` for ``Other
-comorbidities`` over ``* Prior CVD=MI``). A script is a few glyphs set between two glyphs of its line;
+on the big line and the two lines come out interleaved letter by letter (``Dnaotte`` for ``Date``
+over ``not``). A script is a few glyphs set between two glyphs of its line;
 a run of small glyphs on one baseline (glyphs closer than :data:`RUN_GAP` of their size) with at least
 :data:`MIN_RUN` glyphs whose span holds the middle of a bigger glyph of a line it overlaps is printed
 across that line: :func:`crossing_glyphs` names its glyphs, which are then read as their own line.

@@ -95,7 +95,7 @@ def whole_glyphs(page: Any, region: Box) -> list[dict[str, Any]]:
     box: a crop clips a glyph to its edge, and a line so clipped to a sliver reads as part of the line
     below it (``July 29, 202`` | ``3``), its figures cut by that line's glyphs. A word the region's left
     or right edge cuts (a glyph across the edge) is read whole: the glyphs of its line that follow (or
-    precede) it, each within :data:`WORD_GAP` of the last, come along up to a space glyph (``1,295``
+    precede) it, each within :data:`WORD_GAP` of the last, come along up to a space glyph (``1,234``
     whole, never the ``1`` inside the edge); the words past that space stay out."""
     x0, top, x1, bottom = region
     band = [ch for ch in page.chars if float(ch["bottom"]) > top and float(ch["top"]) < bottom]

@@ -223,7 +223,7 @@ def mark_superscripts(chars: list[dict[str, Any]]) -> list[dict[str, Any]]:
     of their own (:func:`~structaware_readers.table_recovery.crossed_lines.crossing_glyphs`), no scripts.
     A raised run of figures that a slash and a small figure follow is the numerator of a fraction set
     small (:func:`_is_numerator`), no superscript: it has no caret and stands a space apart from a figure
-    before it (``1 2/3¢``, ``$1.66 2/3``, never ``1^2/3`` read as one squared). Other glyphs unchanged."""
+    before it (``1 2/3¢``, ``$2.33 1/3``, never ``1^2/3`` read as one squared). Other glyphs unchanged."""
     sizes = [float(ch.get("size") or 0) for ch in chars]
     if not sizes or min(sizes) > SUP_SIZE * max(sizes):
         return chars

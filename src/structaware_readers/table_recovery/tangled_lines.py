@@ -2,8 +2,8 @@
 
 pdfplumber groups glyphs into lines by their tops, chaining tops that lie within its tolerance of the
 next: a line of 9 pt glyphs with tops at 108.4 and one of 7 pt glyphs at 111.7 become one line through a
-stray glyph at 111.0, and reading it left to right interleaves their letters (``hLyosciactaioln`` for
-``hysical`` over ``Location``). :func:`untangled_lines` cuts each such chain into parts whose tops lie
+stray glyph at 111.0, and reading it left to right interleaves their letters (``dLaotsee`` for
+``dose`` over ``Late``). :func:`untangled_lines` cuts each such chain into parts whose tops lie
 within the tolerance of the part's first top, and reads apart two parts whose glyphs take turns left to
 right (:data:`MIN_SWITCHES` times or more, each with :data:`MIN_GLYPHS` glyphs or more): they are printed
 across each other. Parts side by side (two cells' texts on slightly offset lines) or a few marks set

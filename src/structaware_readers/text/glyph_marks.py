@@ -5,7 +5,7 @@
 stand above the baseline, written with a caret before them (``2019.^12``). :func:`raised_letters`: a
 small raised mark of letters set right after a word (a trademark ``TM``, a service mark ``SM``), which
 PDFium may print far from the word (glyphs come in the order drawn). :func:`small_fractions`: fractions
-set small after a number, written a space apart from it (``1.66 2/3``). Used by
+set small after a number, written a space apart from it (``2.33 1/3``). Used by
 :class:`~structaware_readers.text.layer.PdfTextLayer`; boxes in PDF points.
 """
 
@@ -192,8 +192,8 @@ _SLASHES = "/\u2044"
 def small_fractions(chars: str, box: Callable[[int], Box]) -> dict[str, str]:
     """Fractions a page sets in small figures after a number (``1.66`` and a raised ``2/3``), which PDFium
     reads apart from it (often at the page's end), each mapped from the run a parser writes when it glues
-    the two to the run written as printed, a space between: ``{"1.662/3": "1.66 2/3"}`` (also with the
-    number's run whole: ``$1.662/3``). A fraction is figures, a slash and figures, in order among the
+    the two to the run written as printed, a space between: ``{"2.331/3": "2.33 1/3"}`` (also with the
+    number's run whole: ``$2.331/3``). A fraction is figures, a slash and figures, in order among the
     page's characters, each at most :data:`_FRACTION_SIZE` of the height of the figure just left of it on
     its line (their heights overlap; no more than that figure's height between them).
     """

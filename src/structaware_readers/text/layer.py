@@ -127,7 +127,7 @@ class PageWords:
 
     def fraction(self, run: str) -> str | None:
         """``run`` (without white space), a number glued to a fraction the page sets small after it,
-        written as printed (``1.662/3`` -> ``1.66 2/3``); ``None`` when the page sets no such fraction."""
+        written as printed (``2.331/3`` -> ``2.33 1/3``); ``None`` when the page sets no such fraction."""
         for fractions in self.fractions:
             found = fractions().get(run)
             if found is not None:

@@ -5,7 +5,7 @@ writer meant it, lost spaces between words or figures put back, an unnamed dash 
 figures written with a caret (``2019.^12``), and so a raised mark of letters glued to its word (``Lantern^TM``,
 where the page sets a small ``TM`` above the end of ``Lantern``), the hyphen of a compound a table cell wraps put
 back (``Blended-yield``, where the page prints ``Blended-`` ending a run), a fraction set small set apart from the
-number it follows (``1.66 2/3``), overlapped lines put in line order. No other character is changed, added or
+number it follows (``2.33 1/3``), overlapped lines put in line order. No other character is changed, added or
 dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
 word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
