@@ -4,12 +4,14 @@ A parser-markup grid is read again from the text layer when fewer than :data:`MI
 header words are there, when a header row is a data row, when it was read turned round, when a cell holds a piece
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
-keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
+keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued or cut, each at most as often as the region
+prints it), loses no row (fewer body rows only
 when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
 the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
 whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
-(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`).
+(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`), and so are its first
+body rows lying wholly above it (the last row of the block above, :func:`without_rows_above`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from structaware_readers.models import Block, TableGrid
@@ -41,6 +44,8 @@ __all__ = [
     "document_words",
     "keeps_data",
     "known_share",
+    "without_rows_above",
+    "without_rows_below",
 ]
 
 log = logging.getLogger(__name__)
@@ -95,7 +100,7 @@ def check_markup(
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2:
         return None
-    rebuilt = without_rows_below(rebuilt, block.bbox)
+    rebuilt = without_rows_above(without_rows_below(rebuilt, block.bbox), block.bbox)
     if len(rebuilt.body_rows) < len(grid.body_rows) and not (
         garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
     ):
@@ -172,6 +177,24 @@ def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
     )
 
 
+def without_rows_above(rebuilt: TableGrid, bbox: tuple[float, float, float, float]) -> TableGrid:
+    """``rebuilt`` without its first body rows that lie wholly above the parser's region ``bbox`` (0..1 of the
+    page, origin top-left): the last row of the table or text above, which only the region's padding reaches
+    and which the parser read as a block of its own. Header rows stay (a column header may lie in the padding)."""
+    boxes = rebuilt.body_row_bboxes
+    if len(boxes) != len(rebuilt.body_rows):
+        return rebuilt
+    k = 0
+    while k < len(boxes) - 1 and boxes[k] is not None and boxes[k][3] <= bbox[1]:
+        k += 1
+    if k == 0:
+        return rebuilt
+    pages = rebuilt.body_row_pages[k:] if len(rebuilt.body_row_pages) == len(boxes) else rebuilt.body_row_pages
+    return rebuilt.model_copy(
+        update={"body_rows": rebuilt.body_rows[k:], "body_row_bboxes": boxes[k:], "body_row_pages": pages}
+    )
+
+
 def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
     """The indices of the parts (``part_pages``: each part's 1-based page) holding a body row that may
     hold stacked items; ``[]`` when the grid does not say which page each row is on."""
@@ -185,13 +208,16 @@ def keeps_data(
     grid: TableGrid,
     rebuilt: TableGrid,
     vocabulary: Counter[str] | None,
-    printed: set[str] | None = None,
+    printed: set[str] | Counter[str] | None = None,
     printed_words: set[str] | None = None,
 ) -> bool:
     """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
     least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats; ``printed``, the region's
     figure runs, given: not counting a run that is 2+ of them glued, ``55321,209`` for ``553`` and
-    ``21,209``, which no grid of the page holds), and (``vocabulary`` given)
+    ``21,209``, which no grid of the page holds; given with the times each is printed, as
+    :func:`_printed` gives them: nor a piece the markup cut out of a printed figure, ``018`` of
+    ``2018``, and a printed figure only as often as the region prints it, since a cell the markup
+    wrote twice is no datum the text layer's grid can keep), and (``vocabulary`` given)
     it reads the document's own words at least as well (:func:`known_share`) and keeps at least
     :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
     cells cut words, ``M e N S`` for ``Module``, loses them). ``printed_words``, the region's letter runs
@@ -203,6 +229,10 @@ def keeps_data(
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
     if printed is not None:  # figures printed apart and glued by the parser are not the parser's to keep
         before = Counter({f: n for f, n in before.items() if f in printed or not glued_figures(f, printed)})
+    if isinstance(printed, Counter):  # nor the pieces it cut out of printed ones, nor a cell it wrote twice
+        before = Counter(
+            {f: min(n, printed[f]) if f in printed else n for f, n in before.items() if not _cut_from(f, printed)}
+        )
     after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
@@ -237,7 +267,7 @@ def _header_garbled(
     return not _found(header_words, pdf_words)
 
 
-def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
+def cuts_printed(grid: TableGrid, words: set[str], figures: Collection[str]) -> bool:
     """A cell of ``grid`` holds a piece of a word the region prints whole (``onth`` of ``months``: 3+
     letters, printed in the region only inside a longer word), or a figure run the region does not
     print that reads as 2+ runs it does print (``55321,209`` for ``553`` and ``21,209``): a column
@@ -257,7 +287,12 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
     return False
 
 
-def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
+def _cut_from(figure: str, printed: Collection[str]) -> bool:
+    """``figure`` is not among the ``printed`` figure runs but is a piece of a longer one (``018`` of ``2018``)."""
+    return figure not in printed and any(figure in p for p in printed if len(p) > len(figure))
+
+
+def _alters_figures(grid: TableGrid, figures: Collection[str]) -> bool:
     """A cell of ``grid`` holds a figure run the region does not print (``202`` of ``2022`` cut at a column
     boundary, two runs glued): the markup changes a number, which a grid read with fewer rows may mend."""
     return any(f not in figures for f in _figures([*grid.header_rows, *grid.body_rows]))
@@ -265,13 +300,12 @@ def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
 
 def _printed(
     page: Any, bbox: tuple[float, float, float, float], runs: list[TextRun] | None
-) -> tuple[set[str], set[str]]:
-    """The letter runs (lower case) and figure runs of the region's text layer: PDFium's ``runs``
+) -> tuple[set[str], Counter[str]]:
+    """The letter runs (lower case) and figure runs (with the times each is printed) of the region's text layer: PDFium's ``runs``
     whose centre lies in ``bbox`` widened by :data:`RUN_PAD`, else pdfplumber's words of the region."""
     texts = _run_texts(runs, bbox) if runs is not None else [w["text"] for w in _page_words(page, bbox)]
     words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
-    figures = set(figure_runs(texts))
-    return words, figures
+    return words, Counter(figure_runs(texts))
 
 
 def _row_words(rebuilt: TableGrid, runs: list[TextRun] | None) -> set[str]:
