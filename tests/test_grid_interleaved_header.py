@@ -120,6 +120,9 @@ def test_rows_above_the_region_are_dropped_from_the_start_only():
     assert kept.header_rows == grid.header_rows
     # a row reaching into the region is the table's
     assert without_rows_above(grid, (0.1, 0.16, 0.5, 0.22)) == grid
+    # a line of years and note marks above the region is the table's column header read as a body row
+    years = grid.model_copy(update={"body_rows": [["(In thousands)", "2031", "(1)"], *grid.body_rows[1:]]})
+    assert without_rows_above(years, (0.1, 0.166, 0.5, 0.22)) == years
 
 
 def test_a_reading_that_cuts_the_figures_the_markup_cut_is_no_better():

@@ -63,6 +63,7 @@ RUN_PAD = 0.004
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LETTERS = re.compile(r"[A-Za-z]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
@@ -183,12 +184,15 @@ def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
 def without_rows_above(rebuilt: TableGrid, bbox: tuple[float, float, float, float]) -> TableGrid:
     """``rebuilt`` without its first body rows that lie wholly above the parser's region ``bbox`` (0..1 of the
     page, origin top-left): the last row of the table or text above, which only the region's padding reaches
-    and which the parser read as a block of its own. Header rows stay (a column header may lie in the padding)."""
+    and which the parser read as a block of its own: a row holding amounts (:func:`_holds_amounts`). Header rows
+    stay, and so do rows of years and notes (a column header may lie in the padding, read as a body row)."""
     boxes = rebuilt.body_row_bboxes
     if len(boxes) != len(rebuilt.body_rows):
         return rebuilt
     k = 0
-    while k < len(boxes) - 1 and boxes[k] is not None and boxes[k][3] <= bbox[1]:
+    while (
+        k < len(boxes) - 1 and boxes[k] is not None and boxes[k][3] <= bbox[1] and _holds_amounts(rebuilt.body_rows[k])
+    ):
         k += 1
     if k == 0:
         return rebuilt
@@ -196,6 +200,12 @@ def without_rows_above(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
     return rebuilt.model_copy(
         update={"body_rows": rebuilt.body_rows[k:], "body_row_bboxes": boxes[k:], "body_row_pages": pages}
     )
+
+
+def _holds_amounts(row: list[str]) -> bool:
+    """A value cell of ``row`` holds a figure run of 2+ digits that is no year (``$(3,656)``, ``840``; not
+    ``FISCAL 2031`` or a note mark ``(1)``)."""
+    return any(not _YEAR.fullmatch(f) and sum(c.isdigit() for c in f) >= 2 for f in figure_runs(row[1:]))
 
 
 def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
