@@ -125,14 +125,11 @@ def test_rows_above_the_region_are_dropped_from_the_start_only():
     assert without_rows_above(years, (0.1, 0.166, 0.5, 0.22)) == years
 
 
-def test_a_reading_that_cuts_the_figures_the_markup_cut_is_no_better():
+def test_a_reading_that_cuts_the_same_figures_is_no_better():
     markup = TableGrid(header_rows=[["", "Three month3", "s ended June0,"]], body_rows=[["Sales", "12", "14"]])
     ruled = TableGrid(header_rows=[["", "Three month 3", "s ended June 0,"]], body_rows=[["Sales", "12", "14"]])
     whole = TableGrid(header_rows=[["", "Three months ended June 30,", ""]], body_rows=[["Sales", "12", "14"]])
     printed = Counter({"30": 1, "12": 1, "14": 1})
     assert not _alters_fewer(ruled, markup, printed)
     assert _alters_fewer(whole, markup, printed)
-    assert _alters_fewer(whole, whole, printed)  # the markup changing no number: nothing to compare
-    # the rebuilt grid mends one of the cut figures: it changes fewer numbers
-    mended = ruled.model_copy(update={"header_rows": [["", "Three months 30,", "ended June 0,"]]})
-    assert _alters_fewer(mended, markup, printed)
+    assert _alters_fewer(whole, whole, printed)  # changing no number is always fine

@@ -5,7 +5,7 @@ header words are there, when a header row is a data row, when it was read turned
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued or cut, each at most as often as the region
-prints it), does not change every number the markup changes (figure runs the region does not print), loses no
+prints it), changes fewer numbers than the markup (none, or fewer figure runs the region does not print), loses no
 row (fewer body rows only when the markup holds a figure the region does not print and each parser row is found in
 the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
@@ -301,11 +301,12 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: Collection[str]) -> 
 
 
 def _alters_fewer(rebuilt: TableGrid, grid: TableGrid, figures: Collection[str]) -> bool:
-    """``rebuilt`` does not hold every figure run the region does not print (``figures``) that the parser's
-    ``grid`` holds: a reading that cuts the same numbers as the markup (a header line crossing a cell rule,
-    ``3`` / ``0,`` for ``30,``) is no better one."""
-    changed = {f for f in _figures([*grid.header_rows, *grid.body_rows]) if f not in figures}
-    return not changed or not changed <= set(_figures([*rebuilt.header_rows, *rebuilt.body_rows]))
+    """``rebuilt`` holds no figure run the region does not print (``figures``), or fewer distinct ones
+    than the parser's ``grid``: a reading that changes as many numbers as the markup is no better one."""
+    changed = {f for f in _figures([*rebuilt.header_rows, *rebuilt.body_rows]) if f not in figures}
+    return not changed or len(changed) < len(
+        {f for f in _figures([*grid.header_rows, *grid.body_rows]) if f not in figures}
+    )
 
 
 def _cut_from(figure: str, printed: Collection[str]) -> bool:
