@@ -5,9 +5,8 @@ header words are there, when a header row is a data row, when it was read turned
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
 keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued or cut, each at most as often as the region
-prints it), changes fewer numbers than the markup (none, or fewer figure runs the region does not print), loses no
-row (fewer body rows only when the markup holds a figure the region does not print and each parser row is found in
-the new grid,
+prints it), loses no row (fewer body rows only
+when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
 the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
 whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
@@ -109,8 +108,6 @@ def check_markup(
         return None  # fewer rows, not explained by rows read together or moved to the header
     if not garbled and not splits_names(grid.body_rows, rebuilt.body_rows):
         return None  # the parser's header is right and no stacked items were cut apart
-    if runs is not None and not _alters_fewer(rebuilt, grid, {*printed[1], *_row_figures(rebuilt, runs)}):
-        return None  # the text layer's cells cut the same figures (a header line crossing a cell rule)
     words = printed[0] | _row_words(rebuilt, runs)
     return rebuilt if keeps_data(grid, rebuilt, vocabulary, printed[1], words) else None
 
@@ -300,15 +297,6 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: Collection[str]) -> 
     return False
 
 
-def _alters_fewer(rebuilt: TableGrid, grid: TableGrid, figures: Collection[str]) -> bool:
-    """``rebuilt`` holds no figure run the region does not print (``figures``), or fewer distinct ones
-    than the parser's ``grid``: a reading that changes as many numbers as the markup is no better one."""
-    changed = {f for f in _figures([*rebuilt.header_rows, *rebuilt.body_rows]) if f not in figures}
-    return not changed or len(changed) < len(
-        {f for f in _figures([*grid.header_rows, *grid.body_rows]) if f not in figures}
-    )
-
-
 def _cut_from(figure: str, printed: Collection[str]) -> bool:
     """``figure`` is not among the ``printed`` figure runs but is a piece of a longer one (``018`` of ``2018``)."""
     return figure not in printed and any(figure in p for p in printed if len(p) > len(figure))
@@ -338,13 +326,6 @@ def _row_words(rebuilt: TableGrid, runs: list[TextRun] | None) -> set[str]:
         return set()
     boxes = [b for b in (*rebuilt.header_row_bboxes, *rebuilt.body_row_bboxes) if b is not None]
     return {w.lower() for b in boxes for run in runs_in(runs, b) for w in _LETTERS.findall(run.text)}
-
-
-def _row_figures(rebuilt: TableGrid, runs: list[TextRun]) -> set[str]:
-    """The figure runs of PDFium's ``runs`` whose centre lies in a row box of ``rebuilt`` (its header may lie
-    in the region's padding, above the parser's box)."""
-    boxes = [b for b in (*rebuilt.header_row_bboxes, *rebuilt.body_row_bboxes) if b is not None]
-    return set(figure_runs(run.text for b in boxes for run in runs_in(runs, b)))
 
 
 def _found(header_words: list[str], pdf_words: set[str]) -> bool:
