@@ -74,7 +74,8 @@ def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
     runs = rec.text.runs(page_number) if rec.text is not None else None
     for i in rec.on_page(rec.checks, page_number):
         if not rec.taken(i):
-            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs)
+            others = [b.bbox for j, b in enumerate(rec.blocks) if j != i and b.page == page_number and b.bbox]
+            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs, others)
 
 
 def check_merged_parts(rec: Recovery, plumber: Any) -> None:
@@ -87,10 +88,15 @@ def check_merged_parts(rec: Recovery, plumber: Any) -> None:
 
 
 def check_markup(
-    block: Block, page: Any, vocabulary: Counter[str] | None = None, runs: list[TextRun] | None = None
+    block: Block,
+    page: Any,
+    vocabulary: Counter[str] | None = None,
+    runs: list[TextRun] | None = None,
+    others: list[tuple[float, float, float, float]] | None = None,
 ) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module docstring), else
-    ``None`` (keep the parser's grid).
+    ``None`` (keep the parser's grid). ``others``: the regions of the page's other blocks (0..1, top-left), whose
+    rows the rebuild's padding may reach above ``block`` (:func:`without_rows_above`).
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
@@ -101,7 +107,7 @@ def check_markup(
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2:
         return None
-    rebuilt = without_rows_above(without_rows_below(rebuilt, block.bbox), block.bbox)
+    rebuilt = without_rows_above(without_rows_below(rebuilt, block.bbox), block.bbox, others or [])
     if len(rebuilt.body_rows) < len(grid.body_rows) and not (
         garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
     ):
@@ -178,17 +184,25 @@ def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
     )
 
 
-def without_rows_above(rebuilt: TableGrid, bbox: tuple[float, float, float, float]) -> TableGrid:
+def without_rows_above(
+    rebuilt: TableGrid, bbox: tuple[float, float, float, float], others: list[tuple[float, float, float, float]]
+) -> TableGrid:
     """``rebuilt`` without its first body rows that lie wholly above the parser's region ``bbox`` (0..1 of the
     page, origin top-left): the last row of the table or text above, which only the region's padding reaches
-    and which the parser read as a block of its own: a row holding amounts (:func:`_holds_amounts`). Header rows
+    and which the parser read as a block of its own: a row holding amounts (:func:`_holds_amounts`) whose box's
+    centre lies in one of ``others``, the regions of the page's other blocks (a row no other block holds is a
+    row of this table the parser's region cut off, and stays). Header rows
     stay, and so do rows of years and notes (a column header may lie in the padding, read as a body row)."""
     boxes = rebuilt.body_row_bboxes
     if len(boxes) != len(rebuilt.body_rows):
         return rebuilt
     k = 0
     while (
-        k < len(boxes) - 1 and boxes[k] is not None and boxes[k][3] <= bbox[1] and _holds_amounts(rebuilt.body_rows[k])
+        k < len(boxes) - 1
+        and boxes[k] is not None
+        and boxes[k][3] <= bbox[1]
+        and _holds_amounts(rebuilt.body_rows[k])
+        and _inside_any(boxes[k], others)
     ):
         k += 1
     if k == 0:
@@ -197,6 +211,12 @@ def without_rows_above(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
     return rebuilt.model_copy(
         update={"body_rows": rebuilt.body_rows[k:], "body_row_bboxes": boxes[k:], "body_row_pages": pages}
     )
+
+
+def _inside_any(box: tuple[float, float, float, float], regions: list[tuple[float, float, float, float]]) -> bool:
+    """The centre of ``box`` lies in one of ``regions`` (0..1 of the page, top-left)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(r[0] <= x <= r[2] and r[1] <= y <= r[3] for r in regions)
 
 
 def _holds_amounts(row: list[str]) -> bool:
@@ -391,11 +411,17 @@ def _figures(rows: list[list[str]]) -> Counter[str]:
     return Counter(figure_runs(cell for row in rows for cell in row))
 
 
-def _checked_block(block: Block, page: Any, vocabulary: Any, runs: list[TextRun] | None = None) -> Block:
+def _checked_block(
+    block: Block,
+    page: Any,
+    vocabulary: Any,
+    runs: list[TextRun] | None = None,
+    others: list[tuple[float, float, float, float]] | None = None,
+) -> Block:
     """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
     the document's words as well (:mod:`.markup_check`)."""
     try:
-        grid = check_markup(block, page, vocabulary, runs)
+        grid = check_markup(block, page, vocabulary, runs, others)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None
