@@ -114,7 +114,7 @@ def test_rows_above_the_region_are_dropped_from_the_start_only():
         body_row_pages=[1, 1, 1],
         body_row_bboxes=[(0.1, 0.15, 0.5, 0.165), (0.1, 0.18, 0.5, 0.19), (0.1, 0.20, 0.5, 0.21)],
     )
-    above = [(0.1, 0.1, 0.5, 0.166)]  # the block above, holding the first row
+    above = [((0.1, 0.1, 0.5, 0.166), "Total grain 940")]  # the block above, holding the first row
     kept = without_rows_above(grid, (0.1, 0.166, 0.5, 0.22), above)
     assert kept.body_rows == grid.body_rows[1:]
     assert kept.body_row_bboxes == grid.body_row_bboxes[1:] and kept.body_row_pages == [1, 1]
@@ -123,6 +123,7 @@ def test_rows_above_the_region_are_dropped_from_the_start_only():
     assert without_rows_above(grid, (0.1, 0.16, 0.5, 0.22), above) == grid
     # a row no other block holds is one the parser's region cut off: it stays
     assert without_rows_above(grid, (0.1, 0.166, 0.5, 0.22), []) == grid
+    assert without_rows_above(grid, (0.1, 0.166, 0.5, 0.22), [((0.1, 0.1, 0.5, 0.166), "")]) == grid
     # a line of years and note marks above the region is the table's column header read as a body row
     years = grid.model_copy(update={"body_rows": [["(In thousands)", "2031", "(1)"], *grid.body_rows[1:]]})
     assert without_rows_above(years, (0.1, 0.166, 0.5, 0.22), above) == years

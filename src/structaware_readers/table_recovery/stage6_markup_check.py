@@ -74,7 +74,7 @@ def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
     runs = rec.text.runs(page_number) if rec.text is not None else None
     for i in rec.on_page(rec.checks, page_number):
         if not rec.taken(i):
-            others = [b.bbox for j, b in enumerate(rec.blocks) if j != i and b.page == page_number and b.bbox]
+            others = [(b.bbox, b.text) for j, b in enumerate(rec.blocks) if j != i and b.page == page_number and b.bbox]
             rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs, others)
 
 
@@ -92,11 +92,11 @@ def check_markup(
     page: Any,
     vocabulary: Counter[str] | None = None,
     runs: list[TextRun] | None = None,
-    others: list[tuple[float, float, float, float]] | None = None,
+    others: list[tuple[tuple[float, float, float, float], str]] | None = None,
 ) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module docstring), else
-    ``None`` (keep the parser's grid). ``others``: the regions of the page's other blocks (0..1, top-left), whose
-    rows the rebuild's padding may reach above ``block`` (:func:`without_rows_above`).
+    ``None`` (keep the parser's grid). ``others``: the regions (0..1, top-left) and texts of the page's other
+    blocks, whose rows the rebuild's padding may reach above ``block`` (:func:`without_rows_above`).
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
@@ -185,13 +185,16 @@ def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
 
 
 def without_rows_above(
-    rebuilt: TableGrid, bbox: tuple[float, float, float, float], others: list[tuple[float, float, float, float]]
+    rebuilt: TableGrid,
+    bbox: tuple[float, float, float, float],
+    others: list[tuple[tuple[float, float, float, float], str]],
 ) -> TableGrid:
     """``rebuilt`` without its first body rows that lie wholly above the parser's region ``bbox`` (0..1 of the
     page, origin top-left): the last row of the table or text above, which only the region's padding reaches
     and which the parser read as a block of its own: a row holding amounts (:func:`_holds_amounts`) whose box's
-    centre lies in one of ``others``, the regions of the page's other blocks (a row no other block holds is a
-    row of this table the parser's region cut off, and stays). Header rows
+    centre lies in the region of one of ``others`` (the page's other blocks: region, text) whose text holds
+    each of the row's figures. A row no other block holds is a row of this table the parser's region cut
+    off (or one only a block without text covers), and stays. Header rows
     stay, and so do rows of years and notes (a column header may lie in the padding, read as a body row)."""
     boxes = rebuilt.body_row_bboxes
     if len(boxes) != len(rebuilt.body_rows):
@@ -202,7 +205,7 @@ def without_rows_above(
         and boxes[k] is not None
         and boxes[k][3] <= bbox[1]
         and _holds_amounts(rebuilt.body_rows[k])
-        and _inside_any(boxes[k], others)
+        and _held_by(rebuilt.body_rows[k], boxes[k], others)
     ):
         k += 1
     if k == 0:
@@ -213,10 +216,21 @@ def without_rows_above(
     )
 
 
-def _inside_any(box: tuple[float, float, float, float], regions: list[tuple[float, float, float, float]]) -> bool:
-    """The centre of ``box`` lies in one of ``regions`` (0..1 of the page, top-left)."""
+def _held_by(
+    row: list[str],
+    box: tuple[float, float, float, float],
+    others: list[tuple[tuple[float, float, float, float], str]],
+) -> bool:
+    """The centre of ``box`` lies in the region of one of ``others`` (0..1 of the page, top-left) whose text
+    holds each figure run of ``row``'s value cells."""
     x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(r[0] <= x <= r[2] and r[1] <= y <= r[3] for r in regions)
+    figures = Counter(figure_runs(row[1:]))
+    for r, text in others:
+        if r[0] <= x <= r[2] and r[1] <= y <= r[3]:
+            held = Counter(figure_runs([text]))
+            if all(held[f] >= n for f, n in figures.items()):
+                return True
+    return False
 
 
 def _holds_amounts(row: list[str]) -> bool:
@@ -416,7 +430,7 @@ def _checked_block(
     page: Any,
     vocabulary: Any,
     runs: list[TextRun] | None = None,
-    others: list[tuple[float, float, float, float]] | None = None,
+    others: list[tuple[tuple[float, float, float, float], str]] | None = None,
 ) -> Block:
     """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
     the document's words as well (:mod:`.markup_check`)."""
