@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from structaware_readers.table_recovery.crossed_lines import crossing_glyphs
+from structaware_readers.table_recovery.overdrawn_glyphs import redrawn_in_order
 from structaware_readers.table_recovery.tangled_lines import untangled_lines
 
 Direction = Literal["ltr", "btt", "ttb", "rtl"]
@@ -151,9 +152,10 @@ def reading_words(
     chars: list[dict[str, Any]], *, x_tolerance: float = 3, y_tolerance: float = 3, extra_attrs: list[str] | None = None
 ) -> list[dict[str, Any]]:
     """pdfplumber words (``text``, ``x0``, ``x1``, ``top``, ``bottom`` in PDF points, origin top-left,
-    ``direction``) of ``chars`` (:func:`printed_chars`), each read in its glyphs' direction (module
-    docstring). Upright words come first in pdfplumber's order, then each rotated direction's."""
-    chars = printed_chars(chars)
+    ``direction``) of ``chars`` (:func:`printed_chars`; a glyph drawn over the figures of its line after
+    them read where the page draws it in order, :func:`~.overdrawn_glyphs.redrawn_in_order`), each read in
+    its glyphs' direction (module docstring). Upright words come first in pdfplumber's order, then each rotated direction's."""
+    chars = redrawn_in_order(printed_chars(chars))
     words: list[dict[str, Any]] = []
     for direction, group in sorted(_by_direction(chars).items(), key=lambda kv: _ORDER.index(kv[0])):
         upright = [ch for ch in group if ch.get("upright", True)]

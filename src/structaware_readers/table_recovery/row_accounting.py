@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from structaware_readers.models import TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
@@ -133,7 +133,7 @@ def _claim(span: list[_Row], figures: list[str]) -> None:
                 break
 
 
-def glued_figures(run: str, figures: set[str]) -> bool:
+def glued_figures(run: str, figures: Collection[str]) -> bool:
     """``run`` is 2 or more of ``figures`` written one after another (the fewest pieces)."""
     best: list[int | None] = [0] + [None] * len(run)  # fewest printed pieces making up run[:k]
     for end in range(1, len(run) + 1):

@@ -4,12 +4,14 @@ A parser-markup grid is read again from the text layer when fewer than :data:`MI
 header words are there, when a header row is a data row, when it was read turned round, when a cell holds a piece
 of a word the region prints whole or figures the region prints apart glued into one (:func:`cuts_printed`: a
 column boundary cut the words of the page), or when it may hold stacked items. The new grid is used only if it
-keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued), loses no row (fewer body rows only
+keeps the body's figures (:data:`MIN_FIGURES_KEPT`; not those it glued or cut, each at most as often as the region
+prints it), loses no row (fewer body rows only
 when the markup holds a figure the region does not print and each parser row is found in the new grid,
 :func:`~.row_accounting.keeps_rows`: a wrapped label read as one row, a column-header row the parser put in
 the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
 whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
-(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`).
+(the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`), and so are its first
+body rows lying wholly above it (the last row of the block above, :func:`without_rows_above`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from structaware_readers.models import Block, TableGrid
@@ -41,6 +44,8 @@ __all__ = [
     "document_words",
     "keeps_data",
     "known_share",
+    "without_rows_above",
+    "without_rows_below",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,6 +62,7 @@ RUN_PAD = 0.004
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LETTERS = re.compile(r"[A-Za-z]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
@@ -68,7 +74,8 @@ def check_parser_markup(rec: Recovery, page_number: int, page: Any) -> None:
     runs = rec.text.runs(page_number) if rec.text is not None else None
     for i in rec.on_page(rec.checks, page_number):
         if not rec.taken(i):
-            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs)
+            others = [(b.bbox, b.text) for j, b in enumerate(rec.blocks) if j != i and b.page == page_number and b.bbox]
+            rec.blocks[i] = _checked_block(rec.blocks[i], page, rec.vocabulary, runs, others)
 
 
 def check_merged_parts(rec: Recovery, plumber: Any) -> None:
@@ -81,10 +88,15 @@ def check_merged_parts(rec: Recovery, plumber: Any) -> None:
 
 
 def check_markup(
-    block: Block, page: Any, vocabulary: Counter[str] | None = None, runs: list[TextRun] | None = None
+    block: Block,
+    page: Any,
+    vocabulary: Counter[str] | None = None,
+    runs: list[TextRun] | None = None,
+    others: list[tuple[tuple[float, float, float, float], str]] | None = None,
 ) -> TableGrid | None:
     """The text layer's grid of ``block``'s region when the parser's header garbles words (module docstring), else
-    ``None`` (keep the parser's grid).
+    ``None`` (keep the parser's grid). ``others``: the regions (0..1, top-left) and texts of the page's other
+    blocks, whose rows the rebuild's padding may reach above ``block`` (:func:`without_rows_above`).
     """
     grid = block.table
     assert grid is not None and block.bbox is not None
@@ -95,7 +107,7 @@ def check_markup(
     rebuilt = grid_from_region(page, block.bbox, page_number=block.page)
     if rebuilt is None or rebuilt.n_cols < 2:
         return None
-    rebuilt = without_rows_below(rebuilt, block.bbox)
+    rebuilt = without_rows_above(without_rows_below(rebuilt, block.bbox), block.bbox, others or [])
     if len(rebuilt.body_rows) < len(grid.body_rows) and not (
         garbled and _alters_figures(grid, printed[1]) and keeps_rows(grid, rebuilt)
     ):
@@ -172,6 +184,61 @@ def without_rows_below(rebuilt: TableGrid, bbox: tuple[float, float, float, floa
     )
 
 
+def without_rows_above(
+    rebuilt: TableGrid,
+    bbox: tuple[float, float, float, float],
+    others: list[tuple[tuple[float, float, float, float], str]],
+) -> TableGrid:
+    """``rebuilt`` without its first body rows that lie wholly above the parser's region ``bbox`` (0..1 of the
+    page, origin top-left): the last row of the table or text above, which only the region's padding reaches
+    and which the parser read as a block of its own: a row holding amounts (:func:`_holds_amounts`) whose box's
+    centre lies in the region of one of ``others`` (the page's other blocks: region, text) whose text holds
+    each of the row's figures. A row no other block holds is a row of this table the parser's region cut
+    off (or one only a block without text covers), and stays. Header rows
+    stay, and so do rows of years and notes (a column header may lie in the padding, read as a body row)."""
+    boxes = rebuilt.body_row_bboxes
+    if len(boxes) != len(rebuilt.body_rows):
+        return rebuilt
+    k = 0
+    while (
+        k < len(boxes) - 1
+        and boxes[k] is not None
+        and boxes[k][3] <= bbox[1]
+        and _holds_amounts(rebuilt.body_rows[k])
+        and _held_by(rebuilt.body_rows[k], boxes[k], others)
+    ):
+        k += 1
+    if k == 0:
+        return rebuilt
+    pages = rebuilt.body_row_pages[k:] if len(rebuilt.body_row_pages) == len(boxes) else rebuilt.body_row_pages
+    return rebuilt.model_copy(
+        update={"body_rows": rebuilt.body_rows[k:], "body_row_bboxes": boxes[k:], "body_row_pages": pages}
+    )
+
+
+def _held_by(
+    row: list[str],
+    box: tuple[float, float, float, float],
+    others: list[tuple[tuple[float, float, float, float], str]],
+) -> bool:
+    """The centre of ``box`` lies in the region of one of ``others`` (0..1 of the page, top-left) whose text
+    holds each figure run of ``row``'s value cells."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    figures = Counter(figure_runs(row[1:]))
+    for r, text in others:
+        if r[0] <= x <= r[2] and r[1] <= y <= r[3]:
+            held = Counter(figure_runs([text]))
+            if all(held[f] >= n for f, n in figures.items()):
+                return True
+    return False
+
+
+def _holds_amounts(row: list[str]) -> bool:
+    """A value cell of ``row`` holds a figure run of 2+ digits that is no year (``$(3,656)``, ``840``; not
+    ``FISCAL 2031`` or a note mark ``(1)``)."""
+    return any(not _YEAR.fullmatch(f) and sum(c.isdigit() for c in f) >= 2 for f in figure_runs(row[1:]))
+
+
 def _stacked_parts(grid: TableGrid, part_pages: list[int]) -> list[int]:
     """The indices of the parts (``part_pages``: each part's 1-based page) holding a body row that may
     hold stacked items; ``[]`` when the grid does not say which page each row is on."""
@@ -185,13 +252,16 @@ def keeps_data(
     grid: TableGrid,
     rebuilt: TableGrid,
     vocabulary: Counter[str] | None,
-    printed: set[str] | None = None,
+    printed: set[str] | Counter[str] | None = None,
     printed_words: set[str] | None = None,
 ) -> bool:
     """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
     least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats; ``printed``, the region's
     figure runs, given: not counting a run that is 2+ of them glued, ``55321,209`` for ``553`` and
-    ``21,209``, which no grid of the page holds), and (``vocabulary`` given)
+    ``21,209``, which no grid of the page holds; given with the times each is printed, as
+    :func:`_printed` gives them: nor a piece the markup cut out of a printed figure, ``018`` of
+    ``2018``, and a printed figure only as often as the region prints it, since a cell the markup
+    wrote twice is no datum the text layer's grid can keep), and (``vocabulary`` given)
     it reads the document's own words at least as well (:func:`known_share`) and keeps at least
     :data:`MIN_WORDS_KEPT` of the parser grid's words that the document's text holds (a grid whose
     cells cut words, ``M e N S`` for ``Module``, loses them). ``printed_words``, the region's letter runs
@@ -203,6 +273,10 @@ def keeps_data(
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
     if printed is not None:  # figures printed apart and glued by the parser are not the parser's to keep
         before = Counter({f: n for f, n in before.items() if f in printed or not glued_figures(f, printed)})
+    if isinstance(printed, Counter):  # nor the pieces it cut out of printed ones, nor a cell it wrote twice
+        before = Counter(
+            {f: min(n, printed[f]) if f in printed else n for f, n in before.items() if not _cut_from(f, printed)}
+        )
     after = _figures([*rebuilt.header_rows, *rebuilt.body_rows])
     kept = sum(min(n, after[f]) for f, n in before.items())
     if before and kept < MIN_FIGURES_KEPT * sum(before.values()):
@@ -237,7 +311,7 @@ def _header_garbled(
     return not _found(header_words, pdf_words)
 
 
-def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
+def cuts_printed(grid: TableGrid, words: set[str], figures: Collection[str]) -> bool:
     """A cell of ``grid`` holds a piece of a word the region prints whole (``onth`` of ``months``: 3+
     letters, printed in the region only inside a longer word), or a figure run the region does not
     print that reads as 2+ runs it does print (``55321,209`` for ``553`` and ``21,209``): a column
@@ -257,7 +331,12 @@ def cuts_printed(grid: TableGrid, words: set[str], figures: set[str]) -> bool:
     return False
 
 
-def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
+def _cut_from(figure: str, printed: Collection[str]) -> bool:
+    """``figure`` is not among the ``printed`` figure runs but is a piece of a longer one (``018`` of ``2018``)."""
+    return figure not in printed and any(figure in p for p in printed if len(p) > len(figure))
+
+
+def _alters_figures(grid: TableGrid, figures: Collection[str]) -> bool:
     """A cell of ``grid`` holds a figure run the region does not print (``202`` of ``2022`` cut at a column
     boundary, two runs glued): the markup changes a number, which a grid read with fewer rows may mend."""
     return any(f not in figures for f in _figures([*grid.header_rows, *grid.body_rows]))
@@ -265,13 +344,12 @@ def _alters_figures(grid: TableGrid, figures: set[str]) -> bool:
 
 def _printed(
     page: Any, bbox: tuple[float, float, float, float], runs: list[TextRun] | None
-) -> tuple[set[str], set[str]]:
-    """The letter runs (lower case) and figure runs of the region's text layer: PDFium's ``runs``
+) -> tuple[set[str], Counter[str]]:
+    """The letter runs (lower case) and figure runs (with the times each is printed) of the region's text layer: PDFium's ``runs``
     whose centre lies in ``bbox`` widened by :data:`RUN_PAD`, else pdfplumber's words of the region."""
     texts = _run_texts(runs, bbox) if runs is not None else [w["text"] for w in _page_words(page, bbox)]
     words = {w.lower() for t in texts for w in _LETTERS.findall(t)}
-    figures = set(figure_runs(texts))
-    return words, figures
+    return words, Counter(figure_runs(texts))
 
 
 def _row_words(rebuilt: TableGrid, runs: list[TextRun] | None) -> set[str]:
@@ -347,11 +425,17 @@ def _figures(rows: list[list[str]]) -> Counter[str]:
     return Counter(figure_runs(cell for row in rows for cell in row))
 
 
-def _checked_block(block: Block, page: Any, vocabulary: Any, runs: list[TextRun] | None = None) -> Block:
+def _checked_block(
+    block: Block,
+    page: Any,
+    vocabulary: Any,
+    runs: list[TextRun] | None = None,
+    others: list[tuple[tuple[float, float, float, float], str]] | None = None,
+) -> Block:
     """``block`` with the text layer's grid when its markup garbles the header and the text layer reads
     the document's words as well (:mod:`.markup_check`)."""
     try:
-        grid = check_markup(block, page, vocabulary, runs)
+        grid = check_markup(block, page, vocabulary, runs, others)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None
