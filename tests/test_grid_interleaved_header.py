@@ -20,7 +20,8 @@ pytest.importorskip("pdfplumber")
 
 from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery import recover_table_grids
-from structaware_readers.table_recovery.stage6_markup_check import keeps_data, without_rows_above
+from structaware_readers.table_recovery.rows_outside import without_rows_above
+from structaware_readers.table_recovery.stage6_markup_check import keeps_data
 from structaware_readers.tables import grid_to_text
 
 PDF = Path(__file__).parent / "fixtures" / "pdf" / "two_line_period_header.pdf"

@@ -1,9 +1,9 @@
 """A glyph drawn over the figures of its line after them: read where the page's text puts it.
 
 A filing may draw a column's ``$`` after the figure left of it, on that figure's last digits
-(``17,179`` drawn, then a space, then ``$`` over the ``79``). Read by left edge, as pdfplumber reads
-a line, the sign lands inside the figure (``17,17$9``), a number the page does not print; the text
-layer reads the glyphs in the order they are drawn (``17,179 $``). A printed glyph lying on another
+(``4,271`` drawn, then a space, then ``$`` over the ``71``). Read by left edge, as pdfplumber reads
+a line, the sign lands inside the figure (``4,27$1``), a number the page does not print; the text
+layer reads the glyphs in the order they are drawn (``4,271 $``). A printed glyph lying on another
 printed glyph of its line for :data:`COVERED` of its width or more, drawn after both glyphs that a
 reading by left edge would set it between and not right after either (an accent drawn after its
 letter is), is moved to just after the glyph drawn before it, when that one is on its line. Positions
