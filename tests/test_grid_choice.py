@@ -215,25 +215,10 @@ def test_a_footnote_mark_touching_the_line_above_stays_on_its_own_line():
     """A raised mark whose top meets the bottom of the line above to a hundredth of a point belongs to
     the wrapped word below it ('tartrate^b'), not inside the word above ('Metoprob lol')."""
     from structaware_readers.table_recovery.reading_direction import cell_lines
+    from synthetic_glyphs import glyphs as set_glyphs
 
     def glyphs(text, x, top, size, advance=4.5):
-        out = []
-        for ch in text:
-            out.append(
-                {
-                    "text": ch,
-                    "x0": x,
-                    "x1": x + advance,
-                    "top": top,
-                    "bottom": top + size,
-                    "doctop": top,
-                    "size": size,
-                    "upright": True,
-                    "matrix": (1, 0, 0, 1, x, 0),
-                }
-            )
-            x += advance
-        return out
+        return set_glyphs(text, x, top, size, advance, spaces=True)
 
     chars = glyphs("Metoprolol", 164.88, 476.62, 9.965) + glyphs("tartrate", 164.88, 487.66, 9.96, advance=3.84)
     chars += glyphs("b", 195.6, 486.58176, 6.48, advance=3.4)  # inside 'Metoprolol' across; its bottom is 486.585

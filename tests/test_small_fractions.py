@@ -9,62 +9,43 @@ from __future__ import annotations
 
 import pytest
 
+from synthetic_glyphs import glyphs
+
 pytest.importorskip("pdfplumber")
 
 from structaware_readers.table_recovery.reading_direction import cell_lines, reading_text
 
 
-def _glyphs(text: str, x: float, top: float, size: float, advance: float = 5.0) -> list[dict]:
-    out = []
-    for ch in text:
-        if ch != " ":
-            out.append(
-                {
-                    "text": ch,
-                    "x0": x,
-                    "x1": x + advance,
-                    "top": top,
-                    "bottom": top + size,
-                    "doctop": top,
-                    "size": size,
-                    "upright": True,
-                    "matrix": (1, 0, 0, 1, x, 0),
-                }
-            )
-        x += advance
-    return out
-
-
 def test_a_stacked_fraction_after_a_whole_number_reads_as_printed():
     """Raised numerator, a full-size slash, a lowered denominator: ``1 2/3¢``."""
-    chars = _glyphs("Par value 1", 100, 400, 10)
+    chars = glyphs("Par value 1", 100, 400, 10)
     x = chars[-1]["x1"]
-    chars += _glyphs("2", x + 0.5, 398, 6, advance=3)  # raised and small
-    chars += _glyphs("/", x + 3.5, 400, 10, advance=3)
-    chars += _glyphs("3", x + 6.5, 405, 6, advance=3)  # lowered and small
-    chars += _glyphs("¢ each", x + 9.5, 400, 10)
+    chars += glyphs("2", x + 0.5, 398, 6, advance=3)  # raised and small
+    chars += glyphs("/", x + 3.5, 400, 10, advance=3)
+    chars += glyphs("3", x + 6.5, 405, 6, advance=3)  # lowered and small
+    chars += glyphs("¢ each", x + 9.5, 400, 10)
     assert reading_text(chars) == "Par value 1 2/3¢ each"
     assert [t for _, t in cell_lines(chars)] == ["Par value 1 2/3¢ each"]
 
 
 def test_a_raised_fraction_after_a_decimal_reads_as_printed():
     """Numerator, slash and denominator all raised and small: ``$2.33 1/3``."""
-    chars = _glyphs("at $2.33", 100, 400, 10)
-    chars += _glyphs("1/3", chars[-1]["x1"] + 0.5, 398, 6, advance=3)
-    chars += _glyphs("a share", chars[-1]["x1"] + 2.5 + 5, 400, 10)
+    chars = glyphs("at $2.33", 100, 400, 10)
+    chars += glyphs("1/3", chars[-1]["x1"] + 0.5, 398, 6, advance=3)
+    chars += glyphs("a share", chars[-1]["x1"] + 2.5 + 5, 400, 10)
     assert reading_text(chars) == "at $2.33 1/3 a share"
 
 
 def test_superscripts_that_are_no_fraction_keep_their_caret():
     """Traps: a power before a full-size slash (``10^9/L``), a mark after a word (``m^2``), a raised
     figure, a slash and a full-size figure (``Note^1/2 of``: a mark, then a printed ``/2``)."""
-    chars = _glyphs("10", 100, 400, 10) + _glyphs("9", 110.5, 398, 6, advance=3)
-    chars += _glyphs("/L", 114, 400, 10)
+    chars = glyphs("10", 100, 400, 10) + glyphs("9", 110.5, 398, 6, advance=3)
+    chars += glyphs("/L", 114, 400, 10)
     assert reading_text(chars) == "10^9/L"
-    chars = _glyphs("150 m", 100, 400, 10) + _glyphs("2", 125.5, 398, 6, advance=3)
+    chars = glyphs("150 m", 100, 400, 10) + glyphs("2", 125.5, 398, 6, advance=3)
     assert reading_text(chars) == "150 m^2"
-    chars = _glyphs("Note", 100, 400, 10) + _glyphs("1", 120.5, 398, 6, advance=3)
-    chars += _glyphs("/2 of", 124, 400, 10)
+    chars = glyphs("Note", 100, 400, 10) + glyphs("1", 120.5, 398, 6, advance=3)
+    chars += glyphs("/2 of", 124, 400, 10)
     assert reading_text(chars) == "Note^1/2 of"
 
 
