@@ -15,16 +15,11 @@ from synthetic_docs import synthetic_doc
 H, P = BlockKind.HEADING, BlockKind.PARAGRAPH
 
 
-def _outlined_pdf(path: Path) -> Path:
-    """Three pages whose outline has three chapters and many run-in entries no block names."""
+def _write(path: Path, outline: dict[int, list[tuple[str, int]]]) -> Path:
+    """A PDF of one page per key of ``outline``, each page bookmarked by its ``(title, level)`` entries."""
     canvas = pytest.importorskip("reportlab.pdfgen.canvas")
     c = canvas.Canvas(str(path))
-    outline = {
-        0: [("Summary of advice", 0)],
-        1: [("Orchard care", 0), *[(f"Key point {k}", 1) for k in range(4)]],
-        2: [("Vegetable beds", 0), ("Watering schedule", 1), *[(f"Evidence note {k}", 1) for k in range(4)]],
-    }
-    for page in range(3):
+    for page in sorted(outline):
         for k, (title, level) in enumerate(outline[page]):
             c.bookmarkPage(f"b{page}-{k}")
             c.addOutlineEntry(title, f"b{page}-{k}", level=level)
@@ -32,6 +27,16 @@ def _outlined_pdf(path: Path) -> Path:
         c.showPage()
     c.save()
     return path
+
+
+def _outlined_pdf(path: Path) -> Path:
+    """Three pages whose outline has three chapters and many run-in entries no block names."""
+    outline = {
+        0: [("Summary of advice", 0)],
+        1: [("Orchard care", 0), *[(f"Key point {k}", 1) for k in range(4)]],
+        2: [("Vegetable beds", 0), ("Watering schedule", 1), *[(f"Evidence note {k}", 1) for k in range(4)]],
+    }
+    return _write(path, outline)
 
 
 def _doc(rows: list[tuple[int, BlockKind, str, int | None]]) -> ParsedDocument:
@@ -76,8 +81,6 @@ def test_top_level_outline_titles_hold_the_numbered_sections_after_them(tmp_path
 
 def _kdigo_style_pdf(path: Path) -> Path:
     """Two pages whose outline names two chapters and, below them, unnumbered subtitles and run-in entries."""
-    canvas = pytest.importorskip("reportlab.pdfgen.canvas")
-    c = canvas.Canvas(str(path))
     outline = {
         0: [
             ("Orchard care", 0),
@@ -93,14 +96,7 @@ def _kdigo_style_pdf(path: Path) -> Path:
             *[(f"Harm note {k}", 2) for k in range(3)],
         ],
     }
-    for page in range(2):
-        for k, (title, level) in enumerate(outline[page]):
-            c.bookmarkPage(f"b{page}-{k}")
-            c.addOutlineEntry(title, f"b{page}-{k}", level=level)
-        c.drawString(72, 720, f"page {page + 1}")
-        c.showPage()
-    c.save()
-    return path
+    return _write(path, outline)
 
 
 def test_a_subtitle_a_sparse_outline_names_is_a_heading_and_opens_a_discussion(tmp_path: Path) -> None:
