@@ -23,6 +23,7 @@ from collections.abc import Collection
 from typing import Any
 
 from structaware_readers.models import Block, TableGrid
+from structaware_readers.table_recovery.cut_phrases import mend_cut_phrases, printed_lines
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_region
 from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
@@ -363,9 +364,20 @@ def _checked_block(
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
         log.debug("page %d: text layer of %s cannot be read: %s", block.page, block.block_id, exc)
         grid = None
+    mended = _mended(grid or block.table, block.bbox, runs)
+    grid = mended or grid
     if grid is None:
         return block
     return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
+
+
+def _mended(grid: TableGrid | None, bbox: Any, runs: list[TextRun] | None) -> TableGrid | None:
+    """``grid`` with the phrases its column borders cut given back whole from PDFium's ``runs`` of the region
+    (:func:`~.cut_phrases.mend_cut_phrases`), or ``None`` when it cuts none."""
+    if grid is None or runs is None or bbox is None:
+        return None
+    region = (bbox[0] - RUN_PAD, bbox[1] - RUN_PAD, bbox[2] + RUN_PAD, bbox[3] + RUN_PAD)
+    return mend_cut_phrases(grid, printed_lines(runs_in(runs, region)))
 
 
 def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
