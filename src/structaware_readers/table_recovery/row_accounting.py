@@ -11,7 +11,9 @@ run together, inside the letters of the rebuilt rows (a word the parser cut at a
 whole), and its figures among theirs, each rebuilt figure used once (a figure run that is two printed runs
 glued, ``4,215612``, may be read as them). A parser header row that holds figures is found by its figures
 only, and a parser body row above every row found in the rebuilt body may be a line of the rebuilt header
-(its words and figures there: a header's lines are often cut apart and interleaved). Two parser rows with
+(its words and figures there: a header's lines are often cut apart and interleaved), and one that glues the
+header's lines and the first rows below them, read column by column, is found by its letters in any order in
+the rest of the header and up to :data:`MAX_ROWS_GLUED` rows below it. Two parser rows with
 figures in a value column never share a rebuilt row: a rebuilt grid that merges two data rows into one
 loses a row.
 """
@@ -25,12 +27,13 @@ from collections.abc import Collection, Iterable
 from structaware_readers.models import TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 
-__all__ = ["MAX_ROWS_GLUED", "figure_runs", "glued_figures", "keeps_rows"]
+__all__ = ["MAX_ROWS_GLUED", "figure_runs", "glued_figures", "header_line", "keeps_rows"]
 
 #: The most rebuilt rows one parser row may stand for (printed rows the parser glued into one).
 MAX_ROWS_GLUED = 3
 
 _FIGURE = re.compile(r"\d[\d,.]*")
+_GROUP = re.compile(r"\d{3}(?![\d])")
 _WORDS = re.compile(r"[^\W\d_]+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?", re.IGNORECASE)
@@ -64,11 +67,13 @@ def keeps_rows(grid: TableGrid, rebuilt: TableGrid) -> bool:
         if not letters and not figures:
             continue
         data = bool(figure_runs(row[1:]))
-        first = 0 if k < len(header) or _header_line(row) else heads  # a data row is not the rebuilt header
+        first = 0 if k < len(header) or header_line(row) else heads  # a data row is not the rebuilt header
         span = _find(targets, max(at, first), letters, figures, data)
         if span is None and max(at, first) < heads and _in_header(row, figures, targets[at:heads]):
             span = (at, heads)  # a line of the header the parser put in the body (its cells cut apart)
             data = False
+        if span is None and at < heads and letters:
+            span = _with_header(targets, at, heads, letters, figures, data)
         if span is None:
             return False
         start, end = span
@@ -94,7 +99,24 @@ def _find(targets: list[_Row], at: int, letters: str, figures: list[str], data: 
     return None
 
 
-def _header_line(row: list[str]) -> bool:
+def _with_header(
+    targets: list[_Row], at: int, heads: int, letters: str, figures: list[str], data: bool
+) -> tuple[int, int] | None:
+    """The span from ``targets[at]`` through the rest of the rebuilt header and up to :data:`MAX_ROWS_GLUED` body
+    rows holding exactly ``letters`` (in any order: the parser read the cells of the header's lines and of the
+    rows below them column by column) and each of ``figures``, none of its body rows holding another data row
+    when this row holds data: the header's lines and the first rows glued into one parser row."""
+    need = Counter(letters)
+    for end in range(heads + 1, min(heads + MAX_ROWS_GLUED, len(targets)) + 1):
+        span = targets[at:end]
+        if data and any(t.has_data for t in targets[heads:end]):
+            return None
+        if need == Counter("".join(t.letters for t in span)) and _fits(figures, span):
+            return at, end
+    return None
+
+
+def header_line(row: list[str]) -> bool:
     """``row`` may be a line of a column header: each figure of its value cells is a year or part of a date
     (``2022``, ``June 30, 2022``), not a measurement (``2.5 mg``, ``1,208``)."""
     for cell in row[1:]:
@@ -134,11 +156,17 @@ def _claim(span: list[_Row], figures: list[str]) -> None:
 
 
 def glued_figures(run: str, figures: Collection[str]) -> bool:
-    """``run`` is 2 or more of ``figures`` written one after another (the fewest pieces)."""
+    """``run`` is 2 or more of ``figures`` written one after another (the fewest pieces); a piece may keep the
+    comma printed after it (``30,2022`` for ``30,`` and ``2022``) where no thousands group follows the comma."""
     best: list[int | None] = [0] + [None] * len(run)  # fewest printed pieces making up run[:k]
     for end in range(1, len(run) + 1):
         for start in range(end):
-            if best[start] is not None and run[start:end] in figures:
+            piece = run[start:end]
+            if best[start] is None:
+                continue
+            if piece in figures or (
+                piece.endswith(",") and piece[:-1] in figures and end < len(run) and not _GROUP.match(run, end)
+            ):
                 n = best[start] + 1  # type: ignore[operator]
                 if best[end] is None or n < best[end]:  # type: ignore[operator]
                     best[end] = n
