@@ -8,7 +8,8 @@ be rebuilt keeps its text and a warning. :func:`recover_tables` runs the stages,
 3. :mod:`.stage3_split_tables` -- a table split into pieces read as one region;
 4. :mod:`.stage4_text_layer` -- an ungridded region read from the text layer, else
 5. :mod:`.stage5_parser_text` -- from the parser's space-aligned text;
-6. :mod:`.stage6_markup_check` -- parser markup that garbles the header or stacks items, replaced;
+6. :mod:`.stage6_markup_check` -- parser markup that garbles the header or stacks items, replaced; phrases cut
+   at column borders given back whole (:mod:`.cut_phrases`);
 7. :mod:`.stage7_continued` -- tables continued across pages merged;
 8. :mod:`.stage8_row_boxes` -- each body row's own box on the page.
 """

@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterable
 from structaware_readers.models import TableGrid
 from structaware_readers.table_recovery.grid_rules import is_data_row_cells
 
-__all__ = ["MAX_ROWS_GLUED", "figure_runs", "glued_figures", "header_line", "keeps_rows"]
+__all__ = ["MAX_ROWS_GLUED", "figure_runs", "glued_figures", "keeps_rows"]
 
 #: The most rebuilt rows one parser row may stand for (printed rows the parser glued into one).
 MAX_ROWS_GLUED = 3
@@ -67,7 +67,7 @@ def keeps_rows(grid: TableGrid, rebuilt: TableGrid) -> bool:
         if not letters and not figures:
             continue
         data = bool(figure_runs(row[1:]))
-        first = 0 if k < len(header) or header_line(row) else heads  # a data row is not the rebuilt header
+        first = 0 if k < len(header) or _header_line(row) else heads  # a data row is not the rebuilt header
         span = _find(targets, max(at, first), letters, figures, data)
         if span is None and max(at, first) < heads and _in_header(row, figures, targets[at:heads]):
             span = (at, heads)  # a line of the header the parser put in the body (its cells cut apart)
@@ -116,7 +116,7 @@ def _with_header(
     return None
 
 
-def header_line(row: list[str]) -> bool:
+def _header_line(row: list[str]) -> bool:
     """``row`` may be a line of a column header: each figure of its value cells is a year or part of a date
     (``2022``, ``June 30, 2022``), not a measurement (``2.5 mg``, ``1,208``)."""
     for cell in row[1:]:

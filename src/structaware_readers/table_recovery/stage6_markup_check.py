@@ -11,7 +11,9 @@ when the markup holds a figure the region does not print and each parser row is 
 the body) and reads the document's own words at least as well (:func:`known_share`; a word the page prints
 whole on the lines it read counts as the document's own). Its last rows lying wholly below the parser's region
 (the top of a footnote the padding reaches) are dropped first (:func:`without_rows_below`), and so are its first
-body rows lying wholly above it (the last row of the block above, :func:`without_rows_above`).
+body rows lying wholly above it (the last row of the block above, :func:`without_rows_above`). Whichever grid
+is kept, a phrase the page prints whole that its column borders cut (a period header spanning two columns,
+``Three month3`` | ``s ended June0,``) is given back whole to the cells it spans (:mod:`.cut_phrases`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from structaware_readers.table_recovery.pdf_text_layer import PAD, grid_from_reg
 from structaware_readers.table_recovery.pdfium_text import TextRun, runs_in
 from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
-from structaware_readers.table_recovery.row_accounting import figure_runs, glued_figures, header_line, keeps_rows
+from structaware_readers.table_recovery.row_accounting import figure_runs, glued_figures, keeps_rows
 from structaware_readers.table_recovery.rows_outside import without_rows_above, without_rows_below
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
 from structaware_readers.tables import grid_to_text
@@ -180,8 +182,7 @@ def keeps_data(
     printed: set[str] | Counter[str] | None = None,
     printed_words: set[str] | None = None,
 ) -> bool:
-    """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row (a line of years or dates
-    under a label, ``(in millions) | 2022 | 2021``, is a header's), it keeps at
+    """``rebuilt`` may replace the parser's ``grid``: no header row of it is a data row, it keeps at
     least :data:`MIN_FIGURES_KEPT` of the parser's figures (with repeats; ``printed``, the region's
     figure runs, given: not counting a run that is 2+ of them glued, ``55321,209`` for ``553`` and
     ``21,209``, which no grid of the page holds; given with the times each is printed, as
@@ -194,7 +195,7 @@ def keeps_data(
     (lower case), given: a word the region prints whole counts as the document's own in both grids (a
     column header's ``Thereafter`` that no paragraph uses, which a markup gluing the header into figures
     lost, is no worse a reading than the parser's)."""
-    if any(is_data_row_cells(row) and not header_line(row) for row in rebuilt.header_rows):
+    if any(is_data_row_cells(row) for row in rebuilt.header_rows):
         return False
     before = _figures([row for row in grid.header_rows if is_data_row_cells(row)] + grid.body_rows)
     if printed is not None:  # figures printed apart and glued by the parser are not the parser's to keep
