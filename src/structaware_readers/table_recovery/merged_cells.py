@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
 __all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "centre_in", "merged_cells"]
 
@@ -159,6 +160,7 @@ def _cell_lines(
         if top <= (ln.y0 + ln.y1) / 2 <= bottom and len(joined := "".join(ln.words)) >= 2 and joined in text
     ]
     sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
+    sure = sure or whole_cell_lines(candidates, text)  # a short cell whose words other cells say too
     if not sure:
         return []
     sure = _column(sure)  # not a line of another column whose words the cell happens to hold

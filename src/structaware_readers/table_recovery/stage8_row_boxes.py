@@ -13,6 +13,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
+from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
 
@@ -187,10 +188,14 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
             for r, box in columns.items():
                 out[r] = box
             continue
+        lines = region_lines(page, region)
+        printed = across(runs, list(own.values()))
+        if len(printed) < len(runs):  # a merged cell printed sideways is no row's own line
+            runs, found, lines = printed, _own_runs(grid, rows, printed), _group_lines(printed)
         inside = runs
-        by_lines = _match(grid, rows, region_lines(page, region)) if len(found) < len(rows) else {}
+        by_lines = _match(grid, rows, lines) if len(found) < len(rows) else {}
         if len(found) < MIN_ROWS_FOUND * len(rows):
-            inside, found = region_lines(page, region), by_lines
+            inside, found = lines, by_lines
             if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
                 continue
         else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its lines, if free
