@@ -151,7 +151,13 @@ def _cell_lines(
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
     then those holding words of other cells too whose middle lies across the first ones (the cell's column:
     without a stray line of another column whose words the cell holds, :func:`_column`)."""
-    others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
+    own = _cell(grid.body_rows[cell.first], cell.col)
+    others = [
+        "".join(words(c))
+        for r in rows
+        for k, c in enumerate(grid.body_rows[r])
+        if k != cell.col and c.strip() and _cell(grid.body_rows[r], k) != own  # the same cell spanning columns
+    ]
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
     candidates = [
         ln
