@@ -150,7 +150,8 @@ def _cell_lines(
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
     then those holding words of other cells too whose middle lies across the first ones (the cell's column:
-    without a stray line of another column whose words the cell holds, :func:`_column`)."""
+    without a stray line of another column whose words the cell holds, :func:`_column`; a line's thickness
+    either side for a cell printed sideways, whose lines stand side by side)."""
     own = _cell(grid.body_rows[cell.first], cell.col)
     others = [
         "".join(words(c))
@@ -169,6 +170,9 @@ def _cell_lines(
         return []
     sure = _column(sure)  # not a line of another column whose words the cell happens to hold
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
+    if all(ln.y1 - ln.y0 > ln.x1 - ln.x0 for ln in sure):  # printed sideways: its next line stands beside
+        thick = max(ln.x1 - ln.x0 for ln in sure)
+        left, right = left - thick, right + thick
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
 
 
