@@ -218,3 +218,77 @@ def test_a_cell_printed_sideways_in_two_lines_is_outlined_whole_with_every_row(t
         outlines = unit_outlines(unit, (W, H))
         for ch in char_boxes(pdf, TOPIC + [ITEMS[r]], printed_once=True):
             assert holds(outlines, ch), (unit.text, ch, outlines)
+
+
+# A drug table from the text layer: a note merged over all the rows, printed once in the left column; each
+# length printed in a ruled cell spanning two drugs, equal lengths one under the other (one merged cell to the
+# grid, printed twice), so the first drug of each cell has a box reaching over the second. The second drugs end
+# with a line ``OR``, a word the note's words hold too.
+DRUGS = [["Amoxil"], ["Clarimax", "OR"], ["Doxyline"], ["Penamox", "OR"]]
+NOTES = ["Take with food", "or milk; stop", "if a rash shows"]
+DX = [72.0, 232.0, 392.0, 472.0]
+DTOP = 420.0
+
+
+def _drug_pdf(path: Path) -> list[float]:
+    """The drug table; returns the rows' tops and the table's bottom (points from the page top)."""
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=(W, H), invariant=1)
+    c.setFont("Helvetica", SIZE)
+    c.setLineWidth(0.5)
+    tops = [DTOP + 2 * LEAD * r for r in range(len(DRUGS) + 1)]
+
+    def put(x: float, top: float, text: str) -> None:
+        c.drawString(x + 4, H - (top + 0.7 * LEAD), text)
+
+    for k, line in enumerate(NOTES):
+        put(DX[0], tops[0] + k * LEAD, line)
+    for r, lines in enumerate(DRUGS):
+        for k, line in enumerate(lines):
+            put(DX[1], tops[r] + k * LEAD, line)
+        c.line(DX[1], H - tops[r], DX[2] if r % 2 else DX[3], H - tops[r])
+    for r in (0, 2):
+        put(DX[2], tops[r + 1] + LEAD, "5")  # at the foot of its cell, on the second drug's line
+        put(DX[2] + 12, tops[r + 1] + LEAD, "days")  # set apart: a run of its own
+    c.line(DX[0], H - tops[0], DX[-1], H - tops[0])
+    c.line(DX[0], H - tops[-1], DX[-1], H - tops[-1])
+    for x in DX:
+        c.line(x, H - tops[0], x, H - tops[-1])
+    c.save()
+    return tops
+
+
+def test_a_row_stretched_over_the_row_below_is_cut_though_its_or_is_a_word_of_the_note(tmp_path) -> None:
+    """The first drug of each length cell, its box ruled over the second drug, is cut to its own line: its
+    outlines hold its drug, the note and its length, and no other drug (the trap: the ``OR`` line below, a word
+    the note holds but printed outside the note's box, kept the box whole)."""
+    pdf = tmp_path / "drugs.pdf"
+    tops = _drug_pdf(pdf)
+    body = [[" ".join(NOTES), " ".join(lines), "5 days"] for lines in DRUGS]
+    x0, x1, mid = DX[1] / W, DX[-1] / W, DX[2] / W
+    boxes = [
+        (x0, tops[r] / H, x1, tops[r + 2] / H) if r % 2 == 0 else (x0, tops[r] / H, mid, tops[r + 1] / H)
+        for r in range(len(DRUGS))
+    ]
+    grid = TableGrid(
+        header_rows=[["Notes", "Medicine", "Length"]],
+        body_rows=body,
+        body_row_bboxes=boxes,
+        body_row_pages=[1] * len(body),
+        grid_source="pdf_text_layer",
+    )
+    region = (DX[0] / W - 0.01, tops[0] / H - 0.01, x1 + 0.01, tops[-1] / H + 0.01)
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
+    doc = ParsedDocument(
+        doc_id="forms003", source=str(pdf), name="drugs", parser="mineru", page_count=1, blocks=[block]
+    )
+    units = [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    assert len(units) == len(DRUGS)
+    names = [char_boxes(pdf, [lines[0]], printed_once=True) for lines in DRUGS]
+    for r in (0, 2):
+        outlines = unit_outlines(units[r], (W, H))
+        for ch in names[r] + char_boxes(pdf, NOTES, printed_once=True):
+            assert holds(outlines, ch), (units[r].text, ch, outlines)
+        for k, boxes_k in enumerate(names):
+            assert k == r or not any(over(outlines, ch) for ch in boxes_k), (units[r].text, DRUGS[k])

@@ -255,7 +255,8 @@ def _cut_to_own_lines(
     the row shares, as a ruled grid gives the last row a merged cell covers); ``None`` when it holds none,
     or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
-    own and a merged cell's, keeps it whole)."""
+    own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless other
+    rows' cells hold it, as ``OR`` or ``12s`` a key-points cell happens to hold)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
@@ -283,7 +284,10 @@ def _cut_to_own_lines(
     if not any(cols for _, cols in cut):
         return None
     for ln, cols in cut:
-        if cols is None or (cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))):
+        if cols is None:
+            return None
+        outside = cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))
+        if outside and not any("".join(ln.words) in t for t in others):  # else a short word of another row (``OR``)
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
 
