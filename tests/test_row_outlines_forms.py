@@ -1,7 +1,8 @@
-"""Table-row outlines on ruled form-like tables rebuilt from the text layer, built here (reportlab, Helvetica).
+"""Table-row outlines on ruled form-like tables, built here (reportlab, Helvetica).
 
-Two layouts a form card prints, each read with ``grid_from_region`` (pdfplumber's ruled cells), boxed by stage 8
-(``add_row_boxes``) and built into row units:
+Layouts form cards and drug tables print; the first two read with ``grid_from_region`` (pdfplumber's ruled
+cells), the others given as a grid with its rows' boxes; all boxed by stage 8 (``add_row_boxes``) and built into
+row units:
 
 * **Two lines per entry, a box spanning both, filled in on the second** (a visit's build and pulse on two
   lines, its test box once, its one-letter mark printed on the lower line): the lower line is a row of its own
@@ -10,6 +11,10 @@ Two layouts a form card prints, each read with ``grid_from_region`` (pdfplumber'
 * **A note cell spanning two columns and three rows**, printed once beside the rows (a legend's panel): the grid
   repeats it in both columns, and each row it spans must be outlined with it (the trap: its text, found in the
   other column too, counted as another cell's, so no line was the note's and no row got its box).
+* **A topic printed sideways in two lines** over its rows, the second line's word also a row's own word: both
+  lines lie in each row's outlines (the trap: only the first line was taken as the cell's).
+* **A row ruled over the row below** (a length cell spanning two drugs) whose box is cut to its own line, though
+  the line ``OR`` below it is also a word of the note merged over all rows (the trap: that line kept the box whole).
 
 Positions are read from PDFium's characters; a character may lie :data:`pdf_chars.TOL` points outside an outline.
 """

@@ -255,12 +255,18 @@ def _cut_to_own_lines(
     the row shares, as a ruled grid gives the last row a merged cell covers); ``None`` when it holds none,
     or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
-    own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless other
-    rows' cells hold it, as ``OR`` or ``12s`` a key-points cell happens to hold)."""
+    own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless it is
+    one word other rows' cells not shared with this row hold, as ``OR`` or ``12s`` a key-points cell happens to
+    hold)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
     others = ["".join(w for c in o for w in words(c)) for k, o in enumerate(grid.body_rows) if k != r]
+    unshared = [  # other rows' cells but those they share with this row
+        "".join(w for j, c in enumerate(o) if not (j < len(row) and _cell(o, j) == _cell(row, j)) for w in words(c))
+        for k, o in enumerate(grid.body_rows)
+        if k != r
+    ]
     mine: list[TextLine] = []
     rest: list[tuple[TextLine, set[int] | None]] = []  # a line off the row's own: its merged columns, or None
     for ln in _inside(lines, box):
@@ -287,7 +293,8 @@ def _cut_to_own_lines(
         if cols is None:
             return None
         outside = cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))
-        if outside and not any("".join(ln.words) in t for t in others):  # else a short word of another row (``OR``)
+        short = len(ln.words) == 1 and any(ln.words[0] in t for t in unshared)  # a word of another row (``OR``)
+        if outside and not short:
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
 
