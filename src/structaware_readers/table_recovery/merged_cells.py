@@ -256,7 +256,7 @@ def _cut_to_own_lines(
     or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
     own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless it is
-    one word other rows' cells not shared with this row hold, as ``OR`` or ``12s`` a key-points cell happens to
+    one word other rows' cells not shared with this row hold, as a conjunction a long note cell happens to
     hold)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))

@@ -1,7 +1,7 @@
 """How wide a ruled table's row is: its own cells and the merged cells above it printed on its line.
 
 pdfplumber gives each row of a ruled table the cells that start on it; a cell merged down from a row above
-(a form's ``F R`` box spanning a ``kg`` line and the line below it) belongs to both rows' text but to the first
+(a form's mark box spanning an entry's two lines, filled in on the second) belongs to both rows' text but to the first
 row's box only, so the second row's box would miss what it says. Boxes are PDF points, origin top-left.
 """
 
