@@ -151,8 +151,15 @@ def _cell_lines(
     """The lines of ``lines`` printing the merged cell (words ``text`` run together) beside ``rows``: the
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
     then those holding words of other cells too whose middle lies across the first ones (the cell's column:
-    without a stray line of another column whose words the cell holds, :func:`_column`)."""
-    others = ["".join(words(c)) for r in rows for k, c in enumerate(grid.body_rows[r]) if k != cell.col and c.strip()]
+    without a stray line of another column whose words the cell holds, :func:`_column`; a line's thickness
+    either side for a cell printed sideways, whose lines stand side by side)."""
+    own = _cell(grid.body_rows[cell.first], cell.col)
+    others = [
+        "".join(words(c))
+        for r in rows
+        for k, c in enumerate(grid.body_rows[r])
+        if k != cell.col and c.strip() and _cell(grid.body_rows[r], k) != own  # the same cell spanning columns
+    ]
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
     candidates = [
         ln
@@ -165,6 +172,9 @@ def _cell_lines(
         return []
     sure = _column(sure)  # not a line of another column whose words the cell happens to hold
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
+    if all(ln.y1 - ln.y0 > ln.x1 - ln.x0 for ln in sure):  # printed sideways: its next line stands beside
+        thick = max(ln.x1 - ln.x0 for ln in sure)
+        left, right = left - thick, right + thick
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
 
 
@@ -247,11 +257,18 @@ def _cut_to_own_lines(
     the row shares, as a ruled grid gives the last row a merged cell covers); ``None`` when it holds none,
     or when it would lose more than lines of merged cells lying in their own boxes (``outlined``: column ->
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
-    own and a merged cell's, keeps it whole)."""
+    own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless it is
+    one word other rows' cells not shared with this row hold, as a conjunction a long note cell happens to
+    hold)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
     others = ["".join(w for c in o for w in words(c)) for k, o in enumerate(grid.body_rows) if k != r]
+    unshared = [  # other rows' cells but those they share with this row
+        "".join(w for j, c in enumerate(o) if not (j < len(row) and _cell(o, j) == _cell(row, j)) for w in words(c))
+        for k, o in enumerate(grid.body_rows)
+        if k != r
+    ]
     mine: list[TextLine] = []
     rest: list[tuple[TextLine, set[int] | None]] = []  # a line off the row's own: its merged columns, or None
     for ln in _inside(lines, box):
@@ -275,7 +292,11 @@ def _cut_to_own_lines(
     if not any(cols for _, cols in cut):
         return None
     for ln, cols in cut:
-        if cols is None or (cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))):
+        if cols is None:
+            return None
+        outside = cols and not any(_within(ln, b) for k in cols for b in outlined.get(k, []))
+        short = len(ln.words) == 1 and any(ln.words[0] in t for t in unshared)  # a word of another row (``OR``)
+        if outside and not short:
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
 

@@ -24,6 +24,7 @@ from structaware_readers.table_recovery.reading_direction import (
     reading_words,
     table_cell_chars,
 )
+from structaware_readers.table_recovery.row_width import row_width
 from structaware_readers.table_recovery.ruling import visible_rules
 from structaware_readers.table_recovery.stacked_rows import split_stacked_items
 
@@ -149,7 +150,10 @@ def _ruled_grid(
     rows: list[list[str]] = []
     boxes: list[Box] = []
     reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
+    seen: list[tuple[Box, list[dict[str, Any]]]] = []  # the cells of the rows above, with their glyphs
     for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
+        x0, x1 = row_width(row, seen)
+        seen.extend((c, ch or []) for c, ch in zip(row.cells, cell_chars) if c is not None)
         values = [None if ch is None else reading_text(ch) for ch in cell_chars]
         found = split_stacked_items([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
         stacked = None if found is None else found[0]
@@ -159,7 +163,7 @@ def _ruled_grid(
             if any(cells):
                 rows.append(cells)
                 bottom = tops[k + 1] if k + 1 < len(tops) else float(row.bbox[3])
-                boxes.append((float(row.bbox[0]), tops[k], float(row.bbox[2]), bottom))
+                boxes.append((x0, tops[k], x1, bottom))
         for c, cell in enumerate(row.cells):
             if cell is not None and c < len(reach_down):
                 reach_down[c] = float(cell[3])

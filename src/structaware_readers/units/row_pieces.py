@@ -19,12 +19,18 @@ MIN_PIECE = 0.01
 
 def unsaid_cell_boxes(grid: TableGrid, i: int, cells: list[str], page: int) -> list[BBox]:
     """The printed boxes on ``page`` of the merged cells of body row ``i`` that ``cells`` (the unit's cells)
-    leave empty: each such cell's box as any row it spans carries it (the row printing the cell does not)."""
+    leave empty and do not say in another column (a cell spanning columns as well as rows is repeated in each):
+    each such cell's box as any row it spans carries it (the row printing the cell does not)."""
     rows = grid.body_rows
     if len(grid.body_row_cell_bboxes) != len(rows):
         return []
     row = rows[i]
-    unsaid = {c for c, text in enumerate(row) if text.strip() and not (c < len(cells) and cells[c].strip())}
+    said = {" ".join(c.split()) for c in cells if c.strip()}  # a cell spanning columns too may be said in another
+    unsaid = {
+        c
+        for c, text in enumerate(row)
+        if text.strip() and not (c < len(cells) and cells[c].strip()) and " ".join(text.split()) not in said
+    }
     out: list[BBox] = []
     for c in sorted(unsaid):
         first = last = i

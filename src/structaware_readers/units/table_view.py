@@ -233,11 +233,10 @@ class TableView:
             ref = (ref[0], own, ref[2])
             merged = [(ref[0], box, ref[2]) for box in rest]
             if len(grid.body_row_cell_bboxes) == len(grid.body_rows):  # the merged cells it shows, printed apart
-                merged += [
-                    (_row_element(self.block, p)[0], box, p)
-                    for col, p, box in grid.body_row_cell_bboxes[i]
-                    if col < len(cells) and cells[col].strip()
-                ]
+                for col, p, box in grid.body_row_cell_bboxes[i]:  # a cell spanning columns too: its box once
+                    more = (_row_element(self.block, p)[0], box, p)
+                    if col < len(cells) and cells[col].strip() and more not in merged:
+                        merged.append(more)
         builder.emit(
             unit_type,
             text,
