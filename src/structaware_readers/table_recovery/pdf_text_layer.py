@@ -150,6 +150,8 @@ def _ruled_grid(
     boxes: list[Box] = []
     reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
     for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
+        if _runs_out(row.bbox, (bx0, bx1), words):
+            continue  # a line printed over the table (a footnote across the page), cut at its border: no row
         values = [None if ch is None else reading_text(ch) for ch in cell_chars]
         found = split_stacked_items([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
         stacked = None if found is None else found[0]
@@ -170,6 +172,23 @@ def _ruled_grid(
         return None
     n_head = header_count(rows)
     return rows[:n_head], rows[n_head:], boxes[n_head:], boxes[:n_head]
+
+
+#: How far (PDF points) a word must reach over a ruled table's side, and start inside it, to run out of the table.
+OUT_REACH = 1.0
+
+
+def _runs_out(row: Box, sides: tuple[float, float], words: list[dict[str, Any]]) -> bool:
+    """True when a word whose middle lies in ``row`` (its box) reaches over the left or right side of the table
+    (``sides``: its x0 and x1): the line runs on past the table's border, and its cells would cut the word
+    (``year 202`` of ``year 2022,``)."""
+    for w in words:
+        if not row[1] <= (float(w["top"]) + float(w["bottom"])) / 2 < row[3]:
+            continue
+        x0, x1 = float(w["x0"]), float(w["x1"])
+        if any(x0 < side - OUT_REACH and x1 > side + OUT_REACH for side in sides):
+            return True
+    return False
 
 
 def _fill_covered(
