@@ -11,7 +11,8 @@ from structaware_readers.text.stacked_figures import split_stacked
 PAGE = (
     "Sources and uses of cash\r\n(Dollars in Millions)\r\n$ 41.5 Opening balance\r\n32.7 cash from sales\r\n"
     "(13.4) cash used for plants\r\n(9.8) other uses\r\n$ (0.6) change in the year\r\nExhibits\r\n5.1 Lease\r\n"
-    "6.2 Loan 8-K 12/4/2031\r\nS-1 5.1 10/9/2030\r\n12\r\n3\r\n1\r\n23"
+    "6.2 Loan 8-K 12/4/2031\r\nS-1 5.1 10/9/2030\r\n12\r\n3\r\n1\r\n23\r\nNos. 333-\r\n181075 and\r\n"
+    "$ 47 Rent\r\n1 Tax\r\n"
 )
 
 
@@ -33,3 +34,7 @@ def test_figures_cut_more_than_one_way_or_out_of_line_order_are_left():
     assert split_stacked("32.741.5", page) is None  # ``32.7`` is printed below ``41.5``
     assert restore_text("32.741.5", page) == "32.741.5"
     assert split_stacked("41.5", page) is None  # printed as it is
+    # the traps: the figures of one number, or bare figures that may be one number, stay together
+    assert restore_text("Nos. 333-181075 and", page) == "Nos. 333-181075 and"
+    assert restore_text("Rent $471", page) == "Rent $471"
+    assert split_stacked("$471", page) is None
