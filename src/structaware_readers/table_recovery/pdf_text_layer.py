@@ -150,8 +150,9 @@ def _ruled_grid(
     boxes: list[Box] = []
     reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
     for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
-        if _runs_out(row.bbox, (bx0, bx1), words):
-            continue  # a line printed over the table (a footnote across the page), cut at its border: no row
+        last = r == len(best.rows) - 1
+        if last and r and sum(c is not None for c in row.cells) == 1 and _runs_out(row.bbox, (bx0, bx1), words):
+            continue  # a footnote printed across the page over the last row, cut at the table's border: no row
         values = [None if ch is None else reading_text(ch) for ch in cell_chars]
         found = split_stacked_items([None if ch is None else cell_lines(ch) for ch in cell_chars]) if r else None
         stacked = None if found is None else found[0]
@@ -181,7 +182,8 @@ OUT_REACH = 1.0
 def _runs_out(row: Box, sides: tuple[float, float], words: list[dict[str, Any]]) -> bool:
     """True when a word whose middle lies in ``row`` (its box) reaches over the left or right side of the table
     (``sides``: its x0 and x1): the line runs on past the table's border, and its cells would cut the word
-    (``year 202`` of ``year 2022,``)."""
+    (``year 202`` of ``year 2022,``). Asked only of a table's last row when one cell spans it (a footnote line):
+    a region cutting a table through its columns has figures reach over its side in rows that are rows."""
     for w in words:
         if not row[1] <= (float(w["top"]) + float(w["bottom"])) / 2 < row[3]:
             continue
