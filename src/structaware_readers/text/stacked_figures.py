@@ -6,7 +6,8 @@ pieces that the page's text layer prints as runs of their own, each on a later l
 (:func:`split_stacked`), two of figures at least; only when exactly one such cut exists, so no figure is changed:
 a space is put between the pieces, nothing else. A cut never parts the figures of one number (``333-`` /
 ``181075``) nor two figures unless both pieces are numbers with a point, a comma or a slash inside (``14.5`` /
-``21.2``): ``$471`` is never ``$ 47 1``, though the page prints ``47`` and ``1`` on later lines.
+``21.2``): ``$471`` is never ``$ 47 1``, though the page prints ``47`` and ``1`` on later lines. Each piece is an
+amount of two figures or more (no letters): footnote marks (``(1)(2)``) and citations (``1(i)(5)``) stay whole.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _SIGNS = frozenset("$€£¥")
 _FIGURE = re.compile(r"\d")
 #: Characters that join the figures of one number (``333-181075``, ``12/4``, ``0.71``): no piece ends or starts so.
 _JOINERS = ".,-\u2010\u2011\u2013/"
+#: A piece of figures: an amount, in brackets or not (``(12.4)``, ``2,010``, ``7/3/2031``, ``12.5%``), no letters.
+_AMOUNT = re.compile(r"\(?\d[\d.,/]*\)?%?")
 #: A number with a decimal point, a thousands comma or a slash between figures.
 _SHAPED = re.compile(r"\d[.,/]\d")
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -47,6 +50,11 @@ def _piece_ok(piece: str) -> bool:
     """A piece may be a number in brackets, never part of one (``.1``, ``3.``, ``333-`` of ``333-181075``) or
     half a bracket pair."""
     return piece[0] not in _JOINERS and piece[-1] not in _JOINERS and piece.count("(") == piece.count(")")
+
+
+def _amount(piece: str) -> bool:
+    """An amount of two figures or more: a footnote mark (``(1)``) or a citation's part (``1(i)``) is none."""
+    return _AMOUNT.fullmatch(piece) is not None and sum(ch.isdigit() for ch in piece) >= 2
 
 
 def _kind(piece: str) -> int:
@@ -85,7 +93,7 @@ def split_stacked(run: str, page: PageWords) -> list[str] | None:
                 piece = run[at:end]
                 if piece in _SIGNS:
                     line: int | None = after
-                elif _FIGURE.search(piece) and _piece_ok(piece) and _follows(kind, piece):
+                elif _amount(piece) and _piece_ok(piece) and _follows(kind, piece):
                     line = next((n for n in lines.get(piece.strip(_EDGE), ()) if n > after), None)
                 else:
                     line = None
