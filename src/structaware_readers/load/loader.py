@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from structaware_readers.common.inputs import existing_path
 from structaware_readers.common.limits import json_start
@@ -26,6 +26,9 @@ from structaware_readers.errors import (
     UnknownFormatError,
 )
 from structaware_readers.models import BlockKind, ParsedDocument
+
+if TYPE_CHECKING:
+    from structaware_readers.text.layer import PdfTextLayer
 
 log = logging.getLogger(__name__)
 ReadingOrder = Literal["auto", "parser", "layout"]
@@ -180,11 +183,13 @@ def prepare_document(
     from structaware_readers.text.as_read import read_as_printed
 
     doc = read_boxed_statements(read_as_printed(doc))
+    layer = None
     if pdf is not None:
-        doc = _with_text_layer(doc, pdf)
+        doc, layer = _with_text_layer(doc, pdf)
     doc = gather_loose_tables(mark_furniture(doc), pdf)
     doc = settle_headings(apply_reading_order(doc, reading_order), pdf)
-    doc = mark_front_matter(mark_references(join_entry_numbers(join_continued_paragraphs(doc))))
+    hyphen = None if layer is None else layer.line_end_hyphen
+    doc = mark_front_matter(mark_references(join_entry_numbers(join_continued_paragraphs(doc, hyphen))))
     doc = gather_chart_regions(attach_described_algorithms(doc))
     if pdf is not None:
         doc = _with_algorithm_images(_with_description_lines(doc, pdf), pdf)
@@ -203,17 +208,19 @@ def _with_description_lines(doc: ParsedDocument, pdf: str | Path | bytes) -> Par
         return doc
 
 
-def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:
-    """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text.restore`);
-    a PDF PDFium cannot read leaves ``doc`` as it is, with a warning."""
+def _with_text_layer(doc: ParsedDocument, pdf: str | Path | bytes) -> tuple[ParsedDocument, PdfTextLayer | None]:
+    """Blocks given back the spaces and hyphens the PDF prints (:mod:`structaware_readers.text.restore`), and the
+    text layer read (kept to join paragraphs a page break hyphenates); a PDF PDFium cannot read leaves ``doc`` as
+    it is, with a warning, and no layer."""
+    from structaware_readers.text.layer import PdfTextLayer
     from structaware_readers.text.restore import restore_from_text_layer
 
     try:
-        return restore_from_text_layer(doc, pdf)
+        layer = PdfTextLayer(pdf)
+        return restore_from_text_layer(doc, layer), layer
     except (InputNotFoundError, MalformedInputError, OSError, RuntimeError) as exc:  # pdfium errors are RuntimeErrors
-        return doc.model_copy(
-            update={"warnings": [*doc.warnings, f"text not checked against the PDF text layer: {exc}"]}
-        )
+        warning = f"text not checked against the PDF text layer: {exc}"
+        return doc.model_copy(update={"warnings": [*doc.warnings, warning]}), None
 
 
 def _with_algorithm_images(doc: ParsedDocument, pdf: str | Path | bytes) -> ParsedDocument:

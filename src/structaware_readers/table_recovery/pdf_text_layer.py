@@ -152,6 +152,9 @@ def _ruled_grid(
     reach_down: list[float] = [float("-inf")] * len(col_x0)  # bottom of the last cell seen in each column
     seen: list[tuple[Box, list[dict[str, Any]]]] = []  # the cells of the rows above, with their glyphs
     for r, (cell_chars, row) in enumerate(zip(table_cell_chars(best), best.rows)):
+        last = r == len(best.rows) - 1
+        if last and r and sum(c is not None for c in row.cells) == 1 and _runs_out(row.bbox, (bx0, bx1), words):
+            continue  # a footnote printed across the page over the last row, cut at the table's border: no row
         x0, x1 = row_width(row, seen)
         seen.extend((c, ch or []) for c, ch in zip(row.cells, cell_chars) if c is not None)
         values = [None if ch is None else reading_text(ch) for ch in cell_chars]
@@ -174,6 +177,24 @@ def _ruled_grid(
         return None
     n_head = header_count(rows)
     return rows[:n_head], rows[n_head:], boxes[n_head:], boxes[:n_head]
+
+
+#: How far (PDF points) a word must reach over a ruled table's side, and start inside it, to run out of the table.
+OUT_REACH = 1.0
+
+
+def _runs_out(row: Box, sides: tuple[float, float], words: list[dict[str, Any]]) -> bool:
+    """True when a word whose middle lies in ``row`` (its box) reaches over the left or right side of the table
+    (``sides``: its x0 and x1): the line runs on past the table's border, and its cells would cut the word
+    (``year 202`` of ``year 2022,``). Asked only of a table's last row when one cell spans it (a footnote line):
+    a region cutting a table through its columns has figures reach over its side in rows that are rows."""
+    for w in words:
+        if not row[1] <= (float(w["top"]) + float(w["bottom"])) / 2 < row[3]:
+            continue
+        x0, x1 = float(w["x0"]), float(w["x1"])
+        if any(x0 < side - OUT_REACH and x1 > side + OUT_REACH for side in sides):
+            return True
+    return False
 
 
 def _fill_covered(

@@ -262,6 +262,11 @@ class PdfTextLayer:
                 self._pages[number].fractions.append(lambda: self._small_fractions(number))  # type: ignore[union-attr]
         return self._pages[number]
 
+    def line_end_hyphen(self, first: str, second: str) -> str:
+        """What a hyphen ending a line between the words ``first`` and ``second`` means in this document
+        (:func:`meant`, lower case): a hyphen that ends a page or column, its word's second half on the next."""
+        return meant(first, second, self.doc_words, self.compounds)
+
     def box_text(self, number: int, bbox: tuple[float, float, float, float]) -> str:
         """The text (NFKC) PDFium prints inside ``bbox`` (0..1, top-left origin) of page ``number`` (1-based);
         read from the PDF on each call (a few blocks ask)."""

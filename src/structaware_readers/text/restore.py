@@ -5,7 +5,8 @@ writer meant it, lost spaces between words or figures put back, an unnamed dash 
 figures written with a caret (``2019.^12``), and so a raised mark of letters glued to its word (``Lantern^TM``,
 where the page sets a small ``TM`` above the end of ``Lantern``), the hyphen of a compound a table cell wraps put
 back (``Blended-yield``, where the page prints ``Blended-`` ending a run), a fraction set small set apart from the
-number it follows (``2.33 1/3``), overlapped lines put in line order. No other character is changed, added or
+number it follows (``2.33 1/3``), overlapped lines put in line order, figures of cells printed one above the other
+set apart (:mod:`~structaware_readers.text.stacked_figures`). No other character is changed, added or
 dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
 word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
@@ -32,6 +33,7 @@ from structaware_readers.text.layer import (
     split_grouped,
 )
 from structaware_readers.text.overlapped_lines import unshuffle
+from structaware_readers.text.stacked_figures import split_stacked
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,7 @@ _RUN = re.compile(r"\S+")
 _FIGURE = re.compile(r"\d")
 _SLASH = re.compile(r"\d[/\u2044]\d")
 _EDGE = "()[]{};:,."
+_EDGE_BUT_BRACKETS = "[]{};:,."
 
 
 def _as_meant(word: str, value: str) -> str:
@@ -101,6 +104,10 @@ def restore_text(text: str, page: PageWords) -> str:
             if printed is not None:
                 return run[:at] + printed + run[at + len(core) :]
         pieces = split_figures(core, page) or split_grouped(core, page)
+        if not pieces:
+            core = run.strip(_EDGE_BUT_BRACKETS)  # ``(4.0)(17.7)``: each piece keeps its brackets
+            at = run.index(core) if core else 0
+            pieces = split_stacked(core, page) if core else None
         if not pieces:
             return run
         return run[:at] + " ".join(pieces) + run[at + len(core) :]
