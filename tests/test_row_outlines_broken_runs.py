@@ -6,7 +6,8 @@ placed by stage 8.
 
 * a length merged over three rows, printed once on the middle row's line, its figure and its word drawn apart
   so that PDFium reads two runs (``5`` | ``days*``); a dose of the middle row says ``days`` too;
-* a length merged over the last two rows, printed once on the last row's line: both rows' boxes hold it.
+* a length merged over the last two rows, printed once on the last row's line: both rows' boxes hold it;
+* a dash for a length, one spanning the first three rows: too short to be found as a merged cell.
 
 Positions are read from PDFium's characters; a character may lie :data:`pdf_chars.TOL` points outside an outline.
 """
@@ -39,9 +40,9 @@ LENGTH, LAST_LENGTH = ("5", "days*"), "7 days"
 LENGTHS = ["10 days", "3 days", "14 days", "14 days"]
 
 
-def _table(path: Path, last_two: bool = False) -> list[float]:
-    """The table (``last_two``: the second one); returns the rows' tops (header first) and the table's bottom,
-    in points from the page top."""
+def _table(path: Path, last_two: bool = False, dashes: bool = False) -> list[float]:
+    """The table (``last_two``: the second one, ``dashes``: the third); returns the rows' tops (header first) and
+    the table's bottom, in points from the page top."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.pdfgen import canvas
 
@@ -61,7 +62,10 @@ def _table(path: Path, last_two: bool = False) -> list[float]:
         for col, cell in enumerate(row):
             text(XS[col], tops[r + 1], cell)
     figure, word = LENGTH
-    if last_two:
+    if dashes:
+        text(XS[2], tops[2], "-")
+        text(XS[2], tops[4], "-")
+    elif last_two:
         for r in (0, 1, 3):
             text(XS[2], tops[r + 1], LENGTHS[r])
     else:
@@ -152,3 +156,39 @@ def test_a_merged_cell_both_boxes_hold_is_cut_from_the_stretched_one(last_two) -
         assert own[0][1] == pytest.approx(tops[r + 1], abs=0.5) and own[0][3] == pytest.approx(tops[r + 2], abs=0.5)
         for ch in char_boxes(pdf, [*ROWS[r], LENGTHS[r]]):
             assert holds(own, ch), (units[r].text, ch, own)
+
+
+@pytest.fixture(scope="module")
+def dashes(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
+    """The table with a dash for each length, one dash cell spanning the first three rows: no merged cell long
+    enough to find by its words, the first row's ruled box reaching down to the dash cell's bottom."""
+    pdf = tmp_path_factory.mktemp("rows") / "dashes.pdf"
+    tops = _table(pdf, dashes=True)
+    body = [[*row, "-"] for row in ROWS]
+    spans = [(1, 4), (2, 3), (3, 4), (4, 5)]
+    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
+    grid = TableGrid(
+        header_rows=[HEADER],
+        body_rows=body,
+        grid_source="pdf_text_layer",
+        body_row_bboxes=boxes,
+        body_row_pages=[1] * len(body),
+    )
+    region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
+    return pdf, tops, row_units(pdf, grid, region, "runs")
+
+
+def test_a_ruled_box_over_the_rows_below_is_cut_where_they_start(dashes) -> None:
+    """The first row's box, reaching over the next two rows' boxes, is cut at the top of the second row: its
+    outline holds its drug and dose and none of the two rows' words. The trap: the other rows keep their boxes."""
+    pdf, tops, units = dashes
+    assert len(units) == len(ROWS)
+    first = unit_outlines(units[0], (W, H))
+    assert first[0][1] == pytest.approx(tops[1], abs=0.5) and first[0][3] == pytest.approx(tops[2], abs=0.5)
+    for ch in char_boxes(pdf, ROWS[0]):
+        assert holds(first, ch), (units[0].text, ch, first)
+    for ch in char_boxes(pdf, [*ROWS[1], *ROWS[2]]):
+        assert not over(first, ch), (units[0].text, ch, first)
+    for r in (1, 2, 3):
+        own = unit_outlines(units[r], (W, H))
+        assert own[0][1] == pytest.approx(tops[r + 1], abs=0.5) and own[0][3] == pytest.approx(tops[r + 2], abs=0.5)
