@@ -3,10 +3,10 @@
 A table rebuilt from the text layer boxes each row over the ruled cells that start on it (:mod:`.pdf_text_layer`).
 A cell reaching down over the rows below (a length or an image spanning several drug rows, a dash) stretches the
 first row's box over theirs, and the row is outlined with their lines. Ruled rows do not lie inside each other: a
-row's box holding the middle of a later row's box on its page is cut at the top of the first such box, when the
-box so cut still holds :data:`HOLDS_OWN` of the characters of the row's cells that differ from those rows' (a
-merged cell's lines are outlined by :mod:`.merged_cells`). Boxes are 0..1 of the displayed page, origin top-left;
-pages 1-based.
+row's box holding the middle of a later row's box on its page (not a row saying the same in every cell: the ruling
+split one row in two) is cut at the top of the first such box, when the box so cut still holds :data:`HOLDS_OWN`
+of the characters of the row's cells that differ from those rows' (a merged cell's lines are outlined by
+:mod:`.merged_cells`). Boxes are 0..1 of the displayed page, origin top-left; pages 1-based.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ def cut_nested_rows(
     for r, box in enumerate(boxes):
         if box is None:
             continue
-        under = [x for x in range(r + 1, len(boxes)) if pages[x] == pages[r] and _reaches_over(box, boxes[x])]
+        under = [
+            x
+            for x in range(r + 1, len(boxes))
+            if pages[x] == pages[r] and _reaches_over(box, boxes[x]) and not _same_row(grid, r, x)
+        ]
         if not under:
             continue
         cut = (box[0], box[1], box[2], min(boxes[x][1] for x in under))  # type: ignore[index]
@@ -52,6 +56,12 @@ def _reaches_over(box: BBox, other: BBox | None) -> bool:
     if other is None or other[1] <= box[1]:
         return False
     return box[0] <= (other[0] + other[2]) / 2 <= box[2] and (other[1] + other[3]) / 2 < box[3]
+
+
+def _same_row(grid: TableGrid, r: int, x: int) -> bool:
+    """Rows ``r`` and ``x`` say the same in every cell: one row the ruling split in two (a cell of another column
+    ruled in two parts beside it), no row of its own."""
+    return [" ".join(c.split()) for c in grid.body_rows[r]] == [" ".join(c.split()) for c in grid.body_rows[x]]
 
 
 def _own_words(grid: TableGrid, r: int, under: list[int], words: Callable[[str], list[str]]) -> list[str]:

@@ -7,7 +7,8 @@ placed by stage 8.
 * a length merged over three rows, printed once on the middle row's line, its figure and its word drawn apart
   so that PDFium reads two runs (``5`` | ``days*``); a dose of the middle row says ``days`` too;
 * a length merged over the last two rows, printed once on the last row's line: both rows' boxes hold it;
-* a dash for a length, one spanning the first three rows: too short to be found as a merged cell.
+* a dash for a length, one spanning the first three rows: too short to be found as a merged cell; the same with
+  the first row read twice, its copy boxed on a sliver inside its box.
 
 Positions are read from PDFium's characters; a character may lie :data:`pdf_chars.TOL` points outside an outline.
 """
@@ -84,7 +85,7 @@ def _table(path: Path, last_two: bool = False, dashes: bool = False) -> list[flo
 @pytest.fixture(scope="module")
 def table(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
     """The table as rebuilt from the text layer: the first row's box reaches down to the length cell's bottom."""
-    pdf = tmp_path_factory.mktemp("rows") / "broken_runs.pdf"
+    pdf = tmp_path_factory.mktemp("rows") / "split_length.pdf"
     tops = _table(pdf)
     length = " ".join(LENGTH)
     body = [[*row, length] for row in ROWS[:3]] + [[*ROWS[3], LAST_LENGTH]]
@@ -191,4 +192,32 @@ def test_a_ruled_box_over_the_rows_below_is_cut_where_they_start(dashes) -> None
         assert not over(first, ch), (units[0].text, ch, first)
     for r in (1, 2, 3):
         own = unit_outlines(units[r], (W, H))
+        assert own[0][1] == pytest.approx(tops[r + 1], abs=0.5) and own[0][3] == pytest.approx(tops[r + 2], abs=0.5)
+
+
+def test_a_row_the_ruling_split_in_two_is_not_where_the_cut_falls(tmp_path) -> None:
+    """The first row read twice (a cell of another column ruled in two beside it: the second copy boxed on a sliver
+    inside the first row's box), its box reaching over the next two rows: it is cut at the second drug's top, not
+    at the copy's, which would leave out most of its line. The trap: the rows below keep their own boxes."""
+    pdf = tmp_path / "split_row.pdf"
+    tops = _table(pdf, dashes=True)
+    body = [[*ROWS[0], "-"]] + [[*row, "-"] for row in ROWS]
+    sliver = (XS[2] / W, (tops[1] + 4) / H, XS[3] / W, (tops[1] + 8) / H)
+    spans = [(1, 4), (2, 3), (3, 4), (4, 5)]
+    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
+    grid = TableGrid(
+        header_rows=[HEADER],
+        body_rows=body,
+        grid_source="pdf_text_layer",
+        body_row_bboxes=[boxes[0], sliver, *boxes[1:]],
+        body_row_pages=[1] * len(body),
+    )
+    region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
+    units = row_units(pdf, grid, region, "runs")
+    first = unit_outlines(next(u for u in units if u.table.cells[0] == ROWS[0][0]), (W, H))  # type: ignore[union-attr]
+    assert first[0][1] == pytest.approx(tops[1], abs=0.5) and first[0][3] == pytest.approx(tops[2], abs=0.5)
+    for ch in char_boxes(pdf, ROWS[0]):
+        assert holds(first, ch), (ch, first)
+    for r in (1, 2, 3):
+        own = unit_outlines(next(u for u in units if u.table.cells[0] == ROWS[r][0]), (W, H))  # type: ignore[union-attr]
         assert own[0][1] == pytest.approx(tops[r + 1], abs=0.5) and own[0][3] == pytest.approx(tops[r + 2], abs=0.5)
