@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.broken_runs import joined_runs
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
@@ -70,10 +71,11 @@ def cell_boxes(
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
     between the top and bottom of the boxes of the rows it covers on that page, the lines whose words
     are the cell's and no other cell's of those rows. A cell printed in every row (equal values one
-    under the other) adds nothing; one printed on each page it is on gets a box on each. The box of a row
-    printing the cell that holds lines of the other rows it covers (a box stretched to the cell's height)
-    is cut to the row's own lines in ``boxes``, and the row gets the cell's box too; so is the box of any row
-    stretched over lines of its merged cells beyond its own lines (:func:`_cut_to_own_lines`)."""
+    under the other, no row's box reaching over another's) adds nothing; one printed on each page it is on
+    gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
+    stretched to the cell's height) is cut to the row's own lines in ``boxes``, and the row gets the cell's box
+    too; so is the box of any row stretched over lines of its merged cells beyond its own lines
+    (:func:`_cut_to_own_lines`)."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
     cell_of: dict[tuple[int, int], list[tuple[int, int, BBox]]] = {}  # (row, column): the cell's boxes
     merged = merged_cells(grid)
@@ -103,7 +105,7 @@ def cell_boxes(
             for r in covered
             if pages[r] in printed and _share(text, _held(printed[pages[r]][1], boxes[r])) >= HOLDS_CELL  # type: ignore[arg-type]
         }
-        if len(holding) == len(covered):
+        if len(holding) == len(covered) and not _over_others(covered, pages, boxes):  # type: ignore[arg-type]
             continue  # printed in every row
         for r in sorted(holding):  # the row printing the cell, its box stretched over the rows below: its own lines
             lines = page_lines(pages[r])
@@ -156,8 +158,11 @@ def _cell_lines(
         for ln in lines
         if top <= (ln.y0 + ln.y1) / 2 <= bottom and len(joined := "".join(ln.words)) >= 2 and joined in text
     ]
-    sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
-    sure = sure or whole_cell_lines(candidates, text)  # a short cell whose words other cells say too
+    sure = _sure_lines(candidates, others, text)
+    band = [ln for ln in lines if top <= (ln.y0 + ln.y1) / 2 <= bottom]
+    joined = [ln for ln in joined_runs(band, text) if len("".join(ln.words)) >= 2]
+    if _share(text, sure_joined := _sure_lines(joined, others, text)) > _share(text, sure):
+        candidates, sure = joined, sure_joined  # a line read as several runs (``5`` | ``days*``), put together
     if not sure:
         return []
     sure = _column(sure)  # not a line of another column whose words the cell happens to hold
@@ -166,6 +171,21 @@ def _cell_lines(
         thick = max(ln.x1 - ln.x0 for ln in sure)
         left, right = left - thick, right + thick
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
+
+
+def _over_others(rows: list[int], pages: list[int], boxes: list[BBox]) -> bool:
+    """The box of one of ``rows`` reaches over the middle of another's on its page: a box stretched to the height
+    of a merged cell holds it though the cell is printed once, on the other row's line."""
+    return any(
+        r != x and pages[r] == pages[x] and centre_in(TextLine([], *boxes[x]), boxes[r]) for r in rows for x in rows
+    )
+
+
+def _sure_lines(candidates: list[TextLine], others: list[str], text: str) -> list[TextLine]:
+    """The lines of ``candidates`` holding the cell's words and no other cell's (``others``), else the lines
+    saying the whole cell (:func:`.whole_cell_lines`: a short cell whose words other cells say too)."""
+    sure = [ln for ln in candidates if not any("".join(ln.words) in o for o in others)]
+    return sure or whole_cell_lines(candidates, text)
 
 
 def _own_band(

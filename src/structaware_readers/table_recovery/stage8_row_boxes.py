@@ -12,6 +12,7 @@ from typing import Any
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
+from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
@@ -115,6 +116,8 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
             if any(b is not None for b in boxes):
                 grid: TableGrid = block.table  # type: ignore[assignment]
                 pages = _pages(block)  # a box is read with its page
+                if grid.grid_source == "pdf_text_layer":  # ruled rows: none lies inside another
+                    boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
                 cells = cell_boxes(grid, pages, boxes, page_runs, _words)  # may cut a box stretched over merged rows
                 update = {"body_row_bboxes": boxes, "body_row_pages": pages}
                 if any(cells):

@@ -1,0 +1,79 @@
+"""Ruled rows whose box reaches down over the rows below it, cut where the first of those rows starts.
+
+A table rebuilt from the text layer boxes each row over the ruled cells that start on it (:mod:`.pdf_text_layer`).
+A cell reaching down over the rows below (a length or an image spanning several drug rows, a dash) stretches the
+first row's box over theirs, and the row is outlined with their lines. Ruled rows do not lie inside each other: a
+row's box holding the middle of a later row's box on its page (not a row saying the same in every cell: the ruling
+split one row in two) is cut at the top of the first such box, when the box so cut still holds :data:`HOLDS_OWN`
+of the characters of the row's cells that differ from those rows' (a merged cell's lines are outlined by
+:mod:`.merged_cells`). Boxes are 0..1 of the displayed page, origin top-left; pages 1-based.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.text_lines import TextLine
+
+__all__ = ["HOLDS_OWN", "cut_nested_rows"]
+
+#: Share of a row's own characters (its cells unlike the rows below it reaches over) its cut box must hold.
+HOLDS_OWN = 0.9
+
+
+def cut_nested_rows(
+    grid: TableGrid,
+    pages: list[int],
+    boxes: list[BBox | None],
+    page_lines: Callable[[int], list[TextLine]],
+    words: Callable[[str], list[str]],
+) -> list[BBox | None]:
+    """``boxes`` (one per body row, on ``pages``) with each box holding the middle of a later row's box on its
+    page cut at the top of the first such box, when it still holds the row's own lines (module docstring)."""
+    out = list(boxes)
+    for r, box in enumerate(boxes):
+        if box is None:
+            continue
+        under = [
+            x
+            for x in range(r + 1, len(boxes))
+            if pages[x] == pages[r] and _reaches_over(box, boxes[x]) and not _same_row(grid, r, x)
+        ]
+        if not under:
+            continue
+        cut = (box[0], box[1], box[2], min(boxes[x][1] for x in under))  # type: ignore[index]
+        own = _own_words(grid, r, under, words)
+        held = "".join(w for ln in page_lines(pages[r]) if _centre_in(ln, cut) for w in ln.words)
+        total = sum(len(w) for w in own)
+        if total and sum(len(w) for w in own if w in held) >= HOLDS_OWN * total:
+            out[r] = cut
+    return out
+
+
+def _reaches_over(box: BBox, other: BBox | None) -> bool:
+    """``box`` holds the middle of ``other``, which starts below its top."""
+    if other is None or other[1] <= box[1]:
+        return False
+    return box[0] <= (other[0] + other[2]) / 2 <= box[2] and (other[1] + other[3]) / 2 < box[3]
+
+
+def _same_row(grid: TableGrid, r: int, x: int) -> bool:
+    """Rows ``r`` and ``x`` say the same in every cell: one row the ruling split in two (a cell of another column
+    ruled in two parts beside it), no row of its own."""
+    return [" ".join(c.split()) for c in grid.body_rows[r]] == [" ".join(c.split()) for c in grid.body_rows[x]]
+
+
+def _own_words(grid: TableGrid, r: int, under: list[int], words: Callable[[str], list[str]]) -> list[str]:
+    """The words of row ``r``'s cells that differ from the same column's cell of every row of ``under``."""
+    rows = grid.body_rows
+    row = rows[r]
+
+    def same(c: int, x: int) -> bool:
+        return c < len(rows[x]) and " ".join(rows[x][c].split()) == " ".join(row[c].split())
+
+    return [w for c, cell in enumerate(row) if not any(same(c, x) for x in under) for w in words(cell)]
+
+
+def _centre_in(ln: TextLine, box: BBox) -> bool:
+    return box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3]
