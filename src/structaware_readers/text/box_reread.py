@@ -6,8 +6,8 @@ gone). No space mends that: the page does not print the two words next to each o
 is still glued after the restore (:mod:`~structaware_readers.text.restore`: it cuts into words of the page only
 if these need not stand together) and the text layer inside the block's box prints the block's words in order,
 with words the block lacks only inside that glued word and the same figures, the block's text is the box's
-(line-end hyphens as the writer meant them, lines joined by a space). Blocks over ``MAX_CHARS`` characters,
-tables, lists and blocks without a box are left as they are.
+(line-end hyphens as the writer meant them, one whose continuation lies outside the box as printed, lines joined
+by a space). Blocks over ``MAX_CHARS`` characters, tables, lists and blocks without a box are left as they are.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _reread(b: Block, page: PageWords, layer: PdfTextLayer) -> Block:
     expected = _expected(b.text, page)
     if expected is None:
         return b
-    box = " ".join(written(layer.box_text(b.page, b.bbox), layer.doc_words, layer.compounds).split())
+    box = " ".join(written(layer.box_text(b.page, b.bbox), layer.doc_words, layer.compounds, page.breaks).split())
     printed = [w.lower() for w in WORD.findall(box)]
     if not _fits(expected, printed) or _FIGURES.findall(box) != _FIGURES.findall(b.text):
         return b

@@ -3,7 +3,7 @@
 Per page: its words (letter runs, lower case, NFKC) and which stand next to each other (also across a check
 box or a footnote letter set alone); its line-end hyphens and whether each is part of the word (kept when the
 document prints the compound with a hyphen or a half is an abbreviation, dropped when it prints the joined
-word); runs holding figures; dashes the font maps to a control character; raised figures, written with a caret;
+word) and the word the page continues each on; runs holding figures; dashes the font maps to a control character; raised figures, written with a caret;
 fractions set small after a number, written a space apart from it.
 :class:`PdfTextLayer` raises ``InputNotFoundError`` and ``MalformedInputError`` (field ``pdf``).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -94,6 +94,8 @@ class PageWords:
     marks: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
     letter_marks: list[Callable[[], dict[str, int]]] = field(default_factory=list, repr=False, compare=False)
     dangling: set[str] = field(default_factory=set)  # words printed with a hyphen ending their run (``blended-``)
+    #: Words printed before a line-end hyphen -> the words the page prints after it (``option`` -> ``{pricing}``).
+    heads: dict[str, set[str]] = field(default_factory=dict)
     fractions: list[Callable[[], dict[str, str]]] = field(default_factory=list, repr=False, compare=False)
 
     def raised(self, run: str) -> str | None:
@@ -150,11 +152,15 @@ def meant(first: str, second: str, doc_words: set[str], compounds: set[str]) -> 
     return a + b
 
 
-def written(text: str, doc_words: set[str], compounds: set[str]) -> str:
-    """``text`` with each line-end hyphen written as :func:`meant` says, in the text's own case."""
+def written(text: str, doc_words: set[str], compounds: set[str], printed: Container[str] | None = None) -> str:
+    """``text`` with each line-end hyphen written as :func:`meant` says, in the text's own case; one whose words
+    are not in ``printed`` (:attr:`PageWords.breaks`) as printed, with a space (``option- Shop``: a box's text
+    reads a line ending in a hyphen, its continuation outside the box, then a line of the column beside it)."""
 
     def join(m: re.Match[str]) -> str:
         a, b = m.group(1), m.group(2)
+        if printed is not None and normal(a + b).lower() not in printed:
+            return f"{a}- {b}"
         value = meant(a, b, doc_words, compounds)
         if value == f"{a}-{b}".lower():
             return f"{a}-{b}"
@@ -191,6 +197,7 @@ def page_words(text: str, doc_words: set[str], compounds: set[str], inner: set[s
     page = PageWords(text=text)
     for m in _BREAK.finditer(text):
         page.breaks[(m.group(1) + m.group(2)).lower()] = meant(m.group(1), m.group(2), doc_words, compounds)
+        page.heads.setdefault(m.group(1).lower(), set()).add(m.group(2).lower())
     plain = _BREAK.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
     page.words = {w.lower() for w in WORD.findall(plain)}
     page.words.update(k for k, v in page.breaks.items() if k == v)
@@ -342,6 +349,8 @@ def merge(pages: list[PageWords]) -> PageWords:
         out.marks.extend(p.marks)
         out.letter_marks.extend(p.letter_marks)
         out.dangling |= p.dangling
+        for head, after in p.heads.items():
+            out.heads.setdefault(head, set()).update(after)
         out.fractions.extend(p.fractions)
     return out
 

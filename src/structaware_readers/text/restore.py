@@ -1,13 +1,15 @@
 """A block's text given back the spaces and hyphens its PDF prints (from the PDF's text layer).
 
 Each word is checked against the text layer of the block's pages and mended: a line-end hyphen written as the
-writer meant it, lost spaces between words or figures put back, an unnamed dash put back, raised reference
-figures written with a caret (``2019.^12``), and so a raised mark of letters glued to its word (``Lantern^TM``,
-where the page sets a small ``TM`` above the end of ``Lantern``), the hyphen of a compound a table cell wraps put
-back (``Blended-yield``, where the page prints ``Blended-`` ending a run), a fraction set small set apart from the
-number it follows (``2.33 1/3``), overlapped lines put in line order, figures of cells printed one above the other
-set apart (:mod:`~structaware_readers.text.stacked_figures`). No other character is changed, added or
-dropped; a word the page prints is never cut; pages without a text layer (OCR) are left as they are.
+writer meant it, and as printed (``option- development``) where the parser joined it to a word of another line
+than the one the page continues it on (a block of two columns read as one), lost spaces between words or figures
+put back, an unnamed dash put back, raised reference figures written with a caret (``2019.^12``), and so a raised
+mark of letters glued to its word (``Lantern^TM``, where the page sets a small ``TM`` above the end of ``Lantern``),
+the hyphen of a compound a table cell wraps put back (``Blended-yield``, where the page prints ``Blended-`` ending
+a run), a fraction set small set apart from the number it follows (``2.33 1/3``), overlapped lines put in line
+order, figures of cells printed one above the other set apart (:mod:`~structaware_readers.text.stacked_figures`).
+No other character is changed, added or dropped; a word the page prints is never cut; pages without a text layer
+(OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
 word hides dropped words is read from its box (:mod:`~structaware_readers.text.box_reread`), and contents lines
 get the titles the parser set apart as headings (:mod:`~structaware_readers.text.contents_titles`).
@@ -54,6 +56,24 @@ def _as_meant(word: str, value: str) -> str:
     return word[:cut] + "-" + (" " if rest.startswith(" ") else "") + word[cut:]
 
 
+def _foreign_continuation(word: str, page: PageWords, later: str) -> int:
+    """Where ``word`` (NFKC, lower case; no word of the page) is a word the page prints before a line-end hyphen
+    glued to a word of the page that the page does not print after that hyphen, while ``later`` (the text after
+    ``word``) holds the one it does (``optiondevelopment ... pricing``: ``option-`` ends a line, ``pricing`` starts
+    the next, ``development`` a line of the column beside it, which a parser reading both columns as one block
+    put after ``option-``): the length of the first; 0 when no such cut is, or more than one. The hyphen's
+    continuation was read elsewhere, so the text is written as printed (``option- development``), no word made
+    up; a continuation the parser dropped is left to :mod:`~structaware_readers.text.box_reread`."""
+    heads = [(k, page.heads[word[:k]]) for k in range(2, len(word) - 1) if word[:k] in page.heads]
+    if not heads:
+        return 0
+    after = {w.lower() for w in WORD.findall(normal(later))}
+    cuts = [
+        k for k, next_words in heads if word[k:] in page.words and next_words & after and word[k:] not in next_words
+    ]
+    return cuts[0] if len(cuts) == 1 else 0
+
+
 def restore_text(text: str, page: PageWords) -> str:
     """``text`` with the spaces and hyphens of ``page`` given back (module docstring); ``text``
     itself when nothing changes."""
@@ -87,7 +107,10 @@ def restore_text(text: str, page: PageWords) -> str:
         if mark:
             return f"{w[:-mark]}^{w[-mark:]}"
         cut = page.dangling_cut(low)
-        return f"{w[:cut]}-{w[cut:]}" if cut else w
+        if cut:
+            return f"{w[:cut]}-{w[cut:]}"
+        cut = _foreign_continuation(low, page, m.string[m.end() :])
+        return f"{w[:cut]}- {w[cut:]}" if cut else w
 
     out = WORD.sub(word, out)
 
