@@ -3,8 +3,8 @@
 Per page: its words (letter runs, lower case, NFKC) and which stand next to each other (also across a check
 box or a footnote letter set alone); its line-end hyphens and whether each is part of the word (kept when the
 document prints the compound with a hyphen or a half is an abbreviation, dropped when it prints the joined
-word) and the word the page continues each on; runs holding figures; dashes the font maps to a control character; raised figures, written with a caret;
-fractions set small after a number, written a space apart from it.
+word) and the word the page continues each on; runs holding figures; dashes the font maps to a control
+character; raised figures, written with a caret; fractions set small after a number, written a space apart.
 :class:`PdfTextLayer` raises ``InputNotFoundError`` and ``MalformedInputError`` (field ``pdf``).
 """
 
