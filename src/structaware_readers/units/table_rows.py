@@ -67,6 +67,8 @@ def _emit_rows(builder: EmitContext, table: TableView) -> None:
     spans = long_spans(table.rows, table.kinds)
     for i, kind in enumerate(table.kinds):
         cells = table.rows[i]
+        if i in table.restarts:
+            group = ""  # a new block of columns: the labels of the block above end
         if kind is RowKind.SKIP:
             continue
         if kind is RowKind.GROUP:
@@ -82,14 +84,14 @@ def _emit_rows(builder: EmitContext, table: TableView) -> None:
                     builder,
                     i,
                     UnitType.TABLE_ROW,
-                    row_text(table.headers, own),
+                    row_text(table.headers_at(i), own),
                     group=group,
                     cells=own,
                     extra=f"span{i}c{span.col}",
                 )
             cells = without_spans(cells, i, spans)
-            text = row_text(table.headers, cells)
-            grade = table.grade(cells, text, builder.grading)
+            text = row_text(table.headers_at(i), cells)
+            grade = table.grade(cells, text, builder.grading, i)
         table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade, cells=cells)
 
 
