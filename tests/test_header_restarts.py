@@ -92,3 +92,21 @@ def test_the_rule_itself():
     assert not header_restarts([["Children", "Widgets", "Widgets", "Gadgets", "Gadgets"], *body], SEGMENTS)
     # a lone name without a year line below is no column name
     assert not header_restarts([["Nine months ended March 31,", "Sprockets", "", "Other", ""], *body], SEGMENTS)
+
+
+def test_a_period_over_the_value_columns():
+    # the period names the value columns, not the label column; the year line below is printed again
+    header = [["", "Quarter ended March 31,", "Quarter ended March 31,"], ["(in thousands)", "2031", "2030"]]
+    units = _units(
+        header,
+        ["Sales", "410", "395"],
+        ["", "At March 31,", "At March 31,"],
+        ["(in thousands)", "2031", "2030"],
+        ["Inventory", "88", "91"],
+    )
+    assert [u.text for u in units] == [
+        "(in thousands): Sales; Quarter ended March 31, / 2031: 410; Quarter ended March 31, / 2030: 395",
+        "(in thousands): Inventory; At March 31, / 2031: 88; At March 31, / 2030: 91",
+    ]
+    # one text over the full width is a group label, as before
+    assert not header_restarts([["Quarter ended March 31,"] * 3, ["Sales", "410", "395"]], header)

@@ -52,10 +52,21 @@ def _is_year_line(cells: list[str], header_rows: list[list[str]]) -> bool:
     return all(DATE.match(c) or in_header(j, c) for j, c in said)
 
 
-def _label_ok(label: str, header_rows: list[list[str]], years: bool) -> bool:
+def _label_ok(cells: list[str], header_rows: list[list[str]], years: bool) -> bool:
     """The label cell of a header line: a period phrase; with a year line below, also one of the label
-    column's header texts."""
-    return bool(PERIOD.match(label)) or (years and any(h and _norm(h[0]) == label for h in header_rows if label))
+    column's header texts; empty when the line puts a period phrase over columns where the header has
+    another (``Six months ended June 30,`` over the columns of ``Three months ended June 30,``)."""
+    label = _norm(cells[0])
+    if not label:
+        return any(_period_swap(j, c, header_rows) for j, c in _said(cells))
+    return bool(PERIOD.match(label)) or (years and any(h and _norm(h[0]) == label for h in header_rows))
+
+
+def _period_swap(j: int, cell: str, header_rows: list[list[str]]) -> bool:
+    """``cell`` (column ``j``) is a period phrase where a header line has another period phrase."""
+    return bool(PERIOD.match(cell)) and any(
+        j < len(h) and PERIOD.match(_norm(h[j])) and _norm(h[j]) != cell for h in header_rows
+    )
 
 
 def _names_only(cells: list[str], header_rows: list[list[str]], loose: bool) -> bool:
@@ -65,7 +76,7 @@ def _names_only(cells: list[str], header_rows: list[list[str]], loose: bool) -> 
     if len(said) < 2:
         return False
     for j, c in said:
-        if DATE.match(c) or any(j < len(h) and _norm(h[j]) == c for h in header_rows):
+        if DATE.match(c) or PERIOD.match(c) or any(j < len(h) and _norm(h[j]) == c for h in header_rows):
             continue
         if loose and not _DIGIT.search(c):
             continue
@@ -73,15 +84,22 @@ def _names_only(cells: list[str], header_rows: list[list[str]], loose: bool) -> 
     return True
 
 
+def _repeats_line(row: list[str], header_rows: list[list[str]]) -> bool:
+    """``row`` is a header line printed again: each text one of its own column's header texts."""
+    said = [(j, _norm(c)) for j, c in enumerate(row) if c.strip()]
+    return len(said) >= 2 and all(any(j < len(h) and _norm(h[j]) == c for h in header_rows) for j, c in said)
+
+
 def _has_figures(cells: list[str]) -> bool:
-    """A data row: a non-label cell with a digit that is not a year or date."""
-    return any(_DIGIT.search(c) and not DATE.match(c) for _, c in _said(cells))
+    """A data row: a non-label cell with a digit that is not a year, a date or a period phrase."""
+    return any(_DIGIT.search(c) and not DATE.match(c) and not PERIOD.match(c) for _, c in _said(cells))
 
 
 def _new_header(header_rows: list[list[str]], line: list[str], years: list[str] | None) -> list[list[str]]:
     """The header with ``line`` in place of the header line it matches best (the one sharing its label
     cell, else the most cells, else the first) and ``years`` in place of the line below that one."""
-    shared = lambda h: (h[:1] == line[:1], sum(a.strip() == b.strip() != "" for a, b in zip(h, line)))
+    periods = lambda h: sum(bool(PERIOD.match(_norm(a)) and PERIOD.match(_norm(b))) for a, b in zip(h[1:], line[1:]))
+    shared = lambda h: (h[:1] == line[:1], periods(h) + sum(a.strip() == b.strip() != "" for a, b in zip(h, line)))
     k = max(range(len(header_rows)), key=lambda r: shared(header_rows[r])) if header_rows else 0
     new = [list(h) for h in header_rows] or [[""] * len(line)]
     new[k] = _spread(line, years) if years is not None else list(line)
@@ -120,21 +138,25 @@ def header_restarts(rows: list[list[str]], header_rows: list[list[str]]) -> dict
     for i, row in enumerate(rows):
         cells = [c.strip() for c in row]
         known = header_rows + current  # the first header's texts and the block's own
-        if not cells or not cells[0] or _has_figures(cells):
-            continue
+        if not cells or _has_figures(cells) or len({_norm(c) for c in cells}) < 2:
+            continue  # a figure: a data row; one text (over the full width): a group label
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         years = [c.strip() for c in nxt] if nxt is not None and _is_year_line(nxt, known) else None
-        if not _label_ok(_norm(cells[0]), known, years is not None):
+        if not _label_ok(cells, known, years is not None):
             continue
         if not _names_only(cells, known, loose=years is not None):
             continue
         after = rows[i + (2 if years is not None else 1) :]
-        # the first row below with more than a label (band labels, "Revenue:", may come first)
-        first = next((r for r in after if any(c.strip() for c in r[1:])), None)
+        # the first row below with more than a label (band labels, "Revenue:", may come first) that is no
+        # header line printed again
+        first = next(
+            (r for r in after if any(c.strip() for c in r[1:]) and not _repeats_line(r, known)),
+            None,
+        )
         if first is None or not _has_figures([c.strip() for c in first]):
             continue
         if years is None and all(any(_norm(h[j]) == c for h in current if j < len(h)) for j, c in _said(cells)):
-            if any(_norm(h[0]) == _norm(cells[0]) for h in current if h):
+            if any(_norm(h[0]) == _norm(cells[0]) for h in current if h) or not cells[0]:
                 continue  # the same header line printed again: the rows below keep their header
         current = _new_header(current, cells, years)
         found[i] = (2 if years is not None else 1, current)
