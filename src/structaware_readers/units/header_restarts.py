@@ -2,17 +2,18 @@
 
 Filings stack tables of one shape under one grid: a "Three months ended June 30," block, then a
 "Six months ended June 30," block; or a segment table continued with other segment names. Between
-the blocks the body holds a header line again, different from the first: its label cell is a period
-phrase (or the label column's header), its other cells are column names (a header text of their own
-column) or years, or any names without figures when a year line follows, and there is no figure in it; often a
-year line (the header's year line printed again) follows. Read as a row it would be a unit
+the blocks the body holds a header line again, different from the first, with no figure in it: its
+label cell is a period phrase (or, with a year line below, the label column's header), or it is
+empty and the line puts a period phrase over columns where the header has another; its other cells
+are header texts of their own column, years or period phrases, or, with a year line below (the
+header's year line printed again), any names without figures. Read as a row it would be a unit
 ``Three months ended June 30,: Six months ended June 30,; ...`` and the rows below it would keep the
 first block's header, so a six-month figure would read as a three-month one.
 
 :func:`header_restarts` finds such lines and gives, per restart, the header of the rows below it
-(until the next restart). All-text rows of guideline tables are no restarts: the evidence asked for
-is a period phrase or the label column's own header in the label cell, only column-name-like cells
-elsewhere, and a data row with figures right below.
+(until the next restart). All-text rows of guideline tables are no restarts: besides that evidence,
+the first row below with more than a label (header lines printed again aside) must hold figures, and
+one text over the full width stays a group label.
 """
 
 from __future__ import annotations
