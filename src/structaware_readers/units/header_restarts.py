@@ -35,6 +35,9 @@ DATE = re.compile(rf"(?i)^(?:fy\s?)?(?:19|20)\d\d[a-z]?$|^{_MONTH}\s+\d{{1,2}},?
 
 _DIGIT = re.compile(r"\d")
 
+#: Rows looked at below a restart for its first data row (header lines printed again, band labels).
+_MAX_LINES = 6
+
 
 def _norm(cell: str) -> str:
     return " ".join(cell.split()).casefold()
@@ -86,9 +89,11 @@ def _names_only(cells: list[str], header_rows: list[list[str]], loose: bool) -> 
 
 
 def _repeats_line(row: list[str], header_rows: list[list[str]]) -> bool:
-    """``row`` is a header line printed again: each text one of its own column's header texts."""
+    """``row`` is a header line printed again, as near as a parser reads it: no figures, and most of its
+    texts (two or more) one of their own column's header texts."""
     said = [(j, _norm(c)) for j, c in enumerate(row) if c.strip()]
-    return len(said) >= 2 and all(any(j < len(h) and _norm(h[j]) == c for h in header_rows) for j, c in said)
+    same = sum(any(j < len(h) and _norm(h[j]) == c for h in header_rows) for j, c in said)
+    return len(said) >= 2 and 2 * same > len(said) and not _has_figures([c.strip() for c in row])
 
 
 def _has_figures(cells: list[str]) -> bool:
@@ -151,7 +156,7 @@ def header_restarts(rows: list[list[str]], header_rows: list[list[str]]) -> dict
         # the first row below with more than a label (band labels, "Revenue:", may come first) that is no
         # header line printed again
         first = next(
-            (r for r in after if any(c.strip() for c in r[1:]) and not _repeats_line(r, known)),
+            (r for r in after[:_MAX_LINES] if any(c.strip() for c in r[1:]) and not _repeats_line(r, known)),
             None,
         )
         if first is None or not _has_figures([c.strip() for c in first]):
