@@ -110,3 +110,12 @@ def test_a_period_over_the_value_columns():
     ]
     # one text over the full width is a group label, as before
     assert not header_restarts([["Quarter ended March 31,"] * 3, ["Sales", "410", "395"]], header)
+
+
+def test_header_lines_printed_again_below_the_restart():
+    # below the restart the parser reads the header's lines again, one word short: still header lines
+    header = [["", "Sales", "Sales", "Margin"], ["Quarter ended March 31,", "2031", "2030", "on sales"]]
+    period = ["Nine months ended March 31,", "2031", "2030", "on sales"]
+    near = ["", "Sales", "Sales", "on"]
+    assert list(header_restarts([period, near, ["Widgets", "12", "11", "9 %"]], header)) == [0]
+    assert not header_restarts([period, near, ["Widgets", "n/a", "n/a", ""]], header)
