@@ -12,7 +12,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from structaware_readers.models import Unit
+from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
 
 Box = tuple[float, float, float, float]
 
@@ -69,3 +69,14 @@ def over(outlines: list[Box], ch: Box) -> bool:
     """The middle of the character box ``ch`` lies inside one of ``outlines``."""
     mx, my = (ch[0] + ch[2]) / 2, (ch[1] + ch[3]) / 2
     return any(o[0] <= mx <= o[2] and o[1] <= my <= o[3] for o in outlines)
+
+
+def row_units(pdf: Path, grid: TableGrid, region: Box, name: str) -> list[Unit]:
+    """The table-row units of a one-page document whose one table block is ``grid`` in ``region`` (0..1 of
+    page 1, top-left), boxed against ``pdf``'s text layer (stage 8) as the loader does."""
+    from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
+    from structaware_readers.units import build_units
+
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
+    doc = ParsedDocument(doc_id=f"{name}001", source=str(pdf), name=name, parser="mineru", page_count=1, blocks=[block])
+    return [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]

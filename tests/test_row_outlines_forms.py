@@ -29,11 +29,9 @@ pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 pytest.importorskip("pdfplumber")
 
-from pdf_chars import char_boxes, holds, over, unit_outlines
-from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, Unit, UnitType
+from pdf_chars import char_boxes, holds, over, row_units, unit_outlines
+from structaware_readers.models import TableGrid, Unit
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
-from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
-from structaware_readers.units import build_units
 
 W, H = 612.0, 792.0
 LEAD, SIZE = 16.0, 9.0
@@ -124,11 +122,7 @@ def _units(pdf: Path, region: tuple[float, float, float, float]) -> list[Unit]:
     with pdfplumber.open(str(pdf)) as plumber:
         grid = grid_from_region(plumber.pages[0], region, page_number=1)
     assert isinstance(grid, TableGrid)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
-    doc = ParsedDocument(
-        doc_id="forms001", source=str(pdf), name="forms", parser="mineru", page_count=1, blocks=[block]
-    )
-    return [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    return row_units(pdf, grid, region, "forms")
 
 
 def _region(xs: list[float], top: float, rows: int) -> tuple[float, float, float, float]:
@@ -215,9 +209,7 @@ def test_a_cell_printed_sideways_in_two_lines_is_outlined_whole_with_every_row(t
         grid_source="parser_html",
     )
     region = (bands[0][0] - 0.01, bands[0][1] - 0.01, bands[-1][2] + 0.01, bands[-1][3] + 0.01)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
-    doc = ParsedDocument(doc_id="forms002", source=str(pdf), name="plan", parser="mineru", page_count=1, blocks=[block])
-    units = [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    units = row_units(pdf, grid, region, "plan")
     assert len(units) == len(ITEMS)
     for r, unit in enumerate(units):
         outlines = unit_outlines(unit, (W, H))
@@ -284,11 +276,7 @@ def test_a_row_stretched_over_the_row_below_is_cut_though_its_or_is_a_word_of_th
         grid_source="pdf_text_layer",
     )
     region = (DX[0] / W - 0.01, tops[0] / H - 0.01, x1 + 0.01, tops[-1] / H + 0.01)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
-    doc = ParsedDocument(
-        doc_id="forms003", source=str(pdf), name="drugs", parser="mineru", page_count=1, blocks=[block]
-    )
-    units = [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    units = row_units(pdf, grid, region, "drugs")
     assert len(units) == len(DRUGS)
     names = [char_boxes(pdf, [lines[0]], printed_once=True) for lines in DRUGS]
     for r in (0, 2):

@@ -17,10 +17,8 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, holds, over, unit_outlines
-from structaware_readers.models import Block, BlockKind, ParsedDocument, TableGrid, UnitType
-from structaware_readers.table_recovery.stage8_row_boxes import add_row_boxes
-from structaware_readers.units import build_units
+from pdf_chars import char_boxes, holds, over, row_units, unit_outlines
+from structaware_readers.models import TableGrid
 
 W, H = 612.0, 792.0
 LEAD, SIZE, TOP = 12.0, 9.0, 110.0
@@ -71,11 +69,7 @@ def _units(pdf: Path, bottom: float) -> tuple[list, tuple[float, float, float, f
     rows = [[QUESTION, p[0], " ".join(p[1]), " ".join(p[2])] for p in PRINTED]
     grid = TableGrid(header_rows=[HEADER], body_rows=rows, grid_source="parser_html")
     region = (XS[0] / W - 0.02, (TOP - LEAD) / H, 0.9, (bottom + LEAD) / H)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
-    doc = ParsedDocument(
-        doc_id="sideways001", source=str(pdf), name="sideways", parser="mineru", page_count=1, blocks=[block]
-    )
-    units = [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    units = row_units(pdf, grid, region, "sideways")
     return units, region
 
 

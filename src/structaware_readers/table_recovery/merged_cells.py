@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
 __all__ = ["MIN_CELL_SHARE", "TextLine", "cell_boxes", "centre_in", "merged_cells"]
@@ -31,17 +32,6 @@ HOLDS_OWN = 0.9
 STRAY_SHARE = 0.2
 #: Margin round a merged cell's lines, in line heights (the width of a turned line).
 PAD = 0.2
-
-
-@dataclass
-class TextLine:
-    """A run of text on the page: its words (see ``words``) and its box (0..1 of the page, top-left)."""
-
-    words: list[str]
-    x0: float
-    y0: float
-    x1: float
-    y1: float
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from structaware_readers.table_recovery.merged_cells import TextLine
+    from structaware_readers.table_recovery.text_lines import TextLine
 
 __all__ = ["SIDEWAYS", "across"]
 
