@@ -119,3 +119,25 @@ def test_header_lines_printed_again_below_the_restart():
     near = ["", "Sales", "Sales", "on"]
     assert list(header_restarts([period, near, ["Widgets", "12", "11", "9 %"]], header)) == [0]
     assert not header_restarts([period, near, ["Widgets", "n/a", "n/a", ""]], header)
+
+
+def test_a_label_just_above_a_restart_titles_the_new_block():
+    # a stacked table's caption, read as a label row just above its header line, heads the new block;
+    # trap: the first block's label ends at the restart
+    caption = "The notional amounts of the hedges outstanding were as follows:"
+    header = [["", "Carrying amount", "Fair value"], ["(in millions)", "2031", "2031"]]
+    units = _units(
+        header,
+        ["Bonds in the first block"] * 3,
+        ["Bonds", "410", "395"],
+        [caption] * 3,
+        ["At March 31,", "2031", "2030"],
+        ["Swaps", "88", "91"],
+        ["At June 30,", "2031", "2030"],
+        ["Forwards", "12", "14"],
+    )
+    by_label = {u.text.split(";")[0].split(": ")[-1]: u for u in units}
+    assert set(by_label) == {"Bonds", "Swaps", "Forwards"}
+    assert "Group: Bonds in the first block" in by_label["Bonds"].context
+    assert f"Group: {caption}" in by_label["Swaps"].context
+    assert "Group:" not in by_label["Forwards"].context  # rows were read under the caption: it ends

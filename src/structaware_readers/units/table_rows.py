@@ -63,17 +63,20 @@ def _emit_long_footnote(builder: EmitContext, table: TableView) -> None:
 def _emit_rows(builder: EmitContext, table: TableView) -> None:
     """One ``table_row`` unit per body row (group rows label the rows below them, note rows are
     ungraded) and one per long cell spanning several rows."""
-    group = ""
+    group, labelled = "", False  # labelled: a row was read under the current group label
     spans = long_spans(table.rows, table.kinds)
     for i, kind in enumerate(table.kinds):
         cells = table.rows[i]
-        if i in table.restarts:
-            group = ""  # a new block of columns: the labels of the block above end
+        if i in table.restarts and labelled:
+            # a new block of columns: the labels of the block above end; a label printed just above the
+            # restart, with no row between, is the new block's own title (a stacked table's caption)
+            group = ""
         if kind is RowKind.SKIP:
             continue
         if kind is RowKind.GROUP:
-            group = label(cells)
+            group, labelled = label(cells), False
             continue
+        labelled = True
         if kind is RowKind.NOTE:
             text = label(cells)
             grade = None  # a note row (supporting text, a trailing label) is never graded

@@ -157,9 +157,11 @@ class TableView:
         legends = cell_legends(block.footnote, [c for r in rows for c in r[1:]]) if block.footnote else {}
         # a symbol in every row tells rows apart no more than the general note does
         legends = {k: v for k, v in legends.items() if not all(k in (c.strip() for c in r) for r in rows)}
-        shared = lambda hs: " | ".join(
-            s for s in (builder.document, head, _columns(hs), builder.section_context()) if s
-        )
+        section = builder.section_context()
+
+        def shared(hs: list[str]) -> str:
+            return " | ".join(s for s in (builder.document, head, _columns(hs), section) if s)
+
         kinds = classify_rows(rows, grid.header_rows if grid.body_rows else None)
         restarts: dict[int, tuple[list[str], str]] = {}
         for i, (n, header_rows) in header_restarts(rows, grid.header_rows if grid.body_rows else []).items():
