@@ -63,15 +63,21 @@ def _emit_long_footnote(builder: EmitContext, table: TableView) -> None:
 def _emit_rows(builder: EmitContext, table: TableView) -> None:
     """One ``table_row`` unit per body row (group rows label the rows below them, note rows are
     ungraded) and one per long cell spanning several rows."""
-    group = ""
+    group, labelled = "", False  # labelled: a row of figures was read under the current group label
     spans = long_spans(table.rows, table.kinds)
     for i, kind in enumerate(table.kinds):
         cells = table.rows[i]
+        if i in table.restarts and labelled:
+            # a new block of columns: the labels of the block above end; a label printed just above the
+            # restart, with no row of figures between, is the new block's own title (a stacked table's
+            # caption over its units line)
+            group = ""
         if kind is RowKind.SKIP:
             continue
         if kind is RowKind.GROUP:
-            group = label(cells)
+            group, labelled = label(cells), False
             continue
+        labelled = labelled or any(NUMBER.search(c) for c in cells[1:])
         if kind is RowKind.NOTE:
             text = label(cells)
             grade = None  # a note row (supporting text, a trailing label) is never graded
@@ -82,14 +88,14 @@ def _emit_rows(builder: EmitContext, table: TableView) -> None:
                     builder,
                     i,
                     UnitType.TABLE_ROW,
-                    row_text(table.headers, own),
+                    row_text(table.headers_at(i), own),
                     group=group,
                     cells=own,
                     extra=f"span{i}c{span.col}",
                 )
             cells = without_spans(cells, i, spans)
-            text = row_text(table.headers, cells)
-            grade = table.grade(cells, text, builder.grading)
+            text = row_text(table.headers_at(i), cells)
+            grade = table.grade(cells, text, builder.grading, i)
         table.emit_row(builder, i, UnitType.TABLE_ROW, text, group=group, grade=grade, cells=cells)
 
 

@@ -13,6 +13,7 @@ from structaware_readers.common.column_spans import MERGED_CELL_CHARS
 from structaware_readers.models import BBox, Block, Grade, TableGrid, TableRowInfo, UnitType
 from structaware_readers.tables.footnotes import cell_legends, cell_markers, split_footnotes
 from structaware_readers.units.common import NUMBER, title
+from structaware_readers.units.header_restarts import header_restarts
 from structaware_readers.units.row_pieces import own_pieces, unsaid_cell_boxes
 
 if TYPE_CHECKING:
@@ -125,7 +126,9 @@ MAX_GRADE_CELL = 60
 @dataclass
 class TableView:
     """A table block's grid read once for unit building: body rows, their kinds, column headers,
-    the context shared by its units and the footnotes keyed by marker."""
+    the context shared by its units and the footnotes keyed by marker; ``restarts``: per body row where a
+    new block of columns starts (a header line printed again with other text, :mod:`.header_restarts`),
+    the column headers and shared context of the rows from there on."""
 
     block: Block
     grid: TableGrid
@@ -137,6 +140,7 @@ class TableView:
     notes: dict[str, str]
     general_note: str
     legends: dict[str, str] = field(default_factory=dict)
+    restarts: dict[int, tuple[list[str], str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, builder: EmitContext, block: Block, grid: TableGrid) -> TableView:
@@ -149,29 +153,36 @@ class TableView:
         if len(titles) == 2 and titles[1].casefold() in titles[0].casefold():
             titles = titles[:1]
         head = f"Table: {' > '.join(titles)}" if titles else "Table"
-        named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
-        columns = f"Columns: {'; '.join(named)}" if named else ""
         notes, general = split_footnotes(block.footnote, cell_markers([c for r in rows for c in r]))
         legends = cell_legends(block.footnote, [c for r in rows for c in r[1:]]) if block.footnote else {}
         # a symbol in every row tells rows apart no more than the general note does
         legends = {k: v for k, v in legends.items() if not all(k in (c.strip() for c in r) for r in rows)}
-        context = " | ".join(s for s in (builder.document, head, columns, builder.section_context()) if s)
-        return cls(
-            block,
-            grid,
-            rows,
-            classify_rows(rows, grid.header_rows if grid.body_rows else None),
-            headers,
-            caption,
-            context,
-            notes,
-            general,
-            legends,
-        )
+        section = builder.section_context()
 
-    def context(self, cells: list[str], group: str = "") -> str:
-        """The shared context, the row's group label, the notes its markers point at, the general note."""
-        parts = [self.base_context]
+        def shared(hs: list[str]) -> str:
+            return " | ".join(s for s in (builder.document, head, _columns(hs), section) if s)
+
+        kinds = classify_rows(rows, grid.header_rows if grid.body_rows else None)
+        restarts: dict[int, tuple[list[str], str]] = {}
+        for i, (n, header_rows) in header_restarts(rows, grid.header_rows if grid.body_rows else []).items():
+            kinds[i : i + n] = [RowKind.SKIP] * n  # header lines, not rows
+            new = TableGrid(header_rows=header_rows, body_rows=rows[:1]).column_headers()
+            restarts[i] = (new, shared(new))
+        return cls(block, grid, rows, kinds, headers, caption, shared(headers), notes, general, legends, restarts)
+
+    def _part(self, i: int | None) -> tuple[list[str], str]:
+        """The column headers and shared context of body row ``i`` (its block of columns)."""
+        start = max((k for k in self.restarts if i is not None and k <= i), default=None)
+        return self.restarts[start] if start is not None else (self.headers, self.base_context)
+
+    def headers_at(self, i: int) -> list[str]:
+        """The column headers of body row ``i``: the table's, or those of the block of columns it is in."""
+        return self._part(i)[0]
+
+    def context(self, cells: list[str], group: str = "", i: int | None = None) -> str:
+        """The shared context (of body row ``i``'s block of columns), the row's group label, the notes its
+        markers point at, the general note."""
+        parts = [self._part(i)[1]]
         if group:
             parts.append(f"Group: {group}")
         for marker in cell_markers(cells):
@@ -185,16 +196,17 @@ class TableView:
             parts.append(f"Note: {general}")
         return " | ".join(parts)
 
-    def grade(self, cells: list[str], text: str, grading: DocumentGrading) -> Grade | None:
+    def grade(self, cells: list[str], text: str, grading: DocumentGrading, i: int | None = None) -> Grade | None:
         """The row's grade: from its grade columns (header + value; ``source="table_column"``), else, in a
         table without column headers, from the last short cell that is a grade by itself (``Grade B``,
         ``I statement``), else from its text; a grade that is ambiguous outside a guideline
         (``Level 2`` in a fair-value table) counts only in one."""
+        headers = self._part(i)[0]
         in_columns = "; ".join(
-            f"{h}: {c.strip()}" for h, c in zip(self.headers, cells) if h and c.strip() and GRADE_HEADER.search(h)
+            f"{h}: {c.strip()}" for h, c in zip(headers, cells) if h and c.strip() and GRADE_HEADER.search(h)
         )
         graded = grading.grade(in_columns, source="table_column") if in_columns else None
-        if graded is None and not any(self.headers):
+        if graded is None and not any(headers):
             for cell in reversed(cells):
                 if cell.strip() and len(cell) <= MAX_GRADE_CELL:
                     graded = grading.grade(cell, source="table_column")
@@ -222,7 +234,7 @@ class TableView:
         cells = self.rows[i] if cells is None else cells
         grid = self.grid
         page = grid.body_row_pages[i] if i < len(grid.body_row_pages) else None
-        context = self.context(cells, group)
+        context = self.context(cells, group, i)
         if extra_context:
             context = f"{context} | {extra_context}"
         ref = _row_element(self.block, page) if page else None
@@ -247,10 +259,16 @@ class TableView:
             more_refs=merged,
             grade=grade,
             table=TableRowInfo(
-                table_id=self.block.block_id, row_index=i, headers=self.headers, cells=cells, caption=self.caption
+                table_id=self.block.block_id, row_index=i, headers=self.headers_at(i), cells=cells, caption=self.caption
             ),
             extra=extra or f"row{i}",
         )
+
+
+def _columns(headers: list[str]) -> str:
+    """``Columns: a; b`` for the shared context: each header once where it spans adjacent columns."""
+    named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
+    return f"Columns: {'; '.join(named)}" if named else ""
 
 
 def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:
