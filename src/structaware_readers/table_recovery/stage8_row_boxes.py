@@ -10,8 +10,9 @@ import unicodedata
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
-from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
+from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.sideways_runs import across
@@ -118,10 +119,8 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 pages = _pages(block)  # a box is read with its page
                 if grid.grid_source == "pdf_text_layer":  # ruled rows: none lies inside another
                     boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
-                cells = cell_boxes(grid, pages, boxes, page_runs, _words)  # may cut a box stretched over merged rows
-                update = {"body_row_bboxes": boxes, "body_row_pages": pages}
-                if any(cells):
-                    update["body_row_cell_bboxes"] = cells
+                # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
+                update = row_cell_boxes(grid, pages, boxes, page_runs, _words)
                 if any(getattr(grid, k) != v for k, v in update.items()):
                     blocks[i] = block.model_copy(update={"table": grid.model_copy(update=update)})
     finally:
