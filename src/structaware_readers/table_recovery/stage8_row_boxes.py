@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
@@ -228,11 +229,14 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
         elif holders:
             shared.append((run, holders))
     found = _in_page_order(anchored)
+    cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
         left = []
         for run, holders in shared:
             r = _holder(run, holders, spans)
+            if r is None:  # a wrapped cell's line two rows say, as near to both: the row whose cell it continues
+                r = continued_row(run, holders, found, cells)
             if r is None:
                 left.append((run, holders))
             else:
