@@ -17,15 +17,16 @@ if TYPE_CHECKING:
 
 __all__ = ["NEXT_LINE", "continued_row"]
 
-#: A run is next to another in its column when the gap between them is at most this share of the taller's height.
-NEXT_LINE = 0.8
+#: A run is next to another in its column when their middles lie at most this many of the taller's heights apart
+#: (a line's pitch, a list item's spacing; not two lines' pitch).
+NEXT_LINE = 2.0
 
 
 def continued_row(
     run: TextLine, holders: list[int], found: dict[int, list[TextLine]], cells: dict[int, list[str]]
 ) -> int | None:
     """The one row among ``holders`` (the rows whose words hold ``run``) with a run among ``found`` (each row's
-    runs so far) printed next to ``run`` in its column (their widths overlapping, nothing between) that, read
+    runs so far) printed next to ``run`` in its column (their widths overlapping, a line's pitch apart) that, read
     with ``run`` top to bottom, is part of one of ``cells`` (each row's cells, words run together); ``None``
     when no row or more than one does."""
     text = "".join(run.words)
@@ -40,8 +41,7 @@ def continued_row(
         neighbours.append((*min(below, key=lambda p: p[1].y0), False))
     rows = set()
     for r, x, over in neighbours:
-        gap = run.y0 - x.y1 if over else x.y0 - run.y1
-        if gap > NEXT_LINE * max(run.y1 - run.y0, x.y1 - x.y0):
+        if abs((run.y0 + run.y1) - (x.y0 + x.y1)) / 2 > NEXT_LINE * max(run.y1 - run.y0, x.y1 - x.y0):
             continue
         said = "".join(x.words) + text if over else text + "".join(x.words)
         if any(said in cell for cell in cells.get(r, [])):

@@ -12,6 +12,7 @@ from typing import Any
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
+from structaware_readers.table_recovery.header_words import under_header
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
@@ -228,6 +229,7 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
             anchored[holders[0]].append(run)
         elif holders:
             shared.append((run, holders))
+    anchored, shared = under_header(anchored, shared, sorted(h for h in header if h))  # a header cell's lines
     found = _in_page_order(anchored)
     cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
