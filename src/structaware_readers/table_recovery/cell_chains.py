@@ -27,8 +27,9 @@ def continued_row(
 ) -> int | None:
     """The one row among ``holders`` (the rows whose words hold ``run``) with a run among ``found`` (each row's
     runs so far) printed next to ``run`` in its column (their widths overlapping, a line's pitch apart) that, read
-    with ``run`` top to bottom, is part of one of ``cells`` (each row's cells, words run together); ``None``
-    when no row or more than one does."""
+    with ``run`` top to bottom, is part of one of ``cells`` (each row's cells, words run together) that no other
+    holder's cells repeat (a merged cell printed once is every covered row's); ``None`` when no row or more than
+    one does."""
     text = "".join(run.words)
     placed = [(r, x) for r, got in found.items() for x in got]
     column = [(r, x) for r, x in placed if min(x.x1, run.x1) > max(x.x0, run.x0)]
@@ -44,6 +45,7 @@ def continued_row(
         if abs((run.y0 + run.y1) - (x.y0 + x.y1)) / 2 > NEXT_LINE * max(run.y1 - run.y0, x.y1 - x.y0):
             continue
         said = "".join(x.words) + text if over else text + "".join(x.words)
-        if any(said in cell for cell in cells.get(r, [])):
+        others = {cell for o in holders if o != r for cell in cells.get(o, [])}
+        if any(said in cell and cell not in others for cell in cells.get(r, [])):  # not a merged cell's
             rows.add(r)
     return next(iter(rows)) if len(rows) == 1 and rows <= set(holders) else None

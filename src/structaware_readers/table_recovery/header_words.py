@@ -26,18 +26,21 @@ def under_header(
     """``anchored`` (each row's runs, rows in order top to bottom) and ``shared`` (runs several rows hold, with
     those rows) without the runs of at most :data:`HEADER_WORDS` words that are part of one of ``header`` (the
     column header's cells, words run together) whose middle lies above the first row's lines that are no header's
-    (the first row holding such lines). Unchanged when no row has such lines."""
+    (the first row holding such lines), but those of a row before it (a header row read as a body row). Unchanged
+    when no row has such lines."""
 
     def piece(run: TextLine) -> bool:
         text = "".join(run.words)
         return len(run.words) <= HEADER_WORDS and any(text in cell for cell in header)
 
-    first = next((got for _, got in sorted(anchored.items()) if any(not piece(x) for x in got)), None)
+    first = next((r for r, got in sorted(anchored.items()) if any(not piece(x) for x in got)), None)
     if first is None:
         return anchored, shared
-    top = min(x.y0 for x in first if not piece(x))
+    top = min(x.y0 for x in anchored[first] if not piece(x))
 
-    def kept(run: TextLine) -> bool:
-        return not (piece(run) and (run.y0 + run.y1) / 2 < top)
+    def kept(run: TextLine, rows: list[int]) -> bool:  # a row before the first (the header repeated) keeps its own
+        return not (piece(run) and (run.y0 + run.y1) / 2 < top and min(rows) >= first)
 
-    return {r: [x for x in got if kept(x)] for r, got in anchored.items()}, [(x, h) for x, h in shared if kept(x)]
+    return {r: [x for x in got if kept(x, [r])] for r, got in anchored.items()}, [
+        (x, h) for x, h in shared if kept(x, h)
+    ]
