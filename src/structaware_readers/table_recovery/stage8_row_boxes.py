@@ -300,16 +300,7 @@ def _holder(run: _Line, holders: list[int], spans: dict[int, tuple[float, float]
         return free[0] if len(free) == 1 and not gaps else None
     if len(gaps) > 1 and gaps[0][0] > CLEARLY_NEARER * gaps[1][0]:
         return None
-    return None if _free_row_between(middle, holders, spans) else gaps[0][1]
-
-
-def _free_row_between(middle: float, holders: list[int], spans: dict[int, tuple[float, float]]) -> bool:
-    """A row among ``holders`` with no runs yet comes, in the rows' order, between the rows whose runs (``spans``)
-    lie next above and below ``middle``: a row whose words other rows all say too, the run perhaps its own (its
-    lines are matched later), not the nearest row's."""
-    above = max((r for r, (_, bottom) in spans.items() if bottom < middle), key=lambda r: spans[r][1], default=-1)
-    below = min((r for r, (top, _) in spans.items() if top > middle), key=lambda r: spans[r][0], default=None)
-    return any(r not in spans and above < r and (below is None or r < below) for r in holders)
+    return gaps[0][1]
 
 
 def _reached(run: _Line, spans: dict[int, tuple[float, float]]) -> list[int]:
