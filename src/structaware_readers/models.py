@@ -73,9 +73,8 @@ class TableGrid(BaseModel):
     without a text layer: :mod:`structaware_readers.ocr`), ``"parser_blocks"`` (positions of the
     parser's loose text blocks: :mod:`structaware_readers.loose_tables`).
 
-    ``body_row_pages``, ``body_row_bboxes``, ``body_row_cell_bboxes`` are aligned with ``body_rows`` when known
-    (else empty): a row unit then points at its own row and merged cells, not at the whole table;
-    ``header_row_bboxes`` likewise with ``header_rows``.
+    ``body_row_pages``, ``body_row_bboxes``, ``body_row_cell_bboxes`` are aligned with ``body_rows`` when known (else
+    empty): a row unit then points at its own row and merged cells, not the table; ``header_row_*`` with ``header_rows``.
     """
 
     model_config = ConfigDict(frozen=False)
@@ -103,9 +102,10 @@ class TableGrid(BaseModel):
             " from positioned text; empty = unknown (a row then points at its table block's bbox)"
         ),
     )
-    #: bbox (0..1 of the page, origin top-left) of each header row on the first body row's page; empty = unknown.
-    #: A header row read as a body row (an overlong header, trimmed when units are built) points at its own row.
+    #: bbox (0..1 of the page, top-left) of each header row on the first body row's page, and its merged cells' as
+    #: ``body_row_cell_bboxes``; empty = unknown. A header row read as a body row points at its own lines.
     header_row_bboxes: list[BBox | None] = Field(default_factory=list)
+    header_row_cell_bboxes: list[list[tuple[int, int, BBox]]] = Field(default_factory=list)
     #: per body row, (0-based column, 1-based page, bbox) of each merged cell it shares printed outside its own bbox
     body_row_cell_bboxes: list[list[tuple[int, int, BBox]]] = Field(default_factory=list)
     grid_source: str = Field("parser_html", description="where the grid came from: one of GRID_SOURCES")

@@ -10,8 +10,11 @@ import unicodedata
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.cell_chains import continued_row
+from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
+from structaware_readers.table_recovery.header_words import under_header
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
-from structaware_readers.table_recovery.merged_cells import cell_boxes, centre_in, merged_cells
+from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.sideways_runs import across
@@ -118,10 +121,8 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 pages = _pages(block)  # a box is read with its page
                 if grid.grid_source == "pdf_text_layer":  # ruled rows: none lies inside another
                     boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
-                cells = cell_boxes(grid, pages, boxes, page_runs, _words)  # may cut a box stretched over merged rows
-                update = {"body_row_bboxes": boxes, "body_row_pages": pages}
-                if any(cells):
-                    update["body_row_cell_bboxes"] = cells
+                # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
+                update = row_cell_boxes(grid, pages, boxes, page_runs, _words)
                 if any(getattr(grid, k) != v for k, v in update.items()):
                     blocks[i] = block.model_copy(update={"table": grid.model_copy(update=update)})
     finally:
@@ -228,12 +229,16 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
             anchored[holders[0]].append(run)
         elif holders:
             shared.append((run, holders))
+    anchored, shared = under_header(anchored, shared, sorted(h for h in header if h))  # a header cell's lines
     found = _in_page_order(anchored)
+    cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
         left = []
         for run, holders in shared:
             r = _holder(run, holders, spans)
+            if r is None:  # a wrapped cell's line two rows say, as near to both: the row whose cell it continues
+                r = continued_row(run, holders, found, cells)
             if r is None:
                 left.append((run, holders))
             else:

@@ -48,10 +48,12 @@ def repair_header(grid: TableGrid) -> TableGrid:
     header_boxes: list[BBox | None] = []
     if _aligned(grid.header_row_bboxes, grid.header_rows) and _aligned(grid.body_row_bboxes, body):
         header_boxes = [*grid.header_row_bboxes, *grid.body_row_bboxes[:k]]
+    cells = _cells(grid.header_row_cell_bboxes, grid.header_rows) + _cells(grid.body_row_cell_bboxes, body)[:k]
     return grid.model_copy(
         update={
             "header_rows": header,
             "header_row_bboxes": header_boxes,
+            "header_row_cell_bboxes": cells if any(cells) else [],
             "body_rows": body[k:],
             "body_row_pages": grid.body_row_pages[k:],
             "body_row_bboxes": grid.body_row_bboxes[k:],
@@ -86,6 +88,7 @@ def trim_header(grid: TableGrid) -> TableGrid:
     page = grid.body_row_pages[0] if grid.body_row_pages else None
     known = _aligned(grid.header_row_bboxes, header)
     moved_boxes: list[BBox | None] = list(grid.header_row_bboxes[keep:]) if known else [None] * len(moved)
+    cells = _cells(grid.header_row_cell_bboxes, header)  # a merged cell shared with the rows below: its box
     return grid.model_copy(
         update={
             "header_rows": header[:keep],
@@ -93,11 +96,17 @@ def trim_header(grid: TableGrid) -> TableGrid:
             "body_rows": moved + grid.body_rows,
             "body_row_pages": ([page] * len(moved) + grid.body_row_pages) if page is not None else grid.body_row_pages,
             "body_row_bboxes": (moved_boxes + grid.body_row_bboxes) if grid.body_row_bboxes else grid.body_row_bboxes,
-            "body_row_cell_bboxes": [[] for _ in moved] + grid.body_row_cell_bboxes
-            if grid.body_row_cell_bboxes
+            "header_row_cell_bboxes": cells[:keep] if any(cells[:keep]) else [],
+            "body_row_cell_bboxes": cells[keep:] + _cells(grid.body_row_cell_bboxes, grid.body_rows)
+            if any(cells[keep:]) or grid.body_row_cell_bboxes
             else [],
         }
     )
+
+
+def _cells(cells: list[list[tuple[int, int, BBox]]], rows: list[list[str]]) -> list[list[tuple[int, int, BBox]]]:
+    """The merged cells' boxes of each of ``rows`` (none each when unknown)."""
+    return list(cells) if len(cells) == len(rows) else [[] for _ in rows]
 
 
 def _aligned(boxes: list[BBox | None], rows: list[list[str]]) -> bool:
