@@ -82,15 +82,14 @@ def _table(path: Path, last_two: bool = False, dashes: bool = False) -> list[flo
     return tops
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
-    """The table as rebuilt from the text layer: the first row's box reaches down to the length cell's bottom."""
-    pdf = tmp_path_factory.mktemp("rows") / "split_length.pdf"
-    tops = _table(pdf)
-    length = " ".join(LENGTH)
-    body = [[*row, length] for row in ROWS[:3]] + [[*ROWS[3], LAST_LENGTH]]
-    spans = [(1, 4), (2, 3), (3, 4), (4, 5)]  # the first row's ruled cells reach the length cell's bottom
-    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
+def _units(
+    pdf: Path, tops: list[float], body: list[list[str]], spans: list[tuple[int, int]], extra: dict | None = None
+) -> list[Unit]:
+    """Row units of ``body`` as a text-layer grid whose rows are ruled from line ``a`` to line ``b`` of ``tops``
+    (``spans``), with ``extra`` boxes inserted at their row indices (rows the ruling split)."""
+    boxes: list = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
+    for i, box in sorted((extra or {}).items()):
+        boxes.insert(i, box)
     grid = TableGrid(
         header_rows=[HEADER],
         body_rows=body,
@@ -99,7 +98,18 @@ def table(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
         body_row_pages=[1] * len(body),
     )
     region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
-    return pdf, tops, row_units(pdf, grid, region, "runs")
+    return row_units(pdf, grid, region, "runs")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
+    """The table as rebuilt from the text layer: the first row's box reaches down to the length cell's bottom."""
+    pdf = tmp_path_factory.mktemp("rows") / "split_length.pdf"
+    tops = _table(pdf)
+    length = " ".join(LENGTH)
+    body = [[*row, length] for row in ROWS[:3]] + [[*ROWS[3], LAST_LENGTH]]
+    spans = [(1, 4), (2, 3), (3, 4), (4, 5)]  # the first row's ruled cells reach the length cell's bottom
+    return pdf, tops, _units(pdf, tops, body, spans)
 
 
 @pytest.fixture(scope="module")
@@ -109,16 +119,7 @@ def last_two(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
     tops = _table(pdf, last_two=True)
     body = [[*row, length] for row, length in zip(ROWS, LENGTHS)]
     spans = [(1, 2), (2, 3), (3, 5), (4, 5)]
-    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
-    grid = TableGrid(
-        header_rows=[HEADER],
-        body_rows=body,
-        grid_source="pdf_text_layer",
-        body_row_bboxes=boxes,
-        body_row_pages=[1] * len(body),
-    )
-    region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
-    return pdf, tops, row_units(pdf, grid, region, "runs")
+    return pdf, tops, _units(pdf, tops, body, spans)
 
 
 def test_a_length_read_as_two_runs_cuts_the_first_row_to_its_own_line(table) -> None:
@@ -167,16 +168,7 @@ def dashes(tmp_path_factory) -> tuple[Path, list[float], list[Unit]]:
     tops = _table(pdf, dashes=True)
     body = [[*row, "-"] for row in ROWS]
     spans = [(1, 4), (2, 3), (3, 4), (4, 5)]
-    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
-    grid = TableGrid(
-        header_rows=[HEADER],
-        body_rows=body,
-        grid_source="pdf_text_layer",
-        body_row_bboxes=boxes,
-        body_row_pages=[1] * len(body),
-    )
-    region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
-    return pdf, tops, row_units(pdf, grid, region, "runs")
+    return pdf, tops, _units(pdf, tops, body, spans)
 
 
 def test_a_ruled_box_over_the_rows_below_is_cut_where_they_start(dashes) -> None:
@@ -204,16 +196,7 @@ def test_a_row_the_ruling_split_in_two_is_not_where_the_cut_falls(tmp_path) -> N
     body = [[*ROWS[0], "-"]] + [[*row, "-"] for row in ROWS]
     sliver = (XS[2] / W, (tops[1] + 4) / H, XS[3] / W, (tops[1] + 8) / H)
     spans = [(1, 4), (2, 3), (3, 4), (4, 5)]
-    boxes = [(XS[0] / W, tops[a] / H, XS[-1] / W, tops[b] / H) for a, b in spans]
-    grid = TableGrid(
-        header_rows=[HEADER],
-        body_rows=body,
-        grid_source="pdf_text_layer",
-        body_row_bboxes=[boxes[0], sliver, *boxes[1:]],
-        body_row_pages=[1] * len(body),
-    )
-    region = (XS[0] / W - 0.005, tops[0] / H - 0.005, XS[-1] / W + 0.005, tops[-1] / H + 0.005)
-    units = row_units(pdf, grid, region, "runs")
+    units = _units(pdf, tops, body, spans, extra={1: sliver})  # the copy's box, after the first row's
     first = unit_outlines(next(u for u in units if u.table.cells[0] == ROWS[0][0]), (W, H))  # type: ignore[union-attr]
     assert first[0][1] == pytest.approx(tops[1], abs=0.5) and first[0][3] == pytest.approx(tops[2], abs=0.5)
     for ch in char_boxes(pdf, ROWS[0]):

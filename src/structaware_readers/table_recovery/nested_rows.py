@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from structaware_readers.models import BBox, TableGrid
+from structaware_readers.table_recovery.merged_cells import centre_in
 from structaware_readers.table_recovery.text_lines import TextLine
 
 __all__ = ["HOLDS_OWN", "cut_nested_rows"]
@@ -44,7 +45,7 @@ def cut_nested_rows(
             continue
         cut = (box[0], box[1], box[2], min(boxes[x][1] for x in under))  # type: ignore[index]
         own = _own_words(grid, r, under, words)
-        held = "".join(w for ln in page_lines(pages[r]) if _centre_in(ln, cut) for w in ln.words)
+        held = "".join(w for ln in page_lines(pages[r]) if centre_in(ln, cut) for w in ln.words)
         total = sum(len(w) for w in own)
         if total and sum(len(w) for w in own if w in held) >= HOLDS_OWN * total:
             out[r] = cut
@@ -73,7 +74,3 @@ def _own_words(grid: TableGrid, r: int, under: list[int], words: Callable[[str],
         return c < len(rows[x]) and " ".join(rows[x][c].split()) == " ".join(row[c].split())
 
     return [w for c, cell in enumerate(row) if not any(same(c, x) for x in under) for w in words(cell)]
-
-
-def _centre_in(ln: TextLine, box: BBox) -> bool:
-    return box[0] <= (ln.x0 + ln.x1) / 2 <= box[2] and box[1] <= (ln.y0 + ln.y1) / 2 <= box[3]

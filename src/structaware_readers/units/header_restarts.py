@@ -47,13 +47,17 @@ def _said(cells: list[str]) -> list[tuple[int, str]]:
     return [(j, _norm(c)) for j, c in enumerate(cells) if j and c.strip()]
 
 
+def _in_column(j: int, cell: str, header_rows: list[list[str]]) -> bool:
+    """``cell`` (normalised) is one of column ``j``'s header texts."""
+    return any(j < len(h) and _norm(h[j]) == cell for h in header_rows)
+
+
 def _is_year_line(cells: list[str], header_rows: list[list[str]]) -> bool:
     """A line of column years (or of the header's own texts in their columns), two or more cells."""
     said = _said(cells)
     if len(said) < 2 or not any(DATE.match(c) for _, c in said):
         return False
-    in_header = lambda j, c: any(j < len(h) and _norm(h[j]) == c for h in header_rows)
-    return all(DATE.match(c) or in_header(j, c) for j, c in said)
+    return all(DATE.match(c) or _in_column(j, c, header_rows) for j, c in said)
 
 
 def _label_ok(cells: list[str], header_rows: list[list[str]], years: bool) -> bool:
@@ -80,7 +84,7 @@ def _names_only(cells: list[str], header_rows: list[list[str]], loose: bool) -> 
     if len(said) < 2:
         return False
     for j, c in said:
-        if DATE.match(c) or PERIOD.match(c) or any(j < len(h) and _norm(h[j]) == c for h in header_rows):
+        if DATE.match(c) or PERIOD.match(c) or _in_column(j, c, header_rows):
             continue
         if loose and not _DIGIT.search(c):
             continue
@@ -92,7 +96,7 @@ def _repeats_line(row: list[str], header_rows: list[list[str]]) -> bool:
     """``row`` is a header line printed again, as near as a parser reads it: no figures, and most of its
     texts (two or more) one of their own column's header texts."""
     said = [(j, _norm(c)) for j, c in enumerate(row) if c.strip()]
-    same = sum(any(j < len(h) and _norm(h[j]) == c for h in header_rows) for j, c in said)
+    same = sum(_in_column(j, c, header_rows) for j, c in said)
     return len(said) >= 2 and 2 * same > len(said) and not _has_figures([c.strip() for c in row])
 
 
@@ -104,9 +108,7 @@ def _has_figures(cells: list[str]) -> bool:
 def _new_header(header_rows: list[list[str]], line: list[str], years: list[str] | None) -> list[list[str]]:
     """The header with ``line`` in place of the header line it matches best (the one sharing its label
     cell, else the most cells, else the first) and ``years`` in place of the line below that one."""
-    periods = lambda h: sum(bool(PERIOD.match(_norm(a)) and PERIOD.match(_norm(b))) for a, b in zip(h[1:], line[1:]))
-    shared = lambda h: (h[:1] == line[:1], periods(h) + sum(a.strip() == b.strip() != "" for a, b in zip(h, line)))
-    k = max(range(len(header_rows)), key=lambda r: shared(header_rows[r])) if header_rows else 0
+    k = max(range(len(header_rows)), key=lambda r: _likeness(header_rows[r], line)) if header_rows else 0
     new = [list(h) for h in header_rows] or [[""] * len(line)]
     new[k] = _spread(line, years) if years is not None else list(line)
     if years is not None:
@@ -115,6 +117,13 @@ def _new_header(header_rows: list[list[str]], line: list[str], years: list[str] 
         else:
             new.append(list(years))
     return new
+
+
+def _likeness(header: list[str], line: list[str]) -> tuple[bool, int]:
+    """How well ``line`` matches a header line: the same label cell, then the columns where both print a period
+    phrase or the same text."""
+    periods = sum(bool(PERIOD.match(_norm(a)) and PERIOD.match(_norm(b))) for a, b in zip(header[1:], line[1:]))
+    return header[:1] == line[:1], periods + sum(a.strip() == b.strip() != "" for a, b in zip(header, line))
 
 
 def _spread(line: list[str], years: list[str]) -> list[str]:
@@ -161,7 +170,7 @@ def header_restarts(rows: list[list[str]], header_rows: list[list[str]]) -> dict
         )
         if first is None or not _has_figures([c.strip() for c in first]):
             continue
-        if years is None and all(any(_norm(h[j]) == c for h in current if j < len(h)) for j, c in _said(cells)):
+        if years is None and all(_in_column(j, c, current) for j, c in _said(cells)):
             if any(_norm(h[0]) == _norm(cells[0]) for h in current if h) or not cells[0]:
                 continue  # the same header line printed again: the rows below keep their header
         current = _new_header(current, cells, years)
