@@ -117,6 +117,35 @@ def test_running_prose_after_the_contents_ends_them() -> None:
     assert _by_type(units, UnitType.SECTION) == [f"{prose}\nShort note on scope."]
 
 
+def test_long_entries_of_a_list_of_tables_are_contents_not_prose() -> None:
+    """A journal's contents pages: entries that lead with their page (``S38 Table 1. ...``) and a list of
+    supplementary tables without pages, each title long enough to pass for prose, wrapping over lines."""
+    led = (
+        "S38 Table 1. Factors to weigh when choosing a treatment for adults with a slowly progressive kidney"
+        " disease S39 Table 2. Baseline characteristics of the trials reported since the last update"
+    )
+    listed = (
+        "Table S6. Adults with the disease—an oral glucocorticoid plus supportive therapy versus supportive\n"
+        "therapy alone\nTable A5.1. Children with the disease—an illustrative mix of regimens for each enzyme level"
+    )
+    prose = (
+        "Table 2 shows that most trials enrolled adults with proteinuria above one gram per day, and only two"
+        " of them followed the patients for longer than two years after the end of treatment."
+    )
+    doc = _doc(
+        (K.HEADING, "Contents"),
+        (K.PARAGRAPH, led),
+        (K.HEADING, "Supplementary material"),
+        (K.PARAGRAPH, listed, 2),
+        (K.PARAGRAPH, prose, 2),
+    )
+    doc = doc.model_copy(update={"blocks": [*doc.blocks, Block(block_id="f1", kind=K.HEADER, text="contents", page=2)]})
+    units = _units(doc)
+    assert _by_type(units, UnitType.FRONT_MATTER) == [led, listed]
+    # trap: prose on a contents page that names a table without an entry's label ("Table 2 shows") is text
+    assert _by_type(units, UnitType.SECTION) == [prose]
+
+
 def test_chinese_contents_and_references() -> None:
     doc = _doc(
         (K.HEADING, "目 录"),

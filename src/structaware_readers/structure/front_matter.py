@@ -25,6 +25,12 @@ _CANDIDATES = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.FOOTNOTE}
 _LEADER_PAGE = re.compile(r"(?:\.{4,}|(?:\.\s){4,}|…{2,}|·{4,})[\s.…·]*(?:[A-Z]?-?\d{1,4}|[ivxlc]{1,6})\b")
 _LEADER = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}|·{4,}")
 _ENDS_WITH_PAGE = re.compile(r"\s(?:[A-Z]?\d{1,4}|[ivxlc]{1,6})$")
+#: A contents entry that leads with its page number (``S38 Table 1. Factors ...``, ``S14 Abstract``) or an
+#: entry of a list of tables, figures or appendices (``Table S5. Adults with ...``, ``Table A5.1. ...``, ``Appendix B. ...``).
+_OPENS_ENTRY = re.compile(
+    r"^(?:[A-Z]?\d{1,3}\s+(?=[A-Z])|(?i:(?:supplementary\s+)?(?:table|figure|fig\.|box|appendix|annex))\s*"
+    r"(?:[A-Z]?\d{1,3}(?:\.\d{1,3})*[a-z]?|[A-Z])[.:]\s)"
+)
 _NUMBERING = re.compile(
     r"^(?:(?:section|chapter|part|appendix|annex)\s+)?(?:[A-Z]?\d{1,3}(?:\.\d{1,2})*|[IVXLC]{1,6}|[A-Z])[.:)]?\s+", re.I
 )
@@ -186,8 +192,9 @@ def _mostly_contents(lines: list[str]) -> bool:
 
 
 def _is_prose(text: str, lines: list[str]) -> bool:
-    """Running text: long, no dot leader, and most lines not ending in a page number."""
-    if len(text) < PROSE_MIN_CHARS or _LEADER.search(text):
+    """Running text: long, no dot leader, not opening with a contents entry (its title may wrap over the
+    lines after it), and most lines not ending in a page number."""
+    if len(text) < PROSE_MIN_CHARS or _LEADER.search(text) or _OPENS_ENTRY.match(text):
         return False
     return sum(bool(_ENDS_WITH_PAGE.search(t)) for t in lines) * 2 < len(lines)
 

@@ -36,6 +36,7 @@ from structaware_readers.units.flowcharts import emit_flowchart
 from structaware_readers.units.grade_marks import grade_context
 from structaware_readers.units.options import UnitOptions
 from structaware_readers.units.recommendations import add_element, emit_if_recommendation, takes_body
+from structaware_readers.units.repeated_statements import merge_repeated
 from structaware_readers.units.table_rows import emit_table
 
 #: Parser element types that are already chunks of several elements (Unstructured
@@ -400,8 +401,7 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
         options: :class:`UnitOptions`; defaults are used when ``None``.
 
     Returns:
-        Units in document order; ``Unit.ordinal`` is the position in this list, and ids are
-        deterministic (the same document bytes give the same ids).
+        Units in document order; ``Unit.ordinal`` is the position in this list, ids are deterministic.
 
     Raises:
         EmptyDocumentError: the document has no body block with text, so no unit can be built.
@@ -447,4 +447,4 @@ def build_units(doc: ParsedDocument, options: UnitOptions | None = None) -> list
     units = builder.finalize()
     if options.abbreviation_expansions:
         attach_expansions(doc, units)
-    return units
+    return merge_repeated(units) if options.merge_repeated_statements else units

@@ -64,6 +64,13 @@ class UnitOptions(BaseModel):
             " short one (structaware_readers.units.abbreviations; docs/benchmarks/cpg-retrieval.md)"
         ),
     )
+    merge_repeated_statements: bool = Field(
+        True,
+        description=(
+            "one recommendation unit for a statement printed twice (a summary of recommendations and the chapter),"
+            " with both places' pages and elements (structaware_readers.units.repeated_statements)"
+        ),
+    )
     text_table_rows: bool = Field(
         False,
         description=(

@@ -1,0 +1,103 @@
+"""One recommendation unit for a statement the document prints twice.
+
+Journal guidelines print each recommendation in a summary near the front (``Summary of recommendation
+statements``) and again in its chapter above the discussion. Two units of one statement fill two of a
+search's first places with the same words and leave a third unit out. :func:`merge_repeated` keeps one
+unit per statement with every place it is printed: the pages, element ids and bboxes of each copy, in
+reading order. The copy kept (its text, context, section path and id) is the one a discussion links to,
+else the last one (the chapter's); a grade or an abbreviation long form only the other copy has is added.
+
+Two units are copies when both are ``recommendation`` units whose texts are equal after NFKC and whitespace
+folding, whose grades do not disagree, and whose text is a whole statement: numbered (``Recommendation 1.9.1:``,
+``Practice Point 2.1:``) or at least :data:`MIN_STATEMENT_CHARS` characters. A short bullet said in two
+protocols (``measure weight at each visit``) is two statements in two places and stays two units.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from structaware_readers.models import Unit, UnitType
+
+__all__ = ["MIN_STATEMENT_CHARS", "merge_repeated"]
+
+#: Shortest unnumbered statement (characters) that, printed twice, is one recommendation printed twice.
+MIN_STATEMENT_CHARS = 100
+#: A statement that opens with its own label and number.
+_NUMBERED = re.compile(r"^(?:[A-Z][\w-]*\s+){1,3}[A-Z]?\d+(?:\.\d+)*[a-z]?\s*[:.]\s")
+
+
+def merge_repeated(units: list[Unit]) -> list[Unit]:
+    """Return ``units`` (one document's, in order) with each repeated statement merged into one unit
+    (module docstring); ordinals are renumbered, ids kept, links to a dropped copy point at the kept one."""
+    groups: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        if unit.unit_type is UnitType.RECOMMENDATION and _is_statement(unit.text):
+            groups.setdefault(_folded(unit.text), []).append(i)
+    linked = {target for unit in units for target in unit.linked_ids}
+    dropped: dict[str, str] = {}  # id of a dropped copy -> id of the kept one
+    merged: dict[int, Unit] = {}
+    for members in groups.values():
+        for kept, copies in _partition(units, members, linked):
+            merged[kept] = _merge(units[kept], [units[j] for j in copies])
+            dropped.update({units[j].unit_id: units[kept].unit_id for j in copies})
+    if not dropped:
+        return units
+    out: list[Unit] = []
+    for i, unit in enumerate(units):
+        if unit.unit_id in dropped:
+            continue
+        unit = merged.get(i, unit)
+        if any(t in dropped for t in unit.linked_ids):
+            unit.linked_ids = list(dict.fromkeys(dropped.get(t, t) for t in unit.linked_ids))
+        unit.ordinal = len(out)
+        out.append(unit)
+    return out
+
+
+def _folded(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+def _is_statement(text: str) -> bool:
+    text = " ".join(text.split())
+    return len(text) >= MIN_STATEMENT_CHARS or bool(_NUMBERED.match(text))
+
+
+def _grade_key(unit: Unit) -> tuple[str, str] | None:
+    return None if unit.grade is None else (unit.grade.system, unit.grade.grade)
+
+
+def _partition(units: list[Unit], members: list[int], linked: set[str]) -> list[tuple[int, list[int]]]:
+    """Split one text's units into groups whose grades agree; each group with 2+ units gives its kept unit
+    and the copies merged into it."""
+    out: list[tuple[int, list[int]]] = []
+    rest = list(members)
+    while len(rest) > 1:
+        key = next((_grade_key(units[i]) for i in rest if units[i].grade is not None), None)
+        group = [i for i in rest if _grade_key(units[i]) in (key, None)]
+        rest = [i for i in rest if i not in group]
+        if len(group) > 1:
+            kept = next((i for i in reversed(group) if units[i].unit_id in linked), group[-1])
+            out.append((kept, [i for i in group if i != kept]))
+    return out
+
+
+def _merge(kept: Unit, copies: list[Unit]) -> Unit:
+    """``kept`` holding every copy's elements in reading order (by ordinal), its grade or a copy's."""
+    places = sorted([kept, *copies], key=lambda u: u.ordinal)
+    element_ids = [e for u in places for e in u.element_ids]
+    bboxes = [b for u in places for b in u.bboxes]
+    element_pages = [p for u in places for p in u.element_pages]
+    return kept.model_copy(
+        update={
+            "pages": sorted({p for u in places for p in u.pages}),
+            "element_ids": element_ids,
+            "bboxes": bboxes,
+            "element_pages": element_pages,
+            "source_element_ids": [e for u in places for e in u.source_element_ids],
+            "grade": kept.grade or next((u.grade for u in copies if u.grade is not None), None),
+            "expansions": list(dict.fromkeys(e for u in (kept, *copies) for e in u.expansions)),
+        }
+    )
