@@ -8,8 +8,9 @@ bullet said in two protocols and the same words under another grade stay two uni
 
 from __future__ import annotations
 
-from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
+from structaware_readers.models import Block, BlockKind, ParsedDocument, Unit, UnitType
 from structaware_readers.units import UnitOptions, build_units
+from structaware_readers.units.repeated_statements import merge_repeated
 
 K = BlockKind
 REC = (
@@ -98,3 +99,47 @@ def test_a_short_bullet_in_two_protocols_and_another_grade_stay_two_units() -> N
     bullets = [u for u in units if BULLET.strip("• ") in u.text]
     assert sorted(p for u in bullets for p in u.pages) == [7, 8]
     assert all(len(u.pages) == 1 for u in bullets)
+
+
+def _unit(ordinal: int, text: str, page: int, path: str) -> Unit:
+    return Unit(
+        unit_id=f"u{ordinal}",
+        unit_type=UnitType.RECOMMENDATION,
+        text=text,
+        context=f"Section: {path}",
+        doc_id="r" * 16,
+        pages=[page],
+        element_ids=[f"p{page}-e{ordinal}"],
+        bboxes=[(0.1, 0.2, 0.9, 0.3)],
+        element_pages=[page],
+        section_path=[path],
+        ordinal=ordinal,
+    )
+
+
+def test_a_summary_copy_that_runs_on_is_the_chapter_copy_with_its_following_lines() -> None:
+    """The summary prints a practice point with the lines below it; the chapter's unit ends at the point."""
+    point = "Practice Point 3.1: Refer children with nephritis to a paediatric nephrologist."
+    tail = "\nBriefly: most children who develop nephritis do so within three months."
+    other = "Practice Point 3.1.2: Refer children with nephritis to a paediatric nephrologist."
+    units = [
+        _unit(0, point + tail, 2, "Summary"),
+        _unit(1, other, 2, "Summary"),
+        _unit(2, "Children are seen more often than adults.", 5, "Chapter 3"),
+        _unit(3, point, 5, "Chapter 3"),
+        _unit(4, other, 5, "Chapter 3"),
+    ]
+    units[2] = units[2].model_copy(update={"unit_type": UnitType.SECTION, "linked_ids": ["u3", "u4"]})
+    # a unit that names both copies of one statement names the kept one once
+    units.append(units[2].model_copy(update={"unit_id": "u5", "ordinal": 5, "linked_ids": ["u1", "u4"]}))
+    merged = merge_repeated(units)
+    assert [u.unit_id for u in merged] == ["u2", "u3", "u4", "u5"]
+    assert merged[3].linked_ids == ["u4"]
+    kept = merged[1]
+    assert kept.text == point + tail  # the longest printed copy
+    assert kept.context == "Section: Chapter 3" and kept.pages == [2, 5]
+    assert kept.element_ids == ["p2-e0", "p5-e3"]
+    # trap: 3.1.2 opens with the words of 3.1 but is another statement; its two copies are one unit
+    assert merged[2].text == other and merged[2].pages == [2, 5]
+    assert [u.ordinal for u in merged] == [0, 1, 2, 3]
+    assert merged[0].linked_ids == ["u3", "u4"]

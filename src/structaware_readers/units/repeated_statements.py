@@ -4,13 +4,16 @@ Journal guidelines print each recommendation in a summary near the front (``Summ
 statements``) and again in its chapter above the discussion. Two units of one statement fill two of a
 search's first places with the same words and leave a third unit out. :func:`merge_repeated` keeps one
 unit per statement with every place it is printed: the pages, element ids and bboxes of each copy, in
-reading order. The copy kept (its text, context, section path and id) is the one a discussion links to,
-else the last one (the chapter's); a grade or an abbreviation long form only the other copy has is added.
+reading order. The copy kept (its context, section path and id) is the one a discussion links to, else the
+last one (the chapter's); its text is the longest copy's; a grade or an abbreviation long form only another
+copy has is added.
 
-Two units are copies when both are ``recommendation`` units whose texts are equal after NFKC and whitespace
-folding, whose grades do not disagree, and whose text is a whole statement: numbered (``Recommendation 1.9.1:``,
-``Practice Point 2.1:``) or at least :data:`MIN_STATEMENT_CHARS` characters. A short bullet said in two
-protocols (``measure weight at each visit``) is two statements in two places and stays two units.
+Two units are copies when both are ``recommendation`` units whose grades do not disagree and one's text
+(after NFKC and whitespace folding) is the other's or opens it, the shorter being a whole statement: numbered
+(``Recommendation 1.9.1:``, ``Practice Point 2.1:``) or at least :data:`MIN_STATEMENT_CHARS` characters. A
+summary may print a statement with the lines that follow it while the chapter's unit ends at the statement and
+leaves those lines to the discussion's section. A short bullet said in two protocols (``measure weight at each
+visit``) is two statements in two places and stays two units.
 """
 
 from __future__ import annotations
@@ -31,14 +34,10 @@ _NUMBERED = re.compile(r"^(?:[A-Z][\w-]*\s+){1,3}[A-Z]?\d+(?:\.\d+)*[a-z]?\s*[:.
 def merge_repeated(units: list[Unit]) -> list[Unit]:
     """Return ``units`` (one document's, in order) with each repeated statement merged into one unit
     (module docstring); ordinals are renumbered, ids kept, links to a dropped copy point at the kept one."""
-    groups: dict[str, list[int]] = {}
-    for i, unit in enumerate(units):
-        if unit.unit_type is UnitType.RECOMMENDATION and _is_statement(unit.text):
-            groups.setdefault(_folded(unit.text), []).append(i)
     linked = {target for unit in units for target in unit.linked_ids}
     dropped: dict[str, str] = {}  # id of a dropped copy -> id of the kept one
     merged: dict[int, Unit] = {}
-    for members in groups.values():
+    for members in _copies(units):
         for kept, copies in _partition(units, members, linked):
             merged[kept] = _merge(units[kept], [units[j] for j in copies])
             dropped.update({units[j].unit_id: units[kept].unit_id for j in copies})
@@ -54,6 +53,25 @@ def merge_repeated(units: list[Unit]) -> list[Unit]:
         unit.ordinal = len(out)
         out.append(unit)
     return out
+
+
+def _copies(units: list[Unit]) -> list[list[int]]:
+    """Groups (2+ positions, in order) of recommendation units whose folded texts are equal or one opens
+    another, the shorter a whole statement."""
+    texts = sorted(
+        (_folded(u.text), i)
+        for i, u in enumerate(units)
+        if u.unit_type is UnitType.RECOMMENDATION and _is_statement(u.text)
+    )
+    groups: list[list[int]] = []
+    head = ""
+    for text, i in texts:  # sorted: a text that opens others comes just before them
+        if groups and text.startswith(head):
+            groups[-1].append(i)
+        else:
+            head = text
+            groups.append([i])
+    return [sorted(g) for g in groups if len(g) > 1]
 
 
 def _folded(text: str) -> str:
@@ -85,13 +103,16 @@ def _partition(units: list[Unit], members: list[int], linked: set[str]) -> list[
 
 
 def _merge(kept: Unit, copies: list[Unit]) -> Unit:
-    """``kept`` holding every copy's elements in reading order (by ordinal), its grade or a copy's."""
+    """``kept`` holding every copy's elements in reading order (by ordinal), the longest text, its grade or a
+    copy's."""
     places = sorted([kept, *copies], key=lambda u: u.ordinal)
+    longest = max(places, key=lambda u: len(_folded(u.text)))
     element_ids = [e for u in places for e in u.element_ids]
     bboxes = [b for u in places for b in u.bboxes]
     element_pages = [p for u in places for p in u.element_pages]
     return kept.model_copy(
         update={
+            "text": kept.text if len(_folded(kept.text)) == len(_folded(longest.text)) else longest.text,
             "pages": sorted({p for u in places for p in u.pages}),
             "element_ids": element_ids,
             "bboxes": bboxes,
