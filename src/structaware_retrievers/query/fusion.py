@@ -11,6 +11,11 @@ DEFAULT_WEIGHTS: tuple[float, float] = (0.1, 1.0)
 #: candidates fetched per prefetch before fusion
 DEFAULT_PREFETCH_LIMIT = 50
 
+#: RRF weight of the third prefetch a question that asks for a grade adds (BM25 among ``recommendation`` units,
+#: :mod:`structaware_retrievers.query.intent`); 0 turns it off. Chosen on the development guidelines' grade
+#: questions (docs/benchmarks/rerank.md, "Questions that ask for a grade"): 0.5 lost table and section answers.
+DEFAULT_GRADE_FOCUS = 0.3
+
 #: rows of one table merged into one hit (the best row plus up to this many - 1 other matched rows
 #: of its table; 1 = every row its own hit). Grouping was chosen on the development benchmark
 #: (docs/benchmarks/retrieval.md, "Retrieval that beats chunking"): hits of other tables and sections move up

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from structaware_readers.errors import MalformedInputError
 from structaware_retrievers.query.fusion import (
+    DEFAULT_GRADE_FOCUS,
     DEFAULT_GROUP_SIZE,
     DEFAULT_MIN_SCORE,
     DEFAULT_PREFETCH_LIMIT,
@@ -62,6 +63,8 @@ class SearchOptions:
             the first ``Rerank.pool`` hits without changing their ``score``.
         min_score: the calibrated relevance (``SearchHit.relevance`` in [0, 1]) a hit must reach;
             ``None`` or 0 keeps every hit.
+        grade_focus: RRF weight of a BM25 prefetch among ``recommendation`` units, added to a hybrid RRF search
+            when the question asks for a grade (:mod:`structaware_retrievers.query.intent`); 0 turns it off.
 
     Change fields with :meth:`replace`.
 
@@ -81,6 +84,7 @@ class SearchOptions:
     group_size: int = DEFAULT_GROUP_SIZE
     rerank: RerankLike = None
     min_score: float | None = DEFAULT_MIN_SCORE
+    grade_focus: float = DEFAULT_GRADE_FOCUS
 
     def __post_init__(self) -> None:
         _check_counts(self)
@@ -102,6 +106,10 @@ class SearchOptions:
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
             raise MalformedInputError(f"must be a number in [0, 1], got {score!r}", field="min_score")
         object.__setattr__(self, "min_score", float(score))
+        focus = self.grade_focus
+        if isinstance(focus, bool) or not isinstance(focus, (int, float)) or not 0.0 <= focus < float("inf"):
+            raise MalformedInputError(f"must be a number >= 0, got {focus!r}", field="grade_focus")
+        object.__setattr__(self, "grade_focus", float(focus))
 
     def replace(self, **changes: Any) -> SearchOptions:
         """A copy with ``changes`` (field names as keywords), checked again.

@@ -4,7 +4,8 @@ One query, in order:
 
 1. the question embedded (BM25 terms; the dense vector unless there is no BM25 term or the question is mostly CJK
    and the dense model lacks those languages);
-2. one Qdrant query: dense and sparse prefetches fused inside Qdrant;
+2. one Qdrant query: dense and sparse prefetches fused inside Qdrant (a question that asks for a grade adds a
+   BM25 prefetch among recommendation units: ``SearchOptions.grade_focus``);
 3. the fused list packed (table rows grouped, linked units above their hit), re-ordered with ``rerank``, given
    calibrated relevance, cut under ``min_score``, expanded on request and fitted to the character budget.
 
@@ -22,6 +23,7 @@ from structaware_retrievers.encoders import DenseEncoder, SparseEncoder
 from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
 from structaware_retrievers.query.filter_keys import check_keys
 from structaware_retrievers.query.filters import FilterLike, HasId, PointFilter, evidence_default, to_point_filter
+from structaware_retrievers.query.intent import asks_for_grade
 from structaware_retrievers.search import calibration, evidence
 from structaware_retrievers.search.options import SearchOptions
 from structaware_retrievers.search.rerank import Rerank, rerank_order, resolve_rerank
@@ -29,6 +31,9 @@ from structaware_retrievers.search.results import SearchHit
 from structaware_retrievers.store.base import ScoredRecord, VectorStore
 
 __all__ = ["IndexSearcher"]
+
+#: The units the grade prefetch searches among.
+GRADED = PointFilter.match("unit_type", "recommendation")
 
 
 class IndexSearcher:
@@ -90,6 +95,7 @@ class IndexSearcher:
             "prefetch_limit": options.prefetch_limit,
             "flt": evidence_default(flt),  # reference / front matter units only when the filter asks
             "weights": options.weights,
+            "focus": (GRADED, options.grade_focus) if options.grade_focus and asks_for_grade(text) else None,
         }
 
     def _dense_covers(self, text: str) -> bool:

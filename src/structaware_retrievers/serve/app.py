@@ -62,6 +62,7 @@ _QUERY_FIELDS = {
     "group_size": int,
     "rerank": bool,
     "min_score": float,
+    "grade_focus": float,
 }
 
 

@@ -210,18 +210,21 @@ class VectorStore(ABC):
         flt: PointFilter | None = None,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         mmr: tuple[float, int] | None = None,
+        focus: tuple[PointFilter, float] | None = None,
     ) -> list[ScoredRecord]:
         """Search, best first; ``[]`` for an empty collection or an empty sparse query in sparse mode.
 
         ``"hybrid"`` prefetches ``prefetch_limit`` candidates per vector and fuses them inside Qdrant (RRF(``rrf_k``)
         with the (dense, BM25) ``weights``, or DBSF); ``flt`` applies inside every prefetch and at the top level.
+        ``focus=(filter, weight)`` adds, to a hybrid RRF search with a BM25 query, a third prefetch: BM25 among the
+        points ``filter`` also holds, fused with ``weight``.
         ``mmr=(lambda_mult, candidates)`` orders the dense search by maximal marginal relevance (1: relevance only, 0:
         diversity only). Raises ``StoreError`` (a mode without its vector, ``lambda_mult`` outside [0, 1], the engine
         refuses).
         """
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr, focus=focus,
         )  # fmt: skip
         return self._search(plan) if plan is not None else []
 
@@ -238,11 +241,12 @@ class VectorStore(ABC):
         flt: PointFilter | None = None,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
         mmr: tuple[float, int] | None = None,
+        focus: tuple[PointFilter, float] | None = None,
     ) -> list[ScoredRecord]:
         """Async :meth:`query` (same arguments and errors), through :meth:`_asearch`."""
         plan = plan_query(
             dense=dense, sparse=sparse, limit=limit, mode=mode, fusion=fusion, rrf_k=rrf_k,
-            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr,
+            prefetch_limit=prefetch_limit, flt=flt, location=self.location, weights=weights, mmr=mmr, focus=focus,
         )  # fmt: skip
         return await self._asearch(plan) if plan is not None else []
 
@@ -270,7 +274,9 @@ class VectorStore(ABC):
 class QueryPlan:
     """One search, in engine-neutral terms (see :meth:`VectorStore.query` for the meaning): ``searches`` holds
     ``(vector name, query vector, RRF weight)`` per vector (dense first); ``fusion`` is ``None`` for a single-vector
-    search; ``depth`` is the candidates per prefetch; ``flt`` applies in every prefetch and at the top level.
+    search; ``depth`` is the candidates per prefetch; ``flt`` applies in every prefetch and at the top level;
+    ``focus`` holds further prefetches ``(vector name, query vector, RRF weight, filter)`` whose ``filter`` applies
+    with ``flt``.
     """
 
     limit: int
@@ -280,6 +286,7 @@ class QueryPlan:
     depth: int
     flt: PointFilter | None
     mmr_lambda: float | None = None
+    focus: tuple[tuple[str, SparseVector, float, PointFilter], ...] = ()
 
 
 def plan_query(
@@ -295,6 +302,7 @@ def plan_query(
     location: str,
     weights: tuple[float, float] = DEFAULT_WEIGHTS,
     mmr: tuple[float, int] | None = None,
+    focus: tuple[PointFilter, float] | None = None,
 ) -> QueryPlan | None:
     """The :class:`QueryPlan` for :meth:`VectorStore.query`'s arguments; ``None`` when the answer is ``[]`` without
     asking the engine (sparse mode with no query terms). Raises ``StoreError``.
@@ -322,11 +330,16 @@ def plan_query(
         return None
     if not searches:
         raise StoreError("hybrid mode needs at least one query vector", path=location, field="query")
+    fused = None if mode in ("dense", "sparse") else fusion
+    focused: tuple[tuple[str, SparseVector, float, PointFilter], ...] = ()
+    if focus is not None and focus[1] > 0 and fused == "rrf" and len(searches) == 2 and sparse is not None:
+        focused = ((SPARSE, sparse, float(focus[1]), focus[0]),)
     return QueryPlan(
         limit=limit,
         searches=tuple(searches),
-        fusion=None if mode in ("dense", "sparse") else fusion,
+        fusion=fused,
         rrf_k=rrf_k,
         depth=max(prefetch_limit, limit),
         flt=flt,
+        focus=focused,
     )

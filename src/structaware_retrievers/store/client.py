@@ -283,8 +283,13 @@ class ClientStore(VectorStore):
             ((using, vector, _),) = plan.searches
             return {**base, "query": _vector(vector), "using": using}
         prefetch = [m.Prefetch(query=_vector(v), using=u, limit=plan.depth, filter=qf) for u, v, _ in plan.searches]
+        prefetch += [
+            m.Prefetch(query=_vector(v), using=u, limit=plan.depth, filter=to_client_filter(f & plan.flt))
+            for u, v, _, f in plan.focus
+        ]
+        weights = [w for _, _, w in plan.searches] + [w for _, _, w, _ in plan.focus]
         fused: Any = (
-            m.RrfQuery(rrf=m.Rrf(k=plan.rrf_k, weights=[w for _, _, w in plan.searches]))
+            m.RrfQuery(rrf=m.Rrf(k=plan.rrf_k, weights=weights))
             if plan.fusion == "rrf"
             else m.FusionQuery(fusion=m.Fusion.DBSF)
         )

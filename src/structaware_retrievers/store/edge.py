@@ -383,7 +383,15 @@ class EdgeStore(VectorStore):
             req = E.QueryRequest(limit=plan.limit, query=query, filter=ef, with_payload=True)
         else:
             prefetches = [E.Prefetch(limit=plan.depth, query=q, filter=ef) for q, _ in queries]
-            weights = [w for _, w in queries]
+            prefetches += [
+                E.Prefetch(
+                    limit=plan.depth,
+                    query=E.Query.Nearest(to_edge_vector(v), using=u),
+                    filter=to_edge_filter(f & plan.flt),
+                )
+                for u, v, _, f in plan.focus
+            ]
+            weights = [w for _, w in queries] + [w for _, _, w, _ in plan.focus]
             fused = E.Fusion.Rrf(k=plan.rrf_k, weights=weights) if plan.fusion == "rrf" else E.Fusion.Dbsf()
             req = E.QueryRequest(limit=plan.limit, prefetches=prefetches, query=fused, filter=ef, with_payload=True)
         with self._using() as shard:
