@@ -12,13 +12,15 @@ import re
 
 __all__ = ["asks_for_grade"]
 
-#: Wordings that ask for a grade: how firmly / strongly, what class, level, grade or strength, a grading's own
-#: terms (level of evidence, strength of recommendation, evidence type), ``graded``; Chinese: 推荐级别 / 等级 /
-#: 强度, 证据级别 / 等级 / 类别, 几级推荐, 哪一类推荐. ``investment-grade`` and ``downgrade`` are no grades asked.
+#: Wordings that ask for a grade: how firmly / strongly, what grade or strength, what class or level (not ``what
+#: class of antibiotic``), class and level, a grading's own terms (level of evidence, strength of recommendation,
+#: evidence type), ``grade`` or ``graded`` (not a disease's ``grade 3``, ``investment-grade``, ``downgrade``);
+#: Chinese: 推荐级别 / 等级 / 强度, 证据级别 / 等级 / 类别, 几级推荐, 哪一类推荐.
 _ASKS_FOR_GRADE = re.compile(
-    r"(?i)\bhow\s+(?:firmly|strongly|strong)\b|\b(?:what|which)\s+(?:grade|class|level|strength)\b|"
-    r"\bstrength\s+of\s+(?:the\s+|this\s+)?recommendation|\blevel\s+of\s+evidence|\bclass\s+and\s+level\b|"
-    r"\bevidence\s+type\b|(?<![-\w])graded?\b|"
+    r"(?i)\bhow\s+(?:firmly|strongly|strong)\b|\b(?:what|which)\s+(?:grade|strength)\b|"
+    r"\b(?:what|which)\s+(?:class|level)\b(?!\s+of\s+(?!evidence|recommendation))|\bclass\s*(?:and|/)\s*level\b|"
+    r"\bstrength\s+of\s+(?:the\s+|this\s+|that\s+)?recommendation|\blevel\s+of\s+evidence|\bevidence\s+type\b|"
+    r"(?<![-\w])grade[ds]?\b(?!\s*[-–]?\s*(?:\d|[IVX]+\b))|"
     r"推荐(?:级别|等级|强度)|证据(?:级别|等级|类别)|几级推荐|哪一类推荐"
 )
 
