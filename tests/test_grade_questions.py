@@ -77,8 +77,10 @@ STATEMENT = (
     " with isolated extrarenal vasculitis (1B)."
 )
 DISCUSSIONS = (
-    "Vasculitis of the skin and joints is common in children; kidney involvement follows in a third of them,"
-    " and steroids given early were hoped to prevent kidney involvement.",
+    (
+        "Vasculitis of the skin and joints is common in children; kidney involvement follows in a third of them,"
+        " and steroids given early were hoped to prevent kidney involvement."
+    ),
     "When vasculitis spreads beyond the skin and joints, kidney involvement is looked for at every visit.",
     "Skin biopsy confirms vasculitis; joints are painful in most patients.",
     "Trials of prednisone in children found no fewer cases of nephritis at twelve months.",
