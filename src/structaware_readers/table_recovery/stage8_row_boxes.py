@@ -17,6 +17,7 @@ from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
+from structaware_readers.table_recovery.runless_rows import runless_rows
 from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
@@ -231,6 +232,7 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
             shared.append((run, holders))
     anchored, shared = under_header(anchored, shared, sorted(h for h in header if h))  # a header cell's lines
     found = _in_page_order(anchored)
+    found, shared = runless_rows(found, shared)  # a row of shared words only: its runs between the rows around it
     cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
