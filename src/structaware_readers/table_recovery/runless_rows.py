@@ -1,8 +1,8 @@
 """The lines of a row none of whose runs is its own, taken from between the rows around it.
 
 Stage 8 anchors a row by the runs of words only its cells hold, then places the runs several rows hold next to
-the rows already anchored. A row every word of which other rows say too (a search step ``#3 | Combine | #1 AND #2``
-whose words later steps repeat, a name listed under two organisations) has no anchor: its runs, lying between the
+the rows already anchored. A row every word of which other rows say too (a search step ``5 | Join | steps 2 and 4``
+whose words a later step repeats, a person listed under two teams) has no anchor: its runs, lying between the
 rows above and below it, went to the nearest of those by the words of a merged cell printed beside them, or to
 none, and the row got no box. Such a row's runs are the runs it holds that no other row between the anchored rows
 around it holds, neither those rows themselves, printed between their lines: below the last line of the anchored
