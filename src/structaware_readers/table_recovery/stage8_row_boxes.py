@@ -18,6 +18,7 @@ from structaware_readers.table_recovery.merged_cells import centre_in, merged_ce
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.runless_rows import runless_rows
+from structaware_readers.table_recovery.said_runs import only_taker, reached_first, still_owed
 from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
@@ -237,8 +238,11 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
         left = []
-        for run, holders in shared:
-            r = _holder(run, holders, spans)
+        for run, holders in reached_first(shared, spans):  # a row's own copy counted before another copy is placed
+            owed = still_owed(run, holders, found, own)  # not a row given every copy of the words its cells say
+            r = _holder(run, owed, spans)
+            if r is None and len(owed) < len(holders):
+                r = only_taker(run, owed, spans)
             if r is None:  # a wrapped cell's line two rows say, as near to both: the row whose cell it continues
                 r = continued_row(run, holders, found, cells)
             if r is None:
