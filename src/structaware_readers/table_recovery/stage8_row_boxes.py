@@ -12,6 +12,7 @@ from typing import Any
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
+from structaware_readers.table_recovery.header_lines import above_first_row
 from structaware_readers.table_recovery.header_words import under_header
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
@@ -232,6 +233,7 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
         elif holders:
             shared.append((run, holders))
     anchored, shared = under_header(anchored, shared, sorted(h for h in header if h))  # a header cell's lines
+    anchored = above_first_row(anchored, sorted(h for h in header if h))  # a longer one, said by a later row
     found = _in_page_order(anchored)
     found, shared = runless_rows(found, shared)  # a row of shared words only: its runs between the rows around it
     cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
