@@ -12,11 +12,14 @@ from typing import Any
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
+from structaware_readers.table_recovery.header_lines import above_first_row
 from structaware_readers.table_recovery.header_words import under_header
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
+from structaware_readers.table_recovery.runless_rows import runless_rows
+from structaware_readers.table_recovery.said_runs import only_taker, reached_first, still_owed
 from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
@@ -230,13 +233,18 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
         elif holders:
             shared.append((run, holders))
     anchored, shared = under_header(anchored, shared, sorted(h for h in header if h))  # a header cell's lines
+    anchored = above_first_row(anchored, sorted(h for h in header if h))  # a longer one, said by a later row
     found = _in_page_order(anchored)
+    found, shared = runless_rows(found, shared)  # a row of shared words only: its runs between the rows around it
     cells = {r: ["".join(_words(cell)) for cell in grid.body_rows[r]] for r in rows}
     for _ in range(SHARED_PASSES):  # a row's shared first line placed, its shared second line is next to it
         spans = {r: (min(x.y0 for x in got), max(x.y1 for x in got)) for r, got in found.items() if got}
         left = []
-        for run, holders in shared:
-            r = _holder(run, holders, spans)
+        for run, holders in reached_first(shared, spans):  # a row's own copy counted before another copy is placed
+            owed = still_owed(run, holders, found, own)  # not a row given every copy of the words its cells say
+            r = _holder(run, owed, spans)
+            if r is None and len(owed) < len(holders):
+                r = only_taker(run, owed, spans)
             if r is None:  # a wrapped cell's line two rows say, as near to both: the row whose cell it continues
                 r = continued_row(run, holders, found, cells)
             if r is None:
