@@ -5,7 +5,8 @@ that the fourth row (``Very`` / ``severe``, its grade on two lines) says again, 
 third row holds no word of its own, and the fourth row's grade is on no one line: stage 8 finds the third row by
 its first line and reads on while the lines are its words, into the fourth row. Its outlines must hold its grade
 and its two lines, and none of the fourth row's lines (every character within :data:`pdf_chars.TOL` points of
-PDFium's positions); the fourth row keeps its own. The trap (:func:`test_a_first_line_inside_another_row_is_not_taken`):
+PDFium's positions); the fourth row keeps its own. So when each grade is printed centred down its row, the third
+row's first line above its grade's: its outlines reach up to it, and not over the row above. The trap (:func:`test_a_first_line_inside_another_row_is_not_taken`):
 a row whose first line lies within another row's lines gets none of them.
 """
 
@@ -37,8 +38,9 @@ PRINTED = [
 ]
 
 
-def _make_pdf(path: Path) -> float:
-    """The table on page 1; returns the bottom of its last line (points from the top)."""
+def _make_pdf(path: Path, centred: bool) -> float:
+    """The table on page 1 (``centred``: each grade printed centred down its advice, below the first line);
+    returns the bottom of its last line (points from the top)."""
     from reportlab.pdfgen import canvas
 
     c = canvas.Canvas(str(path), pagesize=(W, H), invariant=1)
@@ -51,17 +53,21 @@ def _make_pdf(path: Path) -> float:
         put(x, TOP, text)
     top = TOP + 1.5 * LEAD
     for grade, advice in PRINTED:
+        down = (len(advice) - len(grade) + 1) // 2 if centred else 0
         for col, lines in enumerate((grade, advice)):
             for k, line in enumerate(lines):
-                put(XS[col], top + k * LEAD, line)
+                put(XS[col], top + (k + (down if col == 0 else 0)) * LEAD, line)
         top += (len(advice) + 0.8) * LEAD
     c.save()
     return top
 
 
-def test_a_row_of_words_the_next_row_says_is_outlined_on_its_own_lines(tmp_path) -> None:
+@pytest.mark.parametrize("centred", [False, True])
+def test_a_row_of_words_the_next_row_says_is_outlined_on_its_own_lines(tmp_path, centred: bool) -> None:
+    """Its lines read down from its grade's line, and (``centred``) up to its first line above it; not the
+    lines of the row above (the trap) nor those of the row below."""
     pdf = tmp_path / "free_lines.pdf"
-    bottom = _make_pdf(pdf)
+    bottom = _make_pdf(pdf, centred)
     rows = [[" ".join(grade), " ".join(advice)] for grade, advice in PRINTED]
     grid = TableGrid(header_rows=[HEADER], body_rows=rows, grid_source="parser_html")
     region = (XS[0] / W - 0.02, (TOP - LEAD) / H, 0.9, (bottom + LEAD) / H)
@@ -73,7 +79,7 @@ def test_a_row_of_words_the_next_row_says_is_outlined_on_its_own_lines(tmp_path)
     assert third and all(o != whole for o in third), third
     for ch in char_boxes(pdf, ["Severe", *SHARED]):  # the first of each: the third row's
         assert holds(third, ch), (ch, third)
-    for ch in char_boxes(pdf, ["Very", "severe", "Call the nurse at once"]):
+    for ch in char_boxes(pdf, ["Very", "severe", "Call the nurse at once", "Lie down in a cool room"]):
         assert not over(third, ch), (ch, third)
     fourth = unit_outlines(by_row[3], (W, H))
     for ch in char_boxes(pdf, ["Very", "severe", "Call the nurse at once"]):
@@ -81,9 +87,15 @@ def test_a_row_of_words_the_next_row_says_is_outlined_on_its_own_lines(tmp_path)
 
 
 def test_a_first_line_inside_another_row_is_not_taken() -> None:
-    """Lines read on from a row's first line are cut where another row's lines start; a first line lying
-    within another row's lines is that row's, and the row gets none."""
-    lines = [TextLine(["a"], 0.1, y, 0.5, y + 0.02) for y in (0.30, 0.33, 0.36, 0.39)]
-    assert free_lines(lines, [(0.355, 0.45)]) == lines[:2]
-    assert free_lines(lines, [(0.29, 0.45)]) == []
-    assert free_lines(lines, [(0.50, 0.60)]) == lines
+    """Lines read on from a row's key line are cut where another row's lines start, and reach up over the
+    lines above that lie within no other row's and are the row's words; a key line lying within another row's
+    lines is that row's, and the row gets none."""
+    lines = [
+        TextLine(w.split(), 0.1, y, 0.5, y + 0.02)
+        for w, y in zip(["a", "b", "c d", "e", "f"], (0.2, 0.3, 0.33, 0.36, 0.39))
+    ]
+    own = "bcdef"
+    assert free_lines(lines, lines[2:], [(0.355, 0.45)], own) == lines[1:3]
+    assert free_lines(lines, lines[2:], [(0.29, 0.45)], own) == []
+    assert free_lines(lines, lines[2:], [(0.10, 0.31)], own) == lines[2:]
+    assert free_lines(lines, lines[2:], [(0.50, 0.60)], own) == lines[1:]  # "a" is not the row's

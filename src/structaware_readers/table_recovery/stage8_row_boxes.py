@@ -206,7 +206,7 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
         else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its free lines
             spans = [(min(x.y0 for x in got), max(x.y1 for x in got)) for got in found.values()]
             for r, row_lines in by_lines.items():
-                free = free_lines(row_lines, spans)
+                free = free_lines(lines, row_lines, spans, own[r]) if row_lines else []
                 if r not in found and free:
                     found[r] = free
         for r, row_lines in found.items():
