@@ -6,8 +6,9 @@ third row holds no word of its own, and the fourth row's grade is on no one line
 its first line and reads on while the lines are its words, into the fourth row. Its outlines must hold its grade
 and its two lines, and none of the fourth row's lines (every character within :data:`pdf_chars.TOL` points of
 PDFium's positions); the fourth row keeps its own. So when each grade is printed centred down its row, the third
-row's first line above its grade's: its outlines reach up to it, and not over the row above. The trap (:func:`test_a_first_line_inside_another_row_is_not_taken`):
-a row whose first line lies within another row's lines gets none of them.
+row's first line above its grade's: its outlines reach up to it, and not over the row above. The trap
+(:func:`test_a_first_line_inside_another_row_is_not_taken`): a row whose key line lies within another row's lines
+gets none of them.
 """
 
 from __future__ import annotations
