@@ -35,7 +35,12 @@ def row_cell_boxes(
     keep = len(grid.header_rows) - moved
     known = len(grid.header_row_bboxes) == len(grid.header_rows) and pages
     head: list[BBox | None] = list(grid.header_row_bboxes[keep:]) if moved and known else []
-    view = grid.model_copy(update={"body_rows": grid.header_rows[keep:] + grid.body_rows}) if head else grid
+    moved_rows = {
+        "header_rows": grid.header_rows[:keep],  # the header rows read as body rows are no column header
+        "header_row_bboxes": list(grid.header_row_bboxes[:keep]),
+        "body_rows": grid.header_rows[keep:] + grid.body_rows,
+    }
+    view = grid.model_copy(update=moved_rows) if head else grid
     every = head + boxes
     cells = cell_boxes(view, [pages[0]] * len(head) + pages if head else pages, every, page_lines, words)
     update: dict[str, Any] = {"body_row_bboxes": every[len(head) :], "body_row_pages": pages}

@@ -69,10 +69,11 @@ def cell_boxes(
 ) -> list[list[tuple[int, int, BBox]]]:
     """For each body row, ``(column, page, box)`` of each merged cell it covers that its own box
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
-    between the top and bottom of the boxes of the rows it covers on that page, the lines whose words
-    are the cell's and no other cell's of those rows. A cell printed in every row (equal values one
-    under the other, no row's box reaching over another's) adds nothing; one printed on each page it is on
-    gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
+    between the top and bottom of the boxes of the rows it covers on that page (and of the header rows whose cell
+    of the column says it, on the first page: a column header reaching down beside the rows, :func:`_header_boxes`),
+    the lines whose words are the cell's and no other cell's of those rows. A cell printed in every row (equal
+    values one under the other, no row's box reaching over another's) adds nothing; one printed on each page it
+    is on gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
     stretched to the cell's height) is cut to the row's own lines in ``boxes``, and the row gets the cell's box
     too; so is the box of any row stretched over lines of its merged cells beyond its own lines
     (:func:`_cut_to_own_lines`)."""
@@ -88,7 +89,8 @@ def cell_boxes(
         printed: dict[int, tuple[BBox, list[TextLine]]] = {}
         for page in sorted({pages[r] for r in covered}):
             there = [r for r in covered if pages[r] == page]
-            lines = _cell_lines(grid, cell, there, [boxes[r] for r in there], page_lines(page), text, words)  # type: ignore[misc]
+            band = [boxes[r] for r in there] + (_header_boxes(grid, cell) if page == pages[0] else [])
+            lines = _cell_lines(grid, cell, there, band, page_lines(page), text, words)  # type: ignore[arg-type]
             if _share(text, lines) >= MIN_CELL_SHARE:
                 pad = PAD * max(min(ln.y1 - ln.y0, ln.x1 - ln.x0) for ln in lines)  # a line's thickness, turned or not
                 box = (
@@ -327,6 +329,19 @@ def _column(lines: list[TextLine]) -> list[TextLine]:
         right = max(right, ln.x1) if len(groups[-1]) > 1 else ln.x1
     size = [sum(len("".join(ln.words)) for ln in g) for g in groups]
     return [ln for g, n in zip(groups, size) if n >= STRAY_SHARE * sum(size) or n == max(size) for ln in g]
+
+
+def _header_boxes(grid: TableGrid, cell: MergedCell) -> list[BBox]:
+    """The boxes of the header rows whose cell of the column says the merged cell: a column header reaching down
+    over the rows (a form's label beside the rows it heads), printed once from the header's top."""
+    if len(grid.header_row_bboxes) != len(grid.header_rows):
+        return []
+    own = _cell(grid.body_rows[cell.first], cell.col)
+    return [
+        box
+        for row, box in zip(grid.header_rows, grid.header_row_bboxes)
+        if box is not None and _cell(row, cell.col) == own
+    ]
 
 
 def _cell(row: list[str], col: int) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.cell_chains import continued_row
+from structaware_readers.table_recovery.free_lines import free_lines
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
 from structaware_readers.table_recovery.header_lines import above_first_row
 from structaware_readers.table_recovery.header_words import under_header
@@ -205,12 +206,12 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
             inside, found = lines, by_lines
             if sum(1 for r in rows if found.get(r)) < MIN_ROWS_FOUND * len(rows):
                 continue
-        else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its lines, if free
+        else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its free lines
             spans = [(min(x.y0 for x in got), max(x.y1 for x in got)) for got in found.values()]
             for r, row_lines in by_lines.items():
-                middles = [(x.y0 + x.y1) / 2 for x in row_lines]
-                if r not in found and row_lines and not any(a <= m <= b for m in middles for a, b in spans):
-                    found[r] = row_lines
+                free = free_lines(lines, row_lines, spans, own[r]) if row_lines else []
+                if r not in found and free:
+                    found[r] = free
         for r, row_lines in found.items():
             if row_lines:
                 out[r] = _box(row_lines, region, inside)
