@@ -118,3 +118,49 @@ def test_a_merged_length_between_two_rows_is_outlined_with_both(table) -> None:
     merged = char_boxes(pdf, [LENGTH], printed_once=True)
     for r in (3, 4):
         assert all(holds(unit_outlines(units[r], (W, H)), ch) for ch in merged)
+
+
+#: A numbered table whose second to fourth rows say the same but for their numbers (too short to place a row):
+#: the second row's dose is said again only by the last row, below the rows that place it.
+SAME = [
+    ["1", "ginger syrup", "5 ml nightly"],
+    ["2", "Main choice: willow bark", "10 ml twice daily, or more"],
+    ["3", "Main choice: willow bark", "10 ml twice daily"],
+    ["4", "Main choice: willow bark", "10 ml twice daily"],
+    ["5", "camomile infusion", "one cup at night"],
+    ["6", "sage tea", "10 ml twice daily, or more"],
+]
+SAME_X = [72.0, 110.0, 330.0]
+#: Rows close together: a row's runs reach the next row's line when no row holds it alone.
+SAME_PITCH = 1.2 * LEAD
+
+
+@pytest.fixture(scope="module")
+def numbered(tmp_path_factory) -> TableGrid:
+    from reportlab.pdfgen import canvas
+
+    pdf = tmp_path_factory.mktemp("rows") / "numbered.pdf"
+    c = canvas.Canvas(str(pdf), pagesize=(W, H), invariant=1)
+    c.setFont("Helvetica", SIZE)
+    pitch = SAME_PITCH
+    for r, row in enumerate([["No", "Medicine", "Dose"], *SAME]):
+        for x, cell in zip(SAME_X, row):
+            c.drawString(x, H - (TOP + r * pitch + 0.75 * LEAD), cell)
+    c.save()
+    grid = TableGrid(header_rows=[["No", "Medicine", "Dose"]], body_rows=[list(r) for r in SAME])
+    region = (SAME_X[0] / W - 0.01, TOP / H - 0.005, 560.0 / W, (TOP + (len(SAME) + 1) * pitch) / H)
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
+    doc = ParsedDocument(doc_id="betw0002", source=str(pdf), name="rows", parser="mineru", page_count=1, blocks=[block])
+    return add_row_boxes(doc, pdf).blocks[0].table
+
+
+def test_rows_between_found_rows_are_not_placed_by_a_guess(numbered) -> None:
+    """Four rows lie between the first and the fifth: the second row's dose is the only one of their runs with one
+    holder among them, but the second row is not placed by it, and the rows below it, found by their lines, keep
+    their own lines (the trap: the second row, placed first, would draw their lines towards it)."""
+    boxes = numbered.body_row_bboxes
+    assert all(b is not None for b in boxes)
+    pitch = SAME_PITCH
+    middles = [(TOP + (r + 1) * pitch + 0.45 * LEAD) / H for r in range(len(SAME))]
+    for r, box in enumerate(boxes):
+        assert [k for k, m in enumerate(middles) if box[1] <= m <= box[3]] == [r]

@@ -76,3 +76,35 @@ def test_no_row_box_reaches_the_next_row(grid) -> None:
         outline = [(box[0] * W, box[1] * H, box[2] * W, box[3] * H)]
         for ch in char_boxes(pdf, ROWS[r + 1]):
             assert not over(outline, ch), (r, ch)
+
+
+#: A tight table: lines a little over a font size apart, the second column's cells printed lower by most of the gap.
+TIGHT_LEAD, TIGHT_DROP = 11.5, 3.0
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory):
+    import pdfplumber
+    from reportlab.pdfgen import canvas
+
+    pdf = tmp_path_factory.mktemp("rows") / "tight.pdf"
+    c = canvas.Canvas(str(pdf), pagesize=(W, H), invariant=1)
+    c.setFont("Helvetica", SIZE)
+    for r, row in enumerate([HEADER, *ROWS]):
+        for k, (x, cell) in enumerate(zip(XS, row)):
+            drop = TIGHT_DROP if k == 1 and r else 0.0
+            c.drawString(x, H - (TOP + r * TIGHT_LEAD + drop + 0.75 * LEAD), cell)
+    c.save()
+    region = (XS[0] / W - 0.01, TOP / H - 0.005, 560.0 / W, (TOP + (len(ROWS) + 2) * LEAD) / H)
+    with pdfplumber.open(str(pdf)) as doc:
+        got = grid_from_region(doc.pages[0], region, page_number=1, ruled=False)
+    assert got is not None
+    return got
+
+
+def test_a_row_box_stops_at_the_next_line(tight) -> None:
+    """The trap: a lower cell's box reaching into the next line does not stretch its row's box over that line."""
+    assert tight.body_rows == ROWS
+    boxes = tight.body_row_bboxes
+    for upper, lower in zip(boxes, boxes[1:]):
+        assert upper[3] <= lower[1] + 1e-9
