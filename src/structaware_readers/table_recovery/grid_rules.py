@@ -114,7 +114,9 @@ def _repeats(text: str, n: int) -> list[str]:
 
 def _tidy(rows: list[list[str]], src: list[Line]) -> tuple[list[list[str]], list[Box]]:
     """Drop empty columns, join symbol columns to their values; returns rows and each row's box."""
-    boxes = [(min(p.x0 for p in r.phrases), r.top, max(p.x1 for p in r.phrases), r.bottom) for r in src]
+    boxes = [
+        line_box(r, src[i - 1] if i else None, src[i + 1] if i + 1 < len(src) else None) for i, r in enumerate(src)
+    ]
     n = max((len(r) for r in rows), default=0)
     cols = [[r[c] if c < len(r) else "" for r in rows] for c in range(n)]
     cols = [col for col in cols if any(v.strip() for v in col)]
@@ -136,6 +138,17 @@ def _tidy(rows: list[list[str]], src: list[Line]) -> tuple[list[list[str]], list
         c += 1
     out = [[col[i] for col in cols] for i in range(len(rows))]
     return out, boxes
+
+
+def line_box(line: Line, before: Line | None = None, after: Line | None = None) -> Box:
+    """The box of ``line``'s phrases: a phrase joins a line when its middle lies in the line's band, so a cell
+    printed a little lower than the line's first phrase (items of one column spaced wider than another's)
+    reaches below that band; the row's box holds all of it, up to the line ``after``'s top (down to the line
+    ``before``'s bottom), never over lines printed close together."""
+    phrases = line.phrases
+    top = min(line.top, max(min(p.top for p in phrases), before.bottom if before else float("-inf")))
+    bottom = max(line.bottom, min(max(p.bottom for p in phrases), after.top if after else float("inf")))
+    return (min(p.x0 for p in phrases), top, max(p.x1 for p in phrases), bottom)
 
 
 def _join(a: str, b: str, *, space: bool = False) -> str:

@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.between_rows import row_between
 from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.free_lines import free_lines
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
@@ -248,6 +249,8 @@ def _own_runs(grid: TableGrid, rows: list[int], runs: list[_Line]) -> dict[int, 
                 r = only_taker(run, owed, spans)
             if r is None:  # a wrapped cell's line two rows say, as near to both: the row whose cell it continues
                 r = continued_row(run, holders, found, cells)
+            if r is None:  # a row of shared lines only: the one holder printed between the rows around the run
+                r = row_between(run, holders, spans)
             if r is None:
                 left.append((run, holders))
             else:
