@@ -313,6 +313,23 @@ def test_hybrid_rrf_is_fused_inside_qdrant(store: VectorStore) -> None:
     assert names(only_dense) == list("abcde")
 
 
+def test_a_focus_prefetch_joins_the_fusion_with_its_own_filter(store: VectorStore) -> None:
+    """``focus=(filter, weight)``: a third prefetch, BM25 among the points the filter holds, fused with its weight."""
+    filled(store)
+    recs = PointFilter.match("unit_type", "recommendation")
+    hits = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, focus=(recs, 0.5), **PLAIN_RRF)
+    ranks = {"a": (1, None), "b": (2, None), "c": (3, 3), "d": (4, 2), "e": (5, 1)}
+    expected = {n: rrf(d, s, 60) for n, (d, s) in ranks.items()}
+    expected["c"] += 1 / (1 / 0.5 + 60 - 1)  # c is the only recommendation: 1st of the third prefetch
+    assert names(hits) == sorted(expected, key=expected.get, reverse=True)
+    assert [h.score for h in hits] == pytest.approx([expected[n] for n in names(hits)], rel=1e-5)
+    # the query's filter applies in the third prefetch too: doc2 holds no recommendation, so nothing is added
+    doc2 = PointFilter.match("doc_id", "doc2")
+    plain = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, flt=doc2, **PLAIN_RRF)
+    focused = store.query(dense=Q_DENSE, sparse=Q_SPARSE, limit=5, flt=doc2, focus=(recs, 0.5), **PLAIN_RRF)
+    assert [(h.id, h.score) for h in focused] == [(h.id, h.score) for h in plain]
+
+
 def test_rrf_ties_are_broken_towards_bm25(store: VectorStore) -> None:
     """x is 1st by dense and 2nd by BM25, y the reverse: equal plain RRF, y first on every backend."""
     store.create(DIM, {})
