@@ -209,8 +209,10 @@ def _row_boxes(block: Block, region_runs: Any, region_lines: Any) -> list[BBox |
                 continue
         else:  # a row of shared words only (``5 | QoL, mortality`` beside ``6 | mortality, QoL``): its free lines
             spans = [(min(x.y0 for x in got), max(x.y1 for x in got)) for got in found.values()]
+            keys = {r: row_lines[0] for r, row_lines in by_lines.items() if row_lines}
             for r, row_lines in by_lines.items():
-                free = free_lines(lines, row_lines, spans, own[r]) if row_lines else []
+                others = [line for q, line in keys.items() if q < r]  # the rows above it
+                free = free_lines(lines, row_lines, spans, own[r], others) if row_lines else []
                 if r not in found and free:
                     found[r] = free
         for r, row_lines in found.items():
