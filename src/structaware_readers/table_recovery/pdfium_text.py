@@ -54,6 +54,7 @@ class PdfiumText:
         except pypdfium2.PdfiumError as exc:
             raise MalformedInputError(f"not a PDF PDFium can open: {exc}", path=label, field="pdf") from None
         self._runs: dict[int, list[TextRun]] = {}
+        self._texts: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self._doc)
@@ -73,6 +74,18 @@ class PdfiumText:
         if page_number not in self._runs:
             self._runs[page_number] = _page_runs(self._doc, page_number)
         return self._runs[page_number]
+
+    def text(self, page_number: int) -> str:
+        """The text of 1-based ``page_number`` as the text restore reads it (NFKC, line by line; read once)."""
+        if page_number not in self._texts:
+            from structaware_readers.text.glyph_marks import page_text
+
+            textpage = self._doc[page_number - 1].get_textpage()
+            try:
+                self._texts[page_number] = page_text(textpage)[0]
+            finally:
+                textpage.close()
+        return self._texts[page_number]
 
 
 def _page_runs(pdf_doc: Any, page_number: int) -> list[TextRun]:

@@ -22,6 +22,7 @@ from structaware_readers.table_recovery.nested_rows import cut_nested_rows
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.runless_rows import runless_rows
 from structaware_readers.table_recovery.said_runs import only_taker, reached_first, still_owed
+from structaware_readers.table_recovery.shuffled_cells import unshuffled_view, with_cells_of
 from structaware_readers.table_recovery.sideways_runs import across
 from structaware_readers.table_recovery.turned_rows import column_boxes
 from structaware_readers.tables.header_trim import rows_to_body
@@ -115,9 +116,13 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
             return [ln for r in text.runs(page) if (ln := _Line(_words(r.text), r.x0, r.y0, r.x1, r.y1)).words]
 
         for i in targets:
+            original = blocks[i]  # boxes are found on the cells as the text restore will write them
+            blocks[i] = unshuffled_view(original, _pages(original), text.text)
             if _needs_header_boxes(blocks[i]):
                 blocks[i] = _with_header_boxes(blocks[i], region_runs)
             block = blocks[i]
+            if block is not original:
+                blocks[i] = with_cells_of(block, original)
             if not _needs_body_boxes(block):
                 continue
             boxes = _row_boxes(block, region_runs, region_lines)
@@ -129,7 +134,8 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
                 update = row_cell_boxes(grid, pages, boxes, page_runs, _words)
                 if any(getattr(grid, k) != v for k, v in update.items()):
-                    blocks[i] = block.model_copy(update={"table": grid.model_copy(update=update)})
+                    found = block.model_copy(update={"table": grid.model_copy(update=update)})
+                    blocks[i] = with_cells_of(found, original) if block is not original else found
     finally:
         if text is not pdf:
             text.close()
