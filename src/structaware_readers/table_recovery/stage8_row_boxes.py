@@ -12,6 +12,7 @@ from typing import Any
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
 from structaware_readers.table_recovery.between_rows import row_between
 from structaware_readers.table_recovery.cell_chains import continued_row
+from structaware_readers.table_recovery.echo_rows import box_echo_rows
 from structaware_readers.table_recovery.free_lines import free_lines
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
 from structaware_readers.table_recovery.header_lines import above_first_row
@@ -131,6 +132,7 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 pages = _pages(block)  # a box is read with its page
                 if grid.grid_source == "pdf_text_layer":  # ruled rows: none lies inside another
                     boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
+                    boxes = box_echo_rows(grid, pages, boxes, page_runs, _words)
                 # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
                 update = row_cell_boxes(grid, pages, boxes, page_runs, _words)
                 if any(getattr(grid, k) != v for k, v in update.items()):
