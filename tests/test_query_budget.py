@@ -77,11 +77,11 @@ def test_weights_move_the_fusion_and_are_checked(filled: StructureIndex) -> None
     dense = [h.unit.unit_id for h in filled.query(q, min_score=0, k=5, mode="dense")]
     assert sparse != dense
     # with k = 1 an RRF score is w / r: a 100x weight puts one list's top 5 above the other's
-    # (the fused order: the second stage would re-order the five)
-    bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0), rerank=False, min_score=0)]
-    dense_heavy = [
-        h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), rerank=False, min_score=0)
-    ]
+    # (the fused order: the second stage would re-order the five; the question asks for a grade, so the
+    # grade prefetch is turned off to leave the two weighted lists alone)
+    plain = {"rerank": False, "min_score": 0, "grade_focus": 0}
+    bm25_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(0.01, 1.0), **plain)]
+    dense_heavy = [h.unit.unit_id for h in filled.query(q, k=5, rrf_k=1, weights=(1.0, 0.01), **plain)]
     # (BM25 ties many rows at rank 2+, and a prefetch may order the ties differently: top 1 only)
     assert dense_heavy == dense and bm25_heavy[0] == sparse[0] != dense[0]
     for bad in ((0.0, 1.0), (1.0, -1.0), (1.0,)):
