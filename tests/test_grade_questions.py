@@ -72,33 +72,30 @@ def test_the_prefetch_joins_a_hybrid_rrf_search_only() -> None:
     assert err.value.field == "grade_focus"
 
 
-STATEMENT = (
-    "Recommendation 2.1: We recommend not using systemic glucocorticoids to prevent nephritis in patients"
-    " with isolated extrarenal vasculitis (1B)."
-)
+STATEMENT = "Recommendation 2.1: We recommend against tramadol for people whose knees are worn by arthritis (1B)."
 DISCUSSIONS = (
     (
-        "Vasculitis of the skin and joints is common in children; kidney involvement follows in a third of them,"
-        " and steroids given early were hoped to prevent kidney involvement."
+        "Knee pain from osteoarthritis makes walking hard for many older adults, and opioids were hoped to ease"
+        " walking when knee pain limits it."
     ),
-    "When vasculitis spreads beyond the skin and joints, kidney involvement is looked for at every visit.",
-    "Skin biopsy confirms vasculitis; joints are painful in most patients.",
-    "Trials of prednisone in children found no fewer cases of nephritis at twelve months.",
+    "When osteoarthritis pain spreads beyond the knee, walking aids are offered at every visit.",
+    "Knee pain at night is common in osteoarthritis; walking eases stiffness in most patients.",
+    "Trials of tramadol found more falls and no better function at twelve weeks.",
 )
 
 
 @pytest.fixture(scope="module")
-def vasculitis_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def knee_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from structaware_readers.units import build_units
     from structaware_retrievers.index.structure_index import StructureIndex
 
-    specs = [(BlockKind.HEADING, "2 Vasculitis"), *((BlockKind.PARAGRAPH, t) for t in DISCUSSIONS)]
-    specs += [(BlockKind.HEADING, "2.1 Prevention of nephritis"), (BlockKind.PARAGRAPH, STATEMENT)]
+    specs = [(BlockKind.HEADING, "2 Osteoarthritis of the knee"), *((BlockKind.PARAGRAPH, t) for t in DISCUSSIONS)]
+    specs += [(BlockKind.HEADING, "2.1 Pain relief"), (BlockKind.PARAGRAPH, STATEMENT)]
     blocks = [
         Block(block_id=f"p1-e{j}", kind=kind, text=text, page=1, **({"level": 1} if kind is BlockKind.HEADING else {}))
         for j, (kind, text) in enumerate(specs)
     ]
-    doc = ParsedDocument(doc_id="v" * 16, source="v.pdf", name="v", parser="mineru", page_count=1, blocks=blocks)
+    doc = ParsedDocument(doc_id="k" * 16, source="k.pdf", name="k", parser="mineru", page_count=1, blocks=blocks)
     units = build_units(doc)
     assert [u.text for u in units if u.unit_type is UnitType.RECOMMENDATION] == [STATEMENT.replace(" (1B)", "")]
     with pytest.MonkeyPatch.context() as mp:
@@ -116,11 +113,11 @@ def _rank(index: Any, question: str, **options: Any) -> int:
     return next(h.rank for h in hits if h.unit.unit_type is UnitType.RECOMMENDATION)
 
 
-def test_a_grade_question_brings_the_graded_recommendation_up(vasculitis_index: Any) -> None:
-    asked = "With vasculitis of the skin and joints, should steroids be given to prevent kidney involvement?"
+def test_a_grade_question_brings_the_graded_recommendation_up(knee_index: Any) -> None:
+    asked = "With knee pain from osteoarthritis, should opioids be given to ease walking?"
     graded = f"{asked} How firmly is that recommended?"
-    without = _rank(vasculitis_index, graded, grade_focus=0)
+    without = _rank(knee_index, graded, grade_focus=0)
     assert without > 1  # BM25 puts discussions holding more of the question's words first
-    assert _rank(vasculitis_index, graded) < without
+    assert _rank(knee_index, graded) < without
     # trap: the same question without asking for a grade searches as before
-    assert _rank(vasculitis_index, asked) == _rank(vasculitis_index, asked, grade_focus=0)
+    assert _rank(knee_index, asked) == _rank(knee_index, asked, grade_focus=0)

@@ -14,11 +14,11 @@ from structaware_readers.units.repeated_statements import merge_repeated
 
 K = BlockKind
 REC = (
-    "Recommendation 2.1.1: We recommend not using systemic glucocorticoids to prevent kidney disease in patients"
-    " whose vasculitis is limited to the skin and joints (1B)."
+    "Recommendation 2.1.1: We recommend supervised exercise therapy for every adult with knee osteoarthritis,"
+    " whatever the severity seen on imaging (1B)."
 )
 POINT = "Practice Point 2.1.2: Check urine at each visit."
-BULLET = "• measure weight at each visit"
+BULLET = "• ask about sleep at every review"
 
 
 def _doc(*specs: tuple) -> ParsedDocument:
@@ -47,16 +47,16 @@ def _doc(*specs: tuple) -> ParsedDocument:
 def _guideline(chapter_grade: str = "(1B)") -> ParsedDocument:
     return _doc(
         (K.HEADING, "Summary of recommendation statements and practice points", 2, 1),
-        (K.HEADING, "2.1 Prevention of kidney disease", 2, 2),
+        (K.HEADING, "2.1 Exercise", 2, 2),
         (K.PARAGRAPH, REC, 2),
         (K.PARAGRAPH, POINT, 2),
-        (K.HEADING, "Chapter 2: Vasculitis", 5, 1),
-        (K.PARAGRAPH, "Vasculitis with immunoglobulin A deposits is most common in children.", 5),
-        (K.HEADING, "2.1 Prevention of kidney disease", 5, 2),
+        (K.HEADING, "Chapter 2: Knee osteoarthritis", 5, 1),
+        (K.PARAGRAPH, "Knee osteoarthritis is most common after the age of fifty.", 5),
+        (K.HEADING, "2.1 Exercise", 5, 2),
         (K.PARAGRAPH, REC.replace("(1B)", chapter_grade), 6),
         (K.PARAGRAPH, POINT, 6),
         (K.HEADING, "Rationale", 6, 3),
-        (K.PARAGRAPH, "Five trials compared prednisone with placebo and found no fewer cases of nephritis.", 6),
+        (K.PARAGRAPH, "Five trials compared supervised exercise with advice alone and found less pain at a year.", 6),
         (K.HEADING, "Protocol 1: Hypertension", 7, 1),
         (K.PARAGRAPH, BULLET, 7),
         (K.HEADING, "Protocol 2: Diabetes", 8, 1),
@@ -77,7 +77,7 @@ def test_a_statement_in_the_summary_and_in_its_chapter_is_one_unit_with_both_pla
     assert rec.element_ids == ["p2-e2", "p6-e7"]
     assert rec.element_pages == [2, 6]
     assert len(rec.bboxes) == 2 and all(b is not None for b in rec.bboxes)
-    assert rec.section_path[0] == "Chapter 2: Vasculitis"  # the chapter's copy is kept
+    assert rec.section_path[0] == "Chapter 2: Knee osteoarthritis"  # the chapter's copy is kept
     assert rec.grade is not None and rec.grade.grade == "1B"
     # a numbered practice point short of a sentence's length is one statement too
     points = [u for u in _recs(units) if u.text == POINT]
@@ -119,13 +119,13 @@ def _unit(ordinal: int, text: str, page: int, path: str) -> Unit:
 
 def test_a_summary_copy_that_runs_on_is_the_chapter_copy_with_its_following_lines() -> None:
     """The summary prints a practice point with the lines below it; the chapter's unit ends at the point."""
-    point = "Practice Point 3.1: Refer children with nephritis to a paediatric nephrologist."
-    tail = "\nBriefly: most children who develop nephritis do so within three months."
-    other = "Practice Point 3.1.2: Refer children with nephritis to a paediatric nephrologist."
+    point = "Practice Point 3.1: Refer adults whose knee locks to an orthopaedic surgeon."
+    tail = "\nBriefly: a knee that locks often holds a loose body or a torn meniscus."
+    other = "Practice Point 3.1.2: Refer adults whose knee locks to an orthopaedic surgeon."
     units = [
         _unit(0, point + tail, 2, "Summary"),
         _unit(1, other, 2, "Summary"),
-        _unit(2, "Children are seen more often than adults.", 5, "Chapter 3"),
+        _unit(2, "Locking is rarer than pain or stiffness.", 5, "Chapter 3"),
         _unit(3, point, 5, "Chapter 3"),
         _unit(4, other, 5, "Chapter 3"),
     ]

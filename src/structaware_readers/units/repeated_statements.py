@@ -12,8 +12,8 @@ Two units are copies when both are ``recommendation`` units whose grades do not 
 (after NFKC and whitespace folding) is the other's or opens it, the shorter being a whole statement: numbered
 (``Recommendation 1.9.1:``, ``Practice Point 2.1:``) or at least :data:`MIN_STATEMENT_CHARS` characters. A
 summary may print a statement with the lines that follow it while the chapter's unit ends at the statement and
-leaves those lines to the discussion's section. A short bullet said in two protocols (``measure weight at each
-visit``) is two statements in two places and stays two units.
+leaves those lines to the discussion's section. A short bullet said in two protocols (``ask about sleep at every review``)
+is two statements in two places and stays two units.
 """
 
 from __future__ import annotations
