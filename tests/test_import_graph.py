@@ -181,7 +181,8 @@ FLOORS: list[set[str]] = [
     {"structaware_readers.models"},
     {"structaware_readers", "structaware_retrievers", "structaware_readers.tables", "structaware_readers.grades"},
     # blocks -> blocks
-    {"structaware_readers.structure", "structaware_readers.text", "structaware_readers.table_recovery"},
+    {"structaware_readers.structure", "structaware_readers.text"},
+    {"structaware_readers.table_recovery"},  # reads the text layer as the text restore does
     # parser output -> blocks; blocks -> units
     {
         "structaware_readers.mineru",
