@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,43 @@ __all__ = ["open_sqlite", "write_or_warn"]
 
 log = logging.getLogger(__name__)
 
+#: seconds one open waits for other processes opening or writing the same file: SQLite's busy
+#: timeout, and the deadline of the retries below
+BUSY_SECONDS = 60.0
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def _prepare(conn: sqlite3.Connection, path: Path | None, schema: str) -> None:
+    """Switch a file to WAL and run ``schema``, retrying while another process holds the file.
+
+    Two processes creating the same new file at once can get ``database is locked`` at once,
+    without SQLite's busy handler waiting (it refuses to wait where waiting could deadlock, as
+    when both read the empty file and then both want to write it): the step is retried, with a
+    short random pause, until :data:`BUSY_SECONDS` have passed."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            if path is not None:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(schema)
+            conn.commit()
+            return
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.rollback()
+            if not _is_busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(random.uniform(0.01, 0.1))
+
 
 def open_sqlite(path: Path | None, schema: str) -> tuple[sqlite3.Connection, threading.Lock]:
     """Open ``path`` (``None``: in memory), creating its folder, in WAL mode for a file, and run ``schema``
-    (``CREATE TABLE IF NOT EXISTS ...``). Returns the connection and the lock its users hold around it
+    (``CREATE TABLE IF NOT EXISTS ...``), waiting up to :data:`BUSY_SECONDS` for other processes
+    that open or write the same file. Returns the connection and the lock its users hold around it
     (one connection for all threads: ``check_same_thread=False``).
 
     Raises:
@@ -28,14 +63,12 @@ def open_sqlite(path: Path | None, schema: str) -> tuple[sqlite3.Connection, thr
     try:
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path) if path is not None else ":memory:", check_same_thread=False)
+        conn = sqlite3.connect(
+            str(path) if path is not None else ":memory:", timeout=BUSY_SECONDS, check_same_thread=False
+        )
         lock = threading.Lock()
         with lock:
-            if path is not None:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute(schema)
-            conn.commit()
+            _prepare(conn, path, schema)
     except (OSError, sqlite3.Error) as exc:  # a read-only folder, a full disk, a damaged file
         raise StoreError(f"cannot open or create this SQLite file: {exc}", path=path, field="sqlite") from exc
     return conn, lock
