@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.merged_cells import centre_in
+from structaware_readers.table_recovery.nested_rows import reaches_over
 from structaware_readers.table_recovery.text_lines import TextLine
 
 __all__ = ["box_echo_rows"]
@@ -56,7 +57,7 @@ def _echoes(grid: TableGrid, r: int, pages: list[int], boxes: list[BBox | None])
     row = [" ".join(c.split()) for c in grid.body_rows[r]]
     for x in range(r + 1, len(boxes)):
         other = boxes[x]
-        if pages[x] != pages[r] or other is None or not _holds(box, other):  # type: ignore[arg-type]
+        if pages[x] != pages[r] or not reaches_over(box, other, whole=True):  # type: ignore[arg-type]
             continue
         cells = [" ".join(c.split()) for c in grid.body_rows[x]]
         if len(cells) != len(row) or cells == row:
@@ -64,8 +65,3 @@ def _echoes(grid: TableGrid, r: int, pages: list[int], boxes: list[BBox | None])
         if any(row) and all(not c or c == cells[i] or not cells[i] for i, c in enumerate(row)):
             return True
     return False
-
-
-def _holds(box: BBox, other: BBox) -> bool:
-    """``box`` holds the middle of ``other``, which starts below its top and ends above its bottom."""
-    return box[1] < other[1] and other[3] <= box[3] and box[0] <= (other[0] + other[2]) / 2 <= box[2]

@@ -17,7 +17,7 @@ from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.merged_cells import centre_in
 from structaware_readers.table_recovery.text_lines import TextLine
 
-__all__ = ["HOLDS_OWN", "cut_nested_rows"]
+__all__ = ["HOLDS_OWN", "cut_nested_rows", "reaches_over"]
 
 #: Share of a row's own characters (its cells unlike the rows below it reaches over) its cut box must hold.
 HOLDS_OWN = 0.9
@@ -39,7 +39,7 @@ def cut_nested_rows(
         under = [
             x
             for x in range(r + 1, len(boxes))
-            if pages[x] == pages[r] and _reaches_over(box, boxes[x]) and not _same_row(grid, r, x)
+            if pages[x] == pages[r] and reaches_over(box, boxes[x]) and not _same_row(grid, r, x)
         ]
         if not under:
             continue
@@ -52,11 +52,13 @@ def cut_nested_rows(
     return out
 
 
-def _reaches_over(box: BBox, other: BBox | None) -> bool:
-    """``box`` holds the middle of ``other``, which starts below its top."""
+def reaches_over(box: BBox, other: BBox | None, *, whole: bool = False) -> bool:
+    """``box`` holds the middle of ``other``, which starts below its top and whose middle (``whole``: its
+    bottom too) lies above ``box``'s bottom."""
     if other is None or other[1] <= box[1]:
         return False
-    return box[0] <= (other[0] + other[2]) / 2 <= box[2] and (other[1] + other[3]) / 2 < box[3]
+    below = other[3] <= box[3] if whole else (other[1] + other[3]) / 2 < box[3]
+    return box[0] <= (other[0] + other[2]) / 2 <= box[2] and below
 
 
 def _same_row(grid: TableGrid, r: int, x: int) -> bool:
