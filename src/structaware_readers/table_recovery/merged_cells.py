@@ -46,7 +46,9 @@ class MergedCell:
 
 def merged_cells(grid: TableGrid) -> list[MergedCell]:
     """The cells repeated in two or more consecutive body rows (a table continued on the next page
-    may repeat a merged cell there or print it once, on one of the pages)."""
+    may repeat a merged cell there or print it once, on one of the pages), and the first body row's cells
+    a header row's cell of the column repeats (a form's label spanning a header row and the first body row,
+    printed once beside both: :func:`_header_boxes` puts the header's lines in its band)."""
     out = []
     rows = grid.body_rows
     for col in range(max((len(r) for r in rows), default=0)):
@@ -56,8 +58,15 @@ def merged_cells(grid: TableGrid) -> list[MergedCell]:
                 continue
             if r - start >= 2 and _cell(rows[start], col):
                 out.append(MergedCell(col, start, r - 1))
+            elif start == 0 and r == 1 and _cell(rows[0], col) and _heads(grid, col):
+                out.append(MergedCell(col, 0, 0))
             start = r
     return out
+
+
+def _heads(grid: TableGrid, col: int) -> bool:
+    """A header row's cell of column ``col`` says the first body row's cell (the same cell spanning both)."""
+    return any(_cell(row, col) == _cell(grid.body_rows[0], col) for row in grid.header_rows)
 
 
 def cell_boxes(
@@ -146,7 +155,8 @@ def _cell_lines(
     lines between the rows' top and bottom holding the cell's words and no other cell's of those rows,
     then those holding words of other cells too whose middle lies across the first ones (the cell's column:
     without a stray line of another column whose words the cell holds, :func:`_column`; a line's thickness
-    either side for a cell printed sideways, whose lines stand side by side)."""
+    either side for a cell printed sideways, whose lines stand side by side, and any turned line less than a
+    thickness beside: a next line whose words other cells say too, its middle further off)."""
     own = _cell(grid.body_rows[cell.first], cell.col)
     others = [
         "".join(words(c))
@@ -169,10 +179,20 @@ def _cell_lines(
         return []
     sure = _column(sure)  # not a line of another column whose words the cell happens to hold
     left, right = min(ln.x0 for ln in sure), max(ln.x1 for ln in sure)
-    if all(ln.y1 - ln.y0 > ln.x1 - ln.x0 for ln in sure):  # printed sideways: its next line stands beside
-        thick = max(ln.x1 - ln.x0 for ln in sure)
-        left, right = left - thick, right + thick
+    if all(_turned(ln) for ln in sure):  # printed sideways: its next line, turned too, stands beside,
+        thick = max(ln.x1 - ln.x0 for ln in sure)  # less than a line's thickness from it
+        beside = [ln for ln in candidates if _turned(ln) and ln.x0 <= right + thick and ln.x1 >= left - thick]
+        return [
+            ln
+            for ln in candidates
+            if ln in sure or ln in beside or left - thick <= (ln.x0 + ln.x1) / 2 <= right + thick
+        ]
     return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
+
+
+def _turned(ln: TextLine) -> bool:
+    """A line printed sideways: taller than wide."""
+    return ln.y1 - ln.y0 > ln.x1 - ln.x0
 
 
 def _over_others(rows: list[int], pages: list[int], boxes: list[BBox]) -> bool:
