@@ -117,7 +117,8 @@ def column_pieces(box: BBox, cell_words: list[str], lines: list[TextLine]) -> li
     own = [ln for ln in lines if _centre_in(ln, box) and _is_own(ln, own_text)]
     if not own:
         return None
-    whole = (box[0], min(box[1], *(ln.y0 for ln in own)), box[2], max(box[3], *(ln.y1 for ln in own)))
+    level = [ln for ln in own if ln.x1 - ln.x0 >= ln.y1 - ln.y0]  # a merged cell printed sideways stretches no box
+    whole = (box[0], min([box[1], *(ln.y0 for ln in level)]), box[2], max([box[3], *(ln.y1 for ln in level)]))
     inside = [ln for ln in lines if _centre_in(ln, whole)]  # its own lines whole: those they reach beside them
     foreign = sum(_chars(ln) for ln in inside if not _is_own(ln, own_text))
     if foreign < FOREIGN_SHARE * sum(_chars(ln) for ln in inside):
@@ -129,7 +130,9 @@ def column_pieces(box: BBox, cell_words: list[str], lines: list[TextLine]) -> li
             last[1], last[2], last[3] = min(last[1], ln.y0), max(last[2], ln.x1 + PAD), max(last[3], ln.y1)
         else:
             spans.append([ln.x0 - PAD, ln.y0, ln.x1 + PAD, ln.y1])
-    pieces = [(max(box[0], a), y0 - PAD, min(box[2], b), y1 + PAD) for a, y0, b, y1 in spans]
+    pieces = [
+        (max(box[0], a), max(y0 - PAD, whole[1]), min(box[2], b), min(y1 + PAD, whole[3])) for a, y0, b, y1 in spans
+    ]
     grown = (box[0], min(box[1], *(p[1] for p in pieces)), box[2], max(box[3], *(p[3] for p in pieces)))
     others = [ln for ln in lines if _centre_in(ln, grown) and not _is_own(ln, own_text)]
     left = sum(_chars(ln) for ln in others if any(_centre_in(ln, p) for p in pieces))
