@@ -44,7 +44,8 @@ def split_stacked(cells: list[Lines | None]) -> list[list[str | None]] | None:
 
 
 def split_stacked_items(cells: list[Lines | None]) -> tuple[list[list[str | None]], list[float]] | None:
-    """:func:`split_stacked`'s rows with the top of each item (PDF points from the page top), or ``None``."""
+    """:func:`split_stacked`'s rows with the top of each item (PDF points from the page top), or ``None``. An
+    item read with the sub-labels printed above its name starts at the first of them: its row's box holds them."""
     for key, key_lines in enumerate(cells):
         if not key_lines or not _is_key(key_lines):
             continue
@@ -84,7 +85,8 @@ def _paragraph_items(cells: list[Lines | None]) -> tuple[list[list[str | None]],
                 if o != key and other and not any(_BULLET.match(t) for _, t in other)
                 and sum(1 for i in items if _starts_on(other, starts[i])) >= 2 and _inside(other, spans)
             ]  # fmt: skip
-            return _paragraph_rows(cells, key, aligned, paragraphs, items, spans), [starts[i] for i in items]
+            firsts = [0, *(i + 1 for i in items[:-1])]  # an item's sub-labels, printed above its name, open it
+            return _paragraph_rows(cells, key, aligned, paragraphs, items, spans), [starts[i] for i in firsts]
     return None
 
 

@@ -20,6 +20,7 @@ from structaware_readers.table_recovery.header_words import under_header
 from structaware_readers.table_recovery.merged_cells import TextLine as _Line
 from structaware_readers.table_recovery.merged_cells import centre_in, merged_cells
 from structaware_readers.table_recovery.nested_rows import cut_nested_rows
+from structaware_readers.table_recovery.own_columns import cut_to_own_columns, has_row_boxes
 from structaware_readers.table_recovery.pdfium_text import PdfiumText, runs_in
 from structaware_readers.table_recovery.runless_rows import runless_rows
 from structaware_readers.table_recovery.said_runs import only_taker, reached_first, still_owed
@@ -91,11 +92,13 @@ def _pages(block: Block) -> list[int]:
 
 def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
     """``doc`` with ``body_row_bboxes`` (0..1 of the displayed page, origin top-left) set for its tables' rows found
-    in the PDF's text layer; ``doc`` itself when no table needs them or the page count differs. Raises
+    in the PDF's text layer, a box over other rows' lines cut to its own columns (:mod:`.own_columns`); ``doc``
+    itself when no table needs them or the page count differs. Raises
     ``InputNotFoundError``, ``MalformedInputError`` (field ``pdf``).
     """
     targets = [i for i, b in enumerate(doc.blocks) if needs_row_boxes(b)]
-    if not targets:
+    boxed = [i for i, b in enumerate(doc.blocks) if _grid(b) is not None]
+    if not targets and not any(has_row_boxes(doc.blocks[i]) for i in boxed):
         return doc
     blocks = list(doc.blocks)
     text = pdf if isinstance(pdf, PdfiumText) else PdfiumText(pdf)
@@ -138,6 +141,9 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 if any(getattr(grid, k) != v for k, v in update.items()):
                     found = block.model_copy(update={"table": grid.model_copy(update=update)})
                     blocks[i] = with_cells_of(found, original) if block is not original else found
+        for i in boxed:  # a row's box over other rows' lines: cut to its own columns
+            if has_row_boxes(blocks[i]):
+                blocks[i] = cut_to_own_columns(blocks[i], _pages(blocks[i]), page_runs, _words)
     finally:
         if text is not pdf:
             text.close()
