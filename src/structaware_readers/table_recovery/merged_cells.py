@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.broken_runs import joined_runs
+from structaware_readers.table_recovery.cell_foot import foot_band
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
@@ -66,6 +67,7 @@ def cell_boxes(
     boxes: list[BBox | None],
     page_lines: Callable[[int], list[TextLine]],
     words: Callable[[str], list[str]],
+    regions: dict[int, BBox] | None = None,
 ) -> list[list[tuple[int, int, BBox]]]:
     """For each body row, ``(column, page, box)`` of each merged cell it covers that its own box
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
@@ -76,7 +78,8 @@ def cell_boxes(
     is on gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
     stretched to the cell's height) is cut to the row's own lines in ``boxes``, and the row gets the cell's box
     too; so is the box of any row stretched over lines of its merged cells beyond its own lines
-    (:func:`_cut_to_own_lines`)."""
+    (:func:`_cut_to_own_lines`). A cell beside the last rows boxed on a page is sought down to the foot of the
+    table's region there (``regions``: page -> box, :mod:`.cell_foot`)."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
     cell_of: dict[tuple[int, int], list[tuple[int, int, BBox]]] = {}  # (row, column): the cell's boxes
     merged = merged_cells(grid)
@@ -90,6 +93,7 @@ def cell_boxes(
         for page in sorted({pages[r] for r in covered}):
             there = [r for r in covered if pages[r] == page]
             band = [boxes[r] for r in there] + (_header_boxes(grid, cell) if page == pages[0] else [])
+            band += foot_band(there, pages, boxes, page, (regions or {}).get(page))
             lines = _cell_lines(grid, cell, there, band, page_lines(page), text, words)  # type: ignore[arg-type]
             if _share(text, lines) >= MIN_CELL_SHARE:
                 pad = PAD * max(min(ln.y1 - ln.y0, ln.x1 - ln.x0) for ln in lines)  # a line's thickness, turned or not
