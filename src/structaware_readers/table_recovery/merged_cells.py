@@ -275,7 +275,9 @@ def _cut_to_own_lines(
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
     own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless it is
     one word other rows' cells not shared with this row hold, as a conjunction a long note cell happens to
-    hold)."""
+    hold). A line of words both the row's own cells and a merged cell say is the row's own when it lies outside
+    that cell's boxes (:func:`_off_cells`: the last line of a wrapped cell, one word long, beside a note that says
+    the word too)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
@@ -292,7 +294,7 @@ def _cut_to_own_lines(
         if len(joined) < 2:
             continue
         cols = {k for k, t in spanning.items() if joined in t}
-        if joined in own and not cols:
+        if joined in own and (not cols or _off_cells(ln, cols, outlined)):
             mine.append(ln)
         elif cols and joined not in own:
             rest.append((ln, cols))
@@ -315,6 +317,12 @@ def _cut_to_own_lines(
         if outside and not short:
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
+
+
+def _off_cells(ln: TextLine, cols: set[int], outlined: dict[int, list[BBox]]) -> bool:
+    """Each merged cell of ``cols`` is outlined on the page (``outlined``: column -> its boxes) and ``ln``'s middle
+    lies in none of its boxes: the line is printed elsewhere than the cells whose words it says."""
+    return all(outlined.get(k) for k in cols) and not any(centre_in(ln, b) for k in cols for b in outlined[k])
 
 
 def _column(lines: list[TextLine]) -> list[TextLine]:
