@@ -94,7 +94,7 @@ def _page_tables(blocks: list[Block], lines: PageLines | None) -> list[tuple[Blo
         members = [c, *kept]
         rest = _rest_of_table(blocks, data.bbox, grid, taken | set(members))
         if rest is not None:
-            grid = _joined(grid, blocks[rest].table)  # type: ignore[arg-type]
+            grid = _joined(grid, blocks[rest].table, blocks[rest].bbox)  # type: ignore[arg-type]
             members.append(rest)
         taken.update(members)
         found.append((_table_block(blocks, members, grid, [c]), members))
@@ -163,18 +163,33 @@ def _rest_of_table(blocks: list[Block], region: BBox, grid: TableGrid, taken: se
     return None
 
 
-def _joined(grid: TableGrid, rest: TableGrid) -> TableGrid:
-    """``grid`` with the rows of the parser's table below it (its header row is one of the body rows)."""
+def _joined(grid: TableGrid, rest: TableGrid, rest_box: BBox | None = None) -> TableGrid:
+    """``grid`` with the rows of the parser's table below it (its header row is one of the body rows, boxed by
+    :func:`_header_band`)."""
     rows = [*rest.header_rows, *rest.body_rows]
     own = rest.body_row_bboxes if len(rest.body_row_bboxes) == len(rest.body_rows) else [None] * len(rest.body_rows)
+    head = _header_band(rest, own, rest_box)
     page = grid.body_row_pages[0] if grid.body_row_pages else None
     return grid.model_copy(
         update={
             "body_rows": [*grid.body_rows, *rows],
-            "body_row_bboxes": [*grid.body_row_bboxes, *([None] * len(rest.header_rows)), *own],
+            "body_row_bboxes": [*grid.body_row_bboxes, *head, *own],
             "body_row_pages": [*grid.body_row_pages, *([page] * len(rows))] if page is not None else [],
         }
     )
+
+
+def _header_band(rest: TableGrid, own: list[BBox | None], rest_box: BBox | None) -> list[BBox | None]:
+    """The boxes of the header rows of the parser's table below a loose table, which become body rows: their own
+    boxes when known; else a single header row lies between the top of the parser's table (``rest_box``, 0..1 of
+    the page, origin top-left) and its first body row's box, across the table; else none is known."""
+    n = len(rest.header_rows)
+    if len(rest.header_row_bboxes) == n and all(b is not None for b in rest.header_row_bboxes):
+        return list(rest.header_row_bboxes)
+    first = own[0] if own else None
+    if n == 1 and rest_box is not None and first is not None and rest_box[1] < first[1]:
+        return [(rest_box[0], rest_box[1], rest_box[2], first[1])]
+    return [None] * n
 
 
 def _table_block(blocks: list[Block], members: list[int], grid: TableGrid, caption: list[int]) -> Block:

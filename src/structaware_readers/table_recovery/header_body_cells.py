@@ -27,10 +27,12 @@ def row_cell_boxes(
     boxes: list[BBox | None],
     page_lines: Callable[[int], list[TextLine]],
     words: Callable[[str], list[str]],
+    regions: dict[int, BBox] | None = None,
 ) -> dict[str, Any]:
     """The grid fields to update for body rows boxed by ``boxes`` on ``pages``: their boxes (cut by
     :func:`~.merged_cells.cell_boxes`) and merged cells' boxes, and those of the header rows read as body rows when
-    their boxes are known (on the first body row's page); a header's merged cells only when it has some."""
+    their boxes are known (on the first body row's page); a header's merged cells only when it has some. ``regions``
+    (page -> the table's region there) bound a merged cell running on below the last rows of a page."""
     moved = rows_to_body(grid)
     keep = len(grid.header_rows) - moved
     known = len(grid.header_row_bboxes) == len(grid.header_rows) and pages
@@ -42,7 +44,7 @@ def row_cell_boxes(
     }
     view = grid.model_copy(update=moved_rows) if head else grid
     every = head + boxes
-    cells = cell_boxes(view, [pages[0]] * len(head) + pages if head else pages, every, page_lines, words)
+    cells = cell_boxes(view, [pages[0]] * len(head) + pages if head else pages, every, page_lines, words, regions)
     update: dict[str, Any] = {"body_row_bboxes": every[len(head) :], "body_row_pages": pages}
     if any(cells[len(head) :]):
         update["body_row_cell_bboxes"] = cells[len(head) :]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.broken_runs import joined_runs
+from structaware_readers.table_recovery.cell_foot import foot_band
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
@@ -75,6 +76,7 @@ def cell_boxes(
     boxes: list[BBox | None],
     page_lines: Callable[[int], list[TextLine]],
     words: Callable[[str], list[str]],
+    regions: dict[int, BBox] | None = None,
 ) -> list[list[tuple[int, int, BBox]]]:
     """For each body row, ``(column, page, box)`` of each merged cell it covers that its own box
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
@@ -85,7 +87,8 @@ def cell_boxes(
     is on gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
     stretched to the cell's height) is cut to the row's own lines in ``boxes``, and the row gets the cell's box
     too; so is the box of any row stretched over lines of its merged cells beyond its own lines
-    (:func:`_cut_to_own_lines`)."""
+    (:func:`_cut_to_own_lines`). A cell beside the last rows boxed on a page is sought down to the foot of the
+    table's region there (``regions``: page -> box, :mod:`.cell_foot`)."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
     cell_of: dict[tuple[int, int], list[tuple[int, int, BBox]]] = {}  # (row, column): the cell's boxes
     merged = merged_cells(grid)
@@ -99,6 +102,7 @@ def cell_boxes(
         for page in sorted({pages[r] for r in covered}):
             there = [r for r in covered if pages[r] == page]
             band = [boxes[r] for r in there] + (_header_boxes(grid, cell) if page == pages[0] else [])
+            band += foot_band(there, pages, boxes, page, (regions or {}).get(page))
             lines = _cell_lines(grid, cell, there, band, page_lines(page), text, words)  # type: ignore[arg-type]
             if _share(text, lines) >= MIN_CELL_SHARE:
                 pad = PAD * max(min(ln.y1 - ln.y0, ln.x1 - ln.x0) for ln in lines)  # a line's thickness, turned or not
@@ -291,7 +295,9 @@ def _cut_to_own_lines(
     the cell's boxes on the row's page) and of other rows (a line whose words are no cell's, or the row's
     own and a merged cell's, keeps it whole; a line of a merged cell's words outside its boxes too, unless it is
     one word other rows' cells not shared with this row hold, as a conjunction a long note cell happens to
-    hold)."""
+    hold). A line of words both the row's own cells and a merged cell say is the row's own when it lies outside
+    that cell's boxes (:func:`_off_cells`: the last line of a wrapped cell, one word long, beside a note that says
+    the word too)."""
     row = grid.body_rows[r]
     own = "".join(w for k, c in enumerate(row) if k not in shared for w in words(c))
     spanning = {k: "".join(words(row[k])) for k in shared if k < len(row)}
@@ -308,7 +314,7 @@ def _cut_to_own_lines(
         if len(joined) < 2:
             continue
         cols = {k for k, t in spanning.items() if joined in t}
-        if joined in own and not cols:
+        if joined in own and (not cols or _off_cells(ln, cols, outlined)):
             mine.append(ln)
         elif cols and joined not in own:
             rest.append((ln, cols))
@@ -331,6 +337,12 @@ def _cut_to_own_lines(
         if outside and not short:
             return None
     return (box[0], max(box[1], top - PAD * height), box[2], min(box[3], bottom + PAD * height))
+
+
+def _off_cells(ln: TextLine, cols: set[int], outlined: dict[int, list[BBox]]) -> bool:
+    """Each merged cell of ``cols`` is outlined on the page (``outlined``: column -> its boxes) and ``ln``'s middle
+    lies in none of its boxes: the line is printed elsewhere than the cells whose words it says."""
+    return all(outlined.get(k) for k in cols) and not any(centre_in(ln, b) for k in cols for b in outlined[k])
 
 
 def _column(lines: list[TextLine]) -> list[TextLine]:

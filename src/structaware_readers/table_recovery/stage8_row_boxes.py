@@ -137,7 +137,7 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                     boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
                     boxes = box_echo_rows(grid, pages, boxes, page_runs, _words)
                 # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
-                update = row_cell_boxes(grid, pages, boxes, page_runs, _words)
+                update = row_cell_boxes(grid, pages, boxes, page_runs, _words, _regions(block))
                 if any(getattr(grid, k) != v for k, v in update.items()):
                     found = block.model_copy(update={"table": grid.model_copy(update=update)})
                     blocks[i] = with_cells_of(found, original) if block is not original else found
