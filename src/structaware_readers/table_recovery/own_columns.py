@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from structaware_readers.models import BBox, Block, TableGrid
+from structaware_readers.table_recovery.merged_cells import centre_in
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.tables.header_trim import rows_to_body
 
@@ -114,12 +115,12 @@ def column_pieces(box: BBox, cell_words: list[str], lines: list[TextLine]) -> li
     """The pieces of ``box`` (each with the column whose cell holds its lines) for a row whose cells' words, run
     together, are ``cell_words``, among the page's ``lines``; ``None`` when the box is to stay whole."""
     own_text = "".join(cell_words)
-    own = [ln for ln in lines if _centre_in(ln, box) and _is_own(ln, own_text)]
+    own = [ln for ln in lines if centre_in(ln, box) and _is_own(ln, own_text)]
     if not own:
         return None
     level = [ln for ln in own if ln.x1 - ln.x0 >= ln.y1 - ln.y0]  # a merged cell printed sideways stretches no box
     whole = (box[0], min([box[1], *(ln.y0 for ln in level)]), box[2], max([box[3], *(ln.y1 for ln in level)]))
-    inside = [ln for ln in lines if _centre_in(ln, whole)]  # its own lines whole: those they reach beside them
+    inside = [ln for ln in lines if centre_in(ln, whole)]  # its own lines whole: those they reach beside them
     foreign = sum(_chars(ln) for ln in inside if not _is_own(ln, own_text))
     if foreign < FOREIGN_SHARE * sum(_chars(ln) for ln in inside):
         return None
@@ -134,8 +135,8 @@ def column_pieces(box: BBox, cell_words: list[str], lines: list[TextLine]) -> li
         (max(box[0], a), max(y0 - PAD, whole[1]), min(box[2], b), min(y1 + PAD, whole[3])) for a, y0, b, y1 in spans
     ]
     grown = (box[0], min(box[1], *(p[1] for p in pieces)), box[2], max(box[3], *(p[3] for p in pieces)))
-    others = [ln for ln in lines if _centre_in(ln, grown) and not _is_own(ln, own_text)]
-    left = sum(_chars(ln) for ln in others if any(_centre_in(ln, p) for p in pieces))
+    others = [ln for ln in lines if centre_in(ln, grown) and not _is_own(ln, own_text)]
+    left = sum(_chars(ln) for ln in others if any(centre_in(ln, p) for p in pieces))
     if left > LEFT_SHARE * sum(_chars(ln) for ln in others):
         return None
     return [(p, _column(p, own, cell_words)) for p in pieces]
@@ -144,7 +145,7 @@ def column_pieces(box: BBox, cell_words: list[str], lines: list[TextLine]) -> li
 def _column(piece: BBox, own: list[TextLine], cell_words: list[str]) -> int:
     """The column whose cell holds the lines of ``piece`` (the first non-empty cell when none does)."""
     for ln in own:
-        if _centre_in(ln, piece):
+        if centre_in(ln, piece):
             text = "".join(ln.words)
             for c, cell in enumerate(cell_words):
                 if text and text in cell:
@@ -159,8 +160,3 @@ def _is_own(line: TextLine, own_text: str) -> bool:
 
 def _chars(line: TextLine) -> int:
     return sum(len(w) for w in line.words)
-
-
-def _centre_in(line: TextLine, box: BBox) -> bool:
-    x, y = (line.x0 + line.x1) / 2, (line.y0 + line.y1) / 2
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
