@@ -21,8 +21,8 @@ from malformed_ingest import good_index, run_batch
 from malformed_pdfs import CASES, LINES, blank_pages, huge_blank_image, thousands_of_pages, write_cases
 from structaware_readers.common import limits
 from structaware_readers.errors import EmptyDocumentError
+from structaware_readers.load import pdf_route as route
 from structaware_readers.mineru.failures import ModelsMissingError
-from structaware_readers.ocr import route
 from structaware_readers.ocr.engine import OcrLine
 from structaware_readers.ocr.pages import render_page, scan_pages
 
