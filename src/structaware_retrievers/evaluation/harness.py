@@ -142,8 +142,8 @@ def run_eval(
             prewarm([sparse], [u.search_text() for _, units in built for u in units], say, m)
             for doc, units in built:
                 index.add_document(doc, units)
-            # one layout of the store for the same units: exact search returns points of equal score in the
-            # store's order, which two builds share only once optimised (``StructureIndex.ingest`` does the same)
+            # as ``StructureIndex.ingest`` does at its end (points of equal BM25 score rank alike in every build
+            # whatever the layout: ``encoders.sparse.tie_broken``)
             index.optimize()
             unit_stats[m] = {
                 "units": n_units,

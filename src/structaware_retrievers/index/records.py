@@ -25,7 +25,7 @@ import numpy as np
 
 from structaware_readers.errors import MalformedInputError, StoreError
 from structaware_readers.models import Unit, UnitType
-from structaware_retrievers.encoders.sparse import NO_BM25_TERMS
+from structaware_retrievers.encoders.sparse import NO_BM25_TERMS, tie_broken
 from structaware_retrievers.index.commit import recover, write_document
 from structaware_retrievers.index.structure_index import StructureIndex
 from structaware_retrievers.query.filters import METADATA_KEY, HasId, PointFilter, evidence_default, to_point_filter
@@ -206,7 +206,7 @@ class RecordIndex:
             note = getattr(idx.dense, "note_dim", None)
             if note is not None:
                 note(int(vectors.shape[-1]))
-            sparse = idx.sparse.embed_documents(list(sparse_texts))
+            sparse = tie_broken(idx.sparse.embed_documents(list(sparse_texts)), ids)
             idx.writer.ensure_collection()  # creates it with this model's id and dimension
             points = [
                 PointRecord(id=i, payload=dict(p), dense=v.tolist(), sparse=s)

@@ -15,6 +15,7 @@ from structaware_readers.ids import doc_id_from_file
 from structaware_readers.models import SCHEMA_VERSION, ParsedDocument, Unit
 from structaware_retrievers.encoders import DenseEncoder, EmbeddingCache, SparseEncoder
 from structaware_retrievers.encoders.model_assets import cache_dir
+from structaware_retrievers.encoders.sparse import tie_broken
 from structaware_retrievers.index.commit import recover, write_document
 from structaware_retrievers.query.filters import Match, PointFilter
 from structaware_retrievers.search.results import IngestReport
@@ -264,7 +265,7 @@ class IndexWriter:
                 texts = [u.embedding_text() for u in units]
                 self.ensure_cache()
                 dense = self.dense.embed_array(texts)
-                sparse = self.sparse.embed_documents([u.search_text() for u in units])
+                sparse = tie_broken(self.sparse.embed_documents([u.search_text() for u in units]), ids)
             except BaseException:
                 if preparing is not None:
                     preparing.join()
