@@ -11,6 +11,7 @@ from structaware_readers.errors import MalformedInputError
 from structaware_readers.models import BBox, Block, TableGrid
 from structaware_readers.table_recovery.pdf_text_layer import grid_from_region
 from structaware_readers.table_recovery.reading_direction import reading_text, region_words
+from structaware_readers.table_recovery.shown_page import shown_page
 from structaware_readers.table_recovery.split_regions import covered_share
 from structaware_readers.table_recovery.stage1_select import has_grid
 from structaware_readers.table_recovery.stage2_find_pdf import open_pdf, pdf_label
@@ -126,14 +127,14 @@ class TextLayer:
 
     def page(self, number: int) -> PageLines:
         if self._open is not None and self._open.number != number:
-            self._open.page.close()
+            self._open.page.root_page.close()
         if self._open is None or self._open.number != number:
-            self._open = PageLines(self._plumber.pages[number - 1], number)
+            self._open = PageLines(shown_page(self._plumber, number), number)
         return self._open
 
     def close(self) -> None:
         if self._open is not None:
-            self._open.page.close()
+            self._open.page.root_page.close()
             self._open = None
         self._cm.__exit__(None, None, None)
 

@@ -9,6 +9,7 @@ from structaware_readers.errors import InputNotFoundError, MalformedInputError, 
 from structaware_readers.models import BlockKind, ParsedDocument
 from structaware_readers.table_recovery.pdfium_text import PdfiumText
 from structaware_readers.table_recovery.record import PdfSource
+from structaware_readers.table_recovery.shown_page import shown_page
 from structaware_readers.table_recovery.stage1_select import needs_check, needs_parts_check, needs_recovery, select
 from structaware_readers.table_recovery.stage2_find_pdf import find_pdf, open_pdf, pdf_label
 from structaware_readers.table_recovery.stage3_split_tables import join_split_tables
@@ -100,13 +101,13 @@ def recover_table_grids(doc: ParsedDocument, pdf: PdfSource | None = None) -> Pa
             rec.text = _pdfium_text(pdf)
         try:
             for page_number in rec.pages():
-                page = plumber.pages[page_number - 1]
+                page = shown_page(plumber, page_number)
                 try:
                     join_split_tables(rec, page_number, page)
                     rebuild_from_text_layer(rec, page_number, page)
                     check_parser_markup(rec, page_number, page)
                 finally:
-                    page.close()  # pdfplumber caches a page's objects until it is closed
+                    page.root_page.close()  # pdfplumber caches a page's objects until it is closed
             check_merged_parts(rec, plumber)
         finally:
             if rec.text is not None:

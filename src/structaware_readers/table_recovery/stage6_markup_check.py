@@ -33,6 +33,7 @@ from structaware_readers.table_recovery.reading_direction import region_words
 from structaware_readers.table_recovery.record import Recovery
 from structaware_readers.table_recovery.row_accounting import figure_runs, glued_figures, keeps_rows
 from structaware_readers.table_recovery.rows_outside import without_rows_above, without_rows_below
+from structaware_readers.table_recovery.shown_page import shown_page
 from structaware_readers.table_recovery.stacked_rows import may_hold_stacked_rows, splits_names
 from structaware_readers.tables import grid_to_text
 
@@ -385,7 +386,7 @@ def _mended(grid: TableGrid | None, bbox: Any, runs: list[TextRun] | None) -> Ta
 def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
     """``block`` (a table merged across pages) with the text layer's grid, read part by part, when that
     cuts stacked items into rows of their own (:func:`~.markup_check.check_parts`)."""
-    pages = [plumber.pages[p - 1] for p in (block.page, *block.extra_pages)]
+    pages = [shown_page(plumber, p) for p in (block.page, *block.extra_pages)]
     try:
         grid = check_parts(block, pages, vocabulary)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types on broken content streams
@@ -393,7 +394,7 @@ def _checked_parts(block: Block, plumber: Any, vocabulary: Any) -> Block:
         grid = None
     finally:
         for page in pages:
-            page.close()
+            page.root_page.close()
     if grid is None:
         return block
     return block.model_copy(update={"table": grid, "text": grid_to_text(grid)})
