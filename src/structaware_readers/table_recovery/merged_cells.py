@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.broken_runs import joined_runs
 from structaware_readers.table_recovery.cell_foot import foot_band
+from structaware_readers.table_recovery.repeated_cells import printed_per_row
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
 
@@ -82,8 +83,9 @@ def cell_boxes(
     (``boxes``, one per row, on ``pages``) does not hold: the cell's lines among ``page_lines(page)``
     between the top and bottom of the boxes of the rows it covers on that page (and of the header rows whose cell
     of the column says it, on the first page: a column header reaching down beside the rows, :func:`_header_boxes`),
-    the lines whose words are the cell's and no other cell's of those rows. A cell printed in every row (equal
-    values one under the other, no row's box reaching over another's) adds nothing; one printed on each page it
+    the lines whose words are the cell's and no other cell's of those rows. Equal cells each row prints a copy of
+    are the rows' own, no merged cell (:mod:`.repeated_cells`); a cell printed in every row (equal values one under
+    the other, no row's box reaching over another's) adds nothing; one printed on each page it
     is on gets a box on each. The box of a row printing the cell that holds lines of the other rows it covers (a box
     stretched to the cell's height) is cut to the row's own lines in ``boxes``, and the row gets the cell's box
     too; so is the box of any row stretched over lines of its merged cells beyond its own lines
@@ -91,7 +93,13 @@ def cell_boxes(
     table's region there (``regions``: page -> box, :mod:`.cell_foot`)."""
     out: list[list[tuple[int, int, BBox]]] = [[] for _ in grid.body_rows]
     cell_of: dict[tuple[int, int], list[tuple[int, int, BBox]]] = {}  # (row, column): the cell's boxes
-    merged = merged_cells(grid)
+    merged = [  # equal cells each row prints itself are the rows' own (:mod:`.repeated_cells`)
+        m
+        for m in merged_cells(grid)
+        if not printed_per_row(
+            list(range(m.first, m.last + 1)), pages, boxes, page_lines, "".join(words(grid.body_rows[m.first][m.col]))
+        )
+    ]
     shared = [{m.col for m in merged if m.first <= r <= m.last} for r in range(len(grid.body_rows))]
     for cell in merged:
         covered = [r for r in range(cell.first, cell.last + 1) if boxes[r] is not None]

@@ -4,7 +4,9 @@ page (a table whose first column is printed sideways can come out this way, its 
 Stage 8 boxes a row across the table's width, from the top of its lines to their bottom; a row that is a printed
 column would get a box over the whole table. Here the rows' own text runs decide: when, taken in the grid's order,
 each found row lies wholly to the right of the one before and beside it (their runs overlap from top to bottom),
-the rows are columns, and each gets the box of the runs printed in its own column. A row none of whose runs was
+the rows are columns, and each gets the box of the runs printed in its own column. A row's column is where its runs
+printed the way most of its characters are lie (a label printed sideways beside the rows, whose words a
+concept's cells say too, is not that concept's column). A row none of whose runs was
 found (cells of one character, ``#1``) gets the runs between the columns of the rows found before and after it.
 Boxes are 0..1 of the displayed page, origin top-left.
 """
@@ -36,7 +38,7 @@ def column_boxes(
     order = [r for r in rows if found.get(r)]
     if len(order) < 2:
         return {}
-    spans = {r: _core(found[r]) for r in order}
+    spans = {r: _core(_one_way(found[r])) for r in order}
     for a, b in zip(order, order[1:]):
         (_, ay0, ax1, ay1), (bx0, by0, _, by1) = spans[a], spans[b]
         beside = min(ay1, by1) - max(ay0, by0)
@@ -64,6 +66,16 @@ def column_boxes(
             min(bottom + pad, region[3]),
         )
     return out
+
+
+def _one_way(runs: list[TextLine]) -> list[TextLine]:
+    """The runs of ``runs`` printed the way most of their characters are, across or sideways: a printed column's
+    cells read one way, and a label printed sideways beside them whose words its cells say too (``focused
+    psychotherapies`` beside the concept ``Addiction focused psychotherapies``) is another column's."""
+    turned = [x for x in runs if x.y1 - x.y0 > x.x1 - x.x0]
+    across = [x for x in runs if x.y1 - x.y0 <= x.x1 - x.x0]
+    size = [sum(len("".join(x.words)) for x in part) for part in (turned, across)]
+    return turned if size[0] > size[1] else across
 
 
 def _core(runs: list[TextLine]) -> BBox:
