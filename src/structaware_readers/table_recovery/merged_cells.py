@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from structaware_readers.models import BBox, TableGrid
 from structaware_readers.table_recovery.broken_runs import joined_runs
 from structaware_readers.table_recovery.cell_foot import foot_band
+from structaware_readers.table_recovery.line_pieces import piece_of_other_line
 from structaware_readers.table_recovery.repeated_cells import printed_per_row
 from structaware_readers.table_recovery.text_lines import TextLine
 from structaware_readers.table_recovery.whole_cell_lines import whole_cell_lines
@@ -199,7 +200,8 @@ def _cell_lines(
             for ln in candidates
             if ln in sure or ln in beside or left - thick <= (ln.x0 + ln.x1) / 2 <= right + thick
         ]
-    return [ln for ln in candidates if ln in sure or left <= (ln.x0 + ln.x1) / 2 <= right]
+    across = [ln for ln in candidates if ln not in sure and left <= (ln.x0 + ln.x1) / 2 <= right]
+    return [ln for ln in candidates if ln in sure or (ln in across and not piece_of_other_line(ln, lines, text))]
 
 
 def _turned(ln: TextLine) -> bool:

@@ -6,7 +6,9 @@ first row's box over theirs, and the row is outlined with their lines. Ruled row
 row's box holding the middle of a later row's box on its page (not a row saying the same in every cell: the ruling
 split one row in two) is cut at the top of the first such box, when the box so cut still holds :data:`HOLDS_OWN`
 of the characters of the row's cells that differ from those rows' (a merged cell's lines are outlined by
-:mod:`.merged_cells`). Boxes are 0..1 of the displayed page, origin top-left; pages 1-based.
+:mod:`.merged_cells`; a cell spanning columns, copied by the row into each of them, is one cell: said by a row
+below in any of those columns, none of its copies is the row's own). Boxes are 0..1 of the displayed page, origin
+top-left; pages 1-based.
 """
 
 from __future__ import annotations
@@ -68,11 +70,21 @@ def _same_row(grid: TableGrid, r: int, x: int) -> bool:
 
 
 def _own_words(grid: TableGrid, r: int, under: list[int], words: Callable[[str], list[str]]) -> list[str]:
-    """The words of row ``r``'s cells that differ from the same column's cell of every row of ``under``."""
+    """The words of row ``r``'s cells that differ from the cell of every row of ``under`` in the same column, or in
+    any column of the cell's copies side by side (a cell spanning columns, repeated in each of them by row ``r``,
+    said in fewer by a row below it spans down to)."""
     rows = grid.body_rows
-    row = rows[r]
+    row = [" ".join(c.split()) for c in rows[r]]
+
+    def span(c: int) -> range:
+        first, last = c, c
+        while first > 0 and row[first - 1] == row[c]:
+            first -= 1
+        while last + 1 < len(row) and row[last + 1] == row[c]:
+            last += 1
+        return range(first, last + 1)
 
     def same(c: int, x: int) -> bool:
-        return c < len(rows[x]) and " ".join(rows[x][c].split()) == " ".join(row[c].split())
+        return any(k < len(rows[x]) and " ".join(rows[x][k].split()) == row[c] for k in span(c))
 
-    return [w for c, cell in enumerate(row) if not any(same(c, x) for x in under) for w in words(cell)]
+    return [w for c, cell in enumerate(rows[r]) if not any(same(c, x) for x in under) for w in words(cell)]

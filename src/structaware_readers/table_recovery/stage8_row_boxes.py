@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, TableGrid
+from structaware_readers.table_recovery.beside_rows import cut_beside_rows
 from structaware_readers.table_recovery.between_rows import row_between
 from structaware_readers.table_recovery.cell_chains import continued_row
 from structaware_readers.table_recovery.echo_rows import box_echo_rows
@@ -135,6 +136,7 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 pages = _pages(block)  # a box is read with its page
                 if grid.grid_source == "pdf_text_layer":  # ruled rows: none lies inside another
                     boxes = cut_nested_rows(grid, pages, boxes, page_runs, _words)
+                    boxes = cut_beside_rows(grid, pages, boxes)
                     boxes = box_echo_rows(grid, pages, boxes, page_runs, _words)
                 # may cut a box stretched over merged rows; a header row read as a body row shares merged cells too
                 update = row_cell_boxes(grid, pages, boxes, page_runs, _words, _regions(block))

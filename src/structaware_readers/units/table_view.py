@@ -245,9 +245,11 @@ class TableView:
             ref = (ref[0], own, ref[2])
             merged = [(ref[0], box, ref[2]) for box in rest]
             if len(grid.body_row_cell_bboxes) == len(grid.body_rows):  # the merged cells it shows, printed apart
+                said = {" ".join(c.split()) for c in cells if c.strip()}  # a cell spanning columns: said in any
                 for col, p, box in grid.body_row_cell_bboxes[i]:  # a cell spanning columns too: its box once
                     more = (_row_element(self.block, p)[0], box, p)
-                    if col < len(cells) and cells[col].strip() and more not in merged:
+                    shown = col < len(cells) and cells[col].strip()
+                    if (shown or _said(grid.body_rows[i], col, said)) and more not in merged:
                         merged.append(more)
         builder.emit(
             unit_type,
@@ -269,6 +271,11 @@ def _columns(headers: list[str]) -> str:
     """``Columns: a; b`` for the shared context: each header once where it spans adjacent columns."""
     named = [h for i, h in enumerate(headers) if h and (i == 0 or headers[i - 1] != h)]
     return f"Columns: {'; '.join(named)}" if named else ""
+
+
+def _said(row: list[str], col: int, said: set[str]) -> bool:
+    """The row's cell of column ``col`` is one of the texts ``said`` (a unit's cells) in another column."""
+    return col < len(row) and bool(row[col].strip()) and " ".join(row[col].split()) in said
 
 
 def _row_element(block: Block, page: int) -> tuple[str, BBox | None, int]:
