@@ -227,3 +227,22 @@ def test_a_tall_row_is_cut_above_the_rows_its_note_spans_down_to(spanning) -> No
     note = unit_outlines(next(u for u in units if u.table.cells[1] == LONG), (W, H))  # type: ignore[union-attr]
     for ch in char_boxes(pdf, lines):
         assert holds(note, ch), (ch, note)
+
+
+def test_a_row_that_is_one_spanning_cell_keeps_its_copies_as_its_own() -> None:
+    """Trap for counting a spanning cell once: a units line copied into every column, over a part of the table whose
+    first column says it again, has no other cell. Counted once it would have no words to be cut to, so its box
+    would stay over the rows below; its copies stay its own words."""
+    from structaware_readers.table_recovery.nested_rows import _own_words
+
+    units = "(Grams per basket)"
+    grid = TableGrid(
+        header_rows=[["", "Spring", "Autumn"]],
+        body_rows=[[units, units, units], ["Pears", "120", "140"], [units, "", ""]],
+        grid_source="pdf_text_layer",
+    )
+    assert _own_words(grid, 0, [1, 2], str.split) == [*units.split()] * 2
+    # the tall row of the drawing above: the note copied into two columns, said by a row below, is not its own
+    body = [[TALL_CELLS[0], LONG, LONG, TALL_CELLS[1]], [LOW_KEYS[0], LONG, "", ""]]
+    spanning = TableGrid(header_rows=[["Key", "Note", "", "Plan"]], body_rows=body, grid_source="pdf_text_layer")
+    assert _own_words(spanning, 0, [1], str.split) == [*TALL_CELLS[0].split(), *TALL_CELLS[1].split()]

@@ -84,7 +84,13 @@ def _own_words(grid: TableGrid, r: int, under: list[int], words: Callable[[str],
             last += 1
         return range(first, last + 1)
 
-    def same(c: int, x: int) -> bool:
-        return any(k < len(rows[x]) and " ".join(rows[x][k].split()) == row[c] for k in span(c))
+    def same(c: int, x: int, spans: bool) -> bool:
+        cols = span(c) if spans else (c,)
+        return any(k < len(rows[x]) and " ".join(rows[x][k].split()) == row[c] for k in cols)
 
-    return [w for c, cell in enumerate(rows[r]) if not any(same(c, x) for x in under) for w in words(cell)]
+    def own(spans: bool) -> list[str]:
+        return [w for c, cell in enumerate(rows[r]) if not any(same(c, x, spans) for x in under) for w in words(cell)]
+
+    # a row that is nothing but one cell spanning its columns (a units line over each part of a table) keeps its
+    # copies as its own: counted once, it would have no words left to be cut to
+    return own(True) or own(False)
