@@ -80,3 +80,22 @@ def row_units(pdf: Path, grid: TableGrid, region: Box, name: str) -> list[Unit]:
     block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region, table=grid)
     doc = ParsedDocument(doc_id=f"{name}001", source=str(pdf), name=name, parser="mineru", page_count=1, blocks=[block])
     return [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+
+
+def check_own_columns(
+    pdf: Path, units: list[Unit], columns: list[list[str]], region: Box, size: tuple[float, float]
+) -> None:
+    """Each table unit ``r`` (``row_index``) is outlined as printed column ``columns[r]`` (its lines' texts): every
+    character of that column held, none of another column's under an outline, and no outline the whole ``region``
+    (0..1 of the page; ``size`` the page's width and height in points). Raises ``AssertionError``."""
+    by_row = {u.table.row_index: u for u in units if u.table is not None}
+    assert sorted(by_row) == list(range(len(columns))), sorted(by_row)
+    chars = [[box for line in col for box in char_boxes(pdf, [line])] for col in columns]
+    whole = tuple(v * s for v, s in zip(region, (*size, *size)))
+    for r, unit in by_row.items():
+        outlines = unit_outlines(unit, size)
+        assert outlines and all(o != whole for o in outlines), (unit.text, outlines)
+        for box in chars[r]:
+            assert holds(outlines, box), (unit.text, box, outlines)
+        for k, boxes in enumerate(chars):
+            assert k == r or not any(over(outlines, box) for box in boxes), (unit.text, columns[k])

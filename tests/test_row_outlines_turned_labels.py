@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, holds, over, row_units, unit_outlines
+from pdf_chars import check_own_columns, row_units
 from structaware_readers.models import TableGrid
 
 W, H = 612.0, 792.0
@@ -90,20 +90,10 @@ def _units(pdf: Path, bottom: float, label_row: bool) -> tuple[list, tuple[float
 def test_rows_of_a_turned_grid_beside_a_sideways_label_are_outlined_as_their_columns(tmp_path, label_row) -> None:
     pdf = tmp_path / "labels.pdf"
     units, region = _units(pdf, _make_pdf(pdf), label_row)
-    by_row = {u.table.row_index: u for u in units if u.table is not None}
-    assert sorted(by_row) == list(range(3 + label_row))
     columns = [LABEL] if label_row else []
     columns += [
         [p[0] for p in PRINTED] + [HEADER[0]],
         [line for p in PRINTED for line in p[1]] + [HEADER[1]],
         [line for p in PRINTED for line in p[2]] + [HEADER[2]],
     ]
-    chars = [[box for line in col for box in char_boxes(pdf, [line])] for col in columns]
-    whole = tuple(v * s for v, s in zip(region, (W, H, W, H)))
-    for r, unit in by_row.items():
-        outlines = unit_outlines(unit, (W, H))
-        assert outlines and all(o != whole for o in outlines), (unit.text, outlines)
-        for box in chars[r]:
-            assert holds(outlines, box), (unit.text, box, outlines)
-        for k, boxes in enumerate(chars):
-            assert k == r or not any(over(outlines, box) for box in boxes), (unit.text, columns[k])
+    check_own_columns(pdf, units, columns, region, (W, H))
