@@ -152,6 +152,12 @@ def test_join_words_cjk_and_line_end_hyphens():
         ("<sup>1</sup> In addition, between 1995 and 2007", "1 In addition, between 1995 and 2007"),
         ("metformin<sup>b</sup> daily", "metformin^b daily"),
         ("CHA<sub>2</sub>DS<sub>2</sub>-VASc", "CHA2DS2-VASc"),
+        # words a parser took for a subscript: a line under a figure, words after a mark
+        ("2015<sub>Grade</sub><sup>3</sup>", "2015 Grade^3"),
+        ("17<sub>Recommendation</sub>", "17 Recommendation"),
+        ("kg/m<sup>2</sup> <sub>with</sub> <sub>one</sub> <sub>or</sub> more", "kg/m^2 with one or more"),
+        ("tablets<sup>1A</sup>+,2D <sub>OR</sub>", "tablets^1A+,2D OR"),
+        ("T<sub>max</sub>, 18<sub>F</sub>-FDG, H<sub>2</sub>O", "Tmax, 18F-FDG, H2O"),  # traps: scripts
         ("BP &lt;140/90 mm Hg &amp; HbA1c &#8805; 7%", "BP <140/90 mm Hg & HbA1c ≥ 7%"),
         ('<span style="color:red">Weak</span> for', "Weak for"),
         # traps: text that only looks like markup

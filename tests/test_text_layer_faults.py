@@ -78,6 +78,43 @@ def test_overlapping_lines_merged_glyph_by_glyph_read_as_the_page_prints(tmp_pat
     assert restore_text("Reveiw date: Jun 2021", page) == "Reveiw date: Jun 2021"
 
 
+def _shared_lines_pdf(path: Path) -> Path:
+    """A two-line label left of a dose: the label's second line shares its line of the text layer
+    with the dose (``Compound Calciferol 25 mg once a day``)."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont(FONT, SIZE)
+    c.drawString(72, 720, "Vitamin")
+    c.drawString(72, 710, "Compound")
+    c.drawString(200, 710, "Calciferol 25 mg once a day")
+    c.drawString(72, 680, "Mineral")
+    c.drawString(72, 670, "Salts")
+    c.drawString(200, 670, "Ferrous fumarate 210 mg twice a day")
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_a_cell_merged_from_lines_it_shares_with_other_cells_is_read_as_printed(tmp_path):
+    page = PdfTextLayer(_shared_lines_pdf(tmp_path / "shared.pdf")).page(1)
+    assert "Compound Calciferol 25 mg once a day" in page.text
+    merged = _merged_by_x("Vitamin", "Compound")
+    assert restore_text(merged, page) == "Vitamin Compound"
+    assert unshuffle(f"{merged} Calciferol", page) == "Vitamin Compound Calciferol"
+    # traps: the label as printed; the merge of two lines that are not next to each other; a word
+    # the text layer reads after the label stays where the parser put it
+    assert unshuffle("Vitamin Compound", page) == "Vitamin Compound"
+    far = _merged_by_x("Vitamin", "Salts")
+    assert unshuffle(far, page) == far
+    assert unshuffle(f"Calciferol {merged}", page) == "Calciferol Vitamin Compound"
+
+
+def test_a_raised_mark_in_pieces_of_two_lines_stays_one_raised_run():
+    page = _page("Dose Drops\r\ntake one at\r\nnoon2A,3D with tea\r\nfor 5 days")
+    # ``take one at`` over ``noon`` and its raised marks, merged glyph by glyph; a caret before each raised glyph
+    assert unshuffle("tnaokoeno ^2n^Ae,a3tD", page) == "take one at noon^2A,3D"
+    assert unshuffle("take one at noon^2A,3D", page) == "take one at noon^2A,3D"  # trap: as printed
+
+
 def test_a_raised_mark_of_an_overlapping_line_keeps_its_caret():
     page = _page("Adult dose\r\n400mg3A+\r\nthen\r\n200mg OD3A+\r\n,5D\r\nfor 7 days")
     # the dose line and the line of its marks below it, read as one

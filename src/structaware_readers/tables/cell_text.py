@@ -2,7 +2,11 @@ r"""The text of one HTML table cell: inline markup turned into plain text withou
 
 Entities are decoded; ``<br>`` and block elements start a new line (never ``45-75Stool``); a
 ``<sup>`` glued to a word becomes ``^x`` (``metformin^b``, ``m^2``); ``<sub>`` and other inline tags
-add their text in place (``CHA2DS2-VASc``); MinerU's ``<eq>x</eq>`` becomes ``$x$``, and a formula
+add their text in place (``CHA2DS2-VASc``). A ``<sub>`` holding words of two letters or more is a line or
+words a parser took for a subscript (MinerU: ``kg/m<sup>2</sup> <sub>with</sub>``, ``2009<sub>Grade</sub>``
+for ``2009`` over ``Grade``): it keeps the space before it, and a capitalised word is set apart from the
+figure or word it is glued to (``2009 Grade``); a lower-case one glued stays glued (``T<sub>max</sub>``,
+``Tmax``). MinerU's ``<eq>x</eq>`` becomes ``$x$``, and a formula
 that is plain once a few symbols are written as text loses its dollars (:func:`plain_math`:
 ``≥ 140/90 mmHg``). Nested tables give one line per row; spaces collapse, blank lines go.
 """
@@ -16,6 +20,9 @@ _EQ_MARKER = re.compile(r"^\^\s*\{?\s*([A-Za-z]|\d{1,2}|[*†‡§¶#]{1,3})\s*\
 _BLOCK_TAGS = {"p", "div", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6"}
 #: longest ``<sup>`` text written as ``^x``; longer superscripts are set apart by a space instead
 _MAX_SUP = 6
+#: A ``<sub>`` read as words, not as a script (module docstring); ``_LINE`` the capitalised word of a line.
+_SUB_WORDS = re.compile(r"[^\W\d_]{2,}(?:[ /-][^\W\d_]+)*[.,;:]?")
+_LINE = re.compile(r"[A-Z][a-z]+\b")
 
 
 def cell_text(cell, *, math: bool = True) -> str:
@@ -94,6 +101,12 @@ def _collect(el, parts: list[str], *, is_root: bool = False) -> None:
                 parts.append(f"^{inner}" if len(inner) <= _MAX_SUP else f" {inner} ")
             else:  # "(<sup>a</sup>)" -> "(a)"; never glued to the word after it
                 parts.append(inner if last in ("(", "[") else f" {inner} ")
+    elif tag == "sub" and _SUB_WORDS.fullmatch(" ".join("".join(el.itertext()).split())):
+        inner = " ".join("".join(el.itertext()).split())
+        last = _last_char(parts)
+        if _LINE.match(inner) and (last.isalnum() or last in ")]%"):
+            parts.append(" ")
+        parts.append(inner)
     elif tag == "sub" and 0 < len("".join(el.itertext()).strip()) <= _MAX_SUP:
         _attach(parts)
         parts.append(" ".join("".join(el.itertext()).split()))

@@ -7,7 +7,8 @@ put back, an unnamed dash put back, raised reference figures written with a care
 mark of letters glued to its word (``Lantern^TM``, where the page sets a small ``TM`` above the end of ``Lantern``),
 the hyphen of a compound a table cell wraps put back (``Blended-yield``, where the page prints ``Blended-`` ending
 a run), a fraction set small set apart from the number it follows (``2.33 1/3``), overlapped lines put in line
-order, figures of cells printed one above the other set apart (:mod:`~structaware_readers.text.stacked_figures`).
+order, figures of cells printed one above the other set apart (:mod:`~structaware_readers.text.stacked_figures`),
+a figure and the word a cell prints under it set apart (:mod:`~structaware_readers.text.line_wraps`).
 No other character is changed, added or dropped; a word the page prints is never cut; pages without a text layer
 (OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
@@ -34,6 +35,7 @@ from structaware_readers.text.layer import (
     split_glued,
     split_grouped,
 )
+from structaware_readers.text.line_wraps import split_wrapped
 from structaware_readers.text.overlapped_lines import unshuffle
 from structaware_readers.text.stacked_figures import split_stacked
 
@@ -126,7 +128,7 @@ def restore_text(text: str, page: PageWords) -> str:
             printed = page.fraction(core)
             if printed is not None:
                 return run[:at] + printed + run[at + len(core) :]
-        pieces = split_figures(core, page) or split_grouped(core, page)
+        pieces = split_figures(core, page) or split_grouped(core, page) or split_wrapped(core, page)
         if not pieces:
             core = run.strip(_EDGE_BUT_BRACKETS)  # ``(4.0)(17.7)``: each piece keeps its brackets
             at = run.index(core) if core else 0
