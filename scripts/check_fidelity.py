@@ -21,7 +21,9 @@ layer of every page with PDFium (``pypdfium2``), and counts per document:
   compared like any text: each of their numbers must be printed on the unit's pages.
 * **glued words**: a run of 4+ Latin, Greek or Cyrillic letters of a unit's text that is no word of
   the text layer of its pages, while a cut of it into 2 or more such words is
-  (``Pericardiocentesisisrecommendedfor``). A word the page prints whole is never glued
+  (``Pericardiocentesisisrecommendedfor``); and figures glued to a word of 3+ letters that the text
+  layer prints as a word but never glued to those figures (``2009Grade``, a year over a header word;
+  ``kg/m^2with``, a mark and the word after it). A word the page prints whole is never glued
   (``methylprednisolone``), nor one it joins across a line-end hyphen, nor one whose letter the
   font maps to a control character (``Yılmazo\\x01glu`` read ``Yılmazoglu``: no one can name the
   letter), nor one a narrow cell wraps without a hyphen (``hyper`` / ``tension``) that the document
@@ -86,6 +88,9 @@ NUMBER = re.compile(r"(?<![\d.,])\d+(?:(?:\. ?|,)\d+)*")
 SUPERSCRIPT = re.compile(r"\^(\w{1,3})")
 _KEPT_HYPHEN = re.compile(rf"({WORD.pattern})- ({WORD.pattern})")
 MIN_GLUED = 4  # shorter runs of letters are not checked for glue
+#: Figures and the word glued after them (``2009Grade``: a year over a header word; ``2with``: a mark
+#: and the word after it), not after a letter (``mTBI2``, ``H2O`` are names).
+_FIGURE_WORD = re.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*([^\W\d_]{3,})")
 
 
 _SUPERSCRIPT_FIGURES = re.compile(r"\^(\d+(?:[,–-]\d+)*)")
@@ -194,11 +199,17 @@ def altered_numbers(text: str, page: PageWords) -> list[str]:
 
 
 def glued_words(text: str, page: PageWords) -> list[str]:
-    """Runs of letters of ``text`` that are no word of the page but 2+ of its words."""
-    return [
-        w for w in WORD.findall(_for_words(text))
+    """Runs of letters of ``text`` that are no word of the page but 2+ of its words, and figures glued
+    to a word of the page that the page never prints glued (``2009Grade``, ``m^2with``)."""
+    text = _for_words(text)
+    found = [
+        w for w in WORD.findall(text)
         if len(w) >= MIN_GLUED and split_glued(w, page, adjacent=False) is not None
     ]  # fmt: skip
+    for m in _FIGURE_WORD.finditer(text):
+        if m.group(1).lower() in page.words and m.group(0) not in page.text:
+            found.append(m.group(0))
+    return found
 
 
 def broken_hyphens(text: str, page: PageWords) -> list[str]:

@@ -274,6 +274,22 @@ def test_an_entry_ending_in_a_year_then_the_next_entry_number_are_two_numbers(tm
     assert altered("The rate was 0. 92 in the year") == ["0. 92"]
 
 
+def test_figures_glued_to_a_word_the_page_prints_apart_are_glued_words(tmp_path):
+    """A year over a header word (``2015`` / ``Grade``) or a mark and the word after it, glued by a
+    parser: the check counts them; names and units the page prints glued are no fault."""
+    cf = _checker()
+    pdf = _page_pdf(
+        tmp_path / "glue.pdf",
+        ["Rec 2015", "Grade Category", "BMI 30 kg/m2 with two conditions", "Take 5mg of H2O at 10am daily."],
+    )
+    page = cf.merge([cf.PdfLayers(pdf).page(1)])
+    assert cf.glued_words("Rec 2015Grade^3: B", page) == ["2015Grade"]
+    assert cf.glued_words("BMI 30 kg/m^2with two conditions", page) == ["2with"]
+    # traps: the words apart; runs the page prints glued; a figure after a letter is part of a name
+    assert cf.glued_words("Rec 2015 Grade^3: B; kg/m^2 with two", page) == []
+    assert cf.glued_words("Take 5mg of H2O at 10am daily.", page) == []
+
+
 def test_a_mark_after_a_number_that_the_layer_reads_elsewhere_is_checked_apart(tmp_path):
     """The text layer reads a number's raised mark apart from it (``~4,318.6`` ... ``5``): the unit's
     ``~4,318.6^5`` holds the printed number and mark; a changed number is still altered."""

@@ -115,6 +115,15 @@ def test_a_raised_mark_in_pieces_of_two_lines_stays_one_raised_run():
     assert unshuffle("take one at noon^2A,3D", page) == "take one at noon^2A,3D"  # trap: as printed
 
 
+def test_a_word_glued_to_the_raised_mark_before_it_gets_its_space():
+    page = _page("adults with BMI of 30 kg/m2 with two conditions;3B repeat in a week\r\nthe integral of x2dx here")
+    assert restore_text("BMI of 30 kg/m^2with two", page) == "BMI of 30 kg/m^2 with two"
+    assert restore_text("conditions;^3Brepeat in a week", page) == "conditions;^3B repeat in a week"
+    # traps: a mark the page prints glued to what follows; a word the page does not print
+    assert restore_text("the integral of x^2dx here", page) == "the integral of x^2dx here"
+    assert restore_text("kg/m^2within", page) == "kg/m^2within"
+
+
 def test_a_raised_mark_of_an_overlapping_line_keeps_its_caret():
     page = _page("Adult dose\r\n400mg3A+\r\nthen\r\n200mg OD3A+\r\n,5D\r\nfor 7 days")
     # the dose line and the line of its marks below it, read as one

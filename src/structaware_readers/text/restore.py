@@ -8,7 +8,8 @@ mark of letters glued to its word (``Lantern^TM``, where the page sets a small `
 the hyphen of a compound a table cell wraps put back (``Blended-yield``, where the page prints ``Blended-`` ending
 a run), a fraction set small set apart from the number it follows (``2.33 1/3``), overlapped lines put in line
 order, figures of cells printed one above the other set apart (:mod:`~structaware_readers.text.stacked_figures`),
-a figure and the word a cell prints under it set apart (:mod:`~structaware_readers.text.line_wraps`).
+a figure and the word a cell prints under it set apart (:mod:`~structaware_readers.text.line_wraps`), a word the
+parser glued to the raised mark before it set apart (``m^2 with``).
 No other character is changed, added or dropped; a word the page prints is never cut; pages without a text layer
 (OCR) are left as they are.
 Two mends give back words the parser dropped, both only where the page prints them so: a short block whose glued
@@ -139,7 +140,21 @@ def restore_text(text: str, page: PageWords) -> str:
 
     out = _RUN.sub(figures, out)
     out = _mark_raised(out, page)
+    out = _MARK_THEN_WORD.sub(lambda m: _word_after_mark(m, page), out) if "^" in out else out
     return text if out == text else out
+
+
+#: A raised mark of figures (with a grade letter and sign: ``^1A+,2B``) and a lower-case word glued after it.
+_MARK_THEN_WORD = re.compile(r"\^((?:\d+[A-Z]?[+-]?,)*\d+[A-Z]?[+-]?)([a-z]{2,})\b")
+
+
+def _word_after_mark(m: re.Match[str], page: PageWords) -> str:
+    """``^2 with`` for ``^2with`` where the page prints the word but never glued to the mark (``kg/m2 with``):
+    the parser dropped the space after a raised mark; the mark itself is left as it is."""
+    mark, word = m.group(1), m.group(2)
+    if word not in page.words or normal(mark + word) in page.text:
+        return m.group(0)
+    return f"^{mark} {word}"
 
 
 #: Most runs of a text one raised mark may have been cut into.
