@@ -206,9 +206,12 @@ def glued_words(text: str, page: PageWords) -> list[str]:
         w for w in WORD.findall(text)
         if len(w) >= MIN_GLUED and split_glued(w, page, adjacent=False) is not None
     ]  # fmt: skip
-    for m in _FIGURE_WORD.finditer(text):
-        if m.group(1).lower() in page.words and m.group(0) not in page.text:
-            found.append(m.group(0))
+    for run in text.split():
+        if "%" in run or "://" in run or "www." in run:
+            continue  # a web address (``%20Opioid``: an escaped space, the line broken after it)
+        for m in _FIGURE_WORD.finditer(run):
+            if m.group(1).lower() in page.words and m.group(0) not in page.text:
+                found.append(m.group(0))
     return found
 
 

@@ -288,6 +288,7 @@ def test_figures_glued_to_a_word_the_page_prints_apart_are_glued_words(tmp_path)
     # traps: the words apart; runs the page prints glued; a figure after a letter is part of a name
     assert cf.glued_words("Rec 2015 Grade^3: B; kg/m^2 with two", page) == []
     assert cf.glued_words("Take 5mg of H2O at 10am daily.", page) == []
+    assert cf.glued_words("see https://example.org/Plan%20Grade.pdf", page) == []  # an escaped space
 
 
 def test_a_mark_after_a_number_that_the_layer_reads_elsewhere_is_checked_apart(tmp_path):

@@ -275,9 +275,9 @@ class _Pieces:
         """Two pieces, of a line and of the line before or after it, whose characters interleaved make
         ``word``: ``(texts, path)``, texts in the page's order and the path (as :func:`_interleave` gives
         it) indexing them; the first such pair, ``None`` when none does or ``word`` is both read one
-        after the other. The piece ``word`` starts with starts with a run whose characters ``word``
-        holds in their order, on a line that holds, with the other, the word's characters: the few
-        lines worth reading."""
+        after the other. The piece ``word`` starts with begins with a run whose characters ``word``
+        holds in their order, and its line and the other together hold every character of ``word``:
+        so only a few lines are read."""
         need = Counter(word)
         starts: dict[int, set[int]] = {}
         for i, a, run in self.firsts.get(word[0], ()):
