@@ -53,16 +53,30 @@ def _merged_by_x(first: str, second: str) -> str:
 # ------------------------------------------------------------------ lines on top of each other
 
 
-def _cell_pdf(path: Path) -> Path:
+def _placed_pdf(path: Path, pages: list[list[tuple[float, float, str]]]) -> Path:
+    """A PDF of ``pages``, each a list of ``(x, y, text)`` drawn in Helvetica (PDF points, origin bottom-left)."""
     c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont(FONT, SIZE)
-    c.drawString(72, 720, "Urinary tract infection in adults: treat for 3 days.")
-    c.drawString(72, 700, "Review date:")
-    c.drawString(72, 692, "Jun 2021")  # 8 points below: PDFium reads two lines, a parser one
-    c.drawString(72, 670, "Nitrofurantoin 100mg modified-release twice a day.")
-    c.showPage()
+    for page in pages:
+        c.setFont(FONT, SIZE)
+        for x, y, text in page:
+            c.drawString(x, y, text)
+        c.showPage()
     c.save()
     return path
+
+
+def _cell_pdf(path: Path) -> Path:
+    return _placed_pdf(
+        path,
+        [
+            [
+                (72, 720, "Urinary tract infection in adults: treat for 3 days."),
+                (72, 700, "Review date:"),
+                (72, 692, "Jun 2021"),  # 8 points below: PDFium reads two lines, a parser one
+                (72, 670, "Nitrofurantoin 100mg modified-release twice a day."),
+            ]
+        ],
+    )
 
 
 def test_overlapping_lines_merged_glyph_by_glyph_read_as_the_page_prints(tmp_path):
@@ -81,17 +95,9 @@ def test_overlapping_lines_merged_glyph_by_glyph_read_as_the_page_prints(tmp_pat
 def _shared_lines_pdf(path: Path) -> Path:
     """A two-line label left of a dose: the label's second line shares its line of the text layer
     with the dose (``Compound Calciferol 25 mg once a day``)."""
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont(FONT, SIZE)
-    c.drawString(72, 720, "Vitamin")
-    c.drawString(72, 710, "Compound")
-    c.drawString(200, 710, "Calciferol 25 mg once a day")
-    c.drawString(72, 680, "Mineral")
-    c.drawString(72, 670, "Salts")
-    c.drawString(200, 670, "Ferrous fumarate 210 mg twice a day")
-    c.showPage()
-    c.save()
-    return path
+    first = [(72, 720, "Vitamin"), (72, 710, "Compound"), (200, 710, "Calciferol 25 mg once a day")]
+    second = [(72, 680, "Mineral"), (72, 670, "Salts"), (200, 670, "Ferrous fumarate 210 mg twice a day")]
+    return _placed_pdf(path, [first + second])
 
 
 def test_a_cell_merged_from_lines_it_shares_with_other_cells_is_read_as_printed(tmp_path):
@@ -214,18 +220,16 @@ def test_figures_glued_across_a_lone_dash_get_their_spaces():
 
 
 def _two_page_pdf(path: Path) -> Path:
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont(FONT, SIZE)
-    c.drawString(72, 720, "Table 3. Starting doses")
-    c.drawString(72, 700, "Drug    Maximum 40 mg daily")
-    c.drawString(72, 680, "Atorvastatin    20 mg; 25 mg in frail adults")
-    c.showPage()
-    c.setFont(FONT, SIZE)
-    c.drawString(72, 720, "Rosuvastatin    10 mg once daily at night")
-    c.drawString(72, 300, "Figure 2. Care pathway (the chart above is a picture)")
-    c.showPage()
-    c.save()
-    return path
+    first = [
+        (72, 720, "Table 3. Starting doses"),
+        (72, 700, "Drug    Maximum 40 mg daily"),
+        (72, 680, "Atorvastatin    20 mg; 25 mg in frail adults"),
+    ]
+    second = [
+        (72, 720, "Rosuvastatin    10 mg once daily at night"),
+        (72, 300, "Figure 2. Care pathway (the chart above is a picture)"),
+    ]
+    return _placed_pdf(path, [first, second])
 
 
 def test_a_row_on_a_later_page_names_headers_printed_where_the_table_starts(tmp_path):
