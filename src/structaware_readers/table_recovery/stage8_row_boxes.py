@@ -13,6 +13,7 @@ from structaware_readers.models import BBox, Block, BlockKind, ParsedDocument, T
 from structaware_readers.table_recovery.beside_rows import cut_beside_rows
 from structaware_readers.table_recovery.between_rows import row_between
 from structaware_readers.table_recovery.cell_chains import continued_row
+from structaware_readers.table_recovery.cells_apart import outline_cells_apart
 from structaware_readers.table_recovery.echo_rows import box_echo_rows
 from structaware_readers.table_recovery.free_lines import free_lines
 from structaware_readers.table_recovery.header_body_cells import row_cell_boxes
@@ -143,9 +144,10 @@ def add_row_boxes(doc: ParsedDocument, pdf: Any) -> ParsedDocument:
                 if any(getattr(grid, k) != v for k, v in update.items()):
                     found = block.model_copy(update={"table": grid.model_copy(update=update)})
                     blocks[i] = with_cells_of(found, original) if block is not original else found
-        for i in boxed:  # a row's box over other rows' lines: cut to its own columns
+        for i in boxed:  # a row's box over other rows' lines: cut to its own columns; cells it misses, found apart
             if has_row_boxes(blocks[i]):
-                blocks[i] = cut_to_own_columns(blocks[i], _pages(blocks[i]), page_runs, _words)
+                cut = cut_to_own_columns(blocks[i], pages := _pages(blocks[i]), page_runs, _words)
+                blocks[i] = outline_cells_apart(cut, pages, _regions(cut), page_runs, _words)
     finally:
         if text is not pdf:
             text.close()
