@@ -339,6 +339,23 @@ def test_figures_glued_by_the_parser_get_their_space_back_and_numbers_broken_ove
     assert restore_text("Registration No. 333-181270 applies.", page) == "Registration No. 333-181270 applies."
 
 
+def test_figures_glued_to_a_unit_the_page_prints_apart_get_their_space_back():
+    """The parser glues a figure to the unit printed after it (``≥2times/year``, ``≥6mEq/L``): the unit holds a
+    slash, so it is no word of the page, but each of its words is and the page prints the two runs side by side."""
+    layer = (
+        "Attacks 0-1 times/year or ≥2 times/year\r\npotassium (<2.5 mEq/L or ≥6 mEq/L)\r\nper 1.73 m2 area "
+        "https://\r\ndoi.org/10.2147"
+    )
+    words, compounds = document_words([layer])
+    page = page_words(layer, words, compounds)
+    assert restore_text("0-1 times/year; ≥2times/year", page) == "0-1 times/year; ≥2 times/year"
+    assert restore_text("(<2.5 mEq/L or ≥6mEq/L)", page) == "(<2.5 mEq/L or ≥6 mEq/L)"
+    # traps: runs the page never prints side by side stay glued; figures the page prints stay whole
+    assert restore_text("≥6times/year", page) == "≥6times/year"
+    assert restore_text("per 1.73 m2 area", page) == "per 1.73 m2 area"
+    assert restore_text("see https://doi.org/10.2147", page) == "see https://doi.org/10.2147"  # wrapped address
+
+
 def test_pdfium_line_end_hyphen_reads_as_the_printed_hyphen():
     """Text read by PDFium's character API (an algorithm's words over its image) holds U+0002 for a
     hyphen ending a line; it was written as a space (``angiotensin converting``)."""

@@ -414,14 +414,20 @@ def split_grouped(run: str, page: PageWords) -> list[str] | None:
 
 def split_figures(run: str, page: PageWords) -> list[str] | None:
     """A run of text holding figures (``80-24080-160``, punctuation at its ends stripped) cut into 2+ runs ``page``
-    prints one after the other (``80-240``, ``80-160``); ``None`` when the page prints ``run`` itself or no cut
-    fits.
+    prints one after the other (``80-240``, ``80-160``; ``≥2times/year`` -> ``≥2``, ``times/year``: a piece without
+    figures is words of the page, with the marks between them, in no web address); ``None`` when the page prints
+    ``run`` itself or no cut fits.
     """
     if len(run) > MAX_RUN or run in page.tokens or not _FIGURE.search(run) or _CJK.search(run):
         return None
 
+    web = "://" in run or "www." in run  # a web address wraps at any mark: its pieces are no words
+
     def piece_ok(piece: str) -> bool:
-        return piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words)
+        if piece in page.tokens or (not _FIGURE.search(piece) and piece.lower() in page.words):
+            return True
+        found = WORD.findall(piece)
+        return not web and not _FIGURE.search(piece) and bool(found) and all(w.lower() in page.words for w in found)
 
     def pair_ok(left: str, piece: str) -> bool:
         joins_a_number = (left[-1] in _JOINERS and _FIGURE.search(left) is not None and piece[0].isdigit()) or (

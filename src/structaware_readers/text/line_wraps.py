@@ -1,12 +1,13 @@
-"""A figure and the word printed on the next line, glued by a parser: set apart as the page prints them.
+"""A figure and the word printed on a line under it, glued by a parser: set apart as the page prints them.
 
 A table's header cell may print a year on one line and a word under it (``2019`` over ``Recommendation``); a
 parser that joins the cell's lines without a space writes ``2019Recommendation``, a word no page prints. The
 text layer reads the cell's lines apart, often with other cells' lines between them, so the two are not next to
 each other in it and :func:`~structaware_readers.text.layer.split_figures` cannot cut the run. A run that is
 figures then a capitalised word (a raised mark after it kept: ``2007Grade^3``) is cut in two when the page
-prints neither the run nor the two pieces together, and prints the figures ending a line and the word starting
-one (a raised mark printed inline after it allowed: ``Grade3``). No character is added or dropped.
+prints neither the run nor the two pieces together, and prints the figures as a run of their own (ending a line,
+or beside the next column's year: ``2021 2020`` over ``All other``) and the word starting a line (a raised mark
+printed inline after it allowed: ``Grade3``). No character is added or dropped.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _GLUED = re.compile(r"(\d(?:[\d.,]*\d)?)([A-Z][a-z]{2,})(\^[^\s^]+)?")
 
 
 def split_wrapped(run: str, page: PageWords) -> list[str] | None:
-    """``run`` (no white space) cut into its figures and its word when the page wraps them over two lines
+    """``run`` (no white space) cut into its figures and its word when the page prints them on two lines
     (module docstring): ``[figures, word]``, the word keeping its raised mark; ``None`` otherwise."""
     m = _GLUED.fullmatch(run)
     if m is None:
@@ -28,14 +29,9 @@ def split_wrapped(run: str, page: PageWords) -> list[str] | None:
     figures, word = m.group(1), m.group(2)
     if figures + word in page.text or f"{figures} {word}" in page.text:
         return None  # printed glued, or on one line: not a wrap
-    ends, starts = set(), set()
-    for line in page.text.splitlines():
-        runs = line.split()
-        if runs:
-            ends.add(runs[-1])
-            starts.add(runs[0])
-    if figures not in ends:
+    if figures not in page.tokens:
         return None
+    starts = {runs[0] for line in page.text.splitlines() if (runs := line.split())}
     if not any(s == word or (s.startswith(word) and not s[len(word)].isalpha()) for s in starts):
         return None
     return [figures, word + (m.group(3) or "")]
