@@ -43,8 +43,6 @@ NEAR_WIDTH = 0.1
 PAD = 0.004
 _TAKEN = "\x00"
 
-Cells = list[tuple[int, int, BBox]]
-
 
 def outline_cells_apart(
     block: Block,
