@@ -134,11 +134,11 @@ def test_a_year_and_the_header_word_printed_under_it_are_set_apart():
     # header cells of two lines (``2014`` over ``Grade`` with its raised mark), other cells' lines between
     page = _page(
         "Location 2014\r\nGrade3 Category\r\n2019\r\nRec Number Page\r\nRecommendation\r\nthe 1999Update files\r\n"
-        "2031 2030\r\nPrincipal\r\nAll other"
+        "2031 2030\r\nLedger\r\nSundry fees"
     )
     assert restore_text("2014Grade^3", page) == "2014 Grade^3"
     assert restore_text("2019Recommendation", page) == "2019 Recommendation"
-    assert restore_text("2031All other", page) == "2031 All other"  # a year printed beside the next column's
+    assert restore_text("2031Sundry fees", page) == "2031 Sundry fees"  # a year printed beside the next column's
     # traps: a run the page prints glued; a word that starts no line; figures the page prints in no run of their own
     assert restore_text("the 1999Update files", page) == "the 1999Update files"
     assert restore_text("2014Category", page) == "2014Category"

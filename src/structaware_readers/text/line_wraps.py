@@ -6,7 +6,7 @@ text layer reads the cell's lines apart, often with other cells' lines between t
 each other in it and :func:`~structaware_readers.text.layer.split_figures` cannot cut the run. A run that is
 figures then a capitalised word (a raised mark after it kept: ``2007Grade^3``) is cut in two when the page
 prints neither the run nor the two pieces together, and prints the figures as a run of their own (ending a line,
-or beside the next column's year: ``2021 2020`` over ``All other``) and the word starting a line (a raised mark
+or beside the next column's year: ``2021 2020`` over ``Sundry fees``) and the word starting a line (a raised mark
 printed inline after it allowed: ``Grade3``). No character is added or dropped.
 """
 
