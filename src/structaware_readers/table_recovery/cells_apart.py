@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from structaware_readers.models import BBox, Block, TableGrid
 from structaware_readers.table_recovery.merged_cells import centre_in
+from structaware_readers.table_recovery.split_regions import union_box
 from structaware_readers.table_recovery.text_lines import TextLine
 
 __all__ = ["HELD", "MAX_FOREIGN", "MIN_FOUND", "outline_cells_apart"]
@@ -132,28 +133,41 @@ def _cell_boxes(text: str, runs: list[TextLine], others: set[str], row_text: str
     """The boxes of the places the cell (words run together: ``text``) is printed among ``runs``, each grown from a
     seed run no cell of ``others`` says; ``[]`` when they hold less than :data:`MIN_FOUND` of it, or a box holds
     more than :data:`MAX_FOREIGN` of characters that are no word of the row (``row_text``)."""
+    pieces = {id(ln): "".join(ln.words) for ln in runs}
+    seeds = [  # long enough, no other cell's, printed once in the region; longest first
+        ln
+        for ln in runs
+        if len(piece := pieces[id(ln)]) >= MIN_SEED
+        and piece in text
+        and not any(piece in other for other in others)
+        and sum(1 for x in runs if piece in pieces[id(x)]) == 1
+    ]
+    seeds.sort(key=lambda x: -len(pieces[id(x)]))
     owed, out, used = text, [], set()
-    while True:
-        seeds = [
-            ln
-            for ln in runs
-            if id(ln) not in used
-            and len(piece := "".join(ln.words)) >= MIN_SEED
-            and piece in owed
-            and not any(piece in other for other in others)
-            and sum(1 for x in runs if piece in "".join(x.words)) == 1  # printed once in the region
-        ]
-        if not seeds:
-            break
-        cluster = [max(seeds, key=lambda x: len("".join(x.words)))]
-        owed = _take(owed, "".join(cluster[0].words))
-        used.add(id(cluster[0]))
-        while near := [ln for ln in runs if id(ln) not in used and "".join(ln.words) in owed and _near(ln, cluster)]:
-            nearest = min(near, key=lambda x: (-len("".join(x.words)), _gap(x, _union(cluster))))
+    for seed in seeds:
+        if id(seed) in used or pieces[id(seed)] not in owed:
+            continue
+        cluster = [seed]
+        owed = _take(owed, pieces[id(seed)])
+        used.add(id(seed))
+        while True:
+            box = _line_box(cluster)
+            reach = NEAR_LINES * max(x.y1 - x.y0 for x in cluster)
+            near = [
+                (-len(pieces[id(ln)]), x_gap + y_gap, k)
+                for k, ln in enumerate(runs)
+                if id(ln) not in used
+                and pieces[id(ln)] in owed
+                and (x_gap := _gap(ln.x0, ln.x1, box[0], box[2])) <= NEAR_WIDTH
+                and (y_gap := _gap(ln.y0, ln.y1, box[1], box[3])) <= reach
+            ]
+            if not near:
+                break
+            nearest = runs[min(near)[2]]  # the longest piece, then the nearest
             cluster.append(nearest)
-            owed = _take(owed, "".join(nearest.words))
+            owed = _take(owed, pieces[id(nearest)])
             used.add(id(nearest))
-        x0, y0, x1, y1 = _union(cluster)
+        x0, y0, x1, y1 = _line_box(cluster)
         out.append((max(0.0, x0 - PAD), max(0.0, y0 - PAD), min(1.0, x1 + PAD), min(1.0, y1 + PAD)))
     if owed.count(_TAKEN) < MIN_FOUND * len(text):
         return []
@@ -166,19 +180,10 @@ def _foreign(box: BBox, runs: list[TextLine], row_text: str) -> bool:
     return sum(len(p) for p in under if p not in row_text) > MAX_FOREIGN * sum(len(p) for p in under)
 
 
-def _near(ln: TextLine, cluster: list[TextLine]) -> bool:
-    """``ln`` lies within :data:`NEAR_LINES` line heights above or below the cluster's box and within
-    :data:`NEAR_WIDTH` of the page beside it."""
-    box = _union(cluster)
-    height = max(x.y1 - x.y0 for x in cluster)
-    x_gap = max(box[0] - ln.x1, ln.x0 - box[2], 0.0)
-    y_gap = max(box[1] - ln.y1, ln.y0 - box[3], 0.0)
-    return x_gap <= NEAR_WIDTH and y_gap <= NEAR_LINES * height
+def _gap(a0: float, a1: float, b0: float, b1: float) -> float:
+    """The gap between spans ``a0..a1`` and ``b0..b1`` (0 when they overlap)."""
+    return max(b0 - a1, a0 - b1, 0.0)
 
 
-def _gap(ln: TextLine, box: BBox) -> float:
-    return max(box[0] - ln.x1, ln.x0 - box[2], 0.0) + max(box[1] - ln.y1, ln.y0 - box[3], 0.0)
-
-
-def _union(lines: list[TextLine]) -> BBox:
-    return (min(x.x0 for x in lines), min(x.y0 for x in lines), max(x.x1 for x in lines), max(x.y1 for x in lines))
+def _line_box(lines: list[TextLine]) -> BBox:
+    return union_box([(x.x0, x.y0, x.x1, x.y1) for x in lines])
