@@ -8,7 +8,8 @@ Usage::
 without names, every parse with its PDF. Each document is loaded with its PDF (``load_document``) and
 built into units (``build_units``), as ``structaware units --json --pdf PDF ZIP`` does. For each table
 row unit (a long cell spanning rows, said once, is a unit of its own) it reads the text under the row's box(es) from PDFium's characters
-(a character is under a box when its centre is; boxes are 0..1 of the displayed page, origin top-left)
+(a character is under a box when its centre is; boxes are 0..1 of the displayed page, origin top-left;
+on a page printed twice over, the second copy's characters are left out, as the readers leave them out)
 and compares words (NFKC, casefolded, letters and digits; each CJK character a word):
 
 * ``cov``: share of the row's characters (its cells' words, by length) found under its boxes (a word
@@ -39,6 +40,7 @@ import pypdfium2.raw as pdfium_c
 
 from structaware_readers.load.loader import load_document
 from structaware_readers.models import BlockKind, ParsedDocument, Unit, UnitType
+from structaware_readers.text.ghost_copy import pdfium_ghosts
 from structaware_readers.units import build_units
 
 MIN_COV, MAX_FOREIGN = 0.9, 0.3
@@ -80,8 +82,9 @@ class PdfChars:
             text = page.get_textpage()
             x, y = ctypes.c_int(), ctypes.c_int()
             chars, centres = [], []
+            ghost = pdfium_ghosts(text)  # a page printed twice over is read once, as the readers read it
             for i in range(text.count_chars()):
-                ch = text.get_text_range(i, 1)
+                ch = " " if i in ghost else text.get_text_range(i, 1)
                 left, bottom, right, top = text.get_charbox(i)
                 pdfium_c.FPDF_PageToDevice(
                     page,

@@ -1,5 +1,6 @@
 """A PDF's text layer as PDFium reads it: text runs with their boxes, page by page, read once. Boxes are 0..1 of the
-displayed page, origin top-left.
+displayed page, origin top-left. A page printed twice over is read once: the runs leave out the glyphs of its
+second copy (:func:`~structaware_readers.text.ghost_copy.ghost_glyphs`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_readers.models import BBox
+from structaware_readers.text.ghost_copy import ghost_glyphs, pdfium_glyphs, repeats_lines
 
 __all__ = ["PdfiumText", "TextRun", "runs_in"]
 
@@ -101,14 +103,41 @@ def _page_runs(pdf_doc: Any, page_number: int) -> list[TextRun]:
             pdfium_c.FPDF_PageToDevice(page, 0, 0, _DEVICE, _DEVICE, 0, px, py, ctypes.byref(x), ctypes.byref(y))
             return x.value / _DEVICE, y.value / _DEVICE
 
-        for k in range(textpage.count_rects()):
-            left, bottom, right, top = textpage.get_rect(k)
-            text = textpage.get_text_bounded(left, bottom, right, top)
-            if not text.strip():
-                continue
-            (ax, ay), (bx, by) = device(left, top), device(right, bottom)
-            runs.append(TextRun(text, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+        glyphs = pdfium_glyphs(textpage) if repeats_lines(textpage.get_text_range()) else []
+        ghost = ghost_glyphs(glyphs) if glyphs else set()
+        for start, count in _kept_spans(ghost, textpage.count_chars()):
+            for k in range(textpage.count_rects(start, count)):
+                left, bottom, right, top = textpage.get_rect(k)
+                if ghost:  # the rect's own glyphs: the second copy's, printed across it, are left out
+                    text = "".join(
+                        glyphs[i][0]
+                        for i in range(start, start + count)
+                        if glyphs[i][0] not in "\r\n"
+                        and left <= glyphs[i][1] <= right
+                        and bottom <= glyphs[i][2] <= top
+                    )
+                else:
+                    text = textpage.get_text_bounded(left, bottom, right, top)
+                if not text.strip():
+                    continue
+                (ax, ay), (bx, by) = device(left, top), device(right, bottom)
+                runs.append(TextRun(text, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
         textpage.close()
     finally:
         page.close()
     return runs
+
+
+def _kept_spans(ghost: set[int], total: int) -> list[tuple[int, int]]:
+    """``(start, count)`` of each stretch of a page's ``total`` characters to read: the whole page, or on a page
+    printed twice over the stretches between the glyphs of its second copy (``ghost``)."""
+    if not ghost:
+        return [(0, -1)]
+    spans, start = [], 0
+    for k in sorted(ghost):
+        if k > start:
+            spans.append((start, k - start))
+        start = k + 1
+    if start < total:
+        spans.append((start, total - start))
+    return spans

@@ -6,12 +6,16 @@ pdfplumber places glyphs on the whole MediaBox, and ``page.bbox`` is that MediaB
 CropBox a few points inside the MediaBox, as printers' PDFs set it), every 0..1 box read against ``page.bbox``
 lands that many points off the print and a little too wide. :func:`shown_page` gives the page cropped to its
 displayed box, so ``page.bbox`` is the displayed page and ``page.chars`` the glyphs on it; a page whose CropBox is
-its MediaBox comes back as it is. Positions stay pdfplumber's (PDF points, origin top-left).
+its MediaBox comes back as it is. A page printed twice over comes back without the glyphs of its second copy
+(:func:`~structaware_readers.text.ghost_copy.ghost_glyphs`), so each cell reads one copy. Positions stay
+pdfplumber's (PDF points, origin top-left).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from structaware_readers.text.ghost_copy import MIN_GLYPHS, ghost_glyphs
 
 __all__ = ["displayed_box", "shown_page"]
 
@@ -24,9 +28,23 @@ def shown_page(plumber: Any, page_number: int) -> Any:
     Close it with ``page.root_page.close()``: pdfplumber keeps the objects on the uncut page."""
     page = plumber.pages[page_number - 1]
     box = displayed_box(page)
-    if box is None or all(abs(a - b) <= SAME_BOX for a, b in zip(box, page.bbox)):
+    if box is not None and any(abs(a - b) > SAME_BOX for a, b in zip(box, page.bbox)):
+        page = page.crop(box, strict=False)
+    return _one_copy(page)
+
+
+def _one_copy(page: Any) -> Any:
+    """``page`` without the glyphs of its second copy when it is printed twice over, else ``page`` itself."""
+    chars = page.chars
+    if len(chars) < MIN_GLYPHS:
         return page
-    return page.crop(box, strict=False)
+    ghost = ghost_glyphs(
+        [(c["text"], (c["x0"] + c["x1"]) / 2, c["bottom"], c["bottom"] - c["top"]) for c in chars]
+    )  # size: the glyph's height
+    if not ghost:
+        return page
+    dropped = {id(chars[k]) for k in ghost}
+    return page.filter(lambda obj: id(obj) not in dropped)
 
 
 def displayed_box(page: Any) -> tuple[float, float, float, float] | None:

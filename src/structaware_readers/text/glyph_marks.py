@@ -16,6 +16,7 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable
 
+from structaware_readers.text.ghost_copy import blanked, pdfium_ghosts
 from structaware_readers.text.glyph_lines import joined_lines
 
 #: Control characters a font maps a glyph to (not the line-end hyphen ``U+0002``, nor tab / line breaks).
@@ -237,14 +238,17 @@ def _figure_left_of(figures: dict[int, Box], first: Box, height: float, skip: ra
 
 def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     """A ``pypdfium2.PdfTextPage``'s text (NFKC) with its unnamed dashes, and its ``dashless`` map; without the
-    line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`)."""
-    text = normal(joined_lines(textpage, textpage.get_text_range()))  # type: ignore[attr-defined]
+    line breaks PDFium writes between glyphs set side by side (:func:`~structaware_readers.text.glyph_lines.joined_lines`),
+    and on a page printed twice over without its second copy (:func:`~structaware_readers.text.ghost_copy.pdfium_ghosts`)."""
+    raw = textpage.get_text_range()  # type: ignore[attr-defined]
+    ghost = pdfium_ghosts(textpage, raw)
+    text = normal(joined_lines(textpage, blanked(raw, ghost) if len(raw) == textpage.count_chars() else raw))  # type: ignore[attr-defined]
     if not _UNNAMED_BETWEEN_FIGURES.search(text):
         return text, {}
     import pypdfium2.raw as pdfium_c
 
     count = textpage.count_chars()  # type: ignore[attr-defined]
-    chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
+    chars = blanked("".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count)), ghost)
     return with_dashes(text, chars, textpage.get_charbox)  # type: ignore[attr-defined]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
+from structaware_readers.text.ghost_copy import blanked, pdfium_ghosts
 from structaware_readers.text.glyph_marks import (
     MARK_LETTERS,
     UNNAMED,
@@ -309,7 +310,8 @@ class PdfTextLayer:
         return self._fractions[number]
 
     def _glyphs(self, number: int, read: Callable[[str, Callable[[int], Box]], T]) -> T:
-        """``read(chars, box)`` of page ``number``: its characters one by one and the box of each (PDFium)."""
+        """``read(chars, box)`` of page ``number``: its characters one by one (those of a second copy as spaces) and the
+        box of each (PDFium)."""
         import pypdfium2
         import pypdfium2.raw as pdfium_c
 
@@ -318,7 +320,7 @@ class PdfTextLayer:
             textpage = doc[number - 1].get_textpage()
             count = textpage.count_chars()
             chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
-            return read(chars, textpage.get_charbox)
+            return read(blanked(chars, pdfium_ghosts(textpage)), textpage.get_charbox)
         finally:
             doc.close()
 
