@@ -5,7 +5,8 @@ itself when the page was made; Uganda's NCD patient card). The text layer holds 
 of a cell or a line mixes the letters of the two (``atient name Pt file #``). A reader that keeps the glyphs
 :func:`ghost_glyphs` does not name reads the page once.
 
-A glyph is a twin of an earlier-drawn glyph when it is the same character shifted by the page's offset (within
+Only a page that repeats its lines is looked at further (:func:`repeats_lines`: a second copy of a share of the
+page repeats about twice that share). A glyph is a twin of an earlier-drawn glyph when it is the same character shifted by the page's offset (within
 :data:`OFFSET_SLACK` points). The page has a second copy only when the twins make whole stretches of text: each
 counted twin follows, in drawing order, a glyph that is the twin of the glyph before its own twin
 (:data:`MIN_STRETCH` glyphs in a row), and such twins are :data:`MIN_SHARE` of the page's glyphs. The offset
@@ -25,7 +26,7 @@ import ctypes
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = ["blanked", "ghost_glyphs", "pdfium_ghosts", "repeats_lines"]
@@ -61,7 +62,7 @@ def ghost_glyphs(glyphs: Sequence[Glyph]) -> set[int]:
     printed, in drawing order) of the second copy of a page printed twice (module docstring), with the blanks
     drawn among them; empty for every other page."""
     marks = [k for k, glyph in enumerate(glyphs) if glyph[0].strip()]
-    if len(marks) < MIN_GLYPHS:
+    if len(marks) < MIN_GLYPHS or not _repeats_lines([glyphs[k] for k in marks]):
         return set()
     cells = _cells(glyphs, marks)
     offset = _offset(glyphs, marks[:SAMPLE], cells)
@@ -171,7 +172,25 @@ def _stretches(marks: Sequence[int], twin: dict[int, int]) -> set[int]:
 def repeats_lines(text: str) -> bool:
     """True when at least :data:`REPEATED_LINES` of ``text`` (a page's, line by line; characters other than
     blanks, lines of :data:`MIN_LINE` or more) lies in lines printed more than once."""
-    lines = [line for line in (_BLANKS.sub("", raw) for raw in text.splitlines()) if len(line) >= MIN_LINE]
+    return _repeated(_BLANKS.sub("", raw) for raw in text.splitlines())
+
+
+def _repeats_lines(marks: Sequence[Glyph]) -> bool:
+    """:func:`repeats_lines` of glyphs other than blanks, in drawing order: a line runs while each glyph stands
+    right of the one before on its baseline (within a point)."""
+    lines, line, last = [], [], None
+    for ch, x, y, _ in marks:
+        if last is not None and (abs(y - last[1]) > MIN_OFFSET or x < last[0]):
+            lines.append("".join(line))
+            line = []
+        line.append(ch)
+        last = (x, y)
+    lines.append("".join(line))
+    return _repeated(lines)
+
+
+def _repeated(lines: Iterable[str]) -> bool:
+    lines = [line for line in lines if len(line) >= MIN_LINE]
     total = sum(len(line) for line in lines)
     if total < MIN_GLYPHS:
         return False
