@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from structaware_readers.text.ghost_copy import MIN_GLYPHS, ghost_glyphs
+from structaware_readers.text.ghost_copy import ghost_glyphs
 
 __all__ = ["displayed_box", "shown_page"]
 
@@ -36,11 +36,8 @@ def shown_page(plumber: Any, page_number: int) -> Any:
 def _one_copy(page: Any) -> Any:
     """``page`` without the glyphs of its second copy when it is printed twice over, else ``page`` itself."""
     chars = page.chars
-    if len(chars) < MIN_GLYPHS:
-        return page
-    ghost = ghost_glyphs(
-        [(c["text"], (c["x0"] + c["x1"]) / 2, c["bottom"], c["bottom"] - c["top"]) for c in chars]
-    )  # size: the glyph's height
+    # a glyph's height in pdfplumber is its font size as printed (PDFium's size times the glyph's matrix)
+    ghost = ghost_glyphs([(c["text"], (c["x0"] + c["x1"]) / 2, c["bottom"], c["bottom"] - c["top"]) for c in chars])
     if not ghost:
         return page
     dropped = {id(chars[k]) for k in ghost}

@@ -1,23 +1,22 @@
 """A page that prints its text twice, the second copy shifted: the glyphs of that second copy.
 
 Some pages are printed twice over, the second copy a few points beside and below the first (a form laid over
-itself when the page was made; Uganda's NCD patient card). The text layer holds both copies, so every reading
-of a cell or a line mixes the letters of the two (``atient name Pt file #``). A reader that keeps the glyphs
+itself when the page was made; Uganda's NCD patient card). The text layer holds both copies, so every reading of a
+cell or a line mixes the letters of the two (``atient name Pt file #``). A reader that keeps the glyphs
 :func:`ghost_glyphs` does not name reads the page once.
 
 Only a page that repeats its lines is looked at further (:func:`repeats_lines`: a second copy of a share of the
-page repeats about twice that share). A glyph is a twin of an earlier-drawn glyph when it is the same character shifted by the page's offset (within
-:data:`OFFSET_SLACK` points). The page has a second copy only when the twins make whole stretches of text: each
-counted twin follows, in drawing order, a glyph that is the twin of the glyph before its own twin
-(:data:`MIN_STRETCH` glyphs in a row), and such twins are :data:`MIN_SHARE` of the page's glyphs. The offset
-must move along both axes, and down less than :data:`MAX_DROP` of the twins' size, so that each line of the copy
-runs across its own original: a page lays out words again on lines of their own, at least about an em apart (a name
-signed above and printed below it, list lines that repeat their words), never across the line they repeat. Positions are PDF
-points in either origin (the offset only has to be read the way the glyphs are).
+page repeats about twice that share). A glyph is a twin of an earlier-drawn glyph when it is the same character
+shifted by the page's offset (within :data:`OFFSET_SLACK` points). The page has a second copy only when the twins
+make whole stretches of text: each counted twin follows, in drawing order, a glyph that is the twin of the glyph
+before its own twin (:data:`MIN_STRETCH` glyphs in a row), and such twins are :data:`MIN_SHARE` of the page's
+glyphs. The offset must move along both axes, and down less than :data:`MAX_DROP` of the twins' size, so that each
+line of the copy runs across its own original: a page lays out words again on lines of their own, about an em apart
+or more (a name signed above and printed below it, list lines that repeat their words), never across the line they
+repeat. Positions are PDF points in either origin (the offset only has to be read the way the glyphs are).
 
-:func:`pdfium_ghosts` asks this of a PDFium text page, after a look at its text (:func:`repeats_lines`: a second
-copy repeats the page's lines) so that other pages cost no glyph reads; :func:`blanked` writes a page's
-characters with those of its second copy as spaces, each character still at its index.
+:func:`pdfium_ghosts` asks this of a PDFium text page, after a look at its text so that other pages cost no glyph
+reads; :func:`blanked` writes a page's characters with those of its second copy as spaces, each still at its index.
 """
 
 from __future__ import annotations
@@ -52,6 +51,8 @@ SAMPLE = 600
 REPEATED_LINES = 2 * MIN_SHARE
 #: Lines shorter than this (characters, not blanks) are left out of that share (a ``Total``, a ``Director``).
 MIN_LINE = 4
+#: Glyphs whose baselines lie this close (points) are on one line.
+SAME_LINE = 1.0
 _BLANKS = re.compile(r"\s+")
 
 Glyph = tuple[str, float, float, float]
@@ -101,9 +102,9 @@ def _cells(glyphs: Sequence[Glyph], marks: Sequence[int]) -> dict[tuple[str, int
 def _offset(
     glyphs: Sequence[Glyph], sample: Sequence[int], cells: dict[tuple[str, int, int], list[int]]
 ) -> tuple[float, float] | None:
-    """The shift (from the earlier-drawn glyph to the later, whole points) most glyphs of ``sample`` have a twin
-    at, drawn before or after them, when it moves along both axes and at least a :data:`MIN_SHARE` of them have
-    one; else ``None``."""
+    """The shift (points, from the earlier-drawn glyph to the later) most glyphs of ``sample`` have a twin at,
+    drawn before or after them: the mean of the shifts in the whole-point bin most of them fall in and its
+    neighbours; ``None`` unless it moves along both axes and at least a :data:`MIN_SHARE` of them have one."""
     seen: dict[tuple[int, int], list[tuple[float, float]]] = defaultdict(list)
     for k in sample:
         ch, x, y, _ = glyphs[k]
@@ -135,16 +136,16 @@ def _twins(
     offset: tuple[float, float],
     cells: dict[tuple[str, int, int], list[int]],
 ) -> dict[int, int]:
-    """Each glyph of ``marks`` with an earlier glyph of the same character at ``offset`` (within about a point
-    of the mean shift and :data:`OFFSET_SLACK` of the exact one): the nearest such earlier glyph."""
+    """Each glyph of ``marks`` with an earlier glyph of the same character at ``offset`` (within
+    :data:`OFFSET_SLACK` points along each axis): the nearest such earlier glyph."""
     twin: dict[int, int] = {}
     for k in marks:
         ch, x, y, _ = glyphs[k]
-        best, gap = None, OFFSET_SLACK + 1.0
+        best, gap = None, OFFSET_SLACK
         for j in _near(cells, ch, x - offset[0], y - offset[1]):
             if j < k:
                 miss = max(abs(x - glyphs[j][1] - offset[0]), abs(y - glyphs[j][2] - offset[1]))
-                if miss < gap:
+                if miss <= gap:
                     best, gap = j, miss
         if best is not None:
             twin[k] = best
@@ -177,10 +178,10 @@ def repeats_lines(text: str) -> bool:
 
 def _repeats_lines(marks: Sequence[Glyph]) -> bool:
     """:func:`repeats_lines` of glyphs other than blanks, in drawing order: a line runs while each glyph stands
-    right of the one before on its baseline (within a point)."""
+    right of the one before on its baseline (within :data:`SAME_LINE`)."""
     lines, line, last = [], [], None
     for ch, x, y, _ in marks:
-        if last is not None and (abs(y - last[1]) > MIN_OFFSET or x < last[0]):
+        if last is not None and (abs(y - last[1]) > SAME_LINE or x < last[0]):
             lines.append("".join(line))
             line = []
         line.append(ch)
