@@ -4,8 +4,9 @@ Usage::
 
     python benchmarks/row_outlines.py PARSED_DIR PDF_DIR [NAME ...] [--list KIND] [--grid-source SRC]
 
-``PARSED_DIR`` holds MinerU outputs (``<NAME>.zip`` or folders), ``PDF_DIR`` the PDFs (``<NAME>.pdf``);
-without names, every parse with its PDF. Each document is loaded with its PDF (``load_document``) and
+``PARSED_DIR`` holds MinerU outputs (``<NAME>.zip`` or folders) or PDFs (``<NAME>.pdf``, read from the PDF
+alone: the product route of ``structaware units PDF``), ``PDF_DIR`` the PDFs (``<NAME>.pdf``); without names,
+every parse with its PDF. Each document is loaded with its PDF (``load_document``) and
 built into units (``build_units``), as ``structaware units --json --pdf PDF ZIP`` does. For each table
 row unit (a long cell spanning rows, said once, is a unit of its own) it reads the text under the row's box(es) from PDFium's characters
 (a character is under a box when its centre is; boxes are 0..1 of the displayed page, origin top-left;
@@ -207,15 +208,19 @@ def main() -> None:
     ap.add_argument("--by-source", action="store_true", help="one line per document and grid source")
     args = ap.parse_args()
     names = args.names or sorted(
-        p.name.removesuffix(".zip")
-        for p in args.parsed.iterdir()
-        if (args.pdfs / f"{p.name.removesuffix('.zip')}.pdf").is_file()
+        {
+            p.name.removesuffix(".zip").removesuffix(".pdf")
+            for p in args.parsed.iterdir()
+            if (args.pdfs / f"{p.name.removesuffix('.zip').removesuffix('.pdf')}.pdf").is_file()
+        }
     )
     total: Counter[str] = Counter()
     print("| document | rows | boxed | good | unboxed | unread | merged | short | foreign |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        src = args.parsed / f"{name}.zip" if (args.parsed / f"{name}.zip").exists() else args.parsed / name
+        src = next(
+            (p for p in (args.parsed / f"{name}.zip", args.parsed / name) if p.exists()), args.parsed / f"{name}.pdf"
+        )
         pdf = args.pdfs / f"{name}.pdf"
         doc = load_document(src, pdf=pdf)
         recs = judge(doc, build_units(doc), pdf)

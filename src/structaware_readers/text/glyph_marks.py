@@ -242,14 +242,19 @@ def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     and on a page printed twice over without its second copy (:func:`~structaware_readers.text.ghost_copy.pdfium_ghosts`)."""
     raw = textpage.get_text_range()  # type: ignore[attr-defined]
     ghost = pdfium_ghosts(textpage, raw)
-    text = normal(joined_lines(textpage, blanked(raw, ghost) if len(raw) == textpage.count_chars() else raw))  # type: ignore[attr-defined]
+    chars = blanked(_chars(textpage), ghost) if ghost else None  # one per index, the second copy's as spaces
+    text = normal(joined_lines(textpage, raw if chars is None else chars))
     if not _UNNAMED_BETWEEN_FIGURES.search(text):
         return text, {}
+    return with_dashes(text, _chars(textpage) if chars is None else chars, textpage.get_charbox)  # type: ignore[attr-defined]
+
+
+def _chars(textpage: object) -> str:
+    """The page's characters, one per index (PDFium's character API)."""
     import pypdfium2.raw as pdfium_c
 
     count = textpage.count_chars()  # type: ignore[attr-defined]
-    chars = blanked("".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count)), ghost)
-    return with_dashes(text, chars, textpage.get_charbox)  # type: ignore[attr-defined]
+    return "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
 
 
 __all__ = [
