@@ -3,12 +3,13 @@
 Some forms are laid over themselves when the page is made: the text layer then holds every line twice, the second
 copy 10.7 points left of and 6.4 points below the first, across the line it repeats. Generated input (reportlab,
 written here; made-up words and figures): a ruled table (its rules drawn once) with a sentence above it, its text
-drawn twice, and a footer drawn once. The second copy of each line runs into the next row's cell. The parser gives the table no cells, only its region, so its grid is read from the text layer and
-its rows boxed from it. Each row must read as printed (the trap: cells that mix the letters of both copies, and rows
-of the second copy's lines between the first copy's) and be outlined on its own characters of the first copy, over
-no other row's. Every reader of the text layer reads one copy: pdfplumber's page, PDFium's runs and the page text
-the text restore compares with. Pages that repeat words on lines of their own are left as they are: a name signed
-above and printed below, list lines that repeat their words one under the other, a bold drawn twice a hair apart.
+drawn twice, and a footer drawn once; the second copy of each line runs into the next row's cell. The parser gives
+the table no cells, only its region, so its grid is read from the text layer and its rows boxed from it. Each row
+must read as printed (the trap: rows of the second copy's lines, cut by the left rule, between the first copy's) and
+be outlined on its own characters of the first copy, over no other row's. Every reader of the text layer reads one
+copy: pdfplumber's page, PDFium's runs and the page text the text restore compares with. Pages that repeat words on
+lines of their own are left as they are: a name signed above and printed below, a name set solid under its
+signature, list lines that repeat their words one under the other, a bold drawn twice a hair apart.
 """
 
 from __future__ import annotations
