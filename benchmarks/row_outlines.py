@@ -20,7 +20,7 @@ and compares words (NFKC, casefolded, letters and digits; each CJK character a w
 A row is ``boxed`` when it has a box of its own (not the whole table's region), ``good`` when
 ``cov >= 0.9`` and ``foreign <= 0.3``. Kinds of bad rows: ``unboxed``; ``unread`` (the table's region
 on the row's page does not hold 90 % of the row either: a parse whose words the text layer does not
-print, nothing a box can fix); ``merged`` (what is missing is a cell repeated from the row above or
+print, nothing a box can fix; or the page has no text layer to judge the box against); ``merged`` (what is missing is a cell repeated from the row above or
 below, a merged cell printed once); ``short`` (the box misses other lines of the row); ``foreign``
 (the box holds too much of other rows). Prints one line per document and the totals; ``--list KIND``
 prints the bad rows of that kind (row text cut to 100 characters, the figures: evaluation only).
@@ -170,7 +170,7 @@ def judge(doc: ParsedDocument, units: list[Unit], pdf: Path) -> list[dict]:
                 kind = "unboxed"
             elif cov >= MIN_COV and foreign <= MAX_FOREIGN:
                 kind = "good"
-            elif in_region and _cov(own, in_region) < MIN_COV:
+            elif (in_region or _no_layer(chars, [p for _, _, p in refs])) and _cov(own, in_region) < MIN_COV:
                 kind = "unread"
             elif cov < MIN_COV:
                 kind = "merged" if _missing_is_repeated(u, by_table[tid], own, found) else "short"
@@ -181,6 +181,11 @@ def judge(doc: ParsedDocument, units: list[Unit], pdf: Path) -> list[dict]:
     finally:
         chars.doc.close()
     return out
+
+
+def _no_layer(chars: PdfChars, pages: list[int]) -> bool:
+    """None of ``pages`` prints a character in its text layer (a scanned page): nothing to judge a box against."""
+    return not any(ch.strip() for p in set(pages) for ch in chars.page(p).chars)
 
 
 def _missing_is_repeated(u: Unit, table: list[Unit], own: list[str], found: list[str]) -> bool:
