@@ -6,8 +6,7 @@ Usage::
 
 ``PARSED_DIR`` holds MinerU outputs (``<NAME>.zip`` or folders) or PDFs (``<NAME>.pdf``, read from the PDF
 alone: the product route of ``structaware units PDF``), ``PDF_DIR`` the PDFs (``<NAME>.pdf``); without names,
-every parse with its PDF. Each document is loaded with its PDF (``load_document``) and
-built into units (``build_units``), as ``structaware units --json --pdf PDF ZIP`` does. For each table
+every parse with its PDF. Each document is loaded with its PDF (``load_document``) and built into units (``build_units``), as ``structaware units --json --pdf PDF ZIP`` does. For each table
 row unit (a long cell spanning rows, said once, is a unit of its own) it reads the text under the row's box(es) from PDFium's characters
 (a character is under a box when its centre is; boxes are 0..1 of the displayed page, origin top-left;
 on a page printed twice over, the second copy's characters are left out, as the readers leave them out)
@@ -20,9 +19,9 @@ and compares words (NFKC, casefolded, letters and digits; each CJK character a w
 A row is ``boxed`` when it has a box of its own (not the whole table's region), ``good`` when
 ``cov >= 0.9`` and ``foreign <= 0.3``. Kinds of bad rows: ``unboxed``; ``unread`` (the table's region
 on the row's page does not hold 90 % of the row either: a parse whose words the text layer does not
-print, nothing a box can fix; or the page has no text layer to judge the box against); ``merged`` (what is missing is a cell repeated from the row above or
-below, a merged cell printed once); ``short`` (the box misses other lines of the row); ``foreign``
-(the box holds too much of other rows). Prints one line per document and the totals; ``--list KIND``
+print, nothing a box can fix; or the page has no text layer to judge the box against); ``merged``
+(what is missing is a cell repeated from the row above or below, a merged cell printed once); ``short``
+(the box misses other lines of the row); ``foreign`` (the box holds too much of other rows). Prints one line per document and the totals; ``--list KIND``
 prints the bad rows of that kind (row text cut to 100 characters, the figures: evaluation only).
 """
 
