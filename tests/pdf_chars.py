@@ -82,6 +82,18 @@ def row_units(pdf: Path, grid: TableGrid, region: Box, name: str) -> list[Unit]:
     return [u for u in build_units(add_row_boxes(doc, pdf)) if u.unit_type is UnitType.TABLE_ROW]
 
 
+def recovered_row_units(pdf: Path, region: Box, name: str) -> list[Unit]:
+    """The table-row units of a one-page document whose one table block the parser left without cells, only its
+    ``region`` (0..1 of page 1, top-left): its grid read from ``pdf``'s text layer and its rows boxed, as the loader
+    does."""
+    from structaware_readers.table_recovery import recover_tables
+    from structaware_readers.units import build_units
+
+    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region)
+    doc = ParsedDocument(doc_id=f"{name}001", source=str(pdf), name=name, parser="mineru", page_count=1, blocks=[block])
+    return [u for u in build_units(recover_tables(doc, pdf, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+
+
 def check_own_columns(
     pdf: Path, units: list[Unit], columns: list[list[str]], region: Box, size: tuple[float, float]
 ) -> None:

@@ -22,14 +22,11 @@ pytest.importorskip("pdfplumber")
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, holds, over, unit_outlines
-from structaware_readers.models import Block, BlockKind, ParsedDocument, UnitType
-from structaware_readers.table_recovery import recover_tables
+from pdf_chars import char_boxes, holds, over, recovered_row_units, unit_outlines
 from structaware_readers.table_recovery.pdfium_text import PdfiumText
 from structaware_readers.table_recovery.shown_page import shown_page
 from structaware_readers.text.ghost_copy import ghost_glyphs, repeats_lines
 from structaware_readers.text.layer import PdfTextLayer
-from structaware_readers.units import build_units
 
 W, H = 612.0, 792.0
 FONT, SIZE, LEAD = "Helvetica", 9.0, 14.0
@@ -38,16 +35,16 @@ TOP = 150.0  # the header's top (points from the page top)
 PAD = 4.0  # from a row's top rule to its text's top (points)
 RULES_X = [LEFT - 6.0, 250.0, RIGHTS[0] + 4.0, RIGHTS[1] + 4.0]
 SHIFT = (-10.7, 6.4)  # the second copy: left and down (points)
-HEADER = ["Orchard", "2041", "2040"]
+HEADER = ["Apiary", "2041", "2040"]
 ROWS = [
-    ["Pear grafts", "1,482", "1,377"],
-    ["Quince stock", "906", "874"],
-    ["Medlar cuttings", "2,115", "1,968"],
-    ["Sorb seedlings", "341", "402"],
-    ["Walnut whips", "58", "49"],
+    ["Hive count", "1,264", "1,198"],
+    ["Comb frames", "903", "871"],
+    ["Queen cells", "2,507", "2,316"],
+    ["Drone brood", "342", "415"],
+    ["Swarm traps", "58", "49"],
 ]
-ABOVE = "Grafting figures below are counted at the close of each season by the orchard keeper."
-FOOTER = "Seedlings lost to frost are left out of every count on this card."
+ABOVE = "Frame counts below are taken at the close of each season by the apiary keeper."
+FOOTER = "Hives lost to winter are left out of every count on this card."
 
 
 def _draw_card(c, dx: float, dy: float) -> None:
@@ -84,9 +81,7 @@ def _pdf(path: Path, copies: list[tuple[float, float]]) -> None:
 def _rows(pdf: Path):
     bottom = TOP - PAD + (len(ROWS) + 1) * LEAD
     region = ((RULES_X[0] - 1) / W, (TOP - PAD - 1) / H, (RULES_X[-1] + 1) / W, (bottom + 1) / H)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region)
-    doc = ParsedDocument(doc_id="g" * 16, source=str(pdf), name="card", parser="mineru", page_count=1, blocks=[block])
-    return [u for u in build_units(recover_tables(doc, pdf, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    return recovered_row_units(pdf, region, "card")
 
 
 @pytest.fixture(scope="module")
@@ -114,15 +109,15 @@ def test_every_reader_of_the_text_layer_reads_one_copy(twice) -> None:
 
     with pdfplumber.open(twice) as plumber:
         text = shown_page(plumber, 1).extract_text()
-    assert text.count("Quince stock") == 1 and text.count(ABOVE) == 1 and FOOTER in text
+    assert text.count("Comb frames") == 1 and text.count(ABOVE) == 1 and FOOTER in text
     with PdfiumText(twice) as pdfium:
         runs = " ".join(run.text for run in pdfium.runs(1))
-    assert runs.count("Medlar cuttings") == 1 and runs.count("2,115") == 1 and FOOTER in runs
+    assert runs.count("Queen cells") == 1 and runs.count("2,507") == 1 and FOOTER in runs
     page = PdfTextLayer(twice).page(1)
     assert page is not None
-    assert page.text.count("Sorb seedlings") == 1 and page.text.count(ABOVE) == 1 and FOOTER in page.text
+    assert page.text.count("Drone brood") == 1 and page.text.count(ABOVE) == 1 and FOOTER in page.text
     with pdfplumber.open(twice) as plumber:  # the page itself holds both copies: the readers chose one
-        assert plumber.pages[0].extract_text().count("Quince stock") == 2
+        assert plumber.pages[0].extract_text().count("Comb frames") == 2
 
 
 def _glyphs(lines: list[tuple[float, float, str]]) -> list[tuple[str, float, float, float]]:

@@ -21,11 +21,9 @@ pytest.importorskip("pdfplumber")
 pytest.importorskip("pypdfium2")
 pytest.importorskip("reportlab")
 
-from pdf_chars import char_boxes, holds, over, unit_outlines
-from structaware_readers.models import Block, BlockKind, ParsedDocument, Unit, UnitType
-from structaware_readers.table_recovery import recover_tables
+from pdf_chars import char_boxes, holds, over, recovered_row_units, unit_outlines
+from structaware_readers.models import Unit
 from structaware_readers.table_recovery.shown_page import shown_page
-from structaware_readers.units import build_units
 
 MEDIA = (612.0, 792.0)
 #: CropBoxes (PDF points, origin bottom-left) and page turns of the cases
@@ -90,11 +88,7 @@ def _rows(pdf: Path, size: tuple[float, float]) -> list[Unit]:
     width, height = size
     bottom = TOP + len(ROWS) * LEAD + SIZE + 2
     region = ((LEFT - 4) / width, (TOP - 2) / height, (RIGHTS[-1] + 4) / width, bottom / height)
-    block = Block(block_id="p1-e1", kind=BlockKind.TABLE, page=1, text="", bbox=region)
-    doc = ParsedDocument(
-        doc_id="c" * 16, source=str(pdf), name="orchard", parser="mineru", page_count=1, blocks=[block]
-    )
-    return [u for u in build_units(recover_tables(doc, pdf, pdf)) if u.unit_type is UnitType.TABLE_ROW]
+    return recovered_row_units(pdf, region, "orchard")
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -12,7 +12,7 @@ from typing import Any
 
 from structaware_readers.errors import InputNotFoundError, MalformedInputError
 from structaware_readers.models import BBox
-from structaware_readers.text.ghost_copy import ghost_glyphs, pdfium_glyphs, repeats_lines
+from structaware_readers.text.ghost_copy import pdfium_ghosts, pdfium_glyphs
 
 __all__ = ["PdfiumText", "TextRun", "runs_in"]
 
@@ -103,8 +103,8 @@ def _page_runs(pdf_doc: Any, page_number: int) -> list[TextRun]:
             pdfium_c.FPDF_PageToDevice(page, 0, 0, _DEVICE, _DEVICE, 0, px, py, ctypes.byref(x), ctypes.byref(y))
             return x.value / _DEVICE, y.value / _DEVICE
 
-        glyphs = pdfium_glyphs(textpage) if repeats_lines(textpage.get_text_range()) else []
-        ghost = ghost_glyphs(glyphs) if glyphs else set()
+        ghost = pdfium_ghosts(textpage)
+        glyphs = pdfium_glyphs(textpage) if ghost else []  # read again: only a page printed twice over
         for start, count in _kept_spans(ghost, textpage.count_chars()):
             for k in range(textpage.count_rects(start, count)):
                 left, bottom, right, top = textpage.get_rect(k)

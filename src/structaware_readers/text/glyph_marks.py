@@ -242,14 +242,14 @@ def page_text(textpage: object) -> tuple[str, dict[str, str]]:
     and on a page printed twice over without its second copy (:func:`~structaware_readers.text.ghost_copy.pdfium_ghosts`)."""
     raw = textpage.get_text_range()  # type: ignore[attr-defined]
     ghost = pdfium_ghosts(textpage, raw)
-    chars = blanked(_chars(textpage), ghost) if ghost else None  # one per index, the second copy's as spaces
+    chars = blanked(page_chars(textpage), ghost) if ghost else None  # one per index, the second copy's as spaces
     text = normal(joined_lines(textpage, raw if chars is None else chars))
     if not _UNNAMED_BETWEEN_FIGURES.search(text):
         return text, {}
-    return with_dashes(text, _chars(textpage) if chars is None else chars, textpage.get_charbox)  # type: ignore[attr-defined]
+    return with_dashes(text, page_chars(textpage) if chars is None else chars, textpage.get_charbox)  # type: ignore[attr-defined]
 
 
-def _chars(textpage: object) -> str:
+def page_chars(textpage: object) -> str:
     """The page's characters, one per index (PDFium's character API)."""
     import pypdfium2.raw as pdfium_c
 
@@ -262,6 +262,7 @@ __all__ = [
     "RAISE",
     "UNNAMED",
     "UNNAMED_DASH",
+    "page_chars",
     "page_text",
     "raised_letters",
     "raised_runs",

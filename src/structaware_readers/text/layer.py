@@ -23,6 +23,7 @@ from structaware_readers.text.glyph_marks import (
     MARK_LETTERS,
     UNNAMED,
     Box,
+    page_chars,
     page_text,
     raised_letters,
     raised_runs,
@@ -310,17 +311,14 @@ class PdfTextLayer:
         return self._fractions[number]
 
     def _glyphs(self, number: int, read: Callable[[str, Callable[[int], Box]], T]) -> T:
-        """``read(chars, box)`` of page ``number``: its characters one by one (those of a second copy as spaces) and the
-        box of each (PDFium)."""
+        """``read(chars, box)`` of page ``number``: its characters one by one (those of a second copy as spaces) and
+        the box of each (PDFium)."""
         import pypdfium2
-        import pypdfium2.raw as pdfium_c
 
         doc = pypdfium2.PdfDocument(self._source if isinstance(self._source, bytes) else str(self._source))
         try:
             textpage = doc[number - 1].get_textpage()
-            count = textpage.count_chars()
-            chars = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
-            return read(blanked(chars, pdfium_ghosts(textpage)), textpage.get_charbox)
+            return read(blanked(page_chars(textpage), pdfium_ghosts(textpage)), textpage.get_charbox)
         finally:
             doc.close()
 
